@@ -1,0 +1,57 @@
+#pragma once
+// What the run controller hands to observers once per interval, and the small
+// per-interval summary kept for the whole run.
+
+#include "stats/counters.h"
+#include "stats/histogram.h"
+
+#include <cstdint>
+
+namespace wb {
+
+/// Everything measured during one interval, merged over all workers.
+struct IntervalSnapshot {
+    uint32_t index = 0; ///< 0-based interval number
+    double startS = 0; ///< interval start, seconds since measurement began (after warm-up)
+    double endS = 0; ///< interval end, seconds since measurement began
+    uint64_t requests = 0; ///< responses completed in the interval (any status)
+    uint64_t bytes = 0; ///< bytes read from the network in the interval (headers and bodies)
+    ErrorCounts errors;
+    StatusCounts status;
+    LatencyHistogram latency; ///< latency of the responses completed in the interval
+
+    double durationS() const { return endS - startS; }
+    double requestsPerS() const { return durationS() > 0 ? static_cast<double>(requests) / durationS() : 0.0; }
+};
+
+/// Compact form of an interval kept in the run result and written to the store.
+struct IntervalSummary {
+    uint32_t index = 0;
+    double startS = 0;
+    double endS = 0;
+    uint64_t requests = 0;
+    uint64_t bytes = 0;
+    ErrorCounts errors;
+    uint64_t p50Us = 0, p90Us = 0, p99Us = 0, maxUs = 0;
+    double meanUs = 0;
+
+    static IntervalSummary of(const IntervalSnapshot& s)
+    {
+        IntervalSummary r;
+        r.index = s.index;
+        r.startS = s.startS;
+        r.endS = s.endS;
+        r.requests = s.requests;
+        r.bytes = s.bytes;
+        r.errors = s.errors;
+        r.p50Us = s.latency.valueAtPercentileUs(50);
+        r.p90Us = s.latency.valueAtPercentileUs(90);
+        r.p99Us = s.latency.valueAtPercentileUs(99);
+        r.maxUs = s.latency.maxUs();
+        r.meanUs = s.latency.meanUs();
+        return r;
+    }
+    double requestsPerS() const { return endS > startS ? static_cast<double>(requests) / (endS - startS) : 0.0; }
+};
+
+} // namespace wb

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages wrkbench needs to build, test and benchmark.
+# Idempotent: when everything is present it only checks (quietly, in about a second).
+set -euo pipefail
+
+PACKAGES=(
+    # build
+    build-essential cmake ninja-build pkg-config
+    # engine
+    libssl-dev openssl libfmt-dev nlohmann-json3-dev libcli11-dev libsqlite3-dev libcurl4-openssl-dev
+    # tests: GoogleTest, a real nginx on loopback, clang + libFuzzer for the bounded fuzz run
+    libgtest-dev libgmock-dev nginx-light clang libclang-rt-14-dev python3 ca-certificates
+    # benchmarks: peers and syscall counting
+    wrk nghttp2-client strace procps util-linux
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO="sudo"
+echo "install-deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

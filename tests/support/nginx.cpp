@@ -1,0 +1,73 @@
+#include "nginx.h"
+
+#include <csignal>
+#include <filesystem>
+#include <string>
+#include <unistd.h>
+
+namespace wb::test {
+
+static std::string nginxBinary()
+{
+    for (const char* p : { "/usr/sbin/nginx", "/usr/bin/nginx" })
+        if (::access(p, X_OK) == 0) return p;
+    return {};
+}
+
+bool Nginx::available() { return !nginxBinary().empty(); }
+
+Nginx::~Nginx() { stop(); }
+
+bool Nginx::start(const NginxOptions& options)
+{
+    const std::string binary = nginxBinary();
+    if (binary.empty()) return false;
+    const std::string& dir = m_dir.path();
+    std::filesystem::create_directories(dir + "/html");
+    std::filesystem::create_directories(dir + "/logs");
+    writeFile(dir + "/html/big", std::string(256 * 1024, 'x'));
+    m_port = freeTcpPort();
+    const bool tls = !options.certFile.empty() && !options.keyFile.empty();
+    if (tls) m_tlsPort = freeTcpPort();
+
+    std::string locations = R"(
+        location = / { default_type text/plain; return 200 "hello from nginx\n"; }
+        location = /close { keepalive_timeout 0; default_type text/plain; return 200 "bye\n"; }
+        location = /big { root )" + dir + R"(/html; default_type application/octet-stream; }
+        location / { return 404; }
+)";
+    std::string conf = "worker_processes 1;\n"
+                       "daemon off;\n"
+                       "master_process off;\n"
+                       "pid "
+        + dir + "/nginx.pid;\n" + "error_log " + dir + "/logs/error.log warn;\n" + "events { worker_connections "
+        + std::to_string(options.workerConnections) + "; }\n" + "http {\n  access_log off;\n"
+        + "  client_body_temp_path " + dir + "/cbt; proxy_temp_path " + dir + "/pt; fastcgi_temp_path " + dir
+        + "/ft; uwsgi_temp_path " + dir + "/ut; scgi_temp_path " + dir + "/st;\n"
+        + "  keepalive_requests 1000000;\n"
+        + "  server {\n    listen 127.0.0.1:" + std::to_string(m_port) + " backlog=4096;\n" + locations + "  }\n";
+    if (tls) {
+        // Also on 127.0.0.2, an address the certificate does not name (host name checks).
+        conf += "  server {\n    listen 127.0.0.1:" + std::to_string(m_tlsPort) + " ssl backlog=4096;\n"
+            + "    listen 127.0.0.2:" + std::to_string(m_tlsPort) + " ssl;\n"
+            + "    ssl_certificate " + options.certFile + ";\n    ssl_certificate_key " + options.keyFile + ";\n"
+            + "    ssl_session_cache shared:SSL:1m;\n" + locations + "  }\n";
+    }
+    conf += "}\n";
+    writeFile(dir + "/nginx.conf", conf);
+
+    if (!m_process.start({ binary, "-p", dir, "-c", dir + "/nginx.conf", "-e", dir + "/logs/error.log" },
+            dir + "/logs/stdout.log"))
+        return false;
+    if (!waitForPort("127.0.0.1", m_port, 5000)) return false;
+    return !tls || waitForPort("127.0.0.1", m_tlsPort, 5000);
+}
+
+void Nginx::stop()
+{
+    if (m_process.running() && m_process.signalAndWait(SIGQUIT, 3000) == -1) m_process.signalAndWait(SIGKILL, 3000);
+}
+
+std::string Nginx::log() const { return readFile(m_dir.path() + "/logs/error.log"); }
+
+} // namespace wb::test

@@ -1,0 +1,41 @@
+#pragma once
+// A real nginx on loopback for integration tests and benchmarks: its own
+// temporary prefix and configuration, a free port (and a TLS port with the
+// given certificate), stopped on destruction.
+
+#include "testsupport.h"
+
+#include <cstdint>
+#include <string>
+
+namespace wb::test {
+
+struct NginxOptions {
+    std::string certFile; ///< PEM; with keyFile, a TLS listener is added
+    std::string keyFile;
+    unsigned workerConnections = 1024;
+};
+
+class Nginx {
+public:
+    Nginx() = default;
+    ~Nginx();
+    /// Writes the configuration and starts nginx in the foreground; false when
+    /// nginx is missing or does not come up (see log()).
+    bool start(const NginxOptions& options = {});
+    void stop();
+    uint16_t port() const { return m_port; }
+    uint16_t tlsPort() const { return m_tlsPort; }
+    std::string log() const;
+    static bool available();
+
+    // Locations served on both ports: "/" 200 "hello from nginx\n"; "/close" 200 with
+    // Connection: close; "/big" a 256 KiB file; anything else 404.
+private:
+    TempDir m_dir;
+    ChildProcess m_process;
+    uint16_t m_port = 0;
+    uint16_t m_tlsPort = 0;
+};
+
+} // namespace wb::test

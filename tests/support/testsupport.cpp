@@ -1,0 +1,217 @@
+#include "testsupport.h"
+
+#include <arpa/inet.h>
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <fstream>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sstream>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+namespace wb::test {
+
+uint16_t freeTcpPort()
+{
+    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in addr {};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    addr.sin_port = 0;
+    ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+    socklen_t len = sizeof addr;
+    ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+    ::close(fd);
+    return ntohs(addr.sin_port);
+}
+
+bool waitForPort(const std::string& host, uint16_t port, int timeoutMs)
+{
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
+    while (std::chrono::steady_clock::now() < deadline) {
+        const bool v6 = host.find(':') != std::string::npos;
+        const int fd = ::socket(v6 ? AF_INET6 : AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        int rc = -1;
+        if (v6) {
+            sockaddr_in6 a {};
+            a.sin6_family = AF_INET6;
+            a.sin6_port = htons(port);
+            inet_pton(AF_INET6, host.c_str(), &a.sin6_addr);
+            rc = ::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
+        } else {
+            sockaddr_in a {};
+            a.sin_family = AF_INET;
+            a.sin_port = htons(port);
+            inet_pton(AF_INET, host.c_str(), &a.sin_addr);
+            rc = ::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
+        }
+        ::close(fd);
+        if (rc == 0) return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return false;
+}
+
+TempDir::TempDir()
+{
+    const char* base = std::getenv("TMPDIR");
+    std::string pattern = std::string(base && *base ? base : "/tmp") + "/wrkbench-test-XXXXXX";
+    std::vector<char> buf(pattern.begin(), pattern.end());
+    buf.push_back('\0');
+    if (::mkdtemp(buf.data())) m_path = buf.data();
+}
+
+TempDir::~TempDir()
+{
+    std::error_code ec;
+    if (!m_path.empty()) std::filesystem::remove_all(m_path, ec);
+}
+
+static std::vector<char*> toArgv(const std::vector<std::string>& argv)
+{
+    std::vector<char*> out;
+    for (const auto& a : argv)
+        out.push_back(const_cast<char*>(a.c_str()));
+    out.push_back(nullptr);
+    return out;
+}
+
+ProcessResult runProcess(const std::vector<std::string>& argv, int timeoutMs)
+{
+    ProcessResult result;
+    int outPipe[2], errPipe[2];
+    if (::pipe2(outPipe, O_CLOEXEC) != 0 || ::pipe2(errPipe, O_CLOEXEC) != 0) return result;
+    auto args = toArgv(argv);
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        ::dup2(outPipe[1], 1);
+        ::dup2(errPipe[1], 2);
+        const int devNull = ::open("/dev/null", O_RDONLY);
+        ::dup2(devNull, 0);
+        ::execvp(args[0], args.data());
+        _exit(127);
+    }
+    ::close(outPipe[1]);
+    ::close(errPipe[1]);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
+    pollfd fds[2] = { { outPipe[0], POLLIN, 0 }, { errPipe[0], POLLIN, 0 } };
+    std::string* sinks[2] = { &result.out, &result.err };
+    int open = 2;
+    while (open > 0) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        if (left.count() <= 0) {
+            result.timedOut = true;
+            ::kill(pid, SIGKILL);
+            break;
+        }
+        if (::poll(fds, 2, static_cast<int>(left.count())) <= 0) continue;
+        for (int i = 0; i < 2; ++i) {
+            if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP))) continue;
+            char buf[4096];
+            const ssize_t n = ::read(fds[i].fd, buf, sizeof buf);
+            if (n > 0) {
+                sinks[i]->append(buf, static_cast<size_t>(n));
+            } else {
+                ::close(fds[i].fd);
+                fds[i].fd = -1;
+                --open;
+            }
+        }
+    }
+    for (auto& f : fds)
+        if (f.fd >= 0) ::close(f.fd);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    return result;
+}
+
+ChildProcess::~ChildProcess()
+{
+    if (m_pid > 0 && signalAndWait(SIGTERM, 3000) == -1) signalAndWait(SIGKILL, 3000);
+}
+
+bool ChildProcess::start(const std::vector<std::string>& argv, const std::string& logPath)
+{
+    auto args = toArgv(argv);
+    m_pid = ::fork();
+    if (m_pid == 0) {
+        const int log = ::open(logPath.empty() ? "/dev/null" : logPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        ::dup2(log, 1);
+        ::dup2(log, 2);
+        ::execvp(args[0], args.data());
+        _exit(127);
+    }
+    return m_pid > 0;
+}
+
+int ChildProcess::signalAndWait(int sig, int timeoutMs)
+{
+    if (m_pid <= 0) return -1;
+    ::kill(m_pid, sig);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
+    while (std::chrono::steady_clock::now() < deadline) {
+        int status = 0;
+        if (::waitpid(m_pid, &status, WNOHANG) == m_pid) {
+            m_pid = -1;
+            return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return -1;
+}
+
+std::string cliPath()
+{
+    const char* p = std::getenv("WB_CLI");
+    return p ? p : "wrkbench-cli";
+}
+
+std::string readFile(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+void writeFile(const std::string& path, const std::string& content)
+{
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << content;
+}
+
+bool generateCertificates(const std::string& dir, TestCertificates& out, bool expiredServer)
+{
+    out.caCert = dir + "/ca.pem";
+    out.serverCert = dir + "/server.pem";
+    out.serverKey = dir + "/server.key";
+    const std::string caKey = dir + "/ca.key", csr = dir + "/server.csr", ext = dir + "/san.ext";
+    writeFile(ext, "subjectAltName=DNS:localhost,IP:127.0.0.1,IP:::1\nbasicConstraints=CA:FALSE\n");
+    auto ok = [](const std::vector<std::string>& argv) { return runProcess(argv, 30'000).exitCode == 0; };
+    if (!ok({ "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+            "-keyout", caKey, "-out", out.caCert, "-days", "2", "-subj", "/CN=wrkbench test CA" }))
+        return false;
+    if (!ok({ "openssl", "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout",
+            out.serverKey, "-out", csr, "-subj", "/CN=localhost" }))
+        return false;
+    std::vector<std::string> sign = { "openssl", "x509", "-req", "-in", csr, "-CA", out.caCert, "-CAkey", caKey,
+        "-CAcreateserial", "-out", out.serverCert, "-extfile", ext };
+    if (expiredServer) {
+        // x509 -req has no start date option; a negative validity yields notAfter in the past.
+        sign.insert(sign.end(), { "-days", "-1" });
+    } else {
+        sign.insert(sign.end(), { "-days", "2" });
+    }
+    return ok(sign);
+}
+
+} // namespace wb::test

@@ -1,0 +1,74 @@
+#pragma once
+// Helpers for tests that use real peers: free loopback ports, temporary
+// directories, child processes with captured output, generated certificates.
+
+#include <cstdint>
+#include <string>
+#include <sys/types.h>
+#include <vector>
+
+namespace wb::test {
+
+/// A TCP port on 127.0.0.1 that was free a moment ago.
+uint16_t freeTcpPort();
+/// True once something accepts connections on host:port (polls until timeoutMs).
+bool waitForPort(const std::string& host, uint16_t port, int timeoutMs);
+
+/// A fresh directory under $TMPDIR, removed with its contents on destruction.
+class TempDir {
+public:
+    TempDir();
+    ~TempDir();
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+    const std::string& path() const { return m_path; }
+    std::string file(const std::string& name) const { return m_path + "/" + name; }
+
+private:
+    std::string m_path;
+};
+
+struct ProcessResult {
+    int exitCode = -1; ///< exit status, or 128+signal
+    bool timedOut = false;
+    std::string out;
+    std::string err;
+};
+
+/// Runs argv to completion (killed after timeoutMs), capturing stdout and stderr.
+ProcessResult runProcess(const std::vector<std::string>& argv, int timeoutMs = 60'000);
+
+/// A background child process; killed (SIGTERM, then SIGKILL) on destruction.
+class ChildProcess {
+public:
+    ChildProcess() = default;
+    ~ChildProcess();
+    ChildProcess(const ChildProcess&) = delete;
+    ChildProcess& operator=(const ChildProcess&) = delete;
+    /// Starts argv with stdout/stderr redirected to logPath (or /dev/null).
+    bool start(const std::vector<std::string>& argv, const std::string& logPath = {});
+    /// Sends sig; waits up to timeoutMs for exit; returns the exit status (or -1).
+    int signalAndWait(int sig, int timeoutMs);
+    pid_t pid() const { return m_pid; }
+    bool running() const { return m_pid > 0; }
+
+private:
+    pid_t m_pid = -1;
+};
+
+/// Path of the wrkbench-cli binary under test ($WB_CLI, set by CTest).
+std::string cliPath();
+std::string readFile(const std::string& path);
+void writeFile(const std::string& path, const std::string& content);
+
+/// Files of a test PKI made with the openssl command: a CA and a server
+/// certificate for localhost / 127.0.0.1 / ::1 signed by it.
+struct TestCertificates {
+    std::string caCert;
+    std::string serverCert;
+    std::string serverKey;
+};
+/// Generates the certificates into dir; expiredServer makes the server certificate already expired.
+bool generateCertificates(const std::string& dir, TestCertificates& out, bool expiredServer = false);
+
+} // namespace wb::test
