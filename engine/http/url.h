@@ -1,0 +1,31 @@
+#pragma once
+// Target URLs: http and https, host names, IPv4 and [IPv6] literals, ports,
+// path and query. Parsed once at set-up; the hot path only sees bytes.
+
+#include "common/result.h"
+
+#include <cstdint>
+#include <string>
+
+namespace wb {
+
+struct Url {
+    std::string scheme; ///< "http" or "https"
+    std::string host; ///< host name or address literal, without IPv6 brackets
+    uint16_t port = 0; ///< explicit or the scheme's default
+    std::string target; ///< path and query as sent in the request line, at least "/"
+
+    bool isTls() const { return scheme == "https"; }
+    bool isIpv6Literal() const { return host.find(':') != std::string::npos; }
+    bool hasDefaultPort() const { return port == (isTls() ? 443 : 80); }
+    /// Host header value: host, bracketed when IPv6, with the port unless it is the default.
+    std::string hostHeader() const;
+    /// Canonical form, e.g. "https://[::1]:8443/a?b".
+    std::string toString() const;
+};
+
+/// Parses an absolute http(s) URL. The error names what is wrong, e.g.
+/// "unsupported scheme 'ftp' (use http or https)".
+Result<Url> parseUrl(const std::string& text);
+
+} // namespace wb
