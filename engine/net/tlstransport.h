@@ -1,0 +1,46 @@
+#pragma once
+// TLS transport for one connection: a non-blocking SSL object over the
+// connection's socket. Keeps the last session so a reconnect resumes it.
+
+#include "net/iostatus.h"
+
+#include <cstddef>
+#include <string>
+
+using SSL = struct ssl_st;
+using SSL_SESSION = struct ssl_session_st;
+
+namespace wb {
+
+class TlsContext;
+
+class TlsTransport {
+public:
+    TlsTransport() = default;
+    ~TlsTransport();
+    TlsTransport(const TlsTransport&) = delete;
+    TlsTransport& operator=(const TlsTransport&) = delete;
+
+    /// Creates the SSL object for a fresh socket: SNI and host name
+    /// verification for serverName (IP literals are checked as IP SANs).
+    bool attach(const TlsContext& context, int fd, const std::string& serverName);
+    /// Frees the SSL object, keeping its session for the next attach().
+    void detach();
+
+    IoStatus handshake();
+    IoStatus read(char* buffer, size_t length, size_t& bytesRead);
+    IoStatus write(const char* data, size_t length, size_t& bytesWritten);
+    /// Decrypted bytes already buffered inside OpenSSL (the socket may be empty).
+    bool hasPendingInput() const;
+    /// Human reason for the last failure, e.g. "certificate verify failed: self-signed certificate".
+    std::string lastError() const { return m_lastError; }
+    bool resumedSession() const;
+
+private:
+    IoStatus mapError(int rc);
+    SSL* m_ssl = nullptr;
+    SSL_SESSION* m_session = nullptr;
+    std::string m_lastError;
+};
+
+} // namespace wb
