@@ -1,0 +1,33 @@
+#pragma once
+// What every worker of a run reads and nobody writes once the run starts.
+
+#include "net/address.h"
+#include "net/tlscontext.h"
+#include "run/runconfig.h"
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace wb {
+
+struct LoadPlan {
+    RunConfig config;
+    std::string batch; ///< `pipeline` copies of the serialised request, sent with one write
+    bool responseToHead = false; ///< HEAD responses carry no body
+    SocketAddress address; ///< the address that answered the pre-run check
+    std::shared_ptr<TlsContext> tls; ///< null for plain http
+    std::string serverName; ///< SNI and certificate name
+
+    // Phases on the monotonic clock (h2load's warm-up / main duration split):
+    // [startUs, measureStartUs) warm-up, nothing recorded; [measureStartUs, endUs) measured.
+    uint64_t startUs = 0;
+    uint64_t measureStartUs = 0;
+    uint64_t endUs = 0;
+
+    std::atomic<bool> stopRequested { false }; ///< set by RunController::stop(); workers exit promptly
+    std::atomic<uint64_t> stopAtUs { UINT64_MAX }; ///< when stop() was called
+};
+
+} // namespace wb

@@ -1,0 +1,34 @@
+#pragma once
+// Everything that defines a run. Built by the CLI or the GUI, validated by
+// validate(), then read-only for the engine.
+
+#include "common/result.h"
+#include "http/request.h"
+
+#include <cstdint>
+#include <string>
+
+namespace wb {
+
+struct TlsOptions {
+    bool verifyPeer = true; ///< verify the server certificate (against caFile or the system store)
+    std::string caFile; ///< PEM file with trusted CA certificates; empty = system store
+};
+
+struct RunConfig {
+    RequestSpec request;
+    TlsOptions tls;
+    unsigned threads = 2;
+    unsigned connections = 10; ///< total, spread evenly over the threads
+    unsigned pipeline = 1; ///< requests in flight per connection
+    uint64_t durationUs = 10'000'000; ///< measured part of the run
+    uint64_t warmupUs = 0; ///< traffic flows but nothing is recorded
+    uint64_t timeoutUs = 2'000'000; ///< per-request timeout (wrk's --timeout)
+    uint64_t connectTimeoutUs = 2'000'000;
+    uint64_t intervalUs = 1'000'000; ///< interval snapshot period (>= 100 ms)
+
+    /// Checks the numbers against each other; the error says what to change.
+    Status validate() const;
+};
+
+} // namespace wb

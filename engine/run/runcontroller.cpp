@@ -1,0 +1,198 @@
+#include "run/runcontroller.h"
+
+#include "common/clock.h"
+#include "net/socket.h"
+#include "net/tlstransport.h"
+#include "run/filelimit.h"
+#include "run/worker.h"
+
+#include <algorithm>
+#include <csignal>
+#include <poll.h>
+#include <thread>
+#include <unistd.h>
+
+namespace wb {
+
+const char* engineVersion() { return WB_VERSION; }
+
+namespace {
+constexpr uint64_t CONTROLLER_POLL_US = 5'000;
+
+/// TLS handshake on a connected non-blocking socket, waiting at most timeoutMs.
+Status handshakeWithin(TlsTransport& tls, int fd, int timeoutMs)
+{
+    const uint64_t deadlineUs = monotonicNowUs() + static_cast<uint64_t>(timeoutMs) * 1000;
+    for (;;) {
+        const IoStatus st = tls.handshake();
+        if (st == IoStatus::Ok) return {};
+        if (st != IoStatus::WantRead && st != IoStatus::WantWrite)
+            return Error { tls.lastError().empty() ? "TLS handshake failed" : tls.lastError() };
+        const uint64_t now = monotonicNowUs();
+        if (now >= deadlineUs) return Error { "TLS handshake timed out" };
+        pollfd p { fd, static_cast<short>(st == IoStatus::WantRead ? POLLIN : POLLOUT), 0 };
+        ::poll(&p, 1, static_cast<int>((deadlineUs - now) / 1000 + 1));
+    }
+}
+} // namespace
+
+RunController::RunController(RunConfig config) { m_plan.config = std::move(config); }
+
+RunController::~RunController() = default;
+
+Status RunController::prepare()
+{
+    const RunConfig& cfg = m_plan.config;
+    if (auto st = cfg.validate(); !st) return st;
+    if (auto st = ensureFileDescriptors(cfg.connections, cfg.threads); !st) return st;
+    // OpenSSL writes with write(2); a peer reset must be an error code, not a signal.
+    std::signal(SIGPIPE, SIG_IGN);
+
+    const Url& url = cfg.request.url;
+    auto addresses = resolveHost(url.host, url.port);
+    if (!addresses) return Error { addresses.error() };
+    if (url.isTls()) {
+        auto tls = TlsContext::create({ cfg.tls.verifyPeer, cfg.tls.caFile });
+        if (!tls) return Error { tls.error() };
+        m_plan.tls = *tls;
+        m_plan.serverName = url.host;
+    }
+    if (auto st = preflight(*addresses); !st) return st;
+
+    m_plan.batch.clear();
+    const std::string one = buildRequest(cfg.request);
+    for (unsigned i = 0; i < cfg.pipeline; ++i)
+        m_plan.batch += one;
+    m_plan.responseToHead = methodHasNoResponseBody(cfg.request.method);
+
+    m_workers.clear();
+    for (unsigned t = 0; t < cfg.threads; ++t) {
+        // Spread connections evenly: the first (connections % threads) workers take one more.
+        const unsigned share = cfg.connections / cfg.threads + (t < cfg.connections % cfg.threads ? 1 : 0);
+        auto worker = std::make_unique<Worker>(m_plan, share);
+        if (auto st = worker->init(); !st) return st;
+        m_workers.push_back(std::move(worker));
+    }
+    m_prepared = true;
+    return {};
+}
+
+Status RunController::preflight(const std::vector<SocketAddress>& addresses)
+{
+    const int timeoutMs = static_cast<int>(m_plan.config.connectTimeoutUs / 1000);
+    std::string firstError;
+    for (const SocketAddress& address : addresses) {
+        auto fd = connectWithTimeout(address, timeoutMs);
+        if (!fd) {
+            if (firstError.empty()) firstError = fd.error();
+            continue;
+        }
+        Status st;
+        if (m_plan.tls) {
+            TlsTransport tls;
+            st = tls.attach(*m_plan.tls, *fd, m_plan.serverName) ? handshakeWithin(tls, *fd, timeoutMs)
+                                                                 : Status(Error { tls.lastError() });
+            if (!st) st = Error { "TLS handshake with " + address.toString() + " failed: " + st.error() };
+        }
+        ::close(*fd);
+        if (!st) return st; // a TLS problem is the target's, not this address's
+        m_plan.address = address;
+        return {};
+    }
+    return Error { firstError };
+}
+
+void RunController::stop()
+{
+    // Only an atomic store and write(2): safe from a signal handler.
+    uint64_t expected = UINT64_MAX;
+    m_plan.stopAtUs.compare_exchange_strong(expected, monotonicNowUs());
+    m_plan.stopRequested.store(true);
+    for (auto& w : m_workers)
+        w->wake();
+}
+
+RunResult RunController::run()
+{
+    RunResult result;
+    result.config = m_plan.config;
+    result.engineVersion = engineVersion();
+    if (!m_prepared) return result;
+
+    const RunConfig& cfg = m_plan.config;
+    m_plan.startUs = monotonicNowUs();
+    m_plan.measureStartUs = m_plan.startUs + cfg.warmupUs;
+    m_plan.endUs = m_plan.measureStartUs + cfg.durationUs;
+    for (auto* o : m_observers)
+        o->onStarted(cfg);
+
+    std::vector<std::thread> threads;
+    threads.reserve(m_workers.size());
+    for (auto& w : m_workers)
+        threads.emplace_back([&w] { w->run(); });
+
+    uint32_t next = 0;
+    for (;;) {
+        // Read "finished" before "published": a worker publishes its last interval, then finishes.
+        const bool allFinished = std::all_of(m_workers.begin(), m_workers.end(), [](auto& w) { return w->finished(); });
+        const bool allReady = std::all_of(m_workers.begin(), m_workers.end(),
+            [&](auto& w) { return w->finished() || w->publishedIntervals() > next; });
+        const bool anyData = std::any_of(m_workers.begin(), m_workers.end(),
+            [&](auto& w) { return w->publishedIntervals() > next; });
+        if (allReady && anyData) {
+            mergeInterval(next++, std::min(m_plan.stopAtUs.load(), m_plan.endUs), result);
+            continue;
+        }
+        if (allFinished) break;
+        if (m_plan.stopRequested.load()) {
+            for (auto& w : m_workers)
+                w->wake();
+        }
+        std::this_thread::sleep_for(std::chrono::microseconds(CONTROLLER_POLL_US));
+    }
+    for (auto& t : threads)
+        t.join();
+
+    const uint64_t lastUs = result.intervals.empty() ? m_plan.measureStartUs
+                                                     : m_plan.measureStartUs
+            + static_cast<uint64_t>(result.intervals.back().endS * 1e6);
+    result.durationS = static_cast<double>(lastUs - m_plan.measureStartUs) / 1e6;
+    result.stoppedEarly = m_plan.stopRequested.load() && lastUs < m_plan.endUs;
+    for (auto& w : m_workers) {
+        const auto& samples = w->rateSamples().perThreadRequestsPerS;
+        result.threadRates.perThreadRequestsPerS.insert(
+            result.threadRates.perThreadRequestsPerS.end(), samples.begin(), samples.end());
+        if (result.firstTlsError.empty()) result.firstTlsError = w->firstTlsError();
+        if (result.firstConnectError.empty()) result.firstConnectError = w->firstConnectError();
+    }
+    for (auto* o : m_observers)
+        o->onFinished(result);
+    m_prepared = false; // a controller runs once
+    return result;
+}
+
+void RunController::mergeInterval(uint32_t index, uint64_t runEndUs, RunResult& result)
+{
+    const uint64_t intervalUs = m_plan.config.intervalUs;
+    const uint64_t measuredUs = runEndUs > m_plan.measureStartUs ? runEndUs - m_plan.measureStartUs : 0;
+    IntervalSnapshot s;
+    s.index = index;
+    s.startS = static_cast<double>(index * intervalUs) / 1e6;
+    s.endS = static_cast<double>(std::min<uint64_t>((index + 1) * intervalUs, measuredUs)) / 1e6;
+    for (auto& w : m_workers)
+        w->takeInterval(index, s);
+    // A stop right at an interval boundary leaves an empty sliver: not an interval.
+    if (s.endS - s.startS < 0.001 && s.requests == 0 && s.errors.total() == 0) return;
+    if (s.endS < s.startS) s.endS = s.startS;
+
+    result.requests += s.requests;
+    result.bytes += s.bytes;
+    result.errors += s.errors;
+    result.status += s.status;
+    result.latency.merge(s.latency);
+    result.intervals.push_back(IntervalSummary::of(s));
+    for (auto* o : m_observers)
+        o->onInterval(s);
+}
+
+} // namespace wb

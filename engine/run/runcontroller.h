@@ -1,0 +1,55 @@
+#pragma once
+// Runs a load test: checks the target, starts one worker thread per
+// configured thread, merges their interval data once per interval and hands
+// it to observers, and assembles the final result.
+//
+//   RunController run(config);
+//   if (auto st = run.prepare(); !st) { report(st.error()); }
+//   RunResult result = run.run();   // blocks; stop() from any thread ends it early
+
+#include "run/loadplan.h"
+#include "run/runobserver.h"
+#include "run/runresult.h"
+
+#include <memory>
+#include <vector>
+
+namespace wb {
+
+class Worker;
+
+class RunController {
+public:
+    explicit RunController(RunConfig config);
+    ~RunController();
+    RunController(const RunController&) = delete;
+    RunController& operator=(const RunController&) = delete;
+
+    void addObserver(RunObserver* observer) { m_observers.push_back(observer); }
+
+    /// Validates the configuration, raises the file descriptor limit, resolves
+    /// the host, sets up TLS and checks that the target accepts a connection
+    /// (and a TLS handshake). The error is one plain sentence, e.g.
+    /// "connection refused by 127.0.0.1:9".
+    Status prepare();
+    /// Runs the load (prepare() must have succeeded) and returns the result.
+    RunResult run();
+    /// Ends the run early; every worker stops within ~100 ms. Async-signal-safe.
+    void stop();
+
+    const RunConfig& config() const { return m_plan.config; }
+
+private:
+    Status preflight(const std::vector<SocketAddress>& addresses);
+    void mergeInterval(uint32_t index, uint64_t runEndUs, RunResult& result);
+
+    LoadPlan m_plan;
+    std::vector<std::unique_ptr<Worker>> m_workers;
+    std::vector<RunObserver*> m_observers;
+    bool m_prepared = false;
+};
+
+/// The engine version string ("0.1.0").
+const char* engineVersion();
+
+} // namespace wb

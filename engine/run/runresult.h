@@ -1,0 +1,35 @@
+#pragma once
+// The final outcome of a run: what the reports, the JSON file and the store
+// are made from.
+
+#include "run/runconfig.h"
+#include "stats/counters.h"
+#include "stats/histogram.h"
+#include "stats/ratesamples.h"
+#include "stats/snapshot.h"
+
+#include <string>
+#include <vector>
+
+namespace wb {
+
+struct RunResult {
+    RunConfig config;
+    std::string engineVersion;
+    double durationS = 0; ///< measured time (warm-up excluded)
+    uint64_t requests = 0; ///< complete responses, any status
+    uint64_t bytes = 0; ///< bytes read, headers and bodies
+    ErrorCounts errors;
+    StatusCounts status;
+    LatencyHistogram latency;
+    RateSamples threadRates;
+    std::vector<IntervalSummary> intervals;
+    bool stoppedEarly = false; ///< stopped by the user or a signal before the duration elapsed
+    std::string firstTlsError; ///< reason of the first TLS handshake failure, if any
+    std::string firstConnectError; ///< reason of the first connect failure, if any
+
+    double requestsPerS() const { return durationS > 0 ? static_cast<double>(requests) / durationS : 0.0; }
+    double bytesPerS() const { return durationS > 0 ? static_cast<double>(bytes) / durationS : 0.0; }
+};
+
+} // namespace wb

@@ -1,0 +1,94 @@
+#pragma once
+// One worker thread: an epoll loop driving its share of the connections.
+// The hot path touches only this worker's state; interval data is handed to
+// the run controller through a small mutex-protected queue once per interval.
+
+#include "run/connection.h"
+#include "run/loadplan.h"
+#include "stats/ratesamples.h"
+#include "stats/snapshot.h"
+
+#include <atomic>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace wb {
+
+class Worker {
+public:
+    Worker(const LoadPlan& plan, unsigned connectionCount);
+    ~Worker();
+    Worker(const Worker&) = delete;
+    Worker& operator=(const Worker&) = delete;
+
+    /// Creates the epoll instance and the wake-up eventfd.
+    Status init();
+    /// The thread body: runs until the plan's end time or a stop request.
+    void run();
+    /// Wakes the loop at once (async-signal-safe: one write to an eventfd).
+    void wake();
+
+    /// Intervals published so far (the controller waits for every worker).
+    uint32_t publishedIntervals() const { return m_published.load(std::memory_order_acquire); }
+    bool finished() const { return m_finished.load(std::memory_order_acquire); }
+    /// Merges this worker's data for interval `index` into `into` and drops it
+    /// from the queue (together with anything older, which cannot happen in order).
+    void takeInterval(uint32_t index, IntervalSnapshot& into);
+
+    // Read after the thread has been joined.
+    const RateSamples& rateSamples() const { return m_rates; }
+    const std::string& firstTlsError() const { return m_firstTlsError; }
+    const std::string& firstConnectError() const { return m_firstConnectError; }
+
+private:
+    void connect(uint32_t index);
+    void onEvent(uint32_t index, uint32_t events);
+    void finishConnect(Connection& c);
+    void onConnected(Connection& c);
+    void continueHandshake(Connection& c);
+    void startBatch(Connection& c);
+    bool flushWrite(Connection& c);
+    void onReadable(Connection& c);
+    bool consume(Connection& c, size_t length);
+    bool onResponse(Connection& c);
+    void onPeerClosed(Connection& c);
+    void fail(Connection& c, uint64_t ErrorCounts::*kind, const std::string& reason);
+    void recycle(Connection& c, bool backoff);
+    void setWriteInterest(Connection& c, bool on);
+    void housekeeping(uint64_t nowUs);
+    void retryIdle(uint64_t nowUs);
+    void publishUpTo(uint64_t nowUs);
+    void publishCurrent();
+    bool measuring(uint64_t nowUs) const { return nowUs >= m_plan.measureStartUs; }
+    uint32_t indexOf(const Connection& c) const { return static_cast<uint32_t>(&c - m_connections.data()); }
+
+    const LoadPlan& m_plan;
+    std::vector<Connection> m_connections;
+    std::vector<uint32_t> m_generation; ///< bumped per socket, tags epoll events so stale ones are ignored
+    int m_epollFd = -1;
+    int m_wakeFd = -1;
+    std::unique_ptr<char[]> m_readBuffer; ///< shared by all connections: responses are parsed, never stored
+    unsigned m_idleWaiting = 0; ///< connections waiting in Idle to reconnect
+
+    // Time keeping (monotonic microseconds).
+    uint64_t m_nextTickUs = 0; ///< end of the current interval
+    uint64_t m_nextHousekeepingUs = 0; ///< 100 ms cadence: timeouts and Req/Sec samples
+    uint64_t m_nextRetryUs = UINT64_MAX;
+    uint64_t m_lastSampleUs = 0;
+    uint64_t m_requestsSinceSample = 0;
+
+    IntervalSnapshot m_current; ///< what this worker measured in the current interval
+    RateSamples m_rates;
+    std::string m_firstTlsError;
+    std::string m_firstConnectError;
+
+    std::mutex m_queueMutex;
+    std::deque<IntervalSnapshot> m_queue; ///< published, not yet taken by the controller
+    std::atomic<uint32_t> m_published { 0 };
+    std::atomic<bool> m_finished { false };
+};
+
+} // namespace wb

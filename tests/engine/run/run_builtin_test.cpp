@@ -1,0 +1,282 @@
+// The engine against the built-in target server on loopback.
+
+#include "run/runcontroller.h"
+#include "serve/targetserver.h"
+
+#include <chrono>
+#include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <thread>
+
+using namespace wb;
+
+namespace {
+
+class Collector : public RunObserver {
+public:
+    void onInterval(const IntervalSnapshot& s) override { intervals.push_back(IntervalSummary::of(s)); }
+    void onFinished(const RunResult&) override { ++finished; }
+    std::vector<IntervalSummary> intervals;
+    int finished = 0;
+};
+
+class RunAgainstBuiltin : public ::testing::Test {
+protected:
+    void SetUp() override { startServer({}); }
+
+    void startServer(TargetServerOptions options)
+    {
+        m_server.reset();
+        m_server = std::make_unique<TargetServer>(options);
+        ASSERT_TRUE(m_server->start().ok());
+    }
+
+    RunConfig config(const std::string& path, uint64_t durationMs = 1000)
+    {
+        RunConfig cfg;
+        cfg.request.url = *parseUrl("http://127.0.0.1:" + std::to_string(m_server->port()) + path);
+        cfg.threads = 2;
+        cfg.connections = 8;
+        cfg.durationUs = durationMs * 1000;
+        cfg.intervalUs = 250'000;
+        return cfg;
+    }
+
+    RunResult runToEnd(const RunConfig& cfg, Collector* collector = nullptr)
+    {
+        RunController run(cfg);
+        if (collector) run.addObserver(collector);
+        const Status st = run.prepare();
+        EXPECT_TRUE(st.ok()) << st.error();
+        return run.run();
+    }
+
+    std::unique_ptr<TargetServer> m_server;
+};
+
+} // namespace
+
+TEST_F(RunAgainstBuiltin, KeepAliveRunCountsEveryResponseOnce)
+{
+    Collector collector;
+    const RunResult r = runToEnd(config("/"), &collector);
+    EXPECT_GT(r.requests, 1000u);
+    EXPECT_EQ(r.errors.total(), 0u);
+    EXPECT_EQ(r.status.byCode[200], r.requests);
+    EXPECT_EQ(r.latency.count(), r.requests);
+    EXPECT_GT(r.bytes, r.requests * 40); // status line and headers alone are longer than that
+    EXPECT_NEAR(r.durationS, 1.0, 0.05);
+    EXPECT_NEAR(r.requestsPerS(), static_cast<double>(r.requests) / r.durationS, 1e-6);
+    // The server answered at least what we counted (in-flight requests at the end are not counted).
+    EXPECT_GE(m_server->requestsServed(), r.requests);
+
+    // Intervals: 4 x 250 ms, contiguous, adding up to the totals, delivered to the observer.
+    ASSERT_EQ(r.intervals.size(), 4u);
+    ASSERT_EQ(collector.intervals.size(), 4u);
+    EXPECT_EQ(collector.finished, 1);
+    uint64_t sum = 0;
+    for (size_t i = 0; i < r.intervals.size(); ++i) {
+        EXPECT_EQ(r.intervals[i].index, i);
+        EXPECT_NEAR(r.intervals[i].startS, 0.25 * static_cast<double>(i), 1e-9);
+        EXPECT_NEAR(r.intervals[i].endS, 0.25 * static_cast<double>(i + 1), 1e-9);
+        EXPECT_GT(r.intervals[i].requests, 0u);
+        EXPECT_EQ(collector.intervals[i].requests, r.intervals[i].requests);
+        sum += r.intervals[i].requests;
+    }
+    EXPECT_EQ(sum, r.requests);
+    // Req/Sec samples every 100 ms per thread: about 2 threads x 10 samples.
+    EXPECT_GE(r.threadRates.perThreadRequestsPerS.size(), 16u);
+    EXPECT_LE(r.threadRates.perThreadRequestsPerS.size(), 22u);
+    EXPECT_NEAR(r.threadRates.mean() * 2, r.requestsPerS(), 0.25 * r.requestsPerS());
+}
+
+TEST_F(RunAgainstBuiltin, ConnectionCloseIsFollowedByReconnects)
+{
+    const RunResult r = runToEnd(config("/close"));
+    EXPECT_GT(r.requests, 200u);
+    EXPECT_EQ(r.errors.total(), 0u);
+}
+
+TEST_F(RunAgainstBuiltin, PipelinedRequestsAreAllAnswered)
+{
+    auto cfg = config("/");
+    cfg.pipeline = 8;
+    const RunResult r = runToEnd(cfg);
+    EXPECT_GT(r.requests, 1000u);
+    EXPECT_EQ(r.errors.total(), 0u);
+    EXPECT_EQ(r.status.byCode[200], r.requests);
+}
+
+TEST_F(RunAgainstBuiltin, ChunkedResponsesParse)
+{
+    const RunResult r = runToEnd(config("/chunked"));
+    EXPECT_GT(r.requests, 500u);
+    EXPECT_EQ(r.errors.total(), 0u);
+}
+
+TEST_F(RunAgainstBuiltin, LargeBodiesAreStreamedNotBuffered)
+{
+    auto cfg = config("/bytes/1000000", 500);
+    cfg.connections = 2;
+    const RunResult r = runToEnd(cfg);
+    EXPECT_GT(r.requests, 20u);
+    EXPECT_EQ(r.errors.total(), 0u);
+    EXPECT_GE(r.bytes, r.requests * 1'000'000);
+}
+
+TEST_F(RunAgainstBuiltin, HeadAndPostWork)
+{
+    auto head = config("/");
+    head.request.method = "HEAD";
+    const RunResult h = runToEnd(head);
+    EXPECT_GT(h.requests, 500u);
+    EXPECT_EQ(h.errors.total(), 0u);
+
+    auto post = config("/echo");
+    post.request.method = "POST";
+    post.request.body = std::string(300, 'p');
+    const RunResult p = runToEnd(post);
+    EXPECT_GT(p.requests, 500u);
+    EXPECT_EQ(p.errors.total(), 0u);
+    EXPECT_GT(p.bytes, p.requests * 300); // the body came back
+}
+
+TEST_F(RunAgainstBuiltin, Non2xxResponsesAreCountedAsStatusErrors)
+{
+    const RunResult r = runToEnd(config("/status/404"));
+    EXPECT_GT(r.requests, 500u);
+    EXPECT_EQ(r.status.byCode[404], r.requests);
+    EXPECT_EQ(r.errors.status, r.requests);
+    EXPECT_EQ(r.errors.socketErrors(), 0u);
+}
+
+TEST_F(RunAgainstBuiltin, ServerThatNeverAnswersTimesOut)
+{
+    auto cfg = config("/silent", 1300);
+    cfg.connections = 2;
+    cfg.timeoutUs = 300'000;
+    const RunResult r = runToEnd(cfg);
+    EXPECT_EQ(r.requests, 0u);
+    // Each connection times out about every 300-400 ms (100 ms check granularity) and is replaced.
+    EXPECT_GE(r.errors.timeout, 4u);
+    EXPECT_LE(r.errors.timeout, 10u);
+}
+
+TEST_F(RunAgainstBuiltin, LatencyReflectsServerDelay)
+{
+    TargetServerOptions slow;
+    slow.delayUs = 50'000;
+    startServer(slow);
+    auto cfg = config("/", 800);
+    const RunResult r = runToEnd(cfg);
+    ASSERT_GT(r.requests, 50u);
+    EXPECT_GE(r.latency.valueAtPercentileUs(50), 50'000u);
+    EXPECT_LT(r.latency.valueAtPercentileUs(50), 65'000u);
+    EXPECT_GE(r.latency.minUs(), 50'000u);
+}
+
+TEST_F(RunAgainstBuiltin, WarmupIsNotMeasured)
+{
+    auto cfg = config("/", 500);
+    cfg.warmupUs = 500'000;
+    const auto started = std::chrono::steady_clock::now();
+    const RunResult r = runToEnd(cfg);
+    const auto elapsed = std::chrono::steady_clock::now() - started;
+    EXPECT_GE(elapsed, std::chrono::milliseconds(1000));
+    EXPECT_NEAR(r.durationS, 0.5, 0.05);
+    ASSERT_EQ(r.intervals.size(), 2u);
+    EXPECT_EQ(r.intervals.front().startS, 0.0);
+    EXPECT_GT(r.requests, 100u);
+}
+
+TEST_F(RunAgainstBuiltin, StopEndsTheRunWithin200Ms)
+{
+    auto cfg = config("/", 30'000);
+    RunController run(cfg);
+    ASSERT_TRUE(run.prepare().ok());
+    std::chrono::steady_clock::time_point stopCalled;
+    std::thread stopper([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(400));
+        stopCalled = std::chrono::steady_clock::now();
+        run.stop();
+    });
+    const RunResult r = run.run();
+    const auto returned = std::chrono::steady_clock::now();
+    stopper.join();
+    EXPECT_LT(returned - stopCalled, std::chrono::milliseconds(200));
+    EXPECT_TRUE(r.stoppedEarly);
+    EXPECT_NEAR(r.durationS, 0.4, 0.1);
+    EXPECT_GT(r.requests, 100u);
+    uint64_t sum = 0;
+    for (const auto& i : r.intervals)
+        sum += i.requests;
+    EXPECT_EQ(sum, r.requests);
+}
+
+TEST_F(RunAgainstBuiltin, StopWhileNoResponsesArriveIsPrompt)
+{
+    auto cfg = config("/silent", 30'000);
+    RunController run(cfg);
+    ASSERT_TRUE(run.prepare().ok());
+    std::thread stopper([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        run.stop();
+    });
+    const auto started = std::chrono::steady_clock::now();
+    run.run();
+    stopper.join();
+    EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::milliseconds(500));
+}
+
+TEST(RunSetup, ConnectionRefusedIsReportedBeforeTheRun)
+{
+    // A port nobody listens on: bind one, note it, close it.
+    TargetServer probe({});
+    ASSERT_TRUE(probe.start().ok());
+    const uint16_t port = probe.port();
+    probe.stop();
+    RunConfig cfg;
+    cfg.request.url = *parseUrl("http://127.0.0.1:" + std::to_string(port) + "/");
+    RunController run(cfg);
+    const Status st = run.prepare();
+    ASSERT_FALSE(st.ok());
+    EXPECT_EQ(st.error(), "connection refused by 127.0.0.1:" + std::to_string(port));
+}
+
+TEST(RunSetup, UnresolvableHostIsReported)
+{
+    RunConfig cfg;
+    cfg.request.url = *parseUrl("http://no-such-host.invalid/");
+    RunController run(cfg);
+    const Status st = run.prepare();
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.error().find("cannot resolve host 'no-such-host.invalid'"), std::string::npos) << st.error();
+}
+
+TEST(RunSetup, InvalidCombinationsAreRefused)
+{
+    RunConfig cfg;
+    cfg.request.url = *parseUrl("http://127.0.0.1:9/");
+    cfg.threads = 4;
+    cfg.connections = 2;
+    EXPECT_NE(cfg.validate().error().find("must be at least the number of threads"), std::string::npos);
+    cfg.connections = 0;
+    EXPECT_FALSE(cfg.validate().ok());
+    cfg.connections = 4;
+    cfg.request.method = "get";
+    EXPECT_FALSE(cfg.validate().ok());
+}
+
+TEST(RunSetup, TooManyConnectionsForTheFileLimitAreRefused)
+{
+    rlimit limit {};
+    getrlimit(RLIMIT_NOFILE, &limit);
+    if (limit.rlim_max == RLIM_INFINITY || limit.rlim_max > 100'000'000) GTEST_SKIP() << "no finite fd limit";
+    RunConfig cfg;
+    cfg.request.url = *parseUrl("http://127.0.0.1:9/");
+    cfg.connections = static_cast<unsigned>(limit.rlim_max + 10);
+    RunController run(cfg);
+    const Status st = run.prepare();
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.error().find("file descriptors"), std::string::npos) << st.error();
+}
