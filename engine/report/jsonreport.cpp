@@ -1,0 +1,125 @@
+#include "report/jsonreport.h"
+
+#include <nlohmann/json.hpp>
+
+namespace wb {
+
+namespace {
+
+// ordered_json keeps the keys in the order written here, so the file reads
+// top-down (config, summary, details) instead of alphabetically.
+using Json = nlohmann::ordered_json;
+
+double secondsOf(uint64_t us)
+{
+    return static_cast<double>(us) / 1e6;
+}
+
+Json configJson(const RunConfig& config)
+{
+    return Json {
+        { "threads", config.threads }, { "connections", config.connections },
+        { "duration_s", secondsOf(config.durationUs) }, { "warmup_s", secondsOf(config.warmupUs) },
+        { "timeout_s", secondsOf(config.timeoutUs) }, { "pipeline", config.pipeline },
+        { "rate", nullptr }, // closed loop: requests as fast as responses come back
+    };
+}
+
+Json latencyJson(const LatencyHistogram& latency)
+{
+    return Json {
+        { "min", latency.minUs() },
+        { "mean", latency.meanUs() },
+        { "stdev", latency.stdevUs() },
+        { "max", latency.maxUs() },
+        { "p50", latency.valueAtPercentileUs(50) },
+        { "p75", latency.valueAtPercentileUs(75) },
+        { "p90", latency.valueAtPercentileUs(90) },
+        { "p99", latency.valueAtPercentileUs(99) },
+        { "p99_9", latency.valueAtPercentileUs(99.9) },
+        { "p99_99", latency.valueAtPercentileUs(99.99) },
+    };
+}
+
+// Only the codes that occurred; "0" counts statuses outside 100..599.
+Json statusJson(const StatusCounts& status)
+{
+    Json codes = Json::object();
+    for (size_t code = 0; code < status.byCode.size(); ++code) {
+        if (status.byCode[code]) codes[std::to_string(code)] = status.byCode[code];
+    }
+    return codes;
+}
+
+Json errorsJson(const ErrorCounts& errors)
+{
+    return Json {
+        { "connect", errors.connect },
+        { "read", errors.read },
+        { "write", errors.write },
+        { "timeout", errors.timeout },
+        { "tls", errors.tls },
+        { "parse", errors.parse },
+        { "status", errors.status },
+    };
+}
+
+Json intervalJson(const IntervalSummary& interval)
+{
+    return Json {
+        { "t_s", interval.endS },
+        { "start_s", interval.startS },
+        { "requests", interval.requests },
+        { "rps", interval.requestsPerS() },
+        { "bytes", interval.bytes },
+        { "errors", interval.errors.total() },
+        { "latency_us",
+            {
+                { "p50", interval.p50Us },
+                { "p90", interval.p90Us },
+                { "p99", interval.p99Us },
+                { "max", interval.maxUs },
+                { "mean", interval.meanUs },
+            } },
+    };
+}
+
+} // namespace
+
+std::string formatJsonReport(const RunResult& result)
+{
+    Json doc;
+    doc["tool"] = "wrkbench";
+    doc["version"] = result.engineVersion;
+    doc["url"] = result.config.request.url.toString();
+    doc["method"] = result.config.request.method;
+    doc["config"] = configJson(result.config);
+    doc["summary"] = Json {
+        { "requests", result.requests },
+        { "bytes", result.bytes },
+        { "duration_s", result.durationS },
+        { "rps", result.requestsPerS() },
+        { "bytes_per_s", result.bytesPerS() },
+        { "latency_us", latencyJson(result.latency) },
+        { "status_codes", statusJson(result.status) },
+        { "errors", errorsJson(result.errors) },
+        { "stopped_early", result.stoppedEarly },
+    };
+    const RateSamples& rates = result.threadRates;
+    doc["thread_rps"] = Json {
+        { "mean", rates.mean() },
+        { "stdev", rates.stdev() },
+        { "max", rates.max() },
+        { "within_stdev_pct", rates.percentWithinStdev() },
+    };
+    Json intervals = Json::array();
+    for (const IntervalSummary& interval : result.intervals)
+        intervals.push_back(intervalJson(interval));
+    doc["intervals"] = std::move(intervals);
+    if (!result.firstTlsError.empty()) doc["first_tls_error"] = result.firstTlsError;
+    if (!result.firstConnectError.empty()) doc["first_connect_error"] = result.firstConnectError;
+    // Replace invalid UTF-8 (an error string from the peer, say) instead of throwing.
+    return doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+} // namespace wb

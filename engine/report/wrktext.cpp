@@ -1,0 +1,133 @@
+#include "report/wrktext.h"
+
+#include "report/units.h"
+
+#include <cctype>
+#include <fmt/format.h>
+#include <iterator>
+
+namespace wb {
+
+namespace {
+
+using Formatter = std::string (*)(double);
+
+// One value column of wrk's stats rows. The column is `width` wide, but up to
+// two characters of it are reserved for the unit: a value without a unit
+// ("397.64") is pushed two columns left, "8.78k" one, "5.47ms" none, so the
+// digits line up whatever the unit. Over-long values are cut to fit, as wrk does.
+void appendUnits(std::string& out, double value, Formatter format, int width)
+{
+    const std::string text = format(value);
+    int pad = 2;
+    const auto isAlpha = [&](size_t fromEnd) {
+        return text.size() >= fromEnd && std::isalpha(static_cast<unsigned char>(text[text.size() - fromEnd]));
+    };
+    if (isAlpha(1)) --pad;
+    if (isAlpha(2)) --pad;
+    const auto fieldWidth = static_cast<size_t>(width - pad);
+    fmt::format_to(std::back_inserter(out), "{:>{}.{}}", text, fieldWidth, fieldWidth);
+    out.append(static_cast<size_t>(pad), ' ');
+}
+
+void appendStatsRow(
+    std::string& out, const char* name, double mean, double stdev, double max, double withinStdevPct, Formatter format)
+{
+    fmt::format_to(std::back_inserter(out), "    {:<10}", name);
+    appendUnits(out, mean, format, 8);
+    appendUnits(out, stdev, format, 10);
+    appendUnits(out, max, format, 9);
+    fmt::format_to(std::back_inserter(out), "{:8.2f}%\n", withinStdevPct);
+}
+
+void appendLatencyDistribution(std::string& out, const LatencyHistogram& latency)
+{
+    // wrk's four rows, then two deeper tails with as many decimals as they
+    // need, in the same 7-character label column.
+    struct Row
+    {
+        double percentile;
+        int decimals;
+    };
+    constexpr Row ROWS[] = { { 50, 0 }, { 75, 0 }, { 90, 0 }, { 99, 0 }, { 99.9, 1 }, { 99.99, 2 } };
+    out += "  Latency Distribution\n";
+    for (const Row& row : ROWS) {
+        fmt::format_to(std::back_inserter(out), "{:7.{}f}%", row.percentile, row.decimals);
+        appendUnits(out, static_cast<double>(latency.valueAtPercentileUs(row.percentile)), formatTimeUs, 10);
+        out += '\n';
+    }
+}
+
+bool hasNonSuccessStatus(const StatusCounts& status)
+{
+    for (size_t code = 0; code < status.byCode.size(); ++code) {
+        if (status.byCode[code] && (code < 200 || code >= 400)) return true;
+    }
+    return false;
+}
+
+// "200 1234, 404 5"; code 0 holds the responses whose status was outside 100..599.
+std::string statusCodeList(const StatusCounts& status)
+{
+    std::string list;
+    const auto append = [&](const std::string& name, uint64_t n) {
+        if (!list.empty()) list += ", ";
+        fmt::format_to(std::back_inserter(list), "{} {}", name, n);
+    };
+    for (size_t code = 100; code < status.byCode.size(); ++code) {
+        if (status.byCode[code]) append(std::to_string(code), status.byCode[code]);
+    }
+    if (status.byCode[0]) append("other", status.byCode[0]);
+    return list;
+}
+
+} // namespace
+
+std::string formatRunHeader(const RunConfig& config)
+{
+    // wrk's duration is whole seconds; ours may be finer, formatTimeS rounds.
+    return fmt::format("Running {} test @ {}\n  {} threads and {} connections\n",
+        formatTimeS(static_cast<double>(config.durationUs) / 1e6), config.request.url.toString(), config.threads,
+        config.connections);
+}
+
+std::string formatRunReport(const RunResult& result, const TextReportOptions& options)
+{
+    std::string out;
+    fmt::format_to(
+        std::back_inserter(out), "  Thread Stats{:>6}{:>11}{:>8}{:>12}\n", "Avg", "Stdev", "Max", "+/- Stdev");
+    const LatencyHistogram& latency = result.latency;
+    appendStatsRow(out, "Latency", latency.meanUs(), latency.stdevUs(), static_cast<double>(latency.maxUs()),
+        latency.percentWithinStdev(), formatTimeUs);
+    const RateSamples& rates = result.threadRates;
+    appendStatsRow(out, "Req/Sec", rates.mean(), rates.stdev(), rates.max(), rates.percentWithinStdev(), formatMetric);
+    if (options.latencyDistribution) appendLatencyDistribution(out, latency);
+
+    fmt::format_to(std::back_inserter(out), "  {} requests in {}, {}B read\n", result.requests,
+        formatTimeUs(result.durationS * 1e6), formatBinary(static_cast<double>(result.bytes)));
+
+    const ErrorCounts& errors = result.errors;
+    if (errors.socketErrors() > 0) {
+        fmt::format_to(std::back_inserter(out), "  Socket errors: connect {}, read {}, write {}, timeout {}\n",
+            errors.connect, errors.read, errors.write, errors.timeout);
+    }
+    if (errors.status > 0) fmt::format_to(std::back_inserter(out), "  Non-2xx or 3xx responses: {}\n", errors.status);
+
+    // wrkbench's own lines: after wrk's error lines so parsers that stop at
+    // "Requests/sec" still see every wrk line in its usual place.
+    if (errors.tls > 0) {
+        fmt::format_to(std::back_inserter(out), "  TLS errors: {}", errors.tls);
+        if (!result.firstTlsError.empty())
+            fmt::format_to(std::back_inserter(out), " (first: {})", result.firstTlsError);
+        out += '\n';
+    }
+    if (errors.parse > 0) fmt::format_to(std::back_inserter(out), "  Parse errors: {}\n", errors.parse);
+    if (result.status.total() > 0 && (options.latencyDistribution || hasNonSuccessStatus(result.status)))
+        fmt::format_to(std::back_inserter(out), "  Status codes: {}\n", statusCodeList(result.status));
+
+    fmt::format_to(std::back_inserter(out), "Requests/sec: {:9.2f}\n", result.requestsPerS());
+    fmt::format_to(std::back_inserter(out), "Transfer/sec: {:>10}B\n", formatBinary(result.bytesPerS()));
+    return out;
+}
+
+} // namespace wb

@@ -1,0 +1,21 @@
+#pragma once
+// The text report, line for line as wrk prints it, so existing habits and log
+// parsers keep working. Extra lines (TLS/parse errors, status codes, the
+// p99.9/p99.99 rows) follow wrk's indentation and only appear when relevant.
+
+#include "run/runresult.h"
+
+#include <string>
+
+namespace wb {
+
+struct TextReportOptions {
+    bool latencyDistribution = false; ///< wrk's --latency block
+};
+
+/// "Running 2m test @ http://host/" and the threads/connections line.
+std::string formatRunHeader(const RunConfig& config);
+/// Everything after the header: thread stats, totals, errors, rates.
+std::string formatRunReport(const RunResult& result, const TextReportOptions& options);
+
+} // namespace wb

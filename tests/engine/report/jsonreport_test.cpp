@@ -1,0 +1,211 @@
+#include "report/jsonreport.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <string>
+
+using namespace wb;
+using nlohmann::json;
+
+namespace {
+
+RunResult sampleResult()
+{
+    RunResult r;
+    r.config.request.method = "POST";
+    r.config.request.url.scheme = "http";
+    r.config.request.url.host = "127.0.0.1";
+    r.config.request.url.port = 8080;
+    r.config.request.url.target = "/api?x=1";
+    r.config.threads = 4;
+    r.config.connections = 64;
+    r.config.pipeline = 2;
+    r.config.durationUs = 30'000'000;
+    r.config.warmupUs = 2'500'000;
+    r.config.timeoutUs = 1'500'000;
+    r.engineVersion = "0.1.0";
+    r.durationS = 30.0125;
+    r.requests = 123'456;
+    r.bytes = 98'765'432;
+    for (uint64_t v = 50; v < 20'000; v += 7)
+        r.latency.record(v);
+    r.latency.recordN(250'000, 3);
+    r.threadRates.perThreadRequestsPerS = { 1000, 1100, 1200, 4000 };
+    r.errors.connect = 1;
+    r.errors.read = 2;
+    r.errors.write = 3;
+    r.errors.timeout = 4;
+    r.errors.tls = 5;
+    r.errors.parse = 6;
+    r.errors.status = 7;
+    for (int i = 0; i < 10; ++i)
+        r.status.add(200);
+    for (int i = 0; i < 7; ++i)
+        r.status.add(503);
+    r.status.add(1234); // outside 100..599: counted under 0
+
+    IntervalSnapshot first;
+    first.index = 0;
+    first.startS = 0;
+    first.endS = 1.0;
+    first.requests = 4000;
+    first.bytes = 320'000;
+    first.errors.read = 2;
+    first.errors.status = 1;
+    for (uint64_t v = 100; v < 5000; v += 3)
+        first.latency.record(v);
+    IntervalSnapshot second = first;
+    second.index = 1;
+    second.startS = 1.0;
+    second.endS = 1.5; // a shortened last interval
+    second.requests = 1000;
+    second.errors = ErrorCounts {};
+    r.intervals = { IntervalSummary::of(first), IntervalSummary::of(second) };
+    return r;
+}
+
+json parse(const RunResult& r)
+{
+    const std::string text = formatJsonReport(r);
+    EXPECT_FALSE(text.empty());
+    return json::parse(text); // throws (and fails the test) on invalid JSON
+}
+
+} // namespace
+
+TEST(JsonReport, TopLevelAndConfig)
+{
+    const RunResult r = sampleResult();
+    const json j = parse(r);
+    EXPECT_EQ(j["tool"], "wrkbench");
+    EXPECT_EQ(j["version"], "0.1.0");
+    EXPECT_EQ(j["url"], r.config.request.url.toString());
+    EXPECT_EQ(j["url"], "http://127.0.0.1:8080/api?x=1");
+    EXPECT_EQ(j["method"], "POST");
+
+    const json& c = j["config"];
+    EXPECT_EQ(c["threads"], 4);
+    EXPECT_EQ(c["connections"], 64);
+    EXPECT_DOUBLE_EQ(c["duration_s"].get<double>(), 30.0);
+    EXPECT_DOUBLE_EQ(c["warmup_s"].get<double>(), 2.5);
+    EXPECT_DOUBLE_EQ(c["timeout_s"].get<double>(), 1.5);
+    EXPECT_EQ(c["pipeline"], 2);
+    ASSERT_TRUE(c.contains("rate"));
+    EXPECT_TRUE(c["rate"].is_null());
+}
+
+TEST(JsonReport, Summary)
+{
+    const RunResult r = sampleResult();
+    const json s = parse(r)["summary"];
+    EXPECT_EQ(s["requests"].get<uint64_t>(), r.requests);
+    EXPECT_EQ(s["bytes"].get<uint64_t>(), r.bytes);
+    EXPECT_DOUBLE_EQ(s["duration_s"].get<double>(), r.durationS);
+    EXPECT_DOUBLE_EQ(s["rps"].get<double>(), r.requestsPerS());
+    EXPECT_DOUBLE_EQ(s["bytes_per_s"].get<double>(), r.bytesPerS());
+    EXPECT_EQ(s["stopped_early"], false);
+
+    const json& l = s["latency_us"];
+    EXPECT_EQ(l["min"].get<uint64_t>(), r.latency.minUs());
+    EXPECT_EQ(l["min"].get<uint64_t>(), 50u);
+    EXPECT_DOUBLE_EQ(l["mean"].get<double>(), r.latency.meanUs());
+    EXPECT_DOUBLE_EQ(l["stdev"].get<double>(), r.latency.stdevUs());
+    EXPECT_EQ(l["max"].get<uint64_t>(), 250'000u);
+    EXPECT_EQ(l["p50"].get<uint64_t>(), r.latency.valueAtPercentileUs(50));
+    EXPECT_EQ(l["p75"].get<uint64_t>(), r.latency.valueAtPercentileUs(75));
+    EXPECT_EQ(l["p90"].get<uint64_t>(), r.latency.valueAtPercentileUs(90));
+    EXPECT_EQ(l["p99"].get<uint64_t>(), r.latency.valueAtPercentileUs(99));
+    EXPECT_EQ(l["p99_9"].get<uint64_t>(), r.latency.valueAtPercentileUs(99.9));
+    EXPECT_EQ(l["p99_99"].get<uint64_t>(), r.latency.valueAtPercentileUs(99.99));
+    EXPECT_LT(l["p50"].get<uint64_t>(), l["p99"].get<uint64_t>());
+    EXPECT_EQ(l["p99_99"].get<uint64_t>(), 250'000u); // the three slow ones are above p99.9
+
+    EXPECT_EQ(s["status_codes"], json({ { "0", 1 }, { "200", 10 }, { "503", 7 } }));
+
+    const json& e = s["errors"];
+    EXPECT_EQ(e,
+        json({ { "connect", 1 }, { "read", 2 }, { "write", 3 }, { "timeout", 4 }, { "tls", 5 }, { "parse", 6 },
+            { "status", 7 } }));
+}
+
+TEST(JsonReport, ThreadRates)
+{
+    const RunResult r = sampleResult();
+    const json t = parse(r)["thread_rps"];
+    EXPECT_DOUBLE_EQ(t["mean"].get<double>(), 1825.0);
+    EXPECT_DOUBLE_EQ(t["stdev"].get<double>(), r.threadRates.stdev());
+    EXPECT_DOUBLE_EQ(t["max"].get<double>(), 4000.0);
+    EXPECT_DOUBLE_EQ(t["within_stdev_pct"].get<double>(), 75.0);
+}
+
+TEST(JsonReport, Intervals)
+{
+    const RunResult r = sampleResult();
+    const json is = parse(r)["intervals"];
+    ASSERT_TRUE(is.is_array());
+    ASSERT_EQ(is.size(), 2u);
+    for (size_t i = 0; i < is.size(); ++i) {
+        const IntervalSummary& want = r.intervals[i];
+        const json& got = is[i];
+        EXPECT_DOUBLE_EQ(got["t_s"].get<double>(), want.endS);
+        EXPECT_DOUBLE_EQ(got["start_s"].get<double>(), want.startS);
+        EXPECT_EQ(got["requests"].get<uint64_t>(), want.requests);
+        EXPECT_DOUBLE_EQ(got["rps"].get<double>(), want.requestsPerS());
+        EXPECT_EQ(got["bytes"].get<uint64_t>(), want.bytes);
+        EXPECT_EQ(got["errors"].get<uint64_t>(), want.errors.total());
+        const json& l = got["latency_us"];
+        EXPECT_EQ(l["p50"].get<uint64_t>(), want.p50Us);
+        EXPECT_EQ(l["p90"].get<uint64_t>(), want.p90Us);
+        EXPECT_EQ(l["p99"].get<uint64_t>(), want.p99Us);
+        EXPECT_EQ(l["max"].get<uint64_t>(), want.maxUs);
+        EXPECT_DOUBLE_EQ(l["mean"].get<double>(), want.meanUs);
+    }
+    EXPECT_DOUBLE_EQ(is[0]["rps"].get<double>(), 4000.0);
+    EXPECT_DOUBLE_EQ(is[1]["rps"].get<double>(), 2000.0); // 1000 requests in half a second
+    EXPECT_EQ(is[0]["errors"], 3);
+    EXPECT_EQ(is[1]["errors"], 0);
+}
+
+TEST(JsonReport, OptionalFields)
+{
+    RunResult r = sampleResult();
+    json j = parse(r);
+    EXPECT_FALSE(j.contains("first_tls_error"));
+    EXPECT_FALSE(j.contains("first_connect_error"));
+
+    r.firstTlsError = "certificate verify failed";
+    r.firstConnectError = "Connection refused";
+    r.stoppedEarly = true;
+    j = parse(r);
+    EXPECT_EQ(j["first_tls_error"], "certificate verify failed");
+    EXPECT_EQ(j["first_connect_error"], "Connection refused");
+    EXPECT_EQ(j["summary"]["stopped_early"], true);
+}
+
+TEST(JsonReport, EmptyResultIsValid)
+{
+    const json j = parse(RunResult {});
+    EXPECT_EQ(j["summary"]["requests"], 0);
+    EXPECT_DOUBLE_EQ(j["summary"]["rps"].get<double>(), 0.0);
+    EXPECT_TRUE(j["summary"]["status_codes"].is_object());
+    EXPECT_TRUE(j["summary"]["status_codes"].empty());
+    EXPECT_TRUE(j["intervals"].is_array());
+    EXPECT_TRUE(j["intervals"].empty());
+}
+
+TEST(JsonReport, PrettyPrintedInSchemaOrder)
+{
+    const std::string text = formatJsonReport(sampleResult());
+    EXPECT_EQ(text.rfind("{\n  \"tool\": \"wrkbench\",\n  \"version\": \"0.1.0\",\n", 0), 0u) << text.substr(0, 80);
+    EXPECT_LT(text.find("\"config\""), text.find("\"summary\""));
+    EXPECT_LT(text.find("\"summary\""), text.find("\"thread_rps\""));
+    EXPECT_LT(text.find("\"thread_rps\""), text.find("\"intervals\""));
+}
+
+TEST(JsonReport, InvalidUtf8InErrorTextIsReplaced)
+{
+    RunResult r = sampleResult();
+    r.firstTlsError = "bad \xff byte";
+    const json j = parse(r);
+    EXPECT_EQ(j["first_tls_error"], "bad \xEF\xBF\xBD byte");
+}

@@ -1,0 +1,294 @@
+#include "report/wrktext.h"
+
+#include <gtest/gtest.h>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace wb;
+
+namespace {
+
+std::vector<std::string> linesOf(const std::string& text)
+{
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);)
+        lines.push_back(line);
+    return lines;
+}
+
+// Column where each whitespace-separated token ends: two lines with the same
+// ends are aligned the same way, whatever the values.
+std::vector<size_t> tokenEnds(const std::string& line)
+{
+    std::vector<size_t> ends;
+    for (size_t i = 0; i < line.size(); ++i) {
+        if (line[i] != ' ' && (i + 1 == line.size() || line[i + 1] == ' ')) ends.push_back(i + 1);
+    }
+    return ends;
+}
+
+bool contains(const std::vector<std::string>& lines, const std::string& wanted)
+{
+    for (const std::string& line : lines) {
+        if (line == wanted) return true;
+    }
+    return false;
+}
+
+size_t indexOf(const std::vector<std::string>& lines, const std::string& prefix)
+{
+    for (size_t i = 0; i < lines.size(); ++i) {
+        if (lines[i].rfind(prefix, 0) == 0) return i;
+    }
+    return SIZE_MAX;
+}
+
+Url localUrl(uint16_t port)
+{
+    Url url;
+    url.scheme = "http";
+    url.host = "127.0.0.1";
+    url.port = port;
+    url.target = "/";
+    return url;
+}
+
+// Latency and rate values whose statistics are exact: latencies below 256 us
+// sit in one-microsecond buckets, so mean, stdev and percentiles have no
+// bucket error.
+RunResult resultWithExactStats()
+{
+    RunResult r;
+    r.latency.record(100);
+    r.latency.record(200); // mean 150, sample stdev 70.71, both within 1 stdev
+    r.threadRates.perThreadRequestsPerS = { 8000, 9000, 10000 }; // mean 9000, stdev 1000
+    r.requests = 2;
+    r.bytes = 200;
+    r.durationS = 1;
+    r.status.add(200);
+    r.status.add(200);
+    return r;
+}
+
+} // namespace
+
+// From a real `wrk -t1 -c5 -d2s http://127.0.0.1:18765/` run.
+TEST(WrkText, HeaderMatchesRealWrk)
+{
+    RunConfig config;
+    config.request.url = localUrl(18765);
+    config.threads = 1;
+    config.connections = 5;
+    config.durationUs = 2'000'000;
+    EXPECT_EQ(formatRunHeader(config), "Running 2s test @ http://127.0.0.1:18765/\n  1 threads and 5 connections\n");
+
+    config.threads = 12;
+    config.connections = 400;
+    config.durationUs = 120'000'000;
+    EXPECT_EQ(formatRunHeader(config), "Running 2m test @ http://127.0.0.1:18765/\n  12 threads and 400 connections\n");
+}
+
+TEST(WrkText, ThreadStatsRows)
+{
+    const auto lines = linesOf(formatRunReport(resultWithExactStats(), {}));
+    ASSERT_GE(lines.size(), 3u);
+    EXPECT_EQ(lines[0], "  Thread Stats   Avg      Stdev     Max   +/- Stdev");
+    EXPECT_EQ(lines[1], "    Latency   150.00us   70.71us 200.00us  100.00%");
+    EXPECT_EQ(lines[2], "    Req/Sec     9.00k     1.00k   10.00k   100.00%");
+}
+
+TEST(WrkText, ColumnsAlignWithRealWrkLines)
+{
+    RunResult r = resultWithExactStats();
+    auto lines = linesOf(formatRunReport(r, {}));
+    ASSERT_GE(lines.size(), 3u);
+    // Real lines from container-performance-comparison.txt: two-letter unit,
+    // one-letter unit, and a value without unit (pushed two columns left).
+    EXPECT_EQ(tokenEnds(lines[1]), tokenEnds("    Latency     5.47ms    7.39ms 126.27ms   88.70%"));
+    EXPECT_EQ(tokenEnds(lines[2]), tokenEnds("    Req/Sec     8.78k     4.38k   63.92k    82.47%"));
+
+    r.threadRates.perThreadRequestsPerS = { 2900, 3000, 3100 }; // stdev 100: printed without unit
+    lines = linesOf(formatRunReport(r, {}));
+    EXPECT_EQ(lines[2], "    Req/Sec     3.00k   100.00     3.10k   100.00%");
+    EXPECT_EQ(tokenEnds(lines[2]), tokenEnds("    Req/Sec     3.00k   397.64     4.15k    71.00%"));
+
+    // A microsecond stdev between millisecond values, as in the local wrk run.
+    r.latency.reset();
+    for (int i = 0; i < 3; ++i)
+        r.latency.record(1000);
+    r.latency.record(2000); // mean 1.25ms, stdev ~501us, max 2.00ms
+    lines = linesOf(formatRunReport(r, {}));
+    EXPECT_EQ(tokenEnds(lines[1]), tokenEnds("    Latency     1.90ms  660.82us  13.05ms   82.95%"));
+}
+
+TEST(WrkText, OverlongValueIsCutToItsColumn)
+{
+    RunResult r = resultWithExactStats();
+    r.threadRates.perThreadRequestsPerS = { 5e15, 5e15 }; // "5000.00T": wider than the mean column
+    const auto lines = linesOf(formatRunReport(r, {}));
+    // wrk prints at most width-minus-unit characters, so the mean loses its "T"
+    // and the row keeps its length.
+    EXPECT_EQ(lines[2], "    Req/Sec   5000.00     0.00  5000.00T   100.00%");
+    EXPECT_EQ(lines[2].size(), std::string("    Req/Sec     8.78k     4.38k   63.92k    82.47%").size());
+}
+
+// Totals from real wrk reports in container-performance-comparison.txt and a
+// local run: the duration and bytes are chosen to give wrk's printed rates.
+TEST(WrkText, TotalsMatchRealWrkReports)
+{
+    RunResult r = resultWithExactStats();
+    r.requests = 3142392;
+    r.durationS = 3142392 / 104418.14;
+    r.bytes = 411'652'000;
+    r.errors.read = 376;
+    auto lines = linesOf(formatRunReport(r, {}));
+    ASSERT_EQ(lines.size(), 7u);
+    EXPECT_EQ(lines[3], "  3142392 requests in 30.09s, 392.58MB read");
+    EXPECT_EQ(lines[4], "  Socket errors: connect 0, read 376, write 0, timeout 0");
+    EXPECT_EQ(lines[5], "Requests/sec: 104418.14");
+    EXPECT_EQ(lines[6], "Transfer/sec:     13.05MB");
+
+    r = resultWithExactStats();
+    r.requests = 1076704;
+    r.durationS = 1076704 / 35839.72;
+    r.bytes = 141'044'105;
+    r.errors.read = 261;
+    lines = linesOf(formatRunReport(r, {}));
+    ASSERT_EQ(lines.size(), 7u);
+    EXPECT_EQ(lines[3], "  1076704 requests in 30.04s, 134.51MB read");
+    EXPECT_EQ(lines[5], "Requests/sec:  35839.72");
+    EXPECT_EQ(lines[6], "Transfer/sec:      4.48MB");
+
+    r = resultWithExactStats();
+    r.requests = 5422;
+    r.durationS = 5422 / 2582.42;
+    r.bytes = static_cast<uint64_t>(479.25 * 1024 * r.durationS);
+    lines = linesOf(formatRunReport(r, {}));
+    ASSERT_EQ(lines.size(), 6u); // no socket errors line
+    EXPECT_EQ(lines[3], "  5422 requests in 2.10s, 0.98MB read");
+    EXPECT_EQ(lines[4], "Requests/sec:   2582.42");
+    EXPECT_EQ(lines[5], "Transfer/sec:    479.25KB");
+}
+
+TEST(WrkText, Non2xxLineAndStatusCodes)
+{
+    RunResult r = resultWithExactStats();
+    r.requests = 5733;
+    r.durationS = 5733 / 2864.05;
+    r.bytes = 2'977'955;
+    r.status = StatusCounts {};
+    for (int i = 0; i < 5733; ++i)
+        r.status.add(404);
+    r.errors.status = 5733;
+    const auto lines = linesOf(formatRunReport(r, {}));
+    ASSERT_EQ(lines.size(), 8u);
+    EXPECT_EQ(lines[3], "  5733 requests in 2.00s, 2.84MB read");
+    EXPECT_EQ(lines[4], "  Non-2xx or 3xx responses: 5733");
+    EXPECT_EQ(lines[5], "  Status codes: 404 5733");
+    EXPECT_EQ(lines[6], "Requests/sec:   2864.05");
+    EXPECT_EQ(lines[7], "Transfer/sec:      1.42MB");
+}
+
+TEST(WrkText, StatusCodesOnlyWhenRelevant)
+{
+    RunResult r = resultWithExactStats(); // two 200s
+    EXPECT_EQ(indexOf(linesOf(formatRunReport(r, {})), "  Status codes:"), SIZE_MAX);
+
+    TextReportOptions latency;
+    latency.latencyDistribution = true;
+    EXPECT_TRUE(contains(linesOf(formatRunReport(r, latency)), "  Status codes: 200 2"));
+
+    r.status.add(301);
+    r.status.add(503);
+    r.status.add(1000); // outside 100..599
+    r.status.add(101);
+    const auto lines = linesOf(formatRunReport(r, {}));
+    EXPECT_TRUE(contains(lines, "  Status codes: 101 1, 200 2, 301 1, 503 1, other 1")) << formatRunReport(r, {});
+
+    RunResult none;
+    EXPECT_EQ(indexOf(linesOf(formatRunReport(none, latency)), "  Status codes:"), SIZE_MAX);
+}
+
+TEST(WrkText, ErrorLinesInOrder)
+{
+    RunResult r = resultWithExactStats();
+    r.errors.connect = 1;
+    r.errors.write = 3;
+    r.errors.timeout = 4;
+    r.errors.status = 5;
+    r.errors.tls = 6;
+    r.errors.parse = 7;
+    r.firstTlsError = "certificate verify failed";
+    r.status.add(500);
+    const auto lines = linesOf(formatRunReport(r, {}));
+    const std::vector<std::string> expected = {
+        "  Socket errors: connect 1, read 0, write 3, timeout 4",
+        "  Non-2xx or 3xx responses: 5",
+        "  TLS errors: 6 (first: certificate verify failed)",
+        "  Parse errors: 7",
+        "  Status codes: 200 2, 500 1",
+    };
+    const size_t first = indexOf(lines, "  Socket errors:");
+    ASSERT_NE(first, SIZE_MAX);
+    ASSERT_EQ(lines.size(), first + expected.size() + 2);
+    for (size_t i = 0; i < expected.size(); ++i)
+        EXPECT_EQ(lines[first + i], expected[i]);
+    EXPECT_EQ(lines[first + expected.size()].rfind("Requests/sec: ", 0), 0u);
+
+    r.firstTlsError.clear();
+    EXPECT_TRUE(contains(linesOf(formatRunReport(r, {})), "  TLS errors: 6"));
+}
+
+TEST(WrkText, NoErrorLinesWhenClean)
+{
+    const auto lines = linesOf(formatRunReport(resultWithExactStats(), {}));
+    ASSERT_EQ(lines.size(), 6u);
+    for (const char* prefix : { "  Socket errors", "  Non-2xx", "  TLS errors", "  Parse errors", "  Status codes" })
+        EXPECT_EQ(indexOf(lines, prefix), SIZE_MAX) << prefix;
+}
+
+TEST(WrkText, LatencyDistribution)
+{
+    RunResult r = resultWithExactStats();
+    r.latency.reset();
+    // Cumulative counts put each percentile well inside one exact bucket.
+    r.latency.recordN(10, 6000); // p50
+    r.latency.recordN(20, 2000); // p75
+    r.latency.recordN(30, 1500); // p90
+    r.latency.recordN(40, 450); // p99
+    r.latency.recordN(50, 45); // p99.9
+    r.latency.recordN(60, 5); // p99.99
+    TextReportOptions options;
+    options.latencyDistribution = true;
+    const auto lines = linesOf(formatRunReport(r, options));
+    const size_t block = indexOf(lines, "  Latency Distribution");
+    ASSERT_EQ(block, 3u); // right after the thread stats, as in wrk
+    const std::vector<std::string> expected = {
+        "     50%   10.00us",
+        "     75%   20.00us",
+        "     90%   30.00us",
+        "     99%   40.00us",
+        "   99.9%   50.00us",
+        "  99.99%   60.00us",
+    };
+    ASSERT_GE(lines.size(), block + 1 + expected.size());
+    for (size_t i = 0; i < expected.size(); ++i) {
+        EXPECT_EQ(lines[block + 1 + i], expected[i]);
+        // Same columns as wrk's own rows (real run: "     50%    1.81ms").
+        EXPECT_EQ(tokenEnds(lines[block + 1 + i]), tokenEnds("     50%    1.81ms"));
+    }
+    EXPECT_NE(lines[block + 1 + expected.size()].find(" requests in "), std::string::npos);
+
+    EXPECT_EQ(indexOf(linesOf(formatRunReport(r, {})), "  Latency Distribution"), SIZE_MAX);
+}
+
+TEST(WrkText, EmptyResultDoesNotCrash)
+{
+    const auto lines = linesOf(formatRunReport(RunResult {}, TextReportOptions { true }));
+    EXPECT_TRUE(contains(lines, "    Latency     0.00us    0.00us   0.00us    0.00%"));
+    EXPECT_TRUE(contains(lines, "  0 requests in 0.00us, 0.00B read"));
+    EXPECT_TRUE(contains(lines, "Requests/sec:      0.00"));
+    EXPECT_TRUE(contains(lines, "Transfer/sec:       0.00B"));
+}
