@@ -1,0 +1,43 @@
+#include "cliparse.h"
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <iostream>
+
+namespace wb::cli {
+
+std::vector<std::string> withDefaultSubcommand(int argc, char** argv, const std::vector<std::string>& subcommands)
+{
+    std::vector<std::string> args(argv + 1, argv + argc);
+    const bool hasSubcommand = !args.empty()
+        && (std::find(subcommands.begin(), subcommands.end(), args.front()) != subcommands.end()
+            || args.front() == "--help" || args.front() == "-h" || args.front() == "--version"
+            || args.front() == "-v");
+    if (!hasSubcommand && !args.empty()) args.insert(args.begin(), "run");
+    return args;
+}
+
+void printError(const std::string& message) { std::cerr << "wrkbench-cli: error: " << message << std::endl; }
+
+int parseOrExit(CLI::App& app, std::vector<std::string> args)
+{
+    // CLI11 parses a reversed vector (it pops from the back).
+    std::reverse(args.begin(), args.end());
+    try {
+        app.parse(args);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        std::string what = e.what();
+        if (!what.empty() && what.back() == '\n') what.pop_back();
+        printError(what + " (see 'wrkbench-cli --help')");
+        return 2;
+    }
+    return -1;
+}
+
+} // namespace wb::cli

@@ -1,0 +1,33 @@
+// wrkbench-cli: the headless entry point. Thin: each subcommand lives in its own file.
+
+#include "cliparse.h"
+#include "runcommand.h"
+#include "servecommand.h"
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+int main(int argc, char** argv)
+{
+    using namespace wb::cli;
+    CLI::App app { "wrkbench-cli " WB_VERSION " - HTTP load generator with wrk's command line, and session tools.\n"
+                   "wrk's own command lines work as they are: wrkbench-cli -t2 -c100 -d30s --latency URL",
+        "wrkbench-cli" };
+    app.set_version_flag("-v,--version", "wrkbench-cli " WB_VERSION);
+    app.require_subcommand(1);
+    app.footer("Numbers accept SI units (1k, 1M, 1G); durations accept us, ms, s, m, h (a bare number is seconds).");
+
+    RunArgs runArgs;
+    addRunCommand(app, runArgs);
+    ServeArgs serveArgs;
+    addServeCommand(app, serveArgs);
+
+    if (argc < 2) {
+        std::cerr << app.help();
+        return 1;
+    }
+    if (const int rc = parseOrExit(app, withDefaultSubcommand(argc, argv, { "run", "serve" })); rc >= 0) return rc;
+    if (app.got_subcommand("run")) return runCommand(runArgs);
+    if (app.got_subcommand("serve")) return serveCommand(serveArgs);
+    return 2;
+}

@@ -1,0 +1,151 @@
+#include "runcommand.h"
+
+#include "cliparse.h"
+#include "report/jsonreport.h"
+#include "report/units.h"
+#include "report/wrktext.h"
+#include "run/runcontroller.h"
+
+#include <CLI/CLI.hpp>
+#include <csignal>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace wb::cli {
+
+namespace {
+
+RunController* g_activeRun = nullptr;
+
+extern "C" void onInterrupt(int)
+{
+    // First Ctrl-C: stop and report what completed (as wrk does). Second: default action.
+    if (g_activeRun) g_activeRun->stop();
+    std::signal(SIGINT, SIG_DFL);
+}
+
+Result<RunConfig> toConfig(const RunArgs& a)
+{
+    RunConfig cfg;
+    auto url = parseUrl(a.url);
+    if (!url) return Error { url.error() };
+    cfg.request.url = *url;
+    cfg.request.method = a.method;
+    for (const auto& text : a.headers) {
+        auto header = parseHeader(text);
+        if (!header) return Error { header.error() };
+        cfg.request.headers.push_back(*header);
+    }
+    if (!a.body.empty() && !a.bodyFile.empty()) return Error { "use either --body or --body-file, not both" };
+    cfg.request.body = a.body;
+    if (!a.bodyFile.empty()) {
+        std::ifstream in(a.bodyFile, std::ios::binary);
+        if (!in) return Error { "cannot read body file '" + a.bodyFile + "'" };
+        std::ostringstream content;
+        content << in.rdbuf();
+        cfg.request.body = content.str();
+    }
+
+    auto count = [](const std::string& text, const char* what, unsigned& out) -> Status {
+        auto n = parseCount(text);
+        if (!n) return Error { std::string(what) + ": " + n.error() };
+        if (*n > 10'000'000) return Error { std::string(what) + ": " + text + " is too large" };
+        out = static_cast<unsigned>(*n);
+        return {};
+    };
+    auto duration = [](const std::string& text, const char* what, uint64_t& out) -> Status {
+        auto us = parseDurationUs(text);
+        if (!us) return Error { std::string(what) + ": " + us.error() };
+        out = *us;
+        return {};
+    };
+    for (Status st : { count(a.threads, "threads", cfg.threads), count(a.connections, "connections", cfg.connections),
+             duration(a.duration, "duration", cfg.durationUs), duration(a.warmup, "warmup", cfg.warmupUs),
+             duration(a.timeout, "timeout", cfg.timeoutUs),
+             duration(a.connectTimeout, "connect timeout", cfg.connectTimeoutUs),
+             duration(a.interval, "interval", cfg.intervalUs) })
+        if (!st) return Error { st.error() };
+    cfg.pipeline = a.pipeline;
+    cfg.tls.verifyPeer = !a.insecure;
+    cfg.tls.caFile = a.caFile;
+    if (auto st = cfg.validate(); !st) return Error { st.error() };
+    return cfg;
+}
+
+bool writeJson(const std::string& path, const RunResult& result)
+{
+    const std::string json = formatJsonReport(result);
+    if (path == "-") {
+        std::cout << json << std::endl;
+        return true;
+    }
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << json << '\n';
+    out.close();
+    if (!out) {
+        printError("cannot write JSON report to '" + path + "'");
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+void addRunCommand(CLI::App& app, RunArgs& a)
+{
+    CLI::App* run = app.add_subcommand("run", "Run a load test (the default: wrk's command lines work as they are)");
+    run->add_option("url", a.url, "Target URL (http:// or https://)")->required();
+    run->add_option("-t,--threads", a.threads, "Number of threads to use (default 2)");
+    run->add_option("-c,--connections", a.connections, "Connections to keep open, over all threads (default 10)");
+    run->add_option("-d,--duration", a.duration, "Duration of test, e.g. 30s, 2m (a bare number is seconds)");
+    run->add_option("-H,--header", a.headers, "Add header to request, \"Name: value\" (repeatable)");
+    run->add_option("-X,--method", a.method, "HTTP method (default GET)");
+    run->add_option("--body", a.body, "Request body");
+    run->add_option("--body-file", a.bodyFile, "Read the request body from a file");
+    run->add_flag("--latency", a.latency, "Print latency statistics (percentile distribution)");
+    run->add_option("--timeout", a.timeout, "Request timeout (default 2s)");
+    run->add_option("--connect-timeout", a.connectTimeout, "Connect and TLS handshake timeout (default 5s)");
+    run->add_option("--pipeline", a.pipeline, "Requests in flight per connection (HTTP/1.1 pipelining)");
+    run->add_option("--warmup", a.warmup, "Send load for this long before measuring");
+    run->add_option("--interval", a.interval, "Interval of the time series (default 1s, at least 100ms)");
+    run->add_option("--json", a.jsonPath, "Write the result as JSON to FILE ('-' for stdout)");
+    run->add_flag("-k,--insecure", a.insecure, "Do not verify the server certificate");
+    run->add_option("--cacert", a.caFile, "Trust the CA certificates in this PEM file");
+    run->add_option("-s,--script", a.script, "Lua script (wrk): not supported");
+}
+
+int runCommand(const RunArgs& a)
+{
+    if (!a.script.empty()) {
+        printError("Lua scripts (-s/--script) are not supported; use -X, -H and --body for custom requests");
+        return 2;
+    }
+    auto cfg = toConfig(a);
+    if (!cfg) {
+        printError(cfg.error());
+        return 2;
+    }
+
+    RunController controller(*cfg);
+    if (auto st = controller.prepare(); !st) {
+        printError(st.error());
+        return 1;
+    }
+    // With the JSON on stdout, the text report goes to stderr so stdout stays parseable.
+    std::ostream& text = a.jsonPath == "-" ? std::cerr : std::cout;
+    text << formatRunHeader(*cfg) << std::flush;
+
+    g_activeRun = &controller;
+    std::signal(SIGINT, onInterrupt);
+    const RunResult result = controller.run();
+    std::signal(SIGINT, SIG_DFL);
+    g_activeRun = nullptr;
+
+    text << formatRunReport(result, TextReportOptions { a.latency }) << std::flush;
+    if (!a.jsonPath.empty() && !writeJson(a.jsonPath, result)) return 1;
+    return 0;
+}
+
+} // namespace wb::cli

@@ -1,0 +1,38 @@
+#pragma once
+// `wrkbench-cli run`: wrk's command line and report on wrkbench's engine.
+
+#include <string>
+#include <vector>
+
+namespace CLI {
+class App;
+}
+
+namespace wb::cli {
+
+/// The run options as typed; converted and checked by runCommand().
+struct RunArgs {
+    std::string url;
+    std::string threads = "2";
+    std::string connections = "10";
+    std::string duration = "10s";
+    std::string warmup = "0s";
+    std::string timeout = "2s";
+    std::string connectTimeout = "5s";
+    std::string interval = "1s";
+    std::string method = "GET";
+    std::vector<std::string> headers;
+    std::string body;
+    std::string bodyFile;
+    unsigned pipeline = 1;
+    bool latency = false;
+    std::string jsonPath;
+    bool insecure = false;
+    std::string caFile;
+    std::string script;
+};
+
+void addRunCommand(CLI::App& app, RunArgs& args);
+int runCommand(const RunArgs& args);
+
+} // namespace wb::cli

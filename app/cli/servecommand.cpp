@@ -1,0 +1,73 @@
+#include "servecommand.h"
+
+#include "cliparse.h"
+#include "report/units.h"
+#include "serve/targetserver.h"
+
+#include <CLI/CLI.hpp>
+#include <csignal>
+#include <ctime>
+#include <iostream>
+
+namespace wb::cli {
+
+void addServeCommand(CLI::App& app, ServeArgs& a)
+{
+    CLI::App* serve = app.add_subcommand("serve", "Run the built-in HTTP/1.1 target server (loopback by default)");
+    serve->add_option("--bind", a.bind, "Address to listen on (default 127.0.0.1)");
+    serve->add_option("-p,--port", a.port, "Port (default 8080; 0 picks a free one)");
+    serve->add_option("--threads", a.threads, "Server threads (default 1)")->check(CLI::Range(1u, 256u));
+    serve->add_option("--delay", a.delayMs, "Answer every request after this many milliseconds");
+    serve->add_option("--body-size", a.bodySize, "Answer bodies of this many bytes instead of the text");
+    serve->add_option("--text", a.text, "Body text (default: the host name)");
+    serve->add_option("--duration", a.duration, "Stop after this long (default: until Ctrl-C)");
+}
+
+int serveCommand(const ServeArgs& a)
+{
+    uint64_t durationUs = 0;
+    if (!a.duration.empty()) {
+        auto d = parseDurationUs(a.duration);
+        if (!d) {
+            printError("duration: " + d.error());
+            return 2;
+        }
+        durationUs = *d;
+    }
+    // Block the stop signals before any thread starts so only sigtimedwait sees them.
+    sigset_t stopSignals;
+    sigemptyset(&stopSignals);
+    sigaddset(&stopSignals, SIGINT);
+    sigaddset(&stopSignals, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stopSignals, nullptr);
+
+    TargetServerOptions options;
+    options.bindAddress = a.bind;
+    options.port = a.port;
+    options.threads = a.threads;
+    options.delayUs = a.delayMs * 1000;
+    options.bodySize = a.bodySize;
+    options.text = a.text;
+    TargetServer server(options);
+    if (auto st = server.start(); !st) {
+        printError(st.error());
+        return 1;
+    }
+    const bool v6 = a.bind.find(':') != std::string::npos;
+    std::cout << "wrkbench target server listening on http://" << (v6 ? "[" + a.bind + "]" : a.bind) << ":"
+              << server.port() << "/ (" << a.threads << " thread" << (a.threads == 1 ? "" : "s") << "); Ctrl-C stops"
+              << std::endl;
+
+    timespec wait {};
+    wait.tv_sec = static_cast<time_t>(durationUs / 1'000'000);
+    wait.tv_nsec = static_cast<long>(durationUs % 1'000'000) * 1000;
+    for (;;) {
+        const int sig = durationUs ? sigtimedwait(&stopSignals, nullptr, &wait) : sigwaitinfo(&stopSignals, nullptr);
+        if (sig > 0 || (sig < 0 && errno == EAGAIN)) break;
+    }
+    server.stop();
+    std::cout << "served " << server.requestsServed() << " requests" << std::endl;
+    return 0;
+}
+
+} // namespace wb::cli
