@@ -1,0 +1,203 @@
+// wrkbench-cli as users run it: wrk's command lines, its report, JSON, errors.
+
+#include "serve/targetserver.h"
+#include "testsupport.h"
+
+#include <chrono>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <regex>
+
+using namespace wb;
+using test::runProcess;
+
+namespace {
+
+class Cli : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        TargetServerOptions options;
+        options.text = "hello world\n";
+        m_server = std::make_unique<TargetServer>(options);
+        ASSERT_TRUE(m_server->start().ok());
+        m_url = "http://127.0.0.1:" + std::to_string(m_server->port()) + "/";
+    }
+
+    test::ProcessResult cli(std::vector<std::string> args, int timeoutMs = 30'000)
+    {
+        args.insert(args.begin(), test::cliPath());
+        return runProcess(args, timeoutMs);
+    }
+
+    static std::vector<std::string> lines(const std::string& text)
+    {
+        std::vector<std::string> out;
+        size_t start = 0;
+        while (start < text.size()) {
+            const auto end = text.find('\n', start);
+            out.push_back(text.substr(start, end - start));
+            if (end == std::string::npos) break;
+            start = end + 1;
+        }
+        return out;
+    }
+
+    // One line on stderr, naming the problem; a clean non-zero exit (no signal).
+    void expectCleanError(const test::ProcessResult& r, const std::string& part)
+    {
+        EXPECT_FALSE(r.timedOut);
+        EXPECT_GT(r.exitCode, 0);
+        EXPECT_LT(r.exitCode, 128) << "crashed";
+        EXPECT_EQ(lines(r.err).size(), 1u) << r.err;
+        EXPECT_EQ(r.err.rfind("wrkbench-cli: error: ", 0), 0u) << r.err;
+        EXPECT_NE(r.err.find(part), std::string::npos) << r.err;
+        EXPECT_EQ(r.out, "");
+    }
+
+    std::unique_ptr<TargetServer> m_server;
+    std::string m_url;
+};
+
+} // namespace
+
+TEST_F(Cli, WrkCommandLinePrintsWrkReport)
+{
+    // wrk's spellings: attached and separate values, bare seconds, flags after the URL.
+    const auto r = cli({ "-c4", "-t", "2", "-d", "1", m_url, "--latency" });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto l = lines(r.out);
+    ASSERT_GE(l.size(), 14u) << r.out;
+    EXPECT_EQ(l[0], "Running 1s test @ " + m_url);
+    EXPECT_EQ(l[1], "  2 threads and 4 connections");
+    EXPECT_EQ(l[2], "  Thread Stats   Avg      Stdev     Max   +/- Stdev");
+    // wrk's column layout: name padded to 10, values right-aligned, percentage with 2 decimals.
+    const std::regex row(R"(    (Latency |Req/Sec ) {0,6}[ 0-9.]+[a-zA-Z]{0,2} +[0-9.]+[a-zA-Z]{0,2} +[0-9.]+[a-zA-Z]{0,2} +[0-9.]+%)");
+    EXPECT_TRUE(std::regex_match(l[3], row)) << l[3];
+    EXPECT_TRUE(std::regex_match(l[4], row)) << l[4];
+    EXPECT_EQ(l[5], "  Latency Distribution");
+    EXPECT_TRUE(std::regex_match(l[6], std::regex(R"(     50% +[0-9.]+(us|ms|s))"))) << l[6];
+    EXPECT_TRUE(std::regex_match(l[9], std::regex(R"(     99% +[0-9.]+(us|ms|s))"))) << l[9];
+    const std::regex total(R"(  ([0-9]+) requests in 1\.0[0-9]s, [0-9.]+[KMG]?B read)");
+    std::smatch m;
+    bool sawTotal = false, sawRps = false, sawTransfer = false;
+    for (const auto& line : l) {
+        if (std::regex_match(line, m, total)) {
+            sawTotal = true;
+            EXPECT_GT(std::stoull(m[1]), 500u);
+        }
+        sawRps |= std::regex_match(line, std::regex(R"(Requests/sec: +[0-9]+\.[0-9]{2})"));
+        sawTransfer |= std::regex_match(line, std::regex(R"(Transfer/sec: +[0-9.]+[KMG]?B)"));
+        EXPECT_EQ(line.find("Socket errors"), std::string::npos);
+    }
+    EXPECT_TRUE(sawTotal) << r.out;
+    EXPECT_TRUE(sawRps) << r.out;
+    EXPECT_TRUE(sawTransfer) << r.out;
+}
+
+TEST_F(Cli, RunSubcommandAndJsonToStdout)
+{
+    const auto r = cli({ "run", "-t1", "-c2", "-d500ms", "--json", "-", m_url });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    // The text report moves to stderr so stdout is only JSON.
+    EXPECT_NE(r.err.find("Requests/sec:"), std::string::npos);
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["tool"], "wrkbench");
+    EXPECT_EQ(j["config"]["threads"], 1);
+    EXPECT_EQ(j["config"]["connections"], 2);
+    EXPECT_GT(j["summary"]["requests"].get<uint64_t>(), 100u);
+    EXPECT_EQ(j["summary"]["status_codes"]["200"], j["summary"]["requests"]);
+    EXPECT_EQ(j["summary"]["errors"]["connect"], 0);
+    EXPECT_GT(j["summary"]["latency_us"]["p99"].get<double>(), 0);
+    EXPECT_GE(j["intervals"].size(), 1u);
+}
+
+TEST_F(Cli, JsonToFile)
+{
+    test::TempDir dir;
+    const auto path = dir.file("result.json");
+    const auto r = cli({ "-t1", "-c1", "-d300ms", "--json", path, m_url });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("Requests/sec:"), std::string::npos);
+    const auto j = nlohmann::json::parse(test::readFile(path));
+    EXPECT_GT(j["summary"]["requests"].get<uint64_t>(), 50u);
+}
+
+TEST_F(Cli, ErrorsAndNon2xxAreReportedLikeWrk)
+{
+    const auto r = cli({ "-t1", "-c2", "-d300ms", "http://127.0.0.1:" + std::to_string(m_server->port()) + "/status/503" });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\n  Non-2xx or 3xx responses: [0-9]+\n)"))) << r.out;
+    EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\n  Status codes: 503 [0-9]+\n)"))) << r.out;
+}
+
+TEST_F(Cli, TimeoutsAreSocketErrors)
+{
+    const auto r = cli({ "-t1", "-c1", "-d1", "--timeout", "300ms",
+        "http://127.0.0.1:" + std::to_string(m_server->port()) + "/silent" });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\n  Socket errors: connect 0, read 0, write 0, timeout [1-9][0-9]*\n)")))
+        << r.out;
+}
+
+TEST_F(Cli, InterruptStopsAndReports)
+{
+    const auto started = std::chrono::steady_clock::now();
+    const auto r = runProcess({ "timeout", "-s", "INT", "1", test::cliPath(), "-t1", "-c2", "-d", "30s", m_url });
+    const auto elapsed = std::chrono::steady_clock::now() - started;
+    EXPECT_LT(elapsed, std::chrono::milliseconds(1800));
+    EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\n  [0-9]+ requests in (9[0-9]{2}\.[0-9]{2}ms|1\.[0-9]{2}s), )"))) << r.out << r.err;
+    EXPECT_NE(r.out.find("Requests/sec:"), std::string::npos);
+}
+
+TEST_F(Cli, BadInputGivesOneClearLine)
+{
+    expectCleanError(cli({ "--no-such-flag", m_url }), "--no-such-flag");
+    expectCleanError(cli({ "-c", "10", "not-a-url" }), "invalid URL 'not-a-url'");
+    expectCleanError(cli({ "ftp://127.0.0.1/" }), "unsupported scheme 'ftp'");
+    expectCleanError(cli({ "-H", "NoColon", m_url }), "invalid header 'NoColon'");
+    expectCleanError(cli({ "http://no-such-host.invalid/" }), "cannot resolve host 'no-such-host.invalid'");
+    expectCleanError(cli({ "-c", "0", m_url }), "connections must be at least 1");
+    expectCleanError(cli({ "-t", "8", "-c", "4", m_url }), "must be at least the number of threads");
+    expectCleanError(cli({ "-d", "3x", m_url }), "invalid duration '3x'");
+    expectCleanError(cli({ "-c", "ten", m_url }), "invalid number 'ten'");
+    expectCleanError(cli({ "-s", "script.lua", m_url }), "not supported");
+    expectCleanError(cli({ "--body-file", "/nonexistent/body", m_url }), "cannot read body file");
+
+    TargetServer closed({});
+    ASSERT_TRUE(closed.start().ok());
+    const auto port = std::to_string(closed.port());
+    closed.stop();
+    expectCleanError(cli({ "http://127.0.0.1:" + port + "/" }), "connection refused by 127.0.0.1:" + port);
+}
+
+TEST_F(Cli, VersionAndHelp)
+{
+    const auto v = cli({ "--version" });
+    EXPECT_EQ(v.exitCode, 0);
+    EXPECT_EQ(v.out.rfind("wrkbench-cli ", 0), 0u) << v.out;
+    const auto h = cli({ "run", "--help" });
+    EXPECT_EQ(h.exitCode, 0);
+    EXPECT_NE(h.out.find("--connections"), std::string::npos);
+    const auto none = cli({});
+    EXPECT_NE(none.exitCode, 0);
+    EXPECT_NE(none.err.find("Usage"), std::string::npos) << none.err;
+}
+
+TEST_F(Cli, ServeAnswersAndStopsByItself)
+{
+    const uint16_t port = test::freeTcpPort();
+    test::ChildProcess server;
+    test::TempDir dir;
+    ASSERT_TRUE(server.start({ test::cliPath(), "serve", "--port", std::to_string(port), "--duration", "3s", "--text",
+                                 "from serve\n" },
+        dir.file("serve.log")));
+    ASSERT_TRUE(test::waitForPort("127.0.0.1", port, 3000));
+    const auto r = cli({ "-t1", "-c1", "-d300ms", "--json", "-", "http://127.0.0.1:" + std::to_string(port) + "/" });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_GT(j["summary"]["requests"].get<uint64_t>(), 50u);
+    EXPECT_EQ(server.signalAndWait(0, 5000), 0); // exits by itself after --duration, status 0
+    EXPECT_NE(test::readFile(dir.file("serve.log")).find("listening on http://127.0.0.1:" + std::to_string(port)),
+        std::string::npos);
+}
