@@ -11,7 +11,7 @@ PACKAGES=(
     # tests: GoogleTest, a real nginx on loopback, clang + libFuzzer for the bounded fuzz run
     libgtest-dev libgmock-dev nginx-light clang libclang-rt-14-dev python3 ca-certificates
     # benchmarks: peers and syscall counting
-    wrk nghttp2-client strace procps util-linux
+    wrk nghttp2-client strace procps util-linux time
 )
 
 missing=()

@@ -35,6 +35,7 @@ Result<Url> parseUrl(const std::string& text)
             return Error { "invalid URL " + quoted + ": contains whitespace or control characters" };
 
     Url url;
+    url.original = text;
     const auto schemeEnd = text.find("://");
     if (schemeEnd == std::string::npos)
         return Error { "invalid URL " + quoted + ": expected http://host[:port]/path or https://..." };

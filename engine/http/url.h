@@ -14,6 +14,7 @@ struct Url {
     std::string host; ///< host name or address literal, without IPv6 brackets
     uint16_t port = 0; ///< explicit or the scheme's default
     std::string target; ///< path and query as sent in the request line, at least "/"
+    std::string original; ///< the text it was parsed from (reports echo what the user typed, as wrk does)
 
     bool isTls() const { return scheme == "https"; }
     bool isIpv6Literal() const { return host.find(':') != std::string::npos; }
@@ -22,6 +23,8 @@ struct Url {
     std::string hostHeader() const;
     /// Canonical form, e.g. "https://[::1]:8443/a?b".
     std::string toString() const;
+    /// What the user typed, or the canonical form when the URL was built in code.
+    std::string displayText() const { return original.empty() ? toString() : original; }
 };
 
 /// Parses an absolute http(s) URL. The error names what is wrong, e.g.

@@ -91,7 +91,7 @@ std::string formatJsonReport(const RunResult& result)
     Json doc;
     doc["tool"] = "wrkbench";
     doc["version"] = result.engineVersion;
-    doc["url"] = result.config.request.url.toString();
+    doc["url"] = result.config.request.url.displayText();
     doc["method"] = result.config.request.method;
     doc["config"] = configJson(result.config);
     doc["summary"] = Json {

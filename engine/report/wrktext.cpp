@@ -87,7 +87,7 @@ std::string formatRunHeader(const RunConfig& config)
 {
     // wrk's duration is whole seconds; ours may be finer, formatTimeS rounds.
     return fmt::format("Running {} test @ {}\n  {} threads and {} connections\n",
-        formatTimeS(static_cast<double>(config.durationUs) / 1e6), config.request.url.toString(), config.threads,
+        formatTimeS(static_cast<double>(config.durationUs) / 1e6), config.request.url.displayText(), config.threads,
         config.connections);
 }
 

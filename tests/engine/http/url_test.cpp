@@ -27,6 +27,20 @@ TEST(Url, HttpsPortPathQueryAndFragment)
     EXPECT_EQ(u->hostHeader(), "api.example.test:8443");
 }
 
+TEST(Url, KeepsWhatTheUserTypedForReports)
+{
+    auto u = parseUrl("http://LocalHost:8080");
+    ASSERT_TRUE(u);
+    EXPECT_EQ(u->displayText(), "http://LocalHost:8080"); // wrk echoes the URL as given
+    EXPECT_EQ(u->toString(), "http://localhost:8080/");
+    wb::Url built;
+    built.scheme = "http";
+    built.host = "h";
+    built.port = 80;
+    built.target = "/";
+    EXPECT_EQ(built.displayText(), "http://h/");
+}
+
 TEST(Url, QueryWithoutPath)
 {
     auto u = parseUrl("http://h?q=1");

@@ -79,7 +79,7 @@ TEST(JsonReport, TopLevelAndConfig)
     const json j = parse(r);
     EXPECT_EQ(j["tool"], "wrkbench");
     EXPECT_EQ(j["version"], "0.1.0");
-    EXPECT_EQ(j["url"], r.config.request.url.toString());
+    EXPECT_EQ(j["url"], r.config.request.url.displayText());
     EXPECT_EQ(j["url"], "http://127.0.0.1:8080/api?x=1");
     EXPECT_EQ(j["method"], "POST");
 
