@@ -54,8 +54,10 @@ void TlsTransport::detach()
             SSL_SESSION_free(session);
         }
     }
-    // No close_notify round trip: the socket is closed right after, as wrk does.
-    SSL_set_quiet_shutdown(m_ssl, 1);
+    // No close_notify round trip: the socket is closed right after, as wrk does. Marking
+    // the shutdown as done matters: SSL_free() of a connection that was not shut down
+    // flags its session as not resumable.
+    SSL_set_shutdown(m_ssl, SSL_SENT_SHUTDOWN | SSL_RECEIVED_SHUTDOWN);
     SSL_free(m_ssl);
     m_ssl = nullptr;
 }

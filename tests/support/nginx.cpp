@@ -45,13 +45,15 @@ bool Nginx::start(const NginxOptions& options)
         + "  client_body_temp_path " + dir + "/cbt; proxy_temp_path " + dir + "/pt; fastcgi_temp_path " + dir
         + "/ft; uwsgi_temp_path " + dir + "/ut; scgi_temp_path " + dir + "/st;\n"
         + "  keepalive_requests 1000000;\n"
+        + "  log_format tls_resumption '$ssl_protocol $ssl_session_reused';\n"
         + "  server {\n    listen 127.0.0.1:" + std::to_string(m_port) + " backlog=4096;\n" + locations + "  }\n";
     if (tls) {
         // Also on 127.0.0.2, an address the certificate does not name (host name checks).
         conf += "  server {\n    listen 127.0.0.1:" + std::to_string(m_tlsPort) + " ssl backlog=4096;\n"
             + "    listen 127.0.0.2:" + std::to_string(m_tlsPort) + " ssl;\n"
             + "    ssl_certificate " + options.certFile + ";\n    ssl_certificate_key " + options.keyFile + ";\n"
-            + "    ssl_session_cache shared:SSL:1m;\n" + locations + "  }\n";
+            + "    ssl_session_cache shared:SSL:1m;\n"
+            + "    access_log " + dir + "/logs/tls_access.log tls_resumption;\n" + locations + "  }\n";
     }
     conf += "}\n";
     writeFile(dir + "/nginx.conf", conf);
@@ -67,6 +69,8 @@ void Nginx::stop()
 {
     if (m_process.running() && m_process.signalAndWait(SIGQUIT, 3000) == -1) m_process.signalAndWait(SIGKILL, 3000);
 }
+
+std::string Nginx::tlsAccessLog() const { return readFile(m_dir.path() + "/logs/tls_access.log"); }
 
 std::string Nginx::log() const { return readFile(m_dir.path() + "/logs/error.log"); }
 

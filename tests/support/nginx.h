@@ -27,6 +27,8 @@ public:
     uint16_t port() const { return m_port; }
     uint16_t tlsPort() const { return m_tlsPort; }
     std::string log() const;
+    /// One line per TLS request: "<protocol> <r if the session was resumed, else .>".
+    std::string tlsAccessLog() const;
     static bool available();
 
     // Locations served on both ports: "/" 200 "hello from nginx\n"; "/close" 200 with

@@ -228,6 +228,25 @@ TEST_F(RunAgainstBuiltin, StopWhileNoResponsesArriveIsPrompt)
     EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::milliseconds(500));
 }
 
+TEST(RunIpv6, LoopbackLiteral)
+{
+    TargetServerOptions options;
+    options.bindAddress = "::1";
+    TargetServer server(options);
+    if (!server.start().ok()) GTEST_SKIP() << "no IPv6 loopback here";
+    RunConfig cfg;
+    cfg.request.url = *parseUrl("http://[::1]:" + std::to_string(server.port()) + "/");
+    cfg.threads = 1;
+    cfg.connections = 2;
+    cfg.durationUs = 300'000;
+    RunController run(cfg);
+    const Status st = run.prepare();
+    ASSERT_TRUE(st.ok()) << st.error();
+    const RunResult r = run.run();
+    EXPECT_GT(r.requests, 100u);
+    EXPECT_EQ(r.errors.total(), 0u);
+}
+
 TEST(RunSetup, ConnectionRefusedIsReportedBeforeTheRun)
 {
     // A port nobody listens on: bind one, note it, close it.

@@ -119,11 +119,20 @@ TEST_F(RunOverTls, ReconnectsAfterConnectionClose)
 {
     auto cfg = config("127.0.0.1", s_nginx->tlsPort(), "/close");
     cfg.tls.caFile = s_certs.caCert;
+    const size_t logBefore = s_nginx->tlsAccessLog().size();
     RunController run(cfg);
     ASSERT_TRUE(run.prepare().ok());
     const RunResult r = run.run();
     EXPECT_GT(r.requests, 100u);
     EXPECT_EQ(r.errors.total(), 0u);
+    // Every reconnect after the first handshake of a connection slot resumes its session.
+    // With /close every request has its own connection, so a log line is a handshake.
+    const std::string log = s_nginx->tlsAccessLog().substr(logBefore);
+    size_t resumed = 0, full = 0;
+    for (size_t pos = 0; (pos = log.find('\n', pos)) != std::string::npos; ++pos)
+        (log[pos - 1] == 'r' ? resumed : full)++;
+    EXPECT_GT(resumed, 100u);
+    EXPECT_GT(resumed, 10 * full) << "resumed " << resumed << ", full handshakes " << full;
 }
 
 TEST_F(RunOverTls, ExpiredCertificateIsNamed)
