@@ -1,0 +1,230 @@
+#pragma once
+// Private to the target server: what it answers. A Responder is prepared once
+// from the options and then only read, by every loop thread at once; it turns a
+// parsed request into response bytes appended to an OutQueue. When the answer
+// goes out (delays, ordering, partial writes) is the loop's business.
+
+#include "serve/outqueue.h"
+#include "serve/requesthead.h"
+
+#include <charconv>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <unistd.h>
+
+namespace wb::serve {
+
+inline const char* reasonPhrase(int status)
+{
+    switch (status) {
+    case 200:
+        return "OK";
+    case 201:
+        return "Created";
+    case 202:
+        return "Accepted";
+    case 204:
+        return "No Content";
+    case 301:
+        return "Moved Permanently";
+    case 302:
+        return "Found";
+    case 304:
+        return "Not Modified";
+    case 400:
+        return "Bad Request";
+    case 401:
+        return "Unauthorized";
+    case 403:
+        return "Forbidden";
+    case 404:
+        return "Not Found";
+    case 411:
+        return "Length Required";
+    case 413:
+        return "Content Too Large";
+    case 429:
+        return "Too Many Requests";
+    case 431:
+        return "Request Header Fields Too Large";
+    case 500:
+        return "Internal Server Error";
+    case 502:
+        return "Bad Gateway";
+    case 503:
+        return "Service Unavailable";
+    case 504:
+        return "Gateway Timeout";
+    case 505:
+        return "HTTP Version Not Supported";
+    default:
+        return status < 300 ? "OK" : status < 400 ? "Redirection" : status < 500 ? "Client Error" : "Server Error";
+    }
+}
+
+/// A response body: bytes to copy, bytes that outlive every queue, or filler.
+struct Body
+{
+    enum Kind : uint8_t { Copied, External, Filler };
+    const char* data = nullptr;
+    uint64_t size = 0;
+    Kind kind = Copied;
+
+    void appendTo(OutQueue& q, uint64_t offset, uint64_t count) const
+    {
+        if (kind == Filler)
+            q.appendFiller(count);
+        else if (kind == External)
+            q.appendExternal(data + offset, count);
+        else
+            q.appendBytes(data + offset, count);
+    }
+};
+
+enum class Framing : uint8_t { Length, Chunked, None };
+enum class ConnectionHeader : uint8_t { None, Close, KeepAlive };
+
+constexpr size_t MAX_HEAD_TEXT = 256;
+
+/// Writes a response head into buf (MAX_HEAD_TEXT bytes); returns its length.
+inline size_t formatHead(char* buf, int status, Framing framing, uint64_t length, ConnectionHeader connection)
+{
+    char* p = buf;
+    auto put = [&p](std::string_view s) {
+        std::memcpy(p, s.data(), s.size());
+        p += s.size();
+    };
+    put("HTTP/1.1 ");
+    p = std::to_chars(p, p + 3, status).ptr;
+    put(" ");
+    put(reasonPhrase(status));
+    put("\r\nServer: wrkbench\r\nContent-Type: text/plain\r\n");
+    if (framing == Framing::Length) {
+        put("Content-Length: ");
+        p = std::to_chars(p, p + 20, length).ptr;
+        put("\r\n");
+    } else if (framing == Framing::Chunked) {
+        put("Transfer-Encoding: chunked\r\n");
+    }
+    if (connection == ConnectionHeader::Close)
+        put("Connection: close\r\n");
+    else if (connection == ConnectionHeader::KeepAlive)
+        put("Connection: keep-alive\r\n");
+    put("\r\n");
+    return static_cast<size_t>(p - buf);
+}
+
+inline void appendHead(OutQueue& q, int status, Framing framing, uint64_t length, ConnectionHeader connection)
+{
+    char buf[MAX_HEAD_TEXT];
+    q.appendBytes(buf, formatHead(buf, status, framing, length, connection));
+}
+
+/// Three chunks (fewer for tiny bodies), so that clients really reassemble.
+inline void appendChunked(OutQueue& q, const Body& body)
+{
+    uint64_t chunk = (body.size + 2) / 3;
+    for (uint64_t offset = 0; offset < body.size; offset += chunk) {
+        uint64_t n = std::min(chunk, body.size - offset);
+        char line[24];
+        char* end = std::to_chars(line, line + 16, n, 16).ptr;
+        *end++ = '\r';
+        *end++ = '\n';
+        q.appendBytes(line, static_cast<size_t>(end - line));
+        body.appendTo(q, offset, n);
+        q.appendBytes("\r\n", 2);
+    }
+    q.appendBytes("0\r\n\r\n", 5);
+}
+
+class Responder
+{
+public:
+    Responder() = default;
+    Responder(const Responder&) = delete; // m_body may point into m_text
+    Responder& operator=(const Responder&) = delete;
+
+    /// bodySize >= 0: filler bodies of that size; else text, or "<host name>\n" when empty.
+    void prepare(int64_t bodySize, const std::string& text)
+    {
+        if (bodySize >= 0) {
+            m_text.clear();
+            m_body = { nullptr, uint64_t(bodySize), Body::Filler };
+        } else {
+            m_text = text.empty() ? hostNameLine() : text;
+            m_body = { m_text.data(), m_text.size(), Body::External };
+        }
+        char buf[MAX_HEAD_TEXT];
+        m_cannedHead.assign(buf, formatHead(buf, 200, Framing::Length, m_body.size, ConnectionHeader::None));
+        m_canned.clear();
+        if (m_body.size <= COPY_LIMIT) {
+            m_canned = m_cannedHead;
+            m_canned.append(m_body.kind == Body::Filler ? fillerPattern() : m_body.data, m_body.size);
+        }
+    }
+
+    /// Appends the answer to r. echo: the request body (Route::Echo). close:
+    /// the connection closes after it.
+    void compose(OutQueue& q, const RequestHead& r, std::string_view echo, bool close) const
+    {
+        bool normalBody = r.route == Route::Default || r.route == Route::Delay;
+        if (normalBody && !close && !r.http10) { // the benchmark case: copy a prepared answer
+            if (r.head || m_canned.empty()) {
+                q.appendBytes(m_cannedHead);
+                if (!r.head) m_body.appendTo(q, 0, m_body.size);
+            } else {
+                q.appendBytes(m_canned);
+            }
+            return;
+        }
+        static constexpr std::string_view BAD = "Bad Request\n";
+        Body body = m_body;
+        int status = 200;
+        if (r.route == Route::Bytes) {
+            body = { nullptr, r.number, Body::Filler };
+        } else if (r.route == Route::Echo) {
+            body = { echo.data(), echo.size(), Body::Copied };
+        } else if (r.route == Route::BadParameter) {
+            body = { BAD.data(), BAD.size(), Body::Copied };
+            status = 400;
+        } else if (r.route == Route::Status) {
+            status = r.status;
+        }
+        bool noBody = status == 204 || status == 304;
+        Framing framing = noBody ? Framing::None : r.route == Route::Chunked ? Framing::Chunked : Framing::Length;
+        auto connection = close ? ConnectionHeader::Close
+            : r.http10          ? ConnectionHeader::KeepAlive
+                                : ConnectionHeader::None;
+        appendHead(q, status, framing, body.size, connection);
+        if (noBody || r.head) return;
+        if (framing == Framing::Chunked)
+            appendChunked(q, body);
+        else
+            body.appendTo(q, 0, body.size);
+    }
+
+    /// An error answer after which the connection closes; the body is the reason.
+    static void composeError(OutQueue& q, int status)
+    {
+        std::string_view text = reasonPhrase(status);
+        appendHead(q, status, Framing::Length, text.size() + 1, ConnectionHeader::Close);
+        q.appendBytes(text.data(), text.size());
+        q.appendBytes("\n", 1);
+    }
+
+private:
+    static std::string hostNameLine()
+    {
+        char name[256] = {};
+        if (gethostname(name, sizeof name - 1) != 0 || name[0] == '\0') return "localhost\n";
+        return std::string(name) + "\n";
+    }
+
+    std::string m_text;
+    Body m_body; // the normal body
+    std::string m_canned; // the whole keep-alive 200 answer, when the body is short enough to copy
+    std::string m_cannedHead; // its head alone (for HEAD, and for long bodies)
+};
+
+} // namespace wb::serve

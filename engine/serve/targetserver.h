@@ -1,0 +1,48 @@
+#pragma once
+// The built-in HTTP/1.1 target server (`wrkbench-cli serve`): epoll, one event
+// loop per thread on a shared SO_REUSEPORT port, keep-alive and pipelining.
+// It answers like the demo apps of the studies wrkbench replaces (a host name
+// or a fixed text) and offers a few paths that tests and demos need.
+
+#include "common/result.h"
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace wb {
+
+struct TargetServerOptions
+{
+    std::string bindAddress = "127.0.0.1"; ///< IPv4 or IPv6 literal; loopback by default
+    uint16_t port = 0; ///< 0 = pick a free port (see TargetServer::port())
+    unsigned threads = 1;
+    uint64_t delayUs = 0; ///< answer every request this long after it arrived
+    int64_t bodySize = -1; ///< >= 0: answer bodies of this many bytes instead of the text
+    std::string text; ///< body text; empty = "<host name>\n"
+};
+
+class TargetServer
+{
+public:
+    explicit TargetServer(TargetServerOptions options);
+    ~TargetServer(); ///< stops and joins the threads
+    TargetServer(const TargetServer&) = delete;
+    TargetServer& operator=(const TargetServer&) = delete;
+
+    /// Binds and starts the threads. The error names the address and reason.
+    Status start();
+    /// Stops accepting, closes every connection, joins the threads. Idempotent.
+    void stop();
+    /// The bound port (after start()).
+    uint16_t port() const;
+    /// Requests answered so far, over all threads.
+    uint64_t requestsServed() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> m_impl;
+};
+
+} // namespace wb
