@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Builds a libFuzzer target with clang and fuzzes it for a bounded time.
+#   run-fuzz.sh <source_dir> <work_dir> <seconds> [name]
+# name (default responseparser) selects target fuzz_<name>, seeds corpus/<name>/ and,
+# when present, the dictionary <name>.dict.
+# Exit status: 0 when the fuzzer found nothing, non-zero on a crash, timeout, OOM or
+# build failure. The corpus in <work_dir>/corpus/<name> grows across runs (seeded from
+# the repository every time); crash inputs land in <work_dir>/artifacts/<name>.
+# Builds take the shared build lock ($WB_BUILD_LOCK, default /tmp/wrkbench-build.lock);
+# set WB_BUILD_LOCK=none when the caller already holds it, or it would wait forever.
+set -euo pipefail
+
+if [[ $# -lt 3 || $# -gt 4 ]]; then
+    echo "usage: $0 <source_dir> <work_dir> <seconds> [name]" >&2
+    exit 2
+fi
+source_dir=$(cd "$1" && pwd)
+work_dir=$2
+seconds=$3
+name=${4:-responseparser}
+target=fuzz_$name
+build_dir=$work_dir/build
+lock=${WB_BUILD_LOCK:-/tmp/wrkbench-build.lock}
+
+locked() {
+    if [[ $lock == none ]] || ! command -v flock >/dev/null; then
+        "$@"
+    else
+        flock -w 3600 "$lock" "$@"
+    fi
+}
+
+mkdir -p "$work_dir"
+work_dir=$(cd "$work_dir" && pwd)
+
+# fuzzer-no-link instruments the libraries too: without coverage from the parser
+# itself libFuzzer would mutate blindly.
+sanitizers="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
+if [[ ! -f $build_dir/CMakeCache.txt ]]; then
+    locked cmake -S "$source_dir" -B "$build_dir" -G Ninja \
+        -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+        -DCMAKE_C_FLAGS="$sanitizers" -DCMAKE_CXX_FLAGS="$sanitizers" \
+        -DWB_FUZZ=ON -DWB_BUILD_TESTS=OFF
+fi
+locked cmake --build "$build_dir" --target "$target" -j2
+
+fuzzer=$(find "$build_dir" -type f -name "$target" -perm -u+x | head -n 1)
+if [[ -z $fuzzer ]]; then
+    echo "$target was not built in $build_dir" >&2
+    exit 2
+fi
+
+corpus=$work_dir/corpus/$name
+artifacts=$work_dir/artifacts/$name
+mkdir -p "$corpus" "$artifacts"
+cp "$source_dir/tests/fuzz/corpus/$name"/* "$corpus"/
+dict=$source_dir/tests/fuzz/$name.dict
+options=()
+if [[ -f $dict ]]; then
+    options+=(-dict="$dict")
+fi
+
+echo "fuzzing $fuzzer for ${seconds}s (corpus $corpus)"
+status=0
+"$fuzzer" "$corpus" -max_total_time="$seconds" -timeout=5 -rss_limit_mb=2048 \
+    -artifact_prefix="$artifacts/" -print_final_stats=1 "${options[@]}" || status=$?
+if [[ $status -ne 0 ]]; then
+    echo "fuzzer failed with status $status; reproducer(s) in $artifacts:" >&2
+    ls -l "$artifacts" >&2
+    exit 1
+fi
+echo "fuzzing found nothing"
