@@ -2,11 +2,14 @@
 
 #include "cliparse.h"
 #include "report/jsonreport.h"
+#include "report/stageparse.h"
 #include "report/units.h"
 #include "report/wrktext.h"
 #include "run/runcontroller.h"
+#include "run/stages.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <fstream>
@@ -68,6 +71,27 @@ Result<RunConfig> toConfig(const RunArgs& a)
              duration(a.interval, "interval", cfg.intervalUs) })
         if (!st) return Error { st.error() };
     cfg.pipeline = a.pipeline;
+    if (!a.rate.empty()) {
+        auto rate = parseCount(a.rate);
+        if (!rate) return Error { "rate: " + rate.error() };
+        if (*rate == 0) return Error { "rate must be greater than zero" };
+        cfg.ratePerS = static_cast<double>(*rate);
+    }
+    if (!a.stages.empty()) {
+        auto plan = parseStages(a.stages);
+        if (!plan) return Error { plan.error() };
+        if (!plan->connections && !a.rate.empty())
+            return Error { "use either -R/--rate or rate stages, not both" };
+        cfg.stages = plan->stages;
+        cfg.stagesAreConnections = plan->connections;
+        cfg.durationUs = totalStageDurationUs(cfg.stages);
+        if (plan->connections) {
+            double most = 0;
+            for (const auto& st : cfg.stages)
+                most = std::max(most, st.target);
+            cfg.connections = std::max(static_cast<unsigned>(most), cfg.threads);
+        }
+    }
     cfg.tls.verifyPeer = !a.insecure;
     cfg.tls.caFile = a.caFile;
     if (auto st = cfg.validate(); !st) return Error { st.error() };
@@ -108,6 +132,10 @@ void addRunCommand(CLI::App& app, RunArgs& a)
     run->add_option("--timeout", a.timeout, "Request timeout (default 2s)");
     run->add_option("--connect-timeout", a.connectTimeout, "Connect and TLS handshake timeout (default 5s)");
     run->add_option("--pipeline", a.pipeline, "Requests in flight per connection (HTTP/1.1 pipelining)");
+    run->add_option("-R,--rate", a.rate,
+        "Constant request rate over all connections (open model, latency corrected for coordinated omission)");
+    run->add_option("--stages", a.stages,
+        "Ramp: DURATION:RATE,... (open model) or DURATION:Nc,... (connections, closed model); sets the duration");
     run->add_option("--warmup", a.warmup, "Send load for this long before measuring");
     run->add_option("--interval", a.interval, "Interval of the time series (default 1s, at least 100ms)");
     run->add_option("--json", a.jsonPath, "Write the result as JSON to FILE ('-' for stdout)");

@@ -25,6 +25,8 @@ struct RunArgs {
     std::string body;
     std::string bodyFile;
     unsigned pipeline = 1;
+    std::string rate; ///< -R: requests/s over all connections (open model)
+    std::string stages; ///< ramps: "10s:1000,30s:5000" or "10s:50c,30s:200c"
     bool latency = false;
     std::string jsonPath;
     bool insecure = false;

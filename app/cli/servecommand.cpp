@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 #include <csignal>
 #include <ctime>
+#include <tuple>
 #include <iostream>
 
 namespace wb::cli {
@@ -21,6 +22,8 @@ void addServeCommand(CLI::App& app, ServeArgs& a)
     serve->add_option("--body-size", a.bodySize, "Answer bodies of this many bytes instead of the text");
     serve->add_option("--text", a.text, "Body text (default: the host name)");
     serve->add_option("--duration", a.duration, "Stop after this long (default: until Ctrl-C)");
+    serve->add_option("--stall-every", a.stallEvery, "Stall periodically: the period (e.g. 5s)");
+    serve->add_option("--stall-for", a.stallFor, "Stall length: hold every answer this long at the end of each period");
 }
 
 int serveCommand(const ServeArgs& a)
@@ -33,6 +36,21 @@ int serveCommand(const ServeArgs& a)
             return 2;
         }
         durationUs = *d;
+    }
+    uint64_t stallEveryUs = 0, stallForUs = 0;
+    for (auto [text, out, name] : { std::tuple { &a.stallEvery, &stallEveryUs, "stall-every" },
+             std::tuple { &a.stallFor, &stallForUs, "stall-for" } }) {
+        if (text->empty()) continue;
+        auto d = parseDurationUs(*text);
+        if (!d) {
+            printError(std::string(name) + ": " + d.error());
+            return 2;
+        }
+        *out = *d;
+    }
+    if ((stallEveryUs == 0) != (stallForUs == 0) || stallForUs > stallEveryUs) {
+        printError("--stall-every and --stall-for go together, and the stall must be shorter than its period");
+        return 2;
     }
     // Block the stop signals before any thread starts so only sigtimedwait sees them.
     sigset_t stopSignals;
@@ -48,6 +66,8 @@ int serveCommand(const ServeArgs& a)
     options.delayUs = a.delayMs * 1000;
     options.bodySize = a.bodySize;
     options.text = a.text;
+    options.stallEveryUs = stallEveryUs;
+    options.stallForUs = stallForUs;
     TargetServer server(options);
     if (auto st = server.start(); !st) {
         printError(st.error());

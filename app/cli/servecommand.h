@@ -18,6 +18,8 @@ struct ServeArgs {
     int64_t bodySize = -1;
     std::string text;
     std::string duration; ///< stop by itself after this long (default: until Ctrl-C)
+    std::string stallEvery; ///< hold all answers periodically (coordinated-omission demos and tests)
+    std::string stallFor;
 };
 
 void addServeCommand(CLI::App& app, ServeArgs& args);

@@ -17,11 +17,18 @@ double secondsOf(uint64_t us)
 
 Json configJson(const RunConfig& config)
 {
+    Json stages = Json::array();
+    for (const Stage& st : config.stages)
+        stages.push_back({ { "duration_s", secondsOf(st.durationUs) }, { "target", st.target } });
     return Json {
         { "threads", config.threads }, { "connections", config.connections },
         { "duration_s", secondsOf(config.durationUs) }, { "warmup_s", secondsOf(config.warmupUs) },
         { "timeout_s", secondsOf(config.timeoutUs) }, { "pipeline", config.pipeline },
-        { "rate", nullptr }, // closed loop: requests as fast as responses come back
+        // null: closed loop, requests as fast as responses come back
+        { "rate", config.ratePerS > 0 ? Json(config.ratePerS) : Json(nullptr) },
+        { "stages", std::move(stages) },
+        { "stages_kind", config.stages.empty() ? Json(nullptr) : Json(config.stagesAreConnections ? "connections" : "rate") },
+        { "model", config.openModel() ? "open" : "closed" },
     };
 }
 
@@ -64,9 +71,9 @@ Json errorsJson(const ErrorCounts& errors)
     };
 }
 
-Json intervalJson(const IntervalSummary& interval)
+Json intervalJson(const IntervalSummary& interval, bool open)
 {
-    return Json {
+    Json j {
         { "t_s", interval.endS },
         { "start_s", interval.startS },
         { "requests", interval.requests },
@@ -81,7 +88,16 @@ Json intervalJson(const IntervalSummary& interval)
                 { "max", interval.maxUs },
                 { "mean", interval.meanUs },
             } },
+        { "connections", interval.connections },
     };
+    if (open) {
+        j["target_rps"] = interval.targetRatePerS;
+        j["service_latency_us"] = Json { { "p50", interval.serviceP50Us }, { "p90", interval.serviceP90Us },
+            { "p99", interval.serviceP99Us }, { "max", interval.serviceMaxUs } };
+        j["late_requests"] = interval.lateRequests;
+        j["max_lag_us"] = interval.maxLagUs;
+    }
+    return j;
 }
 
 } // namespace
@@ -105,6 +121,14 @@ std::string formatJsonReport(const RunResult& result)
         { "errors", errorsJson(result.errors) },
         { "stopped_early", result.stoppedEarly },
     };
+    const bool open = result.config.openModel();
+    if (open) {
+        // latency_us above is corrected for coordinated omission (from each request's due time).
+        doc["summary"]["service_latency_us"] = latencyJson(result.serviceLatency);
+        doc["summary"]["requested_rps"] = result.targetRatePerS;
+        doc["summary"]["late_requests"] = result.lateRequests;
+        doc["summary"]["max_lag_us"] = result.maxLagUs;
+    }
     const RateSamples& rates = result.threadRates;
     doc["thread_rps"] = Json {
         { "mean", rates.mean() },
@@ -114,7 +138,7 @@ std::string formatJsonReport(const RunResult& result)
     };
     Json intervals = Json::array();
     for (const IntervalSummary& interval : result.intervals)
-        intervals.push_back(intervalJson(interval));
+        intervals.push_back(intervalJson(interval, open));
     doc["intervals"] = std::move(intervals);
     if (!result.firstTlsError.empty()) doc["first_tls_error"] = result.firstTlsError;
     if (!result.firstConnectError.empty()) doc["first_connect_error"] = result.firstConnectError;

@@ -1,6 +1,7 @@
 #include "report/wrktext.h"
 
 #include "report/units.h"
+#include "stats/spectrum.h"
 
 #include <cctype>
 #include <fmt/format.h>
@@ -58,6 +59,46 @@ void appendLatencyDistribution(std::string& out, const LatencyHistogram& latency
     }
 }
 
+// wrk2's layout: " 50.000%    1.23ms", down to 99.999% and 100%.
+void appendHdrDistribution(std::string& out, const char* title, const LatencyHistogram& h)
+{
+    out += title;
+    for (double p : { 50.0, 75.0, 90.0, 99.0, 99.9, 99.99, 99.999, 100.0 }) {
+        fmt::format_to(std::back_inserter(out), "{:7.3f}%", p);
+        appendUnits(out, static_cast<double>(h.valueAtPercentileUs(p)), formatTimeUs, 10);
+        out += '\n';
+    }
+}
+
+// wrk2's "Detailed Percentile spectrum", values in milliseconds.
+void appendSpectrum(std::string& out, const char* title, const LatencyHistogram& h)
+{
+    fmt::format_to(std::back_inserter(out), "\n  {}\n{:>12}{:>13}{:>13}{:>17}\n\n", title, "Value", "Percentile",
+        "TotalCount", "1/(1-Percentile)");
+    for (const SpectrumPoint& p : percentileSpectrum(h)) {
+        fmt::format_to(std::back_inserter(out), "{:12.3f}{:13.6f}{:13}", static_cast<double>(p.valueUs) / 1000.0,
+            p.percentile / 100.0, p.totalCount);
+        if (p.percentile < 100) fmt::format_to(std::back_inserter(out), "{:17.2f}", p.inverseTail());
+        out += '\n';
+    }
+    fmt::format_to(std::back_inserter(out), "#[Mean    = {:12.3f}, StdDeviation   = {:12.3f}]\n", h.meanUs() / 1000.0,
+        h.stdevUs() / 1000.0);
+    fmt::format_to(std::back_inserter(out), "#[Max     = {:12.3f}, Total count    = {:12}]\n",
+        static_cast<double>(h.maxUs()) / 1000.0, h.count());
+    out += "----------------------------------------------------------\n";
+}
+
+std::string stageList(const RunConfig& config)
+{
+    std::string list;
+    for (const Stage& st : config.stages) {
+        if (!list.empty()) list += ", ";
+        fmt::format_to(std::back_inserter(list), "{}:{}{}", formatTimeS(static_cast<double>(st.durationUs) / 1e6),
+            formatMetric(st.target), config.stagesAreConnections ? "c" : "");
+    }
+    return list;
+}
+
 bool hasNonSuccessStatus(const StatusCounts& status)
 {
     for (size_t code = 0; code < status.byCode.size(); ++code) {
@@ -86,9 +127,18 @@ std::string statusCodeList(const StatusCounts& status)
 std::string formatRunHeader(const RunConfig& config)
 {
     // wrk's duration is whole seconds; ours may be finer, formatTimeS rounds.
-    return fmt::format("Running {} test @ {}\n  {} threads and {} connections\n",
+    std::string out = fmt::format("Running {} test @ {}\n  {} threads and {} connections\n",
         formatTimeS(static_cast<double>(config.durationUs) / 1e6), config.request.url.displayText(), config.threads,
         config.connections);
+    if (config.openModel() && config.stages.empty())
+        fmt::format_to(std::back_inserter(out), "  Constant rate: {:.0f} requests/s (open model)\n", config.ratePerS);
+    else if (config.openModel())
+        fmt::format_to(std::back_inserter(out), "  Rate stages: {} requests/s (open model)\n", stageList(config));
+    else if (!config.stages.empty())
+        fmt::format_to(std::back_inserter(out), "  Connection stages: {}\n", stageList(config));
+    if (!config.openModel())
+        out += "  Closed loop (as wrk): latency is service time only; -R/--rate corrects for coordinated omission\n";
+    return out;
 }
 
 std::string formatRunReport(const RunResult& result, const TextReportOptions& options)
@@ -99,13 +149,37 @@ std::string formatRunReport(const RunResult& result, const TextReportOptions& op
     const LatencyHistogram& latency = result.latency;
     appendStatsRow(out, "Latency", latency.meanUs(), latency.stdevUs(), static_cast<double>(latency.maxUs()),
         latency.percentWithinStdev(), formatTimeUs);
+    const bool open = result.config.openModel();
+    const LatencyHistogram& service = result.serviceLatency;
+    if (open) {
+        appendStatsRow(out, "Service", service.meanUs(), service.stdevUs(), static_cast<double>(service.maxUs()),
+            service.percentWithinStdev(), formatTimeUs);
+    }
     const RateSamples& rates = result.threadRates;
     appendStatsRow(out, "Req/Sec", rates.mean(), rates.stdev(), rates.max(), rates.percentWithinStdev(), formatMetric);
-    if (options.latencyDistribution) appendLatencyDistribution(out, latency);
+    if (open) {
+        out += "  Latency: from each request's scheduled time (corrected for coordinated omission);\n"
+               "  Service: from the actual send (uncorrected)\n";
+    }
+    if (options.latencyDistribution && open) {
+        appendHdrDistribution(out, "  Latency Distribution (HdrHistogram - Corrected Latency)\n", latency);
+        appendSpectrum(out, "Detailed Percentile spectrum (corrected):", latency);
+        appendHdrDistribution(out, "  Service Time Distribution (HdrHistogram - Uncorrected Latency)\n", service);
+    } else if (options.latencyDistribution) {
+        appendLatencyDistribution(out, latency);
+        appendSpectrum(out, "Detailed Percentile spectrum:", latency);
+    }
 
     fmt::format_to(std::back_inserter(out), "  {} requests in {}, {}B read\n", result.requests,
         formatTimeUs(result.durationS * 1e6), formatBinary(static_cast<double>(result.bytes)));
 
+    if (open) {
+        const double achieved = result.requestsPerS();
+        fmt::format_to(std::back_inserter(out),
+            "  Requested {:.2f} requests/s, achieved {:.2f} ({:.2f}%); late requests: {} (max lag {})\n",
+            result.targetRatePerS, achieved, result.targetRatePerS > 0 ? 100.0 * achieved / result.targetRatePerS : 0.0,
+            result.lateRequests, formatTimeUs(static_cast<double>(result.maxLagUs)));
+    }
     const ErrorCounts& errors = result.errors;
     if (errors.socketErrors() > 0) {
         fmt::format_to(std::back_inserter(out), "  Socket errors: connect {}, read {}, write {}, timeout {}\n",

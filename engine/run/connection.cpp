@@ -13,8 +13,11 @@ void Connection::close()
     fd = -1;
     state = State::Idle;
     writeInterest = false;
+    closeAfterResponse = false;
     inFlight = 0;
+    ringHead = 0;
     writeOffset = 0;
+    writeTarget = 0;
 }
 
 IoStatus Connection::plainReadFd(char* buffer, size_t length, size_t& n) { return plainRead(fd, buffer, length, n); }

@@ -12,9 +12,15 @@
 
 namespace wb {
 
+/// Due and send times of one request in flight.
+struct InFlightRequest {
+    uint64_t dueUs = 0; ///< when the schedule wanted it sent (closed loop: = sentUs)
+    uint64_t sentUs = 0; ///< when it was handed to the kernel
+};
+
 struct Connection {
     enum class State : uint8_t {
-        Idle, ///< no socket (before the first connect, or waiting to reconnect)
+        Idle, ///< no socket (before the first connect, waiting to reconnect, or parked by a ramp)
         Connecting, ///< non-blocking connect in progress
         Handshaking, ///< TLS handshake in progress
         Active, ///< sending requests and reading responses
@@ -23,15 +29,19 @@ struct Connection {
     int fd = -1;
     State state = State::Idle;
     bool writeInterest = false; ///< EPOLLOUT is registered (only while a write is blocked)
+    bool closeAfterResponse = false; ///< a connection ramp is going down: close when idle
     uint32_t inFlight = 0; ///< requests written (or being written) whose responses are pending
-    size_t writeOffset = 0; ///< bytes of the current request batch already written
-    uint64_t batchSentUs = 0; ///< when the current batch was handed to the kernel
+    uint32_t ringHead = 0; ///< oldest in-flight request in the worker's ring slice
+    size_t writeOffset = 0; ///< bytes of the current write already sent
+    size_t writeTarget = 0; ///< bytes of the current write (one batch or the due requests)
     uint64_t stateSinceUs = 0; ///< when Connecting/Handshaking began (connect timeout)
-    uint64_t retryAtUs = 0; ///< Idle: when to connect again after a failure
+    uint64_t retryAtUs = 0; ///< Idle: when to connect again after a failure (0 = not waiting)
+    uint64_t nextSequence = 0; ///< open model: this connection's next request number
+    uint64_t nextDueUs = 0; ///< open model: when that request is due (UINT64_MAX = plan over)
     ResponseParser parser;
     std::unique_ptr<TlsTransport> tls; ///< set for https targets, reused across reconnects
 
-    bool writePending(size_t batchBytes) const { return state == State::Active && writeOffset < batchBytes; }
+    bool writePending() const { return state == State::Active && writeOffset < writeTarget; }
 
     IoStatus read(char* buffer, size_t length, size_t& n)
     {

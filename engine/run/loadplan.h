@@ -3,6 +3,7 @@
 
 #include "net/address.h"
 #include "net/tlscontext.h"
+#include "run/rateschedule.h"
 #include "run/runconfig.h"
 
 #include <atomic>
@@ -15,6 +16,8 @@ namespace wb {
 struct LoadPlan {
     RunConfig config;
     std::string batch; ///< `pipeline` copies of the serialised request, sent with one write
+    size_t requestBytes = 0; ///< length of one request in batch
+    std::unique_ptr<RateSchedule> schedule; ///< open model; null for the closed loop
     bool responseToHead = false; ///< HEAD responses carry no body
     SocketAddress address; ///< the address that answered the pre-run check
     std::shared_ptr<TlsContext> tls; ///< null for plain http

@@ -16,6 +16,13 @@ Status RunConfig::validate() const
     if (durationUs < 100'000) return Error { "duration must be at least 100ms" };
     if (timeoutUs == 0) return Error { "timeout must be greater than zero" };
     if (intervalUs < 100'000) return Error { "interval must be at least 100ms" };
+    if (ratePerS < 0) return Error { "rate must not be negative" };
+    for (const auto& st : stages)
+        if (st.durationUs == 0 || st.target < 0) return Error { "every stage needs a duration and a target >= 0" };
+    if (stagesAreConnections && ratePerS > 0)
+        return Error { "connection stages ramp the closed model; they cannot be combined with -R/--rate" };
+    if (!stages.empty() && warmupUs > 0)
+        return Error { "--warmup cannot be combined with --stages; start the plan with a stage instead" };
     if (request.method.empty()) return Error { "method must not be empty" };
     for (char c : request.method)
         if (c < 'A' || c > 'Z') return Error { "invalid method '" + request.method + "' (use e.g. GET, POST)" };

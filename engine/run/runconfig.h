@@ -7,12 +7,22 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace wb {
 
 struct TlsOptions {
     bool verifyPeer = true; ///< verify the server certificate (against caFile or the system store)
     std::string caFile; ///< PEM file with trusted CA certificates; empty = system store
+};
+
+/// One step of a ramp: over durationUs, move linearly from the previous
+/// target (0 at the start) to this one: a rate (requests/s) in the open model,
+/// a connection count in the closed model.
+struct Stage {
+    uint64_t durationUs = 0;
+    double target = 0;
+    bool operator==(const Stage&) const = default;
 };
 
 struct RunConfig {
@@ -26,6 +36,15 @@ struct RunConfig {
     uint64_t timeoutUs = 2'000'000; ///< per-request timeout (wrk's --timeout)
     uint64_t connectTimeoutUs = 2'000'000;
     uint64_t intervalUs = 1'000'000; ///< interval snapshot period (>= 100 ms)
+
+    /// Open model: total requests/s over all connections (0 = closed loop, as wrk).
+    double ratePerS = 0;
+    /// Ramps: rate stages (open model) or connection stages (closed model);
+    /// when set, their total duration replaces durationUs.
+    std::vector<Stage> stages;
+    bool stagesAreConnections = false;
+
+    bool openModel() const { return ratePerS > 0 || (!stages.empty() && !stagesAreConnections); }
 
     /// Checks the numbers against each other; the error says what to change.
     Status validate() const;

@@ -63,13 +63,18 @@ Status RunController::prepare()
     const std::string one = buildRequest(cfg.request);
     for (unsigned i = 0; i < cfg.pipeline; ++i)
         m_plan.batch += one;
+    m_plan.requestBytes = one.size();
     m_plan.responseToHead = methodHasNoResponseBody(cfg.request.method);
+    if (cfg.openModel()) {
+        m_plan.schedule = std::make_unique<RateSchedule>(
+            cfg.ratePerS, cfg.stagesAreConnections ? std::vector<Stage> {} : cfg.stages);
+    }
 
     m_workers.clear();
     for (unsigned t = 0; t < cfg.threads; ++t) {
         // Spread connections evenly: the first (connections % threads) workers take one more.
         const unsigned share = cfg.connections / cfg.threads + (t < cfg.connections % cfg.threads ? 1 : 0);
-        auto worker = std::make_unique<Worker>(m_plan, share);
+        auto worker = std::make_unique<Worker>(m_plan, t, share);
         if (auto st = worker->init(); !st) return st;
         m_workers.push_back(std::move(worker));
     }
@@ -158,6 +163,12 @@ RunResult RunController::run()
             + static_cast<uint64_t>(result.intervals.back().endS * 1e6);
     result.durationS = static_cast<double>(lastUs - m_plan.measureStartUs) / 1e6;
     result.stoppedEarly = m_plan.stopRequested.load() && lastUs < m_plan.endUs;
+    if (m_plan.schedule && result.durationS > 0) {
+        const double offsetS = static_cast<double>(m_plan.measureStartUs - m_plan.startUs) / 1e6;
+        result.targetRatePerS = (m_plan.schedule->cumulative(offsetS + result.durationS)
+                                    - m_plan.schedule->cumulative(offsetS))
+            / result.durationS;
+    }
     for (auto& w : m_workers) {
         const auto& samples = w->rateSamples().perThreadRequestsPerS;
         result.threadRates.perThreadRequestsPerS.insert(
@@ -181,6 +192,13 @@ void RunController::mergeInterval(uint32_t index, uint64_t runEndUs, RunResult& 
     s.endS = static_cast<double>(std::min<uint64_t>((index + 1) * intervalUs, measuredUs)) / 1e6;
     for (auto& w : m_workers)
         w->takeInterval(index, s);
+    if (m_plan.schedule) {
+        // The schedule's clock starts with the warm-up.
+        const double offsetS = static_cast<double>(m_plan.measureStartUs - m_plan.startUs) / 1e6;
+        const double planned
+            = m_plan.schedule->cumulative(offsetS + s.endS) - m_plan.schedule->cumulative(offsetS + s.startS);
+        s.targetRatePerS = s.endS > s.startS ? planned / (s.endS - s.startS) : 0;
+    }
     // A stop right at an interval boundary leaves an empty sliver: not an interval.
     if (s.endS - s.startS < 0.001 && s.requests == 0 && s.errors.total() == 0) return;
     if (s.endS < s.startS) s.endS = s.startS;
@@ -190,6 +208,9 @@ void RunController::mergeInterval(uint32_t index, uint64_t runEndUs, RunResult& 
     result.errors += s.errors;
     result.status += s.status;
     result.latency.merge(s.latency);
+    result.serviceLatency.merge(s.serviceLatency);
+    result.lateRequests += s.lateRequests;
+    result.maxLagUs = std::max(result.maxLagUs, s.maxLagUs);
     result.intervals.push_back(IntervalSummary::of(s));
     for (auto* o : m_observers)
         o->onInterval(s);

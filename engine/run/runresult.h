@@ -21,7 +21,11 @@ struct RunResult {
     uint64_t bytes = 0; ///< bytes read, headers and bodies
     ErrorCounts errors;
     StatusCounts status;
-    LatencyHistogram latency;
+    LatencyHistogram latency; ///< open model: corrected (from due time); closed model: service time
+    LatencyHistogram serviceLatency; ///< open model only: from the actual send
+    uint64_t lateRequests = 0; ///< open model: sent more than 1 ms after their due time
+    uint64_t maxLagUs = 0; ///< open model: largest send time minus due time
+    double targetRatePerS = 0; ///< open model: average requested rate over the measured time
     RateSamples threadRates;
     std::vector<IntervalSummary> intervals;
     bool stoppedEarly = false; ///< stopped by the user or a signal before the duration elapsed

@@ -2,12 +2,16 @@
 
 #include "common/clock.h"
 #include "net/socket.h"
+#include "run/stages.h"
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
+#include <functional>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 namespace wb {
@@ -17,7 +21,15 @@ constexpr size_t READ_BUFFER_BYTES = 64 * 1024;
 constexpr int MAX_EVENTS = 512;
 constexpr uint64_t HOUSEKEEPING_US = 100'000; // wrk samples Req/Sec every 100 ms
 constexpr uint64_t RETRY_BACKOFF_US = 10'000; // after a failed connect, so a refusing server is not spun on
+constexpr uint64_t LATE_THRESHOLD_US = 1'000; // "late": sent more than this after its due time
 constexpr uint32_t WAKE_TAG = UINT32_MAX;
+
+// Time since `since`; 0 when `since` was taken after `now` (a connection opened
+// during this housekeeping pass).
+uint64_t elapsedUs(uint64_t sinceUs, uint64_t nowUs)
+{
+    return nowUs > sinceUs ? nowUs - sinceUs : 0;
+}
 
 uint64_t eventData(uint32_t index, uint32_t generation)
 {
@@ -25,15 +37,19 @@ uint64_t eventData(uint32_t index, uint32_t generation)
 }
 } // namespace
 
-Worker::Worker(const LoadPlan& plan, unsigned connectionCount)
+Worker::Worker(const LoadPlan& plan, unsigned workerIndex, unsigned connectionCount)
     : m_plan(plan)
     , m_connections(connectionCount)
     , m_generation(connectionCount, 0)
+    , m_ring(static_cast<size_t>(connectionCount) * plan.config.pipeline)
+    , m_workerIndex(workerIndex)
+    , m_enabledConnections(connectionCount)
     , m_readBuffer(new char[READ_BUFFER_BYTES])
 {
     if (plan.tls)
         for (auto& c : m_connections)
             c.tls = std::make_unique<TlsTransport>();
+    if (plan.config.stagesAreConnections && !plan.config.stages.empty()) m_enabledConnections = 0;
 }
 
 Worker::~Worker()
@@ -64,11 +80,18 @@ void Worker::wake()
 
 void Worker::run()
 {
+    // The default 50 us timer slack would be the open model's scheduling error; 1 us is what the
+    // kernel can do. (Only this thread is affected.)
+    if (m_plan.schedule) prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
     m_nextTickUs = m_plan.measureStartUs + m_plan.config.intervalUs;
     m_nextHousekeepingUs = monotonicNowUs() + HOUSEKEEPING_US;
     m_lastSampleUs = m_plan.measureStartUs;
-    for (uint32_t i = 0; i < m_connections.size(); ++i)
-        connect(i);
+    for (uint32_t i = 0; i < m_connections.size(); ++i) {
+        m_connections[i].nextSequence = 0;
+        m_connections[i].nextDueUs = dueUsOf(globalSlotOf(m_connections[i]));
+        if (i < m_enabledConnections) connect(i);
+    }
+    if (m_enabledConnections < m_connections.size()) applyConnectionRamp(monotonicNowUs());
 
     epoll_event events[MAX_EVENTS];
     for (;;) {
@@ -77,8 +100,11 @@ void Worker::run()
         if (now >= m_nextTickUs) publishUpTo(now);
         if (now >= m_nextHousekeepingUs) housekeeping(now);
         if (now >= m_nextRetryUs) retryIdle(now);
+        if (!m_timers.empty() && m_timers.front().dueUs <= now) runDueTimers(now);
 
-        const uint64_t wakeAtUs = std::min({ m_plan.endUs, m_nextTickUs, m_nextHousekeepingUs, m_nextRetryUs });
+        uint64_t wakeAtUs = std::min({ m_plan.endUs, m_nextTickUs, m_nextHousekeepingUs, m_nextRetryUs });
+        if (!m_timers.empty()) wakeAtUs = std::min(wakeAtUs, m_timers.front().dueUs);
+        now = monotonicNowUs();
         const uint64_t waitUs = wakeAtUs > now ? wakeAtUs - now : 0;
         const timespec timeout { static_cast<time_t>(waitUs / 1'000'000), static_cast<long>(waitUs % 1'000'000) * 1000 };
         const int n = epoll_pwait2(m_epollFd, events, MAX_EVENTS, &timeout, nullptr);
@@ -91,6 +117,8 @@ void Worker::run()
         }
     }
 
+    if (m_plan.schedule && !m_plan.stopRequested.load()) drain(events, MAX_EVENTS);
+
     // Data of the last, possibly partial, interval (none when the run ended on a boundary).
     const uint64_t endUs = std::min({ monotonicNowUs(), m_plan.endUs, m_plan.stopAtUs.load() });
     publishUpTo(endUs);
@@ -98,6 +126,58 @@ void Worker::run()
     for (auto& c : m_connections)
         c.close();
     m_finished.store(true, std::memory_order_release);
+}
+
+// Open model, after the end: no new requests, but the responses to requests due
+// before the end are still awaited (up to the request timeout). Dropping them
+// would hide exactly the stalls the open model exists to show: a server that
+// hangs through the end of the run would look fast. What never arrives counts
+// as a timeout.
+void Worker::drain(epoll_event* events, int maxEvents)
+{
+    m_draining = true;
+    const uint64_t deadlineUs = m_plan.endUs + m_plan.config.timeoutUs;
+    const uint64_t endUs = m_plan.endUs;
+    auto waiting = [&] {
+        return std::any_of(m_connections.begin(), m_connections.end(),
+            [endUs](const Connection& c) { return c.inFlight > 0 || c.nextDueUs < endUs; });
+    };
+    // Connections that were blocked at the end send their backlog now.
+    for (auto& c : m_connections)
+        if (c.state == Connection::State::Active) sendDue(c, monotonicNowUs());
+    while (waiting() && !m_plan.stopRequested.load(std::memory_order_relaxed)) {
+        const uint64_t now = monotonicNowUs();
+        if (now >= deadlineUs) break;
+        const uint64_t waitUs = std::min<uint64_t>(deadlineUs - now, HOUSEKEEPING_US);
+        const timespec timeout { static_cast<time_t>(waitUs / 1'000'000), static_cast<long>(waitUs % 1'000'000) * 1000 };
+        const int n = epoll_pwait2(m_epollFd, events, maxEvents, &timeout, nullptr);
+        for (int i = 0; i < n; ++i) {
+            const auto index = static_cast<uint32_t>(events[i].data.u64);
+            if (index == WAKE_TAG || static_cast<uint32_t>(events[i].data.u64 >> 32) != m_generation[index]) continue;
+            onEvent(index, events[i].events);
+        }
+    }
+    for (auto& c : m_connections) {
+        const InFlightRequest* ring = ringOf(c);
+        for (uint32_t i = 0; i < c.inFlight; ++i) {
+            const InFlightRequest& r = ring[(c.ringHead + i) % m_plan.config.pipeline];
+            if (r.dueUs >= m_plan.measureStartUs && r.dueUs < endUs) ++m_current.errors.timeout;
+        }
+        // Due in the window but never sent: the connection stayed blocked until the deadline.
+        while (c.nextDueUs < endUs) {
+            if (c.nextDueUs >= m_plan.measureStartUs) ++m_current.errors.timeout;
+            ++c.nextSequence;
+            c.nextDueUs = dueUsOf(globalSlotOf(c) + c.nextSequence * m_plan.config.connections);
+        }
+    }
+}
+
+uint64_t Worker::dueUsOf(uint64_t globalSequence) const
+{
+    if (!m_plan.schedule) return 0;
+    const double dueS = m_plan.schedule->dueTimeS(globalSequence);
+    if (dueS < 0) return UINT64_MAX;
+    return m_plan.startUs + static_cast<uint64_t>(std::llround(dueS * 1e6));
 }
 
 void Worker::connect(uint32_t index)
@@ -128,7 +208,7 @@ void Worker::onEvent(uint32_t index, uint32_t events)
         continueHandshake(c);
         break;
     case Connection::State::Active:
-        if ((events & EPOLLOUT) && c.writePending(m_plan.batch.size()) && !flushWrite(c)) return;
+        if ((events & EPOLLOUT) && c.writePending() && !flushWrite(c)) return;
         if (events & (EPOLLIN | EPOLLERR | EPOLLHUP)) onReadable(c);
         break;
     case Connection::State::Idle:
@@ -152,7 +232,11 @@ void Worker::onConnected(Connection& c)
         return continueHandshake(c);
     }
     c.state = Connection::State::Active;
-    startBatch(c);
+    c.parser.reset(m_plan.responseToHead);
+    if (m_plan.schedule)
+        sendDue(c, monotonicNowUs());
+    else
+        startBatch(c);
 }
 
 void Worker::continueHandshake(Connection& c)
@@ -160,6 +244,8 @@ void Worker::continueHandshake(Connection& c)
     switch (c.tls->handshake()) {
     case IoStatus::Ok:
         c.state = Connection::State::Active;
+        c.parser.reset(m_plan.responseToHead);
+        if (m_plan.schedule) return sendDue(c, monotonicNowUs());
         return startBatch(c);
     case IoStatus::WantRead:
         return setWriteInterest(c, false);
@@ -172,24 +258,76 @@ void Worker::continueHandshake(Connection& c)
     }
 }
 
+// Closed loop: the whole pipeline batch goes out at once, as wrk does.
 void Worker::startBatch(Connection& c)
 {
-    c.parser.reset(m_plan.responseToHead);
+    const uint64_t now = monotonicNowUs();
+    InFlightRequest* ring = ringOf(c);
+    for (uint32_t i = 0; i < m_plan.config.pipeline; ++i)
+        ring[i] = { now, now };
+    c.ringHead = 0;
     c.inFlight = m_plan.config.pipeline;
     c.writeOffset = 0;
-    c.batchSentUs = monotonicNowUs();
+    c.writeTarget = m_plan.batch.size();
     flushWrite(c);
 }
 
-// Writes as much of the batch as the socket takes. Returns false when the
-// connection failed (and was recycled). EPOLLOUT is registered only while a
-// write is blocked, so a request costs one write() and no epoll_ctl().
+// Open model: sends every request of this connection that is due (as many as
+// the pipeline depth allows), each with its own due time. A connection that is
+// behind catches up at once; its later due times stay where they were.
+void Worker::sendDue(Connection& c, uint64_t nowUs)
+{
+    if (c.writePending() || c.closeAfterResponse) return;
+    const unsigned depth = m_plan.config.pipeline;
+    InFlightRequest* ring = ringOf(c);
+    uint32_t added = 0;
+    // While draining, only the backlog due before the end goes out.
+    const uint64_t lastDueUs = m_draining ? m_plan.endUs - 1 : nowUs;
+    while (c.inFlight + added < depth && c.nextDueUs <= std::min(nowUs, lastDueUs)) {
+        ring[(c.ringHead + c.inFlight + added) % depth] = { c.nextDueUs, nowUs };
+        ++added;
+        ++c.nextSequence;
+        c.nextDueUs = dueUsOf(globalSlotOf(c) + c.nextSequence * m_plan.config.connections);
+    }
+    if (added > 0) {
+        c.inFlight += added;
+        c.writeOffset = 0;
+        c.writeTarget = added * m_plan.requestBytes;
+        if (!flushWrite(c)) return;
+    }
+    scheduleNext(c);
+}
+
+void Worker::scheduleNext(Connection& c)
+{
+    if (c.inFlight >= m_plan.config.pipeline || c.nextDueUs >= m_plan.endUs) return;
+    m_timers.push_back({ c.nextDueUs, indexOf(c), m_generation[indexOf(c)] });
+    std::push_heap(m_timers.begin(), m_timers.end(), std::greater<> {});
+}
+
+void Worker::runDueTimers(uint64_t nowUs)
+{
+    while (!m_timers.empty() && m_timers.front().dueUs <= nowUs) {
+        std::pop_heap(m_timers.begin(), m_timers.end(), std::greater<> {});
+        const DueTimer t = m_timers.back();
+        m_timers.pop_back();
+        Connection& c = m_connections[t.index];
+        // Stale entries (connection replaced, or already sent from a response) are dropped.
+        if (t.generation != m_generation[t.index] || c.state != Connection::State::Active || c.nextDueUs != t.dueUs)
+            continue;
+        sendDue(c, nowUs);
+    }
+}
+
+// Writes as much as the socket takes. Returns false when the connection
+// failed (and was recycled). EPOLLOUT is registered only while a write is
+// blocked, so a request costs one write() and no epoll_ctl().
 bool Worker::flushWrite(Connection& c)
 {
     const std::string& batch = m_plan.batch;
-    while (c.writeOffset < batch.size()) {
+    while (c.writeOffset < c.writeTarget) {
         size_t n = 0;
-        switch (c.write(batch.data() + c.writeOffset, batch.size() - c.writeOffset, n)) {
+        switch (c.write(batch.data() + c.writeOffset, c.writeTarget - c.writeOffset, n)) {
         case IoStatus::Ok:
             c.writeOffset += n;
             continue;
@@ -234,8 +372,7 @@ void Worker::onReadable(Connection& c)
 // was closed or replaced meanwhile (the rest of the buffer is then moot).
 bool Worker::consume(Connection& c, size_t length)
 {
-    // Bytes count from the measured phase on, like requests.
-    if (c.batchSentUs >= m_plan.measureStartUs) m_current.bytes += length;
+    if (c.inFlight > 0 && ringOf(c)[c.ringHead].sentUs >= m_plan.measureStartUs) m_current.bytes += length;
     const char* data = m_readBuffer.get();
     size_t offset = 0;
     while (offset < length) {
@@ -255,35 +392,50 @@ bool Worker::consume(Connection& c, size_t length)
 bool Worker::onResponse(Connection& c)
 {
     const uint64_t now = monotonicNowUs();
-    // Responses after the end (or a stop) fall outside the measured window.
-    const bool inWindow = now < m_plan.endUs && now < m_plan.stopAtUs.load(std::memory_order_relaxed);
-    if (inWindow && now >= m_nextTickUs) publishUpTo(now);
-    if (inWindow && c.batchSentUs >= m_plan.measureStartUs) {
+    const InFlightRequest request = ringOf(c)[c.ringHead];
+    c.ringHead = (c.ringHead + 1) % m_plan.config.pipeline;
+    --c.inFlight;
+    // Requests due in the measured window count; their responses may arrive while
+    // draining after the end, but not after a stop.
+    const bool inWindow = request.dueUs < m_plan.endUs && now < m_plan.stopAtUs.load(std::memory_order_relaxed)
+        && (now < m_plan.endUs || m_draining);
+    if (inWindow && now >= m_nextTickUs && now < m_plan.endUs) publishUpTo(now);
+    if (inWindow && request.dueUs >= m_plan.measureStartUs) {
         const int status = c.parser.statusCode();
         ++m_current.requests;
         ++m_requestsSinceSample;
-        m_current.latency.record(now - c.batchSentUs);
+        m_current.latency.record(now - request.dueUs);
         m_current.status.add(status);
         if (status < 200 || status > 399) ++m_current.errors.status;
+        if (m_plan.schedule) {
+            m_current.serviceLatency.record(now - request.sentUs);
+            const uint64_t lagUs = request.sentUs - request.dueUs;
+            if (lagUs > LATE_THRESHOLD_US) ++m_current.lateRequests;
+            m_current.maxLagUs = std::max(m_current.maxLagUs, lagUs);
+        }
     }
-    --c.inFlight;
-    if (!c.parser.keepAlive()) {
+    if (!c.parser.keepAlive() || (c.closeAfterResponse && c.inFlight == 0)) {
         recycle(c, false);
         return false;
     }
+    c.parser.reset(m_plan.responseToHead);
+    if (m_plan.stopRequested.load(std::memory_order_relaxed)) return c.inFlight > 0;
+    if (m_plan.schedule && (now < m_plan.endUs || m_draining)) {
+        sendDue(c, now);
+        return c.state == Connection::State::Active;
+    }
+    if (now >= m_plan.endUs) return c.inFlight > 0;
     if (c.inFlight == 0) {
-        if (m_plan.stopRequested.load(std::memory_order_relaxed) || now >= m_plan.endUs) return false;
         startBatch(c);
         return c.state == Connection::State::Active;
     }
-    c.parser.reset(m_plan.responseToHead);
     return true;
 }
 
 void Worker::onPeerClosed(Connection& c)
 {
     if (c.inFlight > 0 && c.parser.started() && c.parser.finishOnEof() == ResponseParser::Result::Complete) {
-        onResponse(c); // a body delimited by the close: keepAlive() is false, so this recycles
+        if (onResponse(c)) recycle(c, false); // a body delimited by the close
         return;
     }
     if (c.inFlight > 0) return fail(c, &ErrorCounts::read, {});
@@ -305,7 +457,8 @@ void Worker::recycle(Connection& c, bool backoff)
     c.close();
     ++m_generation[index];
     const uint64_t now = monotonicNowUs();
-    if (m_plan.stopRequested.load(std::memory_order_relaxed) || now >= m_plan.endUs) return;
+    if (m_plan.stopRequested.load(std::memory_order_relaxed) || (now >= m_plan.endUs && !m_draining)) return;
+    if (index >= m_enabledConnections) return; // parked by a connection ramp
     if (!backoff) return connect(index);
     c.retryAtUs = now + RETRY_BACKOFF_US;
     ++m_idleWaiting;
@@ -321,7 +474,7 @@ void Worker::retryIdle(uint64_t nowUs)
         if (c.retryAtUs <= nowUs) {
             c.retryAtUs = 0;
             --m_idleWaiting;
-            connect(i);
+            if (i < m_enabledConnections) connect(i);
         } else {
             m_nextRetryUs = std::min(m_nextRetryUs, c.retryAtUs);
         }
@@ -338,7 +491,32 @@ void Worker::setWriteInterest(Connection& c, bool on)
     c.writeInterest = on;
 }
 
-// Every 100 ms: per-thread Req/Sec sample (as wrk), request and connect timeouts.
+// Connection ramps (closed model): global slot s is open while s < target(t).
+// This worker's slots are m_workerIndex + i * threads, so it keeps the first
+// ceil((target - m_workerIndex) / threads) of its connections open.
+void Worker::applyConnectionRamp(uint64_t nowUs)
+{
+    const RunConfig& cfg = m_plan.config;
+    const uint64_t sinceStartUs = nowUs > m_plan.startUs ? nowUs - m_plan.startUs : 0;
+    const double target = std::floor(stageTargetAt(cfg.stages, sinceStartUs) + 0.5);
+    const double mine = std::ceil((target - m_workerIndex) / cfg.threads);
+    const auto wanted = static_cast<unsigned>(std::clamp(mine, 0.0, static_cast<double>(m_connections.size())));
+    const unsigned previous = m_enabledConnections;
+    m_enabledConnections = wanted;
+    for (unsigned i = previous; i < wanted; ++i) {
+        m_connections[i].closeAfterResponse = false;
+        if (m_connections[i].state == Connection::State::Idle) connect(i);
+    }
+    for (unsigned i = wanted; i < previous; ++i) {
+        Connection& c = m_connections[i];
+        if (c.state == Connection::State::Active && c.inFlight > 0)
+            c.closeAfterResponse = true; // let the request in flight finish
+        else if (c.state != Connection::State::Idle)
+            recycle(c, false);
+    }
+}
+
+// Every 100 ms: per-thread Req/Sec sample (as wrk), ramps, request and connect timeouts.
 void Worker::housekeeping(uint64_t nowUs)
 {
     m_nextHousekeepingUs = nowUs + HOUSEKEEPING_US;
@@ -350,20 +528,22 @@ void Worker::housekeeping(uint64_t nowUs)
         m_requestsSinceSample = 0;
     }
     const RunConfig& cfg = m_plan.config;
+    if (cfg.stagesAreConnections && !cfg.stages.empty()) applyConnectionRamp(nowUs);
     for (auto& c : m_connections) {
         switch (c.state) {
         case Connection::State::Active:
-            if (c.inFlight > 0 && nowUs - c.batchSentUs > cfg.timeoutUs) {
+            if (c.inFlight > 0 && elapsedUs(ringOf(c)[c.ringHead].sentUs, nowUs) > cfg.timeoutUs) {
                 if (measuring(nowUs)) m_current.errors.timeout += c.inFlight;
                 recycle(c, false);
             }
             break;
         case Connection::State::Connecting:
-            if (nowUs - c.stateSinceUs > cfg.connectTimeoutUs)
+            if (elapsedUs(c.stateSinceUs, nowUs) > cfg.connectTimeoutUs)
                 fail(c, &ErrorCounts::connect, "connection to " + m_plan.address.toString() + " timed out");
             break;
         case Connection::State::Handshaking:
-            if (nowUs - c.stateSinceUs > cfg.connectTimeoutUs) fail(c, &ErrorCounts::tls, "TLS handshake timed out");
+            if (elapsedUs(c.stateSinceUs, nowUs) > cfg.connectTimeoutUs)
+                fail(c, &ErrorCounts::tls, "TLS handshake timed out");
             break;
         case Connection::State::Idle:
             break;
@@ -382,6 +562,8 @@ void Worker::publishUpTo(uint64_t nowUs)
 void Worker::publishCurrent()
 {
     m_current.index = m_published.load(std::memory_order_relaxed);
+    m_current.connections = static_cast<uint32_t>(std::count_if(m_connections.begin(), m_connections.end(),
+        [](const Connection& c) { return c.state == Connection::State::Active; }));
     {
         std::lock_guard lock(m_queueMutex);
         m_queue.push_back(m_current);
@@ -392,6 +574,9 @@ void Worker::publishCurrent()
     m_current.errors = {};
     m_current.status = {};
     m_current.latency.reset();
+    m_current.serviceLatency.reset();
+    m_current.lateRequests = 0;
+    m_current.maxLagUs = 0;
 }
 
 void Worker::takeInterval(uint32_t index, IntervalSnapshot& into)
@@ -404,6 +589,10 @@ void Worker::takeInterval(uint32_t index, IntervalSnapshot& into)
         into.errors += s.errors;
         into.status += s.status;
         into.latency.merge(s.latency);
+        into.serviceLatency.merge(s.serviceLatency);
+        into.lateRequests += s.lateRequests;
+        into.maxLagUs = std::max(into.maxLagUs, s.maxLagUs);
+        into.connections += s.connections;
         m_queue.pop_front();
     }
 }

@@ -15,11 +15,15 @@
 #include <string>
 #include <vector>
 
+struct epoll_event;
+
 namespace wb {
 
 class Worker {
 public:
-    Worker(const LoadPlan& plan, unsigned connectionCount);
+    /// workerIndex numbers the worker among all; its connections are the global
+    /// slots workerIndex, workerIndex + threads, ... (so ramps and schedules interleave).
+    Worker(const LoadPlan& plan, unsigned workerIndex, unsigned connectionCount);
     ~Worker();
     Worker(const Worker&) = delete;
     Worker& operator=(const Worker&) = delete;
@@ -50,6 +54,7 @@ private:
     void onConnected(Connection& c);
     void continueHandshake(Connection& c);
     void startBatch(Connection& c);
+    void sendDue(Connection& c, uint64_t nowUs);
     bool flushWrite(Connection& c);
     void onReadable(Connection& c);
     bool consume(Connection& c, size_t length);
@@ -59,19 +64,43 @@ private:
     void recycle(Connection& c, bool backoff);
     void setWriteInterest(Connection& c, bool on);
     void housekeeping(uint64_t nowUs);
+    void applyConnectionRamp(uint64_t nowUs);
     void retryIdle(uint64_t nowUs);
+    void runDueTimers(uint64_t nowUs);
+    void scheduleNext(Connection& c);
+    void drain(::epoll_event* events, int maxEvents);
     void publishUpTo(uint64_t nowUs);
     void publishCurrent();
     bool measuring(uint64_t nowUs) const { return nowUs >= m_plan.measureStartUs; }
     uint32_t indexOf(const Connection& c) const { return static_cast<uint32_t>(&c - m_connections.data()); }
+    InFlightRequest* ringOf(const Connection& c) { return &m_ring[static_cast<size_t>(indexOf(c)) * m_plan.config.pipeline]; }
+    uint64_t dueUsOf(uint64_t globalSequence) const;
+    /// Connection i of worker w is global slot w + i * threads (a bijection onto [0, connections)).
+    uint64_t globalSlotOf(const Connection& c) const
+    {
+        return m_workerIndex + static_cast<uint64_t>(indexOf(c)) * m_plan.config.threads;
+    }
+
+    /// A connection waiting for its next due time (open model).
+    struct DueTimer {
+        uint64_t dueUs;
+        uint32_t index;
+        uint32_t generation;
+        bool operator>(const DueTimer& o) const { return dueUs > o.dueUs; }
+    };
 
     const LoadPlan& m_plan;
     std::vector<Connection> m_connections;
     std::vector<uint32_t> m_generation; ///< bumped per socket, tags epoll events so stale ones are ignored
+    std::vector<InFlightRequest> m_ring; ///< `pipeline` slots per connection: requests in flight, oldest first
+    std::vector<DueTimer> m_timers; ///< min-heap by due time (open model)
+    unsigned m_workerIndex = 0;
+    unsigned m_enabledConnections = 0; ///< connections [0, this) may be open (all, unless a ramp limits them)
     int m_epollFd = -1;
     int m_wakeFd = -1;
     std::unique_ptr<char[]> m_readBuffer; ///< shared by all connections: responses are parsed, never stored
     unsigned m_idleWaiting = 0; ///< connections waiting in Idle to reconnect
+    bool m_draining = false; ///< open model: after the end, awaiting responses to requests due before it
 
     // Time keeping (monotonic microseconds).
     uint64_t m_nextTickUs = 0; ///< end of the current interval

@@ -109,12 +109,31 @@ struct Timer
     bool operator>(const Timer& o) const { return dueNs > o.dueNs; }
 };
 
+/// Periodic stalls (--stall-every/--stall-for): in every period the server
+/// answers normally, then holds every answer during the last `forNs` and sends
+/// them all when the period ends. Windows are aligned to the server's start.
+struct StallPlan
+{
+    int64_t everyNs = 0;
+    int64_t forNs = 0;
+    int64_t originNs = 0;
+
+    /// How long an answer due at dueNs must wait for the stall window to end.
+    int64_t holdNs(int64_t dueNs) const
+    {
+        if (everyNs <= 0 || forNs <= 0 || dueNs < originNs) return 0;
+        const int64_t phase = (dueNs - originNs) % everyNs;
+        return phase >= everyNs - forNs ? everyNs - phase : 0;
+    }
+};
+
 class Loop
 {
 public:
-    Loop(const Responder& responder, int64_t delayNs, int listenFd)
+    Loop(const Responder& responder, int64_t delayNs, const StallPlan& stalls, int listenFd)
         : m_responder(responder)
         , m_delayNs(delayNs)
+        , m_stalls(stalls)
         , m_listenFd(listenFd)
     { }
     ~Loop()
@@ -399,6 +418,7 @@ private:
             return;
         }
         int64_t delayNs = r.route == Route::Delay ? int64_t(r.number) * 1'000'000 : m_delayNs;
+        delayNs += m_stalls.holdNs(m_nowNs + delayNs);
         bool close = !r.keepAlive || r.route == Route::Close;
         Delayed* delayed = nullptr;
         OutQueue& q = queueFor(c, delayNs, delayed);
@@ -506,6 +526,7 @@ private:
 
     const Responder& m_responder;
     const int64_t m_delayNs; // the delayUs option
+    const StallPlan m_stalls;
     int m_listenFd;
     int m_epollFd = -1;
     int m_wakeFd = -1;
@@ -618,6 +639,10 @@ Status TargetServer::start()
     d.responder.prepare(o.bodySize, o.text);
     // Capped at ~12 days so that the nanoseconds fit.
     int64_t delayNs = int64_t(std::min<uint64_t>(o.delayUs, uint64_t(1) << 40) * 1000);
+    StallPlan stalls;
+    stalls.everyNs = int64_t(std::min<uint64_t>(o.stallEveryUs, uint64_t(1) << 40) * 1000);
+    stalls.forNs = int64_t(std::min<uint64_t>(o.stallForUs, o.stallEveryUs) * 1000);
+    stalls.originNs = monotonicNs();
     d.port = o.port;
     for (unsigned i = 0; i < o.threads; ++i) {
         std::string error;
@@ -627,7 +652,7 @@ Status TargetServer::start()
             uint16_t port = std::exchange(d.port, 0);
             return Error { "cannot listen on " + endpointText(host, port) + ": " + error };
         }
-        d.loops.push_back(std::make_unique<Loop>(d.responder, delayNs, fd));
+        d.loops.push_back(std::make_unique<Loop>(d.responder, delayNs, stalls, fd));
         if (i == 0) { // port 0: the first bind picked one, the others share it
             sockaddr_storage bound {};
             socklen_t boundLength = sizeof bound;

@@ -21,6 +21,10 @@ struct TargetServerOptions
     uint64_t delayUs = 0; ///< answer every request this long after it arrived
     int64_t bodySize = -1; ///< >= 0: answer bodies of this many bytes instead of the text
     std::string text; ///< body text; empty = "<host name>\n"
+    /// Periodic stalls for coordinated-omission tests: every stallEveryUs, hold all
+    /// answers for the last stallForUs of the period, then send them (0 = never).
+    uint64_t stallEveryUs = 0;
+    uint64_t stallForUs = 0;
 };
 
 class TargetServer

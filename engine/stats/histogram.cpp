@@ -99,6 +99,15 @@ uint64_t LatencyHistogram::valueAtPercentileUs(double p) const
     return m_maxUs;
 }
 
+uint64_t LatencyHistogram::countAtOrBelow(uint64_t valueUs) const
+{
+    const int last = indexOf(std::min(valueUs, MAX_VALUE_US));
+    uint64_t sum = 0;
+    for (int i = 0; i <= last; ++i)
+        sum += m_counts[i];
+    return sum;
+}
+
 void LatencyHistogram::forEachBucket(const std::function<void(const Bucket&)>& f) const
 {
     for (int i = 0; i < BUCKET_COUNT; ++i) {

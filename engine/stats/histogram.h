@@ -52,6 +52,9 @@ public:
     /// reaches ceil(p% of all), as its midpoint clamped to [min, max].
     uint64_t valueAtPercentileUs(double p) const;
 
+    /// Number of recorded values in buckets up to and including valueUs's bucket.
+    uint64_t countAtOrBelow(uint64_t valueUs) const;
+
     struct Bucket {
         uint64_t lowUs; // lowest value in the bucket
         uint64_t highUs; // highest value in the bucket

@@ -18,7 +18,13 @@ struct IntervalSnapshot {
     uint64_t bytes = 0; ///< bytes read from the network in the interval (headers and bodies)
     ErrorCounts errors;
     StatusCounts status;
-    LatencyHistogram latency; ///< latency of the responses completed in the interval
+    LatencyHistogram latency; ///< latency of the responses completed in the interval; in the open
+                              ///< model corrected for coordinated omission (from the due time)
+    LatencyHistogram serviceLatency; ///< open model only: from the actual send (service time)
+    double targetRatePerS = 0; ///< open model: requests/s the schedule asked for in this interval
+    uint64_t lateRequests = 0; ///< open model: requests sent more than 1 ms after their due time
+    uint64_t maxLagUs = 0; ///< open model: largest send time minus due time
+    uint32_t connections = 0; ///< connections open at the end of the interval
 
     double durationS() const { return endS - startS; }
     double requestsPerS() const { return durationS() > 0 ? static_cast<double>(requests) / durationS() : 0.0; }
@@ -32,8 +38,13 @@ struct IntervalSummary {
     uint64_t requests = 0;
     uint64_t bytes = 0;
     ErrorCounts errors;
-    uint64_t p50Us = 0, p90Us = 0, p99Us = 0, maxUs = 0;
+    uint64_t p50Us = 0, p90Us = 0, p99Us = 0, maxUs = 0; ///< (corrected) latency
     double meanUs = 0;
+    uint64_t serviceP50Us = 0, serviceP90Us = 0, serviceP99Us = 0, serviceMaxUs = 0; ///< open model only
+    double targetRatePerS = 0;
+    uint64_t lateRequests = 0;
+    uint64_t maxLagUs = 0;
+    uint32_t connections = 0;
 
     static IntervalSummary of(const IntervalSnapshot& s)
     {
@@ -49,6 +60,14 @@ struct IntervalSummary {
         r.p99Us = s.latency.valueAtPercentileUs(99);
         r.maxUs = s.latency.maxUs();
         r.meanUs = s.latency.meanUs();
+        r.serviceP50Us = s.serviceLatency.valueAtPercentileUs(50);
+        r.serviceP90Us = s.serviceLatency.valueAtPercentileUs(90);
+        r.serviceP99Us = s.serviceLatency.valueAtPercentileUs(99);
+        r.serviceMaxUs = s.serviceLatency.maxUs();
+        r.targetRatePerS = s.targetRatePerS;
+        r.lateRequests = s.lateRequests;
+        r.maxLagUs = s.maxLagUs;
+        r.connections = s.connections;
         return r;
     }
     double requestsPerS() const { return endS > startS ? static_cast<double>(requests) / (endS - startS) : 0.0; }

@@ -82,12 +82,59 @@ TEST(WrkText, HeaderMatchesRealWrk)
     config.threads = 1;
     config.connections = 5;
     config.durationUs = 2'000'000;
-    EXPECT_EQ(formatRunHeader(config), "Running 2s test @ http://127.0.0.1:18765/\n  1 threads and 5 connections\n");
+    // wrk's two lines, then wrkbench's note on what the latency means.
+    const std::string closedNote
+        = "  Closed loop (as wrk): latency is service time only; -R/--rate corrects for coordinated omission\n";
+    EXPECT_EQ(formatRunHeader(config),
+        "Running 2s test @ http://127.0.0.1:18765/\n  1 threads and 5 connections\n" + closedNote);
 
     config.threads = 12;
     config.connections = 400;
     config.durationUs = 120'000'000;
-    EXPECT_EQ(formatRunHeader(config), "Running 2m test @ http://127.0.0.1:18765/\n  12 threads and 400 connections\n");
+    EXPECT_EQ(formatRunHeader(config),
+        "Running 2m test @ http://127.0.0.1:18765/\n  12 threads and 400 connections\n" + closedNote);
+}
+
+TEST(WrkText, OpenModelHeaderAndReport)
+{
+    RunConfig config;
+    config.request.url = localUrl(18765);
+    config.threads = 2;
+    config.connections = 20;
+    config.durationUs = 30'000'000;
+    config.ratePerS = 2000;
+    EXPECT_EQ(formatRunHeader(config),
+        "Running 30s test @ http://127.0.0.1:18765/\n  2 threads and 20 connections\n"
+        "  Constant rate: 2000 requests/s (open model)\n");
+    config.ratePerS = 0;
+    config.stages = { { 10'000'000, 1000 }, { 20'000'000, 5000 } };
+    EXPECT_EQ(linesOf(formatRunHeader(config))[2], "  Rate stages: 10s:1.00k, 20s:5.00k requests/s (open model)");
+    config.stagesAreConnections = true;
+    config.stages = { { 10'000'000, 50 }, { 20'000'000, 200 } };
+    EXPECT_EQ(linesOf(formatRunHeader(config))[2], "  Connection stages: 10s:50.00c, 20s:200.00c");
+
+    RunResult r;
+    r.config.ratePerS = 1000;
+    r.durationS = 2;
+    r.requests = 1990;
+    r.targetRatePerS = 1000;
+    r.lateRequests = 7;
+    r.maxLagUs = 250'000;
+    r.latency.recordN(500'000, 10);
+    r.latency.recordN(100, 1980);
+    r.serviceLatency.recordN(100, 1990);
+    TextReportOptions options;
+    options.latencyDistribution = true;
+    const auto lines = linesOf(formatRunReport(r, options));
+    EXPECT_EQ(lines[1].rfind("    Latency ", 0), 0u); // corrected first
+    EXPECT_EQ(lines[2].rfind("    Service ", 0), 0u);
+    EXPECT_EQ(lines[3].rfind("    Req/Sec ", 0), 0u);
+    EXPECT_TRUE(contains(lines, "  Latency Distribution (HdrHistogram - Corrected Latency)"));
+    EXPECT_TRUE(contains(lines, "100.000%  500.00ms"));
+    EXPECT_TRUE(contains(lines, "  Service Time Distribution (HdrHistogram - Uncorrected Latency)"));
+    EXPECT_TRUE(contains(lines, "100.000%  100.00us"));
+    EXPECT_TRUE(contains(lines,
+        "  Requested 1000.00 requests/s, achieved 995.00 (99.50%); late requests: 7 (max lag 250.00ms)"));
 }
 
 TEST(WrkText, ThreadStatsRows)
@@ -279,7 +326,13 @@ TEST(WrkText, LatencyDistribution)
         // Same columns as wrk's own rows (real run: "     50%    1.81ms").
         EXPECT_EQ(tokenEnds(lines[block + 1 + i]), tokenEnds("     50%    1.81ms"));
     }
-    EXPECT_NE(lines[block + 1 + expected.size()].find(" requests in "), std::string::npos);
+    // Then wrk2's detailed spectrum, ending at 100% with every count.
+    EXPECT_EQ(lines[block + 1 + expected.size()], "");
+    EXPECT_EQ(lines[block + 2 + expected.size()], "  Detailed Percentile spectrum:");
+    const size_t total = indexOf(lines, "#[Max     =");
+    ASSERT_NE(total, SIZE_MAX);
+    EXPECT_EQ(lines[total - 2], "       0.060     1.000000        10000");
+    EXPECT_NE(lines[total + 2].find(" requests in "), std::string::npos);
 
     EXPECT_EQ(indexOf(linesOf(formatRunReport(r, {})), "  Latency Distribution"), SIZE_MAX);
 }
