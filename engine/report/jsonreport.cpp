@@ -128,6 +128,10 @@ std::string formatJsonReport(const RunResult& result)
         doc["summary"]["requested_rps"] = result.targetRatePerS;
         doc["summary"]["late_requests"] = result.lateRequests;
         doc["summary"]["max_lag_us"] = result.maxLagUs;
+        // Send time minus due time: the engine's own scheduling error (plus catch-up when blocked).
+        doc["summary"]["send_lag_us"] = Json { { "p50", result.sendLag.valueAtPercentileUs(50) },
+            { "p90", result.sendLag.valueAtPercentileUs(90) }, { "p99", result.sendLag.valueAtPercentileUs(99) },
+            { "p99_9", result.sendLag.valueAtPercentileUs(99.9) }, { "max", result.sendLag.maxUs() } };
     }
     const RateSamples& rates = result.threadRates;
     doc["thread_rps"] = Json {

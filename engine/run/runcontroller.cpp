@@ -209,6 +209,7 @@ void RunController::mergeInterval(uint32_t index, uint64_t runEndUs, RunResult& 
     result.status += s.status;
     result.latency.merge(s.latency);
     result.serviceLatency.merge(s.serviceLatency);
+    result.sendLag.merge(s.sendLag);
     result.lateRequests += s.lateRequests;
     result.maxLagUs = std::max(result.maxLagUs, s.maxLagUs);
     result.intervals.push_back(IntervalSummary::of(s));

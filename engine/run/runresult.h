@@ -25,6 +25,7 @@ struct RunResult {
     LatencyHistogram serviceLatency; ///< open model only: from the actual send
     uint64_t lateRequests = 0; ///< open model: sent more than 1 ms after their due time
     uint64_t maxLagUs = 0; ///< open model: largest send time minus due time
+    LatencyHistogram sendLag; ///< open model: send time minus due time, per request
     double targetRatePerS = 0; ///< open model: average requested rate over the measured time
     RateSamples threadRates;
     std::vector<IntervalSummary> intervals;

@@ -412,6 +412,7 @@ bool Worker::onResponse(Connection& c)
             const uint64_t lagUs = request.sentUs - request.dueUs;
             if (lagUs > LATE_THRESHOLD_US) ++m_current.lateRequests;
             m_current.maxLagUs = std::max(m_current.maxLagUs, lagUs);
+            m_current.sendLag.record(lagUs);
         }
     }
     if (!c.parser.keepAlive() || (c.closeAfterResponse && c.inFlight == 0)) {
@@ -575,6 +576,7 @@ void Worker::publishCurrent()
     m_current.status = {};
     m_current.latency.reset();
     m_current.serviceLatency.reset();
+    m_current.sendLag.reset();
     m_current.lateRequests = 0;
     m_current.maxLagUs = 0;
 }
@@ -590,6 +592,7 @@ void Worker::takeInterval(uint32_t index, IntervalSnapshot& into)
         into.status += s.status;
         into.latency.merge(s.latency);
         into.serviceLatency.merge(s.serviceLatency);
+        into.sendLag.merge(s.sendLag);
         into.lateRequests += s.lateRequests;
         into.maxLagUs = std::max(into.maxLagUs, s.maxLagUs);
         into.connections += s.connections;

@@ -24,6 +24,7 @@ struct IntervalSnapshot {
     double targetRatePerS = 0; ///< open model: requests/s the schedule asked for in this interval
     uint64_t lateRequests = 0; ///< open model: requests sent more than 1 ms after their due time
     uint64_t maxLagUs = 0; ///< open model: largest send time minus due time
+    LatencyHistogram sendLag; ///< open model: send time minus due time (scheduling error + catch-up)
     uint32_t connections = 0; ///< connections open at the end of the interval
 
     double durationS() const { return endS - startS; }

@@ -50,6 +50,8 @@ TEST_P(RateAccuracy, AchievedRateIsWithinOnePercentOverFiveSeconds)
     EXPECT_NEAR(r.requestsPerS(), rate, 0.01 * rate);
     EXPECT_NEAR(r.targetRatePerS, rate, 1e-6 * rate);
     EXPECT_EQ(r.serviceLatency.count(), r.requests);
+    EXPECT_EQ(r.sendLag.count(), r.requests);
+    EXPECT_EQ(r.sendLag.maxUs(), r.maxLagUs);
     for (const auto& i : r.intervals)
         EXPECT_NEAR(i.targetRatePerS, rate, 1e-6 * rate);
     // The scheduling error itself is measured by bench/open-model.sh: on this shared
