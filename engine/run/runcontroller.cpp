@@ -203,16 +203,7 @@ void RunController::mergeInterval(uint32_t index, uint64_t runEndUs, RunResult& 
     if (s.endS - s.startS < 0.001 && s.requests == 0 && s.errors.total() == 0) return;
     if (s.endS < s.startS) s.endS = s.startS;
 
-    result.requests += s.requests;
-    result.bytes += s.bytes;
-    result.errors += s.errors;
-    result.status += s.status;
-    result.latency.merge(s.latency);
-    result.serviceLatency.merge(s.serviceLatency);
-    result.sendLag.merge(s.sendLag);
-    result.lateRequests += s.lateRequests;
-    result.maxLagUs = std::max(result.maxLagUs, s.maxLagUs);
-    result.intervals.push_back(IntervalSummary::of(s));
+    result.addInterval(s);
     for (auto* o : m_observers)
         o->onInterval(s);
 }

@@ -33,6 +33,21 @@ struct RunResult {
     std::string firstTlsError; ///< reason of the first TLS handshake failure, if any
     std::string firstConnectError; ///< reason of the first connect failure, if any
 
+    /// Adds one merged interval to the totals and the series.
+    void addInterval(const IntervalSnapshot& s)
+    {
+        requests += s.requests;
+        bytes += s.bytes;
+        errors += s.errors;
+        status += s.status;
+        latency.merge(s.latency);
+        serviceLatency.merge(s.serviceLatency);
+        sendLag.merge(s.sendLag);
+        lateRequests += s.lateRequests;
+        maxLagUs = maxLagUs > s.maxLagUs ? maxLagUs : s.maxLagUs;
+        intervals.push_back(IntervalSummary::of(s));
+    }
+
     double requestsPerS() const { return durationS > 0 ? static_cast<double>(requests) / durationS : 0.0; }
     double bytesPerS() const { return durationS > 0 ? static_cast<double>(bytes) / durationS : 0.0; }
 };

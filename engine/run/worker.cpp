@@ -570,32 +570,14 @@ void Worker::publishCurrent()
         m_queue.push_back(m_current);
     }
     m_published.store(m_current.index + 1, std::memory_order_release);
-    m_current.requests = 0;
-    m_current.bytes = 0;
-    m_current.errors = {};
-    m_current.status = {};
-    m_current.latency.reset();
-    m_current.serviceLatency.reset();
-    m_current.sendLag.reset();
-    m_current.lateRequests = 0;
-    m_current.maxLagUs = 0;
+    m_current.clearMeasurements();
 }
 
 void Worker::takeInterval(uint32_t index, IntervalSnapshot& into)
 {
     std::lock_guard lock(m_queueMutex);
     while (!m_queue.empty() && m_queue.front().index <= index) {
-        const IntervalSnapshot& s = m_queue.front();
-        into.requests += s.requests;
-        into.bytes += s.bytes;
-        into.errors += s.errors;
-        into.status += s.status;
-        into.latency.merge(s.latency);
-        into.serviceLatency.merge(s.serviceLatency);
-        into.sendLag.merge(s.sendLag);
-        into.lateRequests += s.lateRequests;
-        into.maxLagUs = std::max(into.maxLagUs, s.maxLagUs);
-        into.connections += s.connections;
+        into.add(m_queue.front());
         m_queue.pop_front();
     }
 }

@@ -28,6 +28,35 @@ struct IntervalSnapshot {
     uint32_t connections = 0; ///< connections open at the end of the interval
 
     double durationS() const { return endS - startS; }
+
+    /// Adds another worker's measurements of the same interval (times and index stay).
+    void add(const IntervalSnapshot& o)
+    {
+        requests += o.requests;
+        bytes += o.bytes;
+        errors += o.errors;
+        status += o.status;
+        latency.merge(o.latency);
+        serviceLatency.merge(o.serviceLatency);
+        sendLag.merge(o.sendLag);
+        lateRequests += o.lateRequests;
+        maxLagUs = maxLagUs > o.maxLagUs ? maxLagUs : o.maxLagUs;
+        connections += o.connections;
+    }
+    /// Empties the measurements for the next interval (times and index stay).
+    void clearMeasurements()
+    {
+        requests = 0;
+        bytes = 0;
+        errors = {};
+        status = {};
+        latency.reset();
+        serviceLatency.reset();
+        sendLag.reset();
+        lateRequests = 0;
+        maxLagUs = 0;
+        connections = 0;
+    }
     double requestsPerS() const { return durationS() > 0 ? static_cast<double>(requests) / durationS() : 0.0; }
 };
 
