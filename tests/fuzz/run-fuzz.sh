@@ -41,7 +41,7 @@ if [[ ! -f $build_dir/CMakeCache.txt ]]; then
         -DCMAKE_BUILD_TYPE=RelWithDebInfo \
         -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
         -DCMAKE_C_FLAGS="$sanitizers" -DCMAKE_CXX_FLAGS="$sanitizers" \
-        -DWB_FUZZ=ON -DWB_BUILD_TESTS=OFF
+        -DWB_FUZZ=ON -DWB_BUILD_TESTS=OFF -DWB_BUILD_GUI=OFF
 fi
 locked cmake --build "$build_dir" --target "$target" -j2
 
