@@ -3,6 +3,7 @@
 #include "cliparse.h"
 #include "runcommand.h"
 #include "servecommand.h"
+#include "sessioncommands.h"
 
 #include <CLI/CLI.hpp>
 #include <iostream>
@@ -21,13 +22,22 @@ int main(int argc, char** argv)
     addRunCommand(app, runArgs);
     ServeArgs serveArgs;
     addServeCommand(app, serveArgs);
+    RunsArgs runsArgs;
+    addRunsCommand(app, runsArgs);
+    ExportArgs exportArgs;
+    addExportCommand(app, exportArgs);
+    ImportArgs importArgs;
+    addImportCommand(app, importArgs);
 
     if (argc < 2) {
         std::cerr << app.help();
         return 1;
     }
-    if (const int rc = parseOrExit(app, withDefaultSubcommand(argc, argv, { "run", "serve" })); rc >= 0) return rc;
+    if (const int rc = parseOrExit(app, withDefaultSubcommand(argc, argv, { "run", "serve", "runs", "export", "import" })); rc >= 0) return rc;
     if (app.got_subcommand("run")) return runCommand(runArgs);
     if (app.got_subcommand("serve")) return serveCommand(serveArgs);
+    if (app.got_subcommand("runs")) return runsCommand(runsArgs);
+    if (app.got_subcommand("export")) return exportCommand(exportArgs);
+    if (app.got_subcommand("import")) return importCommand(importArgs);
     return 2;
 }

@@ -5,6 +5,7 @@
 #include "report/stageparse.h"
 #include "report/units.h"
 #include "report/wrktext.h"
+#include "runrecording.h"
 #include "run/runcontroller.h"
 #include "run/stages.h"
 
@@ -142,6 +143,9 @@ void addRunCommand(CLI::App& app, RunArgs& a)
     run->add_flag("-k,--insecure", a.insecure, "Do not verify the server certificate");
     run->add_option("--cacert", a.caFile, "Trust the CA certificates in this PEM file");
     run->add_option("-s,--script", a.script, "Lua script (wrk): not supported");
+    CLI::Option* db = run->add_option("--db", a.dbPath, "Store the run in this session file (created when missing)");
+    run->add_option("--target", a.targetName, "Session target of the run (default: named after the URL)")->needs(db);
+    run->add_option("--tag", a.tags, "Tag the stored run (repeatable)")->needs(db)->allow_extra_args(false);
 }
 
 int runCommand(const RunArgs& a)
@@ -156,11 +160,23 @@ int runCommand(const RunArgs& a)
         return 2;
     }
 
+    std::unique_ptr<RunRecording> recording;
+    if (!a.dbPath.empty()) {
+        auto opened = RunRecording::open(a.dbPath, a.targetName, a.tags, *cfg);
+        if (!opened) {
+            printError(opened.error());
+            return 1;
+        }
+        recording = std::move(*opened);
+    }
+
     RunController controller(*cfg);
     if (auto st = controller.prepare(); !st) {
+        if (recording) recording->recordFailure(st.error());
         printError(st.error());
         return 1;
     }
+    if (recording) controller.addObserver(&recording->observer());
     // With the JSON on stdout, the text report goes to stderr so stdout stays parseable.
     std::ostream& text = a.jsonPath == "-" ? std::cerr : std::cout;
     text << formatRunHeader(*cfg) << std::flush;
@@ -172,8 +188,9 @@ int runCommand(const RunArgs& a)
     g_activeRun = nullptr;
 
     text << formatRunReport(result, TextReportOptions { a.latency }) << std::flush;
-    if (!a.jsonPath.empty() && !writeJson(a.jsonPath, result)) return 1;
-    return 0;
+    const bool jsonOk = a.jsonPath.empty() || writeJson(a.jsonPath, result);
+    const int stored = recording ? recording->finish(text) : 0;
+    return jsonOk ? stored : 1;
 }
 
 } // namespace wb::cli

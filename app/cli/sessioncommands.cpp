@@ -1,0 +1,181 @@
+#include "sessioncommands.h"
+
+#include "cliparse.h"
+#include "report/units.h"
+#include "store/csvexport.h"
+#include "store/sessionstore.h"
+
+#include <CLI/CLI.hpp>
+#include <cmath>
+#include <ctime>
+#include <fstream>
+#include <iostream>
+
+namespace wb::cli {
+
+namespace {
+
+// Sessions are opened writable when they can be (so that runs of dead
+// processes are marked interrupted) but never created by a reading command.
+Result<std::unique_ptr<SessionStore>> openExisting(const std::string& path)
+{
+    SessionOpenOptions options;
+    options.create = false;
+    return SessionStore::open(path, options);
+}
+
+std::string localTime(int64_t ms)
+{
+    if (ms <= 0) return "-";
+    const std::time_t seconds = static_cast<std::time_t>(ms / 1000);
+    std::tm tm {};
+    localtime_r(&seconds, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &tm);
+    return buf;
+}
+
+std::string latencyText(double us)
+{
+    return std::isnan(us) ? "-" : formatTimeUs(us);
+}
+
+std::string fixed2(double v)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.2f", v);
+    return buf;
+}
+
+// Columns padded to their widest cell; text left-aligned, numbers right-aligned.
+std::string table(const std::vector<std::vector<std::string>>& rows, const std::vector<bool>& rightAligned)
+{
+    std::vector<size_t> widths(rightAligned.size(), 0);
+    for (const auto& row : rows)
+        for (size_t i = 0; i < row.size(); ++i)
+            widths[i] = std::max(widths[i], row[i].size());
+    std::string out;
+    for (const auto& row : rows) {
+        std::string line;
+        for (size_t i = 0; i < row.size(); ++i) {
+            const std::string pad(widths[i] - row[i].size(), ' ');
+            line += (i ? "  " : "") + (rightAligned[i] ? pad + row[i] : row[i] + pad);
+        }
+        while (!line.empty() && line.back() == ' ')
+            line.pop_back();
+        out += line + "\n";
+    }
+    return out;
+}
+
+std::string joinTags(const std::vector<std::string>& tags)
+{
+    std::string out;
+    for (const auto& t : tags)
+        out += (out.empty() ? "" : ",") + t;
+    return out;
+}
+
+} // namespace
+
+void addRunsCommand(CLI::App& app, RunsArgs& a)
+{
+    CLI::App* cmd = app.add_subcommand("runs", "List the runs of a session, one line each");
+    cmd->add_option("--db", a.dbPath, "Session file")->required();
+    cmd->add_option("--target", a.target, "Only runs against this target");
+    cmd->add_option("--tag", a.tags, "Only runs with this tag, on the run or its target (repeatable: all of them)")
+        ->allow_extra_args(false);
+    cmd->add_option("--status", a.status, "Only runs with this status")
+        ->check(CLI::IsMember({ "running", "completed", "stopped", "interrupted", "failed", "imported" }));
+    cmd->add_flag("--csv", a.csv, "CSV with a header row instead of the table");
+}
+
+int runsCommand(const RunsArgs& a)
+{
+    auto store = openExisting(a.dbPath);
+    if (!store) {
+        printError(store.error());
+        return 1;
+    }
+    RunFilter filter;
+    filter.targetName = a.target;
+    filter.tags = a.tags;
+    if (!a.status.empty()) filter.status = runStatusFromName(a.status);
+    auto runs = (*store)->listRuns(filter);
+    if (!runs) {
+        printError(runs.error());
+        return 1;
+    }
+    if (a.csv) {
+        std::cout << runsCsv(*runs) << std::flush;
+        return 0;
+    }
+    std::vector<std::vector<std::string>> rows { { "id", "target", "tags", "started", "status", "threads",
+        "connections", "duration", "req/s", "p50", "p99", "errors" } };
+    for (const RunRecord& r : *runs) {
+        const RunTotals& t = r.totals;
+        const bool has = r.hasTotals;
+        rows.push_back({ std::to_string(r.id), r.targetName, joinTags(r.tags), localTime(r.startedAtMs),
+            runStatusName(r.status), std::to_string(r.config.threads), std::to_string(r.config.connections),
+            has ? fixed2(t.durationS) + "s" : "-", has ? fixed2(t.requestsPerS) : "-",
+            has ? latencyText(t.latency.p50Us) : "-", has ? latencyText(t.latency.p99Us) : "-",
+            has ? std::to_string(t.errors.total()) : "-" });
+    }
+    std::cout << table(rows, { true, false, false, false, false, true, true, true, true, true, true, true });
+    return 0;
+}
+
+void addExportCommand(CLI::App& app, ExportArgs& a)
+{
+    CLI::App* cmd = app.add_subcommand("export", "Export stored runs as CSV");
+    cmd->add_option("--db", a.dbPath, "Session file")->required();
+    cmd->add_option("--run", a.runIds, "Run id (repeatable: several runs side by side)")
+        ->required()
+        ->allow_extra_args(false);
+    cmd->add_option("--what", a.what, "summary, series (the intervals), percentiles (the full spectrum) or status")
+        ->required()
+        ->check(CLI::IsMember({ "summary", "series", "percentiles", "status" }));
+    CLI::Option* csv = cmd->add_option("--csv", a.output, "Write CSV, to OUT or to stdout when OUT is missing or '-'")
+                           ->expected(0, 1);
+    cmd->callback([&a, csv] { a.csv = csv->count() > 0; });
+}
+
+int exportCommand(const ExportArgs& a)
+{
+    if (!a.csv) {
+        printError("choose an output format: --csv [OUT]");
+        return 2;
+    }
+    auto store = openExisting(a.dbPath);
+    if (!store) {
+        printError(store.error());
+        return 1;
+    }
+    std::vector<RunData> runs;
+    for (int64_t id : a.runIds) {
+        auto data = (*store)->loadRun(id);
+        if (!data) {
+            printError(data.error());
+            return 1;
+        }
+        runs.push_back(std::move(*data));
+    }
+    const std::string csv = a.what == "summary" ? summaryCsv(runs)
+        : a.what == "series"                    ? seriesCsv(runs)
+        : a.what == "percentiles"               ? percentilesCsv(runs)
+                                                : statusCsv(runs);
+    if (a.output.empty() || a.output == "-") {
+        std::cout << csv << std::flush;
+        return 0;
+    }
+    std::ofstream out(a.output, std::ios::binary | std::ios::trunc);
+    out << csv;
+    out.close();
+    if (!out) {
+        printError("cannot write '" + a.output + "'");
+        return 1;
+    }
+    return 0;
+}
+
+} // namespace wb::cli

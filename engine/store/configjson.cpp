@@ -1,0 +1,216 @@
+#include "store/configjson.h"
+
+#include <nlohmann/json.hpp>
+
+namespace wb {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+constexpr int FORMAT = 1;
+constexpr char BASE64_CHARS[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+bool isValidUtf8(const std::string& s)
+{
+    size_t i = 0;
+    while (i < s.size()) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        const size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+        if (n == 0 || i + n > s.size()) return false;
+        for (size_t k = 1; k < n; ++k)
+            if ((static_cast<unsigned char>(s[i + k]) >> 6) != 0x2) return false;
+        i += n;
+    }
+    return true;
+}
+
+std::string base64Encode(const std::string& in)
+{
+    std::string out;
+    out.reserve((in.size() + 2) / 3 * 4);
+    size_t i = 0;
+    for (; i + 2 < in.size(); i += 3) {
+        const uint32_t v = static_cast<uint32_t>(static_cast<unsigned char>(in[i]) << 16)
+            | static_cast<uint32_t>(static_cast<unsigned char>(in[i + 1]) << 8) | static_cast<unsigned char>(in[i + 2]);
+        for (int shift : { 18, 12, 6, 0 })
+            out.push_back(BASE64_CHARS[(v >> shift) & 0x3F]);
+    }
+    if (i < in.size()) {
+        uint32_t v = static_cast<uint32_t>(static_cast<unsigned char>(in[i]) << 16);
+        if (i + 1 < in.size()) v |= static_cast<uint32_t>(static_cast<unsigned char>(in[i + 1]) << 8);
+        out.push_back(BASE64_CHARS[(v >> 18) & 0x3F]);
+        out.push_back(BASE64_CHARS[(v >> 12) & 0x3F]);
+        out.push_back(i + 1 < in.size() ? BASE64_CHARS[(v >> 6) & 0x3F] : '=');
+        out.push_back('=');
+    }
+    return out;
+}
+
+Result<std::string> base64Decode(const std::string& in)
+{
+    std::string out;
+    uint32_t acc = 0;
+    int bits = 0;
+    for (char c : in) {
+        if (c == '=') break;
+        const char* p = std::char_traits<char>::find(BASE64_CHARS, 64, c);
+        if (!p) return Error { "invalid base64 in body_base64" };
+        acc = (acc << 6) | static_cast<uint32_t>(p - BASE64_CHARS);
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            out.push_back(static_cast<char>((acc >> bits) & 0xFF));
+        }
+    }
+    return out;
+}
+
+void putLoad(Json& j, const RunConfig& c)
+{
+    j["threads"] = c.threads;
+    j["connections"] = c.connections;
+    j["pipeline"] = c.pipeline;
+    j["duration_us"] = c.durationUs;
+    j["warmup_us"] = c.warmupUs;
+    j["timeout_us"] = c.timeoutUs;
+    j["connect_timeout_us"] = c.connectTimeoutUs;
+    j["interval_us"] = c.intervalUs;
+    j["rate_per_s"] = c.ratePerS;
+    Json stages = Json::array();
+    for (const Stage& s : c.stages)
+        stages.push_back(Json { { "duration_us", s.durationUs }, { "target", s.target } });
+    j["stages"] = std::move(stages);
+    j["stages_are_connections"] = c.stagesAreConnections;
+}
+
+template<typename T> void readIf(const Json& j, const char* key, T& out)
+{
+    if (auto it = j.find(key); it != j.end() && !it->is_null()) out = it->template get<T>();
+}
+
+void getLoad(const Json& j, RunConfig& c)
+{
+    readIf(j, "threads", c.threads);
+    readIf(j, "connections", c.connections);
+    readIf(j, "pipeline", c.pipeline);
+    readIf(j, "duration_us", c.durationUs);
+    readIf(j, "warmup_us", c.warmupUs);
+    readIf(j, "timeout_us", c.timeoutUs);
+    readIf(j, "connect_timeout_us", c.connectTimeoutUs);
+    readIf(j, "interval_us", c.intervalUs);
+    readIf(j, "rate_per_s", c.ratePerS);
+    if (auto it = j.find("stages"); it != j.end() && it->is_array()) {
+        c.stages.clear();
+        for (const Json& s : *it)
+            c.stages.push_back(Stage { s.at("duration_us").get<uint64_t>(), s.at("target").get<double>() });
+    }
+    readIf(j, "stages_are_connections", c.stagesAreConnections);
+}
+
+Json headersJson(const std::vector<Header>& headers)
+{
+    Json out = Json::array();
+    for (const Header& h : headers)
+        out.push_back(Json { { "name", h.name }, { "value", h.value } });
+    return out;
+}
+
+std::vector<Header> readHeaders(const Json& j)
+{
+    std::vector<Header> out;
+    for (const Json& h : j)
+        out.push_back(Header { h.at("name").get<std::string>(), h.at("value").get<std::string>() });
+    return out;
+}
+
+std::string dump(const Json& j)
+{
+    return j.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+} // namespace
+
+std::string runConfigToJson(const RunConfig& c)
+{
+    Json j;
+    j["format"] = FORMAT;
+    j["url"] = c.request.url.displayText();
+    j["method"] = c.request.method;
+    j["headers"] = headersJson(c.request.headers);
+    if (isValidUtf8(c.request.body))
+        j["body"] = c.request.body;
+    else
+        j["body_base64"] = base64Encode(c.request.body);
+    j["tls"] = Json { { "verify", c.tls.verifyPeer }, { "ca_file", c.tls.caFile } };
+    putLoad(j, c);
+    return dump(j);
+}
+
+Result<RunConfig> runConfigFromJson(const std::string& text)
+{
+    try {
+        const Json j = Json::parse(text);
+        if (!j.is_object()) return Error { "run configuration is not a JSON object" };
+        RunConfig c;
+        std::string url;
+        readIf(j, "url", url);
+        if (auto parsed = parseUrl(url)) c.request.url = *parsed;
+        c.request.url.original = url;
+        readIf(j, "method", c.request.method);
+        if (auto it = j.find("headers"); it != j.end()) c.request.headers = readHeaders(*it);
+        readIf(j, "body", c.request.body);
+        if (auto it = j.find("body_base64"); it != j.end()) {
+            auto body = base64Decode(it->get<std::string>());
+            if (!body) return Error { body.error() };
+            c.request.body = *body;
+        }
+        if (auto it = j.find("tls"); it != j.end()) {
+            readIf(*it, "verify", c.tls.verifyPeer);
+            readIf(*it, "ca_file", c.tls.caFile);
+        }
+        getLoad(j, c);
+        return c;
+    } catch (const Json::exception& e) {
+        return Error { std::string("invalid run configuration: ") + e.what() };
+    }
+}
+
+std::string loadProfileToJson(const RunConfig& load)
+{
+    Json j;
+    j["format"] = FORMAT;
+    putLoad(j, load);
+    return dump(j);
+}
+
+Result<RunConfig> loadProfileFromJson(const std::string& text)
+{
+    try {
+        const Json j = Json::parse(text);
+        if (!j.is_object()) return Error { "load profile is not a JSON object" };
+        RunConfig c;
+        getLoad(j, c);
+        return c;
+    } catch (const Json::exception& e) {
+        return Error { std::string("invalid load profile: ") + e.what() };
+    }
+}
+
+std::string headersToJson(const std::vector<Header>& headers)
+{
+    return dump(headersJson(headers));
+}
+
+Result<std::vector<Header>> headersFromJson(const std::string& text)
+{
+    try {
+        const Json j = Json::parse(text);
+        if (!j.is_array()) return Error { "headers are not a JSON array" };
+        return readHeaders(j);
+    } catch (const Json::exception& e) {
+        return Error { std::string("invalid headers: ") + e.what() };
+    }
+}
+
+} // namespace wb

@@ -1,0 +1,35 @@
+#pragma once
+// RunConfig as JSON, so a stored run can be re-run years later exactly as it
+// was made. Durations are integer microseconds (no rounding); a request body
+// that is not UTF-8 is stored as base64 ("body_base64").
+//
+//   {"format":1,"url":"https://10.0.0.1/","method":"GET","headers":[{"name":"Host","value":"a"}],
+//    "body":"","tls":{"verify":true,"ca_file":""},"threads":2,"connections":10,"pipeline":1,
+//    "duration_us":10000000,"warmup_us":0,"timeout_us":2000000,"connect_timeout_us":2000000,
+//    "interval_us":1000000,"rate_per_s":0,"stages":[{"duration_us":..,"target":..}],"stages_are_connections":false}
+
+#include "common/result.h"
+#include "run/runconfig.h"
+
+#include <string>
+#include <vector>
+
+namespace wb {
+
+/// The whole configuration: request, TLS and load.
+std::string runConfigToJson(const RunConfig& config);
+/// Inverse of runConfigToJson(). Missing keys keep RunConfig's defaults; a URL
+/// that does not parse (an imported log's "http://svc... :80/") is kept as
+/// typed in request.url.original. Fails only on malformed JSON or wrong types.
+Result<RunConfig> runConfigFromJson(const std::string& json);
+
+/// Only the load shape (threads ... stages): what a load profile holds.
+std::string loadProfileToJson(const RunConfig& load);
+/// Reads the load fields of json into a default RunConfig.
+Result<RunConfig> loadProfileFromJson(const std::string& json);
+
+/// Headers as a JSON array of {"name","value"} objects (order kept).
+std::string headersToJson(const std::vector<Header>& headers);
+Result<std::vector<Header>> headersFromJson(const std::string& json);
+
+} // namespace wb

@@ -1,0 +1,179 @@
+#include "store/schema.h"
+
+#include "store/sqldatabase.h"
+
+#include <string>
+
+namespace wb {
+
+namespace {
+
+// The latency statistics of one histogram, as columns with a prefix.
+std::string latencyColumns(const std::string& p)
+{
+    std::string out;
+    for (const char* c : { "min_us", "mean_us", "stdev_us", "max_us", "within_stdev_pct", "p50_us", "p75_us", "p90_us",
+             "p99_us", "p99_9_us", "p99_99_us" })
+        out += "    " + p + c + " REAL,\n";
+    return out;
+}
+
+std::string errorColumns()
+{
+    std::string out;
+    for (const char* c : { "connect", "read", "write", "timeout", "tls", "parse", "status" })
+        out += std::string("    errors_") + c + " INTEGER NOT NULL DEFAULT 0,\n";
+    return out;
+}
+
+// Version 1: the first schema. Never edit once released; add a step instead.
+std::string schemaV1()
+{
+    return R"sql(
+CREATE TABLE targets (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    url TEXT NOT NULL,
+    method TEXT NOT NULL DEFAULT 'GET',
+    headers TEXT NOT NULL DEFAULT '[]',         -- JSON [{"name":..,"value":..}]
+    body BLOB,
+    tls_verify INTEGER NOT NULL DEFAULT 1,
+    ca_file TEXT NOT NULL DEFAULT '',
+    notes TEXT NOT NULL DEFAULT '',
+    created_at_ms INTEGER NOT NULL
+);
+CREATE TABLE target_tags (
+    target_id INTEGER NOT NULL REFERENCES targets(id) ON DELETE CASCADE,
+    tag TEXT NOT NULL,
+    PRIMARY KEY (target_id, tag)
+) WITHOUT ROWID;
+
+CREATE TABLE profiles (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    config TEXT NOT NULL,                       -- JSON: the load fields of a run configuration
+    notes TEXT NOT NULL DEFAULT '',
+    created_at_ms INTEGER NOT NULL
+);
+
+CREATE TABLE runs (
+    id INTEGER PRIMARY KEY,
+    target_id INTEGER NOT NULL REFERENCES targets(id) ON DELETE RESTRICT,
+    profile_id INTEGER REFERENCES profiles(id) ON DELETE SET NULL,
+    profile_name TEXT NOT NULL DEFAULT '',     -- snapshot: the profile may be renamed or deleted later
+    config TEXT NOT NULL,                       -- JSON: the full run configuration
+    status TEXT NOT NULL CHECK (status IN ('running', 'completed', 'stopped', 'interrupted', 'failed', 'imported')),
+    created_at_ms INTEGER NOT NULL,
+    started_at_ms INTEGER,
+    finished_at_ms INTEGER,
+    engine_version TEXT NOT NULL DEFAULT '',
+    host_name TEXT NOT NULL DEFAULT '',
+    cpu_count INTEGER,
+    owner_pid INTEGER,                          -- the process writing a 'running' run ...
+    owner_token TEXT,                           -- ... "boot id/pid namespace/start time": tells a live owner from a reused pid
+    notes TEXT NOT NULL DEFAULT '',
+    error TEXT NOT NULL DEFAULT '',
+    source TEXT NOT NULL DEFAULT '',
+    command_line TEXT NOT NULL DEFAULT '',
+    -- The summary: NULL / 0 until the run has finished (or was recovered or imported).
+    has_totals INTEGER NOT NULL DEFAULT 0,
+    duration_s REAL,
+    requests INTEGER NOT NULL DEFAULT 0,
+    bytes INTEGER NOT NULL DEFAULT 0,
+    requests_per_s REAL,
+    bytes_per_s REAL,
+)sql" + errorColumns()
+        + latencyColumns("latency_") + latencyColumns("service_") + R"sql(
+    thread_rps_mean REAL,
+    thread_rps_stdev REAL,
+    thread_rps_max REAL,
+    thread_rps_within_stdev_pct REAL,
+    target_rate_per_s REAL,
+    late_requests INTEGER NOT NULL DEFAULT 0,
+    max_lag_us INTEGER NOT NULL DEFAULT 0,
+    stopped_early INTEGER NOT NULL DEFAULT 0,
+    first_tls_error TEXT NOT NULL DEFAULT '',
+    first_connect_error TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX runs_by_target ON runs(target_id);
+CREATE INDEX runs_by_status ON runs(status);
+CREATE TABLE run_tags (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    tag TEXT NOT NULL,
+    PRIMARY KEY (run_id, tag)
+) WITHOUT ROWID;
+CREATE INDEX run_tags_by_tag ON run_tags(tag);
+
+CREATE TABLE intervals (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    idx INTEGER NOT NULL,
+    start_s REAL NOT NULL,                      -- seconds since measurement began
+    end_s REAL NOT NULL,
+    requests INTEGER NOT NULL,
+    bytes INTEGER NOT NULL,
+)sql" + errorColumns()
+        + R"sql(    connections INTEGER NOT NULL DEFAULT 0,
+)sql" + latencyColumns("latency_")
+        + latencyColumns("service_") + R"sql(
+    target_rate_per_s REAL,
+    late_requests INTEGER NOT NULL DEFAULT 0,
+    max_lag_us INTEGER NOT NULL DEFAULT 0,
+    status_codes TEXT NOT NULL DEFAULT '{}',    -- JSON {"200": count, ...}
+    latency_histogram BLOB,                     -- LatencyHistogram::serialize()
+    service_histogram BLOB,
+    PRIMARY KEY (run_id, idx)
+) WITHOUT ROWID;
+
+CREATE TABLE histograms (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    kind TEXT NOT NULL CHECK (kind IN ('latency', 'service')),
+    data BLOB NOT NULL,                         -- LatencyHistogram::serialize()
+    PRIMARY KEY (run_id, kind)
+) WITHOUT ROWID;
+
+CREATE TABLE status_counts (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    code INTEGER NOT NULL,                      -- 0 = outside 100..599
+    count INTEGER NOT NULL,
+    PRIMARY KEY (run_id, code)
+) WITHOUT ROWID;
+
+-- Imported runs: the percentiles wrk printed (there is no histogram to recompute them from).
+CREATE TABLE percentiles (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    kind TEXT NOT NULL CHECK (kind IN ('distribution', 'spectrum')),
+    seq INTEGER NOT NULL,
+    percentile REAL NOT NULL,                   -- 0..100
+    value_us REAL NOT NULL,
+    total_count INTEGER,
+    PRIMARY KEY (run_id, kind, seq)
+) WITHOUT ROWID;
+)sql";
+}
+
+using MigrationStep = std::string (*)();
+
+// MIGRATIONS[n] takes a file from version n to n + 1.
+constexpr MigrationStep MIGRATIONS[] = { schemaV1 };
+static_assert(std::size(MIGRATIONS) == SCHEMA_VERSION, "one migration step per schema version");
+
+} // namespace
+
+void migrateSchemaTo(SqlDatabase& db, int toVersion)
+{
+    SqlTransaction tx(db);
+    int version = static_cast<int>(db.queryInt("PRAGMA user_version"));
+    if (version >= toVersion) return; // another process got there first
+    for (; version < toVersion; ++version)
+        db.exec(MIGRATIONS[version]());
+    db.exec("PRAGMA application_id = " + std::to_string(SESSION_APPLICATION_ID));
+    db.exec("PRAGMA user_version = " + std::to_string(toVersion));
+    tx.commit();
+}
+
+void migrateSchema(SqlDatabase& db)
+{
+    migrateSchemaTo(db, SCHEMA_VERSION);
+}
+
+} // namespace wb

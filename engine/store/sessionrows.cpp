@@ -1,0 +1,240 @@
+#include "store/sessionrows.h"
+
+#include "store/sqldatabase.h"
+
+#include <algorithm>
+#include <map>
+#include <nlohmann/json.hpp>
+
+namespace wb {
+
+namespace {
+
+const char* const LATENCY_FIELDS[] = { "min_us", "mean_us", "stdev_us", "max_us", "within_stdev_pct", "p50_us",
+    "p75_us", "p90_us", "p99_us", "p99_9_us", "p99_99_us" };
+const char* const ERROR_FIELDS[] = { "connect", "read", "write", "timeout", "tls", "parse", "status" };
+
+void addLatencyColumns(std::vector<std::string>& out, const std::string& prefix)
+{
+    for (const char* f : LATENCY_FIELDS)
+        out.push_back(prefix + f);
+}
+
+void addErrorColumns(std::vector<std::string>& out)
+{
+    for (const char* f : ERROR_FIELDS)
+        out.push_back(std::string("errors_") + f);
+}
+
+// Same order as LATENCY_FIELDS.
+double* latencyField(LatencySummary& s, int i)
+{
+    double* fields[] = { &s.minUs, &s.meanUs, &s.stdevUs, &s.maxUs, &s.withinStdevPct, &s.p50Us, &s.p75Us, &s.p90Us,
+        &s.p99Us, &s.p999Us, &s.p9999Us };
+    return fields[i];
+}
+
+// Same order as ERROR_FIELDS.
+uint64_t* errorField(ErrorCounts& e, int i)
+{
+    uint64_t* fields[] = { &e.connect, &e.read, &e.write, &e.timeout, &e.tls, &e.parse, &e.status };
+    return fields[i];
+}
+
+constexpr int LATENCY_FIELD_COUNT = static_cast<int>(std::size(LATENCY_FIELDS));
+constexpr int ERROR_FIELD_COUNT = static_cast<int>(std::size(ERROR_FIELDS));
+
+void bindLatency(SqlStatement& q, LatencySummary s)
+{
+    for (int i = 0; i < LATENCY_FIELD_COUNT; ++i)
+        q.bind(*latencyField(s, i));
+}
+
+LatencySummary readLatency(const SqlStatement& q, int& column)
+{
+    LatencySummary s;
+    for (int i = 0; i < LATENCY_FIELD_COUNT; ++i)
+        *latencyField(s, i) = q.real(column++);
+    return s;
+}
+
+void bindErrors(SqlStatement& q, ErrorCounts e)
+{
+    for (int i = 0; i < ERROR_FIELD_COUNT; ++i)
+        q.bind(*errorField(e, i));
+}
+
+ErrorCounts readErrors(const SqlStatement& q, int& column)
+{
+    ErrorCounts e;
+    for (int i = 0; i < ERROR_FIELD_COUNT; ++i)
+        *errorField(e, i) = q.uint64(column++);
+    return e;
+}
+
+} // namespace
+
+const std::vector<std::string>& totalsColumns()
+{
+    static const std::vector<std::string> columns = [] {
+        std::vector<std::string> c { "duration_s", "requests", "bytes", "requests_per_s", "bytes_per_s" };
+        addErrorColumns(c);
+        addLatencyColumns(c, "latency_");
+        addLatencyColumns(c, "service_");
+        for (const char* name : { "thread_rps_mean", "thread_rps_stdev", "thread_rps_max",
+                 "thread_rps_within_stdev_pct", "target_rate_per_s", "late_requests", "max_lag_us", "stopped_early",
+                 "first_tls_error", "first_connect_error" })
+            c.push_back(name);
+        return c;
+    }();
+    return columns;
+}
+
+void bindTotals(SqlStatement& q, const RunTotals& t)
+{
+    q.bind(t.durationS).bind(t.requests).bind(t.bytes).bind(t.requestsPerS).bind(t.bytesPerS);
+    bindErrors(q, t.errors);
+    bindLatency(q, t.latency);
+    bindLatency(q, t.serviceLatency);
+    q.bind(t.threadRate.mean).bind(t.threadRate.stdev).bind(t.threadRate.max).bind(t.threadRate.withinStdevPct);
+    q.bind(t.targetRatePerS).bind(t.lateRequests).bind(t.maxLagUs).bind(t.stoppedEarly);
+    q.bind(t.firstTlsError).bind(t.firstConnectError);
+}
+
+RunTotals readTotals(const SqlStatement& q, int& column)
+{
+    RunTotals t;
+    t.durationS = q.real(column++);
+    t.requests = q.uint64(column++);
+    t.bytes = q.uint64(column++);
+    t.requestsPerS = q.real(column++);
+    t.bytesPerS = q.real(column++);
+    t.errors = readErrors(q, column);
+    t.latency = readLatency(q, column);
+    t.serviceLatency = readLatency(q, column);
+    t.threadRate.mean = q.real(column++);
+    t.threadRate.stdev = q.real(column++);
+    t.threadRate.max = q.real(column++);
+    t.threadRate.withinStdevPct = q.real(column++);
+    t.targetRatePerS = q.real(column++);
+    t.lateRequests = q.uint64(column++);
+    t.maxLagUs = q.uint64(column++);
+    t.stoppedEarly = q.int64(column++) != 0;
+    t.firstTlsError = q.text(column++);
+    t.firstConnectError = q.text(column++);
+    return t;
+}
+
+const std::vector<std::string>& intervalColumns()
+{
+    static const std::vector<std::string> columns = [] {
+        std::vector<std::string> c { "idx", "start_s", "end_s", "requests", "bytes" };
+        addErrorColumns(c);
+        c.push_back("connections");
+        addLatencyColumns(c, "latency_");
+        addLatencyColumns(c, "service_");
+        for (const char* name : { "target_rate_per_s", "late_requests", "max_lag_us", "status_codes",
+                 "latency_histogram", "service_histogram" })
+            c.push_back(name);
+        return c;
+    }();
+    return columns;
+}
+
+void bindInterval(SqlStatement& q, const IntervalRecord& r)
+{
+    q.bind(r.index).bind(r.startS).bind(r.endS).bind(r.requests).bind(r.bytes);
+    bindErrors(q, r.errors);
+    q.bind(r.connections);
+    bindLatency(q, r.latency);
+    bindLatency(q, r.serviceLatency);
+    q.bind(r.targetRatePerS).bind(r.lateRequests).bind(r.maxLagUs).bind(statusCodesToJson(r.statusCodes));
+    q.bindBlob(r.latencyHistogram).bindBlob(r.serviceHistogram);
+}
+
+IntervalRecord readInterval(const SqlStatement& q, int& column)
+{
+    IntervalRecord r;
+    r.index = static_cast<uint32_t>(q.int64(column++));
+    r.startS = q.real(column++);
+    r.endS = q.real(column++);
+    r.requests = q.uint64(column++);
+    r.bytes = q.uint64(column++);
+    r.errors = readErrors(q, column);
+    r.connections = static_cast<uint32_t>(q.int64(column++));
+    r.latency = readLatency(q, column);
+    r.serviceLatency = readLatency(q, column);
+    r.targetRatePerS = q.real(column++);
+    r.lateRequests = q.uint64(column++);
+    r.maxLagUs = q.uint64(column++);
+    r.statusCodes = statusCodesFromJson(q.text(column++));
+    r.latencyHistogram = q.blob(column++);
+    r.serviceHistogram = q.blob(column++);
+    return r;
+}
+
+std::string joinColumns(const std::vector<std::string>& columns, const std::string& prefix)
+{
+    std::string out;
+    for (const auto& c : columns)
+        out += (out.empty() ? "" : ", ") + prefix + c;
+    return out;
+}
+
+std::string placeholders(size_t n)
+{
+    std::string out;
+    for (size_t i = 0; i < n; ++i)
+        out += i ? ", ?" : "?";
+    return out;
+}
+
+std::string statusCodesToJson(const std::vector<std::pair<int, uint64_t>>& codes)
+{
+    nlohmann::ordered_json j = nlohmann::ordered_json::object();
+    for (const auto& [code, count] : codes)
+        j[std::to_string(code)] = count;
+    return j.dump();
+}
+
+std::vector<std::pair<int, uint64_t>> statusCodesFromJson(const std::string& json)
+{
+    std::map<int, uint64_t> codes;
+    const auto j = nlohmann::json::parse(json, nullptr, false);
+    if (!j.is_object()) return {};
+    for (const auto& [key, value] : j.items()) {
+        if (!value.is_number_unsigned()) continue;
+        try {
+            codes[std::stoi(key)] += value.get<uint64_t>();
+        } catch (const std::exception&) {
+            // A key that is not a number: written by something else; skip it.
+        }
+    }
+    return { codes.begin(), codes.end() };
+}
+
+std::string joinTags(const std::vector<std::string>& tags)
+{
+    std::vector<std::string> sorted = tags;
+    std::sort(sorted.begin(), sorted.end());
+    std::string out;
+    for (const auto& t : sorted)
+        out += (out.empty() ? "" : ",") + t;
+    return out;
+}
+
+std::vector<std::string> splitTags(const std::string& text)
+{
+    std::vector<std::string> out;
+    size_t start = 0;
+    while (start < text.size()) {
+        const auto end = text.find(',', start);
+        out.push_back(text.substr(start, end - start));
+        if (end == std::string::npos) break;
+        start = end + 1;
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+} // namespace wb

@@ -1,0 +1,291 @@
+// SessionStore: writing runs (begin, intervals, finish, failed, imported),
+// editing them, and turning runs of dead processes into 'interrupted' runs.
+
+#include "run/runcontroller.h"
+#include "store/configjson.h"
+#include "store/runowner.h"
+#include "store/sessionrows.h"
+#include "store/sessionstore.h"
+#include "store/sqldatabase.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace wb {
+
+namespace {
+
+Status validateTags(const std::vector<std::string>& tags)
+{
+    for (const auto& tag : tags)
+        if (auto st = validateTag(tag); !st) return st;
+    return {};
+}
+
+} // namespace
+
+int64_t SessionStore::insertRun(const NewRun& run, const char* status)
+{
+    const RunOwner owner = RunOwner::current();
+    const bool running = std::string(status) == "running";
+    SqlStatement& q = m_db->prepare(
+        "INSERT INTO runs (target_id, profile_id, profile_name, config, status, created_at_ms, started_at_ms, "
+        "engine_version, host_name, cpu_count, owner_pid, owner_token, notes) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    q.bind(run.targetId).bindOrNull(run.profileId).bind(run.profileName).bind(runConfigToJson(run.config));
+    q.bind(status).bind(wallClockNowMs()).bindOrNull(run.startedAtMs).bind(engineVersion());
+    q.bind(owner.hostName).bind(localCpuCount());
+    if (running)
+        q.bind(static_cast<int64_t>(owner.pid)).bind(owner.token);
+    else
+        q.bindNull().bindNull();
+    q.bind(run.notes).run();
+    const int64_t id = m_db->lastInsertId();
+    writeTags("run_tags", "run_id", id, run.tags);
+    return id;
+}
+
+Result<int64_t> SessionStore::beginRun(const NewRun& run)
+{
+    if (auto st = validateTags(run.tags); !st) return Error { st.error() };
+    int64_t id = 0;
+    auto st = transaction([&]() -> Status {
+        id = insertRun(run, "running");
+        return {};
+    });
+    if (!st) return Error { st.error() };
+    return id;
+}
+
+Status SessionStore::appendIntervals(int64_t runId, const std::vector<IntervalRecord>& intervals)
+{
+    return transaction([&]() -> Status {
+        const auto& columns = intervalColumns();
+        SqlStatement& q = m_db->prepare("INSERT OR REPLACE INTO intervals (run_id, " + joinColumns(columns)
+            + ") VALUES (?, " + placeholders(columns.size()) + ")");
+        for (const IntervalRecord& r : intervals) {
+            q.reset();
+            q.bind(runId);
+            bindInterval(q, r);
+            q.run();
+        }
+        return {};
+    });
+}
+
+void SessionStore::writeTotals(int64_t runId, const RunTotals& totals)
+{
+    const auto& columns = totalsColumns();
+    SqlStatement& q = m_db->prepare("UPDATE runs SET has_totals = 1, (" + joinColumns(columns) + ") = ("
+        + placeholders(columns.size()) + ") WHERE id = ?");
+    bindTotals(q, totals);
+    q.bind(runId).run();
+}
+
+void SessionStore::writeHistogram(int64_t runId, const char* kind, const std::string& blob)
+{
+    if (blob.empty()) return;
+    m_db->prepare("INSERT OR REPLACE INTO histograms (run_id, kind, data) VALUES (?, ?, ?)")
+        .bind(runId)
+        .bind(kind)
+        .bindBlob(blob)
+        .run();
+}
+
+void SessionStore::writeStatusCodes(int64_t runId, const std::vector<std::pair<int, uint64_t>>& codes)
+{
+    m_db->prepare("DELETE FROM status_counts WHERE run_id = ?").bind(runId).run();
+    SqlStatement& q = m_db->prepare("INSERT INTO status_counts (run_id, code, count) VALUES (?, ?, ?)");
+    for (const auto& [code, count] : codes) {
+        q.reset();
+        q.bind(runId).bind(code).bind(count).run();
+    }
+}
+
+bool SessionStore::writeFinish(int64_t runId, const FinishedRun& f)
+{
+    m_db->prepare("UPDATE runs SET status = ?, finished_at_ms = ?, owner_pid = NULL, owner_token = NULL WHERE id = ?")
+        .bind(runStatusName(f.status))
+        .bindOrNull(f.finishedAtMs)
+        .bind(runId)
+        .run();
+    if (m_db->changes() == 0) return false;
+    writeTotals(runId, f.totals);
+    writeHistogram(runId, "latency", f.latencyHistogram);
+    writeHistogram(runId, "service", f.serviceHistogram);
+    writeStatusCodes(runId, f.statusCodes);
+    return true;
+}
+
+Status SessionStore::finishRun(int64_t runId, const FinishedRun& f)
+{
+    return transaction([&]() -> Status {
+        if (!writeFinish(runId, f)) return Error { "no run with id " + std::to_string(runId) };
+        return {};
+    });
+}
+
+Result<int64_t> SessionStore::addFailedRun(const NewRun& run, const std::string& error)
+{
+    if (auto st = validateTags(run.tags); !st) return Error { st.error() };
+    int64_t id = 0;
+    auto st = transaction([&]() -> Status {
+        id = insertRun(run, "failed");
+        m_db->prepare("UPDATE runs SET error = ?, finished_at_ms = ? WHERE id = ?")
+            .bind(error)
+            .bind(wallClockNowMs())
+            .bind(id)
+            .run();
+        return {};
+    });
+    if (!st) return Error { st.error() };
+    return id;
+}
+
+Result<int64_t> SessionStore::addImportedRun(const ImportedRun& run)
+{
+    if (auto st = validateTags(run.tags); !st) return Error { st.error() };
+    int64_t id = 0;
+    auto st = transaction([&]() -> Status {
+        NewRun base;
+        base.targetId = run.targetId;
+        base.config = run.config;
+        base.tags = run.tags;
+        id = insertRun(base, "imported");
+        // Where the load ran is unknown: the importing host is not it.
+        m_db->prepare("UPDATE runs SET engine_version = ?, host_name = '', cpu_count = NULL, source = ?, "
+                      "command_line = ? WHERE id = ?")
+            .bind(run.engineVersion)
+            .bind(run.source)
+            .bind(run.commandLine)
+            .bind(id)
+            .run();
+        writeTotals(id, run.totals);
+        SqlStatement& q = m_db->prepare(
+            "INSERT INTO percentiles (run_id, kind, seq, percentile, value_us, total_count) VALUES (?, ?, ?, ?, ?, ?)");
+        for (const auto& [kind, rows] :
+            { std::pair { "distribution", &run.latencyDistribution }, std::pair { "spectrum", &run.spectrum } }) {
+            int seq = 0;
+            for (const PercentileRow& row : *rows) {
+                q.reset();
+                q.bind(id).bind(kind).bind(seq++).bind(row.percentile).bind(row.valueUs);
+                if (std::string(kind) == "spectrum")
+                    q.bind(row.totalCount);
+                else
+                    q.bindNull();
+                q.run();
+            }
+        }
+        return {};
+    });
+    if (!st) return Error { st.error() };
+    return id;
+}
+
+Status SessionStore::setRunNotes(int64_t id, const std::string& notes)
+{
+    return transaction([&]() -> Status {
+        m_db->prepare("UPDATE runs SET notes = ? WHERE id = ?").bind(notes).bind(id).run();
+        if (m_db->changes() == 0) return Error { "no run with id " + std::to_string(id) };
+        return {};
+    });
+}
+
+Status SessionStore::setRunTags(int64_t id, const std::vector<std::string>& tags)
+{
+    if (auto st = validateTags(tags); !st) return st;
+    return transaction([&]() -> Status {
+        SqlStatement& q = m_db->prepare("SELECT 1 FROM runs WHERE id = ?");
+        q.bind(id);
+        if (!q.step()) return Error { "no run with id " + std::to_string(id) };
+        q.reset();
+        writeTags("run_tags", "run_id", id, tags);
+        return {};
+    });
+}
+
+Status SessionStore::deleteRun(int64_t id)
+{
+    return transaction([&]() -> Status {
+        m_db->prepare("DELETE FROM runs WHERE id = ?").bind(id).run();
+        if (m_db->changes() == 0) return Error { "no run with id " + std::to_string(id) };
+        return {};
+    });
+}
+
+Result<std::vector<int64_t>> SessionStore::recoverDeadRuns()
+{
+    if (auto st = checkWritable(); !st) return Error { st.error() };
+    std::vector<int64_t> recovered;
+    auto st = guarded([&] {
+        struct Candidate
+        {
+            int64_t id;
+            RunOwner owner;
+        };
+        std::vector<Candidate> candidates;
+        SqlStatement& q
+            = m_db->prepare("SELECT id, host_name, owner_pid, owner_token FROM runs WHERE status = 'running'");
+        while (q.step())
+            candidates.push_back({ q.int64(0), RunOwner { q.text(1), static_cast<pid_t>(q.int64(2)), q.text(3) } });
+        for (const Candidate& c : candidates)
+            if (ownerState(c.owner) == OwnerState::Dead && recoverRun(c.id)) recovered.push_back(c.id);
+    });
+    if (!st) return Error { st.error() };
+    return recovered;
+}
+
+// Rebuilds the summary of a run whose process died from the intervals it wrote
+// (histograms merged, counts summed), and marks it interrupted. False when
+// another process recovered it first.
+bool SessionStore::recoverRun(int64_t runId)
+{
+    SqlTransaction tx(*m_db);
+    SqlStatement& run = m_db->prepare("SELECT started_at_ms, config FROM runs WHERE id = ? AND status = 'running'");
+    run.bind(runId);
+    if (!run.step()) return false;
+    const int64_t startedAtMs = run.int64(0);
+    const auto config = runConfigFromJson(run.text(1));
+    run.reset();
+
+    FinishedRun f;
+    f.status = RunStatus::Interrupted;
+    RunTotals& t = f.totals;
+    LatencyHistogram latency, service;
+    std::map<int, uint64_t> codes;
+    SqlStatement& q = m_db->prepare("SELECT " + joinColumns(intervalColumns()) + " FROM intervals WHERE run_id = ?");
+    q.bind(runId);
+    while (q.step()) {
+        int column = 0;
+        const IntervalRecord r = readInterval(q, column);
+        t.durationS = std::max(t.durationS, r.endS);
+        t.requests += r.requests;
+        t.bytes += r.bytes;
+        t.errors += r.errors;
+        t.lateRequests += r.lateRequests;
+        t.maxLagUs = std::max(t.maxLagUs, r.maxLagUs);
+        for (const auto& [code, count] : r.statusCodes)
+            codes[code] += count;
+        LatencyHistogram h;
+        if (!r.latencyHistogram.empty() && h.deserialize(r.latencyHistogram)) latency.merge(h);
+        if (!r.serviceHistogram.empty() && h.deserialize(r.serviceHistogram)) service.merge(h);
+    }
+    t.requestsPerS = t.durationS > 0 ? static_cast<double>(t.requests) / t.durationS : 0;
+    t.bytesPerS = t.durationS > 0 ? static_cast<double>(t.bytes) / t.durationS : 0;
+    t.latency = LatencySummary::of(latency);
+    t.serviceLatency = LatencySummary::of(service);
+    t.stoppedEarly = true;
+    f.statusCodes.assign(codes.begin(), codes.end());
+    if (!latency.empty()) f.latencyHistogram = latency.serialize();
+    if (!service.empty()) f.serviceHistogram = service.serialize();
+    // The run ended, at the latest, when its last interval did.
+    const uint64_t warmupUs = config ? config->warmupUs : 0;
+    if (startedAtMs)
+        f.finishedAtMs = startedAtMs + static_cast<int64_t>(warmupUs / 1000) + std::llround(t.durationS * 1000);
+    writeFinish(runId, f);
+    tx.commit();
+    return true;
+}
+
+} // namespace wb

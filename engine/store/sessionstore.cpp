@@ -1,0 +1,339 @@
+// SessionStore: error handling, transactions, targets, load profiles and tags.
+// Opening is in sessionopen.cpp, runs in sessionruns.cpp and sessionqueries.cpp.
+
+#include "store/sessionstore.h"
+
+#include "store/configjson.h"
+#include "store/sessionrows.h"
+#include "store/sqldatabase.h"
+
+#include <sqlite3.h>
+
+namespace wb {
+
+namespace {
+
+constexpr char TARGET_COLUMNS[] = "id, name, url, method, headers, body, tls_verify, ca_file, notes, created_at_ms";
+
+} // namespace
+
+Status validateTag(const std::string& tag)
+{
+    if (tag.empty()) return Error { "a tag must not be empty" };
+    if (tag.find(',') != std::string::npos) return Error { "tag '" + tag + "' must not contain ','" };
+    for (unsigned char c : tag)
+        if (c < 0x20 || c == 0x7F) return Error { "tag '" + tag + "' must not contain control characters" };
+    return {};
+}
+
+SessionStore::SessionStore(std::string path, bool readOnly, SqlDatabase db)
+    : m_path(std::move(path))
+    , m_readOnly(readOnly)
+    , m_db(std::make_unique<SqlDatabase>(std::move(db)))
+{ }
+
+SessionStore::~SessionStore() = default;
+
+sqlite3* SessionStore::nativeHandle() const
+{
+    return m_db->handle();
+}
+
+std::string SessionStore::describe(int code, const std::string& message) const
+{
+    const std::string file = "'" + m_path + "'";
+    switch (code & 0xFF) {
+    case SQLITE_READONLY:
+        return file + " is read-only: cannot write to it (" + message + ")";
+    case SQLITE_FULL:
+        return "cannot write to " + file + ": the disk is full (" + message + ")";
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+        return file + " is busy: another process kept it locked too long (" + message + ")";
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB:
+        return file + " is damaged: " + message;
+    case SQLITE_IOERR:
+        return "I/O error on " + file + ": " + message;
+    default:
+        return file + ": " + message;
+    }
+}
+
+Status SessionStore::checkWritable() const
+{
+    if (m_readOnly) return Error { "'" + m_path + "' is read-only: cannot write to it" };
+    return {};
+}
+
+Status SessionStore::guarded(const std::function<void()>& work)
+{
+    struct Depth
+    {
+        int& depth;
+        SqlDatabase& db;
+        explicit Depth(int& d, SqlDatabase& database)
+            : depth(d)
+            , db(database)
+        {
+            ++depth;
+        }
+        ~Depth()
+        {
+            // The outermost call leaves no statement mid-way (holding a read snapshot).
+            if (--depth == 0) db.resetAll();
+        }
+    } depth(m_depth, *m_db);
+    try {
+        work();
+        return {};
+    } catch (const SqlError& e) {
+        return Error { describe(e.code(), e.what()) };
+    }
+}
+
+Status SessionStore::transaction(const std::function<Status()>& work)
+{
+    if (auto st = checkWritable(); !st) return st;
+    Status result;
+    auto st = guarded([&] {
+        SqlTransaction tx(*m_db);
+        result = work();
+        if (result) tx.commit();
+    });
+    return st ? result : st;
+}
+
+void SessionStore::writeTags(const char* table, const char* key, int64_t id, const std::vector<std::string>& tags)
+{
+    SqlStatement& del = m_db->prepare(std::string("DELETE FROM ") + table + " WHERE " + key + " = ?");
+    del.bind(id).run();
+    SqlStatement& ins
+        = m_db->prepare(std::string("INSERT OR IGNORE INTO ") + table + " (" + key + ", tag) VALUES (?, ?)");
+    for (const auto& tag : tags) {
+        ins.reset();
+        ins.bind(id).bind(tag).run();
+    }
+}
+
+std::vector<std::string> SessionStore::readTags(const char* table, const char* key, int64_t id)
+{
+    std::vector<std::string> tags;
+    SqlStatement& q = m_db->prepare(std::string("SELECT tag FROM ") + table + " WHERE " + key + " = ? ORDER BY tag");
+    q.bind(id);
+    while (q.step())
+        tags.push_back(q.text(0));
+    return tags;
+}
+
+// Targets ------------------------------------------------------------------------
+
+Target SessionStore::readTarget(int64_t id)
+{
+    SqlStatement& q = m_db->prepare(std::string("SELECT ") + TARGET_COLUMNS + " FROM targets WHERE id = ?");
+    q.bind(id);
+    if (!q.step()) throw SqlError(SQLITE_NOTFOUND, "no target with id " + std::to_string(id));
+    Target t;
+    t.id = q.int64(0);
+    t.name = q.text(1);
+    t.url = q.text(2);
+    t.method = q.text(3);
+    if (auto headers = headersFromJson(q.text(4))) t.headers = *headers;
+    t.body = q.blob(5);
+    t.tls.verifyPeer = q.int64(6) != 0;
+    t.tls.caFile = q.text(7);
+    t.notes = q.text(8);
+    t.createdAtMs = q.int64(9);
+    q.reset();
+    t.tags = readTags("target_tags", "target_id", id);
+    return t;
+}
+
+Result<std::vector<Target>> SessionStore::targets()
+{
+    std::vector<Target> out;
+    auto st = guarded([&] {
+        std::vector<int64_t> ids;
+        SqlStatement& q = m_db->prepare("SELECT id FROM targets ORDER BY name");
+        while (q.step())
+            ids.push_back(q.int64(0));
+        for (int64_t id : ids)
+            out.push_back(readTarget(id));
+    });
+    if (!st) return Error { st.error() };
+    return out;
+}
+
+Result<Target> SessionStore::target(int64_t id)
+{
+    Target out;
+    if (auto st = guarded([&] { out = readTarget(id); }); !st) return Error { st.error() };
+    return out;
+}
+
+Result<std::optional<Target>> SessionStore::targetByName(const std::string& name)
+{
+    std::optional<Target> out;
+    auto st = guarded([&] {
+        SqlStatement& q = m_db->prepare("SELECT id FROM targets WHERE name = ?");
+        q.bind(name);
+        if (q.step()) {
+            const int64_t id = q.int64(0);
+            q.reset();
+            out = readTarget(id);
+        }
+    });
+    if (!st) return Error { st.error() };
+    return out;
+}
+
+Result<int64_t> SessionStore::addTarget(const Target& t)
+{
+    if (t.name.empty()) return Error { "a target needs a name" };
+    for (const auto& tag : t.tags)
+        if (auto st = validateTag(tag); !st) return Error { st.error() };
+    int64_t id = 0;
+    auto st = transaction([&]() -> Status {
+        SqlStatement& exists = m_db->prepare("SELECT 1 FROM targets WHERE name = ?");
+        exists.bind(t.name);
+        if (exists.step()) return Error { "a target named '" + t.name + "' already exists" };
+        SqlStatement& q = m_db->prepare("INSERT INTO targets (name, url, method, headers, body, tls_verify, ca_file, "
+                                        "notes, created_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        q.bind(t.name).bind(t.url).bind(t.method).bind(headersToJson(t.headers)).bindBlob(t.body);
+        q.bind(t.tls.verifyPeer)
+            .bind(t.tls.caFile)
+            .bind(t.notes)
+            .bind(t.createdAtMs ? t.createdAtMs : wallClockNowMs());
+        q.run();
+        id = m_db->lastInsertId();
+        writeTags("target_tags", "target_id", id, t.tags);
+        return {};
+    });
+    if (!st) return Error { st.error() };
+    return id;
+}
+
+Result<int64_t> SessionStore::ensureTarget(const Target& prototype)
+{
+    int64_t id = 0;
+    // One write transaction: two processes creating the same target at once get one row.
+    auto st = transaction([&]() -> Status {
+        SqlStatement& q = m_db->prepare("SELECT id FROM targets WHERE name = ?");
+        q.bind(prototype.name);
+        if (q.step()) {
+            id = q.int64(0);
+            q.reset();
+            return {};
+        }
+        auto added = addTarget(prototype);
+        if (!added) return Error { added.error() };
+        id = *added;
+        return {};
+    });
+    if (!st) return Error { st.error() };
+    return id;
+}
+
+Status SessionStore::updateTarget(const Target& t)
+{
+    if (t.name.empty()) return Error { "a target needs a name" };
+    for (const auto& tag : t.tags)
+        if (auto st = validateTag(tag); !st) return st;
+    return transaction([&]() -> Status {
+        SqlStatement& clash = m_db->prepare("SELECT 1 FROM targets WHERE name = ? AND id <> ?");
+        clash.bind(t.name).bind(t.id);
+        if (clash.step()) return Error { "a target named '" + t.name + "' already exists" };
+        SqlStatement& q = m_db->prepare("UPDATE targets SET name = ?, url = ?, method = ?, headers = ?, body = ?, "
+                                        "tls_verify = ?, ca_file = ?, notes = ? WHERE id = ?");
+        q.bind(t.name).bind(t.url).bind(t.method).bind(headersToJson(t.headers)).bindBlob(t.body);
+        q.bind(t.tls.verifyPeer).bind(t.tls.caFile).bind(t.notes).bind(t.id);
+        q.run();
+        if (m_db->changes() == 0) return Error { "no target with id " + std::to_string(t.id) };
+        writeTags("target_tags", "target_id", t.id, t.tags);
+        return {};
+    });
+}
+
+Status SessionStore::deleteTarget(int64_t id, bool withRuns)
+{
+    return transaction([&]() -> Status {
+        const int64_t runs = [&] {
+            SqlStatement& q = m_db->prepare("SELECT count(*) FROM runs WHERE target_id = ?");
+            q.bind(id);
+            const int64_t n = q.step() ? q.int64(0) : 0;
+            q.reset();
+            return n;
+        }();
+        if (runs > 0 && !withRuns)
+            return Error { "the target has " + std::to_string(runs) + " run(s); delete them too or keep the target" };
+        m_db->prepare("DELETE FROM runs WHERE target_id = ?").bind(id).run();
+        m_db->prepare("DELETE FROM targets WHERE id = ?").bind(id).run();
+        if (m_db->changes() == 0) return Error { "no target with id " + std::to_string(id) };
+        return {};
+    });
+}
+
+// Load profiles -------------------------------------------------------------------
+
+Result<std::vector<LoadProfile>> SessionStore::profiles()
+{
+    std::vector<LoadProfile> out;
+    auto st = guarded([&] {
+        SqlStatement& q = m_db->prepare("SELECT id, name, config, notes, created_at_ms FROM profiles ORDER BY name");
+        while (q.step()) {
+            LoadProfile p;
+            p.id = q.int64(0);
+            p.name = q.text(1);
+            if (auto load = loadProfileFromJson(q.text(2))) p.load = *load;
+            p.notes = q.text(3);
+            p.createdAtMs = q.int64(4);
+            out.push_back(std::move(p));
+        }
+    });
+    if (!st) return Error { st.error() };
+    return out;
+}
+
+Result<int64_t> SessionStore::addProfile(const LoadProfile& p)
+{
+    if (p.name.empty()) return Error { "a load profile needs a name" };
+    int64_t id = 0;
+    auto st = transaction([&]() -> Status {
+        SqlStatement& exists = m_db->prepare("SELECT 1 FROM profiles WHERE name = ?");
+        exists.bind(p.name);
+        if (exists.step()) return Error { "a load profile named '" + p.name + "' already exists" };
+        SqlStatement& q
+            = m_db->prepare("INSERT INTO profiles (name, config, notes, created_at_ms) VALUES (?, ?, ?, ?)");
+        q.bind(p.name).bind(loadProfileToJson(p.load)).bind(p.notes);
+        q.bind(p.createdAtMs ? p.createdAtMs : wallClockNowMs()).run();
+        id = m_db->lastInsertId();
+        return {};
+    });
+    if (!st) return Error { st.error() };
+    return id;
+}
+
+Status SessionStore::updateProfile(const LoadProfile& p)
+{
+    if (p.name.empty()) return Error { "a load profile needs a name" };
+    return transaction([&]() -> Status {
+        SqlStatement& clash = m_db->prepare("SELECT 1 FROM profiles WHERE name = ? AND id <> ?");
+        clash.bind(p.name).bind(p.id);
+        if (clash.step()) return Error { "a load profile named '" + p.name + "' already exists" };
+        SqlStatement& q = m_db->prepare("UPDATE profiles SET name = ?, config = ?, notes = ? WHERE id = ?");
+        q.bind(p.name).bind(loadProfileToJson(p.load)).bind(p.notes).bind(p.id).run();
+        if (m_db->changes() == 0) return Error { "no load profile with id " + std::to_string(p.id) };
+        return {};
+    });
+}
+
+Status SessionStore::deleteProfile(int64_t id)
+{
+    return transaction([&]() -> Status {
+        m_db->prepare("DELETE FROM profiles WHERE id = ?").bind(id).run();
+        if (m_db->changes() == 0) return Error { "no load profile with id " + std::to_string(id) };
+        return {};
+    });
+}
+
+} // namespace wb

@@ -1,0 +1,148 @@
+#pragma once
+// A session: one SQLite file (".wrkbench") with targets, load profiles and
+// every run with its full data. See docs/SESSIONS.md for the schema.
+//
+//   auto store = SessionStore::open("lab.wrkbench");
+//   if (!store) { show(store.error()); }   // "'x.txt' is not a wrkbench session (not an SQLite database)"
+//   auto runs = (*store)->listRuns({ .targetName = "NEG" });
+//
+// Several processes may use one file at once (WAL mode, busy timeout): the GUI
+// and a CLI run can write the same session. One SessionStore is one connection
+// and is used from one thread at a time.
+//
+// Opening never modifies a file that is not a session, is damaged, or was
+// written by a newer wrkbench: those are checked through a read-only
+// connection first. Opening a writable session turns runs left 'running' by a
+// dead process on this host into 'interrupted' runs, their summary rebuilt
+// from the intervals they had written.
+
+#include "common/result.h"
+#include "store/sessiontypes.h"
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+struct sqlite3;
+
+namespace wb {
+
+class SqlDatabase;
+
+struct SessionOpenOptions
+{
+    bool create = true; ///< create the file when it does not exist
+    bool readOnly = false; ///< never write (and so no recovery of dead runs)
+};
+
+/// An imported run (from a wrk or wrk2 log), stored whole.
+struct ImportedRun
+{
+    int64_t targetId = 0;
+    RunConfig config; ///< what the log says: URL, threads, connections, duration, rate, timeout
+    std::vector<std::string> tags;
+    std::string engineVersion; ///< "wrk" or "wrk2"
+    std::string source; ///< "file:first-last"
+    std::string commandLine;
+    RunTotals totals;
+    std::vector<PercentileRow> latencyDistribution;
+    std::vector<PercentileRow> spectrum;
+};
+
+class SessionStore
+{
+public:
+    /// Opens (or creates) the session at path. The error names the file and the
+    /// problem: not a session, empty, damaged, newer schema, cannot create.
+    static Result<std::unique_ptr<SessionStore>> open(const std::string& path, SessionOpenOptions options = {});
+    ~SessionStore();
+    SessionStore(const SessionStore&) = delete;
+    SessionStore& operator=(const SessionStore&) = delete;
+
+    const std::string& path() const { return m_path; }
+    /// True when the file could only be opened for reading; writes then fail with a clear error.
+    bool isReadOnly() const { return m_readOnly; }
+    /// Runs turned from 'running' into 'interrupted' when this store was opened.
+    const std::vector<int64_t>& recoveredRuns() const { return m_recovered; }
+    /// Turns runs of dead owners into 'interrupted' now (open() already does it once).
+    Result<std::vector<int64_t>> recoverDeadRuns();
+
+    /// Runs work in one write transaction: committed when it returns ok, else rolled back.
+    /// Store calls inside it join the transaction.
+    Status transaction(const std::function<Status()>& work);
+
+    // Targets ------------------------------------------------------------------
+    Result<std::vector<Target>> targets();
+    Result<Target> target(int64_t id);
+    /// The target of that name, or nullopt.
+    Result<std::optional<Target>> targetByName(const std::string& name);
+    /// Adds a target (its id is ignored); fails when the name is taken.
+    Result<int64_t> addTarget(const Target& target);
+    Status updateTarget(const Target& target);
+    /// The id of the target named prototype.name; created from prototype when there is none.
+    Result<int64_t> ensureTarget(const Target& prototype);
+    /// Deletes a target; with runs, only when withRuns (which deletes them too).
+    Status deleteTarget(int64_t id, bool withRuns = false);
+
+    // Load profiles ------------------------------------------------------------
+    Result<std::vector<LoadProfile>> profiles();
+    Result<int64_t> addProfile(const LoadProfile& profile);
+    Status updateProfile(const LoadProfile& profile);
+    /// Deletes a profile; its runs keep their configuration and the profile's name.
+    Status deleteProfile(int64_t id);
+
+    // Runs: reading --------------------------------------------------------------
+    /// Runs matching filter, oldest first (summary only, no series).
+    Result<std::vector<RunRecord>> listRuns(const RunFilter& filter = {});
+    Result<RunRecord> runRecord(int64_t id);
+    /// Everything stored about one run.
+    Result<RunData> loadRun(int64_t id);
+    Status setRunNotes(int64_t id, const std::string& notes);
+    Status setRunTags(int64_t id, const std::vector<std::string>& tags);
+    /// Deletes a run with its intervals, histograms and counts.
+    Status deleteRun(int64_t id);
+
+    // Runs: writing (SessionRecorder, import) --------------------------------------
+    /// Creates a 'running' run owned by this process.
+    Result<int64_t> beginRun(const NewRun& run);
+    /// Appends intervals (an interval already stored is replaced).
+    Status appendIntervals(int64_t runId, const std::vector<IntervalRecord>& intervals);
+    /// Writes the summary, histograms and status codes; sets the final status.
+    Status finishRun(int64_t runId, const FinishedRun& finished);
+    /// Records a run that never started, with the reason.
+    Result<int64_t> addFailedRun(const NewRun& run, const std::string& error);
+    Result<int64_t> addImportedRun(const ImportedRun& run);
+
+    /// The SQLite connection, for tests and diagnostics (PRAGMA integrity_check).
+    sqlite3* nativeHandle() const;
+
+private:
+    SessionStore(std::string path, bool readOnly, SqlDatabase db);
+    /// Runs work, turning SqlError into a Status that names the file.
+    Status guarded(const std::function<void()>& work);
+    std::string describe(int code, const std::string& message) const;
+    Status checkWritable() const;
+    void writeTags(const char* table, const char* key, int64_t id, const std::vector<std::string>& tags);
+    std::vector<std::string> readTags(const char* table, const char* key, int64_t id);
+    int64_t insertRun(const NewRun& run, const char* status);
+    void writeTotals(int64_t runId, const RunTotals& totals);
+    bool writeFinish(int64_t runId, const FinishedRun& finished);
+    void writeHistogram(int64_t runId, const char* kind, const std::string& blob);
+    void writeStatusCodes(int64_t runId, const std::vector<std::pair<int, uint64_t>>& codes);
+    bool recoverRun(int64_t runId);
+    std::vector<RunRecord> queryRuns(const std::string& where, const std::vector<std::string>& params);
+    Target readTarget(int64_t id);
+
+    std::string m_path;
+    bool m_readOnly = false;
+    std::unique_ptr<SqlDatabase> m_db;
+    std::vector<int64_t> m_recovered;
+    int m_depth = 0; ///< nesting of guarded() calls
+};
+
+/// Checks a tag: not empty, no ',' (lists join with it), no control characters.
+Status validateTag(const std::string& tag);
+
+} // namespace wb

@@ -1,0 +1,216 @@
+#pragma once
+// The records a session holds: targets, load profiles, runs with their
+// summary, interval series, status codes and histograms.
+//
+// Conventions: ids are SQLite row ids (0 = none); timestamps are milliseconds
+// since the Unix epoch, UTC (0 = unknown); latencies are microseconds; a NaN
+// double means "not known" (an imported wrk report has no p75, a closed-model
+// run no service time) and is stored as NULL.
+
+#include "run/runconfig.h"
+#include "stats/counters.h"
+#include "stats/histogram.h"
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace wb {
+
+struct IntervalSnapshot;
+struct RunResult;
+
+inline constexpr double UNKNOWN = std::numeric_limits<double>::quiet_NaN();
+
+/// Where a run is in its life. Stored as its lower-case name.
+enum class RunStatus {
+    Running, ///< being written by a live process
+    Completed, ///< ran for its whole duration
+    Stopped, ///< stopped early by the user; the data covers what completed
+    Interrupted, ///< the writing process died (crash, SIGKILL, reboot); the intervals written are kept
+    Failed, ///< never started (target unreachable, TLS error, ...); see RunRecord::error
+    Imported, ///< read from a wrk/wrk2 log
+};
+
+const char* runStatusName(RunStatus status);
+std::optional<RunStatus> runStatusFromName(const std::string& name);
+
+/// A named endpoint that runs are made against ("GKE NEG", "NodePort").
+struct Target
+{
+    int64_t id = 0;
+    std::string name; ///< unique in the session
+    std::string url; ///< as typed (imported reports may hold URLs that do not parse)
+    std::string method = "GET";
+    std::vector<Header> headers;
+    std::string body;
+    TlsOptions tls;
+    std::vector<std::string> tags; ///< e.g. "NEG", "NodePort", "Ambassador", "Service"
+    std::string notes;
+    int64_t createdAtMs = 0;
+};
+
+/// A named load shape, independent of the target: threads, connections,
+/// duration, rate, stages... (RunConfig's request and tls are not used).
+struct LoadProfile
+{
+    int64_t id = 0;
+    std::string name; ///< unique in the session
+    RunConfig load;
+    std::string notes;
+    int64_t createdAtMs = 0;
+};
+
+/// Latency statistics of one histogram (or of an imported report: NaN where wrk did not print it).
+struct LatencySummary
+{
+    double minUs = UNKNOWN, meanUs = UNKNOWN, stdevUs = UNKNOWN, maxUs = UNKNOWN;
+    double withinStdevPct = UNKNOWN; ///< wrk's "+/- Stdev"
+    double p50Us = UNKNOWN, p75Us = UNKNOWN, p90Us = UNKNOWN, p99Us = UNKNOWN;
+    double p999Us = UNKNOWN, p9999Us = UNKNOWN;
+
+    /// The statistics of h; all unknown when h is empty.
+    static LatencySummary of(const LatencyHistogram& h);
+    bool known() const { return !std::isnan(meanUs) || !std::isnan(p50Us) || !std::isnan(maxUs); }
+};
+
+/// Per-thread request rate statistics (wrk's "Req/Sec" row).
+struct ThreadRateSummary
+{
+    double mean = UNKNOWN, stdev = UNKNOWN, max = UNKNOWN, withinStdevPct = UNKNOWN;
+};
+
+/// The outcome numbers of a run (absent while it is running).
+struct RunTotals
+{
+    double durationS = 0;
+    uint64_t requests = 0;
+    uint64_t bytes = 0;
+    double requestsPerS = 0;
+    double bytesPerS = 0;
+    ErrorCounts errors; ///< imported: socket errors, and non-2xx/3xx responses as `status`
+    LatencySummary latency; ///< corrected in the open model
+    LatencySummary serviceLatency; ///< open model only (uncorrected)
+    ThreadRateSummary threadRate;
+    double targetRatePerS = UNKNOWN;
+    uint64_t lateRequests = 0;
+    uint64_t maxLagUs = 0;
+    bool stoppedEarly = false;
+    std::string firstTlsError;
+    std::string firstConnectError;
+};
+
+/// One row of the runs table.
+struct RunRecord
+{
+    int64_t id = 0;
+    int64_t targetId = 0;
+    std::string targetName;
+    int64_t profileId = 0;
+    std::string profileName; ///< snapshot of the profile's name when the run was made
+    RunConfig config; ///< the full configuration (a re-run uses it as is)
+    std::string url; ///< as typed or as the log printed it
+    std::string configJson;
+    RunStatus status = RunStatus::Running;
+    int64_t createdAtMs = 0;
+    int64_t startedAtMs = 0; ///< load start (0 for imported runs: the log does not say)
+    int64_t finishedAtMs = 0;
+    std::string engineVersion; ///< "0.1.0"; "wrk" or "wrk2" for imported runs
+    std::string hostName; ///< where the load ran ("" when unknown)
+    unsigned cpuCount = 0;
+    std::string notes;
+    std::vector<std::string> tags;
+    std::string error; ///< why a run failed
+    std::string source; ///< imported: "file:first-last" lines
+    std::string commandLine; ///< imported: the wrk command line above the report
+    bool hasTotals = false; ///< false while running (and for failed runs)
+    RunTotals totals;
+};
+
+/// One interval of a run's time series: every field of the interval feed.
+struct IntervalRecord
+{
+    uint32_t index = 0;
+    double startS = 0; ///< seconds since measurement began
+    double endS = 0;
+    uint64_t requests = 0;
+    uint64_t bytes = 0;
+    ErrorCounts errors;
+    uint32_t connections = 0;
+    LatencySummary latency; ///< corrected in the open model
+    LatencySummary serviceLatency; ///< open model only
+    double targetRatePerS = UNKNOWN;
+    uint64_t lateRequests = 0;
+    uint64_t maxLagUs = 0;
+    std::vector<std::pair<int, uint64_t>> statusCodes; ///< non-zero counts, by code
+    std::string latencyHistogram; ///< LatencyHistogram::serialize(), empty when nothing was recorded
+    std::string serviceHistogram;
+
+    static IntervalRecord of(const IntervalSnapshot& snapshot);
+    double requestsPerS() const { return endS > startS ? static_cast<double>(requests) / (endS - startS) : 0.0; }
+};
+
+/// A percentile row printed by wrk (--latency) or wrk2 (the spectrum).
+struct PercentileRow
+{
+    double percentile = 0; ///< 0..100
+    double valueUs = 0;
+    uint64_t totalCount = 0; ///< wrk2 spectrum only
+};
+
+/// Everything stored about one run.
+struct RunData
+{
+    RunRecord run;
+    std::vector<IntervalRecord> intervals;
+    std::vector<std::pair<int, uint64_t>> statusCodes; ///< non-zero counts, by code
+    std::optional<LatencyHistogram> latency; ///< the final histogram (absent for imported runs)
+    std::optional<LatencyHistogram> serviceLatency; ///< open model only
+    std::vector<PercentileRow> latencyDistribution; ///< imported: wrk's "Latency Distribution"
+    std::vector<PercentileRow> spectrum; ///< imported: wrk2's "Detailed Percentile spectrum"
+};
+
+/// Which runs listRuns() returns. Empty fields do not filter.
+struct RunFilter
+{
+    std::string targetName;
+    std::vector<std::string> tags; ///< a run matches when it or its target carries every one
+    std::optional<RunStatus> status;
+};
+
+/// What the recorder writes when a run starts.
+struct NewRun
+{
+    int64_t targetId = 0;
+    int64_t profileId = 0;
+    std::string profileName;
+    RunConfig config;
+    int64_t startedAtMs = 0;
+    std::vector<std::string> tags;
+    std::string notes;
+};
+
+/// What the recorder writes when a run ends.
+struct FinishedRun
+{
+    RunStatus status = RunStatus::Completed;
+    int64_t finishedAtMs = 0;
+    RunTotals totals;
+    std::vector<std::pair<int, uint64_t>> statusCodes;
+    std::string latencyHistogram; ///< serialize() blobs
+    std::string serviceHistogram;
+
+    static FinishedRun of(const RunResult& result, int64_t finishedAtMs);
+};
+
+/// Non-zero status counts, by code.
+std::vector<std::pair<int, uint64_t>> nonZeroStatusCodes(const StatusCounts& counts);
+
+/// Milliseconds since the Unix epoch, now.
+int64_t wallClockNowMs();
+
+} // namespace wb

@@ -1,0 +1,371 @@
+// The store's API as the CLI and the GUI use it: targets, profiles, runs with
+// their series and histograms, filters, edits, deletes, crash recovery.
+
+#include "run/runcontroller.h"
+#include "store/configjson.h"
+#include "store/sessionstore.h"
+#include "storetestutil.h"
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace wb;
+using namespace wb::storetest;
+
+namespace {
+
+class Store : public ::testing::Test
+{
+protected:
+    void SetUp() override { reopen(); }
+    void reopen()
+    {
+        m_store.reset();
+        auto store = SessionStore::open(m_dir.file("s.wrkbench"));
+        ASSERT_TRUE(store.ok()) << store.error();
+        m_store = std::move(*store);
+    }
+    SessionStore& store() { return *m_store; }
+
+    // A finished run with n intervals of sample data; returns its id.
+    int64_t addFinishedRun(int64_t targetId, const std::vector<std::string>& tags, uint32_t n = 4)
+    {
+        NewRun run;
+        run.targetId = targetId;
+        run.config = sampleConfig();
+        run.startedAtMs = 1'700'000'000'000;
+        run.tags = tags;
+        auto id = store().beginRun(run);
+        EXPECT_TRUE(id.ok()) << id.error();
+        RunResult result;
+        result.config = run.config;
+        std::vector<IntervalRecord> intervals;
+        for (uint32_t i = 0; i < n; ++i) {
+            IntervalSnapshot s = sampleSnapshot(i, 1000 * (i + 1), 200);
+            intervals.push_back(IntervalRecord::of(s));
+            result.requests += s.requests;
+            result.bytes += s.bytes;
+            result.errors += s.errors;
+            result.status += s.status;
+            result.latency.merge(s.latency);
+            result.serviceLatency.merge(s.serviceLatency);
+        }
+        result.durationS = n * 0.5;
+        result.threadRates.perThreadRequestsPerS = { 100, 120, 140 };
+        EXPECT_TRUE(store().appendIntervals(*id, intervals).ok());
+        auto st = store().finishRun(*id, FinishedRun::of(result, 1'700'000'010'000));
+        EXPECT_TRUE(st.ok()) << st.error();
+        return *id;
+    }
+
+    test::TempDir m_dir;
+    std::unique_ptr<SessionStore> m_store;
+};
+
+pid_t deadPid()
+{
+    const pid_t pid = ::fork();
+    if (pid == 0) ::_exit(0);
+    ::waitpid(pid, nullptr, 0);
+    return pid;
+}
+
+} // namespace
+
+TEST(ConfigJson, RoundTripsEveryField)
+{
+    RunConfig c = sampleConfig("https://[::1]:8443/p?q=1");
+    c.request.body = std::string("\x00\xff\x01 binary", 10);
+    c.tls.caFile = "/etc/ca.pem";
+    c.stagesAreConnections = true;
+    auto back = runConfigFromJson(runConfigToJson(c));
+    ASSERT_TRUE(back.ok()) << back.error();
+    EXPECT_EQ(back->request.url.toString(), "https://[::1]:8443/p?q=1");
+    EXPECT_EQ(back->request.url.displayText(), "https://[::1]:8443/p?q=1");
+    EXPECT_EQ(back->request.method, "POST");
+    EXPECT_EQ(back->request.headers, c.request.headers);
+    EXPECT_EQ(back->request.body, c.request.body);
+    EXPECT_EQ(back->tls.verifyPeer, false);
+    EXPECT_EQ(back->tls.caFile, "/etc/ca.pem");
+    EXPECT_EQ(back->threads, 3u);
+    EXPECT_EQ(back->connections, 30u);
+    EXPECT_EQ(back->pipeline, 2u);
+    EXPECT_EQ(back->durationUs, 90'000'000u);
+    EXPECT_EQ(back->warmupUs, 5'000'000u);
+    EXPECT_EQ(back->timeoutUs, c.timeoutUs);
+    EXPECT_EQ(back->connectTimeoutUs, c.connectTimeoutUs);
+    EXPECT_EQ(back->intervalUs, 500'000u);
+    EXPECT_EQ(back->ratePerS, 1500);
+    EXPECT_EQ(back->stages, c.stages);
+    EXPECT_TRUE(back->stagesAreConnections);
+    EXPECT_FALSE(runConfigFromJson("[1,2]").ok());
+    EXPECT_FALSE(runConfigFromJson("{\"threads\":\"x\"}").ok());
+}
+
+TEST_F(Store, TargetsCrud)
+{
+    Target t;
+    t.name = "GKE NEG";
+    t.url = "https://10.0.0.1/";
+    t.method = "PUT";
+    t.headers = { { "Host", "api" } };
+    t.body = "b";
+    t.tls.verifyPeer = false;
+    t.tls.caFile = "ca.pem";
+    t.tags = { "NEG", "GKE" };
+    auto id = store().addTarget(t);
+    ASSERT_TRUE(id.ok()) << id.error();
+    EXPECT_FALSE(store().addTarget(t).ok()) << "duplicate name";
+
+    auto got = store().target(*id);
+    ASSERT_TRUE(got.ok());
+    EXPECT_EQ(got->name, "GKE NEG");
+    EXPECT_EQ(got->url, "https://10.0.0.1/");
+    EXPECT_EQ(got->method, "PUT");
+    EXPECT_EQ(got->headers, t.headers);
+    EXPECT_EQ(got->body, "b");
+    EXPECT_FALSE(got->tls.verifyPeer);
+    EXPECT_EQ(got->tls.caFile, "ca.pem");
+    EXPECT_EQ((std::vector<std::string> { "GKE", "NEG" }), got->tags);
+    EXPECT_GT(got->createdAtMs, 0);
+
+    got->name = "NEG";
+    got->tags = { "NEG" };
+    ASSERT_TRUE(store().updateTarget(*got).ok());
+    auto byName = store().targetByName("NEG");
+    ASSERT_TRUE(byName.ok() && byName->has_value());
+    EXPECT_EQ((*byName)->id, *id);
+    EXPECT_EQ((*byName)->tags, std::vector<std::string> { "NEG" });
+    EXPECT_FALSE(store().targetByName("GKE NEG")->has_value());
+
+    Target proto;
+    proto.name = "NEG";
+    proto.url = "http://other/";
+    auto ensured = store().ensureTarget(proto);
+    ASSERT_TRUE(ensured.ok());
+    EXPECT_EQ(*ensured, *id) << "an existing target is reused";
+    proto.name = "NodePort";
+    auto created = store().ensureTarget(proto);
+    ASSERT_TRUE(created.ok());
+    EXPECT_NE(*created, *id);
+    EXPECT_EQ(store().targets()->size(), 2u);
+
+    Target badTag = t;
+    badTag.name = "x";
+    badTag.tags = { "a,b" };
+    EXPECT_FALSE(store().addTarget(badTag).ok());
+
+    const int64_t run = addFinishedRun(*id, {});
+    auto refused = store().deleteTarget(*id);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_NE(refused.error().find("1 run(s)"), std::string::npos);
+    ASSERT_TRUE(store().deleteTarget(*id, true).ok());
+    EXPECT_FALSE(store().runRecord(run).ok());
+    EXPECT_EQ(sqlText(store(), "SELECT count(*) FROM intervals"), "0");
+    EXPECT_EQ(store().targets()->size(), 1u);
+}
+
+TEST_F(Store, ProfilesCrud)
+{
+    LoadProfile p;
+    p.name = "soak";
+    p.load = sampleConfig();
+    p.notes = "1h at 1500 rps";
+    auto id = store().addProfile(p);
+    ASSERT_TRUE(id.ok()) << id.error();
+    EXPECT_FALSE(store().addProfile(p).ok());
+    auto all = store().profiles();
+    ASSERT_TRUE(all.ok());
+    ASSERT_EQ(all->size(), 1u);
+    EXPECT_EQ(all->front().load.connections, 30u);
+    EXPECT_EQ(all->front().load.stages, p.load.stages);
+    EXPECT_EQ(all->front().notes, "1h at 1500 rps");
+
+    // A run made with the profile keeps its name after the profile is deleted.
+    NewRun run;
+    run.targetId = addSampleTarget(store());
+    run.config = p.load;
+    run.profileId = *id;
+    run.profileName = "soak";
+    auto runId = store().beginRun(run);
+    ASSERT_TRUE(runId.ok());
+
+    p.id = *id;
+    p.name = "soak-2";
+    p.load.threads = 8;
+    ASSERT_TRUE(store().updateProfile(p).ok());
+    EXPECT_EQ(store().profiles()->front().load.threads, 8u);
+    ASSERT_TRUE(store().deleteProfile(*id).ok());
+    EXPECT_TRUE(store().profiles()->empty());
+    auto record = store().runRecord(*runId);
+    ASSERT_TRUE(record.ok());
+    EXPECT_EQ(record->profileId, 0);
+    EXPECT_EQ(record->profileName, "soak");
+}
+
+TEST_F(Store, RunRoundTripsSummarySeriesHistogramsAndCodes)
+{
+    const int64_t target = addSampleTarget(store());
+    const int64_t id = addFinishedRun(target, { "baseline", "NEG" });
+    reopen();
+    auto data = store().loadRun(id);
+    ASSERT_TRUE(data.ok()) << data.error();
+    const RunRecord& r = data->run;
+    EXPECT_EQ(r.status, RunStatus::Completed);
+    EXPECT_EQ(r.targetName, "NEG");
+    EXPECT_EQ(r.url, "http://127.0.0.1:8080/api?x=1");
+    EXPECT_EQ(r.config.connections, 30u);
+    EXPECT_EQ(r.config.request.headers, sampleConfig().request.headers);
+    EXPECT_EQ(r.startedAtMs, 1'700'000'000'000);
+    EXPECT_EQ(r.finishedAtMs, 1'700'000'010'000);
+    EXPECT_EQ(r.engineVersion, engineVersion());
+    EXPECT_FALSE(r.hostName.empty());
+    EXPECT_GT(r.cpuCount, 0u);
+    EXPECT_EQ((std::vector<std::string> { "NEG", "baseline" }), r.tags);
+    ASSERT_TRUE(r.hasTotals);
+    EXPECT_EQ(r.totals.requests, 800u);
+    EXPECT_EQ(r.totals.bytes, 800u * 120);
+    EXPECT_DOUBLE_EQ(r.totals.durationS, 2.0);
+    EXPECT_DOUBLE_EQ(r.totals.requestsPerS, 400.0);
+    EXPECT_EQ(r.totals.errors.status, 80u);
+    EXPECT_EQ(r.totals.errors.timeout, 0u + 1 + 2 + 3);
+    EXPECT_DOUBLE_EQ(r.totals.threadRate.mean, 120.0);
+    EXPECT_EQ(r.totals.latency.minUs, 1000);
+    EXPECT_EQ(r.totals.latency.maxUs, 4199);
+
+    ASSERT_TRUE(data->latency.has_value());
+    EXPECT_EQ(data->latency->count(), 800u);
+    EXPECT_EQ(static_cast<double>(data->latency->valueAtPercentileUs(50)), r.totals.latency.p50Us);
+    EXPECT_EQ(static_cast<double>(data->latency->valueAtPercentileUs(99)), r.totals.latency.p99Us);
+    ASSERT_TRUE(data->serviceLatency.has_value());
+    EXPECT_EQ(data->serviceLatency->maxUs(), 4199u / 2);
+    ASSERT_EQ(data->statusCodes.size(), 2u);
+    EXPECT_EQ(data->statusCodes[0], (std::pair<int, uint64_t> { 200, 720 }));
+    EXPECT_EQ(data->statusCodes[1], (std::pair<int, uint64_t> { 503, 80 }));
+
+    ASSERT_EQ(data->intervals.size(), 4u);
+    const IntervalRecord& i2 = data->intervals[2];
+    const IntervalRecord expected = IntervalRecord::of(sampleSnapshot(2, 3000, 200));
+    EXPECT_EQ(i2.index, 2u);
+    EXPECT_DOUBLE_EQ(i2.startS, 1.0);
+    EXPECT_DOUBLE_EQ(i2.endS, 1.5);
+    EXPECT_EQ(i2.requests, 200u);
+    EXPECT_EQ(i2.errors, expected.errors);
+    EXPECT_EQ(i2.connections, 30u);
+    EXPECT_EQ(i2.latency.p99Us, expected.latency.p99Us);
+    EXPECT_EQ(i2.serviceLatency.p50Us, expected.serviceLatency.p50Us);
+    EXPECT_EQ(i2.targetRatePerS, 1500);
+    EXPECT_EQ(i2.lateRequests, 4u);
+    EXPECT_EQ(i2.maxLagUs, 1002u);
+    EXPECT_EQ(i2.statusCodes, expected.statusCodes);
+    LatencyHistogram h;
+    ASSERT_TRUE(h.deserialize(i2.latencyHistogram));
+    EXPECT_EQ(h.count(), 200u);
+    EXPECT_EQ(h.minUs(), 3000u);
+}
+
+TEST_F(Store, ListFiltersByTargetTagAndStatus)
+{
+    const int64_t neg = addSampleTarget(store(), "NEG");
+    const int64_t nodePort = addSampleTarget(store(), "NodePort");
+    Target np = *store().target(nodePort);
+    np.tags = { "GKE" };
+    ASSERT_TRUE(store().updateTarget(np).ok());
+    const int64_t a = addFinishedRun(neg, { "baseline" });
+    const int64_t b = addFinishedRun(nodePort, { "baseline", "tuned" });
+    const int64_t c = addFinishedRun(nodePort, {});
+    NewRun failed;
+    failed.targetId = neg;
+    failed.config = sampleConfig();
+    auto f = store().addFailedRun(failed, "connection refused by 127.0.0.1:9");
+    ASSERT_TRUE(f.ok());
+
+    auto ids = [&](const RunFilter& filter) {
+        std::vector<int64_t> out;
+        auto runs = store().listRuns(filter);
+        EXPECT_TRUE(runs.ok()) << runs.error();
+        for (const auto& r : *runs)
+            out.push_back(r.id);
+        return out;
+    };
+    EXPECT_EQ(ids({}), (std::vector<int64_t> { a, b, c, *f }));
+    EXPECT_EQ(ids(filterOf("NodePort")), (std::vector<int64_t> { b, c }));
+    EXPECT_EQ(ids(filterOf("", { "baseline" })), (std::vector<int64_t> { a, b }));
+    EXPECT_EQ(ids(filterOf("", { "baseline", "tuned" })), (std::vector<int64_t> { b }));
+    EXPECT_EQ(ids(filterOf("", { "GKE" })), (std::vector<int64_t> { b, c })) << "a target's tags match its runs";
+    EXPECT_EQ(ids(filterOf("NEG", { "baseline" })), (std::vector<int64_t> { a }));
+    EXPECT_EQ(ids(filterOf("", {}, RunStatus::Failed)), (std::vector<int64_t> { *f }));
+    EXPECT_TRUE(ids(filterOf("nope")).empty());
+
+    auto failedRun = store().runRecord(*f);
+    ASSERT_TRUE(failedRun.ok());
+    EXPECT_EQ(failedRun->status, RunStatus::Failed);
+    EXPECT_EQ(failedRun->error, "connection refused by 127.0.0.1:9");
+    EXPECT_FALSE(failedRun->hasTotals);
+}
+
+TEST_F(Store, NotesTagsAndDeleteCascade)
+{
+    const int64_t target = addSampleTarget(store());
+    const int64_t id = addFinishedRun(target, { "a" });
+    const int64_t other = addFinishedRun(target, { "a" });
+    ASSERT_TRUE(store().setRunNotes(id, "after the Envoy upgrade").ok());
+    ASSERT_TRUE(store().setRunTags(id, { "b", "c" }).ok());
+    EXPECT_FALSE(store().setRunTags(id, { "" }).ok());
+    EXPECT_FALSE(store().setRunNotes(9999, "x").ok());
+    auto r = store().runRecord(id);
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(r->notes, "after the Envoy upgrade");
+    EXPECT_EQ((std::vector<std::string> { "b", "c" }), r->tags);
+
+    ASSERT_TRUE(store().deleteRun(id).ok());
+    EXPECT_FALSE(store().deleteRun(id).ok());
+    EXPECT_FALSE(store().loadRun(id).ok());
+    const std::string runId = std::to_string(id);
+    for (const char* table : { "intervals", "histograms", "status_counts", "run_tags", "percentiles" })
+        EXPECT_EQ(sqlText(store(), std::string("SELECT count(*) FROM ") + table + " WHERE run_id = " + runId), "0")
+            << table;
+    EXPECT_EQ(sqlText(store(), "SELECT count(*) FROM intervals WHERE run_id = " + std::to_string(other)), "4");
+}
+
+TEST_F(Store, RunOfDeadProcessBecomesInterruptedWithRebuiltSummary)
+{
+    const int64_t target = addSampleTarget(store());
+    NewRun run;
+    run.targetId = target;
+    run.config = sampleConfig(); // 5 s warm-up
+    run.startedAtMs = 1'700'000'000'000;
+    auto dead = store().beginRun(run);
+    auto otherHost = store().beginRun(run);
+    auto alive = store().beginRun(run);
+    ASSERT_TRUE(dead.ok() && otherHost.ok() && alive.ok());
+    std::vector<IntervalRecord> intervals;
+    for (uint32_t i = 0; i < 3; ++i)
+        intervals.push_back(IntervalRecord::of(sampleSnapshot(i, 2000 + 100 * i, 100)));
+    ASSERT_TRUE(store().appendIntervals(*dead, intervals).ok());
+    sqlText(
+        store(), "UPDATE runs SET owner_pid = " + std::to_string(deadPid()) + " WHERE id = " + std::to_string(*dead));
+    sqlText(
+        store(), "UPDATE runs SET owner_pid = 1, host_name = 'loader-vm-7' WHERE id = " + std::to_string(*otherHost));
+
+    reopen();
+    EXPECT_EQ(store().recoveredRuns(), std::vector<int64_t> { *dead });
+    auto data = store().loadRun(*dead);
+    ASSERT_TRUE(data.ok()) << data.error();
+    EXPECT_EQ(data->run.status, RunStatus::Interrupted);
+    EXPECT_EQ(data->intervals.size(), 3u);
+    ASSERT_TRUE(data->run.hasTotals);
+    EXPECT_EQ(data->run.totals.requests, 300u);
+    EXPECT_DOUBLE_EQ(data->run.totals.durationS, 1.5);
+    EXPECT_EQ(data->run.totals.latency.minUs, 2000);
+    EXPECT_EQ(data->run.totals.latency.maxUs, 2299);
+    EXPECT_EQ(data->run.finishedAtMs, 1'700'000'000'000 + 5'000 + 1'500);
+    ASSERT_TRUE(data->latency.has_value());
+    EXPECT_EQ(data->latency->count(), 300u);
+    EXPECT_EQ(data->statusCodes.size(), 2u);
+
+    EXPECT_EQ(store().runRecord(*otherHost)->status, RunStatus::Running) << "another host's run is left alone";
+    EXPECT_EQ(store().runRecord(*alive)->status, RunStatus::Running) << "our own live run is left alone";
+    EXPECT_EQ(sqlText(store(), "PRAGMA integrity_check"), "ok");
+}

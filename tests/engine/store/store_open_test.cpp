@@ -1,0 +1,282 @@
+// Opening session files: new files get the schema; files that are not
+// sessions, are damaged or come from a newer wrkbench are refused with a clear
+// message and left byte for byte as they were; read-only files can be read.
+
+#include "store/schema.h"
+#include "store/sessionstore.h"
+#include "store/sqldatabase.h"
+#include "storetestutil.h"
+
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+#include <sys/stat.h>
+#include <thread>
+
+using namespace wb;
+using namespace wb::storetest;
+
+namespace {
+
+std::string openError(const std::string& path, SessionOpenOptions options = {})
+{
+    auto store = SessionStore::open(path, options);
+    return store ? std::string("opened") : store.error();
+}
+
+// A plain SQLite database made with the C API (not through the store).
+void makeSqliteFile(const std::string& path, const std::string& sql)
+{
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
+    sqlite3_close(db);
+}
+
+std::vector<std::string> sideFiles(const std::string& path)
+{
+    std::vector<std::string> out;
+    for (const char* suffix : { "-wal", "-shm", "-journal" })
+        if (std::filesystem::exists(path + suffix)) out.push_back(path + suffix);
+    return out;
+}
+
+// A session with one finished run, closed again.
+void makeSession(const std::string& path)
+{
+    auto store = SessionStore::open(path);
+    ASSERT_TRUE(store.ok()) << store.error();
+    NewRun run;
+    run.targetId = addSampleTarget(**store);
+    run.config = sampleConfig();
+    auto id = (*store)->beginRun(run);
+    ASSERT_TRUE(id.ok()) << id.error();
+    std::vector<IntervalRecord> intervals;
+    for (uint32_t i = 0; i < 40; ++i)
+        intervals.push_back(IntervalRecord::of(sampleSnapshot(i, 1000 + i * 10, 500)));
+    ASSERT_TRUE((*store)->appendIntervals(*id, intervals).ok());
+}
+
+} // namespace
+
+TEST(SessionOpen, NewFileGetsSchemaApplicationIdAndWal)
+{
+    test::TempDir dir;
+    const std::string path = dir.file("lab.wrkbench");
+    auto store = SessionStore::open(path);
+    ASSERT_TRUE(store.ok()) << store.error();
+    EXPECT_FALSE((*store)->isReadOnly());
+    EXPECT_EQ(sqlText(**store, "PRAGMA user_version"), std::to_string(SCHEMA_VERSION));
+    EXPECT_EQ(sqlText(**store, "PRAGMA application_id"), std::to_string(SESSION_APPLICATION_ID));
+    EXPECT_EQ(sqlText(**store, "PRAGMA journal_mode"), "wal");
+    EXPECT_EQ(sqlText(**store, "PRAGMA foreign_keys"), "1");
+    for (const char* table : { "targets", "target_tags", "profiles", "runs", "run_tags", "intervals", "histograms",
+             "status_counts", "percentiles" })
+        EXPECT_EQ(sqlText(**store, std::string("SELECT count(*) FROM sqlite_schema WHERE name = '") + table + "'"), "1")
+            << table;
+    // No leftovers of the atomic creation.
+    for (const auto& entry : std::filesystem::directory_iterator(dir.path()))
+        EXPECT_TRUE(entry.path().filename().string().starts_with("lab.wrkbench")) << entry.path();
+}
+
+TEST(SessionOpen, ReopenKeepsData)
+{
+    test::TempDir dir;
+    const std::string path = dir.file("s.wrkbench");
+    makeSession(path);
+    auto store = SessionStore::open(path);
+    ASSERT_TRUE(store.ok()) << store.error();
+    auto runs = (*store)->listRuns();
+    ASSERT_TRUE(runs.ok());
+    ASSERT_EQ(runs->size(), 1u);
+    EXPECT_EQ(sqlText(**store, "SELECT count(*) FROM intervals"), "40");
+}
+
+TEST(SessionOpen, MissingFileWithoutCreateIsAnError)
+{
+    test::TempDir dir;
+    const std::string path = dir.file("nope.wrkbench");
+    EXPECT_EQ(openError(path, openOptions(false, false)), "'" + path + "' does not exist");
+    EXPECT_FALSE(std::filesystem::exists(path));
+}
+
+TEST(SessionOpen, GarbageEmptyAndForeignFilesAreRefusedUntouched)
+{
+    test::TempDir dir;
+    struct Case
+    {
+        std::string name;
+        std::string content;
+        std::string expected;
+    };
+    std::string binary(5000, '\0');
+    for (size_t i = 0; i < binary.size(); ++i)
+        binary[i] = static_cast<char>((i * 7919) & 0xFF);
+    const std::vector<Case> cases = {
+        { "notes.txt", "Running 30s test @ http://localhost:8080\n  12 threads and 400 connections\n",
+            "is not a wrkbench session (not an SQLite database)" },
+        { "empty.wrkbench", "", "is empty: not a wrkbench session" },
+        { "short.wrkbench", "SQLite format 3", "is not a wrkbench session (not an SQLite database)" },
+        { "random.bin", binary, "is not a wrkbench session (not an SQLite database)" },
+    };
+    for (const Case& c : cases) {
+        const std::string path = dir.file(c.name);
+        test::writeFile(path, c.content);
+        const std::string error = openError(path);
+        EXPECT_EQ(error, "'" + path + "' " + c.expected) << c.name;
+        EXPECT_EQ(test::readFile(path), c.content) << c.name;
+        EXPECT_TRUE(sideFiles(path).empty()) << c.name;
+    }
+
+    const std::string other = dir.file("other.db");
+    makeSqliteFile(other, "CREATE TABLE t(x); INSERT INTO t VALUES (1);");
+    const std::string before = test::readFile(other);
+    EXPECT_EQ(openError(other), "'" + other + "' is an SQLite database but not a wrkbench session");
+    EXPECT_EQ(test::readFile(other), before);
+    EXPECT_TRUE(sideFiles(other).empty());
+}
+
+TEST(SessionOpen, NewerSchemaIsRefusedUntouched)
+{
+    test::TempDir dir;
+    const std::string path = dir.file("future.wrkbench");
+    makeSession(path);
+    makeSqliteFile(path, "PRAGMA user_version = " + std::to_string(SCHEMA_VERSION + 6));
+    const std::string before = test::readFile(path);
+    EXPECT_EQ(openError(path),
+        "'" + path + "' was written by a newer wrkbench (schema " + std::to_string(SCHEMA_VERSION + 6)
+            + ", this version understands " + std::to_string(SCHEMA_VERSION) + "); it was left unchanged");
+    EXPECT_EQ(test::readFile(path), before);
+    EXPECT_EQ(openError(path, openOptions(true, true)).find("newer wrkbench") != std::string::npos, true);
+    EXPECT_EQ(test::readFile(path), before);
+}
+
+TEST(SessionOpen, TruncatedFileIsRefusedUntouched)
+{
+    test::TempDir dir;
+    const std::string path = dir.file("cut.wrkbench");
+    makeSession(path);
+    const std::string whole = test::readFile(path);
+    ASSERT_GT(whole.size(), 16384u);
+    for (size_t keep : { whole.size() / 2, size_t { 4096 }, size_t { 200 } }) {
+        test::writeFile(path, whole.substr(0, keep));
+        const std::string error = openError(path);
+        EXPECT_NE(error.find("'" + path + "' is damaged"), std::string::npos) << keep << ": " << error;
+        EXPECT_EQ(test::readFile(path), whole.substr(0, keep));
+        EXPECT_TRUE(sideFiles(path).empty());
+    }
+}
+
+TEST(SessionOpen, CorruptPagesAreRefusedUntouched)
+{
+    test::TempDir dir;
+    const std::string path = dir.file("bad.wrkbench");
+    makeSession(path);
+    std::string bytes = test::readFile(path);
+    // Scribble over the middle pages (b-tree pages of the intervals), keeping the size.
+    for (size_t i = bytes.size() / 3; i < bytes.size() * 2 / 3; i += 7)
+        bytes[i] = static_cast<char>(i & 0xFF);
+    test::writeFile(path, bytes);
+    const std::string error = openError(path);
+    EXPECT_NE(error.find("'" + path + "' is damaged"), std::string::npos) << error;
+    EXPECT_EQ(test::readFile(path), bytes);
+}
+
+TEST(SessionOpen, ReadOnlyFileCanBeReadButNotWritten)
+{
+    test::TempDir dir;
+    const std::string path = dir.file("ro.wrkbench");
+    makeSession(path);
+    ASSERT_EQ(::chmod(path.c_str(), 0444), 0);
+    const std::string before = test::readFile(path);
+    {
+        auto store = SessionStore::open(path);
+        ASSERT_TRUE(store.ok()) << store.error();
+        EXPECT_TRUE((*store)->isReadOnly());
+        auto runs = (*store)->listRuns();
+        ASSERT_TRUE(runs.ok()) << runs.error();
+        EXPECT_EQ(runs->size(), 1u);
+        Target t;
+        t.name = "x";
+        t.url = "http://x/";
+        auto added = (*store)->addTarget(t);
+        ASSERT_FALSE(added.ok());
+        EXPECT_EQ(added.error(), "'" + path + "' is read-only: cannot write to it");
+        EXPECT_FALSE((*store)->setRunNotes(runs->front().id, "n").ok());
+    }
+    EXPECT_EQ(test::readFile(path), before);
+    EXPECT_TRUE(sideFiles(path).empty()) << "no read-only -wal/-shm left for a later writer to trip over";
+}
+
+TEST(SessionOpen, ReadOnlyOptionDoesNotRecoverOrWrite)
+{
+    test::TempDir dir;
+    const std::string path = dir.file("s.wrkbench");
+    makeSession(path);
+    const std::string before = test::readFile(path);
+    auto store = SessionStore::open(path, openOptions(true, true));
+    ASSERT_TRUE(store.ok()) << store.error();
+    EXPECT_TRUE((*store)->isReadOnly());
+    EXPECT_FALSE((*store)->deleteRun(1).ok());
+    EXPECT_EQ(test::readFile(path), before);
+}
+
+// Every schema version this program knows is reachable from 0 one step at a
+// time, and an old file is migrated when opened. Fixture files of earlier
+// versions go in fixtures/ (there are none before version 2); each must open
+// and end at SCHEMA_VERSION with its runs intact.
+TEST(SessionSchema, MigratesEveryEarlierVersion)
+{
+    test::TempDir dir;
+    for (int from = 1; from <= SCHEMA_VERSION; ++from) {
+        const std::string path = dir.file("v" + std::to_string(from) + ".wrkbench");
+        {
+            auto db = SqlDatabase::open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+            db.exec("PRAGMA journal_mode = WAL");
+            migrateSchemaTo(db, from);
+            EXPECT_EQ(db.queryInt("PRAGMA user_version"), from);
+        }
+        auto store = SessionStore::open(path);
+        ASSERT_TRUE(store.ok()) << store.error();
+        EXPECT_EQ(sqlText(**store, "PRAGMA user_version"), std::to_string(SCHEMA_VERSION));
+        EXPECT_EQ(sqlText(**store, "PRAGMA integrity_check"), "ok");
+    }
+    const std::string fixtures = std::string(std::getenv("WB_SOURCE_DIR") ? std::getenv("WB_SOURCE_DIR") : ".")
+        + "/tests/engine/store/fixtures";
+    if (!std::filesystem::exists(fixtures)) return;
+    for (const auto& entry : std::filesystem::directory_iterator(fixtures)) {
+        if (entry.path().extension() != ".wrkbench") continue;
+        const std::string copy = dir.file(entry.path().filename().string());
+        std::filesystem::copy_file(entry.path(), copy);
+        auto store = SessionStore::open(copy);
+        ASSERT_TRUE(store.ok()) << entry.path() << ": " << store.error();
+        EXPECT_EQ(sqlText(**store, "PRAGMA user_version"), std::to_string(SCHEMA_VERSION));
+        auto runs = (*store)->listRuns();
+        ASSERT_TRUE(runs.ok()) << runs.error();
+        EXPECT_FALSE(runs->empty()) << entry.path();
+    }
+}
+
+TEST(SessionSchema, TwoProcessesCreatingOneFileGetOneSession)
+{
+    test::TempDir dir;
+    const std::string path = dir.file("race.wrkbench");
+    std::vector<std::thread> threads;
+    std::atomic<int> opened { 0 };
+    for (int i = 0; i < 4; ++i)
+        threads.emplace_back([&] {
+            auto store = SessionStore::open(path);
+            if (store)
+                ++opened;
+            else
+                ADD_FAILURE() << store.error();
+        });
+    for (auto& t : threads)
+        t.join();
+    EXPECT_EQ(opened.load(), 4);
+    auto store = SessionStore::open(path);
+    ASSERT_TRUE(store.ok());
+    EXPECT_EQ(sqlText(**store, "PRAGMA integrity_check"), "ok");
+}

@@ -1,0 +1,265 @@
+// SessionRecorder: a run is stored while it happens, from a writer thread that
+// never holds up the engine; write errors are reported and change nothing stored.
+
+#include "run/runcontroller.h"
+#include "serve/targetserver.h"
+#include "store/sessionrecorder.h"
+#include "storetestutil.h"
+
+#include <chrono>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <thread>
+
+using namespace wb;
+using namespace wb::storetest;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+std::unique_ptr<SessionStore> openStore(const std::string& path)
+{
+    auto store = SessionStore::open(path);
+    EXPECT_TRUE(store.ok()) << store.error();
+    return store ? std::move(*store) : nullptr;
+}
+
+// Plays the run controller: the same calls, in the same order, from this thread.
+struct FakeRun
+{
+    RunConfig config = sampleConfig();
+    RunResult result;
+
+    void start(RunObserver& o)
+    {
+        result.config = config;
+        o.onStarted(config);
+    }
+    void interval(RunObserver& o, uint32_t index, uint64_t n = 300)
+    {
+        const IntervalSnapshot s = sampleSnapshot(index, 1000 + 50 * index, n);
+        result.requests += s.requests;
+        result.bytes += s.bytes;
+        result.errors += s.errors;
+        result.status += s.status;
+        result.latency.merge(s.latency);
+        result.durationS = s.endS;
+        result.intervals.push_back(IntervalSummary::of(s));
+        o.onInterval(s);
+    }
+    void finish(RunObserver& o) { o.onFinished(result); }
+};
+
+double msSince(Clock::time_point t)
+{
+    return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+} // namespace
+
+TEST(Recorder, StoresTheRunWhileItHappens)
+{
+    test::TempDir dir;
+    const std::string path = dir.file("s.wrkbench");
+    auto reader = openStore(path);
+    const int64_t target = addSampleTarget(*reader);
+    SessionRecorder recorder(openStore(path), recording(target, { "live" }, "n"));
+    FakeRun run;
+    run.start(recorder);
+    for (uint32_t i = 0; i < 3; ++i)
+        run.interval(recorder, i);
+
+    // Without flush(): committed within about a second.
+    const auto t0 = Clock::now();
+    std::string count;
+    while (msSince(t0) < 3000 && (count = sqlText(*reader, "SELECT count(*) FROM intervals")) != "3")
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    EXPECT_EQ(count, "3");
+    EXPECT_LT(msSince(t0), 1500);
+    ASSERT_GT(recorder.runId(), 0);
+    auto live = reader->runRecord(recorder.runId());
+    ASSERT_TRUE(live.ok());
+    EXPECT_EQ(live->status, RunStatus::Running);
+    EXPECT_FALSE(live->hasTotals);
+    EXPECT_EQ(live->tags, std::vector<std::string> { "live" });
+
+    run.interval(recorder, 3);
+    run.finish(recorder);
+    recorder.finish();
+    EXPECT_EQ(recorder.lastError(), "");
+    EXPECT_EQ(recorder.droppedWrites(), 0u);
+    EXPECT_EQ(recorder.intervalsWritten(), 4u);
+    auto data = reader->loadRun(recorder.runId());
+    ASSERT_TRUE(data.ok()) << data.error();
+    EXPECT_EQ(data->run.status, RunStatus::Completed);
+    EXPECT_EQ(data->run.notes, "n");
+    EXPECT_EQ(data->run.totals.requests, 1200u);
+    EXPECT_EQ(data->intervals.size(), 4u);
+    ASSERT_TRUE(data->latency.has_value());
+    EXPECT_EQ(data->latency->serialize(), run.result.latency.serialize());
+    EXPECT_GT(data->run.startedAtMs, 0);
+    EXPECT_GE(data->run.finishedAtMs, data->run.startedAtMs);
+}
+
+TEST(Recorder, ObserverCallsDoNotWaitForALockedFile)
+{
+    test::TempDir dir;
+    const std::string path = dir.file("s.wrkbench");
+    auto blocker = openStore(path);
+    const int64_t target = addSampleTarget(*blocker);
+    SessionRecorder recorder(openStore(path), recording(target));
+    FakeRun run;
+    sqlText(*blocker, "BEGIN IMMEDIATE"); // another writer holds the lock
+    const auto t0 = Clock::now();
+    run.start(recorder);
+    for (uint32_t i = 0; i < 5; ++i)
+        run.interval(recorder, i);
+    run.finish(recorder);
+    EXPECT_LT(msSince(t0), 200) << "the controller thread waited for the disk";
+    std::this_thread::sleep_for(std::chrono::milliseconds(800));
+    sqlText(*blocker, "COMMIT");
+    recorder.finish();
+    EXPECT_EQ(recorder.lastError(), "");
+    auto r = blocker->runRecord(recorder.runId());
+    ASSERT_TRUE(r.ok()) << r.error();
+    EXPECT_EQ(r->status, RunStatus::Completed);
+    EXPECT_EQ(recorder.intervalsWritten(), 5u);
+}
+
+TEST(Recorder, DiskFullIsReportedAndDamagesNothing)
+{
+    test::TempDir dir;
+    const std::string path = dir.file("s.wrkbench");
+    auto reader = openStore(path);
+    const int64_t target = addSampleTarget(*reader);
+    int64_t earlier = 0;
+    {
+        SessionRecorder first(openStore(path), recording(target));
+        FakeRun run;
+        run.start(first);
+        run.interval(first, 0);
+        run.finish(first);
+        first.finish();
+        earlier = first.runId();
+    }
+    const auto before = reader->loadRun(earlier);
+    ASSERT_TRUE(before.ok());
+
+    auto store = openStore(path);
+    // A file that may not grow: what SQLite does when the disk is full.
+    const std::string pages = sqlText(*store, "PRAGMA page_count");
+    sqlText(*store, "PRAGMA max_page_count = " + std::to_string(std::stoi(pages) + 1));
+    SessionRecorder recorder(std::move(store), recording(target));
+    FakeRun run;
+    run.start(recorder);
+    const auto t0 = Clock::now();
+    for (uint32_t i = 0; i < 30; ++i)
+        run.interval(recorder, i, 2000); // wide histograms: a few pages per interval
+    run.finish(recorder);
+    EXPECT_LT(msSince(t0), 500);
+    recorder.flush();
+    recorder.finish();
+    EXPECT_NE(recorder.lastError().find("the disk is full"), std::string::npos) << recorder.lastError();
+    EXPECT_NE(recorder.lastError().find("'" + path + "'"), std::string::npos) << recorder.lastError();
+    EXPECT_LT(recorder.intervalsWritten(), 30u);
+    EXPECT_GT(recorder.droppedWrites(), 0u);
+
+    EXPECT_EQ(sqlText(*reader, "PRAGMA integrity_check"), "ok");
+    const auto after = reader->loadRun(earlier);
+    ASSERT_TRUE(after.ok());
+    EXPECT_EQ(after->run.totals.requests, before->run.totals.requests);
+    EXPECT_EQ(after->intervals.size(), before->intervals.size());
+    EXPECT_EQ(after->latency->serialize(), before->latency->serialize());
+}
+
+TEST(Recorder, ReadOnlyFileIsReportedAndUnchanged)
+{
+    test::TempDir dir;
+    const std::string path = dir.file("ro.wrkbench");
+    int64_t target = 0;
+    {
+        auto store = openStore(path);
+        target = addSampleTarget(*store);
+    }
+    ASSERT_EQ(::chmod(path.c_str(), 0444), 0);
+    const std::string bytes = test::readFile(path);
+    auto store = openStore(path);
+    ASSERT_TRUE(store->isReadOnly());
+    SessionRecorder recorder(std::move(store), recording(target));
+    FakeRun run;
+    run.start(recorder);
+    run.interval(recorder, 0);
+    run.finish(recorder);
+    recorder.finish();
+    EXPECT_EQ(recorder.lastError().rfind("'" + path + "' is read-only", 0), 0u) << recorder.lastError();
+    EXPECT_EQ(recorder.runId(), 0);
+    EXPECT_EQ(test::readFile(path), bytes);
+}
+
+TEST(Recorder, TwoWritersAtOnceBothLand)
+{
+    test::TempDir dir;
+    const std::string path = dir.file("s.wrkbench");
+    auto reader = openStore(path);
+    const int64_t target = addSampleTarget(*reader);
+    auto write = [&](int64_t& runId) {
+        SessionRecorder recorder(openStore(path), recording(target));
+        FakeRun run;
+        run.start(recorder);
+        for (uint32_t i = 0; i < 20; ++i) {
+            run.interval(recorder, i);
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+        run.finish(recorder);
+        recorder.finish();
+        EXPECT_EQ(recorder.lastError(), "");
+        runId = recorder.runId();
+    };
+    int64_t a = 0, b = 0;
+    std::thread ta(write, std::ref(a)), tb(write, std::ref(b));
+    ta.join();
+    tb.join();
+    for (int64_t id : { a, b }) {
+        auto data = reader->loadRun(id);
+        ASSERT_TRUE(data.ok()) << data.error();
+        EXPECT_EQ(data->run.status, RunStatus::Completed);
+        EXPECT_EQ(data->intervals.size(), 20u);
+    }
+}
+
+TEST(Recorder, RealRunAgainstTheBuiltInServer)
+{
+    TargetServer server(TargetServerOptions {});
+    ASSERT_TRUE(server.start().ok());
+    test::TempDir dir;
+    const std::string path = dir.file("s.wrkbench");
+    auto reader = openStore(path);
+    const int64_t target = addSampleTarget(*reader);
+    RunConfig cfg;
+    cfg.request.url = *parseUrl("http://127.0.0.1:" + std::to_string(server.port()) + "/");
+    cfg.threads = 2;
+    cfg.connections = 4;
+    cfg.durationUs = 1'000'000;
+    cfg.intervalUs = 200'000;
+    RunController controller(cfg);
+    SessionRecorder recorder(openStore(path), recording(target));
+    controller.addObserver(&recorder);
+    ASSERT_TRUE(controller.prepare().ok());
+    const RunResult result = controller.run();
+    recorder.finish();
+    ASSERT_EQ(recorder.lastError(), "");
+    auto data = reader->loadRun(recorder.runId());
+    ASSERT_TRUE(data.ok()) << data.error();
+    EXPECT_EQ(data->run.status, RunStatus::Completed);
+    EXPECT_EQ(data->run.totals.requests, result.requests);
+    EXPECT_GT(result.requests, 0u);
+    ASSERT_EQ(data->intervals.size(), result.intervals.size());
+    for (size_t i = 0; i < result.intervals.size(); ++i) {
+        EXPECT_EQ(data->intervals[i].requests, result.intervals[i].requests);
+        EXPECT_EQ(data->intervals[i].latency.p99Us, static_cast<double>(result.intervals[i].p99Us));
+    }
+    ASSERT_TRUE(data->latency.has_value());
+    EXPECT_EQ(data->latency->count(), result.latency.count());
+    EXPECT_EQ(data->run.config.connections, 4u);
+    EXPECT_EQ(data->statusCodes, (std::vector<std::pair<int, uint64_t>> { { 200, result.requests } }));
+}
