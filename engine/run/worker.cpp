@@ -50,6 +50,11 @@ Worker::Worker(const LoadPlan& plan, unsigned workerIndex, unsigned connectionCo
         for (auto& c : m_connections)
             c.tls = std::make_unique<TlsTransport>();
     if (plan.config.stagesAreConnections && !plan.config.stages.empty()) m_enabledConnections = 0;
+    // Plain sockets are edge-triggered: level-triggered epoll keeps every reported socket on
+    // its ready list and polls it again on the next wait, one more tcp_poll() per response.
+    // A short read() drains the socket, so the next response raises a new edge. TLS stays
+    // level-triggered: OpenSSL may leave bytes in the socket after filling its record buffer.
+    m_edgeFlag = plan.tls ? 0u : static_cast<uint32_t>(EPOLLET);
 }
 
 Worker::~Worker()
@@ -189,7 +194,7 @@ void Worker::connect(uint32_t index)
     const IoStatus st = startConnect(c.fd, m_plan.address);
     if (st == IoStatus::Error) return fail(c, &ErrorCounts::connect, describeConnectError(errno, m_plan.address));
     epoll_event ev {};
-    ev.events = EPOLLIN | EPOLLOUT;
+    ev.events = EPOLLIN | EPOLLOUT | m_edgeFlag;
     ev.data.u64 = eventData(index, m_generation[index]);
     epoll_ctl(m_epollFd, EPOLL_CTL_ADD, c.fd, &ev);
     c.writeInterest = true;
@@ -353,7 +358,7 @@ void Worker::onReadable(Connection& c)
         switch (c.read(m_readBuffer.get(), READ_BUFFER_BYTES, n)) {
         case IoStatus::Ok:
             if (!consume(c, n)) return;
-            // A short read drained the socket; level-triggered epoll reports new data.
+            // A short read drained the socket: the next bytes raise a new edge (or, level-triggered, a new event).
             if (n < READ_BUFFER_BYTES && !c.hasBufferedInput()) return;
             continue;
         case IoStatus::WantRead:
@@ -486,7 +491,7 @@ void Worker::setWriteInterest(Connection& c, bool on)
 {
     if (c.writeInterest == on) return;
     epoll_event ev {};
-    ev.events = on ? (EPOLLIN | EPOLLOUT) : EPOLLIN;
+    ev.events = (on ? (EPOLLIN | EPOLLOUT) : EPOLLIN) | m_edgeFlag;
     ev.data.u64 = eventData(indexOf(c), m_generation[indexOf(c)]);
     epoll_ctl(m_epollFd, EPOLL_CTL_MOD, c.fd, &ev);
     c.writeInterest = on;

@@ -100,6 +100,7 @@ private:
     int m_wakeFd = -1;
     std::unique_ptr<char[]> m_readBuffer; ///< shared by all connections: responses are parsed, never stored
     unsigned m_idleWaiting = 0; ///< connections waiting in Idle to reconnect
+    uint32_t m_edgeFlag = 0; ///< EPOLLET for plain sockets, 0 for TLS
     bool m_draining = false; ///< open model: after the end, awaiting responses to requests due before it
 
     // Time keeping (monotonic microseconds).
