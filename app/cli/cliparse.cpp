@@ -11,13 +11,15 @@ std::vector<std::string> withDefaultSubcommand(int argc, char** argv, const std:
     std::vector<std::string> args(argv + 1, argv + argc);
     const bool hasSubcommand = !args.empty()
         && (std::find(subcommands.begin(), subcommands.end(), args.front()) != subcommands.end()
-            || args.front() == "--help" || args.front() == "-h" || args.front() == "--version"
-            || args.front() == "-v");
+            || args.front() == "--help" || args.front() == "-h" || args.front() == "--version" || args.front() == "-v");
     if (!hasSubcommand && !args.empty()) args.insert(args.begin(), "run");
     return args;
 }
 
-void printError(const std::string& message) { std::cerr << "wrkbench-cli: error: " << message << std::endl; }
+void printError(const std::string& message)
+{
+    std::cerr << "wrkbench-cli: error: " << message << std::endl;
+}
 
 int parseOrExit(CLI::App& app, std::vector<std::string> args)
 {

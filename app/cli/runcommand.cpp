@@ -5,9 +5,9 @@
 #include "report/stageparse.h"
 #include "report/units.h"
 #include "report/wrktext.h"
-#include "runrecording.h"
 #include "run/runcontroller.h"
 #include "run/stages.h"
+#include "runrecording.h"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -81,8 +81,7 @@ Result<RunConfig> toConfig(const RunArgs& a)
     if (!a.stages.empty()) {
         auto plan = parseStages(a.stages);
         if (!plan) return Error { plan.error() };
-        if (!plan->connections && !a.rate.empty())
-            return Error { "use either -R/--rate or rate stages, not both" };
+        if (!plan->connections && !a.rate.empty()) return Error { "use either -R/--rate or rate stages, not both" };
         cfg.stages = plan->stages;
         cfg.stagesAreConnections = plan->connections;
         cfg.durationUs = totalStageDurationUs(cfg.stages);

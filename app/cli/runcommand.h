@@ -11,7 +11,8 @@ class App;
 namespace wb::cli {
 
 /// The run options as typed; converted and checked by runCommand().
-struct RunArgs {
+struct RunArgs
+{
     std::string url;
     std::string threads = "2";
     std::string connections = "10";

@@ -7,8 +7,8 @@
 #include <CLI/CLI.hpp>
 #include <csignal>
 #include <ctime>
-#include <tuple>
 #include <iostream>
+#include <tuple>
 
 namespace wb::cli {
 

@@ -10,7 +10,8 @@ class App;
 
 namespace wb::cli {
 
-struct ServeArgs {
+struct ServeArgs
+{
     std::string bind = "127.0.0.1";
     uint16_t port = 8080;
     unsigned threads = 1;

@@ -10,21 +10,20 @@
 
 namespace wb {
 
-struct Error {
+struct Error
+{
     std::string message;
 };
 
-template<typename T>
-class Result {
+template<typename T> class Result
+{
 public:
     Result(T value)
         : m_v(std::move(value))
-    {
-    }
+    { }
     Result(Error error)
         : m_v(std::move(error))
-    {
-    }
+    { }
 
     bool ok() const { return m_v.index() == 0; }
     explicit operator bool() const { return ok(); }
@@ -41,14 +40,14 @@ private:
 };
 
 /// Result of an operation that yields nothing but may fail.
-class Status {
+class Status
+{
 public:
     Status() = default;
     Status(Error error)
         : m_error(std::move(error.message))
         , m_failed(true)
-    {
-    }
+    { }
     bool ok() const { return !m_failed; }
     explicit operator bool() const { return ok(); }
     const std::string& error() const { return m_error; }

@@ -39,7 +39,8 @@ Result<Header> parseHeader(const std::string& text)
     if (h.name.empty()) return Error { "invalid header " + quoted + ": empty name" };
     if (!std::all_of(h.name.begin(), h.name.end(), isTokenChar))
         return Error { "invalid header " + quoted + ": '" + h.name + "' is not a valid header name" };
-    if (h.value.find_first_of("\r\n") != std::string::npos || std::find(h.value.begin(), h.value.end(), '\0') != h.value.end())
+    if (h.value.find_first_of("\r\n") != std::string::npos
+        || std::find(h.value.begin(), h.value.end(), '\0') != h.value.end())
         return Error { "invalid header " + quoted + ": value contains CR, LF or NUL" };
     return h;
 }
@@ -47,8 +48,8 @@ Result<Header> parseHeader(const std::string& text)
 std::string buildRequest(const RequestSpec& spec)
 {
     auto given = [&](const char* name) {
-        return std::any_of(spec.headers.begin(), spec.headers.end(),
-            [&](const Header& h) { return equalsIgnoreCase(h.name, name); });
+        return std::any_of(
+            spec.headers.begin(), spec.headers.end(), [&](const Header& h) { return equalsIgnoreCase(h.name, name); });
     };
     std::string out;
     out.reserve(128 + spec.body.size());

@@ -9,7 +9,8 @@
 
 namespace wb {
 
-struct Header {
+struct Header
+{
     std::string name;
     std::string value;
     bool operator==(const Header&) const = default;
@@ -19,7 +20,8 @@ struct Header {
 /// characters outside the HTTP token set, and CR/LF anywhere.
 Result<Header> parseHeader(const std::string& text);
 
-struct RequestSpec {
+struct RequestSpec
+{
     std::string method = "GET";
     Url url;
     std::vector<Header> headers; ///< user headers; they replace defaults of the same name
@@ -31,6 +33,9 @@ struct RequestSpec {
 std::string buildRequest(const RequestSpec& spec);
 
 /// True when a response to this method has no body regardless of its headers.
-inline bool methodHasNoResponseBody(const std::string& method) { return method == "HEAD"; }
+inline bool methodHasNoResponseBody(const std::string& method)
+{
+    return method == "HEAD";
+}
 
 } // namespace wb

@@ -24,7 +24,10 @@ std::string Url::hostHeader() const
     return h;
 }
 
-std::string Url::toString() const { return scheme + "://" + hostHeader() + target; }
+std::string Url::toString() const
+{
+    return scheme + "://" + hostHeader() + target;
+}
 
 Result<Url> parseUrl(const std::string& text)
 {

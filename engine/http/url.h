@@ -9,7 +9,8 @@
 
 namespace wb {
 
-struct Url {
+struct Url
+{
     std::string scheme; ///< "http" or "https"
     std::string host; ///< host name or address literal, without IPv6 brackets
     uint16_t port = 0; ///< explicit or the scheme's default

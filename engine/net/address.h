@@ -10,7 +10,8 @@
 
 namespace wb {
 
-struct SocketAddress {
+struct SocketAddress
+{
     sockaddr_storage storage {};
     socklen_t length = 0;
 

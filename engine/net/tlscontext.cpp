@@ -49,6 +49,9 @@ Result<std::shared_ptr<TlsContext>> TlsContext::create(const TlsClientOptions& o
     return result;
 }
 
-TlsContext::~TlsContext() { SSL_CTX_free(m_ctx); }
+TlsContext::~TlsContext()
+{
+    SSL_CTX_free(m_ctx);
+}
 
 } // namespace wb

@@ -12,12 +12,14 @@ using SSL_CTX = struct ssl_ctx_st;
 
 namespace wb {
 
-struct TlsClientOptions {
+struct TlsClientOptions
+{
     bool verifyPeer = true;
     std::string caFile; ///< PEM CA bundle; empty = system store
 };
 
-class TlsContext {
+class TlsContext
+{
 public:
     static Result<std::shared_ptr<TlsContext>> create(const TlsClientOptions& options);
     ~TlsContext();
@@ -31,8 +33,7 @@ private:
     TlsContext(SSL_CTX* ctx, bool verify)
         : m_ctx(ctx)
         , m_verify(verify)
-    {
-    }
+    { }
     SSL_CTX* m_ctx;
     bool m_verify;
 };

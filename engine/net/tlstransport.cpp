@@ -25,8 +25,8 @@ bool TlsTransport::attach(const TlsContext& context, int fd, const std::string& 
         m_lastError = "cannot create TLS connection: " + takeOpenSslError();
         return false;
     }
-    const bool isIpLiteral = serverName.find(':') != std::string::npos
-        || serverName.find_first_not_of("0123456789.") == std::string::npos;
+    const bool isIpLiteral
+        = serverName.find(':') != std::string::npos || serverName.find_first_not_of("0123456789.") == std::string::npos;
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wold-style-cast" // inside OpenSSL's macro
     if (!isIpLiteral) SSL_set_tlsext_host_name(m_ssl, serverName.c_str()); // SNI is for names only
@@ -115,8 +115,14 @@ IoStatus TlsTransport::write(const char* data, size_t length, size_t& bytesWritt
     return mapError(0);
 }
 
-bool TlsTransport::hasPendingInput() const { return m_ssl && SSL_has_pending(m_ssl); }
+bool TlsTransport::hasPendingInput() const
+{
+    return m_ssl && SSL_has_pending(m_ssl);
+}
 
-bool TlsTransport::resumedSession() const { return m_ssl && SSL_session_reused(m_ssl); }
+bool TlsTransport::resumedSession() const
+{
+    return m_ssl && SSL_session_reused(m_ssl);
+}
 
 } // namespace wb

@@ -14,7 +14,8 @@ namespace wb {
 
 class TlsContext;
 
-class TlsTransport {
+class TlsTransport
+{
 public:
     TlsTransport() = default;
     ~TlsTransport();

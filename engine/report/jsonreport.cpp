@@ -21,13 +21,17 @@ Json configJson(const RunConfig& config)
     for (const Stage& st : config.stages)
         stages.push_back({ { "duration_s", secondsOf(st.durationUs) }, { "target", st.target } });
     return Json {
-        { "threads", config.threads }, { "connections", config.connections },
-        { "duration_s", secondsOf(config.durationUs) }, { "warmup_s", secondsOf(config.warmupUs) },
-        { "timeout_s", secondsOf(config.timeoutUs) }, { "pipeline", config.pipeline },
+        { "threads", config.threads },
+        { "connections", config.connections },
+        { "duration_s", secondsOf(config.durationUs) },
+        { "warmup_s", secondsOf(config.warmupUs) },
+        { "timeout_s", secondsOf(config.timeoutUs) },
+        { "pipeline", config.pipeline },
         // null: closed loop, requests as fast as responses come back
         { "rate", config.ratePerS > 0 ? Json(config.ratePerS) : Json(nullptr) },
         { "stages", std::move(stages) },
-        { "stages_kind", config.stages.empty() ? Json(nullptr) : Json(config.stagesAreConnections ? "connections" : "rate") },
+        { "stages_kind",
+            config.stages.empty() ? Json(nullptr) : Json(config.stagesAreConnections ? "connections" : "rate") },
         { "model", config.openModel() ? "open" : "closed" },
     };
 }

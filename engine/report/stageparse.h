@@ -10,7 +10,8 @@
 
 namespace wb {
 
-struct StagePlan {
+struct StagePlan
+{
     std::vector<Stage> stages;
     bool connections = false; ///< targets are connection counts ("50c")
 };

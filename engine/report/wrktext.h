@@ -9,7 +9,8 @@
 
 namespace wb {
 
-struct TextReportOptions {
+struct TextReportOptions
+{
     bool latencyDistribution = false; ///< wrk's --latency block
 };
 

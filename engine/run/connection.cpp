@@ -20,7 +20,10 @@ void Connection::close()
     writeTarget = 0;
 }
 
-IoStatus Connection::plainReadFd(char* buffer, size_t length, size_t& n) { return plainRead(fd, buffer, length, n); }
+IoStatus Connection::plainReadFd(char* buffer, size_t length, size_t& n)
+{
+    return plainRead(fd, buffer, length, n);
+}
 
 IoStatus Connection::plainWriteFd(const char* data, size_t length, size_t& n)
 {

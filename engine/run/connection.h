@@ -13,12 +13,14 @@
 namespace wb {
 
 /// Due and send times of one request in flight.
-struct InFlightRequest {
+struct InFlightRequest
+{
     uint64_t dueUs = 0; ///< when the schedule wanted it sent (closed loop: = sentUs)
     uint64_t sentUs = 0; ///< when it was handed to the kernel
 };
 
-struct Connection {
+struct Connection
+{
     enum class State : uint8_t {
         Idle, ///< no socket (before the first connect, waiting to reconnect, or parked by a ramp)
         Connecting, ///< non-blocking connect in progress

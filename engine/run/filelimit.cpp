@@ -18,8 +18,8 @@ Status ensureFileDescriptors(uint64_t connections, unsigned threads)
     const uint64_t needed = connections + 2ull * threads + 64;
     if (limit.rlim_cur != RLIM_INFINITY && needed > limit.rlim_cur)
         return Error { std::to_string(connections) + " connections need about " + std::to_string(needed)
-            + " file descriptors, but the limit is " + std::to_string(limit.rlim_cur)
-            + " (hard limit " + std::to_string(limit.rlim_max)
+            + " file descriptors, but the limit is " + std::to_string(limit.rlim_cur) + " (hard limit "
+            + std::to_string(limit.rlim_max)
             + "); raise it with 'ulimit -n' or in /etc/security/limits.conf, or use fewer connections" };
     return {};
 }

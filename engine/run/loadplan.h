@@ -13,7 +13,8 @@
 
 namespace wb {
 
-struct LoadPlan {
+struct LoadPlan
+{
     RunConfig config;
     std::string batch; ///< `pipeline` copies of the serialised request, sent with one write
     size_t requestBytes = 0; ///< length of one request in batch

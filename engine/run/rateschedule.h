@@ -13,7 +13,8 @@
 
 namespace wb {
 
-class RateSchedule {
+class RateSchedule
+{
 public:
     /// Constant rate (requests/s) or, when stages are given, their linear ramps.
     RateSchedule(double ratePerS, std::vector<Stage> stages);
@@ -28,7 +29,8 @@ public:
     bool isConstant() const { return m_stages.empty(); }
 
 private:
-    struct Segment {
+    struct Segment
+    {
         double startS, durationS, fromRate, toRate, countBefore;
     };
     double m_rate;

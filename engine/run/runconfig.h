@@ -11,7 +11,8 @@
 
 namespace wb {
 
-struct TlsOptions {
+struct TlsOptions
+{
     bool verifyPeer = true; ///< verify the server certificate (against caFile or the system store)
     std::string caFile; ///< PEM file with trusted CA certificates; empty = system store
 };
@@ -19,13 +20,15 @@ struct TlsOptions {
 /// One step of a ramp: over durationUs, move linearly from the previous
 /// target (0 at the start) to this one: a rate (requests/s) in the open model,
 /// a connection count in the closed model.
-struct Stage {
+struct Stage
+{
     uint64_t durationUs = 0;
     double target = 0;
     bool operator==(const Stage&) const = default;
 };
 
-struct RunConfig {
+struct RunConfig
+{
     RequestSpec request;
     TlsOptions tls;
     unsigned threads = 2;

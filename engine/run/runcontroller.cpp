@@ -14,7 +14,10 @@
 
 namespace wb {
 
-const char* engineVersion() { return WB_VERSION; }
+const char* engineVersion()
+{
+    return WB_VERSION;
+}
 
 namespace {
 constexpr uint64_t CONTROLLER_POLL_US = 5'000;
@@ -36,7 +39,10 @@ Status handshakeWithin(TlsTransport& tls, int fd, int timeoutMs)
 }
 } // namespace
 
-RunController::RunController(RunConfig config) { m_plan.config = std::move(config); }
+RunController::RunController(RunConfig config)
+{
+    m_plan.config = std::move(config);
+}
 
 RunController::~RunController() = default;
 
@@ -142,8 +148,8 @@ RunResult RunController::run()
         const bool allFinished = std::all_of(m_workers.begin(), m_workers.end(), [](auto& w) { return w->finished(); });
         const bool allReady = std::all_of(m_workers.begin(), m_workers.end(),
             [&](auto& w) { return w->finished() || w->publishedIntervals() > next; });
-        const bool anyData = std::any_of(m_workers.begin(), m_workers.end(),
-            [&](auto& w) { return w->publishedIntervals() > next; });
+        const bool anyData
+            = std::any_of(m_workers.begin(), m_workers.end(), [&](auto& w) { return w->publishedIntervals() > next; });
         if (allReady && anyData) {
             mergeInterval(next++, std::min(m_plan.stopAtUs.load(), m_plan.endUs), result);
             continue;
@@ -158,15 +164,15 @@ RunResult RunController::run()
     for (auto& t : threads)
         t.join();
 
-    const uint64_t lastUs = result.intervals.empty() ? m_plan.measureStartUs
-                                                     : m_plan.measureStartUs
-            + static_cast<uint64_t>(result.intervals.back().endS * 1e6);
+    const uint64_t lastUs = result.intervals.empty()
+        ? m_plan.measureStartUs
+        : m_plan.measureStartUs + static_cast<uint64_t>(result.intervals.back().endS * 1e6);
     result.durationS = static_cast<double>(lastUs - m_plan.measureStartUs) / 1e6;
     result.stoppedEarly = m_plan.stopRequested.load() && lastUs < m_plan.endUs;
     if (m_plan.schedule && result.durationS > 0) {
         const double offsetS = static_cast<double>(m_plan.measureStartUs - m_plan.startUs) / 1e6;
-        result.targetRatePerS = (m_plan.schedule->cumulative(offsetS + result.durationS)
-                                    - m_plan.schedule->cumulative(offsetS))
+        result.targetRatePerS
+            = (m_plan.schedule->cumulative(offsetS + result.durationS) - m_plan.schedule->cumulative(offsetS))
             / result.durationS;
     }
     for (auto& w : m_workers) {

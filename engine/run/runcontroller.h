@@ -18,7 +18,8 @@ namespace wb {
 
 class Worker;
 
-class RunController {
+class RunController
+{
 public:
     explicit RunController(RunConfig config);
     ~RunController();

@@ -8,7 +8,8 @@
 
 namespace wb {
 
-class RunObserver {
+class RunObserver
+{
 public:
     virtual ~RunObserver() = default;
     /// Load starts now (after the pre-run check); warm-up, if any, begins.

@@ -13,7 +13,8 @@
 
 namespace wb {
 
-struct RunResult {
+struct RunResult
+{
     RunConfig config;
     std::string engineVersion;
     double durationS = 0; ///< measured time (warm-up excluded)

@@ -69,7 +69,8 @@ Status Worker::init()
 {
     m_epollFd = epoll_create1(EPOLL_CLOEXEC);
     m_wakeFd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-    if (m_epollFd < 0 || m_wakeFd < 0) return Error { std::string("cannot create event loop: ") + std::strerror(errno) };
+    if (m_epollFd < 0 || m_wakeFd < 0)
+        return Error { std::string("cannot create event loop: ") + std::strerror(errno) };
     epoll_event ev {};
     ev.events = EPOLLIN;
     ev.data.u64 = eventData(WAKE_TAG, 0);
@@ -111,7 +112,8 @@ void Worker::run()
         if (!m_timers.empty()) wakeAtUs = std::min(wakeAtUs, m_timers.front().dueUs);
         now = monotonicNowUs();
         const uint64_t waitUs = wakeAtUs > now ? wakeAtUs - now : 0;
-        const timespec timeout { static_cast<time_t>(waitUs / 1'000'000), static_cast<long>(waitUs % 1'000'000) * 1000 };
+        const timespec timeout { static_cast<time_t>(waitUs / 1'000'000),
+            static_cast<long>(waitUs % 1'000'000) * 1000 };
         const int n = epoll_pwait2(m_epollFd, events, MAX_EVENTS, &timeout, nullptr);
         for (int i = 0; i < n; ++i) {
             const auto index = static_cast<uint32_t>(events[i].data.u64);
@@ -154,7 +156,8 @@ void Worker::drain(epoll_event* events, int maxEvents)
         const uint64_t now = monotonicNowUs();
         if (now >= deadlineUs) break;
         const uint64_t waitUs = std::min<uint64_t>(deadlineUs - now, HOUSEKEEPING_US);
-        const timespec timeout { static_cast<time_t>(waitUs / 1'000'000), static_cast<long>(waitUs % 1'000'000) * 1000 };
+        const timespec timeout { static_cast<time_t>(waitUs / 1'000'000),
+            static_cast<long>(waitUs % 1'000'000) * 1000 };
         const int n = epoll_pwait2(m_epollFd, events, maxEvents, &timeout, nullptr);
         for (int i = 0; i < n; ++i) {
             const auto index = static_cast<uint32_t>(events[i].data.u64);
@@ -223,15 +226,15 @@ void Worker::onEvent(uint32_t index, uint32_t events)
 
 void Worker::finishConnect(Connection& c)
 {
-    if (const int err = connectResult(c.fd)) return fail(c, &ErrorCounts::connect, describeConnectError(err, m_plan.address));
+    if (const int err = connectResult(c.fd))
+        return fail(c, &ErrorCounts::connect, describeConnectError(err, m_plan.address));
     onConnected(c);
 }
 
 void Worker::onConnected(Connection& c)
 {
     if (c.tls) {
-        if (!c.tls->attach(*m_plan.tls, c.fd, m_plan.serverName))
-            return fail(c, &ErrorCounts::tls, c.tls->lastError());
+        if (!c.tls->attach(*m_plan.tls, c.fd, m_plan.serverName)) return fail(c, &ErrorCounts::tls, c.tls->lastError());
         c.state = Connection::State::Handshaking;
         c.stateSinceUs = monotonicNowUs();
         return continueHandshake(c);

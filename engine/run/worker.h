@@ -19,7 +19,8 @@ struct epoll_event;
 
 namespace wb {
 
-class Worker {
+class Worker
+{
 public:
     /// workerIndex numbers the worker among all; its connections are the global
     /// slots workerIndex, workerIndex + threads, ... (so ramps and schedules interleave).
@@ -73,7 +74,10 @@ private:
     void publishCurrent();
     bool measuring(uint64_t nowUs) const { return nowUs >= m_plan.measureStartUs; }
     uint32_t indexOf(const Connection& c) const { return static_cast<uint32_t>(&c - m_connections.data()); }
-    InFlightRequest* ringOf(const Connection& c) { return &m_ring[static_cast<size_t>(indexOf(c)) * m_plan.config.pipeline]; }
+    InFlightRequest* ringOf(const Connection& c)
+    {
+        return &m_ring[static_cast<size_t>(indexOf(c)) * m_plan.config.pipeline];
+    }
     uint64_t dueUsOf(uint64_t globalSequence) const;
     /// Connection i of worker w is global slot w + i * threads (a bijection onto [0, connections)).
     uint64_t globalSlotOf(const Connection& c) const
@@ -82,7 +86,8 @@ private:
     }
 
     /// A connection waiting for its next due time (open model).
-    struct DueTimer {
+    struct DueTimer
+    {
         uint64_t dueUs;
         uint32_t index;
         uint32_t generation;

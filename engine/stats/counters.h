@@ -7,7 +7,8 @@
 namespace wb {
 
 /// Failed attempts by cause. A request counts in at most one field.
-struct ErrorCounts {
+struct ErrorCounts
+{
     uint64_t connect = 0; ///< connect() failed or the connect timeout expired; no request was sent
     uint64_t read = 0; ///< the peer reset or closed the connection before a response was complete
     uint64_t write = 0; ///< sending the request failed (EPIPE, ECONNRESET, ...)
@@ -36,7 +37,8 @@ struct ErrorCounts {
 };
 
 /// Responses by status code. Codes outside 100..599 are counted under 0.
-struct StatusCounts {
+struct StatusCounts
+{
     static constexpr int MAX_CODE = 599;
     std::array<uint64_t, MAX_CODE + 1> byCode {};
 

@@ -13,7 +13,8 @@
 
 namespace wb {
 
-class LatencyHistogram {
+class LatencyHistogram
+{
 public:
     static constexpr int SUB_BUCKET_BITS = 7; // 128 sub-buckets per octave
     static constexpr int SUB_BUCKET_HALF = 1 << SUB_BUCKET_BITS;
@@ -55,7 +56,8 @@ public:
     /// Number of recorded values in buckets up to and including valueUs's bucket.
     uint64_t countAtOrBelow(uint64_t valueUs) const;
 
-    struct Bucket {
+    struct Bucket
+    {
         uint64_t lowUs; // lowest value in the bucket
         uint64_t highUs; // highest value in the bucket
         uint64_t count;

@@ -6,7 +6,8 @@
 
 namespace wb {
 
-struct RateSamples {
+struct RateSamples
+{
     std::vector<double> perThreadRequestsPerS;
 
     double mean() const;

@@ -10,7 +10,8 @@
 namespace wb {
 
 /// Everything measured during one interval, merged over all workers.
-struct IntervalSnapshot {
+struct IntervalSnapshot
+{
     uint32_t index = 0; ///< 0-based interval number
     double startS = 0; ///< interval start, seconds since measurement began (after warm-up)
     double endS = 0; ///< interval end, seconds since measurement began
@@ -61,7 +62,8 @@ struct IntervalSnapshot {
 };
 
 /// Compact form of an interval kept in the run result and written to the store.
-struct IntervalSummary {
+struct IntervalSummary
+{
     uint32_t index = 0;
     double startS = 0;
     double endS = 0;

@@ -11,7 +11,8 @@
 
 namespace wb {
 
-struct SpectrumPoint {
+struct SpectrumPoint
+{
     double percentile = 0; ///< 0..100
     uint64_t valueUs = 0;
     uint64_t totalCount = 0; ///< values at or below valueUs

@@ -13,7 +13,8 @@ using test::runProcess;
 
 namespace {
 
-class Cli : public ::testing::Test {
+class Cli : public ::testing::Test
+{
 protected:
     void SetUp() override
     {
@@ -74,7 +75,8 @@ TEST_F(Cli, WrkCommandLinePrintsWrkReport)
     l.erase(l.begin() + 2); // from here on, wrk's lines exactly
     EXPECT_EQ(l[2], "  Thread Stats   Avg      Stdev     Max   +/- Stdev");
     // wrk's column layout: name padded to 10, values right-aligned, percentage with 2 decimals.
-    const std::regex row(R"(    (Latency |Req/Sec ) {0,6}[ 0-9.]+[a-zA-Z]{0,2} +[0-9.]+[a-zA-Z]{0,2} +[0-9.]+[a-zA-Z]{0,2} +[0-9.]+%)");
+    const std::regex row(
+        R"(    (Latency |Req/Sec ) {0,6}[ 0-9.]+[a-zA-Z]{0,2} +[0-9.]+[a-zA-Z]{0,2} +[0-9.]+[a-zA-Z]{0,2} +[0-9.]+%)");
     EXPECT_TRUE(std::regex_match(l[3], row)) << l[3];
     EXPECT_TRUE(std::regex_match(l[4], row)) << l[4];
     EXPECT_EQ(l[5], "  Latency Distribution");
@@ -127,7 +129,8 @@ TEST_F(Cli, JsonToFile)
 
 TEST_F(Cli, ErrorsAndNon2xxAreReportedLikeWrk)
 {
-    const auto r = cli({ "-t1", "-c2", "-d300ms", "http://127.0.0.1:" + std::to_string(m_server->port()) + "/status/503" });
+    const auto r
+        = cli({ "-t1", "-c2", "-d300ms", "http://127.0.0.1:" + std::to_string(m_server->port()) + "/status/503" });
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\n  Non-2xx or 3xx responses: [0-9]+\n)"))) << r.out;
     EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\n  Status codes: 503 [0-9]+\n)"))) << r.out;
@@ -138,7 +141,8 @@ TEST_F(Cli, TimeoutsAreSocketErrors)
     const auto r = cli({ "-t1", "-c1", "-d1", "--timeout", "300ms",
         "http://127.0.0.1:" + std::to_string(m_server->port()) + "/silent" });
     ASSERT_EQ(r.exitCode, 0) << r.err;
-    EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\n  Socket errors: connect 0, read 0, write 0, timeout [1-9][0-9]*\n)")))
+    EXPECT_TRUE(
+        std::regex_search(r.out, std::regex(R"(\n  Socket errors: connect 0, read 0, write 0, timeout [1-9][0-9]*\n)")))
         << r.out;
 }
 
@@ -148,7 +152,9 @@ TEST_F(Cli, InterruptStopsAndReports)
     const auto r = runProcess({ "timeout", "-s", "INT", "1", test::cliPath(), "-t1", "-c2", "-d", "30s", m_url });
     const auto elapsed = std::chrono::steady_clock::now() - started;
     EXPECT_LT(elapsed, std::chrono::milliseconds(1800));
-    EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\n  [0-9]+ requests in (9[0-9]{2}\.[0-9]{2}ms|1\.[0-9]{2}s), )"))) << r.out << r.err;
+    EXPECT_TRUE(
+        std::regex_search(r.out, std::regex(R"(\n  [0-9]+ requests in (9[0-9]{2}\.[0-9]{2}ms|1\.[0-9]{2}s), )")))
+        << r.out << r.err;
     EXPECT_NE(r.out.find("Requests/sec:"), std::string::npos);
 }
 
@@ -191,8 +197,8 @@ TEST_F(Cli, ServeAnswersAndStopsByItself)
     const uint16_t port = test::freeTcpPort();
     test::ChildProcess server;
     test::TempDir dir;
-    ASSERT_TRUE(server.start({ test::cliPath(), "serve", "--port", std::to_string(port), "--duration", "3s", "--text",
-                                 "from serve\n" },
+    ASSERT_TRUE(server.start(
+        { test::cliPath(), "serve", "--port", std::to_string(port), "--duration", "3s", "--text", "from serve\n" },
         dir.file("serve.log")));
     ASSERT_TRUE(test::waitForPort("127.0.0.1", port, 3000));
     const auto r = cli({ "-t1", "-c1", "-d300ms", "--json", "-", "http://127.0.0.1:" + std::to_string(port) + "/" });

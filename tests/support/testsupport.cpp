@@ -106,7 +106,8 @@ ProcessResult runProcess(const std::vector<std::string>& argv, int timeoutMs)
     std::string* sinks[2] = { &result.out, &result.err };
     int open = 2;
     while (open > 0) {
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        const auto left
+            = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
         if (left.count() <= 0) {
             result.timedOut = true;
             ::kill(pid, SIGKILL);

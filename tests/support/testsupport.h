@@ -15,7 +15,8 @@ uint16_t freeTcpPort();
 bool waitForPort(const std::string& host, uint16_t port, int timeoutMs);
 
 /// A fresh directory under $TMPDIR, removed with its contents on destruction.
-class TempDir {
+class TempDir
+{
 public:
     TempDir();
     ~TempDir();
@@ -28,7 +29,8 @@ private:
     std::string m_path;
 };
 
-struct ProcessResult {
+struct ProcessResult
+{
     int exitCode = -1; ///< exit status, or 128+signal
     bool timedOut = false;
     std::string out;
@@ -39,7 +41,8 @@ struct ProcessResult {
 ProcessResult runProcess(const std::vector<std::string>& argv, int timeoutMs = 60'000);
 
 /// A background child process; killed (SIGTERM, then SIGKILL) on destruction.
-class ChildProcess {
+class ChildProcess
+{
 public:
     ChildProcess() = default;
     ~ChildProcess();
@@ -63,7 +66,8 @@ void writeFile(const std::string& path, const std::string& content);
 
 /// Files of a test PKI made with the openssl command: a CA and a server
 /// certificate for localhost / 127.0.0.1 / ::1 signed by it.
-struct TestCertificates {
+struct TestCertificates
+{
     std::string caCert;
     std::string serverCert;
     std::string serverKey;

@@ -71,12 +71,14 @@ TEST(Url, DefaultPortIsLeftOutOfHostHeader)
     EXPECT_EQ(parseUrl("http://h:443/")->hostHeader(), "h:443");
 }
 
-struct BadUrl {
+struct BadUrl
+{
     const char* text;
     const char* messagePart;
 };
 
-class UrlErrors : public ::testing::TestWithParam<BadUrl> { };
+class UrlErrors : public ::testing::TestWithParam<BadUrl>
+{ };
 
 TEST_P(UrlErrors, AreRejectedWithAReason)
 {

@@ -12,7 +12,8 @@ using namespace wb;
 
 namespace {
 
-class Collector : public RunObserver {
+class Collector : public RunObserver
+{
 public:
     void onInterval(const IntervalSnapshot& s) override { intervals.push_back(IntervalSummary::of(s)); }
     void onFinished(const RunResult&) override { ++finished; }
@@ -20,7 +21,8 @@ public:
     int finished = 0;
 };
 
-class RunAgainstBuiltin : public ::testing::Test {
+class RunAgainstBuiltin : public ::testing::Test
+{
 protected:
     void SetUp() override { startServer({}); }
 

@@ -9,7 +9,8 @@ using namespace wb;
 
 namespace {
 
-class RunAgainstNginx : public ::testing::Test {
+class RunAgainstNginx : public ::testing::Test
+{
 protected:
     static void SetUpTestSuite()
     {

@@ -39,7 +39,8 @@ RunConfig openConfig(uint16_t port, double rate, uint64_t durationMs, unsigned c
 
 } // namespace
 
-class RateAccuracy : public ::testing::TestWithParam<double> { };
+class RateAccuracy : public ::testing::TestWithParam<double>
+{ };
 
 TEST_P(RateAccuracy, AchievedRateIsWithinOnePercentOverFiveSeconds)
 {
@@ -140,7 +141,8 @@ TEST(ClosedModel, ConnectionStagesFollowThePlan)
     const RunResult r = runToEnd(cfg);
     ASSERT_EQ(r.intervals.size(), 8u);
     EXPECT_EQ(r.errors.total(), 0u) << "connect " << r.errors.connect << " read " << r.errors.read << " write "
-                                    << r.errors.write << " timeout " << r.errors.timeout << " parse " << r.errors.parse << " " << r.firstConnectError;
+                                    << r.errors.write << " timeout " << r.errors.timeout << " parse " << r.errors.parse
+                                    << " " << r.firstConnectError;
     // Open connections at each interval end: target(t) = 20 t for t <= 1 s, then 20 + 20 (t - 1),
     // applied every 100 ms (so up to 2 behind).
     for (size_t i = 0; i < r.intervals.size(); ++i) {

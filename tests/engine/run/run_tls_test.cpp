@@ -9,7 +9,8 @@ using namespace wb;
 
 namespace {
 
-class RunOverTls : public ::testing::Test {
+class RunOverTls : public ::testing::Test
+{
 protected:
     static void SetUpTestSuite()
     {

@@ -22,7 +22,8 @@ uint64_t exactPercentile(std::vector<uint64_t> sorted, double p)
 void expectWithin(uint64_t actual, uint64_t expected, double relative)
 {
     const double err = std::abs(static_cast<double>(actual) - static_cast<double>(expected));
-    EXPECT_LE(err, std::max(1.0, relative * static_cast<double>(expected))) << "actual " << actual << " expected " << expected;
+    EXPECT_LE(err, std::max(1.0, relative * static_cast<double>(expected)))
+        << "actual " << actual << " expected " << expected;
 }
 
 } // namespace
@@ -43,7 +44,8 @@ TEST(Histogram, IndexLayoutIsContinuousAndCoversTheRange)
 TEST(Histogram, BucketWidthIsWithinOnePercentOfValue)
 {
     for (int i = 256; i < LatencyHistogram::BUCKET_COUNT; ++i)
-        EXPECT_LE(static_cast<double>(LatencyHistogram::widthOf(i)) / static_cast<double>(LatencyHistogram::lowestOf(i)),
+        EXPECT_LE(
+            static_cast<double>(LatencyHistogram::widthOf(i)) / static_cast<double>(LatencyHistogram::lowestOf(i)),
             1.0 / 128 + 1e-12);
 }
 
@@ -70,7 +72,8 @@ TEST(Histogram, SmallValuesAreExact)
     EXPECT_DOUBLE_EQ(h.meanUs(), 127.5);
 }
 
-class HistogramDistribution : public ::testing::TestWithParam<int> { };
+class HistogramDistribution : public ::testing::TestWithParam<int>
+{ };
 
 TEST_P(HistogramDistribution, PercentilesMatchExactValuesWithinOnePercent)
 {
@@ -80,10 +83,18 @@ TEST_P(HistogramDistribution, PercentilesMatchExactValuesWithinOnePercent)
     for (int i = 0; i < 200'000; ++i) {
         double v = 0;
         switch (GetParam()) {
-        case 0: v = std::lognormal_distribution<double>(6.0, 1.2)(rng); break; // ~400 us typical, long tail
-        case 1: v = std::exponential_distribution<double>(1.0 / 2500)(rng); break;
-        case 2: v = std::uniform_real_distribution<double>(1, 5'000'000)(rng); break;
-        default: v = (i % 100 == 0) ? 2'000'000 : std::normal_distribution<double>(900, 60)(rng); break; // stalls
+        case 0:
+            v = std::lognormal_distribution<double>(6.0, 1.2)(rng);
+            break; // ~400 us typical, long tail
+        case 1:
+            v = std::exponential_distribution<double>(1.0 / 2500)(rng);
+            break;
+        case 2:
+            v = std::uniform_real_distribution<double>(1, 5'000'000)(rng);
+            break;
+        default:
+            v = (i % 100 == 0) ? 2'000'000 : std::normal_distribution<double>(900, 60)(rng);
+            break; // stalls
         }
         values.push_back(static_cast<uint64_t>(std::max(1.0, v)));
     }
