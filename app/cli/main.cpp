@@ -1,6 +1,7 @@
 // wrkbench-cli: the headless entry point. Thin: each subcommand lives in its own file.
 
 #include "cliparse.h"
+#include "probecommand.h"
 #include "runcommand.h"
 #include "servecommand.h"
 #include "sessioncommands.h"
@@ -28,16 +29,19 @@ int main(int argc, char** argv)
     addExportCommand(app, exportArgs);
     ImportArgs importArgs;
     addImportCommand(app, importArgs);
+    ProbeArgs probeArgs;
+    addProbeCommand(app, probeArgs);
 
     if (argc < 2) {
         std::cerr << app.help();
         return 1;
     }
-    if (const int rc = parseOrExit(app, withDefaultSubcommand(argc, argv, { "run", "serve", "runs", "export", "import" })); rc >= 0) return rc;
+    if (const int rc = parseOrExit(app, withDefaultSubcommand(argc, argv, { "run", "serve", "runs", "export", "import", "probe" })); rc >= 0) return rc;
     if (app.got_subcommand("run")) return runCommand(runArgs);
     if (app.got_subcommand("serve")) return serveCommand(serveArgs);
     if (app.got_subcommand("runs")) return runsCommand(runsArgs);
     if (app.got_subcommand("export")) return exportCommand(exportArgs);
     if (app.got_subcommand("import")) return importCommand(importArgs);
+    if (app.got_subcommand("probe")) return probeCommand(probeArgs);
     return 2;
 }
