@@ -1,0 +1,493 @@
+// QtTest for the chart widgets (offscreen): live charts, comparison charts,
+// hover tooltips and PNG export.
+
+#include "charts/comparecharts.h"
+#include "charts/intervalhistory.h"
+#include "charts/livecharts.h"
+#include "chartsamples.h"
+#include "testmain.h"
+
+#include <QAbstractBarSeries>
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QCategoryAxis>
+#include <QChart>
+#include <QChartView>
+#include <QElapsedTimer>
+#include <QLegend>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QToolTip>
+#include <QValueAxis>
+#include <QtTest>
+
+using namespace wb::ui;
+using wb::ui::samples::point;
+
+namespace {
+
+QChart* chartOf(const QWidget& w, const char* viewName)
+{
+    auto* view = w.findChild<QChartView*>(QLatin1String(viewName));
+    return view ? view->chart() : nullptr;
+}
+
+QLineSeries* lineOf(const QWidget& w, const char* viewName, const char* seriesName)
+{
+    QChart* chart = chartOf(w, viewName);
+    if (!chart) return nullptr;
+    for (QAbstractSeries* s : chart->series())
+        if (s->objectName() == QLatin1String(seriesName)) return qobject_cast<QLineSeries*>(s);
+    return nullptr;
+}
+
+QList<QLineSeries*> linesOf(const QWidget& w, const char* viewName)
+{
+    QList<QLineSeries*> out;
+    for (QAbstractSeries* s : chartOf(w, viewName)->series())
+        if (auto* l = qobject_cast<QLineSeries*>(s)) out.append(l);
+    return out;
+}
+
+template<typename Axis> Axis* axisOf(QAbstractSeries* s, Qt::Orientation o)
+{
+    for (QAbstractAxis* a : s->attachedAxes())
+        if (a->orientation() == o) return qobject_cast<Axis*>(a);
+    return nullptr;
+}
+
+double maxY(const QList<QPointF>& pts)
+{
+    double m = -1;
+    for (const QPointF& p : pts)
+        m = std::max(m, p.y());
+    return m;
+}
+
+/// Pixels within `tolerance` per channel of `color`.
+int countColor(const QImage& image, const QColor& color, int tolerance)
+{
+    int n = 0;
+    for (int y = 0; y < image.height(); ++y) {
+        const auto* line = reinterpret_cast<const QRgb*>(image.constScanLine(y));
+        for (int x = 0; x < image.width(); ++x) {
+            const QRgb c = line[x];
+            if (std::abs(qRed(c) - color.red()) <= tolerance && std::abs(qGreen(c) - color.green()) <= tolerance
+                && std::abs(qBlue(c) - color.blue()) <= tolerance)
+                ++n;
+        }
+    }
+    return n;
+}
+
+QVector<RunSeries> threeRuns()
+{
+    samples::RunShape neg { .rps = 34893, .p50Ms = 2.9, .p90Ms = 6.1, .p99Ms = 14.1, .seed = 1 };
+    samples::RunShape nodePort { .rps = 28410, .p50Ms = 3.6, .p90Ms = 8.0, .p99Ms = 22.0, .seed = 2 };
+    samples::RunShape service { .rps = 41200, .p50Ms = 2.1, .p90Ms = 4.2, .p99Ms = 9.0, .seed = 3 };
+    nodePort.durationS = 45;
+    return { samples::run(QStringLiteral("NEG ingress"), colorForTarget(1), neg),
+        samples::run(QStringLiteral("NodePort ingress"), colorForTarget(2), nodePort),
+        samples::run(QStringLiteral("Service"), colorForTarget(3), service) };
+}
+
+} // namespace
+
+class ChartsTest : public QObject
+{
+    Q_OBJECT
+
+private slots:
+
+    void liveShows600Intervals();
+    void liveDownsamplesAtCap();
+    void liveCoalescesRedraws();
+    void liveOpenVersusClosedModel();
+    void liveSetSeriesDrawsAtOnce();
+    void liveLatencySwitchesToLogAndBack();
+    void livePlotAreasAligned();
+    void liveHoverShowsNearestValue();
+    void liveExportPng();
+    void liveRedrawTime();
+
+    void compareThreeRuns();
+    void compareLegendHidesWhenCut();
+    void compareExportPng();
+    void exportReportsErrors();
+};
+
+void ChartsTest::liveShows600Intervals()
+{
+    LiveCharts w;
+    w.resize(1000, 700);
+    w.reset(QStringLiteral("NEG ingress"), colorForTarget(1), false);
+    QCOMPARE(axisOf<QValueAxis>(lineOf(w, "rpsChartView", "rps"), Qt::Horizontal)->max(), 10.0); // at least 10 s
+    for (int i = 1; i <= 600; ++i)
+        w.appendInterval(point(i, 30000 + (i % 7) * 100, i == 300 ? 40.0 : 14.0));
+    QCOMPARE(w.pointCount(), 600);
+    QLineSeries* rps = lineOf(w, "rpsChartView", "rps");
+    QVERIFY(rps);
+    QTRY_COMPARE(rps->count(), 600);
+    QCOMPARE(rps->points().back(), QPointF(600, 30000 + (600 % 7) * 100));
+    for (const char* name : { "p50", "p90", "p99" })
+        QCOMPARE(lineOf(w, "latencyChartView", name)->count(), 600);
+    QCOMPARE(lineOf(w, "errorsChartView", "errors")->count(), 600);
+
+    auto* x = axisOf<QValueAxis>(rps, Qt::Horizontal);
+    QVERIFY(x);
+    QCOMPARE(x->min(), 0.0);
+    QCOMPARE(x->max(), 600.0);
+    auto* y = axisOf<QValueAxis>(rps, Qt::Vertical);
+    QCOMPARE(y->min(), 0.0);
+    QVERIFY(y->max() >= 30600 && y->max() <= 40000);
+    // All three charts share the x range.
+    QCOMPARE(axisOf<QValueAxis>(lineOf(w, "errorsChartView", "errors"), Qt::Horizontal)->max(), 600.0);
+    QLineSeries* p99 = lineOf(w, "latencyChartView", "p99");
+    auto* latencyY = axisOf<QValueAxis>(p99, Qt::Vertical);
+    QVERIFY(latencyY); // 40/2.8 is far below 100x: linear
+    QVERIFY(latencyY->max() >= 40.0 && latencyY->max() <= 50.0);
+}
+
+void ChartsTest::liveDownsamplesAtCap()
+{
+    LiveCharts w;
+    w.reset(QStringLiteral("long run"), colorForTarget(2), false);
+    const int n = IntervalHistory::DEFAULT_CAP * 3 + 7;
+    for (int i = 1; i <= n; ++i)
+        w.appendInterval(point(i * 0.5, 1000, i == 4321 ? 900.0 : 20.0));
+    QVERIFY(w.pointCount() <= IntervalHistory::DEFAULT_CAP);
+    QVERIFY(w.pointCount() >= IntervalHistory::DEFAULT_CAP / 2);
+    w.redrawNow();
+    QLineSeries* p99 = lineOf(w, "latencyChartView", "p99");
+    const QList<QPointF> pts = p99->points();
+    QCOMPARE(pts.size(), w.pointCount());
+    QCOMPARE(pts.front().x(), 0.5);
+    QCOMPARE(pts.back().x(), n * 0.5);
+    QCOMPARE(maxY(pts), 900.0);
+    QCOMPARE(maxY(lineOf(w, "rpsChartView", "rps")->points()), 1000.0); // equal rates average to themselves
+}
+
+void ChartsTest::liveCoalescesRedraws()
+{
+    LiveCharts w;
+    w.reset(QStringLiteral("burst"), colorForTarget(1), false);
+    QLineSeries* rps = lineOf(w, "rpsChartView", "rps");
+    QSignalSpy replaced(rps, &QXYSeries::pointsReplaced);
+    for (int i = 1; i <= 100; ++i)
+        w.appendInterval(point(i, 1000, 10));
+    QCOMPARE(replaced.count(), 0); // nothing drawn synchronously
+    QTRY_COMPARE(rps->count(), 100);
+    QTest::qWait(2 * LiveCharts::REDRAW_INTERVAL_MS);
+    QCOMPARE(replaced.count(), 1);
+
+    // Spread over time: at most one redraw per interval of the timer.
+    replaced.clear();
+    QElapsedTimer clock;
+    clock.start();
+    for (int i = 101; i <= 200; ++i) {
+        w.appendInterval(point(i, 1000, 10));
+        QTest::qWait(5);
+    }
+    QTRY_COMPARE(rps->count(), 200);
+    const qint64 elapsedMs = clock.elapsed();
+    qInfo("100 intervals over %lld ms -> %lld redraws", elapsedMs, static_cast<long long>(replaced.count()));
+    QVERIFY(replaced.count() >= 1);
+    QVERIFY(replaced.count() <= elapsedMs / LiveCharts::REDRAW_INTERVAL_MS + 2);
+    QVERIFY(replaced.count() < 25);
+}
+
+void ChartsTest::liveOpenVersusClosedModel()
+{
+    LiveCharts w;
+    IntervalPoint p = point(1, 900, 12);
+    p.targetRatePerS = 1000;
+    p.serviceP50Ms = 1;
+    p.serviceP99Ms = 5;
+    w.reset(QStringLiteral("open"), colorForTarget(1), true);
+    w.appendInterval(p);
+    w.redrawNow();
+    for (const char* name : { "serviceP50", "serviceP99" }) {
+        QVERIFY(lineOf(w, "latencyChartView", name)->isVisible());
+        QCOMPARE(lineOf(w, "latencyChartView", name)->count(), 1);
+    }
+    QLineSeries* target = lineOf(w, "rpsChartView", "targetRate");
+    QVERIFY(target->isVisible());
+    QCOMPARE(target->points().front().y(), 1000.0);
+    QCOMPARE(target->pen().style(), Qt::CustomDashLine);
+    QVERIFY(axisOf<QValueAxis>(target, Qt::Vertical)->max() >= 1000.0); // the target counts for the range
+
+    w.reset(QStringLiteral("closed"), colorForTarget(1), false);
+    w.appendInterval(p);
+    w.redrawNow();
+    QVERIFY(!target->isVisible());
+    QCOMPARE(target->count(), 0);
+    QVERIFY(!lineOf(w, "latencyChartView", "serviceP99")->isVisible());
+    QVERIFY(lineOf(w, "latencyChartView", "p99")->isVisible());
+    QCOMPARE(lineOf(w, "rpsChartView", "rps")->name(), QStringLiteral("closed"));
+}
+
+void ChartsTest::liveSetSeriesDrawsAtOnce()
+{
+    LiveCharts w;
+    RunSeries run = threeRuns()[0];
+    run.openModel = true;
+    run.color = QColor(0x12, 0x34, 0x56);
+    w.setSeries(run);
+    QCOMPARE(w.pointCount(), run.intervals.size());
+    QLineSeries* rps = lineOf(w, "rpsChartView", "rps");
+    QCOMPARE(rps->count(), run.intervals.size()); // no timer involved
+    QCOMPARE(rps->pen().color(), run.color);
+    QCOMPARE(rps->name(), run.label);
+    QVERIFY(lineOf(w, "rpsChartView", "targetRate")->isVisible());
+    QCOMPARE(lineOf(w, "latencyChartView", "p90")->pen().color(), run.color);
+    QCOMPARE(lineOf(w, "latencyChartView", "p50")->points()[5].y(), run.intervals[5].p50Ms);
+}
+
+void ChartsTest::liveLatencySwitchesToLogAndBack()
+{
+    LiveCharts w;
+    w.reset(QStringLiteral("spiky"), colorForTarget(1), false);
+    IntervalPoint quiet = point(1, 1000, 10); // p50 2 ms
+    IntervalPoint idle = point(2, 0, 0); // no responses: latency 0
+    IntervalPoint spike = point(3, 1000, 800); // p50 160, p99 800: 400x the quiet p50
+    w.appendInterval(quiet);
+    w.appendInterval(idle);
+    w.appendInterval(spike);
+    w.redrawNow();
+    QLineSeries* p99 = lineOf(w, "latencyChartView", "p99");
+    auto* logAxis = axisOf<QLogValueAxis>(p99, Qt::Vertical);
+    QVERIFY(logAxis);
+    QVERIFY(logAxis->min() <= 2.0 && logAxis->max() >= 800.0);
+    QCOMPARE(p99->count(), 2); // the zero latency cannot be drawn on a log axis
+    int visibleY = 0;
+    for (QAbstractAxis* a : chartOf(w, "latencyChartView")->axes(Qt::Vertical))
+        visibleY += a->isVisible() ? 1 : 0;
+    QCOMPARE(visibleY, 1); // the idle linear axis is hidden, not drawn under the log one
+
+    w.reset(QStringLiteral("calm"), colorForTarget(1), false);
+    w.appendInterval(quiet);
+    w.appendInterval(idle);
+    w.redrawNow();
+    QVERIFY(axisOf<QValueAxis>(p99, Qt::Vertical));
+    QCOMPARE(p99->count(), 2); // linear again: the zero is drawn
+}
+
+void ChartsTest::livePlotAreasAligned()
+{
+    LiveCharts w;
+    w.resize(1000, 700);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.reset(QStringLiteral("aligned"), colorForTarget(1), false);
+    for (int i = 1; i <= 30; ++i) {
+        IntervalPoint p = point(i, 123456, 0.8); // wide rps labels, narrow latency labels
+        p.errorsPerS = 2;
+        w.appendInterval(p);
+    }
+    w.redrawNow();
+    const qreal left = chartOf(w, "rpsChartView")->plotArea().left();
+    QVERIFY(qAbs(chartOf(w, "latencyChartView")->plotArea().left() - left) <= 1.0);
+    QVERIFY(qAbs(chartOf(w, "errorsChartView")->plotArea().left() - left) <= 1.0);
+}
+
+void ChartsTest::liveHoverShowsNearestValue()
+{
+    LiveCharts w;
+    w.resize(800, 600);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.reset(QStringLiteral("hover"), colorForTarget(1), false);
+    for (int i = 1; i <= 20; ++i)
+        w.appendInterval(point(i, 1000.0 * i + 234, 2.0 * i));
+    w.redrawNow();
+    // hovered() reports the spot on the line under the mouse; the tooltip snaps to the interval.
+    emit lineOf(w, "rpsChartView", "rps")->hovered(QPointF(12.4, 12000), true);
+    QTRY_VERIFY(QToolTip::isVisible());
+    QVERIFY2(QToolTip::text().contains(QStringLiteral("t = 12.0 s")), qPrintable(QToolTip::text()));
+    QVERIFY2(QToolTip::text().contains(QStringLiteral("12,234 req/s")), qPrintable(QToolTip::text()));
+    emit lineOf(w, "latencyChartView", "p99")->hovered(QPointF(7.6, 15), true);
+    QTRY_VERIFY(QToolTip::text().contains(QStringLiteral("16.0 ms")));
+    QVERIFY(QToolTip::text().contains(QStringLiteral("p99")));
+    emit lineOf(w, "latencyChartView", "p99")->hovered(QPointF(7.6, 15), false);
+    QTRY_VERIFY(!QToolTip::isVisible());
+}
+
+void ChartsTest::liveExportPng()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    LiveCharts w;
+    RunSeries run = threeRuns()[1];
+    run.color = QColor(0x00, 0x99, 0x33);
+    w.setSeries(run);
+    const QString path = dir.filePath(QStringLiteral("live.png"));
+    QString error;
+    QVERIFY2(w.exportPng(path, QSize(900, 640), &error), qPrintable(error));
+    QImage image(path);
+    QVERIFY(!image.isNull());
+    QCOMPARE(image.size(), QSize(900, 640));
+    const QImage rgb = image.convertToFormat(QImage::Format_RGB32);
+    const int white = countColor(rgb, Qt::white, 0);
+    QVERIFY2(white < rgb.width() * rgb.height() * 98 / 100, "the image is (almost) blank");
+    QVERIFY(countColor(rgb, run.color, 12) > 200); // the req/s and p90 lines
+
+    // Unsized export uses the widget's size.
+    w.resize(700, 500);
+    QVERIFY(w.exportPng(path));
+    QCOMPARE(QImage(path).size(), QSize(700, 500));
+}
+
+void ChartsTest::liveRedrawTime()
+{
+    LiveCharts w;
+    w.resize(1280, 800);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    samples::RunShape shape;
+    shape.openModel = true;
+    shape.durationS = IntervalHistory::DEFAULT_CAP;
+    shape.spikeAtS = 900;
+    RunSeries run = samples::run(QStringLiteral("at the cap"), colorForTarget(1), shape);
+    w.setSeries(run);
+    QCOMPARE(w.pointCount(), IntervalHistory::DEFAULT_CAP);
+
+    QVERIFY(!w.grab().isNull()); // first paint: glyph caches and the like
+
+    QElapsedTimer t;
+    t.start();
+    w.redrawNow();
+    const qint64 dataNs = t.nsecsElapsed();
+    t.restart();
+    const QPixmap painted = w.grab(); // the actual painting of the three charts
+    const qint64 paintNs = t.nsecsElapsed();
+    QVERIFY(!painted.isNull());
+    qInfo("redraw at %d points x 9 series: data + axes + layout %.1f ms, paint %.1f ms", w.pointCount(), dataNs / 1e6,
+        paintNs / 1e6);
+    QVERIFY(dataNs + paintNs < 500'000'000LL); // generous: a loaded CI machine must not flake
+}
+
+void ChartsTest::compareThreeRuns()
+{
+    CompareCharts w;
+    w.resize(1280, 800);
+    const QVector<RunSeries> runs = threeRuns();
+    w.setRuns(runs);
+    QCOMPARE(w.runCount(), 3);
+
+    const QList<QLineSeries*> rps = linesOf(w, "rpsChartView");
+    QCOMPARE(rps.size(), 3);
+    for (int i = 0; i < 3; ++i) {
+        QCOMPARE(rps[i]->name(), runs[i].label);
+        QCOMPARE(rps[i]->pen().color(), runs[i].color);
+        QCOMPARE(rps[i]->count(), runs[i].intervals.size());
+    }
+    QCOMPARE(axisOf<QValueAxis>(rps[0], Qt::Horizontal)->max(), 60.0);
+
+    const QList<QLineSeries*> spectrum = linesOf(w, "spectrumChartView");
+    QCOMPARE(spectrum.size(), 3);
+    for (int i = 0; i < 3; ++i)
+        QCOMPARE(spectrum[i]->pen().color(), runs[i].color);
+    // Spectrum x: p = 99% at 2, 99.9% at 3 (find those levels among the points).
+    RunSeries exact;
+    exact.label = QStringLiteral("exact");
+    exact.color = colorForTarget(4);
+    exact.spectrum = { { 0, 1 }, { 50, 2 }, { 90, 3 }, { 99, 5 }, { 99.9, 9 }, { 99.99, 20 }, { 100, 40 } };
+    w.setRuns({ exact });
+    const QList<QPointF> pts = linesOf(w, "spectrumChartView")[0]->points();
+    QCOMPARE(pts.size(), 6); // 100% is at infinity: left out
+    QVERIFY(qAbs(pts[3].x() - 2.0) < 1e-9 && pts[3].y() == 5.0);
+    QVERIFY(qAbs(pts[4].x() - 3.0) < 1e-9 && pts[4].y() == 9.0);
+    auto* nines = axisOf<QCategoryAxis>(linesOf(w, "spectrumChartView")[0], Qt::Horizontal);
+    QVERIFY(nines);
+    QCOMPARE(nines->categoriesLabels(), QStringList({ "50%", "90%", "99%", "99.9%", "99.99%" }));
+    QCOMPARE(nines->endValue(QStringLiteral("99.9%")), 3.0);
+    QCOMPARE(nines->max(), 4.0);
+
+    w.setRuns(runs);
+    QList<QAbstractBarSeries*> barSeries;
+    for (QAbstractSeries* s : chartOf(w, "barsChartView")->series())
+        if (auto* b = qobject_cast<QAbstractBarSeries*>(s)) barSeries.append(b);
+    QCOMPARE(barSeries.size(), 1);
+    const QList<QBarSet*> sets = barSeries[0]->barSets();
+    QCOMPARE(sets.size(), 3);
+    auto* categories = axisOf<QBarCategoryAxis>(barSeries[0], Qt::Vertical);
+    QVERIFY(categories);
+    QCOMPARE(categories->categories(), QStringList({ "Service", "NodePort ingress", "NEG ingress" }));
+    for (int i = 0; i < 3; ++i) {
+        QCOMPARE(sets[i]->color(), runs[i].color);
+        QCOMPARE(sets[i]->label(), runs[i].label);
+        const int category = 2 - i; // first run on top
+        QVERIFY(qAbs(sets[i]->at(category) - runs[i].requestsPerS) <= 0.5);
+        QCOMPARE(sets[i]->sum(), sets[i]->at(category)); // zero elsewhere
+    }
+    QVERIFY(barSeries[0]->isLabelsVisible());
+}
+
+void ChartsTest::compareLegendHidesWhenCut()
+{
+    CompareCharts w;
+    w.resize(1280, 800);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.setRuns(threeRuns());
+    QVERIFY(chartOf(w, "rpsChartView")->legend()->isVisible());
+    QVERIFY(chartOf(w, "spectrumChartView")->legend()->isVisible());
+    QVERIFY(!chartOf(w, "barsChartView")->legend()->isVisible()); // the categories name the runs
+
+    QVector<RunSeries> longNames = threeRuns();
+    for (RunSeries& r : longNames)
+        r.label = QStringLiteral("#1234 %1 with a very long label c400 t8 keep-alive").arg(r.label);
+    w.setRuns(longNames);
+    QVERIFY(!chartOf(w, "rpsChartView")->legend()->isVisible());
+    w.setRuns(threeRuns());
+    QVERIFY(chartOf(w, "rpsChartView")->legend()->isVisible());
+    w.resize(500, 400); // narrow: even the short labels no longer fit in half the width
+    QTRY_VERIFY(!chartOf(w, "spectrumChartView")->legend()->isVisible());
+}
+
+void ChartsTest::compareExportPng()
+{
+    QTemporaryDir dir;
+    CompareCharts w;
+    w.resize(1280, 800);
+    QVector<RunSeries> runs = threeRuns();
+    runs[0].color = QColor(0xcc, 0x00, 0xcc); // a colour nothing else uses
+    w.setRuns(runs);
+    const QString all = dir.filePath(QStringLiteral("compare.png"));
+    QString error;
+    QVERIFY2(w.exportPng(all, QSize(1280, 800), &error), qPrintable(error));
+    const QImage image = QImage(all).convertToFormat(QImage::Format_RGB32);
+    QCOMPARE(image.size(), QSize(1280, 800));
+    QVERIFY(countColor(image, Qt::white, 0) < image.width() * image.height() * 95 / 100);
+    QVERIFY(countColor(image, runs[0].color, 10) > 1000); // lines and a whole bar
+
+    for (const char* which : { "rps", "spectrum", "bars" }) {
+        const QString one = dir.filePath(QLatin1String(which) + QStringLiteral(".png"));
+        QVERIFY2(w.exportChartPng(QLatin1String(which), one, QSize(640, 400), &error), qPrintable(error));
+        const QImage chart = QImage(one).convertToFormat(QImage::Format_RGB32);
+        QCOMPARE(chart.size(), QSize(640, 400));
+        QVERIFY2(countColor(chart, runs[0].color, 10) > 100, which);
+    }
+}
+
+void ChartsTest::exportReportsErrors()
+{
+    CompareCharts w;
+    w.setRuns(threeRuns());
+    QString error;
+    QVERIFY(!w.exportChartPng(QStringLiteral("pie"), QStringLiteral("/tmp/never.png"), QSize(100, 100), &error));
+    QVERIFY(error.contains(QStringLiteral("pie")));
+    error.clear();
+    QVERIFY(!w.exportPng(QStringLiteral("/nonexistent-dir/x/compare.png"), QSize(300, 200), &error));
+    QVERIFY(!error.isEmpty());
+    LiveCharts live;
+    error.clear();
+    QVERIFY(!live.exportPng(QString(), QSize(300, 200), &error));
+    QVERIFY(!error.isEmpty());
+}
+
+WB_QTEST_MAIN(ChartsTest)
+
+#include "charts_test.moc"

@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# End to end: the real `wrkbench` on a virtual X display (Xvfb), as on a fresh
+# machine (a private XDG home, so the default session is created with the demo
+# targets). F5 starts a run with the keyboard; the session must then hold a
+# completed run (checked with wrkbench-cli, sqlite3 is not installed). A run
+# written by wrkbench-cli into the open session must show up; Ctrl+2, Ctrl+A,
+# Ctrl+Shift+C compare the two runs; Enter opens one; Ctrl+Q quits cleanly.
+#
+#   tests/ui/e2e-xvfb.sh [BUILD_DIR] [--screenshots DIR]
+#   tests/ui/e2e-xvfb.sh build --screenshots docs/screenshots   # refresh the docs' pictures
+#
+# With --screenshots, each main view is saved as PNG (ImageMagick `import`).
+# Exit status: 0 passed, 1 failed, 77 skipped (Xvfb, xdotool or import missing).
+set -euo pipefail
+
+build=build
+shots=
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --screenshots) shots=$(realpath -m "$2"); shift 2 ;;
+    *) build=$1; shift ;;
+    esac
+done
+gui=$(realpath "$build/bin/wrkbench")
+cli=$(realpath "$build/bin/wrkbench-cli")
+for tool in Xvfb xdotool import; do
+    command -v "$tool" >/dev/null || { echo "e2e: $tool is not installed: skipped"; exit 77; }
+done
+[ -x "$gui" ] && [ -x "$cli" ] || { echo "e2e: build $gui and $cli first" >&2; exit 1; }
+
+tmp=$(mktemp -d)
+pids=()
+cleanup() {
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+fail() { echo "e2e: FAIL: $*" >&2; [ -f "$tmp/gui.log" ] && sed 's/^/  gui: /' "$tmp/gui.log" >&2; exit 1; }
+step() { echo "e2e: $*"; }
+
+export XDG_DATA_HOME=$tmp/data XDG_CONFIG_HOME=$tmp/config XDG_RUNTIME_DIR=$tmp/run
+mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
+unset QT_QPA_PLATFORM
+session=$XDG_DATA_HOME/wrkbench/default.wrkbench
+
+# A display number nobody uses.
+display=
+for n in $(seq 91 140); do
+    if [ ! -e "/tmp/.X11-unix/X$n" ] && [ ! -e "/tmp/.X$n-lock" ]; then display=$n; break; fi
+done
+[ -n "$display" ] || fail "no free X display number"
+Xvfb ":$display" -screen 0 1600x1000x24 -nolisten tcp >"$tmp/xvfb.log" 2>&1 &
+pids+=($!)
+export DISPLAY=":$display"
+for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X$display" ] && break; sleep 0.1; done
+[ -e "/tmp/.X11-unix/X$display" ] || fail "Xvfb did not start"
+
+shot() { # name
+    [ -n "$shots" ] || return 0
+    mkdir -p "$shots"
+    sleep 0.6 # let the last repaint land
+    import -window "$window" "$shots/$1.png"
+    step "screenshot $shots/$1.png"
+}
+key() { xdotool windowfocus --sync "$window" 2>/dev/null || true; xdotool key --clearmodifiers "$@"; }
+completed_runs() { "$cli" runs --db "$session" --csv --status completed 2>/dev/null | tail -n +2 | grep -c . || true; }
+
+step "starting $gui (fresh XDG home: first start)"
+"$gui" >"$tmp/gui.log" 2>&1 &
+gui_pid=$!
+pids+=($gui_pid)
+window=$(xdotool search --sync --onlyvisible --name "default.wrkbench — wrkbench" | head -1)
+[ -n "$window" ] || fail "no main window"
+[ -f "$session" ] || fail "the default session $session was not created"
+"$cli" runs --db "$session" >/dev/null || fail "the default session is not readable by wrkbench-cli"
+shot start
+
+step "Ctrl+L, a bad number: the field says what is wrong and Run is disabled"
+key ctrl+l
+key End
+xdotool type --delay 20 "x"
+shot bad-input
+key BackSpace
+key ctrl+shift+e # back to the targets dock
+key ctrl+1
+
+step "F5: run the first demo target with the default profile (10 s)"
+key F5
+sleep 4
+shot live
+deadline=$((SECONDS + 40))
+until [ "$(completed_runs)" -ge 1 ]; do
+    [ $SECONDS -lt $deadline ] || fail "no completed run in $session after F5"
+    kill -0 "$gui_pid" 2>/dev/null || fail "wrkbench exited during the run"
+    sleep 0.5
+done
+csv=$("$cli" runs --db "$session" --csv)
+echo "$csv" | grep -q ',Demo: fast,' || fail "the completed run is not against 'Demo: fast': $csv"
+rps=$(echo "$csv" | awk -F, 'NR == 2 { print int($9) }')
+[ "${rps:-0}" -gt 100 ] || fail "implausible req/s ($rps): $csv"
+step "stored: completed run against 'Demo: fast' at $rps req/s"
+sleep 1
+shot live-done
+
+step "a run written by wrkbench-cli into the open session"
+"$cli" serve --port 0 --threads 1 --duration 20s >"$tmp/serve.log" 2>&1 &
+pids+=($!)
+port=
+for _ in $(seq 50); do
+    port=$(sed -n 's|.*listening on http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$tmp/serve.log")
+    [ -n "$port" ] && break
+    sleep 0.1
+done
+[ -n "$port" ] || fail "wrkbench-cli serve did not start"
+"$cli" run -t1 -c10 -d2s --db "$session" --target "CLI: serve" --tag NodePort "http://127.0.0.1:$port/" >"$tmp/cli.log" 2>&1 ||
+    fail "wrkbench-cli run failed: $(cat "$tmp/cli.log")"
+[ "$(completed_runs)" -ge 2 ] || fail "the CLI run is not in the session"
+sleep 3 # the GUI notices the write (file watcher, debounced)
+
+step "Ctrl+2: runs history; Ctrl+A, Ctrl+Shift+C: compare"
+key ctrl+2
+shot runs
+key ctrl+a
+key ctrl+shift+c
+shot compare
+step "Ctrl+2, Enter: open a run"
+key ctrl+2
+key Home
+key Return
+shot run-detail
+key ctrl+1
+
+step "Ctrl+Q: quit"
+key ctrl+q
+for _ in $(seq 50); do kill -0 "$gui_pid" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$gui_pid" 2>/dev/null && fail "wrkbench did not quit on Ctrl+Q"
+wait "$gui_pid" || fail "wrkbench exited with status $?"
+[ "$(completed_runs)" -ge 2 ] || fail "runs lost after quitting"
+grep -qiE "error|assert|fault" "$tmp/gui.log" && fail "errors in the GUI's output"
+step "PASS"

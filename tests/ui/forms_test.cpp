@@ -1,0 +1,238 @@
+// The target and load profile editors' checks: every problem is reported on
+// its field in words the user can act on, and a valid form round-trips.
+
+#include "models/formvalidation.h"
+#include "session/sessionseed.h"
+#include "uitestsupport.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace wb;
+using namespace wb::ui;
+
+Q_DECLARE_METATYPE(wb::ui::TargetForm)
+Q_DECLARE_METATYPE(wb::ui::ProfileForm)
+
+class FormsTest : public QObject
+{
+    Q_OBJECT
+
+    static TargetForm validTarget()
+    {
+        TargetForm f;
+        f.name = QStringLiteral("NEG ingress");
+        f.url = QStringLiteral("https://10.0.0.1:8443/api?x=1");
+        f.method = QStringLiteral("post");
+        f.headers = { { QStringLiteral("Host"), QStringLiteral("api.example") }, { QString(), QString() } };
+        f.bodyText = QStringLiteral("{\"k\":1}");
+        f.verifyTls = false;
+        f.tags = { QStringLiteral("NEG"), QStringLiteral("GKE") };
+        return f;
+    }
+
+private slots:
+    void validTargetFormFillsTheTarget()
+    {
+        Target t;
+        t.id = 7;
+        const FieldErrors errors = checkTargetForm(validTarget(), { QStringLiteral("NodePort") }, &t);
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.values().join(QLatin1Char(';'))));
+        QCOMPARE(t.id, 7); // the id is kept
+        QCOMPARE(t.name, std::string("NEG ingress"));
+        QCOMPARE(t.method, std::string("POST")); // upper-cased
+        QCOMPARE(t.headers.size(), size_t(1)); // the empty row is ignored
+        QCOMPARE(t.headers[0].value, std::string("api.example"));
+        QCOMPARE(t.body, std::string("{\"k\":1}"));
+        QVERIFY(!t.tls.verifyPeer);
+        QCOMPARE(t.tags.size(), size_t(2));
+        // And back.
+        const TargetForm again = targetFormOf(t);
+        QCOMPARE(again.url, validTarget().url);
+        QCOMPARE(again.tags, validTarget().tags);
+    }
+
+    void badTargetFields_data()
+    {
+        QTest::addColumn<TargetForm>("form");
+        QTest::addColumn<QString>("field");
+        QTest::addColumn<QString>("says");
+        TargetForm f = validTarget();
+        f.name.clear();
+        QTest::newRow("empty name") << f << "name"
+                                    << "needs a name";
+        f = validTarget();
+        f.name = QStringLiteral("NodePort");
+        QTest::newRow("taken name") << f << "name"
+                                    << "already called";
+        f = validTarget();
+        f.url = QStringLiteral("ftp://example.com/");
+        QTest::newRow("scheme") << f << "url"
+                                << "ftp";
+        f.url = QStringLiteral("http://");
+        QTest::newRow("no host") << f << "url"
+                                 << "";
+        f.url = QStringLiteral("https://builtin/");
+        QTest::newRow("https builtin") << f << "url"
+                                       << "plain http";
+        f = validTarget();
+        f.method = QStringLiteral("GE T");
+        QTest::newRow("method") << f << "method"
+                                << "not a method";
+        f = validTarget();
+        f.headers = { { QStringLiteral("Bad Name"), QStringLiteral("x") } };
+        QTest::newRow("header name") << f << "header:0"
+                                     << "";
+        f.headers = { { QStringLiteral("X-Ok"), QStringLiteral("1") }, { QString(), QStringLiteral("value only") } };
+        QTest::newRow("header without name") << f << "header:1"
+                                             << "";
+        f = validTarget();
+        f.bodyFromFile = true;
+        f.bodyFile = QStringLiteral("/nonexistent/body.json");
+        QTest::newRow("body file") << f << "bodyFile"
+                                   << "does not exist";
+        f.bodyFile = QStringLiteral("/tmp");
+        QTest::newRow("body dir") << f << "bodyFile"
+                                  << "directory";
+        f = validTarget();
+        f.caFile = QStringLiteral("/nonexistent/ca.pem");
+        QTest::newRow("ca file") << f << "caFile"
+                                 << "does not exist";
+        f = validTarget();
+        f.tags = { QStringLiteral("a,b") };
+        QTest::newRow("tag") << f << "tags"
+                             << "a,b";
+    }
+
+    void badTargetFields()
+    {
+        QFETCH(TargetForm, form);
+        QFETCH(QString, field);
+        QFETCH(QString, says);
+        Target t;
+        t.name = "untouched";
+        const FieldErrors errors = checkTargetForm(form, { QStringLiteral("NodePort") }, &t);
+        QVERIFY2(errors.contains(field), qPrintable(errors.keys().join(QLatin1Char(','))));
+        QVERIFY2(errors[field].contains(says), qPrintable(errors[field]));
+        QCOMPARE(errors.size(), 1); // only the field that is wrong
+        QCOMPARE(t.name, std::string("untouched")); // nothing half-applied
+    }
+
+    void bodyIsReadFromAFile()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("body.bin"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QByteArray("\x01\x02payload", 9));
+        file.close();
+        TargetForm f = validTarget();
+        f.bodyFromFile = true;
+        f.bodyFile = path;
+        Target t;
+        QVERIFY(checkTargetForm(f, {}, &t).isEmpty());
+        QCOMPARE(t.body, std::string("\x01\x02payload", 9));
+    }
+
+    void profileFormRoundTrips()
+    {
+        RunConfig load = defaultLoad();
+        ProfileForm f = profileFormOf(load);
+        QCOMPARE(f.threads, QStringLiteral("2"));
+        QCOMPARE(f.connections, QStringLiteral("50"));
+        QCOMPARE(f.duration, QStringLiteral("10s"));
+        QCOMPARE(f.interval, QStringLiteral("250ms"));
+        f.connections = QStringLiteral("10k");
+        f.duration = QStringLiteral("2m");
+        f.mode = ProfileForm::Mode::ConstantRate;
+        f.rate = QStringLiteral("1.5k");
+        RunConfig out;
+        const FieldErrors errors = checkProfileForm(f, &out);
+        QVERIFY2(errors.isEmpty(), qPrintable(errors.values().join(QLatin1Char(';'))));
+        QCOMPARE(out.connections, 10'000u);
+        QCOMPARE(out.durationUs, uint64_t(120'000'000));
+        QCOMPARE(out.ratePerS, 1500.0);
+        QVERIFY(out.openModel());
+
+        f.mode = ProfileForm::Mode::Stages;
+        f.stages = QStringLiteral("10s:50c,30s:200c");
+        f.warmup = QStringLiteral("0s");
+        QVERIFY(checkProfileForm(f, &out).isEmpty());
+        QVERIFY(out.stagesAreConnections);
+        QCOMPARE(out.ratePerS, 0.0); // the rate of the other mode is not kept
+        QCOMPARE(profileFormOf(out).stages, QStringLiteral("10s:50c,30s:200c"));
+        QCOMPARE(durationText(1'500'000), QStringLiteral("1500ms"));
+        QCOMPARE(durationText(90'000'000), QStringLiteral("90s"));
+    }
+
+    void badProfileFields_data()
+    {
+        QTest::addColumn<ProfileForm>("form");
+        QTest::addColumn<QString>("field");
+        QTest::addColumn<QString>("says");
+        ProfileForm f;
+        f.threads = QStringLiteral("zero");
+        QTest::newRow("threads text") << f << "threads"
+                                      << "invalid number";
+        f = {};
+        f.threads = QStringLiteral("0");
+        QTest::newRow("threads 0") << f << "threads"
+                                   << "between 1";
+        f = {};
+        f.threads = QStringLiteral("8");
+        f.connections = QStringLiteral("4");
+        QTest::newRow("fewer connections than threads") << f << "connections"
+                                                        << "per thread";
+        f = {};
+        f.duration = QStringLiteral("10 parsecs");
+        QTest::newRow("duration") << f << "duration"
+                                  << "invalid duration";
+        f = {};
+        f.duration = QStringLiteral("50ms");
+        QTest::newRow("short") << f << "duration"
+                               << "100ms";
+        f = {};
+        f.timeout = QStringLiteral("0s");
+        QTest::newRow("timeout") << f << "timeout"
+                                 << "greater than zero";
+        f = {};
+        f.pipeline = QStringLiteral("5000");
+        QTest::newRow("pipeline") << f << "pipeline"
+                                  << "between 1 and 1024";
+        f = {};
+        f.interval = QStringLiteral("10ms");
+        QTest::newRow("interval") << f << "interval"
+                                  << "100ms";
+        f = {};
+        f.mode = ProfileForm::Mode::ConstantRate;
+        f.rate = QString();
+        QTest::newRow("rate missing") << f << "rate"
+                                      << "invalid number";
+        f = {};
+        f.mode = ProfileForm::Mode::Stages;
+        f.stages = QStringLiteral("10s:50c,10s:100");
+        QTest::newRow("mixed stages") << f << "stages"
+                                      << "mix";
+        f.stages = QStringLiteral("10s:100");
+        f.warmup = QStringLiteral("5s");
+        QTest::newRow("warmup with stages") << f << "warmup"
+                                            << "stage";
+    }
+
+    void badProfileFields()
+    {
+        QFETCH(ProfileForm, form);
+        QFETCH(QString, field);
+        QFETCH(QString, says);
+        RunConfig load = defaultLoad();
+        const RunConfig before = load;
+        const FieldErrors errors = checkProfileForm(form, &load);
+        QVERIFY2(errors.contains(field), qPrintable(errors.keys().join(QLatin1Char(','))));
+        QVERIFY2(errors[field].contains(says), qPrintable(errors[field]));
+        QCOMPARE(load.threads, before.threads); // untouched on error
+        QCOMPARE(load.durationUs, before.durationUs);
+    }
+};
+
+WB_UI_TEST_MAIN(FormsTest)
+#include "forms_test.moc"

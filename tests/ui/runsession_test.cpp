@@ -1,0 +1,241 @@
+// RunSession against the built-in target server: the load runs on its own
+// thread, the UI thread gets small interval values through the drained
+// queue, the run is stored in the session as the CLI stores it, Stop is
+// prompt, and a target that cannot be reached fails with a clear message.
+
+#include "run/builtinserver.h"
+#include "run/runsession.h"
+#include "session/sessiondocument.h"
+#include "session/sessionseed.h"
+#include "uitestsupport.h"
+
+#include <QElapsedTimer>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+using namespace wb;
+using namespace wb::ui;
+using namespace wb::uitest;
+
+class RunSessionTest : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QString m_path;
+    std::unique_ptr<SessionDocument> m_doc;
+
+    RunPlan plan(const std::string& url, uint64_t durationMs, unsigned connections = 8)
+    {
+        Target t = makeTarget("target " + url, url);
+        auto id = m_doc->addTarget(t);
+        if (id)
+            t.id = *id;
+        else if (auto existing = m_doc->store().targetByName(t.name); existing && *existing)
+            t = **existing;
+        RunPlan p;
+        p.target = t;
+        p.profile.name = "test";
+        p.profile.load = defaultLoad();
+        p.profile.load.connections = connections;
+        p.profile.load.durationUs = durationMs * 1000;
+        p.profile.load.intervalUs = 200'000;
+        p.sessionPath = m_path;
+        return p;
+    }
+
+    /// A loopback port with nothing listening (bound, never listened on, then closed).
+    static uint16_t closedPort()
+    {
+        const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+        sockaddr_in a {};
+        a.sin_family = AF_INET;
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
+        socklen_t len = sizeof a;
+        ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+        ::close(fd);
+        return ntohs(a.sin_port);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        m_path = m_dir.filePath(QStringLiteral("runs.wrkbench"));
+        QString error;
+        m_doc = SessionDocument::open(m_path, true, &error);
+        QVERIFY2(m_doc, qPrintable(error));
+    }
+    void cleanupTestCase() { m_doc.reset(); }
+
+    void runAgainstTheBuiltinServerIsStored()
+    {
+        RunSession session;
+        QSignalSpy started(&session, &RunSession::started);
+        QSignalSpy intervals(&session, &RunSession::intervalReceived);
+        QSignalSpy finished(&session, &RunSession::finished);
+        QVERIFY(session.start(plan("http://builtin/", 1000)));
+        QCOMPARE(session.phase(), RunSession::Phase::Probing);
+        QVERIFY(!session.start(plan("http://builtin/", 1000))); // one at a time
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10'000);
+        QCOMPARE(started.count(), 1);
+        QCOMPARE(session.phase(), RunSession::Phase::Idle);
+        const auto outcome = finished[0][0].value<RunOutcome>();
+        QVERIFY2(outcome.error.isEmpty(), qPrintable(outcome.error));
+        QVERIFY2(outcome.storageWarning.isEmpty(), qPrintable(outcome.storageWarning));
+        QCOMPARE(outcome.status, RunStatus::Completed);
+        QVERIFY(outcome.requests > 100);
+        QCOMPARE(outcome.errors, uint64_t(0));
+        QVERIFY(outcome.p50Us > 0 && outcome.p99Us >= outcome.p50Us);
+
+        // Five 200 ms intervals, each reduced to a few numbers, in order.
+        QVERIFY2(intervals.count() >= 4 && intervals.count() <= 6, qPrintable(QString::number(intervals.count())));
+        uint64_t sum = 0;
+        double lastEnd = 0;
+        for (const auto& args : intervals) {
+            const auto live = args[0].value<LiveInterval>();
+            QVERIFY(live.point.endS > lastEnd);
+            lastEnd = live.point.endS;
+            QVERIFY(live.point.requestsPerS > 0);
+            QVERIFY(live.point.p99Ms >= live.point.p50Ms);
+            sum += live.requests;
+        }
+        QCOMPARE(sum, outcome.requests);
+
+        // Stored exactly like a CLI run: completed, with totals and intervals.
+        QVERIFY(outcome.runId > 0);
+        auto data = m_doc->loadRun(outcome.runId);
+        QVERIFY2(data, data ? "" : data.error().c_str());
+        QCOMPARE(data->run.status, RunStatus::Completed);
+        QVERIFY(data->run.hasTotals);
+        QCOMPARE(data->run.totals.requests, outcome.requests);
+        QCOMPARE(data->intervals.size(), size_t(intervals.count()));
+        QVERIFY(data->latency.has_value());
+        QCOMPARE(data->run.profileName, std::string("test"));
+        // The document noticed the write (file watcher).
+        QTRY_VERIFY_WITH_TIMEOUT(!m_doc->runs().empty() && m_doc->runs().back().id == outcome.runId, 5000);
+    }
+
+    void stopEndsTheRunPromptlyAndKeepsItAsStopped()
+    {
+        RunSession session;
+        QSignalSpy finished(&session, &RunSession::finished);
+        QSignalSpy intervals(&session, &RunSession::intervalReceived);
+        QVERIFY(session.start(plan("http://builtin/delay/1", 30'000)));
+        QTRY_VERIFY_WITH_TIMEOUT(intervals.count() >= 2, 10'000);
+        QVERIFY(session.elapsedS() > 0.3 && session.elapsedS() < session.plannedS());
+        QElapsedTimer timer;
+        timer.start();
+        session.stop();
+        QVERIFY(session.isStopping());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 5000);
+        // The load ends within ~100 ms; the outcome reaches the UI on the next drain.
+        QVERIFY2(timer.elapsed() < 600, qPrintable(QString::number(timer.elapsed())));
+        const auto outcome = finished[0][0].value<RunOutcome>();
+        QCOMPARE(outcome.status, RunStatus::Stopped);
+        QVERIFY(outcome.durationS < 5);
+        auto record = m_doc->store().runRecord(outcome.runId);
+        QVERIFY(record);
+        QCOMPARE(record->status, RunStatus::Stopped);
+    }
+
+    void waitForFinishedDeliversTheOutcome()
+    {
+        RunSession session;
+        QSignalSpy finished(&session, &RunSession::finished);
+        QSignalSpy started(&session, &RunSession::started);
+        QVERIFY(session.start(plan("http://builtin/", 10'000)));
+        QTRY_COMPARE_WITH_TIMEOUT(started.count(), 1, 10'000);
+        session.stop();
+        QVERIFY(session.waitForFinished(5000));
+        QCOMPARE(finished.count(), 1);
+        QVERIFY(!session.isActive());
+    }
+
+    void refusedConnectionFailsBeforeAnyLoad()
+    {
+        RunSession session;
+        QSignalSpy started(&session, &RunSession::started);
+        QSignalSpy finished(&session, &RunSession::finished);
+        QVERIFY(session.start(plan("http://127.0.0.1:" + std::to_string(closedPort()) + "/", 1000)));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10'000);
+        QCOMPARE(started.count(), 0);
+        const auto outcome = finished[0][0].value<RunOutcome>();
+        QCOMPARE(outcome.status, RunStatus::Failed);
+        QVERIFY2(outcome.error.contains(QStringLiteral("refused")), qPrintable(outcome.error));
+        // Recorded as a failed run with the reason, as the CLI does.
+        auto record = m_doc->store().runRecord(outcome.runId);
+        QVERIFY(record);
+        QCOMPARE(record->status, RunStatus::Failed);
+        QCOMPARE(QString::fromStdString(record->error), outcome.error);
+    }
+
+    void tlsFailureIsReportedAsSuch()
+    {
+        auto port = ensureBuiltinServer();
+        QVERIFY(port);
+        RunSession session;
+        QSignalSpy finished(&session, &RunSession::finished);
+        // The built-in server speaks plain HTTP: the handshake fails.
+        QVERIFY(session.start(plan("https://127.0.0.1:" + std::to_string(*port) + "/", 1000)));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10'000);
+        const auto outcome = finished[0][0].value<RunOutcome>();
+        QCOMPARE(outcome.status, RunStatus::Failed);
+        QVERIFY2(outcome.error.contains(QStringLiteral("TLS")), qPrintable(outcome.error));
+    }
+
+    void anotherProcessReadingDuringARunLosesNothing()
+    {
+        // wrkbench-cli reading the session while the GUI records a run: when the CLI closes
+        // its connection, SQLite must still see the GUI's, or it checkpoints and deletes the
+        // -wal file under the GUI's feet (and the rest of the run is lost).
+        const QString cli = qEnvironmentVariable("WB_CLI");
+        if (cli.isEmpty()) QSKIP("WB_CLI is not set (run through ctest)");
+        RunSession session;
+        QSignalSpy finished(&session, &RunSession::finished);
+        QSignalSpy intervals(&session, &RunSession::intervalReceived);
+        QVERIFY(session.start(plan("http://builtin/", 1500)));
+        QTRY_VERIFY_WITH_TIMEOUT(intervals.count() >= 1, 10'000);
+        for (int i = 0; i < 3 && finished.isEmpty(); ++i) {
+            QProcess reader;
+            reader.start(cli, { QStringLiteral("runs"), QStringLiteral("--db"), m_path, QStringLiteral("--csv") });
+            QVERIFY(reader.waitForFinished(10'000));
+            QCOMPARE(reader.exitCode(), 0);
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10'000);
+        const auto outcome = finished[0][0].value<RunOutcome>();
+        QCOMPARE(outcome.status, RunStatus::Completed);
+        // What another process sees now: the finished run, with its totals.
+        QProcess reader;
+        reader.start(cli, { QStringLiteral("runs"), QStringLiteral("--db"), m_path, QStringLiteral("--csv") });
+        QVERIFY(reader.waitForFinished(10'000));
+        const QString csv = QString::fromUtf8(reader.readAllStandardOutput());
+        const QString row = csv.split(QLatin1Char('\n'))
+                                .filter(QRegularExpression(QStringLiteral("^%1,").arg(outcome.runId)))
+                                .value(0);
+        QVERIFY2(row.contains(QStringLiteral(",completed,")), qPrintable(csv));
+    }
+
+    void badUrlFailsWithTheFieldNamed()
+    {
+        RunSession session;
+        QSignalSpy finished(&session, &RunSession::finished);
+        RunPlan p = plan("http://builtin/", 1000);
+        p.target.url = "gopher://x/";
+        QVERIFY(session.start(p));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 5000);
+        const auto outcome = finished[0][0].value<RunOutcome>();
+        QCOMPARE(outcome.status, RunStatus::Failed);
+        QVERIFY2(outcome.error.startsWith(QStringLiteral("URL: ")), qPrintable(outcome.error));
+        QCOMPARE(outcome.runId, int64_t(0));
+    }
+};
+
+WB_UI_TEST_MAIN(RunSessionTest)
+#include "runsession_test.moc"

@@ -1,0 +1,127 @@
+#pragma once
+// Shared by the UI tests: a test main that runs offscreen in a private
+// XDG home (tests never touch the user's settings or default session), and
+// sessions filled with runs built from real histograms.
+
+#include "run/runresult.h"
+#include "stats/snapshot.h"
+#include "store/sessionstore.h"
+
+#include <QApplication>
+#include <QTemporaryDir>
+#include <QTest>
+#include <cstdlib>
+#include <memory>
+
+namespace wb::uitest {
+
+/// Offscreen unless the caller chose a platform; XDG data/config in a
+/// temporary directory that lives as long as the process.
+inline void prepareEnvironment()
+{
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    static QTemporaryDir home;
+    qputenv("XDG_DATA_HOME", (home.path() + QStringLiteral("/data")).toLocal8Bit());
+    qputenv("XDG_CONFIG_HOME", (home.path() + QStringLiteral("/config")).toLocal8Bit());
+    qputenv("XDG_RUNTIME_DIR", home.path().toLocal8Bit()); // QTemporaryDir is 0700, as the spec wants
+}
+
+/// A run as the engine would have produced it: `intervals` intervals of
+/// `intervalS`, `requestsPerS` responses a second with latencies spread
+/// uniformly over [latencyUs, 2 * latencyUs), `errorsPerS` read errors and
+/// `non2xxPerS` 503 responses a second.
+struct SyntheticRun
+{
+    double requestsPerS = 1000;
+    uint64_t latencyUs = 1000;
+    double errorsPerS = 0;
+    double non2xxPerS = 0;
+    int intervals = 8;
+    double intervalS = 0.25;
+    unsigned threads = 2;
+    unsigned connections = 50;
+    std::vector<std::string> tags;
+    std::string notes;
+};
+
+inline IntervalSnapshot syntheticInterval(const SyntheticRun& s, uint32_t index)
+{
+    IntervalSnapshot snap;
+    snap.index = index;
+    snap.startS = index * s.intervalS;
+    snap.endS = (index + 1) * s.intervalS;
+    const auto n = static_cast<uint64_t>(s.requestsPerS * s.intervalS);
+    const auto non2xx = static_cast<uint64_t>(s.non2xxPerS * s.intervalS);
+    for (uint64_t i = 0; i < n; ++i) {
+        snap.latency.record(s.latencyUs + (i * s.latencyUs) / (n ? n : 1));
+        snap.status.add(i < non2xx ? 503 : 200);
+    }
+    snap.requests = n;
+    snap.bytes = n * 150;
+    snap.errors.status = non2xx;
+    snap.errors.read = static_cast<uint64_t>(s.errorsPerS * s.intervalS);
+    snap.connections = s.connections;
+    return snap;
+}
+
+/// Writes a completed synthetic run into store (through the store's own
+/// recording calls, as SessionRecorder does) and returns its id.
+inline int64_t addSyntheticRun(SessionStore& store, int64_t targetId, const SyntheticRun& s)
+{
+    RunConfig config;
+    auto target = store.target(targetId);
+    config.request.url = *parseUrl(target ? target->url : "http://127.0.0.1:8080/");
+    config.threads = s.threads;
+    config.connections = s.connections;
+    config.durationUs = static_cast<uint64_t>(s.intervals * s.intervalS * 1e6);
+    config.intervalUs = static_cast<uint64_t>(s.intervalS * 1e6);
+    NewRun run;
+    run.targetId = targetId;
+    run.config = config;
+    run.startedAtMs = wallClockNowMs();
+    run.tags = s.tags;
+    run.notes = s.notes;
+    auto id = store.beginRun(run);
+    if (!id) return 0;
+    RunResult result;
+    result.config = config;
+    result.engineVersion = "test";
+    std::vector<IntervalRecord> records;
+    for (int i = 0; i < s.intervals; ++i) {
+        const IntervalSnapshot snap = syntheticInterval(s, static_cast<uint32_t>(i));
+        records.push_back(IntervalRecord::of(snap));
+        result.requests += snap.requests;
+        result.bytes += snap.bytes;
+        result.errors += snap.errors;
+        result.status += snap.status;
+        result.latency.merge(snap.latency);
+        result.intervals.push_back(IntervalSummary::of(snap));
+    }
+    result.durationS = s.intervals * s.intervalS;
+    if (!store.appendIntervals(*id, records)) return 0;
+    if (!store.finishRun(*id, FinishedRun::of(result, wallClockNowMs()))) return 0;
+    return *id;
+}
+
+inline Target makeTarget(const std::string& name, const std::string& url, std::vector<std::string> tags = {})
+{
+    Target t;
+    t.name = name;
+    t.url = url;
+    t.tags = std::move(tags);
+    return t;
+}
+
+} // namespace wb::uitest
+
+/// QTEST_MAIN with the environment above set before QApplication exists.
+#define WB_UI_TEST_MAIN(TestClass)                                                                                     \
+    int main(int argc, char** argv)                                                                                    \
+    {                                                                                                                  \
+        wb::uitest::prepareEnvironment();                                                                              \
+        QApplication app(argc, argv);                                                                                  \
+        app.setAttribute(Qt::AA_Use96Dpi, true);                                                                       \
+        TestClass test;                                                                                                \
+        QTEST_SET_MAIN_SOURCE_PATH                                                                                     \
+        return QTest::qExec(&test, argc, argv);                                                                        \
+    }

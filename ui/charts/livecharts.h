@@ -1,0 +1,45 @@
+#pragma once
+// Three stacked time charts for one run: requests/s (and the target rate in the
+// open model), latency p50/p90/p99 (plus service time in the open model), and
+// errors and non-2xx responses per second. Used live (appendInterval, redrawn
+// at most ~10 times a second by a coalescing timer) and for stored runs
+// (setSeries). Axes rescale to the data; hovering shows values; the context
+// menu exports PNG.
+
+#include "charts/chartdata.h"
+
+#include <QWidget>
+#include <memory>
+
+namespace wb::ui {
+
+class LiveCharts : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit LiveCharts(QWidget* parent = nullptr);
+    ~LiveCharts() override;
+
+    /// Clears everything and prepares for a new run.
+    void reset(const QString& title, const QColor& color, bool openModel);
+    /// Adds one interval (cheap: the redraw is coalesced).
+    void appendInterval(const IntervalPoint& point);
+    /// Shows a whole stored run at once.
+    void setSeries(const RunSeries& series);
+    /// Points currently held per series (long runs are downsampled to a cap).
+    int pointCount() const;
+    /// Applies pending intervals to the charts now instead of at the next timer tick.
+    void redrawNow();
+
+    /// Redraws are coalesced to at most one per this many milliseconds.
+    static constexpr int REDRAW_INTERVAL_MS = 100;
+
+    /// Renders the three charts to a PNG of the widget's size (or `size` if valid).
+    bool exportPng(const QString& path, QSize size = {}, QString* error = nullptr) const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> d;
+};
+
+} // namespace wb::ui

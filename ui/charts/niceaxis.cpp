@@ -1,0 +1,121 @@
+#include "charts/niceaxis.h"
+
+#include <QLogValueAxis>
+#include <QValueAxis>
+#include <algorithm>
+#include <cmath>
+
+namespace wb::ui {
+
+namespace {
+
+// Tick steps are these mantissas times a power of ten: the sequences people read
+// without effort (0, 20, 40 / 0, 25, 50 / 0, 50, 100).
+constexpr double MANTISSAS[] = { 1.0, 2.0, 2.5, 5.0 };
+
+int decimalsFor(double step)
+{
+    // 2.5 x 10^k needs one more digit than 10^k; floating noise is absorbed by the epsilon.
+    const double exponent = std::floor(std::log10(step) + 1e-9);
+    const double mantissa = step / std::pow(10.0, exponent);
+    const int extra = std::abs(mantissa - 2.5) < 1e-6 ? 1 : 0;
+    return std::max(0, static_cast<int>(-exponent) + extra);
+}
+
+} // namespace
+
+NiceScale niceScale(double lo, double hi, int maxIntervals)
+{
+    if (!std::isfinite(lo) || !std::isfinite(hi)) lo = 0, hi = 1;
+    if (hi < lo) std::swap(lo, hi);
+    if (hi - lo < 1e-12) hi = lo + (lo == 0 ? 1.0 : std::abs(lo) * 0.1);
+    maxIntervals = std::max(1, maxIntervals);
+
+    const double rough = (hi - lo) / maxIntervals;
+    double exponent = std::floor(std::log10(rough));
+    NiceScale s;
+    // At most two decades are tried: the first mantissa >= rough always fits.
+    for (int attempt = 0; attempt < 3; ++attempt, exponent += 1) {
+        const double power = std::pow(10.0, exponent);
+        for (double m : MANTISSAS) {
+            const double step = m * power;
+            const double first = std::floor(lo / step + 1e-9) * step;
+            const double last = std::ceil(hi / step - 1e-9) * step;
+            const int intervals = static_cast<int>(std::lround((last - first) / step));
+            if (intervals <= maxIntervals) {
+                s.min = first;
+                s.max = last;
+                s.step = step;
+                s.tickCount = intervals + 1;
+                s.decimals = decimalsFor(step);
+                return s;
+            }
+        }
+    }
+    s.min = lo;
+    s.max = hi;
+    s.step = hi - lo;
+    s.tickCount = 2;
+    s.decimals = 2;
+    return s;
+}
+
+DecadeRange decadeRange(double minPositive, double max)
+{
+    if (!(minPositive > 0) || !std::isfinite(minPositive)) minPositive = 0.01;
+    if (!(max > minPositive) || !std::isfinite(max)) max = minPositive * 10;
+    DecadeRange r;
+    r.min = std::pow(10.0, std::floor(std::log10(minPositive) + 1e-9));
+    // 5% headroom so a line at exactly a decade does not run along the frame.
+    r.max = std::pow(10.0, std::ceil(std::log10(max * 1.05) - 1e-9));
+    if (r.max <= r.min) r.max = r.min * 10;
+    return r;
+}
+
+void applyScale(QValueAxis* axis, const NiceScale& scale)
+{
+    axis->setTickType(QValueAxis::TicksFixed);
+    axis->setRange(scale.min, scale.max);
+    axis->setTickCount(scale.tickCount);
+    axis->setMinorTickCount(0);
+    axis->setLabelFormat(QStringLiteral("%.%1f").arg(scale.decimals));
+}
+
+void applyTimeAxis(QValueAxis* axis, double maxS, int maxIntervals)
+{
+    const NiceScale s = niceScale(0, maxS, maxIntervals);
+    axis->setRange(0, maxS > 0 ? maxS : 1.0);
+    axis->setTickType(QValueAxis::TicksDynamic);
+    axis->setTickAnchor(0);
+    axis->setTickInterval(s.step);
+    axis->setMinorTickCount(0);
+    axis->setLabelFormat(QStringLiteral("%.%1f s").arg(s.decimals));
+}
+
+void applyDecades(QLogValueAxis* axis, const DecadeRange& range)
+{
+    axis->setBase(10.0);
+    axis->setRange(range.min, range.max);
+    axis->setMinorTickCount(8); // 2, 3, ..., 9 within each decade
+    axis->setLabelFormat(range.min < 1 ? QStringLiteral("%g") : QStringLiteral("%.0f"));
+}
+
+double ninesX(double percentile)
+{
+    const double tail = 1.0 - std::clamp(percentile, 0.0, 100.0) / 100.0;
+    return tail > 0 ? -std::log10(tail) : HUGE_VAL;
+}
+
+double percentileFromNinesX(double x)
+{
+    return 100.0 * (1.0 - std::pow(10.0, -x));
+}
+
+QString percentileLabel(double percentile)
+{
+    // Up to 6 significant digits covers wrk2's levels (99.2188%) and the nines (99.999%).
+    return QString::number(percentile, 'g', std::clamp(static_cast<int>(std::ceil(ninesX(percentile))) + 2, 2, 8))
+        + QLatin1Char('%');
+}
+
+} // namespace wb::ui

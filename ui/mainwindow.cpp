@@ -1,0 +1,331 @@
+#include "mainwindow.h"
+
+#include "charts/comparecharts.h"
+#include "models/format.h"
+#include "models/profilelistmodel.h"
+#include "pages/comparepage.h"
+#include "pages/dialogs.h"
+#include "pages/livepage.h"
+#include "pages/profileeditor.h"
+#include "pages/rundetailpage.h"
+#include "pages/runspage.h"
+#include "pages/targeteditor.h"
+#include "pages/targetspanel.h"
+#include "run/runcontroller.h"
+#include "run/runsession.h"
+#include "session/sessiondocument.h"
+#include "session/sessionpaths.h"
+#include "session/sessionseed.h"
+
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QFileInfo>
+#include <QGuiApplication>
+#include <QLabel>
+#include <QScreen>
+#include <QStatusBar>
+#include <QTabBar>
+#include <QTabWidget>
+#include <QTime>
+
+namespace wb::ui {
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent)
+    , m_run(new RunSession(this))
+    , m_profiles(new ProfileListModel(this))
+{
+    setObjectName(QStringLiteral("MainWindow"));
+    setWindowTitle(QStringLiteral("wrkbench"));
+
+    m_live = new LivePage(m_run, this);
+    m_runs = new RunsPage(this);
+    m_compare = new ComparePage(this);
+    m_tabs = new QTabWidget(this);
+    m_tabs->setDocumentMode(true);
+    m_tabs->setTabsClosable(true);
+    m_tabs->addTab(m_live, tr("Live"));
+    m_tabs->addTab(m_runs, tr("Runs"));
+    m_tabs->addTab(m_compare, tr("Compare"));
+    for (int i = LiveTab; i <= CompareTab; ++i) {
+        m_tabs->tabBar()->setTabButton(i, QTabBar::RightSide, nullptr);
+        m_tabs->tabBar()->setTabButton(i, QTabBar::LeftSide, nullptr);
+    }
+    setCentralWidget(m_tabs);
+
+    buildActions();
+    buildDocks();
+    buildToolBar();
+    buildMenus();
+    buildStatusBar();
+
+    connect(m_tabs, &QTabWidget::tabCloseRequested, this, &MainWindow::closeRunTab);
+    connect(m_run, &RunSession::phaseChanged, this, [this] {
+        if (m_doc) m_doc->setRecording(m_run->isActive());
+        updateActions();
+        m_tabs->setTabText(LiveTab, m_run->isActive() ? tr("Live ●") : tr("Live"));
+    });
+    connect(m_run, &RunSession::finished, this, &MainWindow::runFinished);
+    connect(m_targets, &TargetsPanel::currentTargetChanged, this, [this] {
+        updateActions();
+        updateHint();
+    });
+    connect(m_targets->editor(), &TargetEditor::validityChanged, this, &MainWindow::updateActions);
+    connect(m_targets->editor(), &TargetEditor::saved, this, &MainWindow::updateHint);
+    connect(m_targets, &TargetsPanel::message, this, [this](const QString& text) { showMessage(text); });
+    connect(m_profileEditor, &ProfileEditor::validityChanged, this, &MainWindow::updateActions);
+    connect(m_profileEditor, &ProfileEditor::loadChanged, this, &MainWindow::updateHint);
+    connect(m_profileEditor, &ProfileEditor::profileCreated, this, &MainWindow::selectProfile);
+    connect(m_profileEditor, &ProfileEditor::message, this, [this](const QString& text) { showMessage(text); });
+    connect(m_runs, &RunsPage::openRequested, this, &MainWindow::openRun);
+    connect(m_runs, &RunsPage::compareRequested, this, &MainWindow::compareRuns);
+    connect(m_runs, &RunsPage::message, this, [this](const QString& text) { showMessage(text); });
+    connect(m_compare, &ComparePage::message, this, [this](const QString& text) { showMessage(text); });
+
+    restoreLayout();
+    updateActions();
+}
+
+MainWindow::~MainWindow()
+{
+    // A run still going (the window destroyed without close()): stop it and keep it as 'stopped'.
+    if (m_run->isActive()) {
+        m_run->stop();
+        m_run->waitForFinished();
+    }
+}
+
+void MainWindow::buildDocks()
+{
+    m_targets = new TargetsPanel(this);
+    auto* targetsDock = new QDockWidget(tr("Targets"), this);
+    targetsDock->setObjectName(QStringLiteral("TargetsDock"));
+    targetsDock->setWidget(m_targets);
+    targetsDock->setFeatures(
+        QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable | QDockWidget::DockWidgetClosable);
+    addDockWidget(Qt::LeftDockWidgetArea, targetsDock);
+
+    m_profileEditor = new ProfileEditor(this);
+    auto* profileDock = new QDockWidget(tr("Load profile"), this);
+    profileDock->setObjectName(QStringLiteral("ProfileDock"));
+    profileDock->setWidget(m_profileEditor);
+    profileDock->setFeatures(targetsDock->features());
+    addDockWidget(Qt::LeftDockWidgetArea, profileDock);
+    tabifyDockWidget(targetsDock, profileDock);
+    targetsDock->raise();
+    resizeDocks({ targetsDock }, { 380 }, Qt::Horizontal);
+}
+
+void MainWindow::buildStatusBar()
+{
+    m_versionLabel = new QLabel(
+        tr("wrkbench %1 · engine %2").arg(QStringLiteral(WB_VERSION), QString::fromUtf8(engineVersion())), this);
+    m_sessionLabel = new QLabel(this);
+    m_sessionLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_lastRunLabel = new QLabel(tr("no run yet"), this);
+    statusBar()->addPermanentWidget(m_versionLabel);
+    statusBar()->addPermanentWidget(m_sessionLabel, 1);
+    statusBar()->addPermanentWidget(m_lastRunLabel);
+}
+
+void MainWindow::restoreLayout()
+{
+    auto settings = appSettings();
+    if (!restoreGeometry(settings->value(QStringLiteral("window/geometry")).toByteArray())) {
+        const QRect screen = QGuiApplication::primaryScreen() ? QGuiApplication::primaryScreen()->availableGeometry()
+                                                              : QRect(0, 0, 1600, 1000);
+        resize(std::min(1520, screen.width() * 19 / 20), std::min(940, screen.height() * 19 / 20));
+    }
+    restoreState(settings->value(QStringLiteral("window/state")).toByteArray());
+}
+
+void MainWindow::saveLayout()
+{
+    auto settings = appSettings();
+    settings->setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings->setValue(QStringLiteral("window/state"), saveState());
+    const QModelIndex profile = m_profiles->index(m_profileCombo->currentIndex(), 0);
+    settings->setValue(QStringLiteral("profile/last"), profile.data(ProfileListModel::IdRole));
+    if (m_doc) settings->setValue(QStringLiteral("session/last"), m_doc->path());
+}
+
+bool MainWindow::openStartupSession(const QString& pathArgument)
+{
+    // A file that cannot be opened was explained in a dialog; the default session opens instead.
+    if (!pathArgument.isEmpty() && openSession(pathArgument, true)) return true;
+    const QString last = lastSession();
+    if (pathArgument.isEmpty() && !last.isEmpty() && QFileInfo::exists(last) && openSession(last)) return true;
+    const QString path = defaultSessionPath();
+    if (!openSession(path, true)) return false;
+    // First start on this machine: demo targets that run offline against the built-in server.
+    if (m_doc->wasCreated() && m_doc->targets().empty()) {
+        if (wb::Status st = seedDemoTargets(m_doc->store()); !st) showMessage(QString::fromStdString(st.error()));
+        m_doc->reload();
+        m_targets->selectTarget(0);
+    }
+    return true;
+}
+
+bool MainWindow::openSession(const QString& path, bool create)
+{
+    if (!settleRun(tr("open another session"))) return false;
+    QString error;
+    auto doc = SessionDocument::open(path, create, &error);
+    if (!doc) {
+        showError(this, tr("Cannot open the session"), error);
+        return false;
+    }
+    setDocument(std::move(doc));
+    return true;
+}
+
+void MainWindow::setDocument(std::unique_ptr<SessionDocument> doc)
+{
+    // Run tabs and the comparison belong to the old session.
+    while (m_tabs->count() > CompareTab + 1)
+        closeRunTab(CompareTab + 1);
+    m_compare->setRuns({});
+
+    SessionDocument* raw = doc.get();
+    m_targets->setDocument(raw);
+    m_runs->setDocument(raw);
+    m_profileEditor->setDocument(raw);
+    m_profiles->setDocument(raw);
+    m_doc = std::move(doc); // the old document goes only after nothing points at it
+    connect(raw, &SessionDocument::runsChanged, this, &MainWindow::runsChanged);
+    connect(raw, &SessionDocument::errorOccurred, this, [this](const QString& text) { showMessage(text); });
+
+    selectProfile(appSettings()->value(QStringLiteral("profile/last")).toLongLong());
+    m_targets->selectTarget(0);
+    noteSessionOpened(raw->path());
+    rebuildRecentMenu();
+    const QString name = QFileInfo(raw->path()).fileName();
+    setWindowTitle(tr("%1 — wrkbench").arg(name));
+    m_sessionLabel->setText(raw->path() + (raw->isReadOnly() ? tr("  (read-only)") : QString()));
+    m_lastRunLabel->setText(
+        tr("%1 in the session").arg(countText(static_cast<qint64>(raw->runs().size()), "run", "runs")));
+    updateActions();
+    updateHint();
+}
+
+bool MainWindow::settleRun(const QString& why)
+{
+    if (!m_run->isActive()) return true;
+    if (!confirm(this, tr("A run is in progress"),
+            tr("A run is in progress. Stop it to %1? What it measured so far is kept as a stopped run.").arg(why),
+            tr("Stop the run")))
+        return false;
+    m_run->stop();
+    m_run->waitForFinished(10'000);
+    return !m_run->isActive();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    if (!settleRun(tr("close wrkbench"))) {
+        event->ignore();
+        return;
+    }
+    m_targets->editor()->commit();
+    m_profileEditor->commit();
+    saveLayout();
+    event->accept();
+}
+
+void MainWindow::updateActions()
+{
+    const bool active = m_run->isActive();
+    const bool ready
+        = m_doc && m_targets->currentTargetId() != 0 && m_targets->editor()->isValid() && m_profileEditor->isValid();
+    m_runAction->setEnabled(!active && ready);
+    m_stopAction->setEnabled(active && !m_run->isStopping());
+    m_profileCombo->setEnabled(!active);
+    QString why;
+    if (active)
+        why = tr("a run is in progress");
+    else if (!m_doc)
+        why = tr("no session is open");
+    else if (m_targets->currentTargetId() == 0)
+        why = tr("add or select a target first");
+    else if (!m_targets->editor()->isValid())
+        why = tr("the target has a field in red");
+    else if (!m_profileEditor->isValid())
+        why = tr("the load profile has a field in red");
+    m_runAction->setToolTip(why.isEmpty() ? tr("Run the selected target with the current profile (F5, Ctrl+R)")
+                                          : tr("Run (disabled: %1)").arg(why));
+    m_saveAsAction->setEnabled(m_doc != nullptr);
+}
+
+void MainWindow::updateHint()
+{
+    const wb::Target* t = m_doc ? m_doc->targetById(m_targets->currentTargetId()) : nullptr;
+    if (!t) {
+        m_targetLabel->setText(tr("no target"));
+        m_live->setHint(tr("Add a target in the panel on the left (Ctrl+T)"));
+        return;
+    }
+    const QString name = QString::fromStdString(t->name);
+    m_targetLabel->setText(
+        QStringLiteral("<span style='color:%1'>●</span> %2").arg(colorForTarget(t->id).name(), name.toHtmlEscaped()));
+    m_live->setHint(tr("F5 runs “%1” with %2").arg(name, describeLoad(m_profileEditor->currentProfile().load)));
+}
+
+void MainWindow::showMessage(const QString& text, int timeoutMs)
+{
+    statusBar()->showMessage(text, timeoutMs);
+}
+
+QString MainWindow::lastRunText() const
+{
+    return m_lastRunLabel->text();
+}
+
+void MainWindow::runFinished(const RunOutcome& outcome)
+{
+    if (m_doc) m_doc->reload(); // at once, not after the file watcher's debounce
+    updateActions();
+    if (outcome.cancelled) {
+        showMessage(tr("Run cancelled before the load started"));
+        return;
+    }
+    if (outcome.status == RunStatus::Failed) {
+        showMessage(tr("The run did not start: %1").arg(outcome.error), 15'000);
+        if (outcome.runId) m_lastRunLabel->setText(tr("last run #%1 failed").arg(outcome.runId));
+        return;
+    }
+    if (outcome.runId)
+        m_lastRunLabel->setText(
+            tr("last run #%1 stored %2 (%3, %4 req/s)")
+                .arg(outcome.runId)
+                .arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")),
+                    QString::fromUtf8(runStatusName(outcome.status)), formatCount(outcome.requestsPerS)));
+    if (!outcome.storageWarning.isEmpty()) showMessage(outcome.storageWarning, 15'000);
+}
+
+void MainWindow::runsChanged()
+{
+    std::vector<int64_t> ids;
+    for (const RunRecord& r : m_doc->runs())
+        ids.push_back(r.id);
+    m_compare->retainRuns(ids);
+    for (int i = m_tabs->count() - 1; i > CompareTab; --i)
+        if (auto* page = qobject_cast<RunDetailPage*>(m_tabs->widget(i));
+            page && std::find(ids.begin(), ids.end(), page->runId()) == ids.end())
+            closeRunTab(i);
+}
+
+void MainWindow::closeRunTab(int index)
+{
+    if (index <= CompareTab) return;
+    QWidget* page = m_tabs->widget(index);
+    m_tabs->removeTab(index);
+    page->deleteLater();
+}
+
+void MainWindow::showTab(Tab tab)
+{
+    m_tabs->setCurrentIndex(tab);
+}
+
+} // namespace wb::ui

@@ -1,0 +1,132 @@
+#pragma once
+// The main window: toolbar (Run F5/Ctrl+R, Stop Esc, load profile), the
+// targets and load profile docks on the left, the Live / Runs / Compare tabs
+// (plus one closable tab per opened run), and a status bar with the engine
+// version, the session file and the last run stored.
+//
+// It owns the open SessionDocument and the RunSession and wires them to the
+// pages; the pages never talk to each other directly.
+
+#include <QMainWindow>
+#include <memory>
+
+class QComboBox;
+class QLabel;
+class QMenu;
+class QTabWidget;
+
+namespace wb::ui {
+
+class ComparePage;
+class LivePage;
+class ProfileEditor;
+class ProfileListModel;
+class RunSession;
+class RunsPage;
+class SessionDocument;
+class TargetsPanel;
+struct RunOutcome;
+
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+public:
+    enum Tab { LiveTab, RunsTab, CompareTab };
+
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    /// At start: pathArgument if given, else the last session, else the default
+    /// session (created with the demo targets on first start). False when none opened.
+    bool openStartupSession(const QString& pathArgument);
+    /// Replaces the open session (asks first when a run is going). On failure
+    /// shows why and keeps the current session; the file is left untouched.
+    bool openSession(const QString& path, bool create = false);
+    /// Creates an empty session at path and opens it (path must not exist).
+    bool newSession(const QString& path);
+    /// Copies the open session to path and continues in the copy.
+    bool saveSessionAs(const QString& path);
+
+    /// Runs the selected target with the current profile. False when Run is disabled.
+    bool startRun();
+    void stopRun();
+    /// Opens a stored run in its own tab.
+    void openRun(qint64 runId);
+    /// Compares runs (oldest first: the oldest is the baseline) in the Compare tab.
+    void compareRuns(QList<qint64> runIds);
+    void showTab(Tab tab);
+
+    SessionDocument* document() const { return m_doc.get(); }
+    RunSession* runSession() const { return m_run; }
+    TargetsPanel* targetsPanel() const { return m_targets; }
+    ProfileEditor* profileEditor() const { return m_profileEditor; }
+    QComboBox* profileCombo() const { return m_profileCombo; }
+    QTabWidget* tabs() const { return m_tabs; }
+    LivePage* livePage() const { return m_live; }
+    RunsPage* runsPage() const { return m_runs; }
+    ComparePage* comparePage() const { return m_compare; }
+    QAction* runAction() const { return m_runAction; }
+    QAction* stopAction() const { return m_stopAction; }
+    QString lastRunText() const;
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void buildActions();
+    void buildMenus();
+    void buildToolBar();
+    void buildDocks();
+    void buildStatusBar();
+    void restoreLayout();
+    void saveLayout();
+    void rebuildRecentMenu();
+    /// Shows and raises a dock (they are tabbed on the left).
+    void showDock(const QString& objectName);
+
+    void setDocument(std::unique_ptr<SessionDocument> doc);
+    /// Asks to stop a run that is going; true when there is none (any more).
+    bool settleRun(const QString& why);
+    void updateActions();
+    void updateHint();
+    void profileSelected(int row);
+    void selectProfile(qint64 id);
+    void runFinished(const RunOutcome& outcome);
+    void runsChanged();
+    void showMessage(const QString& text, int timeoutMs = 6000);
+
+    void askNewSession();
+    void askOpenSession();
+    void askSaveSessionAs();
+    void exportLiveCharts();
+    void closeRunTab(int index);
+
+    std::unique_ptr<SessionDocument> m_doc;
+    RunSession* m_run;
+    ProfileListModel* m_profiles;
+
+    TargetsPanel* m_targets = nullptr;
+    ProfileEditor* m_profileEditor = nullptr;
+    QComboBox* m_profileCombo = nullptr;
+    QLabel* m_targetLabel = nullptr;
+    QTabWidget* m_tabs = nullptr;
+    LivePage* m_live = nullptr;
+    RunsPage* m_runs = nullptr;
+    ComparePage* m_compare = nullptr;
+
+    QAction* m_runAction = nullptr;
+    QAction* m_stopAction = nullptr;
+    QAction* m_newAction = nullptr;
+    QAction* m_openAction = nullptr;
+    QAction* m_saveAsAction = nullptr;
+    QAction* m_quitAction = nullptr;
+    QAction* m_compareAction = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    QMenu* m_viewMenu = nullptr;
+
+    QLabel* m_versionLabel = nullptr;
+    QLabel* m_sessionLabel = nullptr;
+    QLabel* m_lastRunLabel = nullptr;
+};
+
+} // namespace wb::ui

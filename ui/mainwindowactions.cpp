@@ -1,0 +1,365 @@
+// MainWindow: actions, menus, toolbar, and what they do (run, sessions, export).
+#include "charts/livecharts.h"
+#include "mainwindow.h"
+#include "models/comparemodel.h"
+#include "models/profilelistmodel.h"
+#include "pages/comparepage.h"
+#include "pages/dialogs.h"
+#include "pages/livepage.h"
+#include "pages/profileeditor.h"
+#include "pages/rundetailpage.h"
+#include "pages/runspage.h"
+#include "pages/targeteditor.h"
+#include "pages/targetspanel.h"
+#include "run/runcontroller.h"
+#include "run/runsession.h"
+#include "session/recordequality.h"
+#include "session/sessiondocument.h"
+#include "session/sessionpaths.h"
+
+#include <QApplication>
+#include <QComboBox>
+#include <QDir>
+#include <QDockWidget>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QStyle>
+#include <QTabWidget>
+#include <QToolBar>
+#include <sqlite3.h>
+
+namespace wb::ui {
+
+namespace {
+constexpr int MAX_RUN_TABS = 8;
+const QString SESSION_FILTER = QStringLiteral("wrkbench sessions (*.wrkbench);;All files (*)");
+} // namespace
+
+void MainWindow::buildActions()
+{
+    QStyle* s = style();
+    m_runAction = new QAction(s->standardIcon(QStyle::SP_MediaPlay), tr("&Run"), this);
+    m_runAction->setShortcuts({ QKeySequence(Qt::Key_F5), QKeySequence(Qt::CTRL | Qt::Key_R) });
+    connect(m_runAction, &QAction::triggered, this, &MainWindow::startRun);
+
+    m_stopAction = new QAction(s->standardIcon(QStyle::SP_MediaStop), tr("&Stop"), this);
+    m_stopAction->setShortcut(QKeySequence(Qt::Key_Escape));
+    m_stopAction->setToolTip(tr("Stop the run (Esc); what it measured is kept as a stopped run"));
+    connect(m_stopAction, &QAction::triggered, this, &MainWindow::stopRun);
+
+    m_newAction = new QAction(tr("&New session…"), this);
+    m_newAction->setShortcut(QKeySequence::New);
+    connect(m_newAction, &QAction::triggered, this, &MainWindow::askNewSession);
+    m_openAction = new QAction(tr("&Open session…"), this);
+    m_openAction->setShortcut(QKeySequence::Open);
+    connect(m_openAction, &QAction::triggered, this, &MainWindow::askOpenSession);
+    m_saveAsAction = new QAction(tr("Save session &as…"), this);
+    m_saveAsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
+    connect(m_saveAsAction, &QAction::triggered, this, &MainWindow::askSaveSessionAs);
+    m_quitAction = new QAction(tr("&Quit"), this);
+    m_quitAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
+    connect(m_quitAction, &QAction::triggered, this, &QWidget::close);
+
+    m_compareAction = new QAction(tr("&Compare selected runs"), this);
+    m_compareAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+    connect(m_compareAction, &QAction::triggered, this, [this] { compareRuns(m_runs->selectedRunIds()); });
+    addAction(m_compareAction);
+}
+
+void MainWindow::buildToolBar()
+{
+    QToolBar* bar = addToolBar(tr("Run"));
+    bar->setObjectName(QStringLiteral("RunToolBar"));
+    bar->setMovable(false);
+    bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    bar->addAction(m_runAction);
+    bar->addAction(m_stopAction);
+    bar->addSeparator();
+    bar->addWidget(new QLabel(tr(" Target: "), bar));
+    m_targetLabel = new QLabel(bar);
+    m_targetLabel->setMinimumWidth(140);
+    bar->addWidget(m_targetLabel);
+    bar->addSeparator();
+    bar->addWidget(new QLabel(tr(" Profile: "), bar));
+    m_profileCombo = new QComboBox(bar);
+    m_profileCombo->setModel(m_profiles);
+    m_profileCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_profileCombo->setMinimumContentsLength(22);
+    m_profileCombo->setToolTip(tr("Load profile: presets (italic) and the session's profiles"));
+    bar->addWidget(m_profileCombo);
+    connect(m_profileCombo, &QComboBox::currentIndexChanged, this, &MainWindow::profileSelected);
+    // A profile deleted or renamed under the combo: show what it shows now.
+    connect(m_profiles, &QAbstractItemModel::rowsRemoved, this,
+        [this] { profileSelected(m_profileCombo->currentIndex()); });
+    connect(m_profiles, &QAbstractItemModel::dataChanged, this, [this](const QModelIndex& from, const QModelIndex& to) {
+        const int row = m_profileCombo->currentIndex();
+        // Changed by someone else (not our own save of what the editor shows): show the new version.
+        if (row >= from.row() && row <= to.row() && !m_profileEditor->isModified()
+            && !sameProfile(m_profiles->record(row), m_profileEditor->currentProfile()))
+            profileSelected(row);
+    });
+}
+
+void MainWindow::buildMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(m_newAction);
+    file->addAction(m_openAction);
+    m_recentMenu = file->addMenu(tr("Open &recent"));
+    file->addAction(m_saveAsAction);
+    file->addSeparator();
+    QMenu* exportMenu = file->addMenu(tr("&Export"));
+    exportMenu->addAction(tr("Live charts as PNG…"), this, &MainWindow::exportLiveCharts);
+    exportMenu->addAction(tr("Runs table as CSV…"), this, [this] {
+        const QString path
+            = chooseSaveFile(this, tr("Export runs as CSV"), QStringLiteral("runs.csv"), tr("CSV (*.csv)"));
+        QString error;
+        if (!path.isEmpty() && !m_runs->exportCsv(path, &error))
+            showError(this, tr("Export failed"), error);
+        else if (!path.isEmpty())
+            showMessage(tr("Wrote %1").arg(path));
+    });
+    exportMenu->addSeparator();
+    exportMenu->addAction(tr("Comparison report (tables and charts) as PNG…"), this, [this] {
+        const QString path
+            = chooseSaveFile(this, tr("Export the comparison"), QStringLiteral("comparison.png"), tr("PNG (*.png)"));
+        QString error;
+        if (!path.isEmpty() && !m_compare->exportReport(path, 1600, &error))
+            showError(this, tr("Export failed"), error);
+        else if (!path.isEmpty())
+            showMessage(tr("Wrote %1").arg(path));
+    });
+    exportMenu->addAction(tr("Comparison table as CSV…"), this, [this] {
+        const QString path
+            = chooseSaveFile(this, tr("Export the comparison"), QStringLiteral("comparison.csv"), tr("CSV (*.csv)"));
+        QString error;
+        if (!path.isEmpty() && !m_compare->exportCsv(path, &error))
+            showError(this, tr("Export failed"), error);
+        else if (!path.isEmpty())
+            showMessage(tr("Wrote %1").arg(path));
+    });
+    file->addSeparator();
+    file->addAction(m_quitAction);
+
+    QMenu* run = menuBar()->addMenu(tr("&Run"));
+    run->addAction(m_runAction);
+    run->addAction(m_stopAction);
+    run->addSeparator();
+    run->addAction(m_compareAction);
+    run->addAction(tr("&Add target"), QKeySequence(Qt::CTRL | Qt::Key_T), m_targets, &TargetsPanel::addTarget);
+    run->addAction(tr("&Edit target"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), this, [this] {
+        showDock(QStringLiteral("TargetsDock"));
+        m_targets->editor()->nameEdit()->setFocus();
+        m_targets->editor()->nameEdit()->selectAll();
+    });
+    run->addAction(tr("Edit &load profile"), QKeySequence(Qt::CTRL | Qt::Key_L), this, [this] {
+        showDock(QStringLiteral("ProfileDock"));
+        m_profileEditor->field(QStringLiteral("threads"))->setFocus();
+        m_profileEditor->field(QStringLiteral("threads"))->selectAll();
+    });
+
+    m_viewMenu = menuBar()->addMenu(tr("&View"));
+    m_viewMenu->addAction(tr("&Live"), QKeySequence(Qt::CTRL | Qt::Key_1), this, [this] { showTab(LiveTab); });
+    m_viewMenu->addAction(tr("&Runs"), QKeySequence(Qt::CTRL | Qt::Key_2), this, [this] { showTab(RunsTab); });
+    m_viewMenu->addAction(tr("&Compare"), QKeySequence(Qt::CTRL | Qt::Key_3), this, [this] { showTab(CompareTab); });
+    m_viewMenu->addSeparator();
+    for (QDockWidget* dock : findChildren<QDockWidget*>())
+        m_viewMenu->addAction(dock->toggleViewAction());
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About wrkbench"), this, [this] {
+        QMessageBox::about(this, tr("About wrkbench"),
+            tr("<h3>wrkbench %1</h3><p>A workbench for HTTP load benchmarking: wrk's engine and report, "
+               "sessions that keep every run, live charts and side-by-side comparison.</p>"
+               "<p>Engine %2 · Qt %3</p>")
+                .arg(QStringLiteral(WB_VERSION), QString::fromUtf8(engineVersion()), QString::fromLatin1(qVersion())));
+    });
+}
+
+void MainWindow::showDock(const QString& name)
+{
+    if (auto* dock = findChild<QDockWidget*>(name)) {
+        dock->show();
+        dock->raise();
+    }
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    m_recentMenu->clear();
+    for (const QString& path : recentSessions())
+        m_recentMenu->addAction(path, this, [this, path] { openSession(path); });
+    m_recentMenu->setEnabled(!m_recentMenu->isEmpty());
+}
+
+void MainWindow::profileSelected(int row)
+{
+    if (row < 0 || row >= m_profiles->rowCount()) return;
+    m_profileEditor->setProfile(m_profiles->record(row));
+    updateActions();
+    updateHint();
+}
+
+void MainWindow::selectProfile(qint64 id)
+{
+    int row = id ? m_profiles->rowOfId(id) : -1;
+    if (row < 0) row = 0;
+    if (m_profileCombo->currentIndex() == row)
+        profileSelected(row);
+    else
+        m_profileCombo->setCurrentIndex(row);
+}
+
+bool MainWindow::startRun()
+{
+    if (!m_runAction->isEnabled()) return false;
+    // Edits typed a moment ago are saved first: the run and the session agree on the target.
+    m_targets->editor()->commit();
+    m_profileEditor->commit();
+    RunPlan plan;
+    plan.target = m_targets->editor()->currentTarget();
+    plan.profile = m_profileEditor->currentProfile();
+    if (m_profileEditor->isModified()) {
+        // A preset changed on the fly is not that preset any more.
+        plan.profile.id = 0;
+        plan.profile.name += " (modified)";
+    } else if (plan.profile.id < 0) {
+        plan.profile.id = 0; // presets are not stored: the run keeps only their name
+    }
+    plan.sessionPath = m_doc->path();
+    if (!m_run->start(plan)) return false;
+    showTab(LiveTab);
+    showMessage(tr("Checking %1…").arg(QString::fromStdString(plan.target.url)));
+    return true;
+}
+
+void MainWindow::stopRun()
+{
+    if (!m_run->isActive()) return;
+    m_run->stop();
+    updateActions();
+    showMessage(tr("Stopping…"), 2000);
+}
+
+void MainWindow::openRun(qint64 runId)
+{
+    for (int i = CompareTab + 1; i < m_tabs->count(); ++i)
+        if (auto* page = qobject_cast<RunDetailPage*>(m_tabs->widget(i)); page && page->runId() == runId) {
+            m_tabs->setCurrentIndex(i);
+            return;
+        }
+    auto loaded = m_doc ? m_doc->loadRun(runId) : Result<RunData>(Error { "no session" });
+    if (!loaded) {
+        showError(this, tr("Cannot open the run"), QString::fromStdString(loaded.error()));
+        return;
+    }
+    while (m_tabs->count() - (CompareTab + 1) >= MAX_RUN_TABS)
+        closeRunTab(CompareTab + 1);
+    auto* page = new RunDetailPage(std::move(*loaded), m_tabs);
+    connect(page, &RunDetailPage::message, this, [this](const QString& text) { showMessage(text); });
+    connect(page, &RunDetailPage::compareWith, this, [this](qint64 id) {
+        showTab(RunsTab);
+        m_runs->selectRuns({ id });
+        showMessage(tr("Select the runs to compare with (Ctrl+click), then Compare"));
+    });
+    const int index = m_tabs->addTab(page, tr("Run #%1").arg(runId));
+    m_tabs->setTabToolTip(index, CompareModel::runLabel(page->data().run));
+    m_tabs->setCurrentIndex(index);
+}
+
+void MainWindow::compareRuns(QList<qint64> runIds)
+{
+    if (runIds.size() < 2) {
+        showMessage(tr("Select two or more runs to compare (Ctrl+click in Runs)"));
+        return;
+    }
+    std::sort(runIds.begin(), runIds.end());
+    std::vector<RunData> runs;
+    for (qint64 id : runIds) {
+        auto loaded = m_doc->loadRun(id);
+        if (!loaded) {
+            showError(this, tr("Cannot compare"), QString::fromStdString(loaded.error()));
+            return;
+        }
+        runs.push_back(std::move(*loaded));
+    }
+    m_compare->setRuns(std::move(runs));
+    showTab(CompareTab);
+}
+
+void MainWindow::askNewSession()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("New session"),
+        QFileInfo(m_doc ? m_doc->path() : defaultSessionPath()).dir().filePath(QStringLiteral("untitled.wrkbench")),
+        SESSION_FILTER, nullptr, QFileDialog::DontConfirmOverwrite);
+    if (!path.isEmpty())
+        newSession(path.endsWith(QStringLiteral(".wrkbench")) ? path : path + QStringLiteral(".wrkbench"));
+}
+
+bool MainWindow::newSession(const QString& path)
+{
+    if (QFileInfo::exists(path)) {
+        showError(this, tr("Cannot create the session"),
+            tr("'%1' already exists. Choose another name, or open it with File → Open.").arg(path));
+        return false;
+    }
+    return openSession(path, true);
+}
+
+void MainWindow::askOpenSession()
+{
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open session"), m_doc ? QFileInfo(m_doc->path()).absolutePath() : QDir::homePath(), SESSION_FILTER);
+    if (!path.isEmpty()) openSession(path, false);
+}
+
+void MainWindow::askSaveSessionAs()
+{
+    if (!m_doc) return;
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save session as"),
+        QFileInfo(m_doc->path()).dir().filePath(QStringLiteral("copy.wrkbench")), SESSION_FILTER);
+    if (path.isEmpty()) return;
+    // The dialog asked about replacing: a session copy needs a free path.
+    if (QFileInfo::exists(path) && path != m_doc->path()) QFile::remove(path);
+    saveSessionAs(path);
+}
+
+bool MainWindow::saveSessionAs(const QString& path)
+{
+    if (!m_doc || QFileInfo::exists(path)) {
+        showError(this, tr("Cannot save the session"), tr("'%1' already exists.").arg(path));
+        return false;
+    }
+    m_targets->editor()->commit();
+    m_profileEditor->commit();
+    // VACUUM INTO copies a consistent snapshot (WAL content included) into a new, compact file.
+    const std::string sql
+        = "VACUUM INTO '" + QString(path).replace(QLatin1Char('\''), QStringLiteral("''")).toStdString() + "'";
+    char* message = nullptr;
+    if (sqlite3_exec(m_doc->store().nativeHandle(), sql.c_str(), nullptr, nullptr, &message) != SQLITE_OK) {
+        const QString why = QString::fromUtf8(message ? message : "unknown error");
+        sqlite3_free(message);
+        showError(this, tr("Cannot save the session"), tr("Could not write '%1': %2").arg(path, why));
+        return false;
+    }
+    return openSession(path, false);
+}
+
+void MainWindow::exportLiveCharts()
+{
+    const QString path = chooseSaveFile(
+        this, tr("Export the live charts as PNG"), QStringLiteral("live-charts.png"), tr("PNG images (*.png)"));
+    if (path.isEmpty()) return;
+    QString error;
+    if (m_live->charts()->exportPng(path, {}, &error))
+        showMessage(tr("Wrote %1").arg(path));
+    else
+        showError(this, tr("Export failed"), error);
+}
+
+} // namespace wb::ui

@@ -1,0 +1,300 @@
+#include "models/formvalidation.h"
+
+#include "report/stageparse.h"
+#include "report/units.h"
+#include "run/builtinserver.h"
+#include "store/sessionstore.h"
+
+#include <QDateTime>
+#include <QFile>
+#include <QFileInfo>
+#include <cmath>
+
+namespace wb::ui {
+
+namespace {
+
+QString q(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+/// A count within [low, high]; the error says what to type.
+bool checkCount(
+    const QString& text, uint64_t low, uint64_t high, const QString& field, FieldErrors& errors, uint64_t* out)
+{
+    auto v = parseCount(text.trimmed().toStdString());
+    if (!v) {
+        errors[field] = q(v.error());
+        return false;
+    }
+    if (*v < low || *v > high) {
+        errors[field] = QStringLiteral("must be between %1 and %2").arg(low).arg(high);
+        return false;
+    }
+    *out = *v;
+    return true;
+}
+
+bool checkDuration(const QString& text, const QString& field, FieldErrors& errors, uint64_t* out)
+{
+    auto v = parseDurationUs(text.trimmed().toStdString());
+    if (!v) {
+        errors[field] = q(v.error());
+        return false;
+    }
+    *out = *v;
+    return true;
+}
+
+/// Readable regular file, or the reason it is not.
+/// The content of a body file. The editors check on every keystroke: the last
+/// file read is kept while its size and modification time stay the same.
+QByteArray readBodyFile(const QString& path, QString* error)
+{
+    struct Cached
+    {
+        QString path;
+        qint64 size = -1;
+        QDateTime modified;
+        QByteArray content;
+    };
+    static Cached cache;
+    const QFileInfo info(path);
+    if (cache.path == path && cache.size == info.size() && cache.modified == info.lastModified()) return cache.content;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("cannot read '%1': %2").arg(path, file.errorString());
+        return {};
+    }
+    cache = { path, info.size(), info.lastModified(), file.readAll() };
+    return cache.content;
+}
+
+QString fileProblem(const QString& path)
+{
+    const QFileInfo info(path);
+    if (!info.exists()) return QStringLiteral("'%1' does not exist").arg(path);
+    if (info.isDir()) return QStringLiteral("'%1' is a directory").arg(path);
+    if (!info.isReadable()) return QStringLiteral("'%1' is not readable").arg(path);
+    return {};
+}
+
+} // namespace
+
+FieldErrors checkTargetForm(const TargetForm& form, const QStringList& takenNames, Target* target)
+{
+    FieldErrors errors;
+    Target t;
+    const QString name = form.name.trimmed();
+    if (name.isEmpty())
+        errors[QStringLiteral("name")] = QStringLiteral("a target needs a name");
+    else if (takenNames.contains(name))
+        errors[QStringLiteral("name")] = QStringLiteral("another target is already called '%1'").arg(name);
+    t.name = name.toStdString();
+
+    const QString urlText = form.url.trimmed();
+    if (urlText.isEmpty()) {
+        errors[QStringLiteral("url")] = QStringLiteral("enter the URL to load, e.g. https://10.0.0.1/api");
+    } else if (auto url = parseUrl(urlText.toStdString()); !url) {
+        errors[QStringLiteral("url")] = q(url.error());
+    } else if (isBuiltinUrl(*url) && url->isTls()) {
+        errors[QStringLiteral("url")] = QStringLiteral("the built-in server speaks plain http: use http://builtin/...");
+    }
+    t.url = urlText.toStdString();
+
+    const QString method = form.method.trimmed().toUpper();
+    if (method.isEmpty()) {
+        errors[QStringLiteral("method")] = QStringLiteral("a method is needed (GET, POST, ...)");
+    } else {
+        for (QChar c : method)
+            if (c < QLatin1Char('A') || c > QLatin1Char('Z')) {
+                errors[QStringLiteral("method")]
+                    = QStringLiteral("'%1' is not a method (use e.g. GET, POST)").arg(method);
+                break;
+            }
+    }
+    t.method = method.toStdString();
+
+    for (int i = 0; i < form.headers.size(); ++i) {
+        const QString headerName = form.headers[i].first.trimmed();
+        const QString value = form.headers[i].second.trimmed();
+        if (headerName.isEmpty() && value.isEmpty()) continue;
+        auto header = parseHeader((headerName + QStringLiteral(": ") + value).toStdString());
+        if (!header) {
+            errors[QStringLiteral("header:%1").arg(i)] = q(header.error());
+            continue;
+        }
+        t.headers.push_back(*header);
+    }
+
+    if (form.bodyFromFile) {
+        const QString path = form.bodyFile.trimmed();
+        if (path.isEmpty()) {
+            errors[QStringLiteral("bodyFile")] = QStringLiteral("choose the file to send as the body");
+        } else if (QString problem = fileProblem(path); !problem.isEmpty()) {
+            errors[QStringLiteral("bodyFile")] = problem;
+        } else if (QFileInfo(path).size() > MAX_BODY_FILE_BYTES) {
+            errors[QStringLiteral("bodyFile")] = QStringLiteral("'%1' is larger than 64 MB").arg(path);
+        } else {
+            QString readError;
+            const QByteArray content = readBodyFile(path, &readError);
+            if (!readError.isEmpty())
+                errors[QStringLiteral("bodyFile")] = readError;
+            else
+                t.body = content.toStdString();
+        }
+    } else {
+        t.body = form.bodyText.toStdString();
+    }
+
+    t.tls.verifyPeer = form.verifyTls;
+    const QString ca = form.caFile.trimmed();
+    if (!ca.isEmpty())
+        if (QString problem = fileProblem(ca); !problem.isEmpty()) errors[QStringLiteral("caFile")] = problem;
+    t.tls.caFile = ca.toStdString();
+
+    for (const QString& tag : form.tags) {
+        if (Status st = validateTag(tag.toStdString()); !st) {
+            errors[QStringLiteral("tags")] = QStringLiteral("tag '%1': %2").arg(tag, q(st.error()));
+            break;
+        }
+        if (std::find(t.tags.begin(), t.tags.end(), tag.toStdString()) == t.tags.end())
+            t.tags.push_back(tag.toStdString());
+    }
+    t.notes = form.notes.toStdString();
+
+    if (errors.isEmpty() && target) {
+        t.id = target->id;
+        t.createdAtMs = target->createdAtMs;
+        *target = std::move(t);
+    }
+    return errors;
+}
+
+TargetForm targetFormOf(const Target& t)
+{
+    TargetForm form;
+    form.name = q(t.name);
+    form.url = q(t.url);
+    form.method = q(t.method);
+    for (const Header& h : t.headers)
+        form.headers.push_back({ q(h.name), q(h.value) });
+    form.bodyText = q(t.body);
+    form.verifyTls = t.tls.verifyPeer;
+    form.caFile = q(t.tls.caFile);
+    for (const auto& tag : t.tags)
+        form.tags << q(tag);
+    form.notes = q(t.notes);
+    return form;
+}
+
+FieldErrors checkProfileForm(const ProfileForm& form, RunConfig* load)
+{
+    FieldErrors errors;
+    RunConfig c = load ? *load : RunConfig {};
+    uint64_t n = 0;
+    if (checkCount(form.threads, 1, 1024, QStringLiteral("threads"), errors, &n)) c.threads = static_cast<unsigned>(n);
+    if (checkCount(form.connections, 1, 1'000'000, QStringLiteral("connections"), errors, &n))
+        c.connections = static_cast<unsigned>(n);
+    if (checkCount(form.pipeline, 1, 1024, QStringLiteral("pipeline"), errors, &n))
+        c.pipeline = static_cast<unsigned>(n);
+    if (!errors.contains(QStringLiteral("threads")) && !errors.contains(QStringLiteral("connections"))
+        && c.connections < c.threads)
+        errors[QStringLiteral("connections")]
+            = QStringLiteral("at least one per thread: use %1 or more, or fewer threads").arg(c.threads);
+
+    uint64_t us = 0;
+    c.stages.clear();
+    c.stagesAreConnections = false;
+    c.ratePerS = 0;
+    if (form.mode == ProfileForm::Mode::Stages) {
+        auto plan = parseStages(form.stages.trimmed().toStdString());
+        if (!plan) {
+            errors[QStringLiteral("stages")] = q(plan.error());
+        } else {
+            c.stages = plan->stages;
+            c.stagesAreConnections = plan->connections;
+        }
+    } else if (checkDuration(form.duration, QStringLiteral("duration"), errors, &us)) {
+        if (us < 100'000)
+            errors[QStringLiteral("duration")] = QStringLiteral("at least 100ms");
+        else
+            c.durationUs = us;
+    }
+    if (form.mode == ProfileForm::Mode::ConstantRate
+        && checkCount(form.rate, 1, 100'000'000, QStringLiteral("rate"), errors, &n))
+        c.ratePerS = static_cast<double>(n);
+
+    if (checkDuration(form.warmup, QStringLiteral("warmup"), errors, &us)) {
+        if (us > 0 && form.mode == ProfileForm::Mode::Stages)
+            errors[QStringLiteral("warmup")] = QStringLiteral("no warm-up with stages: start the plan with a stage");
+        else
+            c.warmupUs = us;
+    }
+    if (checkDuration(form.timeout, QStringLiteral("timeout"), errors, &us)) {
+        if (us == 0)
+            errors[QStringLiteral("timeout")] = QStringLiteral("must be greater than zero");
+        else
+            c.timeoutUs = us;
+    }
+    if (checkDuration(form.interval, QStringLiteral("interval"), errors, &us)) {
+        if (us < 100'000)
+            errors[QStringLiteral("interval")]
+                = QStringLiteral("at least 100ms (the charts update at most 10 times a second)");
+        else
+            c.intervalUs = us;
+    }
+    if (errors.isEmpty()) {
+        // Whatever the fields cannot see on their own (RunConfig is the authority).
+        RunConfig check = c;
+        check.request.method = "GET";
+        if (Status st = check.validate(); !st) errors[QStringLiteral("form")] = q(st.error());
+    }
+    if (errors.isEmpty() && load) *load = c;
+    return errors;
+}
+
+ProfileForm profileFormOf(const RunConfig& c)
+{
+    ProfileForm f;
+    f.threads = QString::number(c.threads);
+    f.connections = QString::number(c.connections);
+    f.pipeline = QString::number(c.pipeline);
+    f.duration = durationText(c.durationUs);
+    f.warmup = durationText(c.warmupUs);
+    f.timeout = durationText(c.timeoutUs);
+    f.interval = durationText(c.intervalUs);
+    f.mode = !c.stages.empty() ? ProfileForm::Mode::Stages
+        : c.ratePerS > 0       ? ProfileForm::Mode::ConstantRate
+                               : ProfileForm::Mode::ClosedLoop;
+    f.rate = c.ratePerS > 0 ? QString::number(std::llround(c.ratePerS)) : QString();
+    f.stages = stagesText(c.stages, c.stagesAreConnections);
+    return f;
+}
+
+QString durationText(uint64_t us)
+{
+    if (us == 0) return QStringLiteral("0s");
+    struct Unit
+    {
+        uint64_t us;
+        const char* suffix;
+    };
+    static constexpr Unit UNITS[]
+        = { { 3'600'000'000, "h" }, { 60'000'000, "m" }, { 1'000'000, "s" }, { 1'000, "ms" } };
+    for (const Unit& u : UNITS)
+        if (us % u.us == 0) return QString::number(us / u.us) + QLatin1String(u.suffix);
+    return QString::number(us) + QStringLiteral("us");
+}
+
+QString stagesText(const std::vector<Stage>& stages, bool connections)
+{
+    QStringList parts;
+    for (const Stage& s : stages)
+        parts << durationText(s.durationUs) + QLatin1Char(':') + QString::number(std::llround(s.target))
+                + (connections ? QStringLiteral("c") : QString());
+    return parts.join(QLatin1Char(','));
+}
+
+} // namespace wb::ui

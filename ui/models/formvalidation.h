@@ -1,0 +1,65 @@
+#pragma once
+// The target and load profile editors as plain data, and their checks. Each
+// problem is reported against the field it belongs to, in words the user can
+// act on; nothing is saved while any field has a problem.
+
+#include "store/sessiontypes.h"
+
+#include <QMap>
+#include <QString>
+#include <QStringList>
+#include <QVector>
+
+namespace wb::ui {
+
+/// Field name -> what is wrong with it. Header rows use "header:N" (0-based).
+using FieldErrors = QMap<QString, QString>;
+
+struct TargetForm
+{
+    QString name;
+    QString url;
+    QString method = QStringLiteral("GET");
+    QVector<QPair<QString, QString>> headers; ///< rows with both cells empty are ignored
+    bool bodyFromFile = false;
+    QString bodyText;
+    QString bodyFile;
+    bool verifyTls = true;
+    QString caFile;
+    QStringList tags;
+    QString notes;
+};
+
+inline constexpr qint64 MAX_BODY_FILE_BYTES = 64ll * 1024 * 1024;
+
+/// Checks form; on success fills target (id untouched; body read from the file
+/// when bodyFromFile). takenNames: names used by other targets.
+FieldErrors checkTargetForm(const TargetForm& form, const QStringList& takenNames, Target* target);
+/// The form showing target.
+TargetForm targetFormOf(const Target& target);
+
+struct ProfileForm
+{
+    enum class Mode { ClosedLoop, ConstantRate, Stages };
+    QString threads = QStringLiteral("2");
+    QString connections = QStringLiteral("50");
+    QString duration = QStringLiteral("10s");
+    QString warmup = QStringLiteral("0s");
+    QString timeout = QStringLiteral("2s");
+    QString pipeline = QStringLiteral("1");
+    QString interval = QStringLiteral("250ms");
+    Mode mode = Mode::ClosedLoop;
+    QString rate;
+    QString stages;
+};
+
+/// Checks form; on success fills load's load fields (request/TLS untouched).
+FieldErrors checkProfileForm(const ProfileForm& form, RunConfig* load);
+ProfileForm profileFormOf(const RunConfig& load);
+
+/// "250ms", "10s", "2m", "1h": the shortest exact text for a duration.
+QString durationText(uint64_t us);
+/// "10s:1000,30s:5000" or "10s:50c,30s:200c".
+QString stagesText(const std::vector<Stage>& stages, bool connections);
+
+} // namespace wb::ui

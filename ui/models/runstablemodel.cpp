@@ -1,0 +1,234 @@
+#include "models/runstablemodel.h"
+
+#include "charts/comparecharts.h"
+#include "models/format.h"
+#include "session/recordequality.h"
+#include "session/sessiondocument.h"
+
+#include <QDateTime>
+#include <cmath>
+
+namespace wb::ui {
+
+namespace {
+
+constexpr double NOT_KNOWN = std::numeric_limits<double>::quiet_NaN();
+
+bool isNumeric(int column)
+{
+    return column == RunsTableModel::IdColumn || column == RunsTableModel::RequestsPerSColumn
+        || column == RunsTableModel::P50Column || column == RunsTableModel::P99Column
+        || column == RunsTableModel::ErrorsColumn;
+}
+
+QString startedText(int64_t ms)
+{
+    if (ms <= 0) return QStringLiteral("—");
+    return QDateTime::fromMSecsSinceEpoch(ms).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+}
+
+int64_t startedMs(const RunRecord& r)
+{
+    return r.startedAtMs > 0 ? r.startedAtMs : r.createdAtMs;
+}
+
+} // namespace
+
+RunsTableModel::RunsTableModel(QObject* parent)
+    : RowSyncModel<RunRecord>(parent)
+{ }
+
+void RunsTableModel::setDocument(SessionDocument* doc)
+{
+    if (m_doc) disconnect(m_doc, nullptr, this, nullptr);
+    m_doc = doc;
+    if (m_doc) {
+        connect(m_doc, &SessionDocument::runsChanged, this, &RunsTableModel::refresh);
+        // Target tags show in the Tags column: a target edit changes them.
+        connect(m_doc, &SessionDocument::targetsChanged, this, [this] {
+            if (rowCount() > 0) emit dataChanged(index(0, TagsColumn), index(rowCount() - 1, TagsColumn));
+        });
+    }
+    beginResetModel();
+    m_rows = m_doc ? m_doc->runs() : std::vector<RunRecord> {};
+    endResetModel();
+}
+
+void RunsTableModel::refresh()
+{
+    syncRows(m_doc ? m_doc->runs() : std::vector<RunRecord> {}, sameRun);
+}
+
+int RunsTableModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QStringList RunsTableModel::tagsOf(const RunRecord& run) const
+{
+    QStringList tags;
+    for (const auto& t : run.tags)
+        tags << QString::fromStdString(t);
+    if (m_doc)
+        if (const wb::Target* target = m_doc->targetById(run.targetId))
+            for (const auto& t : target->tags)
+                if (!tags.contains(QString::fromStdString(t))) tags << QString::fromStdString(t);
+    tags.sort(Qt::CaseInsensitive);
+    return tags;
+}
+
+QStringList RunsTableModel::allTags() const
+{
+    QStringList all;
+    for (const RunRecord& r : m_rows)
+        for (const QString& t : tagsOf(r))
+            if (!all.contains(t)) all << t;
+    all.sort(Qt::CaseInsensitive);
+    return all;
+}
+
+QVariant RunsTableModel::displayOf(const RunRecord& r, int column) const
+{
+    const RunTotals& t = r.totals;
+    const bool has = r.hasTotals;
+    switch (column) {
+    case IdColumn:
+        return QString::number(r.id);
+    case TargetColumn:
+        return QString::fromStdString(r.targetName);
+    case TagsColumn:
+        return tagsOf(r).join(QStringLiteral(", "));
+    case StartedColumn:
+        return startedText(startedMs(r));
+    case StatusColumn:
+        return QString::fromUtf8(runStatusName(r.status));
+    case LoadColumn:
+        return describeLoad(r.config);
+    case RequestsPerSColumn:
+        return has ? formatRate(t.requestsPerS) : QStringLiteral("—");
+    case P50Column:
+        return has ? formatUsAsMs(t.latency.p50Us) : QStringLiteral("—");
+    case P99Column:
+        return has ? formatUsAsMs(t.latency.p99Us) : QStringLiteral("—");
+    case ErrorsColumn:
+        return has ? formatCount(static_cast<double>(t.errors.total())) : QStringLiteral("—");
+    case OriginColumn:
+        return r.status == RunStatus::Imported
+            ? QStringLiteral("imported (%1)").arg(QString::fromStdString(r.engineVersion))
+            : QStringLiteral("wrkbench %1").arg(QString::fromStdString(r.engineVersion));
+    case NotesColumn:
+        return QString::fromStdString(r.notes);
+    default:
+        return {};
+    }
+}
+
+QVariant RunsTableModel::sortValueOf(const RunRecord& r, int column) const
+{
+    const RunTotals& t = r.totals;
+    const bool has = r.hasTotals;
+    switch (column) {
+    case IdColumn:
+        return QVariant::fromValue<qint64>(r.id);
+    case StartedColumn:
+        return QVariant::fromValue<qint64>(startedMs(r));
+    case RequestsPerSColumn:
+        return has ? t.requestsPerS : NOT_KNOWN;
+    case P50Column:
+        return has ? t.latency.p50Us : NOT_KNOWN;
+    case P99Column:
+        return has ? t.latency.p99Us : NOT_KNOWN;
+    case ErrorsColumn:
+        return has ? static_cast<double>(t.errors.total()) : NOT_KNOWN;
+    default:
+        return displayOf(r, column);
+    }
+}
+
+QVariant RunsTableModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
+    const RunRecord& r = record(index.row());
+    const int column = index.column();
+    switch (role) {
+    case Qt::DisplayRole:
+    case Qt::EditRole:
+        return displayOf(r, column);
+    case SortRole:
+        return sortValueOf(r, column);
+    case Qt::TextAlignmentRole:
+        return QVariant::fromValue((isNumeric(column) ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter);
+    case Qt::DecorationRole:
+        if (column == TargetColumn) return colorIcon(colorForTarget(r.targetId));
+        return {};
+    case Qt::ForegroundRole:
+        if (column == StatusColumn) return statusColor(displayOf(r, StatusColumn).toString());
+        if (column == ErrorsColumn && r.hasTotals && r.totals.errors.total() > 0) return QColor(0xc6, 0x28, 0x28);
+        return {};
+    case Qt::ToolTipRole:
+        if (column == StatusColumn && !r.error.empty()) return QString::fromStdString(r.error);
+        if (column == ErrorsColumn && r.hasTotals) {
+            const ErrorCounts& e = r.totals.errors;
+            return QStringLiteral("connect %1, read %2, write %3, timeout %4, TLS %5, parse %6, non-2xx/3xx %7")
+                .arg(e.connect)
+                .arg(e.read)
+                .arg(e.write)
+                .arg(e.timeout)
+                .arg(e.tls)
+                .arg(e.parse)
+                .arg(e.status);
+        }
+        if (column == LoadColumn || column == TargetColumn) return QString::fromStdString(r.url);
+        if (column == OriginColumn && !r.source.empty()) return QString::fromStdString(r.source);
+        return {};
+    case RunIdRole:
+        return QVariant::fromValue<qint64>(r.id);
+    case TargetIdRole:
+        return QVariant::fromValue<qint64>(r.targetId);
+    case TagsRole:
+        return tagsOf(r);
+    case StatusRole:
+        return QString::fromUtf8(runStatusName(r.status));
+    case SearchTextRole: {
+        QStringList parts;
+        for (int c = 0; c < ColumnCount; ++c)
+            parts << displayOf(r, c).toString();
+        parts << QString::fromStdString(r.url) << QString::fromStdString(r.profileName)
+              << QString::fromStdString(r.error);
+        return parts.join(QLatin1Char('\n'));
+    }
+    default:
+        return {};
+    }
+}
+
+QVariant RunsTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) return {};
+    static const char* const TITLES[ColumnCount] = { "#", "Target", "Tags", "Started", "Status", "Load", "Req/s",
+        "p50 (ms)", "p99 (ms)", "Errors", "Origin", "Notes" };
+    if (role == Qt::DisplayRole) return QString::fromUtf8(TITLES[section]);
+    if (role == Qt::TextAlignmentRole)
+        return QVariant::fromValue((isNumeric(section) ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter);
+    if (role == Qt::ToolTipRole && section == ErrorsColumn)
+        return QStringLiteral("Socket, TLS and parse errors plus non-2xx/3xx responses");
+    return {};
+}
+
+Qt::ItemFlags RunsTableModel::flags(const QModelIndex& index) const
+{
+    Qt::ItemFlags f = QAbstractTableModel::flags(index);
+    if (index.isValid() && index.column() == NotesColumn && m_doc && !m_doc->isReadOnly()) f |= Qt::ItemIsEditable;
+    return f;
+}
+
+bool RunsTableModel::setData(const QModelIndex& index, const QVariant& value, int role)
+{
+    if (role != Qt::EditRole || !index.isValid() || index.column() != NotesColumn || !m_doc) return false;
+    const int64_t id = record(index.row()).id;
+    if (wb::Status st = m_doc->setRunNotes(id, value.toString().toStdString()); !st) return false;
+    // The document reloaded and refresh() updated the row (dataChanged emitted there).
+    return true;
+}
+
+} // namespace wb::ui

@@ -1,0 +1,65 @@
+#pragma once
+// The runs history: one row per run in the session, oldest first (views sort).
+// Display text is formatted; SortRole holds the raw value (numbers sort as
+// numbers, NaN "unknown" values sort first). Notes are editable in place.
+
+#include "models/rowsyncmodel.h"
+#include "store/sessiontypes.h"
+
+#include <QPointer>
+
+namespace wb::ui {
+
+class SessionDocument;
+
+class RunsTableModel : public RowSyncModel<RunRecord>
+{
+    Q_OBJECT
+public:
+    enum Column {
+        IdColumn,
+        TargetColumn,
+        TagsColumn,
+        StartedColumn,
+        StatusColumn,
+        LoadColumn,
+        RequestsPerSColumn,
+        P50Column,
+        P99Column,
+        ErrorsColumn,
+        OriginColumn,
+        NotesColumn,
+        ColumnCount
+    };
+    enum Role {
+        SortRole = Qt::UserRole, ///< raw value: number, ms timestamp or text
+        RunIdRole,
+        TargetIdRole,
+        TagsRole, ///< QStringList: the run's tags and its target's
+        StatusRole, ///< "completed", "imported", ...
+        SearchTextRole, ///< everything the text filter matches against
+    };
+
+    explicit RunsTableModel(QObject* parent = nullptr);
+    void setDocument(SessionDocument* doc);
+
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    Qt::ItemFlags flags(const QModelIndex& index) const override;
+    bool setData(const QModelIndex& index, const QVariant& value, int role = Qt::EditRole) override;
+
+    /// Every tag used by a run or its target, sorted.
+    QStringList allTags() const;
+    /// Tags of row's run and its target.
+    QStringList tagsOf(const RunRecord& run) const;
+
+private:
+    void refresh();
+    QVariant displayOf(const RunRecord& run, int column) const;
+    QVariant sortValueOf(const RunRecord& run, int column) const;
+
+    QPointer<SessionDocument> m_doc;
+};
+
+} // namespace wb::ui

@@ -1,0 +1,36 @@
+#include "pages/fieldstate.h"
+
+#include <QVariant>
+#include <QWidget>
+
+namespace wb::ui {
+
+namespace {
+constexpr const char* PROBLEM = "wbProblem";
+constexpr const char* NORMAL_TIP = "wbNormalToolTip";
+} // namespace
+
+void setFieldProblem(QWidget* field, const QString& problem)
+{
+    if (!field) return;
+    if (fieldProblem(field) == problem) return;
+    if (!field->property(NORMAL_TIP).isValid()) field->setProperty(NORMAL_TIP, field->toolTip());
+    field->setProperty(PROBLEM, problem);
+    if (problem.isEmpty()) {
+        field->setStyleSheet(QString());
+        field->setToolTip(field->property(NORMAL_TIP).toString());
+    } else {
+        // Scoped to the widget's own class so that children (a table's cells) keep their style.
+        field->setStyleSheet(QStringLiteral("%1 { border: 1px solid #c62828; border-radius: 2px; }")
+                                 .arg(QString::fromLatin1(field->metaObject()->className())
+                                          .replace(QStringLiteral("::"), QStringLiteral("--"))));
+        field->setToolTip(problem);
+    }
+}
+
+QString fieldProblem(const QWidget* field)
+{
+    return field ? field->property(PROBLEM).toString() : QString();
+}
+
+} // namespace wb::ui

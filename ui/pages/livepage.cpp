@@ -1,0 +1,79 @@
+#include "pages/livepage.h"
+
+#include "charts/comparecharts.h"
+#include "charts/livecharts.h"
+#include "models/format.h"
+#include "pages/runheader.h"
+#include "run/runsession.h"
+
+#include <QFrame>
+#include <QVBoxLayout>
+
+namespace wb::ui {
+
+LivePage::LivePage(RunSession* session, QWidget* parent)
+    : QWidget(parent)
+    , m_session(session)
+    , m_header(new RunHeader(this))
+    , m_charts(new LiveCharts(this))
+{
+    auto* line = new QFrame(this);
+    line->setFrameShape(QFrame::HLine);
+    line->setFrameShadow(QFrame::Sunken);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(m_header);
+    layout->addWidget(line);
+    layout->addWidget(m_charts, 1);
+
+    m_clock.setInterval(250);
+    connect(&m_clock, &QTimer::timeout, this, [this] { m_header->setElapsed(m_session->elapsedS()); });
+    connect(m_session, &RunSession::phaseChanged, this, &LivePage::phaseChanged);
+    connect(m_session, &RunSession::intervalReceived, this, [this](const LiveInterval& interval) {
+        ++m_intervals;
+        m_header->addInterval(interval);
+        m_charts->appendInterval(interval.point);
+    });
+    connect(m_session, &RunSession::finished, this, [this](const RunOutcome& outcome) {
+        m_clock.stop();
+        m_header->finish(outcome);
+    });
+}
+
+void LivePage::setHint(const QString& text)
+{
+    if (!m_ran) m_header->showHint(text);
+}
+
+void LivePage::begin()
+{
+    const RunPlan& plan = m_session->plan();
+    const QColor color = colorForTarget(plan.target.id);
+    const QString title = QString::fromStdString(plan.target.name);
+    m_intervals = 0;
+    m_ran = true;
+    m_header->beginRun(title, color, describeLoad(plan.profile.load), m_session->plannedS());
+    m_charts->reset(
+        title + QStringLiteral("  ") + describeLoad(plan.profile.load), color, plan.profile.load.openModel());
+}
+
+void LivePage::phaseChanged()
+{
+    switch (m_session->phase()) {
+    case RunSession::Phase::Probing:
+        begin();
+        m_header->setPhaseText(tr("checking the target…"));
+        break;
+    case RunSession::Phase::Running:
+        m_header->setPhaseText(
+            m_session->plan().profile.load.warmupUs > 0 ? tr("warming up, then measuring") : tr("running"));
+        m_clock.start();
+        break;
+    case RunSession::Phase::Idle:
+        m_clock.stop();
+        break;
+    }
+}
+
+} // namespace wb::ui

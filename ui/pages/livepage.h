@@ -1,0 +1,44 @@
+#pragma once
+// The Live tab: the run header and the three live charts, fed by RunSession.
+// It keeps receiving while another tab is shown, so a run can be followed
+// from anywhere.
+
+#include "run/runevents.h"
+
+#include <QTimer>
+#include <QWidget>
+
+namespace wb::ui {
+
+class LiveCharts;
+class RunHeader;
+class RunSession;
+struct RunPlan;
+
+class LivePage : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit LivePage(RunSession* session, QWidget* parent = nullptr);
+
+    /// What Run would do now, shown while idle.
+    void setHint(const QString& text);
+
+    RunHeader* header() const { return m_header; }
+    LiveCharts* charts() const { return m_charts; }
+    /// Intervals received during the current (or last) run.
+    int intervalCount() const { return m_intervals; }
+
+private:
+    void begin();
+    void phaseChanged();
+
+    RunSession* m_session;
+    RunHeader* m_header;
+    LiveCharts* m_charts;
+    QTimer m_clock; ///< moves the progress bar between intervals
+    int m_intervals = 0;
+    bool m_ran = false;
+};
+
+} // namespace wb::ui

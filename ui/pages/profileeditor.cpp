@@ -1,0 +1,269 @@
+#include "pages/profileeditor.h"
+
+#include "models/format.h"
+#include "pages/dialogs.h"
+#include "pages/fieldstate.h"
+#include "session/recordequality.h"
+#include "session/sessiondocument.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QInputDialog>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+
+namespace wb::ui {
+
+namespace {
+struct FieldSpec
+{
+    const char* key;
+    const char* label;
+    const char* tip;
+};
+constexpr FieldSpec FIELDS[] = {
+    { "threads", "Threads", "Worker threads, one event loop each (wrk -t)" },
+    { "connections", "Connections", "Connections kept open, spread over the threads (wrk -c); 10k works" },
+    { "duration", "Duration", "Measured duration: 30s, 2m, 500ms (wrk -d)" },
+    { "warmup", "Warm-up", "Load sent before measuring; nothing from it is recorded" },
+    { "timeout", "Timeout", "Per-request timeout; a timed-out connection is counted and replaced" },
+    { "pipeline", "Pipelining", "HTTP/1.1 requests in flight per connection" },
+    { "rate", "Rate (req/s)",
+        "Requests per second over all connections: an open model, latency corrected for "
+        "coordinated omission (wrk2 -R)" },
+    { "stages", "Stages", "Ramps: 10s:1000,30s:5000,10s:0 (rates) or 10s:50c,30s:200c (connections)" },
+    { "interval", "Chart interval", "How often the live charts get a point (100ms or more); also the stored series" },
+};
+} // namespace
+
+ProfileEditor::ProfileEditor(QWidget* parent)
+    : QWidget(parent)
+{
+    build();
+    m_saveTimer.setSingleShot(true);
+    m_saveTimer.setInterval(SAVE_DELAY_MS);
+    connect(&m_saveTimer, &QTimer::timeout, this, &ProfileEditor::commit);
+}
+
+void ProfileEditor::build()
+{
+    m_title = new QLabel(this);
+    m_title->setWordWrap(true);
+    m_mode = new QComboBox(this);
+    m_mode->addItems({ tr("Closed loop (as wrk)"), tr("Constant rate (open model)"), tr("Stages (ramps)") });
+    m_mode->setToolTip(tr("Closed loop: each connection sends when its last answer arrived.\n"
+                          "Constant rate: requests follow a schedule, latency is corrected (wrk2).\n"
+                          "Stages: ramps of rate or of connections."));
+    auto* form = new QFormLayout;
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    form->addRow(tr("Mode"), m_mode);
+    for (const FieldSpec& spec : FIELDS) {
+        auto* edit = new QLineEdit(this);
+        edit->setToolTip(tr(spec.tip));
+        m_fields.insert(QString::fromLatin1(spec.key), edit);
+        form->addRow(tr(spec.label), edit);
+        connect(edit, &QLineEdit::textEdited, this, &ProfileEditor::edited);
+    }
+    m_fields[QStringLiteral("rate")]->setPlaceholderText(QStringLiteral("2000"));
+    m_fields[QStringLiteral("stages")]->setPlaceholderText(QStringLiteral("10s:1000,30s:5000,10s:0"));
+    connect(m_mode, &QComboBox::currentIndexChanged, this, [this] {
+        updateModeFields();
+        edited();
+    });
+
+    m_status = new QLabel(this);
+    m_status->setWordWrap(true);
+    m_saveAs = new QPushButton(tr("Save as…"), this);
+    m_saveAs->setToolTip(tr("Keep this load as a named profile in the session"));
+    m_delete = new QPushButton(tr("Delete"), this);
+    m_delete->setToolTip(tr("Delete this profile from the session (its runs keep their configuration)"));
+    connect(m_saveAs, &QPushButton::clicked, this, &ProfileEditor::askSaveAs);
+    connect(m_delete, &QPushButton::clicked, this, &ProfileEditor::deleteCurrent);
+    auto* buttons = new QHBoxLayout;
+    buttons->addStretch();
+    buttons->addWidget(m_saveAs);
+    buttons->addWidget(m_delete);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->addWidget(m_title);
+    layout->addLayout(form);
+    layout->addWidget(m_status);
+    layout->addLayout(buttons);
+    layout->addStretch();
+}
+
+void ProfileEditor::setDocument(SessionDocument* doc)
+{
+    if (m_dirty) commit(); // into the session the edits belong to
+    m_dirty = false;
+    m_doc = doc;
+}
+
+QLineEdit* ProfileEditor::field(const QString& name) const
+{
+    return m_fields.value(name);
+}
+
+void ProfileEditor::setProfile(const LoadProfile& profile)
+{
+    if (m_dirty) commit();
+    m_saveTimer.stop();
+    m_dirty = false;
+    load(profile);
+}
+
+void ProfileEditor::load(const LoadProfile& profile)
+{
+    m_loading = true;
+    m_profile = profile;
+    m_edited = profile.load;
+    const ProfileForm f = profileFormOf(profile.load);
+    m_fields[QStringLiteral("threads")]->setText(f.threads);
+    m_fields[QStringLiteral("connections")]->setText(f.connections);
+    m_fields[QStringLiteral("duration")]->setText(f.duration);
+    m_fields[QStringLiteral("warmup")]->setText(f.warmup);
+    m_fields[QStringLiteral("timeout")]->setText(f.timeout);
+    m_fields[QStringLiteral("pipeline")]->setText(f.pipeline);
+    m_fields[QStringLiteral("interval")]->setText(f.interval);
+    m_fields[QStringLiteral("rate")]->setText(f.rate);
+    m_fields[QStringLiteral("stages")]->setText(f.stages);
+    m_mode->setCurrentIndex(static_cast<int>(f.mode));
+    updateModeFields();
+    m_loading = false;
+    const QString name = QString::fromStdString(profile.name);
+    m_title->setText(profile.id < 0
+            ? tr("<b>%1</b><br><small>preset: edits are used by Run but not saved; "
+                 "“Save as…” keeps them</small>")
+                  .arg(name.toHtmlEscaped())
+            : tr("<b>%1</b><br><small>session profile: edits are saved</small>").arg(name.toHtmlEscaped()));
+    m_delete->setEnabled(profile.id > 0 && m_doc && !m_doc->isReadOnly());
+    check();
+}
+
+ProfileForm ProfileEditor::form() const
+{
+    ProfileForm f;
+    f.threads = m_fields[QStringLiteral("threads")]->text();
+    f.connections = m_fields[QStringLiteral("connections")]->text();
+    f.duration = m_fields[QStringLiteral("duration")]->text();
+    f.warmup = m_fields[QStringLiteral("warmup")]->text();
+    f.timeout = m_fields[QStringLiteral("timeout")]->text();
+    f.pipeline = m_fields[QStringLiteral("pipeline")]->text();
+    f.interval = m_fields[QStringLiteral("interval")]->text();
+    f.rate = m_fields[QStringLiteral("rate")]->text();
+    f.stages = m_fields[QStringLiteral("stages")]->text();
+    f.mode = static_cast<ProfileForm::Mode>(m_mode->currentIndex());
+    return f;
+}
+
+void ProfileEditor::updateModeFields()
+{
+    const auto mode = static_cast<ProfileForm::Mode>(m_mode->currentIndex());
+    m_fields[QStringLiteral("rate")]->setEnabled(mode == ProfileForm::Mode::ConstantRate);
+    m_fields[QStringLiteral("stages")]->setEnabled(mode == ProfileForm::Mode::Stages);
+    m_fields[QStringLiteral("duration")]->setEnabled(mode != ProfileForm::Mode::Stages);
+}
+
+void ProfileEditor::edited()
+{
+    if (m_loading) return;
+    m_dirty = true;
+    check();
+    if (!isValid()) return;
+    emit loadChanged();
+    if (m_profile.id > 0) m_saveTimer.start();
+}
+
+void ProfileEditor::check()
+{
+    const bool wasValid = isValid();
+    RunConfig load = m_profile.load;
+    m_errors = checkProfileForm(form(), &load);
+    if (m_errors.isEmpty()) m_edited = load;
+    for (auto it = m_fields.cbegin(); it != m_fields.cend(); ++it)
+        setFieldProblem(it.value(), it.value()->isEnabled() ? m_errors.value(it.key()) : QString());
+    QStringList lines;
+    for (auto it = m_errors.cbegin(); it != m_errors.cend(); ++it)
+        lines << (it.key() == QLatin1String("form") ? it.value() : QStringLiteral("%1: %2").arg(it.key(), it.value()));
+    if (!lines.isEmpty()) {
+        m_status->setStyleSheet(QStringLiteral("color: #c62828;"));
+        m_status->setText(lines.join(QLatin1Char('\n')) + tr("\nRun is disabled until this is fixed."));
+    } else {
+        m_status->setStyleSheet(QString());
+        m_status->setText(QStringLiteral("<small>%1</small>").arg(describeLoad(m_edited).toHtmlEscaped()));
+    }
+    m_saveAs->setEnabled(isValid() && m_doc && !m_doc->isReadOnly());
+    if (wasValid != isValid()) emit validityChanged(isValid());
+}
+
+LoadProfile ProfileEditor::currentProfile() const
+{
+    LoadProfile p = m_profile;
+    p.load = m_edited;
+    return p;
+}
+
+bool ProfileEditor::isModified() const
+{
+    return !sameLoad(m_edited, m_profile.load);
+}
+
+bool ProfileEditor::commit()
+{
+    m_saveTimer.stop();
+    if (!isValid()) return false;
+    if (m_profile.id <= 0 || !m_dirty || !m_doc) return true;
+    m_dirty = false;
+    if (!isModified()) return true;
+    LoadProfile p = currentProfile();
+    if (wb::Status st = m_doc->updateProfile(p); !st) {
+        m_dirty = true;
+        emit message(tr("The profile was not saved: %1").arg(QString::fromStdString(st.error())));
+        return false;
+    }
+    m_profile = p;
+    return true;
+}
+
+int64_t ProfileEditor::saveAs(const QString& name)
+{
+    if (!isValid() || !m_doc || name.trimmed().isEmpty()) return 0;
+    LoadProfile p;
+    p.name = name.trimmed().toStdString();
+    p.load = m_edited;
+    auto id = m_doc->addProfile(p);
+    if (!id) {
+        emit message(tr("The profile was not saved: %1").arg(QString::fromStdString(id.error())));
+        return 0;
+    }
+    emit profileCreated(*id);
+    return *id;
+}
+
+void ProfileEditor::askSaveAs()
+{
+    if (!m_doc) return;
+    const QString suggestion = QString::fromStdString(m_doc->uniqueProfileName(describeLoad(m_edited).toStdString()));
+    bool ok = false;
+    const QString name = QInputDialog::getText(
+        this, tr("Save load profile"), tr("Name of the profile:"), QLineEdit::Normal, suggestion, &ok);
+    if (ok) saveAs(name);
+}
+
+void ProfileEditor::deleteCurrent()
+{
+    if (!m_doc || m_profile.id <= 0) return;
+    const QString name = QString::fromStdString(m_profile.name);
+    if (!confirm(this, tr("Delete profile"),
+            tr("Delete the load profile '%1'? Runs made with it keep their configuration.").arg(name), tr("Delete")))
+        return;
+    m_dirty = false; // its pending edits go with it
+    m_saveTimer.stop();
+    if (wb::Status st = m_doc->deleteProfile(m_profile.id); !st)
+        emit message(tr("Could not delete the profile: %1").arg(QString::fromStdString(st.error())));
+}
+
+} // namespace wb::ui

@@ -1,0 +1,86 @@
+#pragma once
+// The load profile: threads, connections, duration, warm-up, timeout,
+// pipelining, mode (closed loop, constant rate, stages) and the chart
+// interval. Numbers and durations are typed as in wrk ("10k", "30s", "2m").
+// A wrong field gets a red border and says why; Run stays disabled.
+//
+// A session profile saves its valid edits after a short pause; a preset is
+// never changed: its edits are used by Run as they are, and "Save as…" keeps
+// them as a new session profile.
+
+#include "models/formvalidation.h"
+
+#include <QPointer>
+#include <QTimer>
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+
+namespace wb::ui {
+
+class SessionDocument;
+
+class ProfileEditor : public QWidget
+{
+    Q_OBJECT
+public:
+    static constexpr int SAVE_DELAY_MS = 400;
+
+    explicit ProfileEditor(QWidget* parent = nullptr);
+    void setDocument(SessionDocument* doc);
+
+    /// Shows profile (a preset when its id is negative).
+    void setProfile(const LoadProfile& profile);
+    /// The profile with the edited load (meaningful when isValid()).
+    LoadProfile currentProfile() const;
+    bool isValid() const { return m_errors.isEmpty(); }
+    const FieldErrors& errors() const { return m_errors; }
+    /// True when the fields differ from the profile as stored / shipped.
+    bool isModified() const;
+
+    /// Saves pending edits of a session profile now. False when invalid or the save failed.
+    bool commit();
+    /// Stores the edited load as a new session profile; returns its id (0 on failure).
+    int64_t saveAs(const QString& name);
+
+    QLineEdit* field(const QString& name) const;
+    QComboBox* modeCombo() const { return m_mode; }
+
+signals:
+    void validityChanged(bool valid);
+    /// The load that Run would use changed (any valid edit).
+    void loadChanged();
+    /// A new session profile was created by Save as…
+    void profileCreated(qint64 id);
+    void message(const QString& text);
+
+private:
+    void build();
+    ProfileForm form() const;
+    void load(const LoadProfile& profile);
+    void edited();
+    void check();
+    void updateModeFields();
+    void askSaveAs();
+    void deleteCurrent();
+
+    QPointer<SessionDocument> m_doc;
+    LoadProfile m_profile; ///< as stored or shipped
+    RunConfig m_edited; ///< the load as checked last
+    FieldErrors m_errors;
+    bool m_loading = false;
+    bool m_dirty = false;
+    QTimer m_saveTimer;
+
+    QLabel* m_title;
+    QComboBox* m_mode;
+    QMap<QString, QLineEdit*> m_fields;
+    QLabel* m_status;
+    QPushButton* m_saveAs;
+    QPushButton* m_delete;
+};
+
+} // namespace wb::ui

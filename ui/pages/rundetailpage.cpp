@@ -1,0 +1,284 @@
+#include "pages/rundetailpage.h"
+
+#include "charts/comparecharts.h"
+#include "charts/livecharts.h"
+#include "models/comparemodel.h"
+#include "models/format.h"
+#include "models/runseries.h"
+#include "pages/dialogs.h"
+#include "stats/spectrum.h"
+#include "store/csvexport.h"
+
+#include <QDateTime>
+#include <QFile>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenu>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <cmath>
+
+namespace wb::ui {
+
+namespace {
+
+QTableWidget* makeTable(QWidget* parent, const QStringList& headers)
+{
+    auto* t = new QTableWidget(0, static_cast<int>(headers.size()), parent);
+    t->setHorizontalHeaderLabels(headers);
+    t->verticalHeader()->setVisible(false);
+    t->verticalHeader()->setDefaultSectionSize(22);
+    t->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    t->setSelectionBehavior(QAbstractItemView::SelectRows);
+    t->setAlternatingRowColors(true);
+    t->horizontalHeader()->setStretchLastSection(true);
+    return t;
+}
+
+void addRow(QTableWidget* t, const QStringList& cells, const QList<bool>& rightAligned = {})
+{
+    const int row = t->rowCount();
+    t->insertRow(row);
+    for (int c = 0; c < cells.size(); ++c) {
+        auto* item = new QTableWidgetItem(cells[c]);
+        if (c < rightAligned.size() && rightAligned[c]) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        t->setItem(row, c, item);
+    }
+}
+
+QString when(int64_t ms)
+{
+    return ms > 0 ? QDateTime::fromMSecsSinceEpoch(ms).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"))
+                  : QStringLiteral("—");
+}
+
+} // namespace
+
+RunDetailPage::RunDetailPage(RunData data, QWidget* parent)
+    : QWidget(parent)
+    , m_data(std::move(data))
+    , m_charts(new LiveCharts(this))
+{
+    const RunRecord& r = m_data.run;
+    const QColor color = colorForTarget(r.targetId);
+    auto* title = new QLabel(this);
+    title->setTextFormat(Qt::RichText);
+    title->setText(
+        QStringLiteral("<span style='color:%1; font-size:16pt'>●</span> <b style='font-size:13pt'>%2</b>"
+                       "&nbsp;&nbsp;<span style='color:%3'>%4</span>&nbsp;&nbsp;%5&nbsp;&nbsp;<small>%6</small>")
+            .arg(color.name(), CompareModel::runLabel(r).toHtmlEscaped(),
+                statusColor(QString::fromUtf8(runStatusName(r.status))).name(),
+                QString::fromUtf8(runStatusName(r.status)), describeLoad(r.config).toHtmlEscaped(),
+                QString::fromStdString(r.url).toHtmlEscaped()));
+    auto* exportButton = new QToolButton(this);
+    exportButton->setText(tr("Export"));
+    exportButton->setPopupMode(QToolButton::InstantPopup);
+    auto* menu = new QMenu(exportButton);
+    menu->addAction(tr("Charts as PNG…"), this, &RunDetailPage::askExportPng);
+    menu->addSeparator();
+    for (const char* what : { "summary", "series", "percentiles", "status" })
+        menu->addAction(tr("%1 as CSV…").arg(QString::fromLatin1(what)), this,
+            [this, what] { askExportCsv(QString::fromLatin1(what)); });
+    exportButton->setMenu(menu);
+    auto* compare = new QPushButton(tr("Compare with…"), this);
+    compare->setToolTip(tr("Select this run in Runs to compare it with others"));
+    connect(compare, &QPushButton::clicked, this, [this] { emit compareWith(m_data.run.id); });
+    auto* top = new QHBoxLayout;
+    top->addWidget(title, 1);
+    top->addWidget(compare);
+    top->addWidget(exportButton);
+
+    m_summary = makeTable(this, { tr("Metric"), tr("Value") });
+    m_status = makeTable(this, { tr("Status"), tr("Responses"), tr("Share") });
+    m_errors = makeTable(this, { tr("Error kind"), tr("Count"), tr("Meaning") });
+    m_spectrum = makeTable(this, { tr("Percentile"), tr("Latency (ms)"), tr("1/(1-p)"), tr("Count") });
+    auto* tabs = new QTabWidget(this);
+    tabs->addTab(m_summary, tr("Summary"));
+    tabs->addTab(m_spectrum, tr("Percentiles"));
+    tabs->addTab(m_status, tr("Status codes"));
+    tabs->addTab(m_errors, tr("Errors"));
+
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(m_charts);
+    split->addWidget(tabs);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 1);
+    split->setSizes({ 2000, 900 }); // charts about two thirds, whatever the tables' size hints
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(8, 6, 8, 6);
+    layout->addLayout(top);
+    if (!r.error.empty()) {
+        auto* error = new QLabel(tr("This run did not start: %1").arg(QString::fromStdString(r.error)), this);
+        error->setStyleSheet(QStringLiteral("color: #c62828; font-weight: bold;"));
+        error->setWordWrap(true);
+        layout->addWidget(error);
+    }
+    layout->addWidget(split, 1);
+
+    m_charts->setSeries(runSeriesOf(m_data, color));
+    fillSummary();
+    fillStatus();
+    fillErrors();
+    fillSpectrum();
+}
+
+void RunDetailPage::fillSummary()
+{
+    const RunRecord& r = m_data.run;
+    const RunTotals& t = r.totals;
+    auto row = [this](const QString& name, const QString& value) {
+        addRow(m_summary, { name, value }, { false, true });
+    };
+    row(tr("Target"), QString::fromStdString(r.targetName));
+    row(tr("URL"), QString::fromStdString(r.url));
+    row(tr("Load"), describeLoad(r.config));
+    if (!r.profileName.empty()) row(tr("Profile"), QString::fromStdString(r.profileName));
+    row(tr("Started"), when(r.startedAtMs > 0 ? r.startedAtMs : r.createdAtMs));
+    row(tr("Finished"), when(r.finishedAtMs));
+    row(tr("Engine"), QString::fromStdString(r.engineVersion));
+    if (!r.hostName.empty())
+        row(tr("Load generator"),
+            QStringLiteral("%1 (%2 CPUs)").arg(QString::fromStdString(r.hostName)).arg(r.cpuCount));
+    if (!r.commandLine.empty()) row(tr("Command line"), QString::fromStdString(r.commandLine));
+    if (!r.source.empty()) row(tr("Imported from"), QString::fromStdString(r.source));
+    if (!r.hasTotals) return;
+    row(tr("Requests/s"), formatRate(t.requestsPerS));
+    row(tr("Transfer/s"), formatBytesPerS(t.bytesPerS));
+    row(tr("Requests"), formatCount(static_cast<double>(t.requests)));
+    row(tr("Measured (s)"), numberLocale().toString(t.durationS, 'f', 2));
+    const QString corrected = r.config.openModel() ? tr(" (corrected)") : QString();
+    row(tr("Latency avg (ms)") + corrected, formatUsAsMs(t.latency.meanUs));
+    row(tr("Latency stdev (ms)"), formatUsAsMs(t.latency.stdevUs));
+    row(tr("Latency p50 (ms)"), formatUsAsMs(t.latency.p50Us));
+    row(tr("Latency p90 (ms)"), formatUsAsMs(t.latency.p90Us));
+    row(tr("Latency p99 (ms)"), formatUsAsMs(t.latency.p99Us));
+    row(tr("Latency p99.9 (ms)"), formatUsAsMs(t.latency.p999Us));
+    row(tr("Latency max (ms)"), formatUsAsMs(t.latency.maxUs));
+    if (t.serviceLatency.known()) {
+        row(tr("Service p50 (ms)"), formatUsAsMs(t.serviceLatency.p50Us));
+        row(tr("Service p99 (ms)"), formatUsAsMs(t.serviceLatency.p99Us));
+        row(tr("Requested rate (req/s)"), formatRate(t.targetRatePerS));
+        row(tr("Sent > 1 ms late"), formatCount(static_cast<double>(t.lateRequests)));
+    }
+    if (!std::isnan(t.threadRate.mean))
+        row(tr("Req/s per thread"),
+            tr("%1 ± %2 (max %3)")
+                .arg(formatRate(t.threadRate.mean), formatRate(t.threadRate.stdev), formatRate(t.threadRate.max)));
+    row(tr("Errors (all kinds)"), formatCount(static_cast<double>(t.errors.total())));
+    if (!r.notes.empty()) row(tr("Notes"), QString::fromStdString(r.notes));
+    m_summary->resizeColumnToContents(0);
+}
+
+void RunDetailPage::fillStatus()
+{
+    uint64_t total = 0;
+    for (const auto& [code, count] : m_data.statusCodes)
+        total += count;
+    for (const auto& [code, count] : m_data.statusCodes) {
+        addRow(m_status,
+            { code == 0 ? tr("other") : QString::number(code), formatCount(static_cast<double>(count)),
+                numberLocale().toString(
+                    total ? 100.0 * static_cast<double>(count) / static_cast<double>(total) : 0.0, 'f', 2)
+                    + QStringLiteral(" %") },
+            { false, true, true });
+        if (code >= 400 || code == 0)
+            m_status->item(m_status->rowCount() - 1, 0)->setForeground(QColor(0xc6, 0x28, 0x28));
+    }
+}
+
+void RunDetailPage::fillErrors()
+{
+    const ErrorCounts& e = m_data.run.totals.errors;
+    const struct
+    {
+        const char* kind;
+        uint64_t count;
+        const char* meaning;
+    } rows[] = {
+        { "connect", e.connect, "connect() failed or timed out; no request was sent" },
+        { "read", e.read, "closed or reset before the response was complete" },
+        { "write", e.write, "sending the request failed" },
+        { "timeout", e.timeout, "no complete response within the timeout" },
+        { "tls", e.tls, "TLS handshake failed" },
+        { "parse", e.parse, "the response was not valid HTTP/1.x" },
+        { "status", e.status, "responses outside 2xx/3xx (also counted as requests)" },
+    };
+    for (const auto& row : rows) {
+        addRow(m_errors,
+            { QString::fromLatin1(row.kind), formatCount(static_cast<double>(row.count)), tr(row.meaning) },
+            { false, true, false });
+        if (row.count) m_errors->item(m_errors->rowCount() - 1, 1)->setForeground(QColor(0xc6, 0x28, 0x28));
+    }
+    const RunTotals& t = m_data.run.totals;
+    if (!t.firstConnectError.empty())
+        addRow(m_errors, { tr("first connect error"), QString(), QString::fromStdString(t.firstConnectError) });
+    if (!t.firstTlsError.empty())
+        addRow(m_errors, { tr("first TLS error"), QString(), QString::fromStdString(t.firstTlsError) });
+}
+
+void RunDetailPage::fillSpectrum()
+{
+    auto add = [this](double percentile, double valueUs, const QString& count) {
+        const QString tail = percentile >= 100 ? QStringLiteral("∞")
+                                               : numberLocale().toString(1.0 / (1.0 - percentile / 100.0), 'f', 2);
+        addRow(m_spectrum,
+            { numberLocale().toString(percentile, 'f', 4) + QStringLiteral(" %"), formatUsAsMs(valueUs), tail, count },
+            { true, true, true, true });
+    };
+    if (m_data.latency && !m_data.latency->empty()) {
+        for (const auto& s : percentileSpectrum(*m_data.latency))
+            add(s.percentile, static_cast<double>(s.valueUs), formatCount(static_cast<double>(s.totalCount)));
+        return;
+    }
+    const auto& rows = !m_data.spectrum.empty() ? m_data.spectrum : m_data.latencyDistribution;
+    for (const PercentileRow& row : rows)
+        add(row.percentile, row.valueUs, row.totalCount ? formatCount(static_cast<double>(row.totalCount)) : QString());
+}
+
+bool RunDetailPage::exportCsv(const QString& what, const QString& path, QString* error) const
+{
+    const std::vector<RunData> runs { m_data };
+    const std::string csv = what == QLatin1String("summary") ? summaryCsv(runs)
+        : what == QLatin1String("series")                    ? seriesCsv(runs)
+        : what == QLatin1String("percentiles")               ? percentilesCsv(runs)
+                                                             : statusCsv(runs);
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(QByteArray::fromStdString(csv)) < 0
+        || !file.flush()) {
+        if (error) *error = file.errorString();
+        return false;
+    }
+    return true;
+}
+
+void RunDetailPage::askExportCsv(const QString& what)
+{
+    const QString path = chooseSaveFile(
+        this, tr("Export as CSV"), QStringLiteral("run-%1-%2.csv").arg(m_data.run.id).arg(what), tr("CSV (*.csv)"));
+    if (path.isEmpty()) return;
+    QString error;
+    if (exportCsv(what, path, &error))
+        emit message(tr("Wrote %1").arg(path));
+    else
+        showError(this, tr("Export failed"), tr("Could not write '%1': %2").arg(path, error));
+}
+
+void RunDetailPage::askExportPng()
+{
+    const QString path = chooseSaveFile(this, tr("Export charts as PNG"),
+        QStringLiteral("run-%1-charts.png").arg(m_data.run.id), tr("PNG images (*.png)"));
+    if (path.isEmpty()) return;
+    QString error;
+    if (m_charts->exportPng(path, {}, &error))
+        emit message(tr("Wrote %1").arg(path));
+    else
+        showError(this, tr("Export failed"), error);
+}
+
+} // namespace wb::ui

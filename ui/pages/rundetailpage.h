@@ -1,0 +1,53 @@
+#pragma once
+// One stored run, opened from the history: its charts (as recorded), the
+// summary, status codes, errors, and the full percentile spectrum.
+
+#include "store/sessiontypes.h"
+
+#include <QWidget>
+
+class QLabel;
+class QTableWidget;
+class QTabWidget;
+
+namespace wb::ui {
+
+class LiveCharts;
+
+class RunDetailPage : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit RunDetailPage(RunData data, QWidget* parent = nullptr);
+
+    int64_t runId() const { return m_data.run.id; }
+    const RunData& data() const { return m_data; }
+    LiveCharts* charts() const { return m_charts; }
+    QTableWidget* summaryTable() const { return m_summary; }
+    QTableWidget* spectrumTable() const { return m_spectrum; }
+    QTableWidget* statusTable() const { return m_status; }
+
+    /// Writes one of the engine's CSV tables for this run: "summary", "series", "percentiles", "status".
+    bool exportCsv(const QString& what, const QString& path, QString* error = nullptr) const;
+
+signals:
+    void message(const QString& text);
+    void compareWith(qint64 runId);
+
+private:
+    void fillSummary();
+    void fillStatus();
+    void fillErrors();
+    void fillSpectrum();
+    void askExportCsv(const QString& what);
+    void askExportPng();
+
+    RunData m_data;
+    LiveCharts* m_charts;
+    QTableWidget* m_summary;
+    QTableWidget* m_status;
+    QTableWidget* m_errors;
+    QTableWidget* m_spectrum;
+};
+
+} // namespace wb::ui

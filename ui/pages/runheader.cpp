@@ -1,0 +1,196 @@
+#include "pages/runheader.h"
+
+#include "models/format.h"
+
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QProgressBar>
+#include <QVBoxLayout>
+#include <cmath>
+
+namespace wb::ui {
+
+namespace {
+
+/// A big number with a small caption under it.
+QLabel* metricLabel(QWidget* parent, QGridLayout* grid, int column, const QString& caption)
+{
+    auto* value = new QLabel(QStringLiteral("—"), parent);
+    QFont f = value->font();
+    f.setPointSizeF(f.pointSizeF() * 1.6);
+    f.setBold(true);
+    value->setFont(f);
+    value->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    value->setMinimumWidth(110);
+    auto* label = new QLabel(caption, parent);
+    label->setAlignment(Qt::AlignRight);
+    label->setStyleSheet(QStringLiteral("color: palette(mid);"));
+    grid->addWidget(value, 0, column);
+    grid->addWidget(label, 1, column);
+    return value;
+}
+
+} // namespace
+
+RunHeader::RunHeader(QWidget* parent)
+    : QWidget(parent)
+{
+    m_dot = new QLabel(this);
+    m_dot->setFixedSize(14, 14);
+    m_title = new QLabel(this);
+    QFont tf = m_title->font();
+    tf.setPointSizeF(tf.pointSizeF() * 1.25);
+    tf.setBold(true);
+    m_title->setFont(tf);
+    m_load = new QLabel(this);
+    m_load->setStyleSheet(QStringLiteral("color: palette(mid);"));
+    m_phase = new QLabel(this);
+    m_progress = new QProgressBar(this);
+    m_progress->setRange(0, 1000);
+    m_progress->setTextVisible(true);
+    m_progress->setFormat(QString());
+    m_progress->setMinimumWidth(220);
+
+    auto* top = new QHBoxLayout;
+    top->addWidget(m_dot);
+    top->addWidget(m_title);
+    top->addSpacing(8);
+    top->addWidget(m_load);
+    top->addStretch();
+    top->addWidget(m_phase);
+    top->addWidget(m_progress, 1);
+
+    auto* grid = new QGridLayout;
+    grid->setHorizontalSpacing(24);
+    grid->setVerticalSpacing(0);
+    m_rps = metricLabel(this, grid, 0, tr("req/s"));
+    m_p50 = metricLabel(this, grid, 1, tr("p50 (ms)"));
+    m_p99 = metricLabel(this, grid, 2, tr("p99 (ms)"));
+    m_errorsLabel = metricLabel(this, grid, 3, tr("errors"));
+    m_non2xxLabel = metricLabel(this, grid, 4, tr("non-2xx/3xx"));
+    grid->setColumnStretch(5, 1);
+
+    m_message = new QLabel(this);
+    m_message->setWordWrap(true);
+    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_message->hide();
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(10, 8, 10, 6);
+    layout->addLayout(top);
+    layout->addLayout(grid);
+    layout->addWidget(m_message);
+    showHint(QString());
+}
+
+void RunHeader::showHint(const QString& text)
+{
+    m_title->setText(tr("Ready"));
+    m_load->setText(text);
+    m_dot->setStyleSheet(QString());
+    m_phase->clear();
+    m_progress->setValue(0);
+    m_progress->setFormat(QString());
+    m_progress->hide();
+}
+
+void RunHeader::beginRun(const QString& title, const QColor& color, const QString& load, double plannedS)
+{
+    m_plannedS = plannedS;
+    m_errors = 0;
+    m_non2xx = 0;
+    m_title->setText(title);
+    m_load->setText(load);
+    m_dot->setStyleSheet(QStringLiteral("background: %1; border-radius: 7px;").arg(color.name()));
+    m_message->hide();
+    m_progress->show();
+    setNumbers(std::nan(""), std::nan(""), std::nan(""));
+    m_errorsLabel->setText(QStringLiteral("0"));
+    m_non2xxLabel->setText(QStringLiteral("0"));
+    m_errorsLabel->setStyleSheet(QString());
+    m_non2xxLabel->setStyleSheet(QString());
+    setElapsed(0);
+}
+
+void RunHeader::setPhaseText(const QString& text)
+{
+    m_phase->setText(text);
+}
+
+void RunHeader::setElapsed(double elapsedS)
+{
+    const double shown = std::min(elapsedS, m_plannedS);
+    m_progress->setValue(m_plannedS > 0 ? static_cast<int>(1000 * shown / m_plannedS) : 0);
+    m_progress->setFormat(
+        tr("%1 / %2   (%3 left)").arg(formatClock(shown), formatClock(m_plannedS), formatClock(m_plannedS - shown)));
+}
+
+void RunHeader::setNumbers(double rps, double p50Ms, double p99Ms)
+{
+    m_rps->setText(std::isnan(rps) ? QStringLiteral("—") : formatCount(rps));
+    m_p50->setText(formatUsAsMs(p50Ms * 1000));
+    m_p99->setText(formatUsAsMs(p99Ms * 1000));
+}
+
+void RunHeader::addInterval(const LiveInterval& interval)
+{
+    setNumbers(interval.point.requestsPerS, interval.point.p50Ms, interval.point.p99Ms);
+    m_errors += interval.errors;
+    m_non2xx += interval.non2xx;
+    m_errorsLabel->setText(formatCount(static_cast<double>(m_errors)));
+    m_non2xxLabel->setText(formatCount(static_cast<double>(m_non2xx)));
+    m_errorsLabel->setStyleSheet(m_errors ? QStringLiteral("color: #c62828;") : QString());
+    m_non2xxLabel->setStyleSheet(m_non2xx ? QStringLiteral("color: #b26a00;") : QString());
+}
+
+void RunHeader::finish(const RunOutcome& outcome)
+{
+    if (outcome.cancelled) {
+        m_phase->setText(tr("cancelled"));
+        return;
+    }
+    if (outcome.status == RunStatus::Failed) {
+        m_phase->setText(tr("did not start"));
+        m_progress->setValue(0);
+        m_progress->setFormat(QString());
+        m_message->setStyleSheet(QStringLiteral("color: #c62828; font-weight: bold;"));
+        m_message->setText(tr("The target did not pass the pre-run check: %1").arg(outcome.error));
+        m_message->show();
+        return;
+    }
+    // The whole run's numbers replace the last interval's.
+    setNumbers(outcome.requestsPerS, outcome.p50Us / 1000, outcome.p99Us / 1000);
+    m_errorsLabel->setText(formatCount(static_cast<double>(outcome.errors)));
+    m_non2xxLabel->setText(formatCount(static_cast<double>(outcome.non2xx)));
+    const bool stopped = outcome.status == RunStatus::Stopped;
+    if (!stopped) setElapsed(m_plannedS);
+    m_phase->setText(
+        stopped ? tr("stopped after %1 s").arg(numberLocale().toString(outcome.durationS, 'f', 1)) : tr("completed"));
+    QString text = outcome.runId ? tr("Stored as run #%1 — whole-run numbers above").arg(outcome.runId) : QString();
+    if (!outcome.storageWarning.isEmpty())
+        text += (text.isEmpty() ? QString() : QStringLiteral("  ")) + outcome.storageWarning;
+    m_message->setStyleSheet(
+        outcome.storageWarning.isEmpty() ? QStringLiteral("color: palette(mid);") : QStringLiteral("color: #b26a00;"));
+    m_message->setText(text);
+    m_message->setVisible(!text.isEmpty());
+}
+
+QString RunHeader::requestsPerSText() const
+{
+    return m_rps->text();
+}
+QString RunHeader::errorsText() const
+{
+    return m_errorsLabel->text();
+}
+QString RunHeader::messageText() const
+{
+    return m_message->isVisible() ? m_message->text() : QString();
+}
+int RunHeader::progressPercent() const
+{
+    return m_progress->value() / 10;
+}
+
+} // namespace wb::ui

@@ -1,0 +1,55 @@
+#pragma once
+// The strip above the live charts: what runs (target in its colour, load),
+// elapsed/remaining as a progress bar, and the current req/s, p50, p99,
+// errors and non-2xx. A failed start shows its reason here, in red.
+
+#include "run/runevents.h"
+
+#include <QWidget>
+
+class QLabel;
+class QProgressBar;
+
+namespace wb::ui {
+
+class RunHeader : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit RunHeader(QWidget* parent = nullptr);
+
+    /// Idle, with a hint of what Run would do.
+    void showHint(const QString& text);
+    /// A run begins: title, colour, load text, planned seconds.
+    void beginRun(const QString& title, const QColor& color, const QString& load, double plannedS);
+    void setPhaseText(const QString& text);
+    /// Elapsed seconds (progress bar), called by a UI timer.
+    void setElapsed(double elapsedS);
+    void addInterval(const LiveInterval& interval);
+    void finish(const RunOutcome& outcome);
+
+    QString requestsPerSText() const;
+    QString errorsText() const;
+    QString messageText() const;
+    int progressPercent() const;
+
+private:
+    void setNumbers(double rps, double p50Ms, double p99Ms);
+
+    double m_plannedS = 0;
+    uint64_t m_errors = 0;
+    uint64_t m_non2xx = 0;
+    QLabel* m_dot;
+    QLabel* m_title;
+    QLabel* m_load;
+    QLabel* m_phase;
+    QProgressBar* m_progress;
+    QLabel* m_rps;
+    QLabel* m_p50;
+    QLabel* m_p99;
+    QLabel* m_errorsLabel;
+    QLabel* m_non2xxLabel;
+    QLabel* m_message;
+};
+
+} // namespace wb::ui

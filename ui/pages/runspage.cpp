@@ -1,0 +1,248 @@
+#include "pages/runspage.h"
+
+#include "models/format.h"
+#include "models/runsfiltermodel.h"
+#include "models/runstablemodel.h"
+#include "pages/dialogs.h"
+#include "session/sessiondocument.h"
+#include "store/csvexport.h"
+
+#include <QComboBox>
+#include <QFile>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QPushButton>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace wb::ui {
+
+RunsPage::RunsPage(QWidget* parent)
+    : QWidget(parent)
+    , m_model(new RunsTableModel(this))
+    , m_filter(new RunsFilterModel(this))
+    , m_view(new QTableView(this))
+{
+    m_filter->setSourceModel(m_model);
+
+    m_text = new QLineEdit(this);
+    m_text->setPlaceholderText(tr("Filter: target, tag, status, notes, URL… (all words must match)"));
+    m_text->setClearButtonEnabled(true);
+    m_tag = new QComboBox(this);
+    m_tag->setMinimumContentsLength(12);
+    m_tag->setToolTip(tr("Only runs whose target or run carries this tag"));
+    m_count = new QLabel(this);
+    m_open = new QPushButton(tr("Open"), this);
+    m_open->setToolTip(tr("Open the run: charts, summary, status codes, percentiles (double-click)"));
+    m_compare = new QPushButton(tr("Compare"), this);
+    m_compare->setToolTip(tr("Compare the selected runs side by side (Ctrl+Shift+C); the first is the baseline"));
+    m_delete = new QPushButton(tr("Delete…"), this);
+    m_export = new QPushButton(tr("Export CSV…"), this);
+    m_export->setToolTip(tr("The runs shown, as CSV"));
+
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(m_text, 3);
+    bar->addWidget(m_tag, 1);
+    bar->addWidget(m_count);
+    bar->addStretch();
+    bar->addWidget(m_open);
+    bar->addWidget(m_compare);
+    bar->addWidget(m_export);
+    bar->addWidget(m_delete);
+
+    m_view->setModel(m_filter);
+    m_view->setSortingEnabled(true);
+    m_view->sortByColumn(RunsTableModel::IdColumn, Qt::DescendingOrder);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_view->setEditTriggers(QAbstractItemView::EditKeyPressed | QAbstractItemView::SelectedClicked);
+    m_view->setAlternatingRowColors(true);
+    m_view->setWordWrap(false);
+    m_view->verticalHeader()->setVisible(false);
+    m_view->verticalHeader()->setDefaultSectionSize(24);
+    m_view->horizontalHeader()->setHighlightSections(false);
+    m_view->horizontalHeader()->setStretchLastSection(true);
+    m_view->setContextMenuPolicy(Qt::CustomContextMenu);
+    static const int WIDTHS[RunsTableModel::ColumnCount] = { 44, 170, 110, 136, 86, 120, 86, 70, 70, 60, 116, 200 };
+    for (int c = 0; c < RunsTableModel::ColumnCount; ++c)
+        m_view->setColumnWidth(c, WIDTHS[c]);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->addLayout(bar);
+    layout->addWidget(m_view, 1);
+
+    connect(m_text, &QLineEdit::textChanged, m_filter, &RunsFilterModel::setText);
+    connect(
+        m_tag, &QComboBox::currentIndexChanged, this, [this] { m_filter->setTag(m_tag->currentData().toString()); });
+    // activated: double-click, or Enter on the keyboard.
+    connect(m_view, &QTableView::activated, this, [this](const QModelIndex& index) {
+        if (index.column() != RunsTableModel::NotesColumn)
+            emit openRequested(index.data(RunsTableModel::RunIdRole).toLongLong());
+    });
+    connect(m_view, &QTableView::customContextMenuRequested, this, &RunsPage::contextMenu);
+    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &RunsPage::updateButtons);
+    connect(m_open, &QPushButton::clicked, this, [this] {
+        const auto ids = selectedRunIds();
+        if (!ids.isEmpty()) emit openRequested(ids.first());
+    });
+    connect(m_compare, &QPushButton::clicked, this, [this] { emit compareRequested(selectedRunIds()); });
+    connect(m_delete, &QPushButton::clicked, this, &RunsPage::deleteSelected);
+    connect(m_export, &QPushButton::clicked, this, &RunsPage::askExport);
+    for (auto signal : { &QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved })
+        connect(m_filter, signal, this, [this] {
+            updateTags();
+            updateButtons();
+        });
+    connect(m_filter, &QAbstractItemModel::modelReset, this, [this] {
+        updateTags();
+        updateButtons();
+    });
+    connect(m_model, &QAbstractItemModel::dataChanged, this, &RunsPage::updateTags);
+    updateTags();
+    updateButtons();
+}
+
+void RunsPage::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    // Keyboard first: arrows, Ctrl+A, Enter (open) and Ctrl+Shift+C (compare) work at once.
+    m_view->setFocus();
+    if (!m_view->currentIndex().isValid() && m_filter->rowCount() > 0)
+        m_view->selectionModel()->setCurrentIndex(m_filter->index(0, 0), QItemSelectionModel::NoUpdate);
+}
+
+void RunsPage::setDocument(SessionDocument* doc)
+{
+    m_doc = doc;
+    m_model->setDocument(doc);
+}
+
+QList<qint64> RunsPage::selectedRunIds() const
+{
+    QList<qint64> ids;
+    QModelIndexList rows = m_view->selectionModel()->selectedRows();
+    std::sort(rows.begin(), rows.end(), [](const QModelIndex& a, const QModelIndex& b) { return a.row() < b.row(); });
+    for (const QModelIndex& index : rows)
+        ids << index.data(RunsTableModel::RunIdRole).toLongLong();
+    return ids;
+}
+
+void RunsPage::selectRuns(const QList<qint64>& ids)
+{
+    QItemSelection selection;
+    QModelIndex first;
+    for (int row = 0; row < m_filter->rowCount(); ++row) {
+        const QModelIndex index = m_filter->index(row, 0);
+        if (!ids.contains(index.data(RunsTableModel::RunIdRole).toLongLong())) continue;
+        selection.select(index, m_filter->index(row, RunsTableModel::ColumnCount - 1));
+        if (!first.isValid()) first = index;
+    }
+    m_view->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect);
+    if (first.isValid()) {
+        m_view->selectionModel()->setCurrentIndex(first, QItemSelectionModel::NoUpdate);
+        m_view->scrollTo(first);
+    }
+}
+
+void RunsPage::updateTags()
+{
+    const QString current = m_tag->currentData().toString();
+    const QStringList tags = m_model->allTags();
+    QStringList shown;
+    for (int i = 1; i < m_tag->count(); ++i)
+        shown << m_tag->itemData(i).toString();
+    if (shown != tags || m_tag->count() == 0) {
+        const QSignalBlocker block(m_tag);
+        m_tag->clear();
+        m_tag->addItem(tr("All tags"), QString());
+        for (const QString& t : tags)
+            m_tag->addItem(t, t);
+        const int index = m_tag->findData(current);
+        m_tag->setCurrentIndex(index < 0 ? 0 : index);
+        if (index < 0) m_filter->setTag({});
+    }
+    m_count->setText(tr("%1 of %2").arg(m_filter->rowCount()).arg(countText(m_model->rowCount(), "run", "runs")));
+}
+
+void RunsPage::updateButtons()
+{
+    const int n = static_cast<int>(selectedRunIds().size());
+    const bool writable = m_doc && !m_doc->isReadOnly();
+    m_open->setEnabled(n >= 1);
+    m_compare->setEnabled(n >= 2);
+    m_compare->setText(n >= 2 ? tr("Compare %1").arg(n) : tr("Compare"));
+    m_delete->setEnabled(writable && n >= 1);
+    m_export->setEnabled(m_filter->rowCount() > 0);
+    m_count->setText(tr("%1 of %2").arg(m_filter->rowCount()).arg(countText(m_model->rowCount(), "run", "runs")));
+}
+
+bool RunsPage::deleteSelected()
+{
+    const QList<qint64> ids = selectedRunIds();
+    if (ids.isEmpty() || !m_doc) return false;
+    QStringList names;
+    for (qint64 id : ids)
+        names << QStringLiteral("#%1").arg(id);
+    const QString text
+        = tr("Delete %1 (%2) with their charts and data? This cannot be undone.")
+              .arg(countText(ids.size(), "run", "runs"),
+                  names.mid(0, 10).join(QStringLiteral(", ")) + (names.size() > 10 ? QStringLiteral("…") : QString()));
+    if (!confirm(this, tr("Delete runs"), text, tr("Delete"))) return false;
+    std::vector<int64_t> runIds(ids.begin(), ids.end());
+    if (wb::Status st = m_doc->deleteRuns(runIds); !st) {
+        emit message(tr("Could not delete: %1").arg(QString::fromStdString(st.error())));
+        return false;
+    }
+    emit message(tr("Deleted %1").arg(countText(ids.size(), "run", "runs")));
+    return true;
+}
+
+bool RunsPage::exportCsv(const QString& path, QString* error) const
+{
+    std::vector<RunRecord> shown;
+    for (int row = 0; row < m_filter->rowCount(); ++row)
+        shown.push_back(m_model->record(m_filter->mapToSource(m_filter->index(row, 0)).row()));
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)
+        || file.write(QByteArray::fromStdString(runsCsv(shown))) < 0 || !file.flush()) {
+        if (error) *error = file.errorString();
+        return false;
+    }
+    return true;
+}
+
+void RunsPage::askExport()
+{
+    const QString path = chooseSaveFile(this, tr("Export runs as CSV"), QStringLiteral("runs.csv"), tr("CSV (*.csv)"));
+    if (path.isEmpty()) return;
+    QString error;
+    if (exportCsv(path, &error))
+        emit message(tr("Wrote %1").arg(path));
+    else
+        showError(this, tr("Export failed"), tr("Could not write '%1': %2").arg(path, error));
+}
+
+void RunsPage::contextMenu(const QPoint& pos)
+{
+    QMenu menu(this);
+    const int n = static_cast<int>(selectedRunIds().size());
+    menu.addAction(tr("Open"), this, [this] { emit openRequested(selectedRunIds().first()); })->setEnabled(n >= 1);
+    menu.addAction(tr("Compare selected"), this, [this] { emit compareRequested(selectedRunIds()); })
+        ->setEnabled(n >= 2);
+    const QModelIndex index = m_view->indexAt(pos);
+    if (index.isValid()
+        && m_model->flags(m_filter->mapToSource(index.siblingAtColumn(RunsTableModel::NotesColumn)))
+            & Qt::ItemIsEditable)
+        menu.addAction(tr("Edit notes"), this,
+            [this, index] { m_view->edit(index.siblingAtColumn(RunsTableModel::NotesColumn)); });
+    menu.addSeparator();
+    menu.addAction(tr("Export CSV…"), this, &RunsPage::askExport);
+    menu.addAction(tr("Delete…"), this, &RunsPage::deleteSelected)->setEnabled(m_delete->isEnabled());
+    menu.exec(m_view->viewport()->mapToGlobal(pos));
+}
+
+} // namespace wb::ui

@@ -1,0 +1,69 @@
+#pragma once
+// The Runs tab: every run of the session in a sortable table with a text
+// filter and a tag filter; several runs can be selected to compare them;
+// notes are edited in place; delete asks first; CSV export of what is shown.
+
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QTableView;
+
+namespace wb::ui {
+
+class RunsFilterModel;
+class RunsTableModel;
+class SessionDocument;
+
+class RunsPage : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit RunsPage(QWidget* parent = nullptr);
+    void setDocument(SessionDocument* doc);
+
+    /// Ids of the selected runs, in the order shown.
+    QList<qint64> selectedRunIds() const;
+    /// Selects the runs with these ids (and scrolls to the first).
+    void selectRuns(const QList<qint64>& ids);
+    /// Deletes the selected runs after confirmation.
+    bool deleteSelected();
+    /// Writes the runs shown (filtered, in the order shown) as CSV (wrkbench-cli runs --csv columns).
+    bool exportCsv(const QString& path, QString* error = nullptr) const;
+
+    QTableView* view() const { return m_view; }
+    RunsTableModel* model() const { return m_model; }
+    RunsFilterModel* filter() const { return m_filter; }
+    QLineEdit* filterEdit() const { return m_text; }
+    QComboBox* tagCombo() const { return m_tag; }
+
+protected:
+    void showEvent(QShowEvent* event) override;
+
+signals:
+    void openRequested(qint64 runId);
+    void compareRequested(const QList<qint64>& runIds);
+    void message(const QString& text);
+
+private:
+    void updateTags();
+    void updateButtons();
+    void contextMenu(const QPoint& pos);
+    void askExport();
+
+    SessionDocument* m_doc = nullptr;
+    RunsTableModel* m_model;
+    RunsFilterModel* m_filter;
+    QTableView* m_view;
+    QLineEdit* m_text;
+    QComboBox* m_tag;
+    QLabel* m_count;
+    QPushButton* m_open;
+    QPushButton* m_compare;
+    QPushButton* m_delete;
+    QPushButton* m_export;
+};
+
+} // namespace wb::ui

@@ -1,0 +1,56 @@
+#pragma once
+// The left dock: the session's targets (add, duplicate, delete with
+// confirmation) and the editor of the selected one.
+
+#include <QWidget>
+
+class QListView;
+class QToolButton;
+
+namespace wb::ui {
+
+class SessionDocument;
+class TargetEditor;
+class TargetListModel;
+
+class TargetsPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit TargetsPanel(QWidget* parent = nullptr);
+    void setDocument(SessionDocument* doc);
+
+    /// The selected target's id (0 when none).
+    int64_t currentTargetId() const;
+    /// Selects the target with that id (the first target when 0 or unknown).
+    void selectTarget(int64_t id);
+
+    /// Adds a target ("New target", http://builtin/) and selects it; returns its id.
+    int64_t addTarget();
+    /// Copies the selected target under a new name and selects the copy.
+    int64_t duplicateTarget();
+    /// Deletes the selected target after confirmation (it takes its runs along).
+    bool deleteTarget();
+
+    TargetEditor* editor() const { return m_editor; }
+    QListView* list() const { return m_list; }
+    TargetListModel* model() const { return m_model; }
+
+signals:
+    void currentTargetChanged(qint64 id);
+    void message(const QString& text);
+
+private:
+    void currentChanged();
+    void updateButtons();
+
+    SessionDocument* m_doc = nullptr;
+    TargetListModel* m_model;
+    QListView* m_list;
+    TargetEditor* m_editor;
+    QToolButton* m_add;
+    QToolButton* m_duplicate;
+    QToolButton* m_delete;
+};
+
+} // namespace wb::ui

@@ -1,0 +1,86 @@
+#pragma once
+// Runs one load test from the GUI without ever blocking the UI thread.
+//
+//   UI thread                         run thread (std::thread)
+//   start(plan) ───────────────────▶  built-in server, RunController::prepare()
+//                                     (DNS, connect, TLS handshake: the probe)
+//                                     controller.run() with two observers:
+//                                       SessionRecorder (writes the session)
+//                                       QueueObserver ──▶ mutex-protected queue
+//   QTimer every DRAIN_MS  ◀───────── (LiveInterval values, a few per second)
+//   emits started / intervalReceived / finished
+//   stop() ──▶ RunController::stop() (a flag: instant)
+//
+// The UI thread never waits for the engine, except in waitForFinished(),
+// which closing the window uses after stop().
+
+#include "run/runevents.h"
+#include "run/runplan.h"
+
+#include <QObject>
+#include <QTimer>
+#include <chrono>
+#include <memory>
+#include <thread>
+
+namespace wb::ui {
+
+class RunSession : public QObject
+{
+    Q_OBJECT
+public:
+    static constexpr int DRAIN_MS = 100; ///< at most 10 UI updates a second
+
+    enum class Phase {
+        Idle,
+        Probing, ///< resolving, connecting, TLS handshake (before any load)
+        Running, ///< load is on (warm-up included)
+    };
+    Q_ENUM(Phase)
+
+    explicit RunSession(QObject* parent = nullptr);
+    /// Stops a run still going and waits for it.
+    ~RunSession() override;
+
+    /// Starts plan on a new thread. False when a run is already active.
+    bool start(const RunPlan& plan);
+    /// Asks the run to end now (async: finished() follows within ~200 ms).
+    void stop();
+    /// Blocks until the run thread has ended, then delivers its remaining
+    /// signals (finished() included). False on timeout.
+    bool waitForFinished(int timeoutMs = 10'000);
+
+    Phase phase() const { return m_phase; }
+    bool isActive() const { return m_phase != Phase::Idle; }
+    bool isStopping() const { return m_stopping; }
+    const RunPlan& plan() const { return m_plan; }
+    /// Seconds since the load started (warm-up included); 0 before.
+    double elapsedS() const;
+    /// Warm-up plus measured duration, seconds.
+    double plannedS() const;
+
+    /// Internal: what the run thread and the UI thread share (defined in the .cpp).
+    struct Shared;
+
+signals:
+    void phaseChanged(wb::ui::RunSession::Phase phase);
+    /// The probe passed and the load started.
+    void started();
+    void intervalReceived(const wb::ui::LiveInterval& interval);
+    void finished(const wb::ui::RunOutcome& outcome);
+
+private:
+    void drain();
+    void setPhase(Phase phase);
+
+    std::shared_ptr<Shared> m_shared;
+    std::thread m_thread;
+    QTimer m_drain;
+    RunPlan m_plan;
+    Phase m_phase = Phase::Idle;
+    bool m_stopping = false;
+    std::chrono::steady_clock::time_point m_loadStart {}; ///< when the run thread saw the load start
+    bool m_loadStarted = false;
+};
+
+} // namespace wb::ui
