@@ -8,8 +8,16 @@ PACKAGES=(
     build-essential cmake ninja-build pkg-config
     # engine
     libssl-dev openssl libfmt-dev nlohmann-json3-dev libcli11-dev libsqlite3-dev libcurl4-openssl-dev
+    # GUI: Qt 6 Widgets, Charts (which needs the OpenGL module), Network, Test; DejaVu fonts (without a
+    # font Qt renders text as empty boxes, silently)
+    qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev libgl1-mesa-dev fonts-dejavu-core
+    # GUI tests: a virtual X server, keyboard automation, screenshots
+    xvfb xauth xdotool imagemagick
     # tests: GoogleTest, a real nginx on loopback, clang + libFuzzer for the bounded fuzz run
     libgtest-dev libgmock-dev nginx-light clang libclang-rt-14-dev python3 ca-certificates
+    # packaging test: dpkg-shlibdeps for the Depends of the .debs, validators for the desktop file, the
+    # AppStream metainfo and the MIME type, groff for the man page
+    dpkg-dev desktop-file-utils appstream shared-mime-info groff-base
     # benchmarks: peers and syscall counting
     wrk nghttp2-client strace procps util-linux time
 )
