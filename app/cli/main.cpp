@@ -1,6 +1,7 @@
 // wrkbench-cli: the headless entry point. Thin: each subcommand lives in its own file.
 
 #include "cliparse.h"
+#include "experimentcommand.h"
 #include "probecommand.h"
 #include "runcommand.h"
 #include "servecommand.h"
@@ -31,17 +32,26 @@ int main(int argc, char** argv)
     addImportCommand(app, importArgs);
     ProbeArgs probeArgs;
     addProbeCommand(app, probeArgs);
+    ExperimentArgs experimentArgs;
+    addExperimentCommand(app, experimentArgs);
+    ExperimentReportCommandArgs experimentReportArgs;
+    addExperimentReportCommand(app, experimentReportArgs);
+    ExperimentsArgs experimentsArgs;
+    addExperimentsCommand(app, experimentsArgs);
 
     if (argc < 2) {
         std::cerr << app.help();
         return 1;
     }
-    if (const int rc = parseOrExit(app, withDefaultSubcommand(argc, argv, { "run", "serve", "runs", "export", "import", "probe" })); rc >= 0) return rc;
+    if (const int rc = parseOrExit(app, withDefaultSubcommand(argc, argv, { "run", "serve", "runs", "export", "import", "probe", "experiment", "experiment-report", "experiments" })); rc >= 0) return rc;
     if (app.got_subcommand("run")) return runCommand(runArgs);
     if (app.got_subcommand("serve")) return serveCommand(serveArgs);
     if (app.got_subcommand("runs")) return runsCommand(runsArgs);
     if (app.got_subcommand("export")) return exportCommand(exportArgs);
     if (app.got_subcommand("import")) return importCommand(importArgs);
     if (app.got_subcommand("probe")) return probeCommand(probeArgs);
+    if (app.got_subcommand("experiment")) return experimentCommand(experimentArgs);
+    if (app.got_subcommand("experiment-report")) return experimentReportCommand(experimentReportArgs);
+    if (app.got_subcommand("experiments")) return experimentsCommand(experimentsArgs);
     return 2;
 }

@@ -151,10 +151,39 @@ CREATE TABLE percentiles (
 )sql";
 }
 
+// Version 2: A-vs-B experiments (engine/experiment). An experiment keeps its
+// plan as JSON; its runs are ordinary runs that point back at it, with the
+// cell of the load matrix and the repetition they fill (NULL for other runs).
+// Deleting an experiment leaves its runs (ON DELETE SET NULL) unless the caller
+// deletes them first. Never edit once released; add a step instead.
+std::string schemaV2()
+{
+    return R"sql(
+CREATE TABLE experiments (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL DEFAULT '',
+    plan TEXT NOT NULL,                         -- JSON: the plan (docs/EXPERIMENTS.md)
+    status TEXT NOT NULL CHECK (status IN ('planned', 'running', 'completed', 'stopped', 'interrupted', 'failed')),
+    created_at_ms INTEGER NOT NULL,
+    started_at_ms INTEGER,
+    finished_at_ms INTEGER,
+    host_name TEXT NOT NULL DEFAULT '',
+    owner_pid INTEGER,                          -- the process running it (as for runs) ...
+    owner_token TEXT,                           -- ... so that a dead one's experiment becomes 'interrupted'
+    error TEXT NOT NULL DEFAULT '',
+    notes TEXT NOT NULL DEFAULT ''
+);
+ALTER TABLE runs ADD COLUMN experiment_id INTEGER REFERENCES experiments(id) ON DELETE SET NULL;
+ALTER TABLE runs ADD COLUMN cell_index INTEGER;  -- 0-based, into the plan's load levels
+ALTER TABLE runs ADD COLUMN repetition INTEGER;  -- 0-based
+CREATE INDEX runs_by_experiment ON runs(experiment_id, cell_index, repetition);
+)sql";
+}
+
 using MigrationStep = std::string (*)();
 
 // MIGRATIONS[n] takes a file from version n to n + 1.
-constexpr MigrationStep MIGRATIONS[] = { schemaV1 };
+constexpr MigrationStep MIGRATIONS[] = { schemaV1, schemaV2 };
 static_assert(std::size(MIGRATIONS) == SCHEMA_VERSION, "one migration step per schema version");
 
 } // namespace

@@ -16,7 +16,7 @@ const std::string& runSelect()
     static const std::string sql
         = "SELECT r.id, r.target_id, t.name, r.profile_id, r.profile_name, r.config, r.status, r.created_at_ms, "
           "r.started_at_ms, r.finished_at_ms, r.engine_version, r.host_name, r.cpu_count, r.notes, r.error, "
-          "r.source, r.command_line, r.has_totals, "
+          "r.source, r.command_line, r.has_totals, r.experiment_id, r.cell_index, r.repetition, "
           "(SELECT group_concat(tag, ',') FROM run_tags WHERE run_id = r.id), "
         + joinColumns(totalsColumns(), "r.") + " FROM runs r JOIN targets t ON t.id = r.target_id";
     return sql;
@@ -46,6 +46,11 @@ RunRecord readRun(const SqlStatement& q)
     r.source = q.text(c++);
     r.commandLine = q.text(c++);
     r.hasTotals = q.int64(c++) != 0;
+    r.experiment.experimentId = q.int64(c++);
+    r.experiment.cellIndex = q.isNull(c) ? -1 : static_cast<int>(q.int64(c));
+    ++c;
+    r.experiment.repetition = q.isNull(c) ? -1 : static_cast<int>(q.int64(c));
+    ++c;
     r.tags = splitTags(q.text(c++));
     r.totals = readTotals(q, c);
     return r;
@@ -82,6 +87,10 @@ Result<std::vector<RunRecord>> SessionStore::listRuns(const RunFilter& filter)
     if (filter.status) {
         add("r.status = ?");
         params.push_back(runStatusName(*filter.status));
+    }
+    if (filter.experimentId) {
+        add("r.experiment_id = ?");
+        params.push_back(std::to_string(filter.experimentId));
     }
     std::vector<RunRecord> out;
     if (auto st = guarded([&] { out = queryRuns(where, params); }); !st) return Error { st.error() };

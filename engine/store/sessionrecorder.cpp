@@ -170,6 +170,7 @@ Status SessionRecorder::write(const std::deque<Job>& batch, int64_t& runId, size
                                            run.startedAtMs = start.startedAtMs;
                                            run.tags = m_options.tags;
                                            run.notes = m_options.notes;
+                                           run.experiment = m_options.experiment;
                                            auto id = m_store->beginRun(run);
                                            if (!id) return Error { id.error() };
                                            runId = *id;

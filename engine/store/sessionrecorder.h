@@ -35,6 +35,7 @@ struct RecordingOptions
     std::string profileName;
     std::vector<std::string> tags;
     std::string notes;
+    ExperimentSlot experiment; ///< set when the run fills a cell of an experiment
 };
 
 class SessionRecorder : public RunObserver

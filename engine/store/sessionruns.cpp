@@ -31,8 +31,8 @@ int64_t SessionStore::insertRun(const NewRun& run, const char* status)
     const bool running = std::string(status) == "running";
     SqlStatement& q = m_db->prepare(
         "INSERT INTO runs (target_id, profile_id, profile_name, config, status, created_at_ms, started_at_ms, "
-        "engine_version, host_name, cpu_count, owner_pid, owner_token, notes) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        "engine_version, host_name, cpu_count, owner_pid, owner_token, notes, experiment_id, cell_index, repetition) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     q.bind(run.targetId).bindOrNull(run.profileId).bind(run.profileName).bind(runConfigToJson(run.config));
     q.bind(status).bind(wallClockNowMs()).bindOrNull(run.startedAtMs).bind(engineVersion());
     q.bind(owner.hostName).bind(localCpuCount());
@@ -40,7 +40,17 @@ int64_t SessionStore::insertRun(const NewRun& run, const char* status)
         q.bind(static_cast<int64_t>(owner.pid)).bind(owner.token);
     else
         q.bindNull().bindNull();
-    q.bind(run.notes).run();
+    q.bind(run.notes).bindOrNull(run.experiment.experimentId);
+    const bool inExperiment = run.experiment.experimentId != 0;
+    if (inExperiment && run.experiment.cellIndex >= 0)
+        q.bind(run.experiment.cellIndex);
+    else
+        q.bindNull();
+    if (inExperiment && run.experiment.repetition >= 0)
+        q.bind(run.experiment.repetition);
+    else
+        q.bindNull();
+    q.run();
     const int64_t id = m_db->lastInsertId();
     writeTags("run_tags", "run_id", id, run.tags);
     return id;
@@ -231,6 +241,7 @@ Result<std::vector<int64_t>> SessionStore::recoverDeadRuns()
             candidates.push_back({ q.int64(0), RunOwner { q.text(1), static_cast<pid_t>(q.int64(2)), q.text(3) } });
         for (const Candidate& c : candidates)
             if (ownerState(c.owner) == OwnerState::Dead && recoverRun(c.id)) recovered.push_back(c.id);
+        recoverDeadExperiments();
     });
     if (!st) return Error { st.error() };
     return recovered;

@@ -115,6 +115,23 @@ public:
     Result<int64_t> addFailedRun(const NewRun& run, const std::string& error);
     Result<int64_t> addImportedRun(const ImportedRun& run);
 
+    // Experiments (A-vs-B studies, see engine/experiment) --------------------------------
+    /// Adds an experiment in status 'planned'; planJson is kept as given.
+    Result<int64_t> addExperiment(const std::string& name, const std::string& planJson, const std::string& notes = {});
+    /// Every experiment, oldest first.
+    Result<std::vector<ExperimentRecord>> experiments();
+    Result<ExperimentRecord> experiment(int64_t id);
+    /// Marks the experiment 'running', owned by this process (so that it becomes
+    /// 'interrupted' if the process dies). Fails while another live process runs it.
+    Status beginExperiment(int64_t id);
+    /// Ends a run of the experiment: completed, stopped or failed (error says why).
+    Status finishExperiment(int64_t id, ExperimentStatus status, const std::string& error = {});
+    Status setExperimentNotes(int64_t id, const std::string& notes);
+    /// The runs linked to an experiment, oldest first (summary only).
+    Result<std::vector<RunRecord>> experimentRuns(int64_t id);
+    /// Deletes an experiment; its runs with it when withRuns, else they stay as ordinary runs.
+    Status deleteExperiment(int64_t id, bool withRuns = false);
+
     /// The SQLite connection, for tests and diagnostics (PRAGMA integrity_check).
     sqlite3* nativeHandle() const;
 
@@ -132,6 +149,8 @@ private:
     void writeHistogram(int64_t runId, const char* kind, const std::string& blob);
     void writeStatusCodes(int64_t runId, const std::vector<std::pair<int, uint64_t>>& codes);
     bool recoverRun(int64_t runId);
+    void recoverDeadExperiments();
+    ExperimentRecord readExperiment(int64_t id);
     std::vector<RunRecord> queryRuns(const std::string& where, const std::vector<std::string>& params);
     Target readTarget(int64_t id);
 

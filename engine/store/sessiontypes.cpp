@@ -18,6 +18,15 @@ constexpr std::pair<RunStatus, const char*> STATUS_NAMES[] = {
     { RunStatus::Imported, "imported" },
 };
 
+constexpr std::pair<ExperimentStatus, const char*> EXPERIMENT_STATUS_NAMES[] = {
+    { ExperimentStatus::Planned, "planned" },
+    { ExperimentStatus::Running, "running" },
+    { ExperimentStatus::Completed, "completed" },
+    { ExperimentStatus::Stopped, "stopped" },
+    { ExperimentStatus::Interrupted, "interrupted" },
+    { ExperimentStatus::Failed, "failed" },
+};
+
 double asDouble(uint64_t v)
 {
     return static_cast<double>(v);
@@ -35,6 +44,20 @@ const char* runStatusName(RunStatus status)
 std::optional<RunStatus> runStatusFromName(const std::string& name)
 {
     for (const auto& [s, n] : STATUS_NAMES)
+        if (name == n) return s;
+    return std::nullopt;
+}
+
+const char* experimentStatusName(ExperimentStatus status)
+{
+    for (const auto& [s, name] : EXPERIMENT_STATUS_NAMES)
+        if (s == status) return name;
+    return "planned";
+}
+
+std::optional<ExperimentStatus> experimentStatusFromName(const std::string& name)
+{
+    for (const auto& [s, n] : EXPERIMENT_STATUS_NAMES)
         if (name == n) return s;
     return std::nullopt;
 }

@@ -39,6 +39,47 @@ enum class RunStatus {
 const char* runStatusName(RunStatus status);
 std::optional<RunStatus> runStatusFromName(const std::string& name);
 
+/// Where a run sits in an A-vs-B experiment (engine/experiment): which
+/// experiment, which cell of its load matrix, which repetition. A run made
+/// outside an experiment has experimentId 0 and the indexes -1.
+struct ExperimentSlot
+{
+    int64_t experimentId = 0;
+    int cellIndex = -1; ///< 0-based, into the plan's list of load levels
+    int repetition = -1; ///< 0-based
+    bool operator==(const ExperimentSlot&) const = default;
+};
+
+/// Where an experiment is in its life. Stored as its lower-case name.
+enum class ExperimentStatus {
+    Planned, ///< created, no run made yet
+    Running, ///< a live process is running it
+    Completed, ///< every run of the plan completed
+    Stopped, ///< stopped by the user; can be resumed
+    Interrupted, ///< the running process died; can be resumed
+    Failed, ///< a run could not start (target unreachable...); see ExperimentRecord::error
+};
+
+const char* experimentStatusName(ExperimentStatus status);
+std::optional<ExperimentStatus> experimentStatusFromName(const std::string& name);
+
+/// One row of the experiments table. The plan is kept as the JSON it was
+/// created from (engine/experiment parses it), so the store does not depend on
+/// the experiment library.
+struct ExperimentRecord
+{
+    int64_t id = 0;
+    std::string name;
+    std::string planJson;
+    ExperimentStatus status = ExperimentStatus::Planned;
+    int64_t createdAtMs = 0;
+    int64_t startedAtMs = 0; ///< when it was last started or resumed
+    int64_t finishedAtMs = 0; ///< when it last ended (completed, stopped, failed)
+    std::string hostName; ///< where it was last run
+    std::string error; ///< why it failed
+    std::string notes;
+};
+
 /// A named endpoint that runs are made against ("GKE NEG", "NodePort").
 struct Target
 {
@@ -129,6 +170,7 @@ struct RunRecord
     std::string commandLine; ///< imported: the wrk command line above the report
     bool hasTotals = false; ///< false while running (and for failed runs)
     RunTotals totals;
+    ExperimentSlot experiment; ///< the experiment cell and repetition this run belongs to, if any
 };
 
 /// One interval of a run's time series: every field of the interval feed.
@@ -180,6 +222,7 @@ struct RunFilter
     std::string targetName;
     std::vector<std::string> tags; ///< a run matches when it or its target carries every one
     std::optional<RunStatus> status;
+    int64_t experimentId = 0; ///< only runs of this experiment
 };
 
 /// What the recorder writes when a run starts.
@@ -192,6 +235,7 @@ struct NewRun
     int64_t startedAtMs = 0;
     std::vector<std::string> tags;
     std::string notes;
+    ExperimentSlot experiment;
 };
 
 /// What the recorder writes when a run ends.

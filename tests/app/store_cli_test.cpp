@@ -3,6 +3,7 @@
 
 #include "report/wrklog.h"
 #include "serve/targetserver.h"
+#include "store/schema.h"
 #include "store/sessionstore.h"
 #include "testsupport.h"
 
@@ -242,7 +243,7 @@ TEST_F(StoreCli, FilesThatAreNotSessionsGiveClearErrorsAndStayUnchanged)
             "is not a wrkbench session (not an SQLite database)" },
         { m_dir.file("empty.wrkbench"), "", "is empty" },
         { m_dir.file("cut.wrkbench"), session.substr(0, session.size() / 2), "is damaged" },
-        { future, test::readFile(future), "was written by a newer wrkbench (schema 99, this version understands 1)" },
+        { future, test::readFile(future), "was written by a newer wrkbench (schema 99, this version understands " + std::to_string(SCHEMA_VERSION) + ")" },
     };
     for (const Case& c : cases) {
         if (c.file != future) test::writeFile(c.file, c.content);

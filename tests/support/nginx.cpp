@@ -29,6 +29,7 @@ bool Nginx::start(const NginxOptions& options)
     m_port = freeTcpPort();
     const bool tls = !options.certFile.empty() && !options.keyFile.empty();
     if (tls) m_tlsPort = freeTcpPort();
+    if (options.reverseProxy) m_proxyPort = freeTcpPort();
 
     std::string locations = R"(
         location = / { default_type text/plain; return 200 "hello from nginx\n"; }
@@ -55,6 +56,13 @@ bool Nginx::start(const NginxOptions& options)
             + "    ssl_session_cache shared:SSL:1m;\n"
             + "    access_log " + dir + "/logs/tls_access.log tls_resumption;\n" + locations + "  }\n";
     }
+    if (options.reverseProxy) {
+        // HTTP/1.1 with the Connection header cleared, so the upstream connections are kept alive.
+        conf += "  upstream direct { server 127.0.0.1:" + std::to_string(m_port) + "; keepalive 64; }\n"
+            + "  server {\n    listen 127.0.0.1:" + std::to_string(m_proxyPort) + " backlog=4096;\n"
+            + "    location / { proxy_pass http://direct; proxy_http_version 1.1; proxy_set_header Connection \"\"; }\n"
+            + "  }\n";
+    }
     conf += "}\n";
     writeFile(dir + "/nginx.conf", conf);
 
@@ -62,6 +70,7 @@ bool Nginx::start(const NginxOptions& options)
             dir + "/logs/stdout.log"))
         return false;
     if (!waitForPort("127.0.0.1", m_port, 5000)) return false;
+    if (options.reverseProxy && !waitForPort("127.0.0.1", m_proxyPort, 5000)) return false;
     return !tls || waitForPort("127.0.0.1", m_tlsPort, 5000);
 }
 

@@ -14,6 +14,9 @@ struct NginxOptions {
     std::string certFile; ///< PEM; with keyFile, a TLS listener is added
     std::string keyFile;
     unsigned workerConnections = 1024;
+    /// Adds a second plain listener (proxyPort()) that proxies every request to the
+    /// first over keep-alive upstream connections: the same answers, one hop more.
+    bool reverseProxy = false;
 };
 
 class Nginx {
@@ -26,6 +29,7 @@ public:
     void stop();
     uint16_t port() const { return m_port; }
     uint16_t tlsPort() const { return m_tlsPort; }
+    uint16_t proxyPort() const { return m_proxyPort; }
     std::string log() const;
     /// One line per TLS request: "<protocol> <r if the session was resumed, else .>".
     std::string tlsAccessLog() const;
@@ -38,6 +42,7 @@ private:
     ChildProcess m_process;
     uint16_t m_port = 0;
     uint16_t m_tlsPort = 0;
+    uint16_t m_proxyPort = 0;
 };
 
 } // namespace wb::test

@@ -1,0 +1,337 @@
+#include "experimentcommand.h"
+
+#include "cliparse.h"
+#include "experiment/experimentreport.h"
+#include "experiment/experimentresults.h"
+#include "experiment/experimentrunner.h"
+#include "report/units.h"
+#include "runrecording.h"
+#include "store/sessionstore.h"
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cmath>
+#include <csignal>
+#include <ctime>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <unistd.h>
+#include <vector>
+
+namespace wb::cli {
+
+namespace {
+
+constexpr int EXIT_STOPPED = 130; // 128 + SIGINT, as shells report an interrupted command
+
+ExperimentRunner* g_runner = nullptr;
+
+// Progress and messages: stdout, or stderr when a report goes to stdout (so it stays clean, as with run --json -).
+std::ostream* g_text = &std::cout;
+
+extern "C" void onExperimentInterrupt(int)
+{
+    // First Ctrl-C: stop the run in progress (kept as 'stopped') and start no other. Second: default action.
+    static const char message[]
+        = "\nStopping: the run in progress is kept as 'stopped'; resume the experiment later.\n";
+    if (g_runner) g_runner->cancel();
+    (void)!::write(STDERR_FILENO, message, sizeof message - 1);
+    std::signal(SIGINT, SIG_DFL);
+}
+
+std::string etaText(double s)
+{
+    const long total = std::lround(s);
+    char buf[32];
+    if (total >= 3600)
+        std::snprintf(buf, sizeof buf, "%ldh%02ldm", total / 3600, (total % 3600) / 60);
+    else if (total >= 60)
+        std::snprintf(buf, sizeof buf, "%ldm%02lds", total / 60, total % 60);
+    else
+        std::snprintf(buf, sizeof buf, "%lds", total);
+    return buf;
+}
+
+std::string localTime(int64_t ms)
+{
+    if (ms <= 0) return "-";
+    const std::time_t seconds = static_cast<std::time_t>(ms / 1000);
+    std::tm tm {};
+    localtime_r(&seconds, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &tm);
+    return buf;
+}
+
+Result<std::string> readTextFile(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return Error { "cannot read plan '" + path + "'" };
+    std::ostringstream content;
+    content << in.rdbuf();
+    return content.str();
+}
+
+bool writeOutput(const std::string& path, const std::string& text)
+{
+    if (path == "-") {
+        std::cout << text << std::flush;
+        return true;
+    }
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << text;
+    out.close();
+    if (!out) printError("cannot write '" + path + "'");
+    return static_cast<bool>(out);
+}
+
+void addReportOptions(CLI::App* cmd, ExperimentReportArgs& a)
+{
+    cmd->add_option("--markdown", a.markdownPath, "Write the Markdown report to FILE ('-' for stdout)");
+    cmd->add_option("--csv", a.csvPath, "Write the results table as CSV to FILE ('-' for stdout)");
+}
+
+// The table on stdout unless a report goes there, then the files. False when a file could not be written.
+bool report(SessionStore& store, int64_t experimentId, const ExperimentReportArgs& a, const std::string& dbPath)
+{
+    auto results = loadExperimentResults(store, experimentId);
+    if (!results) {
+        printError(results.error());
+        return false;
+    }
+    if (a.markdownPath != "-" && a.csvPath != "-") std::cout << "\n" << formatResultsTable(*results) << std::flush;
+    bool ok = true;
+    if (!a.markdownPath.empty()) {
+        MarkdownOptions options;
+        options.sessionName = dbPath;
+        ok = writeOutput(a.markdownPath, formatMarkdownReport(*results, options)) && ok;
+    }
+    if (!a.csvPath.empty()) ok = writeOutput(a.csvPath, resultsCsv(*results)) && ok;
+    return ok;
+}
+
+void printPlan(const ExperimentPlan& plan, std::ostream& out)
+{
+    const double runS = static_cast<double>(plan.warmupUs + plan.durationUs) / 1e6;
+    const double totalS = static_cast<double>(plan.runCount()) * runS
+        + static_cast<double>(plan.runCount() - 1) * static_cast<double>(plan.cooldownUs) / 1e6;
+    out << plan.targets.size() << " targets (baseline " << plan.targets[plan.baselineIndex()].name << "), "
+        << plan.levels.size() << (plan.levels.size() == 1 ? " level, " : " levels, ") << plan.repetitions
+        << (plan.repetitions == 1 ? " repetition: " : " repetitions: ") << plan.runCount() << " runs of "
+        << planDurationText(plan.durationUs)
+        << (plan.warmupUs ? " (+" + planDurationText(plan.warmupUs) + " warm-up)" : "") << ", "
+        << experimentOrderName(plan.order) << ", about " << etaText(totalS) << std::endl;
+}
+
+void printProgress(const ExperimentProgress& p)
+{
+    using Event = ExperimentProgress::Event;
+    if (p.event == Event::RunStarting) {
+        *g_text << "cell " << p.cell + 1 << "/" << p.cellCount << " (" << p.cellLabel << ") rep " << p.repetition + 1
+                << "/" << p.repetitions << ": " << p.targetName << " ... " << std::flush;
+        return;
+    }
+    if (p.status == RunStatus::Failed) {
+        *g_text << "failed: " << p.message << std::endl;
+        return;
+    }
+    *g_text << groupedNumber(p.requestsPerS) << " req/s, p99 " << formatTimeUs(p.p99Us) << ", " << p.errors
+            << (p.errors == 1 ? " error" : " errors");
+    if (p.status == RunStatus::Stopped)
+        *g_text << "  [stopped: kept as run " << p.runId << ", not counted]" << std::endl;
+    else
+        *g_text << "  [run " << p.runId << "; " << p.runsDone << "/" << p.runsTotal << " done"
+                << (p.runsDone < p.runsTotal ? ", ETA " + etaText(p.etaS) : "") << "]" << std::endl;
+}
+
+Result<std::unique_ptr<SessionStore>> openExisting(const std::string& path)
+{
+    SessionOpenOptions options;
+    options.create = false;
+    return SessionStore::open(path, options);
+}
+
+} // namespace
+
+void addExperimentCommand(CLI::App& app, ExperimentArgs& a)
+{
+    CLI::App* cmd = app.add_subcommand(
+        "experiment", "Run an A-vs-B experiment from a plan (targets x load levels x repetitions), or resume one");
+    cmd->add_option("plan", a.planPath, "The plan, a JSON file (see docs/EXPERIMENTS.md)");
+    cmd->add_option("--db", a.dbPath, "Session file (created when missing)");
+    cmd->add_option("--resume", a.resumeId, "Resume experiment ID: make only the runs it still lacks");
+    cmd->add_flag("--check", a.check, "Check the plan and show what would run; run nothing");
+    addReportOptions(cmd, a.report);
+}
+
+void addExperimentReportCommand(CLI::App& app, ExperimentReportCommandArgs& a)
+{
+    CLI::App* cmd = app.add_subcommand("experiment-report", "Show or export the results of an experiment");
+    cmd->add_option("--db", a.dbPath, "Session file")->required();
+    cmd->add_option("--experiment", a.experimentId, "Experiment id (see 'wrkbench-cli experiments')")->required();
+    addReportOptions(cmd, a.report);
+}
+
+void addExperimentsCommand(CLI::App& app, ExperimentsArgs& a)
+{
+    CLI::App* cmd = app.add_subcommand("experiments", "List the experiments of a session");
+    cmd->add_option("--db", a.dbPath, "Session file")->required();
+}
+
+int experimentCommand(const ExperimentArgs& a)
+{
+    if (a.planPath.empty() == (a.resumeId == 0)) {
+        printError("give either a plan file or --resume ID");
+        return 2;
+    }
+    if (a.dbPath.empty() && !a.check) {
+        printError("--db FILE is required: every run of an experiment is stored in a session");
+        return 2;
+    }
+    std::optional<ExperimentPlan> plan;
+    if (!a.planPath.empty()) {
+        auto text = readTextFile(a.planPath);
+        if (!text) {
+            printError(text.error());
+            return 1;
+        }
+        auto parsed = parseExperimentPlan(*text);
+        if (!parsed) {
+            printError("'" + a.planPath + "': " + parsed.error());
+            return 1;
+        }
+        plan = std::move(*parsed);
+        if (a.check) {
+            std::cout << "Plan '" << a.planPath << "' is valid: ";
+            printPlan(*plan, std::cout);
+            for (const PlannedRun& p : plan->schedule())
+                std::cout << "  " << plan->levels[p.cell].label << " rep " << p.repetition + 1 << ": "
+                          << plan->targets[p.target].name << "\n";
+            return 0;
+        }
+    }
+
+    SessionOpenOptions options;
+    options.create = a.resumeId == 0; // a resumed experiment must already be in the session
+    auto store = SessionStore::open(a.dbPath, options);
+    if (!store) {
+        printError(store.error());
+        return 1;
+    }
+    int64_t id = a.resumeId;
+    if (plan) {
+        // A target that does not answer fails now, before the experiment exists.
+        if (auto st = ExperimentRunner::preflight(*plan); !st) {
+            printError(st.error());
+            return 1;
+        }
+        std::vector<std::string> warnings;
+        auto created = ExperimentRunner::create(**store, *plan, &warnings);
+        if (!created) {
+            printError(created.error());
+            return 1;
+        }
+        for (const auto& w : warnings)
+            printWarning(w);
+        id = *created;
+    } else {
+        auto record = (*store)->experiment(id);
+        if (!record) {
+            printError(record.error());
+            return 1;
+        }
+        auto parsed = parseExperimentPlan(record->planJson);
+        if (!parsed) {
+            printError("the plan of experiment " + std::to_string(id) + ": " + parsed.error());
+            return 1;
+        }
+        plan = std::move(*parsed);
+        if (auto st = ExperimentRunner::preflight(*plan); !st) {
+            printError(st.error());
+            return 1;
+        }
+    }
+    auto record = (*store)->experiment(id);
+    g_text = a.report.markdownPath == "-" || a.report.csvPath == "-" ? &std::cerr : &std::cout;
+    *g_text << (a.resumeId ? "Resuming experiment " : "Experiment ") << id << " '"
+            << (record ? record->name : plan->name) << "' in '" << a.dbPath << "': ";
+    printPlan(*plan, *g_text);
+
+    ExperimentRunner runner(a.dbPath);
+    runner.setProgressCallback(printProgress);
+    g_runner = &runner;
+    std::signal(SIGINT, onExperimentInterrupt);
+    auto outcome = runner.run(id);
+    std::signal(SIGINT, SIG_DFL);
+    g_runner = nullptr;
+    if (!outcome) {
+        printError(outcome.error());
+        return 1;
+    }
+    if (outcome->runsSkipped > 0 && outcome->runsMade == 0 && outcome->status == ExperimentStatus::Completed)
+        *g_text << "Nothing to do: all " << outcome->runsTotal << " runs were already complete." << std::endl;
+    const bool reported = report(**store, id, a.report, a.dbPath);
+    switch (outcome->status) {
+    case ExperimentStatus::Failed:
+        printError(outcome->error);
+        std::cerr << "Fix the target, then resume: wrkbench-cli experiment --db " << a.dbPath << " --resume " << id
+                  << std::endl;
+        return 1;
+    case ExperimentStatus::Completed:
+        *g_text << "Experiment " << id << " complete: " << outcome->runsTotal << " runs in '" << a.dbPath << "'"
+                << std::endl;
+        return reported ? 0 : 1;
+    default:
+        *g_text << "Experiment " << id << " stopped: " << outcome->runsDone << " of " << outcome->runsTotal
+                << " runs complete. Resume with: wrkbench-cli experiment --db " << a.dbPath << " --resume " << id
+                << std::endl;
+        return EXIT_STOPPED;
+    }
+}
+
+int experimentReportCommand(const ExperimentReportCommandArgs& a)
+{
+    auto store = openExisting(a.dbPath);
+    if (!store) {
+        printError(store.error());
+        return 1;
+    }
+    return report(**store, a.experimentId, a.report, a.dbPath) ? 0 : 1;
+}
+
+int experimentsCommand(const ExperimentsArgs& a)
+{
+    auto store = openExisting(a.dbPath);
+    if (!store) {
+        printError(store.error());
+        return 1;
+    }
+    auto experiments = (*store)->experiments();
+    if (!experiments) {
+        printError(experiments.error());
+        return 1;
+    }
+    std::vector<std::vector<std::string>> rows { { "id", "status", "created", "runs", "name" } };
+    for (const ExperimentRecord& e : *experiments) {
+        auto results = loadExperimentResults(**store, e.id);
+        rows.push_back({ std::to_string(e.id), experimentStatusName(e.status), localTime(e.createdAtMs),
+            results ? std::to_string(results->runsDone) + "/" + std::to_string(results->runsTotal) : "?", e.name });
+    }
+    std::vector<size_t> widths(rows.front().size(), 0);
+    for (const auto& row : rows)
+        for (size_t i = 0; i < row.size(); ++i)
+            widths[i] = std::max(widths[i], row[i].size());
+    for (const auto& row : rows) {
+        std::string line;
+        for (size_t i = 0; i < row.size(); ++i)
+            line += (i ? "  " : "") + row[i] + (i + 1 < row.size() ? std::string(widths[i] - row[i].size(), ' ') : "");
+        std::cout << line << "\n";
+    }
+    std::cout << std::flush;
+    return 0;
+}
+
+} // namespace wb::cli

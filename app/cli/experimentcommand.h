@@ -1,0 +1,56 @@
+#pragma once
+// The experiment subcommands of wrkbench-cli (docs/EXPERIMENTS.md):
+//   experiment        --db FILE PLAN.json | --resume ID   [--markdown OUT] [--csv OUT] [--check]
+//   experiment-report --db FILE --experiment ID          [--markdown OUT] [--csv OUT]
+//   experiments       --db FILE
+
+#include <cstdint>
+#include <string>
+
+namespace CLI {
+class App;
+}
+
+namespace wb::cli {
+
+struct ExperimentReportArgs
+{
+    std::string markdownPath; ///< "-" = stdout
+    std::string csvPath; ///< "-" = stdout
+};
+
+struct ExperimentArgs
+{
+    std::string dbPath;
+    std::string planPath;
+    int64_t resumeId = 0;
+    bool check = false; ///< validate the plan and show the schedule, run nothing
+    ExperimentReportArgs report;
+};
+
+struct ExperimentReportCommandArgs
+{
+    std::string dbPath;
+    int64_t experimentId = 0;
+    ExperimentReportArgs report;
+};
+
+struct ExperimentsArgs
+{
+    std::string dbPath;
+};
+
+void addExperimentCommand(CLI::App& app, ExperimentArgs& args);
+void addExperimentReportCommand(CLI::App& app, ExperimentReportCommandArgs& args);
+void addExperimentsCommand(CLI::App& app, ExperimentsArgs& args);
+
+/// Runs (or resumes) an experiment, printing a line per run and the results
+/// table. Exit code 0 (complete), 1 (session or plan error, a target that
+/// cannot be reached), 2 (usage), 130 (stopped with Ctrl-C: resume it later).
+int experimentCommand(const ExperimentArgs& args);
+/// Prints the results table, or writes the Markdown / CSV report. 0, 1 or 2.
+int experimentReportCommand(const ExperimentReportCommandArgs& args);
+/// One line per experiment of the session. 0 or 1.
+int experimentsCommand(const ExperimentsArgs& args);
+
+} // namespace wb::cli

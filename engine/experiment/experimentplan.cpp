@@ -1,0 +1,464 @@
+#include "experiment/experimentplan.h"
+
+#include "report/units.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <set>
+
+namespace wb {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+constexpr int FORMAT = 1;
+constexpr unsigned MAX_REPETITIONS = 1000;
+constexpr unsigned MAX_COUNT = 10'000'000; // as the CLI: -c10M is already far beyond one loader
+constexpr uint64_t DEFAULT_CONNECT_TIMEOUT_US = 5'000'000; // as wrkbench-cli's --connect-timeout
+
+// Thrown inside this file only, caught by parseExperimentPlan(): validation is a
+// long chain of checks, each of which can end it, and a plan is parsed once.
+struct PlanError
+{
+    std::string message;
+};
+
+[[noreturn]] void fail(const std::string& path, const std::string& message)
+{
+    throw PlanError { (path.empty() ? "" : path + ": ") + message };
+}
+
+std::string member(const std::string& path, const std::string& key)
+{
+    return path.empty() ? key : path + "." + key;
+}
+
+std::string element(const std::string& path, size_t i)
+{
+    return path + "[" + std::to_string(i) + "]";
+}
+
+// The keys of "load" and of each entry of "levels".
+const std::vector<std::string> LOAD_KEYS
+    = { "threads", "connections", "pipeline", "rate", "timeout", "connect_timeout", "interval" };
+
+std::vector<std::string> withLoadKeys(std::vector<std::string> keys)
+{
+    keys.insert(keys.end(), LOAD_KEYS.begin(), LOAD_KEYS.end());
+    return keys;
+}
+
+// A typo ("durations") is an error rather than a silently ignored key.
+void checkObject(const Json& j, const std::string& path, const std::vector<std::string>& allowed)
+{
+    if (!j.is_object()) fail(path, "must be an object");
+    for (const auto& [key, value] : j.items()) {
+        if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
+        std::string list;
+        for (const auto& k : allowed)
+            list += (list.empty() ? "" : ", ") + k;
+        fail(path, "unknown key '" + key + "' (expected one of: " + list + ")");
+    }
+}
+
+std::string readString(const Json& j, const std::string& path)
+{
+    if (!j.is_string()) fail(path, "must be a string");
+    return j.get<std::string>();
+}
+
+bool readBool(const Json& j, const std::string& path)
+{
+    if (!j.is_boolean()) fail(path, "must be true or false");
+    return j.get<bool>();
+}
+
+// "30s", "500ms", "2m" as on the command line, or a number of seconds.
+uint64_t readDurationUs(const Json& j, const std::string& path)
+{
+    if (j.is_string()) {
+        auto us = parseDurationUs(j.get<std::string>());
+        if (!us) fail(path, us.error());
+        return *us;
+    }
+    if (j.is_number()) {
+        const double s = j.get<double>();
+        if (!std::isfinite(s) || s < 0 || s > 1e9)
+            fail(path, "must be a duration such as \"30s\" or a number of seconds >= 0");
+        return static_cast<uint64_t>(std::llround(s * 1e6));
+    }
+    fail(path, "must be a duration such as \"30s\" or a number of seconds");
+}
+
+// 50, or "10k" as on the command line; a whole number from 1 to MAX_COUNT.
+unsigned readCount(const Json& j, const std::string& path)
+{
+    double v = 0;
+    if (j.is_string()) {
+        auto n = parseCount(j.get<std::string>());
+        if (!n) fail(path, n.error());
+        v = static_cast<double>(*n);
+    } else if (j.is_number()) {
+        v = j.get<double>();
+    } else {
+        fail(path, "must be a positive whole number");
+    }
+    if (!(v >= 1) || v != std::floor(v)) fail(path, "must be a positive whole number");
+    if (v > MAX_COUNT) fail(path, "is too large (at most " + std::to_string(MAX_COUNT) + ")");
+    return static_cast<unsigned>(v);
+}
+
+// Requests per second over all connections: a number or "10k"; 0 = closed loop.
+double readRate(const Json& j, const std::string& path)
+{
+    if (j.is_string()) {
+        auto n = parseCount(j.get<std::string>());
+        if (!n) fail(path, n.error());
+        return static_cast<double>(*n);
+    }
+    if (!j.is_number() || !std::isfinite(j.get<double>()) || j.get<double>() < 0)
+        fail(path, "must be a number of requests per second >= 0");
+    return j.get<double>();
+}
+
+// The load fields shared by "load" and each entry of "levels".
+void readLoad(const Json& j, const std::string& path, RunConfig& cfg)
+{
+    for (const auto& [key, value] : j.items()) {
+        const std::string at = member(path, key);
+        if (key == "threads")
+            cfg.threads = readCount(value, at);
+        else if (key == "connections")
+            cfg.connections = readCount(value, at);
+        else if (key == "pipeline")
+            cfg.pipeline = readCount(value, at);
+        else if (key == "rate")
+            cfg.ratePerS = readRate(value, at);
+        else if (key == "timeout")
+            cfg.timeoutUs = readDurationUs(value, at);
+        else if (key == "connect_timeout")
+            cfg.connectTimeoutUs = readDurationUs(value, at);
+        else if (key == "interval")
+            cfg.intervalUs = readDurationUs(value, at);
+    }
+}
+
+ExperimentTarget readTarget(const Json& j, const std::string& path)
+{
+    checkObject(
+        j, path, { "name", "url", "baseline", "method", "headers", "body", "insecure", "cacert", "session_target_id" });
+    ExperimentTarget t;
+    if (!j.contains("name")) fail(path, "a target needs a \"name\"");
+    t.name = readString(j["name"], member(path, "name"));
+    if (t.name.empty()) fail(member(path, "name"), "must not be empty");
+    if (!j.contains("url")) fail(path, "a target needs a \"url\"");
+    auto url = parseUrl(readString(j["url"], member(path, "url")));
+    if (!url) fail(member(path, "url"), url.error());
+    t.request.url = *url;
+    if (j.contains("method")) {
+        t.request.method = readString(j["method"], member(path, "method"));
+        // Checked here as well as by RunConfig::validate(), so that the error names the target.
+        RunConfig probe;
+        probe.request.method = t.request.method;
+        if (auto st = probe.validate(); !st) fail(member(path, "method"), st.error());
+    }
+    if (j.contains("headers")) {
+        const std::string at = member(path, "headers");
+        if (!j["headers"].is_array()) fail(at, "must be a list of \"Name: value\" strings");
+        for (size_t i = 0; i < j["headers"].size(); ++i) {
+            auto header = parseHeader(readString(j["headers"][i], element(at, i)));
+            if (!header) fail(element(at, i), header.error());
+            t.request.headers.push_back(*header);
+        }
+    }
+    if (j.contains("body")) t.request.body = readString(j["body"], member(path, "body"));
+    if (j.contains("insecure")) t.tls.verifyPeer = !readBool(j["insecure"], member(path, "insecure"));
+    if (j.contains("cacert")) t.tls.caFile = readString(j["cacert"], member(path, "cacert"));
+    if (j.contains("baseline")) t.baseline = readBool(j["baseline"], member(path, "baseline"));
+    if (j.contains("session_target_id")) {
+        const Json& id = j["session_target_id"];
+        if (!id.is_number_integer() || id.get<int64_t>() < 0)
+            fail(member(path, "session_target_id"), "must be a target id");
+        t.sessionTargetId = id.get<int64_t>();
+    }
+    return t;
+}
+
+std::string numberText(double v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.15g", v);
+    return buf;
+}
+
+std::string defaultLabel(const RunConfig& c)
+{
+    std::string label = "t" + std::to_string(c.threads) + " c" + std::to_string(c.connections);
+    if (c.ratePerS > 0) label += " R" + numberText(c.ratePerS);
+    return label;
+}
+
+double axisValueOf(const std::string& axis, const RunConfig& c, size_t index)
+{
+    if (axis == "connections") return c.connections;
+    if (axis == "threads") return c.threads;
+    if (axis == "rate") return c.ratePerS;
+    return static_cast<double>(index + 1);
+}
+
+std::vector<LoadLevel> readSweep(const Json& j, const RunConfig& base, std::string& axis)
+{
+    const std::string path = "sweep";
+    checkObject(j, path, { "axis", "values", "match_threads" });
+    if (!j.contains("axis")) fail(path, "a sweep needs an \"axis\": connections, threads or rate");
+    axis = readString(j["axis"], member(path, "axis"));
+    if (axis != "connections" && axis != "threads" && axis != "rate")
+        fail(member(path, "axis"), "must be connections, threads or rate (not '" + axis + "')");
+    bool matchThreads = false;
+    if (j.contains("match_threads")) {
+        matchThreads = readBool(j["match_threads"], member(path, "match_threads"));
+        if (matchThreads && axis != "connections")
+            fail(member(path, "match_threads"), "applies only to a sweep of connections");
+    }
+    if (!j.contains("values") || !j["values"].is_array() || j["values"].empty())
+        fail(member(path, "values"), "must be a non-empty list");
+    std::vector<LoadLevel> levels;
+    for (size_t i = 0; i < j["values"].size(); ++i) {
+        const std::string at = element(member(path, "values"), i);
+        LoadLevel level;
+        level.load = base;
+        if (axis == "connections") {
+            level.load.connections = readCount(j["values"][i], at);
+            if (matchThreads) level.load.threads = level.load.connections;
+            level.label = "c" + std::to_string(level.load.connections);
+        } else if (axis == "threads") {
+            level.load.threads = readCount(j["values"][i], at);
+            level.label = "t" + std::to_string(level.load.threads);
+        } else {
+            level.load.ratePerS = readRate(j["values"][i], at);
+            if (level.load.ratePerS <= 0) fail(at, "a rate level must be greater than zero");
+            level.label = "R" + numberText(level.load.ratePerS);
+        }
+        levels.push_back(level);
+    }
+    return levels;
+}
+
+std::vector<LoadLevel> readLevels(const Json& j, const RunConfig& base)
+{
+    if (!j.is_array() || j.empty()) fail("levels", "must be a non-empty list of load levels");
+    std::vector<LoadLevel> levels;
+    for (size_t i = 0; i < j.size(); ++i) {
+        const std::string path = element("levels", i);
+        checkObject(j[i], path, withLoadKeys({ "label" }));
+        LoadLevel level;
+        level.load = base;
+        readLoad(j[i], path, level.load);
+        level.label = j[i].contains("label") ? readString(j[i]["label"], member(path, "label")) : "";
+        if (level.label.empty()) level.label = defaultLabel(level.load);
+        levels.push_back(level);
+    }
+    return levels;
+}
+
+// The path that names level i in errors: where the user wrote it.
+std::string levelPath(const Json& root, size_t i)
+{
+    if (root.contains("sweep")) return element("sweep.values", i);
+    if (root.contains("levels")) return element("levels", i);
+    return "load";
+}
+
+ExperimentPlan readPlan(const Json& root)
+{
+    checkObject(root, "",
+        { "format", "name", "targets", "load", "sweep", "levels", "axis", "repetitions", "duration", "warmup",
+            "cooldown", "order" });
+    ExperimentPlan plan;
+    if (root.contains("format")) {
+        if (!root["format"].is_number_integer() || root["format"].get<int>() != FORMAT)
+            fail("format", "this version of wrkbench reads plan format " + std::to_string(FORMAT));
+    }
+    if (root.contains("name")) plan.name = readString(root["name"], "name");
+
+    if (!root.contains("targets") || !root["targets"].is_array())
+        fail("targets", "must be a list of targets ({\"name\": ..., \"url\": ...})");
+    std::set<std::string> names;
+    for (size_t i = 0; i < root["targets"].size(); ++i) {
+        plan.targets.push_back(readTarget(root["targets"][i], element("targets", i)));
+        if (!names.insert(plan.targets.back().name).second)
+            fail(element("targets", i) + ".name", "'" + plan.targets.back().name + "' is used twice");
+    }
+    if (plan.targets.size() < 2) fail("targets", "an experiment needs at least two targets to compare");
+    size_t baselines = 0;
+    for (const auto& t : plan.targets)
+        baselines += t.baseline ? 1 : 0;
+    if (baselines > 1) fail("targets", "only one target can be the baseline");
+    if (baselines == 0) plan.targets.front().baseline = true; // the first one, as documented
+
+    RunConfig base;
+    base.connectTimeoutUs = DEFAULT_CONNECT_TIMEOUT_US;
+    if (root.contains("load")) {
+        checkObject(root["load"], "load", LOAD_KEYS);
+        readLoad(root["load"], "load", base);
+    }
+    if (root.contains("sweep") && root.contains("levels"))
+        fail("", "give either \"sweep\" (one axis swept) or \"levels\" (a list of load levels), not both");
+    if (root.contains("axis") && !root.contains("levels")) fail("axis", "goes with \"levels\" (use \"sweep\" instead)");
+    if (root.contains("sweep")) {
+        plan.levels = readSweep(root["sweep"], base, plan.axis);
+    } else if (root.contains("levels")) {
+        plan.levels = readLevels(root["levels"], base);
+        if (root.contains("axis")) {
+            plan.axis = readString(root["axis"], "axis");
+            if (!plan.axis.empty() && plan.axis != "connections" && plan.axis != "threads" && plan.axis != "rate")
+                fail("axis", "must be connections, threads or rate");
+        }
+    } else {
+        plan.levels.push_back(LoadLevel { defaultLabel(base), 1, base });
+    }
+    for (size_t i = 0; i < plan.levels.size(); ++i)
+        plan.levels[i].axisValue = axisValueOf(plan.axis, plan.levels[i].load, i);
+    std::set<std::string> labels;
+    for (size_t i = 0; i < plan.levels.size(); ++i)
+        if (!labels.insert(plan.levels[i].label).second)
+            fail(levelPath(root, i), "the level '" + plan.levels[i].label + "' appears twice");
+
+    if (root.contains("repetitions")) {
+        plan.repetitions = readCount(root["repetitions"], "repetitions");
+        if (plan.repetitions > MAX_REPETITIONS) fail("repetitions", "at most " + std::to_string(MAX_REPETITIONS));
+    }
+    if (root.contains("duration")) plan.durationUs = readDurationUs(root["duration"], "duration");
+    if (root.contains("warmup")) plan.warmupUs = readDurationUs(root["warmup"], "warmup");
+    if (root.contains("cooldown")) plan.cooldownUs = readDurationUs(root["cooldown"], "cooldown");
+    if (root.contains("order")) {
+        const std::string order = readString(root["order"], "order");
+        if (order == "interleaved")
+            plan.order = ExperimentOrder::Interleaved;
+        else if (order == "sequential")
+            plan.order = ExperimentOrder::Sequential;
+        else
+            fail("order", "must be \"interleaved\" or \"sequential\" (not '" + order + "')");
+    }
+
+    // Everything a run would refuse, refused now rather than half-way through.
+    if (plan.durationUs < 100'000) fail("duration", "must be at least 100ms");
+    for (size_t cell = 0; cell < plan.levels.size(); ++cell)
+        if (auto st = plan.runConfig(cell, 0).validate(); !st) fail(levelPath(root, cell), st.error());
+    return plan;
+}
+
+} // namespace
+
+std::string planDurationText(uint64_t us)
+{
+    if (us >= 60'000'000 && us % 60'000'000 == 0) return std::to_string(us / 60'000'000) + "m";
+    if (us % 1'000'000 == 0) return std::to_string(us / 1'000'000) + "s";
+    if (us % 1'000 == 0) return std::to_string(us / 1'000) + "ms";
+    return std::to_string(us) + "us";
+}
+
+const char* experimentOrderName(ExperimentOrder order)
+{
+    return order == ExperimentOrder::Sequential ? "sequential" : "interleaved";
+}
+
+size_t ExperimentPlan::baselineIndex() const
+{
+    for (size_t i = 0; i < targets.size(); ++i)
+        if (targets[i].baseline) return i;
+    return 0;
+}
+
+RunConfig ExperimentPlan::runConfig(size_t cell, size_t target) const
+{
+    RunConfig c = levels.at(cell).load;
+    c.request = targets.at(target).request;
+    c.tls = targets.at(target).tls;
+    c.durationUs = durationUs;
+    c.warmupUs = warmupUs;
+    c.stages.clear();
+    return c;
+}
+
+std::vector<PlannedRun> ExperimentPlan::schedule() const
+{
+    std::vector<PlannedRun> out;
+    out.reserve(runCount());
+    for (size_t cell = 0; cell < levels.size(); ++cell) {
+        if (order == ExperimentOrder::Interleaved) {
+            for (unsigned rep = 0; rep < repetitions; ++rep)
+                for (size_t t = 0; t < targets.size(); ++t)
+                    out.push_back({ cell, t, rep });
+        } else {
+            for (size_t t = 0; t < targets.size(); ++t)
+                for (unsigned rep = 0; rep < repetitions; ++rep)
+                    out.push_back({ cell, t, rep });
+        }
+    }
+    return out;
+}
+
+Result<ExperimentPlan> parseExperimentPlan(const std::string& json)
+{
+    Json root;
+    try {
+        root = Json::parse(json);
+    } catch (const Json::parse_error& e) {
+        return Error { std::string("the plan is not valid JSON: ") + e.what() };
+    }
+    try {
+        return readPlan(root);
+    } catch (const PlanError& e) {
+        return Error { e.message };
+    } catch (const Json::exception& e) { // a type the checks above did not expect
+        return Error { std::string("the plan could not be read: ") + e.what() };
+    }
+}
+
+std::string experimentPlanToJson(const ExperimentPlan& plan, int indent)
+{
+    Json root;
+    root["format"] = FORMAT;
+    root["name"] = plan.name;
+    Json targets = Json::array();
+    for (const auto& t : plan.targets) {
+        Json j;
+        j["name"] = t.name;
+        j["url"] = t.request.url.displayText();
+        j["baseline"] = t.baseline;
+        j["method"] = t.request.method;
+        Json headers = Json::array();
+        for (const auto& h : t.request.headers)
+            headers.push_back(h.name + ": " + h.value);
+        j["headers"] = headers;
+        j["body"] = t.request.body;
+        j["insecure"] = !t.tls.verifyPeer;
+        j["cacert"] = t.tls.caFile;
+        if (t.sessionTargetId) j["session_target_id"] = t.sessionTargetId;
+        targets.push_back(j);
+    }
+    root["targets"] = targets;
+    if (!plan.axis.empty()) root["axis"] = plan.axis;
+    Json levels = Json::array();
+    for (const auto& level : plan.levels) {
+        const RunConfig& c = level.load;
+        levels.push_back(Json { { "label", level.label }, { "threads", c.threads }, { "connections", c.connections },
+            { "pipeline", c.pipeline }, { "rate", c.ratePerS }, { "timeout", planDurationText(c.timeoutUs) },
+            { "connect_timeout", planDurationText(c.connectTimeoutUs) },
+            { "interval", planDurationText(c.intervalUs) } });
+    }
+    root["levels"] = levels;
+    root["repetitions"] = plan.repetitions;
+    root["duration"] = planDurationText(plan.durationUs);
+    root["warmup"] = planDurationText(plan.warmupUs);
+    root["cooldown"] = planDurationText(plan.cooldownUs);
+    root["order"] = experimentOrderName(plan.order);
+    // A body that is not UTF-8 would make dump() throw; plans are typed as JSON text, so it is always UTF-8.
+    return root.dump(indent, ' ', false, Json::error_handler_t::replace);
+}
+
+} // namespace wb

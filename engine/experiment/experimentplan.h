@@ -1,0 +1,94 @@
+#pragma once
+// An A-vs-B experiment: two or more targets (one the baseline), a matrix of
+// load levels, repetitions per cell, and how the runs are spaced and ordered.
+// Written as JSON (docs/EXPERIMENTS.md):
+//
+//   {"name": "NEG vs NodePort",
+//    "targets": [{"name": "NEG", "url": "http://10.0.0.1/", "baseline": true},
+//                {"name": "NodePort", "url": "http://10.0.0.2:30080/"}],
+//    "load": {"timeout": "2s"},
+//    "sweep": {"axis": "connections", "values": [25, 50, 100], "match_threads": true},
+//    "repetitions": 3, "duration": "30s", "warmup": "5s", "cooldown": "10s", "order": "interleaved"}
+//
+// parseExperimentPlan() checks everything a run would check, before the first
+// run starts, and names the field at fault ("targets[1].url: ...").
+// experimentPlanToJson() writes the canonical form stored in the session:
+// every level spelled out, every default explicit, so a resumed experiment
+// runs exactly as planned even if defaults change in a later version.
+
+#include "common/result.h"
+#include "run/runconfig.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace wb {
+
+struct ExperimentTarget
+{
+    std::string name; ///< the session target's name
+    RequestSpec request; ///< URL, method, headers, body
+    TlsOptions tls;
+    bool baseline = false;
+    int64_t sessionTargetId = 0; ///< set once the experiment is in a session (survives renaming the target)
+};
+
+/// One level of the load matrix: a cell of the experiment (run against every target).
+struct LoadLevel
+{
+    std::string label; ///< "c50": the row name in tables, the x-axis tick in charts
+    double axisValue = 0; ///< the swept value (connections, threads or rate); the level's number otherwise
+    /// threads, connections, pipeline, rate, timeouts, interval. request, tls,
+    /// duration and warm-up come from the target and the plan.
+    RunConfig load;
+};
+
+enum class ExperimentOrder {
+    Interleaved, ///< within a cell: A B A B ... so that drift over time hits every target alike
+    Sequential, ///< within a cell: A A ... B B ...
+};
+
+/// One run of the plan: the cell, the target and the repetition it fills.
+struct PlannedRun
+{
+    size_t cell = 0;
+    size_t target = 0;
+    unsigned repetition = 0; ///< 0-based
+};
+
+struct ExperimentPlan
+{
+    std::string name;
+    std::vector<ExperimentTarget> targets;
+    std::vector<LoadLevel> levels;
+    std::string axis; ///< "connections", "threads", "rate", or "" for a list of levels
+    unsigned repetitions = 3;
+    uint64_t durationUs = 10'000'000; ///< measured part of each run
+    uint64_t warmupUs = 0; ///< each run: load before measuring (not recorded)
+    uint64_t cooldownUs = 0; ///< idle time between two runs
+    ExperimentOrder order = ExperimentOrder::Interleaved;
+
+    size_t baselineIndex() const;
+    size_t runCount() const { return levels.size() * targets.size() * repetitions; }
+    /// The complete configuration of the run of target in cell.
+    RunConfig runConfig(size_t cell, size_t target) const;
+    /// Every run in the order they are made.
+    std::vector<PlannedRun> schedule() const;
+};
+
+/// Parses and validates a plan. The error names the field: "sweep.values[2]:
+/// must be a positive whole number", "targets: an experiment needs at least two
+/// targets", "unknown key 'durations' (expected one of ...)".
+Result<ExperimentPlan> parseExperimentPlan(const std::string& json);
+
+/// The canonical JSON (pretty-printed when indent >= 0); parseExperimentPlan() reads it back unchanged.
+std::string experimentPlanToJson(const ExperimentPlan& plan, int indent = -1);
+
+const char* experimentOrderName(ExperimentOrder order);
+
+/// The shortest exact spelling of a duration, as plans write it: "2m", "30s", "500ms", "1250us".
+std::string planDurationText(uint64_t us);
+
+} // namespace wb

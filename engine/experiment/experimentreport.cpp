@@ -1,0 +1,272 @@
+#include "experiment/experimentreport.h"
+
+#include "report/units.h"
+#include "store/csvexport.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace wb {
+
+namespace {
+
+constexpr char EN_DASH[] = "\xE2\x80\x93";
+constexpr char PLUS_MINUS[] = "\xC2\xB1";
+
+std::string printf1(const char* format, double v)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, format, v);
+    return buf;
+}
+
+std::string latencyText(double us)
+{
+    return std::isnan(us) ? "-" : formatTimeUs(us);
+}
+
+std::string errorsText(double v)
+{
+    if (std::isnan(v)) return "-";
+    return v == std::floor(v) ? printf1("%.0f", v) : printf1("%.1f", v);
+}
+
+// "12,345 ± 123", "1.02ms ± 30.00us"; just the mean with one repetition.
+std::string meanSd(const SampleStats& s, std::string (*format)(double))
+{
+    if (s.n == 0) return "-";
+    if (std::isnan(s.stdev)) return format(s.mean);
+    return format(s.mean) + " " + PLUS_MINUS + " " + format(s.stdev);
+}
+
+std::string rateText(double v)
+{
+    return groupedNumber(v);
+}
+
+std::string ratioText(const RatioEstimate& r)
+{
+    if (std::isnan(r.ratio)) return "-";
+    std::string out = printf1("%.3f", r.ratio);
+    if (!r.hasInterval()) return out;
+    if (!r.bounded()) return out + " (CI unbounded)";
+    return out + " (" + printf1("%.3f", r.low) + EN_DASH + printf1("%.3f", r.high) + ")";
+}
+
+std::string lossText(const ExperimentRow& row)
+{
+    if (row.baseline || std::isnan(row.requestsPerSRatio.ratio)) return "-";
+    return printf1("%.2f%%", row.lossPct());
+}
+
+// Columns padded to their widest cell (counting UTF-8 characters, not bytes).
+std::string alignedTable(const std::vector<std::vector<std::string>>& rows, const std::vector<bool>& rightAligned)
+{
+    auto width = [](const std::string& s) {
+        return static_cast<size_t>(std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; }));
+    };
+    std::vector<size_t> widths(rightAligned.size(), 0);
+    for (const auto& row : rows)
+        for (size_t i = 0; i < row.size(); ++i)
+            widths[i] = std::max(widths[i], width(row[i]));
+    std::string out;
+    for (const auto& row : rows) {
+        std::string line;
+        for (size_t i = 0; i < row.size(); ++i) {
+            const std::string pad(widths[i] - width(row[i]), ' ');
+            line += (i ? "  " : "") + (rightAligned[i] ? pad + row[i] : row[i] + pad);
+        }
+        while (!line.empty() && line.back() == ' ')
+            line.pop_back();
+        out += line + "\n";
+    }
+    return out;
+}
+
+// A Markdown table cell: '|' would end the cell, a line break the row.
+std::string md(const std::string& text)
+{
+    std::string out;
+    for (char c : text) {
+        if (c == '|')
+            out += "\\|";
+        else if (c == '\n' || c == '\r')
+            out += ' ';
+        else
+            out += c;
+    }
+    return out;
+}
+
+std::string mdRow(const std::vector<std::string>& cells)
+{
+    std::string out = "|";
+    for (const auto& c : cells)
+        out += " " + md(c) + " |";
+    return out + "\n";
+}
+
+std::string levelDescription(const LoadLevel& level)
+{
+    const RunConfig& c = level.load;
+    std::string out = level.label + " (" + std::to_string(c.threads) + " threads, " + std::to_string(c.connections)
+        + " connections";
+    if (c.ratePerS > 0) out += ", " + groupedNumber(c.ratePerS) + " req/s";
+    if (c.pipeline > 1) out += ", pipeline " + std::to_string(c.pipeline);
+    return out + ")";
+}
+
+std::string ciCell(double v)
+{
+    return std::isfinite(v) ? csvNumber(v) : "";
+}
+
+} // namespace
+
+std::string groupedNumber(double value)
+{
+    if (std::isnan(value)) return "-";
+    const std::string digits = printf1("%.0f", std::fabs(value));
+    std::string out;
+    for (size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
+    }
+    return (value < 0 && digits != "0" ? "-" : "") + out;
+}
+
+std::string formatResultsTable(const ExperimentResults& results)
+{
+    std::vector<std::vector<std::string>> rows { { "level", "target", "runs", "req/s", "p50", "p99", "errors",
+        "req/s vs baseline (95% CI)", "loss", "verdict" } };
+    for (const ExperimentRow& r : results.rows) {
+        rows.push_back({ r.cellLabel, r.targetName + (r.baseline ? " *" : ""), std::to_string(r.runIds.size()),
+            meanSd(r.requestsPerS, rateText), meanSd(r.p50Us, latencyText), meanSd(r.p99Us, latencyText),
+            meanSd(r.errors, errorsText), r.baseline ? "-" : ratioText(r.requestsPerSRatio), lossText(r), r.verdict });
+    }
+    return alignedTable(rows, { false, false, true, true, true, true, true, false, true, false }) + "* baseline. Mean "
+        + PLUS_MINUS + " standard deviation across repetitions; 95% confidence interval of "
+        + "the ratio by Fieller's method with Welch's t.\n";
+}
+
+std::string formatMarkdownReport(const ExperimentResults& results, const MarkdownOptions& options)
+{
+    const ExperimentPlan& plan = results.plan;
+    const ExperimentRecord& e = results.experiment;
+    const std::string baseline = plan.targets[plan.baselineIndex()].name;
+    std::string out = "# " + (e.name.empty() ? "Experiment " + std::to_string(e.id) : e.name) + "\n\n";
+    out += "Experiment " + std::to_string(e.id);
+    if (!options.sessionName.empty()) out += " in session `" + options.sessionName + "`";
+    out += ", " + std::string(experimentStatusName(e.status)) + ": " + std::to_string(results.runsDone) + " of "
+        + std::to_string(results.runsTotal) + " runs completed.";
+    if (e.startedAtMs) out += " Last started " + isoTimestamp(e.startedAtMs);
+    if (e.finishedAtMs) out += ", ended " + isoTimestamp(e.finishedAtMs);
+    out += e.startedAtMs ? ".\n\n" : "\n\n";
+
+    out += "## Setup\n\n";
+    out += mdRow({ "target", "URL", "role" }) + "|---|---|---|\n";
+    for (const auto& t : plan.targets)
+        out += mdRow({ t.name, t.request.method + " " + t.request.url.displayText(), t.baseline ? "baseline" : "" });
+    out += "\nLoad levels";
+    if (!plan.axis.empty()) out += " (" + plan.axis + " swept)";
+    out += ": ";
+    for (size_t i = 0; i < plan.levels.size(); ++i)
+        out += (i ? ", " : "") + levelDescription(plan.levels[i]);
+    out += ".\n\nEach level and target: " + std::to_string(plan.repetitions) + " repetitions of "
+        + planDurationText(plan.durationUs) + " (warm-up " + planDurationText(plan.warmupUs) + ", cool-down "
+        + planDurationText(plan.cooldownUs) + " between runs), in " + experimentOrderName(plan.order) + " order ("
+        + (plan.order == ExperimentOrder::Interleaved
+                ? "A B A B within each level, so that drift hits every target alike"
+                : "all repetitions of A, then of B, within each level")
+        + "). Request timeout " + planDurationText(plan.levels.front().load.timeoutUs) + ".\n\n";
+
+    out += "## Results\n\n";
+    out += mdRow({ "level", "target", "runs", "req/s", "p50", "p99", "errors", "req/s vs " + baseline + " (95% CI)",
+        "loss vs baseline", "verdict" });
+    out += "|---|---|--:|--:|--:|--:|--:|---|--:|---|\n";
+    for (const ExperimentRow& r : results.rows) {
+        out += mdRow({ r.cellLabel, r.baseline ? r.targetName + " (baseline)" : r.targetName,
+            std::to_string(r.runIds.size()), meanSd(r.requestsPerS, rateText), meanSd(r.p50Us, latencyText),
+            meanSd(r.p99Us, latencyText), meanSd(r.errors, errorsText),
+            r.baseline ? "1" : ratioText(r.requestsPerSRatio), lossText(r), r.verdict });
+    }
+    out += "\nMean " + std::string(PLUS_MINUS) + " standard deviation across repetitions. Loss vs baseline = 1 "
+        + "- (mean req/s / baseline mean req/s). Errors: socket, TLS, parse errors and non-2xx/3xx responses per "
+          "run.\n\n";
+
+    out += "## Latency against the baseline\n\n";
+    out += mdRow(
+        { "level", "target", "p50 vs " + baseline + " (95% CI)", "p99 vs " + baseline + " (95% CI)", "p99 verdict" });
+    out += "|---|---|---|---|---|\n";
+    for (const ExperimentRow& r : results.rows) {
+        if (r.baseline) continue;
+        out += mdRow({ r.cellLabel, r.targetName, ratioText(r.p50Ratio), ratioText(r.p99Ratio),
+            ratioVerdict(r.p99Ratio, r.targetName, baseline, Better::Lower) });
+    }
+    out += "\n";
+
+    if (!options.images.empty()) {
+        out += "## Charts\n\n";
+        for (const ReportImage& image : options.images)
+            out += "![" + md(image.title) + "](" + image.path + ")\n\n*" + md(image.title) + "*\n\n";
+    }
+
+    out += "## Method\n\n"
+           "Each cell (load level and target) was run "
+        + std::to_string(plan.repetitions)
+        + " times; the table shows the mean and the sample standard deviation of the repetitions' results. "
+          "The ratio to the baseline is the ratio of the means, with a 95% confidence interval by Fieller's "
+          "theorem: the set of ratios r for which mean(B) - r * mean(A) is not significantly different from zero "
+          "under Welch's t (unequal variances), with Welch-Satterthwaite degrees of freedom. A verdict is given only "
+          "where that interval excludes 1; otherwise the difference is not significant at the 95% level. With few "
+          "repetitions the intervals are wide: that is the honest answer, and more repetitions narrow them.\n\n";
+
+    if (options.listRuns && !results.runs.empty()) {
+        out += "## Runs\n\n";
+        out += mdRow({ "run", "level", "repetition", "target", "status", "started", "req/s", "p50", "p99", "errors" });
+        out += "|--:|---|--:|---|---|---|--:|--:|--:|--:|\n";
+        for (const RunRecord& r : results.runs) {
+            const int cell = r.experiment.cellIndex;
+            const std::string level
+                = cell >= 0 && static_cast<size_t>(cell) < plan.levels.size() ? plan.levels[cell].label : "-";
+            const bool has = r.hasTotals;
+            out += mdRow({ std::to_string(r.id), level, std::to_string(r.experiment.repetition + 1), r.targetName,
+                runStatusName(r.status), isoTimestamp(r.startedAtMs), has ? groupedNumber(r.totals.requestsPerS) : "-",
+                has ? latencyText(r.totals.latency.p50Us) : "-", has ? latencyText(r.totals.latency.p99Us) : "-",
+                has ? std::to_string(r.totals.errors.total()) : "-" });
+        }
+        out += "\n";
+    }
+    return out;
+}
+
+std::string resultsCsv(const ExperimentResults& results)
+{
+    const ExperimentPlan& plan = results.plan;
+    std::string out = csvRow({ "experiment_id", "cell", "level", "axis", "axis_value", "threads", "connections", "rate",
+        "target", "baseline", "runs", "rps_mean", "rps_stdev", "p50_ms_mean", "p50_ms_stdev", "p99_ms_mean",
+        "p99_ms_stdev", "errors_mean", "errors_stdev", "rps_ratio", "rps_ratio_ci_low", "rps_ratio_ci_high", "loss_pct",
+        "p50_ratio", "p50_ratio_ci_low", "p50_ratio_ci_high", "p99_ratio", "p99_ratio_ci_low", "p99_ratio_ci_high",
+        "df", "significant", "verdict", "run_ids" });
+    auto ms = [](double us) { return csvNumber(us / 1000.0); };
+    for (const ExperimentRow& r : results.rows) {
+        const LoadLevel& level = plan.levels[r.cell];
+        std::string ids;
+        for (int64_t id : r.runIds)
+            ids += (ids.empty() ? "" : ";") + std::to_string(id);
+        const RatioEstimate& q = r.requestsPerSRatio;
+        out += csvRow({ std::to_string(results.experiment.id), std::to_string(r.cell), r.cellLabel, plan.axis,
+            csvNumber(level.axisValue), std::to_string(level.load.threads), std::to_string(level.load.connections),
+            csvNumber(level.load.ratePerS), r.targetName, r.baseline ? "1" : "0", std::to_string(r.runIds.size()),
+            csvNumber(r.requestsPerS.mean), csvNumber(r.requestsPerS.stdev), ms(r.p50Us.mean), ms(r.p50Us.stdev),
+            ms(r.p99Us.mean), ms(r.p99Us.stdev), csvNumber(r.errors.mean), csvNumber(r.errors.stdev),
+            csvNumber(q.ratio), ciCell(q.low), ciCell(q.high), r.baseline ? "" : csvNumber(r.lossPct()),
+            csvNumber(r.p50Ratio.ratio), ciCell(r.p50Ratio.low), ciCell(r.p50Ratio.high), csvNumber(r.p99Ratio.ratio),
+            ciCell(r.p99Ratio.low), ciCell(r.p99Ratio.high), csvNumber(q.df),
+            r.baseline ? "" : (q.significant() ? "1" : "0"), r.verdict, ids });
+    }
+    return out;
+}
+
+} // namespace wb

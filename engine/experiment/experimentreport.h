@@ -1,0 +1,47 @@
+#pragma once
+// An experiment's results as text: the terminal table (wrkbench-cli), a
+// Markdown report like the hand-written study write-ups (tables, the method,
+// optional chart images), and CSV (one record per cell and target).
+
+#include "experiment/experimentresults.h"
+
+#include <string>
+#include <vector>
+
+namespace wb {
+
+/// A chart picture to link from the Markdown report (the GUI renders them as PNG).
+struct ReportImage
+{
+    std::string title; ///< alt text and caption, e.g. "Requests/s per level"
+    std::string path; ///< as written in the link: relative to the report, or a URL
+};
+
+struct MarkdownOptions
+{
+    std::string sessionName; ///< the session file, for the header line ("" = not shown)
+    std::vector<ReportImage> images; ///< linked under "Charts" in this order; none = no such section
+    bool listRuns = true; ///< an appendix with every run of the experiment
+};
+
+/// The plain-text table printed at the end of `wrkbench-cli experiment`:
+/// level, target, runs, req/s, p50, p99, errors (mean +- sd), ratio with its CI, loss, verdict.
+std::string formatResultsTable(const ExperimentResults& results);
+
+/// The whole report in Markdown: title, setup, results table, latency ratios,
+/// the statistical method, charts (when images are given) and the runs.
+std::string formatMarkdownReport(const ExperimentResults& results, const MarkdownOptions& options = {});
+
+/// One record per cell and target (RFC 4180, as the other CSV exports). Latencies
+/// in milliseconds; an unknown value is an empty field. Columns: experiment_id,
+/// cell, level, axis, axis_value, threads, connections, rate, target, baseline, runs,
+/// rps_mean, rps_stdev, p50_ms_mean, p50_ms_stdev, p99_ms_mean, p99_ms_stdev, errors_mean,
+/// errors_stdev, rps_ratio, rps_ratio_ci_low, rps_ratio_ci_high, loss_pct, p50_ratio,
+/// p50_ratio_ci_low, p50_ratio_ci_high, p99_ratio, p99_ratio_ci_low, p99_ratio_ci_high,
+/// df, significant, verdict, run_ids.
+std::string resultsCsv(const ExperimentResults& results);
+
+/// "12,345" (thousands grouped, no decimals).
+std::string groupedNumber(double value);
+
+} // namespace wb

@@ -1,0 +1,66 @@
+#pragma once
+// The results of an experiment: one row per cell (load level) and target,
+// with mean and standard deviation across the completed repetitions, and the
+// ratio to the baseline target in the same cell with its confidence interval
+// (experimentstats.h for the method). What the CLI table, the Markdown and CSV
+// reports and the GUI's table and charts are made from.
+
+#include "common/result.h"
+#include "experiment/experimentplan.h"
+#include "experiment/experimentstats.h"
+#include "store/sessiontypes.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace wb {
+
+class SessionStore;
+
+struct ExperimentRow
+{
+    size_t cell = 0;
+    size_t target = 0;
+    std::string cellLabel;
+    std::string targetName;
+    bool baseline = false;
+    std::vector<int64_t> runIds; ///< the completed runs used, by repetition
+    SampleStats requestsPerS;
+    SampleStats p50Us;
+    SampleStats p99Us;
+    SampleStats errors; ///< errors of all kinds per run (socket, TLS, parse, non-2xx/3xx)
+    /// Versus the baseline target in the same cell (ratio 1, no interval, on the baseline's own row).
+    RatioEstimate requestsPerSRatio;
+    RatioEstimate p50Ratio;
+    RatioEstimate p99Ratio;
+
+    /// Throughput lost against the baseline, in percent: (1 - ratio) * 100 (negative = gained).
+    double lossPct() const { return (1.0 - requestsPerSRatio.ratio) * 100.0; }
+    /// "NodePort is 4.1% slower than NEG (CI 2.3-5.9%)", "no significant difference", "baseline".
+    std::string verdict;
+};
+
+struct ExperimentResults
+{
+    ExperimentRecord experiment;
+    ExperimentPlan plan;
+    std::vector<ExperimentRow> rows; ///< cell by cell, targets in plan order within a cell
+    std::vector<RunRecord> runs; ///< every run of the experiment (failed and stopped ones too), oldest first
+    size_t runsDone = 0; ///< completed runs that fill a planned slot
+    size_t runsTotal = 0;
+
+    const ExperimentRow* row(size_t cell, size_t target) const;
+};
+
+/// Computes the rows from an experiment's runs. A run counts when it completed
+/// and fills a slot of the plan (cell, target by session id, repetition); of
+/// two runs in one slot, the later is used.
+ExperimentResults computeExperimentResults(
+    const ExperimentRecord& experiment, const ExperimentPlan& plan, std::vector<RunRecord> runs);
+
+/// Loads the experiment, its plan and its runs from the store and computes the rows.
+Result<ExperimentResults> loadExperimentResults(SessionStore& store, int64_t experimentId);
+
+} // namespace wb

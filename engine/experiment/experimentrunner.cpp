@@ -1,0 +1,261 @@
+#include "experiment/experimentrunner.h"
+
+#include "run/runcontroller.h"
+#include "store/sessionrecorder.h"
+#include "store/sessionstore.h"
+
+#include <chrono>
+#include <set>
+#include <thread>
+#include <tuple>
+
+namespace wb {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Setting up and draining a run costs a little beyond its warm-up and duration
+// (pre-run check, the last responses); only for the ETA before the first run ends.
+constexpr double RUN_OVERHEAD_S = 0.3;
+constexpr auto COOLDOWN_SLICE = std::chrono::milliseconds(50); // how fast a cancel ends the cool-down
+
+std::string defaultName(const ExperimentPlan& plan)
+{
+    std::string name;
+    for (const auto& t : plan.targets)
+        name += (name.empty() ? "" : " vs ") + t.name;
+    return name;
+}
+
+SessionOpenOptions existingSession()
+{
+    SessionOpenOptions o;
+    o.create = false;
+    return o;
+}
+
+} // namespace
+
+Result<int64_t> ExperimentRunner::create(SessionStore& store, ExperimentPlan plan, std::vector<std::string>* warnings)
+{
+    if (plan.name.empty()) plan.name = defaultName(plan);
+    int64_t id = 0;
+    // One transaction: the targets and the experiment appear together or not at all.
+    auto st = store.transaction([&]() -> Status {
+        for (auto& t : plan.targets) {
+            const std::string url = t.request.url.displayText();
+            auto existing = store.targetByName(t.name);
+            if (!existing) return Error { existing.error() };
+            if (existing->has_value()) {
+                t.sessionTargetId = (*existing)->id;
+                if ((*existing)->url != url && warnings)
+                    warnings->push_back("target '" + t.name + "' was created with URL " + (*existing)->url
+                        + "; this experiment uses " + url);
+                continue;
+            }
+            Target target;
+            target.name = t.name;
+            target.url = url;
+            target.method = t.request.method;
+            target.headers = t.request.headers;
+            target.body = t.request.body;
+            target.tls = t.tls;
+            auto added = store.addTarget(target);
+            if (!added) return Error { added.error() };
+            t.sessionTargetId = *added;
+        }
+        auto added = store.addExperiment(plan.name, experimentPlanToJson(plan));
+        if (!added) return Error { added.error() };
+        id = *added;
+        return {};
+    });
+    if (!st) return Error { st.error() };
+    return id;
+}
+
+Status ExperimentRunner::preflight(const ExperimentPlan& plan)
+{
+    for (size_t t = 0; t < plan.targets.size(); ++t) {
+        RunController controller(plan.runConfig(0, t));
+        if (auto st = controller.prepare(); !st)
+            return Error { "target '" + plan.targets[t].name + "': " + st.error() };
+    }
+    return {};
+}
+
+ExperimentRunner::ExperimentRunner(std::string sessionPath)
+    : m_path(std::move(sessionPath))
+{ }
+
+ExperimentRunner::~ExperimentRunner() = default;
+
+void ExperimentRunner::cancel()
+{
+    // Atomics only (lock-free, see the header): callable from a signal handler.
+    m_cancelled.store(true);
+    m_cancelling.fetch_add(1);
+    if (RunController* controller = m_current.load()) controller->stop();
+    m_cancelling.fetch_sub(1);
+}
+
+void ExperimentRunner::publish(RunController* controller)
+{
+    m_current.store(controller);
+    // Sequentially consistent: a cancel() that read the old pointer is still
+    // counted in m_cancelling here, so wait until it is done with it. A signal
+    // handler on this very thread has finished before we get here.
+    if (!controller)
+        while (m_cancelling.load() != 0)
+            std::this_thread::yield();
+}
+
+bool ExperimentRunner::coolDown(uint64_t us)
+{
+    const auto until = Clock::now() + std::chrono::microseconds(us);
+    while (Clock::now() < until) {
+        if (m_cancelled.load()) return false;
+        std::this_thread::sleep_for(std::min<Clock::duration>(COOLDOWN_SLICE, until - Clock::now()));
+    }
+    return !m_cancelled.load();
+}
+
+Result<ExperimentOutcome> ExperimentRunner::run(int64_t experimentId)
+{
+    auto opened = SessionStore::open(m_path, existingSession());
+    if (!opened) return Error { opened.error() };
+    SessionStore& store = **opened;
+    auto record = store.experiment(experimentId);
+    if (!record) return Error { record.error() };
+    auto parsed = parseExperimentPlan(record->planJson);
+    if (!parsed) return Error { "the plan of experiment " + std::to_string(experimentId) + ": " + parsed.error() };
+    const ExperimentPlan& plan = *parsed;
+    std::vector<int64_t> targetIds;
+    for (const auto& t : plan.targets) {
+        auto target = store.target(t.sessionTargetId);
+        if (!target)
+            return Error { "target '" + t.name + "' of experiment " + std::to_string(experimentId)
+                + " is no longer in the session" };
+        targetIds.push_back(t.sessionTargetId);
+    }
+
+    // What is already complete: resume makes only the rest.
+    auto runs = store.experimentRuns(experimentId);
+    if (!runs) return Error { runs.error() };
+    std::set<std::tuple<size_t, size_t, unsigned>> done;
+    for (const RunRecord& r : *runs) {
+        if (r.status != RunStatus::Completed || r.experiment.cellIndex < 0 || r.experiment.repetition < 0) continue;
+        for (size_t t = 0; t < targetIds.size(); ++t)
+            if (targetIds[t] == r.targetId)
+                done.insert(
+                    { static_cast<size_t>(r.experiment.cellIndex), t, static_cast<unsigned>(r.experiment.repetition) });
+    }
+    std::vector<PlannedRun> pending;
+    ExperimentOutcome outcome;
+    outcome.runsTotal = plan.runCount();
+    for (const PlannedRun& p : plan.schedule()) {
+        if (done.count({ p.cell, p.target, p.repetition }))
+            ++outcome.runsDone;
+        else
+            pending.push_back(p);
+    }
+    outcome.runsSkipped = outcome.runsDone;
+
+    if (auto st = store.beginExperiment(experimentId); !st) return Error { st.error() };
+
+    const double plannedRunS = static_cast<double>(plan.warmupUs + plan.durationUs) / 1e6 + RUN_OVERHEAD_S;
+    const double cooldownS = static_cast<double>(plan.cooldownUs) / 1e6;
+    double measuredRunS = 0; // sum over the runs made by this call
+    auto etaS = [&](size_t remaining) {
+        if (remaining == 0) return 0.0;
+        const double perRun = outcome.runsMade ? measuredRunS / static_cast<double>(outcome.runsMade) : plannedRunS;
+        return static_cast<double>(remaining) * perRun + static_cast<double>(remaining - 1) * cooldownS;
+    };
+    auto progressFor = [&](const PlannedRun& p, ExperimentProgress::Event event) {
+        ExperimentProgress e;
+        e.event = event;
+        e.cell = p.cell;
+        e.cellCount = plan.levels.size();
+        e.cellLabel = plan.levels[p.cell].label;
+        e.repetition = p.repetition;
+        e.repetitions = plan.repetitions;
+        e.target = p.target;
+        e.targetName = plan.targets[p.target].name;
+        e.runsDone = outcome.runsDone;
+        e.runsTotal = outcome.runsTotal;
+        return e;
+    };
+    auto fail = [&](const std::string& error) {
+        outcome.status = ExperimentStatus::Failed;
+        outcome.error = error;
+        (void)store.finishExperiment(experimentId, ExperimentStatus::Failed, error);
+        return outcome;
+    };
+
+    for (size_t i = 0; i < pending.size() && !m_cancelled.load(); ++i) {
+        const PlannedRun& p = pending[i];
+        ExperimentProgress starting = progressFor(p, ExperimentProgress::Event::RunStarting);
+        starting.etaS = etaS(pending.size() - i);
+        if (m_progress) m_progress(starting);
+
+        const RunConfig config = plan.runConfig(p.cell, p.target);
+        const ExperimentSlot slot { experimentId, static_cast<int>(p.cell), static_cast<int>(p.repetition) };
+        const std::string where = "target '" + plan.targets[p.target].name + "' at level " + plan.levels[p.cell].label
+            + " (repetition " + std::to_string(p.repetition + 1) + ")";
+        const auto startedAt = Clock::now();
+        RunController controller(config);
+        if (auto st = controller.prepare(); !st) {
+            NewRun failed;
+            failed.targetId = targetIds[p.target];
+            failed.config = config;
+            failed.experiment = slot;
+            (void)store.addFailedRun(failed, st.error()); // the reason is in the experiment as well
+            ExperimentProgress finished = progressFor(p, ExperimentProgress::Event::RunFinished);
+            finished.status = RunStatus::Failed;
+            finished.message = st.error();
+            if (m_progress) m_progress(finished);
+            // Going on would compare a working target with a broken one: stop here, resume later.
+            return fail(where + ": " + st.error());
+        }
+
+        auto recorderStore = SessionStore::open(m_path, existingSession());
+        if (!recorderStore) return fail(recorderStore.error());
+        RecordingOptions options;
+        options.targetId = targetIds[p.target];
+        options.experiment = slot;
+        SessionRecorder recorder(std::move(*recorderStore), options);
+        controller.addObserver(&recorder);
+        if (m_observer) controller.addObserver(m_observer);
+
+        publish(&controller);
+        if (m_cancelled.load()) controller.stop(); // cancelled between the loop test and publish()
+        const RunResult result = controller.run();
+        publish(nullptr);
+        recorder.finish();
+        ++outcome.runsMade;
+        measuredRunS += std::chrono::duration<double>(Clock::now() - startedAt).count();
+
+        if (recorder.runId() == 0 || recorder.droppedWrites() > 0)
+            return fail(where + ": the run was not stored: " + recorder.lastError());
+        const bool completed = !result.stoppedEarly;
+        if (completed) ++outcome.runsDone;
+
+        ExperimentProgress finished = progressFor(p, ExperimentProgress::Event::RunFinished);
+        finished.runId = recorder.runId();
+        finished.status = completed ? RunStatus::Completed : RunStatus::Stopped;
+        finished.requestsPerS = result.requestsPerS();
+        finished.p50Us = result.latency.empty() ? 0.0 : static_cast<double>(result.latency.valueAtPercentileUs(50.0));
+        finished.p99Us = result.latency.empty() ? 0.0 : static_cast<double>(result.latency.valueAtPercentileUs(99.0));
+        finished.errors = result.errors.total();
+        finished.etaS = etaS(pending.size() - i - 1);
+        if (m_progress) m_progress(finished);
+
+        if (i + 1 < pending.size() && plan.cooldownUs > 0 && !coolDown(plan.cooldownUs)) break;
+    }
+
+    outcome.status = outcome.runsDone == outcome.runsTotal ? ExperimentStatus::Completed : ExperimentStatus::Stopped;
+    if (auto st = store.finishExperiment(experimentId, outcome.status); !st) return Error { st.error() };
+    return outcome;
+}
+
+} // namespace wb

@@ -1,0 +1,127 @@
+#pragma once
+// Runs an experiment: every (cell, target, repetition) of the plan that has no
+// completed run yet, in the plan's order, with the cool-down between runs. Each
+// run is an ordinary stored run (SessionRecorder) linked to the experiment, its
+// cell and its repetition, so a stop or a crash keeps every run made so far,
+// and running the experiment again (resume) skips what is complete.
+//
+//   auto id = ExperimentRunner::create(*store, plan);          // the experiment, 'planned'
+//   ExperimentRunner runner("lab.wrkbench");
+//   runner.setProgressCallback([](const ExperimentProgress& p) { ... });
+//   auto outcome = runner.run(*id);                            // blocks; cancel() from any thread
+//
+// The GUI calls run() on a worker thread: the callbacks come on that thread,
+// once per run started / finished (never per request), so it can queue them to
+// its own thread as they are. Live charts of the run in progress attach a
+// RunObserver with setRunObserver().
+
+#include "common/result.h"
+#include "experiment/experimentplan.h"
+#include "store/sessiontypes.h"
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace wb {
+
+class RunController;
+class RunObserver;
+class SessionStore;
+
+struct ExperimentProgress
+{
+    enum class Event {
+        RunStarting, ///< the run described below starts now
+        RunFinished, ///< it ended (see status and the numbers)
+    };
+    Event event = Event::RunStarting;
+    size_t cell = 0; ///< 0-based
+    size_t cellCount = 0;
+    std::string cellLabel; ///< "c50"
+    unsigned repetition = 0; ///< 0-based
+    unsigned repetitions = 0;
+    size_t target = 0; ///< index into the plan's targets
+    std::string targetName;
+    size_t runsDone = 0; ///< completed runs of the whole experiment (earlier sessions included)
+    size_t runsTotal = 0; ///< runs in the plan
+    double etaS = 0; ///< estimated seconds until the experiment is complete
+    // RunFinished:
+    int64_t runId = 0;
+    RunStatus status = RunStatus::Running;
+    double requestsPerS = 0;
+    double p50Us = 0;
+    double p99Us = 0;
+    uint64_t errors = 0;
+    std::string message; ///< RunFinished with status Failed: why the run could not start
+};
+
+struct ExperimentOutcome
+{
+    ExperimentStatus status = ExperimentStatus::Completed; ///< Completed, Stopped or Failed
+    std::string error; ///< Failed: why
+    size_t runsMade = 0; ///< runs started by this call (the stopped one included)
+    size_t runsSkipped = 0; ///< planned runs already complete before this call
+    size_t runsDone = 0; ///< completed runs of the experiment now
+    size_t runsTotal = 0;
+};
+
+class ExperimentRunner
+{
+public:
+    using ProgressCallback = std::function<void(const ExperimentProgress&)>;
+
+    /// Adds plan to the session as a new, 'planned' experiment: creates the
+    /// targets it names (or finds them by name) and records their ids in the
+    /// stored plan. An existing target with another URL only earns a warning
+    /// in warnings (the runs use the plan's URL).
+    static Result<int64_t> create(
+        SessionStore& store, ExperimentPlan plan, std::vector<std::string>* warnings = nullptr);
+
+    /// Checks that every target answers (the pre-run check of a run at the
+    /// first level: DNS, connect, TLS) before an experiment is created or
+    /// resumed. The error names the target: "target 'NodePort': connection refused by ...".
+    static Status preflight(const ExperimentPlan& plan);
+
+    /// Runs against the session file at sessionPath (each run records through
+    /// its own connection, as the CLI does).
+    explicit ExperimentRunner(std::string sessionPath);
+    ~ExperimentRunner();
+    ExperimentRunner(const ExperimentRunner&) = delete;
+    ExperimentRunner& operator=(const ExperimentRunner&) = delete;
+
+    void setProgressCallback(ProgressCallback callback) { m_progress = std::move(callback); }
+    /// Attached to every run's controller as well (not owned; must outlive run()).
+    void setRunObserver(RunObserver* observer) { m_observer = observer; }
+
+    /// Runs what the experiment still lacks. Blocks until it is complete,
+    /// cancelled, or a run cannot start (the experiment is then 'failed', and
+    /// the failed run stored with its reason). The error result is for problems
+    /// with the session or the plan, before any run.
+    Result<ExperimentOutcome> run(int64_t experimentId);
+
+    /// Stops the experiment: the run in progress ends within ~100 ms and is
+    /// stored as 'stopped' (a resume makes it again); no further run starts.
+    /// Safe from any thread and from a signal handler.
+    void cancel();
+    bool isCancelled() const { return m_cancelled.load(); }
+
+private:
+    bool coolDown(uint64_t us);
+    void publish(RunController* controller);
+
+    std::string m_path;
+    ProgressCallback m_progress;
+    RunObserver* m_observer = nullptr;
+    std::atomic<bool> m_cancelled { false };
+    // The controller of the run in progress, for cancel(). cancel() marks itself
+    // inside with m_cancelling before it reads the pointer, and publish(nullptr)
+    // waits for that mark to clear, so the controller is never used after it is gone.
+    std::atomic<RunController*> m_current { nullptr };
+    std::atomic<int> m_cancelling { 0 };
+    static_assert(std::atomic<RunController*>::is_always_lock_free && std::atomic<int>::is_always_lock_free,
+        "cancel() must be async-signal-safe");
+};
+
+} // namespace wb

@@ -1,0 +1,74 @@
+#pragma once
+// The statistics of an experiment: mean and sample standard deviation across
+// repetitions, and the ratio of two means with a confidence interval.
+//
+// The interval on ratio = mean(B) / mean(A) is Fieller's, with Welch's
+// (unequal variances) standard errors and Welch-Satterthwaite degrees of
+// freedom. Why this method:
+// - Repetitions are few (2 to 5): a bootstrap then has a handful of distinct
+//   resamples and gives intervals far too narrow; t-based intervals stay honest.
+// - The two targets need not have the same variance (a proxy adds jitter), so
+//   no pooled variance: Welch.
+// - A ratio is not a difference: the delta method's symmetric interval
+//   r +- t*se(r) is a first-order approximation that undercovers with few
+//   repetitions. Fieller's interval is exact for normal means (given the degrees
+//   of freedom): it is the set of rho for which mean(B) - rho*mean(A) is not
+//   significantly different from 0, i.e. the solutions of
+//     (mB - rho mA)^2 <= t^2 (vB + rho^2 vA),   vX = sX^2 / nX,
+//   a quadratic in rho. It is asymmetric, as a ratio's interval should be.
+// - The degrees of freedom are Welch-Satterthwaite's for the variance of
+//   mB - rho*mA at the estimate rho = r:
+//     df = (vB + r^2 vA)^2 / (vB^2 / (nB - 1) + r^4 vA^2 / (nA - 1)).
+// When the baseline mean is itself not significantly different from zero
+// (mA^2 <= t^2 vA) the interval is unbounded; the ratio then tells nothing.
+
+#include <cstddef>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace wb {
+
+/// n, mean and sample standard deviation (n - 1 in the denominator; NaN for n < 2).
+struct SampleStats
+{
+    size_t n = 0;
+    double mean = 0; ///< NaN when n == 0
+    double stdev = 0; ///< NaN when n < 2
+};
+
+SampleStats describeSample(const std::vector<double>& values);
+
+/// mean(other) / mean(baseline) with its confidence interval (see above).
+struct RatioEstimate
+{
+    static constexpr double NOT_KNOWN = std::numeric_limits<double>::quiet_NaN();
+    double ratio = NOT_KNOWN; ///< NaN when it cannot be computed (no data, baseline mean 0)
+    double low = NOT_KNOWN; ///< NaN when there is no interval (fewer than 2 values on a side)
+    double high = NOT_KNOWN; ///< +infinity when the interval is unbounded
+    double df = NOT_KNOWN; ///< Welch-Satterthwaite degrees of freedom used
+    double confidence = 0.95;
+
+    bool hasInterval() const;
+    bool bounded() const;
+    /// The interval excludes 1: the two means differ at this confidence.
+    bool significant() const;
+};
+
+RatioEstimate ratioOfMeans(
+    const std::vector<double>& baseline, const std::vector<double>& other, double confidence = 0.95);
+
+/// Which way is better for a metric: more requests/s, or less latency.
+enum class Better { Higher, Lower };
+
+/// A verdict only where the interval excludes 1: "NodePort is 4.1% slower than
+/// NEG (CI 2.3–5.9%)" or "... faster ..." (Better::Higher, throughput), "NodePort
+/// has 12.0% higher latency than NEG (CI ...)" (Better::Lower); otherwise "no
+/// significant difference", "too few repetitions for a confidence interval" or "no data".
+std::string ratioVerdict(
+    const RatioEstimate& r, const std::string& name, const std::string& baselineName, Better better = Better::Higher);
+
+/// "4.1%" style percentage of |ratio - 1| (one decimal; two below 1%).
+std::string percentText(double fraction);
+
+} // namespace wb

@@ -1,0 +1,188 @@
+// SessionStore: experiments (A-vs-B studies). The store keeps the plan as JSON
+// and the experiment's life (planned, running, stopped...); the runs are
+// ordinary runs that carry the experiment, cell and repetition they fill.
+
+#include "store/runowner.h"
+#include "store/sessionstore.h"
+#include "store/sqldatabase.h"
+
+#include <sqlite3.h>
+
+namespace wb {
+
+namespace {
+
+constexpr char EXPERIMENT_COLUMNS[]
+    = "id, name, plan, status, created_at_ms, started_at_ms, finished_at_ms, host_name, error, notes";
+
+std::string noExperiment(int64_t id)
+{
+    return "no experiment with id " + std::to_string(id);
+}
+
+} // namespace
+
+ExperimentRecord SessionStore::readExperiment(int64_t id)
+{
+    SqlStatement& q = m_db->prepare(std::string("SELECT ") + EXPERIMENT_COLUMNS + " FROM experiments WHERE id = ?");
+    q.bind(id);
+    if (!q.step()) throw SqlError(SQLITE_NOTFOUND, noExperiment(id));
+    ExperimentRecord e;
+    e.id = q.int64(0);
+    e.name = q.text(1);
+    e.planJson = q.text(2);
+    e.status = experimentStatusFromName(q.text(3)).value_or(ExperimentStatus::Interrupted);
+    e.createdAtMs = q.int64(4);
+    e.startedAtMs = q.int64(5);
+    e.finishedAtMs = q.int64(6);
+    e.hostName = q.text(7);
+    e.error = q.text(8);
+    e.notes = q.text(9);
+    q.reset();
+    return e;
+}
+
+Result<int64_t> SessionStore::addExperiment(
+    const std::string& name, const std::string& planJson, const std::string& notes)
+{
+    if (planJson.empty()) return Error { "an experiment needs a plan" };
+    int64_t id = 0;
+    auto st = transaction([&]() -> Status {
+        m_db->prepare("INSERT INTO experiments (name, plan, status, created_at_ms, notes) VALUES (?, ?, ?, ?, ?)")
+            .bind(name)
+            .bind(planJson)
+            .bind(experimentStatusName(ExperimentStatus::Planned))
+            .bind(wallClockNowMs())
+            .bind(notes)
+            .run();
+        id = m_db->lastInsertId();
+        return {};
+    });
+    if (!st) return Error { st.error() };
+    return id;
+}
+
+Result<std::vector<ExperimentRecord>> SessionStore::experiments()
+{
+    std::vector<ExperimentRecord> out;
+    auto st = guarded([&] {
+        std::vector<int64_t> ids;
+        SqlStatement& q = m_db->prepare("SELECT id FROM experiments ORDER BY id");
+        while (q.step())
+            ids.push_back(q.int64(0));
+        for (int64_t id : ids)
+            out.push_back(readExperiment(id));
+    });
+    if (!st) return Error { st.error() };
+    return out;
+}
+
+Result<ExperimentRecord> SessionStore::experiment(int64_t id)
+{
+    ExperimentRecord out;
+    auto st = guarded([&] {
+        SqlStatement& q = m_db->prepare("SELECT 1 FROM experiments WHERE id = ?");
+        q.bind(id);
+        const bool exists = q.step();
+        q.reset();
+        if (exists) out = readExperiment(id);
+    });
+    if (!st) return Error { st.error() };
+    if (out.id == 0) return Error { noExperiment(id) + " in '" + m_path + "'" };
+    return out;
+}
+
+Status SessionStore::beginExperiment(int64_t id)
+{
+    const RunOwner me = RunOwner::current();
+    return transaction([&]() -> Status {
+        SqlStatement& q
+            = m_db->prepare("SELECT status, host_name, owner_pid, owner_token FROM experiments WHERE id = ?");
+        q.bind(id);
+        if (!q.step()) return Error { noExperiment(id) };
+        const RunOwner owner { q.text(1), static_cast<pid_t>(q.int64(2)), q.text(3) };
+        const bool running = q.text(0) == experimentStatusName(ExperimentStatus::Running);
+        q.reset();
+        // Two processes running one experiment would fill the same cells twice.
+        if (running && ownerState(owner) == OwnerState::Alive)
+            return Error { "experiment " + std::to_string(id) + " is already being run by process "
+                + std::to_string(owner.pid) + (owner.hostName.empty() ? "" : " on " + owner.hostName) };
+        m_db->prepare("UPDATE experiments SET status = ?, started_at_ms = ?, finished_at_ms = NULL, host_name = ?, "
+                      "owner_pid = ?, owner_token = ?, error = '' WHERE id = ?")
+            .bind(experimentStatusName(ExperimentStatus::Running))
+            .bind(wallClockNowMs())
+            .bind(me.hostName)
+            .bind(static_cast<int64_t>(me.pid))
+            .bind(me.token)
+            .bind(id)
+            .run();
+        return {};
+    });
+}
+
+Status SessionStore::finishExperiment(int64_t id, ExperimentStatus status, const std::string& error)
+{
+    return transaction([&]() -> Status {
+        m_db->prepare("UPDATE experiments SET status = ?, finished_at_ms = ?, owner_pid = NULL, owner_token = NULL, "
+                      "error = ? WHERE id = ?")
+            .bind(experimentStatusName(status))
+            .bind(wallClockNowMs())
+            .bind(error)
+            .bind(id)
+            .run();
+        if (m_db->changes() == 0) return Error { noExperiment(id) };
+        return {};
+    });
+}
+
+Status SessionStore::setExperimentNotes(int64_t id, const std::string& notes)
+{
+    return transaction([&]() -> Status {
+        m_db->prepare("UPDATE experiments SET notes = ? WHERE id = ?").bind(notes).bind(id).run();
+        if (m_db->changes() == 0) return Error { noExperiment(id) };
+        return {};
+    });
+}
+
+Result<std::vector<RunRecord>> SessionStore::experimentRuns(int64_t id)
+{
+    RunFilter filter;
+    filter.experimentId = id;
+    return listRuns(filter);
+}
+
+Status SessionStore::deleteExperiment(int64_t id, bool withRuns)
+{
+    return transaction([&]() -> Status {
+        if (withRuns) m_db->prepare("DELETE FROM runs WHERE experiment_id = ?").bind(id).run();
+        m_db->prepare("DELETE FROM experiments WHERE id = ?").bind(id).run();
+        if (m_db->changes() == 0) return Error { noExperiment(id) };
+        return {};
+    });
+}
+
+// An experiment left 'running' by a process that no longer exists (on this
+// host) is 'interrupted': it can be resumed. Its run in progress is recovered
+// by recoverDeadRuns() like any other run.
+void SessionStore::recoverDeadExperiments()
+{
+    struct Candidate
+    {
+        int64_t id;
+        RunOwner owner;
+    };
+    std::vector<Candidate> candidates;
+    SqlStatement& q
+        = m_db->prepare("SELECT id, host_name, owner_pid, owner_token FROM experiments WHERE status = 'running'");
+    while (q.step())
+        candidates.push_back({ q.int64(0), RunOwner { q.text(1), static_cast<pid_t>(q.int64(2)), q.text(3) } });
+    for (const Candidate& c : candidates) {
+        if (ownerState(c.owner) != OwnerState::Dead) continue;
+        m_db->prepare("UPDATE experiments SET status = 'interrupted', owner_pid = NULL, owner_token = NULL "
+                      "WHERE id = ? AND status = 'running'")
+            .bind(c.id)
+            .run();
+    }
+}
+
+} // namespace wb

@@ -1,0 +1,318 @@
+// wrkbench-cli experiment, experiment-report and experiments, as users run
+// them: nginx answering directly against the same nginx behind an nginx reverse
+// proxy (2 targets x 2 levels x 2 repetitions), Ctrl-C and SIGKILL half-way
+// with resume, and plans or targets that are wrong.
+
+#include "experiment/experimentresults.h"
+#include "nginx.h"
+#include "serve/targetserver.h"
+#include "store/sessionstore.h"
+#include "testsupport.h"
+
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+#include <thread>
+
+using namespace wb;
+using test::runProcess;
+
+namespace {
+
+std::string sourceDir()
+{
+    const char* dir = std::getenv("WB_SOURCE_DIR");
+    return dir ? dir : ".";
+}
+
+class ExperimentCli : public ::testing::Test
+{
+protected:
+    void SetUp() override { m_db = m_dir.file("lab.wrkbench"); }
+
+    test::ProcessResult cli(std::vector<std::string> args, int timeoutMs = 60'000)
+    {
+        args.insert(args.begin(), test::cliPath());
+        return runProcess(args, timeoutMs);
+    }
+
+    std::string writePlan(const std::string& json, const std::string& name = "plan.json")
+    {
+        const std::string path = m_dir.file(name);
+        test::writeFile(path, json);
+        return path;
+    }
+
+    // Parses CSV text with Python's csv module (tests/engine/store/csv2json.py).
+    nlohmann::json csv(const std::string& text)
+    {
+        const std::string file = m_dir.file("parse.csv");
+        test::writeFile(file, text);
+        const auto r = runProcess({ "python3", sourceDir() + "/tests/engine/store/csv2json.py", file });
+        EXPECT_EQ(r.exitCode, 0) << r.err << "\n" << text;
+        return nlohmann::json::parse(r.out, nullptr, false);
+    }
+
+    std::unique_ptr<SessionStore> openReadOnly()
+    {
+        SessionOpenOptions options;
+        options.readOnly = true;
+        auto store = SessionStore::open(m_db, options);
+        EXPECT_TRUE(store.ok()) << store.error();
+        return store ? std::move(*store) : nullptr;
+    }
+
+    // Waits until experiment 1 has at least `runs` runs stored (the last one may still be running).
+    bool waitForRuns(size_t runs, int timeoutMs)
+    {
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
+        while (std::chrono::steady_clock::now() < deadline) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+            if (!std::filesystem::exists(m_db)) continue;
+            SessionOpenOptions options;
+            options.readOnly = true;
+            auto store = SessionStore::open(m_db, options);
+            if (!store) continue;
+            auto list = (*store)->experimentRuns(1);
+            if (list && list->size() >= runs) return true;
+        }
+        return false;
+    }
+
+    test::TempDir m_dir;
+    std::string m_db;
+};
+
+// Two targets on the built-in server: "/" at once, "/delay/1" a millisecond later.
+std::string builtinPlan(uint16_t port, const std::string& duration)
+{
+    const std::string base = "http://127.0.0.1:" + std::to_string(port);
+    return R"({"name": "quick", "targets": [{"name": "A", "url": ")" + base + R"(/"}, {"name": "B", "url": ")" + base
+        + R"(/delay/1"}], "load": {"threads": 1, "connections": 2, "interval": "100ms"}, "repetitions": 2,
+        "duration": ")"
+        + duration + R"(", "cooldown": 0})";
+}
+
+} // namespace
+
+// The issue's acceptance test: nginx direct against the same nginx behind an
+// nginx reverse proxy, both on loopback. The extra hop costs the single nginx
+// worker about three times the work per request, so the proxied target is
+// clearly slower (2 to 4 times, measured).
+//
+// Four repetitions per cell, not two: with two, Welch's t has about one degree
+// of freedom (t = 12.7), so the interval excludes 1 only when the two runs of a
+// cell agree within ~10%. They do on a quiet machine, but on a shared 2-core
+// machine with other load, 1 s runs of the direct target swing by 10-30%, and
+// measured there two repetitions were significant at both levels in only about
+// half the attempts; four (t = 2.4 to 3.2, and se halved) were in all of them.
+TEST_F(ExperimentCli, ProxiedNginxIsSignificantlySlowerThanDirect)
+{
+    if (!test::Nginx::available()) GTEST_SKIP() << "nginx is not installed";
+    test::Nginx nginx;
+    test::NginxOptions options;
+    options.reverseProxy = true;
+    ASSERT_TRUE(nginx.start(options)) << nginx.log();
+    // The proxy answers like nginx itself.
+    const auto probe
+        = cli({ "run", "-t1", "-c1", "-d200ms", "http://127.0.0.1:" + std::to_string(nginx.proxyPort()) + "/" });
+    ASSERT_EQ(probe.exitCode, 0) << probe.err;
+    ASSERT_EQ(probe.out.find("Non-2xx"), std::string::npos) << probe.out;
+
+    const std::string plan = writePlan(R"({"name": "direct vs proxied",
+        "targets": [{"name": "direct", "url": "http://127.0.0.1:)"
+        + std::to_string(nginx.port()) + R"(/", "baseline": true},
+                    {"name": "proxied", "url": "http://127.0.0.1:)"
+        + std::to_string(nginx.proxyPort()) + R"(/"}],
+        "load": {"threads": 1},
+        "sweep": {"axis": "connections", "values": [4, 8]},
+        "repetitions": 4, "duration": "1s", "cooldown": 0, "order": "interleaved"})");
+    const std::string csvPath = m_dir.file("results.csv");
+    const std::string mdPath = m_dir.file("report.md");
+    const auto r = cli({ "experiment", "--db", m_db, plan, "--csv", csvPath, "--markdown", mdPath });
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+
+    // A progress line per run, in the interleaved order, then the table.
+    const std::regex line(
+        R"(cell (\d)/2 \((c\d)\) rep (\d)/4: (direct|proxied) \.\.\. [\d,]+ req/s, p99 [^,]+, 0 errors  \[run (\d+); (\d+)/16 done.*\])");
+    std::vector<std::string> order;
+    std::istringstream out(r.out);
+    for (std::string text; std::getline(out, text);) {
+        std::smatch m;
+        if (std::regex_match(text, m, line)) order.push_back(m[2].str() + "/" + m[3].str() + "/" + m[4].str());
+    }
+    std::vector<std::string> expected;
+    for (const char* level : { "c4", "c8" })
+        for (int rep = 1; rep <= 4; ++rep)
+            for (const char* target : { "direct", "proxied" })
+                expected.push_back(std::string(level) + "/" + std::to_string(rep) + "/" + target);
+    EXPECT_EQ(order, expected) << r.out;
+    EXPECT_NE(r.out.find("Experiment 1 complete: 16 runs"), std::string::npos) << r.out;
+    EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\nlevel +target +runs +req/s +p50 +p99 +errors)"))) << r.out;
+    EXPECT_TRUE(
+        std::regex_search(r.out, std::regex(R"(\nc4 +proxied +4 .* proxied is [\d.]+% slower than direct \(CI )")))
+        << r.out;
+
+    // Ordinary runs, linked to the experiment.
+    auto store = openReadOnly();
+    auto runs = store->experimentRuns(1);
+    ASSERT_TRUE(runs.ok()) << runs.error();
+    ASSERT_EQ(runs->size(), 16u);
+    for (const RunRecord& run : *runs) {
+        EXPECT_EQ(run.status, RunStatus::Completed);
+        EXPECT_EQ(run.totals.errors.total(), 0u);
+    }
+    EXPECT_EQ(store->listRuns()->size(), 16u);
+
+    // The table: per level, the proxied target slower, with an interval that excludes 1.
+    const std::string csvText = test::readFile(csvPath);
+    const auto table = csv(csvText);
+    ASSERT_EQ(table["rows"].size(), 4u) << csvText;
+    for (const auto& row : table["rows"]) {
+        EXPECT_EQ(row["runs"], "4");
+        if (row["target"] == "direct") {
+            EXPECT_EQ(row["baseline"], "1");
+            continue;
+        }
+        EXPECT_EQ(row["significant"], "1") << row.dump();
+        ASSERT_FALSE(row["rps_ratio_ci_high"].get<std::string>().empty()) << row.dump();
+        EXPECT_LT(std::stod(row["rps_ratio_ci_high"].get<std::string>()), 1.0) << row.dump();
+        EXPECT_LT(std::stod(row["rps_ratio"].get<std::string>()), 0.9) << row.dump();
+        EXPECT_GT(std::stod(row["loss_pct"].get<std::string>()), 10.0) << row.dump();
+        EXPECT_TRUE(row["verdict"].get<std::string>().starts_with("proxied is ")) << row.dump();
+    }
+    const std::string md = test::readFile(mdPath);
+    EXPECT_TRUE(md.starts_with("# direct vs proxied\n")) << md;
+    EXPECT_NE(md.find("| c8 | proxied | 4 |"), std::string::npos) << md;
+
+    // The report command gives the same table later, from the session alone.
+    const auto again = cli({ "experiment-report", "--db", m_db, "--experiment", "1", "--csv", "-" });
+    ASSERT_EQ(again.exitCode, 0) << again.err;
+    EXPECT_EQ(again.out, csvText);
+    const auto list = cli({ "experiments", "--db", m_db });
+    ASSERT_EQ(list.exitCode, 0) << list.err;
+    EXPECT_TRUE(std::regex_search(list.out, std::regex(R"(\n1\s+completed\s+\S+ \S+\s+16/16\s+direct vs proxied\n)")))
+        << list.out;
+}
+
+TEST_F(ExperimentCli, CtrlCStopsCleanlyAndResumeRerunsTheStoppedRun)
+{
+    TargetServer server(TargetServerOptions {});
+    ASSERT_TRUE(server.start().ok());
+    const std::string plan = writePlan(builtinPlan(server.port(), "1s"));
+    test::ChildProcess child;
+    const std::string log = m_dir.file("child.log");
+    ASSERT_TRUE(child.start({ test::cliPath(), "experiment", "--db", m_db, plan }, log));
+    // The first run completed, the second is under way: Ctrl-C.
+    ASSERT_TRUE(waitForRuns(2, 15'000)) << test::readFile(log);
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    EXPECT_EQ(child.signalAndWait(SIGINT, 10'000), 130) << test::readFile(log);
+    const std::string text = test::readFile(log);
+    EXPECT_NE(text.find("cell 1/1 (t1 c2) rep 1/2: B ... "), std::string::npos) << text;
+    EXPECT_NE(text.find("[stopped: kept as run 2, not counted]"), std::string::npos) << text;
+    EXPECT_NE(text.find("Experiment 1 stopped: 1 of 4 runs complete. Resume with: wrkbench-cli experiment --db "),
+        std::string::npos)
+        << text;
+    {
+        auto store = openReadOnly();
+        EXPECT_EQ(store->experiment(1)->status, ExperimentStatus::Stopped);
+        auto runs = store->experimentRuns(1);
+        ASSERT_EQ(runs->size(), 2u);
+        EXPECT_EQ((*runs)[0].status, RunStatus::Completed);
+        EXPECT_EQ((*runs)[1].status, RunStatus::Stopped);
+        EXPECT_LT((*runs)[1].totals.durationS, 1.0);
+    }
+
+    const auto resumed = cli({ "experiment", "--db", m_db, "--resume", "1" });
+    ASSERT_EQ(resumed.exitCode, 0) << resumed.out << resumed.err;
+    EXPECT_NE(resumed.out.find("Resuming experiment 1 'quick'"), std::string::npos) << resumed.out;
+    EXPECT_EQ(resumed.out.find("rep 1/2: A ... "), std::string::npos) << "the completed run is not made again";
+    EXPECT_NE(resumed.out.find("rep 1/2: B ... "), std::string::npos) << resumed.out;
+    auto store = openReadOnly();
+    auto results = loadExperimentResults(*store, 1);
+    ASSERT_TRUE(results.ok());
+    EXPECT_EQ(results->runsDone, 4u);
+    EXPECT_EQ(results->runs.size(), 5u); // the stopped run stays in the session
+    EXPECT_EQ(store->experiment(1)->status, ExperimentStatus::Completed);
+}
+
+TEST_F(ExperimentCli, KilledExperimentIsInterruptedAndResumable)
+{
+    TargetServer server(TargetServerOptions {});
+    ASSERT_TRUE(server.start().ok());
+    const std::string plan = writePlan(builtinPlan(server.port(), "700ms"));
+    test::ChildProcess child;
+    ASSERT_TRUE(child.start({ test::cliPath(), "experiment", "--db", m_db, plan }, m_dir.file("child.log")));
+    ASSERT_TRUE(waitForRuns(2, 15'000)) << test::readFile(m_dir.file("child.log"));
+    EXPECT_EQ(child.signalAndWait(SIGKILL, 5000), 128 + SIGKILL);
+
+    const auto list = cli({ "experiments", "--db", m_db });
+    ASSERT_EQ(list.exitCode, 0) << list.err;
+    EXPECT_NE(list.out.find("interrupted"), std::string::npos) << list.out;
+    const auto resumed = cli({ "experiment", "--db", m_db, "--resume", "1", "--markdown", "-" });
+    ASSERT_EQ(resumed.exitCode, 0) << resumed.out << resumed.err;
+    EXPECT_NE(resumed.out.find("# quick\n"), std::string::npos) << resumed.out;
+    EXPECT_NE(resumed.out.find("| interrupted |"), std::string::npos) << "the killed run is listed";
+    auto store = openReadOnly();
+    auto results = loadExperimentResults(*store, 1);
+    ASSERT_TRUE(results.ok());
+    EXPECT_EQ(results->runsDone, 4u);
+}
+
+TEST_F(ExperimentCli, WrongPlansTargetsAndArguments)
+{
+    TargetServer server(TargetServerOptions {});
+    ASSERT_TRUE(server.start().ok());
+
+    auto r = cli({ "experiment", "--db", m_db, writePlan(R"({"targets": [{"name": "A", "url": "http://127.0.0.1:1/"},
+        {"name": "B", "url": "htp://x/"}]})") });
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_EQ(r.err,
+        "wrkbench-cli: error: '" + m_dir.file("plan.json")
+            + "': targets[1].url: unsupported scheme 'htp' in 'htp://x/' (use http or https)\n");
+    EXPECT_FALSE(std::filesystem::exists(m_db)) << "a bad plan creates nothing";
+
+    const uint16_t closed = test::freeTcpPort();
+    r = cli({ "experiment", "--db", m_db,
+        writePlan(R"({"targets": [{"name": "A", "url": "http://127.0.0.1:)" + std::to_string(server.port())
+            + R"(/"}, {"name": "B", "url": "http://127.0.0.1:)" + std::to_string(closed) + R"(/"}]})") });
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_EQ(
+        r.err, "wrkbench-cli: error: target 'B': connection refused by 127.0.0.1:" + std::to_string(closed) + "\n");
+    if (std::filesystem::exists(m_db)) {
+        EXPECT_EQ(openReadOnly()->experiments()->size(), 0u);
+    }
+
+    r = cli({ "experiment", writePlan(builtinPlan(server.port(), "1s")) });
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.err.find("--db FILE is required"), std::string::npos) << r.err;
+    r = cli({ "experiment", "--db", m_db });
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_EQ(r.err, "wrkbench-cli: error: give either a plan file or --resume ID\n");
+    r = cli({ "experiment", "--db", m_db, "--resume", "9" });
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("no experiment with id 9"), std::string::npos) << r.err;
+    r = cli({ "experiment-report", "--db", m_db, "--experiment", "9" });
+    EXPECT_EQ(r.exitCode, 1);
+
+    // --check validates and shows the schedule without running anything.
+    const uint64_t served = server.requestsServed();
+    r = cli({ "experiment", "--check", writePlan(builtinPlan(server.port(), "1s")) });
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("2 targets (baseline A), 1 level, 2 repetitions: 4 runs of 1s"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("  t1 c2 rep 2: B\n"), std::string::npos) << r.out;
+    EXPECT_EQ(server.requestsServed(), served);
+}
+
+// The example in examples/ stays a valid plan.
+TEST_F(ExperimentCli, ExamplePlanIsValid)
+{
+    const auto r = cli({ "experiment", "--check", sourceDir() + "/examples/neg-vs-nodeport.json" });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("2 targets (baseline NEG), 3 levels, 3 repetitions: 18 runs"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("  c100 rep 3: NodePort\n"), std::string::npos) << r.out;
+}

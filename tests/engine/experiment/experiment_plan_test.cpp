@@ -1,0 +1,190 @@
+// Experiment plans: parsing, defaults, sweeps and level lists, the run order,
+// the canonical JSON round trip, and errors that name the field at fault.
+
+#include "experiment/experimentplan.h"
+
+#include <gtest/gtest.h>
+
+using namespace wb;
+
+namespace {
+
+const char* NEG_VS_NODEPORT = R"({
+  "name": "NEG vs NodePort",
+  "targets": [
+    {"name": "NEG", "url": "https://10.0.0.1/", "headers": ["Host: api.example"], "insecure": true},
+    {"name": "NodePort", "url": "http://10.0.0.2:30080/", "baseline": true}
+  ],
+  "load": {"timeout": "5s", "pipeline": 1},
+  "sweep": {"axis": "connections", "values": [25, "50", 100], "match_threads": true},
+  "repetitions": 2, "duration": "30s", "warmup": 5, "cooldown": "1m", "order": "sequential"
+})";
+
+std::string parseError(const std::string& json)
+{
+    auto plan = parseExperimentPlan(json);
+    return plan ? std::string("parsed") : plan.error();
+}
+
+// A valid plan with one part replaced: the key "targets" etc. stay well formed.
+std::string withTargets(const std::string& targets, const std::string& rest = "")
+{
+    return R"({"targets": )" + targets + rest + "}";
+}
+
+const std::string TWO_TARGETS
+    = R"([{"name": "A", "url": "http://127.0.0.1:1/"}, {"name": "B", "url": "http://127.0.0.1:2/"}])";
+
+} // namespace
+
+TEST(ExperimentPlan, ParsesASweepLikeTheNegVsNodePortStudy)
+{
+    auto plan = parseExperimentPlan(NEG_VS_NODEPORT);
+    ASSERT_TRUE(plan.ok()) << plan.error();
+    EXPECT_EQ(plan->name, "NEG vs NodePort");
+    ASSERT_EQ(plan->targets.size(), 2u);
+    EXPECT_EQ(plan->baselineIndex(), 1u);
+    EXPECT_EQ(plan->targets[0].request.url.host, "10.0.0.1");
+    ASSERT_EQ(plan->targets[0].request.headers.size(), 1u);
+    EXPECT_EQ(plan->targets[0].request.headers[0].value, "api.example");
+    EXPECT_FALSE(plan->targets[0].tls.verifyPeer);
+    EXPECT_EQ(plan->axis, "connections");
+    ASSERT_EQ(plan->levels.size(), 3u);
+    const unsigned expected[] = { 25, 50, 100 };
+    for (size_t i = 0; i < 3; ++i) {
+        EXPECT_EQ(plan->levels[i].label, "c" + std::to_string(expected[i]));
+        EXPECT_EQ(plan->levels[i].load.connections, expected[i]);
+        EXPECT_EQ(plan->levels[i].load.threads, expected[i]); // "with as many threads"
+        EXPECT_DOUBLE_EQ(plan->levels[i].axisValue, expected[i]);
+        EXPECT_EQ(plan->levels[i].load.timeoutUs, 5'000'000u);
+    }
+    EXPECT_EQ(plan->repetitions, 2u);
+    EXPECT_EQ(plan->durationUs, 30'000'000u);
+    EXPECT_EQ(plan->warmupUs, 5'000'000u);
+    EXPECT_EQ(plan->cooldownUs, 60'000'000u);
+    EXPECT_EQ(plan->order, ExperimentOrder::Sequential);
+    EXPECT_EQ(plan->runCount(), 12u);
+
+    const RunConfig c = plan->runConfig(1, 0);
+    EXPECT_EQ(c.request.url.host, "10.0.0.1");
+    EXPECT_EQ(c.connections, 50u);
+    EXPECT_EQ(c.durationUs, 30'000'000u);
+    EXPECT_EQ(c.warmupUs, 5'000'000u);
+    EXPECT_TRUE(c.validate().ok());
+}
+
+TEST(ExperimentPlan, DefaultsAndAListOfLevels)
+{
+    auto plan = parseExperimentPlan(withTargets(TWO_TARGETS,
+        R"(, "levels": [{"threads": 12, "connections": 400}, {"label": "open", "threads": 2, "connections": 100, "rate": "10k"}])"));
+    ASSERT_TRUE(plan.ok()) << plan.error();
+    EXPECT_EQ(plan->baselineIndex(), 0u); // the first target when none is marked
+    EXPECT_TRUE(plan->targets[0].baseline);
+    EXPECT_EQ(plan->levels[0].label, "t12 c400");
+    EXPECT_EQ(plan->levels[1].label, "open");
+    EXPECT_DOUBLE_EQ(plan->levels[1].load.ratePerS, 10000);
+    EXPECT_DOUBLE_EQ(plan->levels[1].axisValue, 2); // no axis: the level's number
+    EXPECT_EQ(plan->repetitions, 3u);
+    EXPECT_EQ(plan->durationUs, 10'000'000u);
+    EXPECT_EQ(plan->order, ExperimentOrder::Interleaved);
+    EXPECT_EQ(plan->levels[0].load.connectTimeoutUs, 5'000'000u);
+
+    auto single = parseExperimentPlan(withTargets(TWO_TARGETS, R"(, "load": {"threads": 4, "connections": 8})"));
+    ASSERT_TRUE(single.ok()) << single.error();
+    ASSERT_EQ(single->levels.size(), 1u);
+    EXPECT_EQ(single->levels[0].label, "t4 c8");
+}
+
+TEST(ExperimentPlan, InterleavedAlternatesTargetsWithinEachCell)
+{
+    auto plan = parseExperimentPlan(withTargets(
+        R"([{"name": "A", "url": "http://127.0.0.1:1/"}, {"name": "B", "url": "http://127.0.0.1:2/"}, {"name": "C", "url": "http://127.0.0.1:3/"}])",
+        R"(, "sweep": {"axis": "threads", "values": [1, 2]}, "load": {"connections": 10}, "repetitions": 2)"));
+    ASSERT_TRUE(plan.ok()) << plan.error();
+    std::string order;
+    for (const PlannedRun& p : plan->schedule())
+        order += std::to_string(p.cell) + "ABC"[p.target] + std::to_string(p.repetition) + " ";
+    EXPECT_EQ(order, "0A0 0B0 0C0 0A1 0B1 0C1 1A0 1B0 1C0 1A1 1B1 1C1 ");
+
+    plan->order = ExperimentOrder::Sequential;
+    order.clear();
+    for (const PlannedRun& p : plan->schedule())
+        order += std::to_string(p.cell) + "ABC"[p.target] + std::to_string(p.repetition) + " ";
+    EXPECT_EQ(order, "0A0 0A1 0B0 0B1 0C0 0C1 1A0 1A1 1B0 1B1 1C0 1C1 ");
+}
+
+TEST(ExperimentPlan, CanonicalJsonRoundTrips)
+{
+    auto plan = parseExperimentPlan(NEG_VS_NODEPORT);
+    ASSERT_TRUE(plan.ok()) << plan.error();
+    plan->targets[1].sessionTargetId = 42;
+    plan->targets[0].request.body = "{\"k\": \"é\"}";
+    const std::string json = experimentPlanToJson(*plan);
+    auto again = parseExperimentPlan(json);
+    ASSERT_TRUE(again.ok()) << again.error() << "\n" << json;
+    EXPECT_EQ(experimentPlanToJson(*again), json);
+    EXPECT_EQ(again->targets[1].sessionTargetId, 42);
+    EXPECT_EQ(again->targets[0].request.body, plan->targets[0].request.body);
+    EXPECT_EQ(again->axis, "connections");
+    EXPECT_EQ(again->levels.size(), 3u);
+    EXPECT_EQ(again->levels[2].load.threads, 100u);
+    EXPECT_EQ(again->cooldownUs, 60'000'000u);
+    EXPECT_EQ(again->order, ExperimentOrder::Sequential);
+    EXPECT_NE(json.find("\"cooldown\":\"1m\""), std::string::npos) << json;
+}
+
+TEST(ExperimentPlan, ErrorsNameTheField)
+{
+    EXPECT_EQ(parseError("{"), parseError("{")); // deterministic
+    EXPECT_TRUE(parseError("{").starts_with("the plan is not valid JSON")) << parseError("{");
+    EXPECT_EQ(parseError("[]"), "must be an object");
+    EXPECT_EQ(parseError(R"({"targets": []})"), "targets: an experiment needs at least two targets to compare");
+    EXPECT_EQ(parseError(R"({"target": []})").substr(0, 25), "unknown key 'target' (exp");
+    EXPECT_EQ(parseError(withTargets(R"([{"name": "A", "url": "http://x/"}, {"name": "B"}])")),
+        "targets[1]: a target needs a \"url\"");
+    EXPECT_EQ(parseError(withTargets(R"([{"name": "A", "url": "ftp://x/"}, {"name": "B", "url": "http://y/"}])")),
+        "targets[0].url: unsupported scheme 'ftp' in 'ftp://x/' (use http or https)");
+    EXPECT_EQ(parseError(withTargets(R"([{"name": "A", "url": "http://x/"}, {"name": "A", "url": "http://y/"}])")),
+        "targets[1].name: 'A' is used twice");
+    EXPECT_EQ(
+        parseError(withTargets(
+            R"([{"name": "A", "url": "http://x/", "baseline": true}, {"name": "B", "url": "http://y/", "baseline": true}])")),
+        "targets: only one target can be the baseline");
+    EXPECT_EQ(
+        parseError(
+            withTargets(
+                R"([{"name": "A", "url": "http://x/", "headers": ["Bad header"]}, {"name": "B", "url": "http://y/"}])"))
+            .substr(0, 22),
+        "targets[0].headers[0]:");
+    EXPECT_EQ(parseError(withTargets(TWO_TARGETS, R"(, "sweep": {"axis": "connections", "values": [10, 0]})")),
+        "sweep.values[1]: must be a positive whole number");
+    EXPECT_EQ(parseError(withTargets(TWO_TARGETS, R"(, "sweep": {"axis": "users", "values": [1]})")),
+        "sweep.axis: must be connections, threads or rate (not 'users')");
+    EXPECT_EQ(
+        parseError(withTargets(TWO_TARGETS, R"(, "sweep": {"axis": "rate", "values": [100], "match_threads": true})")),
+        "sweep.match_threads: applies only to a sweep of connections");
+    EXPECT_EQ(parseError(withTargets(TWO_TARGETS, R"(, "sweep": {"axis": "threads", "values": [1]}, "levels": [{}])")),
+        "give either \"sweep\" (one axis swept) or \"levels\" (a list of load levels), not both");
+    // A level the engine would refuse is refused before the first run, with its place.
+    EXPECT_EQ(parseError(withTargets(
+                  TWO_TARGETS, R"(, "sweep": {"axis": "threads", "values": [4, 20]}, "load": {"connections": 10})")),
+        "sweep.values[1]: connections (10) must be at least the number of threads (20): each thread needs a "
+        "connection");
+    EXPECT_EQ(parseError(withTargets(
+                  TWO_TARGETS, R"(, "levels": [{"label": "x", "threads": 1}, {"label": "x", "threads": 2}])")),
+        "levels[1]: the level 'x' appears twice");
+    EXPECT_EQ(parseError(withTargets(TWO_TARGETS, R"(, "levels": [{"threds": 1}])")).substr(0, 40),
+        "levels[0]: unknown key 'threds' (expecte");
+    EXPECT_EQ(parseError(withTargets(TWO_TARGETS, R"(, "duration": "ten")")),
+        "duration: invalid duration 'ten' (use e.g. 30s, 2m, 500ms)");
+    EXPECT_EQ(parseError(withTargets(TWO_TARGETS, R"(, "duration": "50ms")")), "duration: must be at least 100ms");
+    EXPECT_EQ(
+        parseError(withTargets(TWO_TARGETS, R"(, "repetitions": 0)")), "repetitions: must be a positive whole number");
+    EXPECT_EQ(parseError(withTargets(TWO_TARGETS, R"(, "order": "random")")),
+        "order: must be \"interleaved\" or \"sequential\" (not 'random')");
+    EXPECT_EQ(parseError(withTargets(TWO_TARGETS, R"(, "format": 2)")),
+        "format: this version of wrkbench reads plan format 1");
+    EXPECT_EQ(parseError(withTargets(
+                  R"([{"name": "A", "url": "http://x/", "method": "get"}, {"name": "B", "url": "http://y/"}])")),
+        "targets[0].method: invalid method 'get' (use e.g. GET, POST)");
+}

@@ -1,0 +1,167 @@
+// The results model and its reports, from runs made up here: which runs count
+// (completed ones filling a planned slot, the later of two), the per-cell rows
+// and their ratios, and the Markdown, CSV and terminal tables.
+
+#include "experiment/experimentreport.h"
+#include "experiment/experimentresults.h"
+
+#include <algorithm>
+#include <gtest/gtest.h>
+#include <sstream>
+
+using namespace wb;
+
+namespace {
+
+ExperimentPlan makePlan()
+{
+    auto plan = parseExperimentPlan(R"({"name": "NEG vs NodePort", "targets": [
+        {"name": "NEG", "url": "http://10.0.0.1/", "baseline": true, "session_target_id": 7},
+        {"name": "Node|Port", "url": "http://10.0.0.2:30080/", "session_target_id": 9}],
+        "sweep": {"axis": "connections", "values": [25, 50], "match_threads": true},
+        "repetitions": 3, "duration": "30s", "warmup": "5s", "cooldown": "10s"})");
+    EXPECT_TRUE(plan.ok()) << plan.error();
+    return *plan;
+}
+
+int64_t g_nextId = 1;
+
+RunRecord makeRun(int64_t targetId, int cell, int rep, double rps, double p99Us,
+    RunStatus status = RunStatus::Completed, uint64_t errors = 0)
+{
+    RunRecord r;
+    r.id = g_nextId++;
+    r.targetId = targetId;
+    r.targetName = targetId == 7 ? "NEG" : "Node|Port";
+    r.status = status;
+    r.hasTotals = status != RunStatus::Failed;
+    r.totals.requestsPerS = rps;
+    r.totals.latency.p50Us = p99Us / 4;
+    r.totals.latency.p99Us = p99Us;
+    r.totals.errors.read = errors;
+    r.experiment = ExperimentSlot { 3, cell, rep };
+    return r;
+}
+
+ExperimentRecord makeRecord()
+{
+    ExperimentRecord e;
+    e.id = 3;
+    e.name = "NEG vs NodePort";
+    e.status = ExperimentStatus::Completed;
+    return e;
+}
+
+std::vector<std::string> csvLines(const std::string& csv)
+{
+    std::vector<std::string> lines;
+    std::istringstream in(csv);
+    for (std::string line; std::getline(in, line);)
+        lines.push_back(line);
+    return lines;
+}
+
+} // namespace
+
+TEST(ExperimentResults, RowsUseCompletedRunsOfPlannedSlots)
+{
+    g_nextId = 1;
+    const ExperimentPlan plan = makePlan();
+    std::vector<RunRecord> runs;
+    const double negRps[] = { 48210, 47998, 48502 };
+    const double nodeRps[] = { 46234, 46101, 46420 };
+    for (int rep = 0; rep < 3; ++rep) {
+        runs.push_back(makeRun(7, 0, rep, negRps[rep], 2000 + rep * 10));
+        if (rep == 1) runs.push_back(makeRun(9, 0, rep, 1, 1, RunStatus::Stopped)); // stopped: ignored
+        if (rep == 2) runs.push_back(makeRun(9, 0, rep, 2, 2)); // replaced by the later run of the slot
+        runs.push_back(makeRun(9, 0, rep, nodeRps[rep], 2500 + rep * 10, RunStatus::Completed, rep));
+    }
+    runs.push_back(makeRun(9, 1, 0, 1000, 1, RunStatus::Failed)); // failed: no data
+    runs.push_back(makeRun(7, 1, 0, 50000, 3000));
+    runs.push_back(makeRun(7, 5, 0, 50000, 3000)); // a cell the plan does not have
+    runs.push_back(makeRun(8, 0, 0, 50000, 3000)); // a target the plan does not have
+
+    const ExperimentResults results = computeExperimentResults(makeRecord(), plan, runs);
+    EXPECT_EQ(results.runsTotal, 12u);
+    EXPECT_EQ(results.runsDone, 7u);
+    EXPECT_EQ(results.runs.size(), runs.size());
+    ASSERT_EQ(results.rows.size(), 4u);
+
+    const ExperimentRow* neg = results.row(0, 0);
+    const ExperimentRow* node = results.row(0, 1);
+    ASSERT_TRUE(neg && node);
+    EXPECT_TRUE(neg->baseline);
+    EXPECT_EQ(neg->verdict, "baseline");
+    EXPECT_DOUBLE_EQ(neg->requestsPerSRatio.ratio, 1.0);
+    EXPECT_FALSE(neg->requestsPerSRatio.hasInterval());
+    EXPECT_EQ(node->cellLabel, "c25");
+    EXPECT_EQ(node->runIds.size(), 3u);
+    EXPECT_EQ(node->requestsPerS.n, 3u);
+    EXPECT_DOUBLE_EQ(node->requestsPerS.mean, describeSample({ 46234, 46101, 46420 }).mean);
+    EXPECT_DOUBLE_EQ(node->errors.mean, 1.0);
+    EXPECT_DOUBLE_EQ(node->p99Us.mean, 2510.0);
+    const RatioEstimate expected = ratioOfMeans({ 48210, 47998, 48502 }, { 46234, 46101, 46420 });
+    EXPECT_DOUBLE_EQ(node->requestsPerSRatio.ratio, expected.ratio);
+    EXPECT_DOUBLE_EQ(node->requestsPerSRatio.low, expected.low);
+    EXPECT_DOUBLE_EQ(node->requestsPerSRatio.high, expected.high);
+    EXPECT_NEAR(node->lossPct(), (1 - expected.ratio) * 100, 1e-12);
+    EXPECT_TRUE(node->verdict.starts_with("Node|Port is 4.1% slower than NEG (CI ")) << node->verdict;
+    EXPECT_TRUE(node->p99Ratio.significant());
+
+    // Level c50: one baseline run, none of the other target.
+    const ExperimentRow* lonely = results.row(1, 1);
+    ASSERT_NE(lonely, nullptr);
+    EXPECT_EQ(lonely->runIds.size(), 0u);
+    EXPECT_EQ(lonely->verdict, "no data");
+    EXPECT_EQ(results.row(1, 0)->runIds.size(), 1u);
+    EXPECT_EQ(results.row(2, 0), nullptr);
+}
+
+TEST(ExperimentResults, ReportsShowTheTableAndTheMethod)
+{
+    g_nextId = 100;
+    const ExperimentPlan plan = makePlan();
+    std::vector<RunRecord> runs;
+    for (int cell = 0; cell < 2; ++cell)
+        for (int rep = 0; rep < 3; ++rep) {
+            runs.push_back(makeRun(7, cell, rep, 30000 + rep * 100, 1000));
+            runs.push_back(makeRun(9, cell, rep, 20000 + rep * 150, 1500 + rep));
+        }
+    const ExperimentResults results = computeExperimentResults(makeRecord(), plan, runs);
+
+    const std::string table = formatResultsTable(results);
+    EXPECT_NE(table.find("c50"), std::string::npos);
+    EXPECT_NE(table.find("NEG *"), std::string::npos);
+    EXPECT_NE(table.find("30,100 \xC2\xB1 100"), std::string::npos) << table;
+    EXPECT_NE(table.find("Node|Port is 33.1% slower than NEG"), std::string::npos) << table;
+
+    MarkdownOptions options;
+    options.sessionName = "lab.wrkbench";
+    std::string md = formatMarkdownReport(results, options);
+    EXPECT_TRUE(md.starts_with("# NEG vs NodePort\n")) << md;
+    EXPECT_NE(md.find("in session `lab.wrkbench`, completed: 12 of 12 runs completed."), std::string::npos) << md;
+    EXPECT_NE(md.find("| c25 | Node\\|Port | 3 | 20,150 \xC2\xB1 150 |"), std::string::npos) << md; // '|' escaped
+    EXPECT_NE(md.find("| c25 | NEG (baseline) | 3 | 30,100 \xC2\xB1 100 |"), std::string::npos) << md;
+    EXPECT_NE(md.find("| 33.06% |"), std::string::npos) << md;
+    EXPECT_NE(md.find("c25 (25 threads, 25 connections), c50 (50 threads, 50 connections)"), std::string::npos);
+    EXPECT_NE(md.find("3 repetitions of 30s (warm-up 5s, cool-down 10s between runs), in interleaved order"),
+        std::string::npos);
+    EXPECT_NE(md.find("Fieller"), std::string::npos);
+    EXPECT_NE(md.find("## Runs"), std::string::npos);
+    EXPECT_EQ(md.find("## Charts"), std::string::npos); // no images, no section
+    options.images = { { "Requests/s per level", "neg-vs-nodeport-rps.png" } };
+    options.listRuns = false;
+    md = formatMarkdownReport(results, options);
+    EXPECT_NE(md.find("## Charts\n\n![Requests/s per level](neg-vs-nodeport-rps.png)"), std::string::npos) << md;
+    EXPECT_EQ(md.find("## Runs"), std::string::npos);
+
+    const auto lines = csvLines(resultsCsv(results));
+    ASSERT_EQ(lines.size(), 5u);
+    EXPECT_TRUE(lines[0].starts_with("experiment_id,cell,level,axis,axis_value,threads,connections,rate,target,"));
+    const size_t columns = std::count(lines[0].begin(), lines[0].end(), ',') + 1;
+    EXPECT_EQ(columns, 33u);
+    EXPECT_TRUE(lines[1].starts_with("3,0,c25,connections,25,25,25,0,NEG,1,3,30100,100,")) << lines[1];
+    EXPECT_TRUE(lines[2].starts_with("3,0,c25,connections,25,25,25,0,Node|Port,0,3,20150,150,")) << lines[2];
+    EXPECT_NE(lines[2].find(",1,Node|Port is 33.1% slower"), std::string::npos) << lines[2];
+    EXPECT_TRUE(lines[4].ends_with(",107;109;111")) << lines[4];
+}

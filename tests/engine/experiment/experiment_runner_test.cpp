@@ -1,0 +1,426 @@
+// The experiment runner against the built-in server (a fast path and a slow
+// one): every cell stored as linked runs in the planned order, progress with
+// an ETA, cancellation that keeps what completed, resume that skips it, a
+// target that cannot be reached, and the session side (schema v2 from a v1
+// file, experiments left running by a dead process, deleting experiments).
+
+#include "experiment/experimentresults.h"
+#include "experiment/experimentrunner.h"
+#include "run/runobserver.h"
+#include "serve/targetserver.h"
+#include "store/runowner.h"
+#include "store/schema.h"
+#include "store/sessionstore.h"
+#include "testsupport.h"
+
+#include <filesystem>
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace wb;
+
+namespace {
+
+// Two targets that really differ: the server answers "/" at once and "/delay/2" after 2 ms.
+std::string planJson(uint16_t port, const std::string& extra, uint16_t slowPort = 0)
+{
+    const std::string base = "http://127.0.0.1:" + std::to_string(port);
+    const std::string slow = slowPort ? "http://127.0.0.1:" + std::to_string(slowPort) + "/" : base + "/delay/2";
+    return R"({"name": "fast vs slow", "targets": [{"name": "fast", "url": ")" + base
+        + R"(/"}, {"name": "slow", "url": ")" + slow
+        + R"("}], "load": {"threads": 1, "interval": "100ms"}, "cooldown": 0)" + extra + "}";
+}
+
+ExperimentPlan parsePlan(const std::string& json)
+{
+    auto plan = parseExperimentPlan(json);
+    EXPECT_TRUE(plan.ok()) << plan.error();
+    return plan ? *plan : ExperimentPlan {};
+}
+
+std::unique_ptr<SessionStore> openStore(const std::string& path)
+{
+    auto store = SessionStore::open(path);
+    EXPECT_TRUE(store.ok()) << store.error();
+    return store ? std::move(*store) : nullptr;
+}
+
+int64_t createExperiment(const std::string& path, const ExperimentPlan& plan)
+{
+    auto store = openStore(path);
+    auto id = ExperimentRunner::create(*store, plan);
+    EXPECT_TRUE(id.ok()) << id.error();
+    return id ? *id : 0;
+}
+
+std::string sqlText(SessionStore& store, const std::string& sql)
+{
+    sqlite3_stmt* stmt = nullptr;
+    if (sqlite3_prepare_v2(store.nativeHandle(), sql.c_str(), -1, &stmt, nullptr) != SQLITE_OK)
+        return "prepare failed: " + std::string(sqlite3_errmsg(store.nativeHandle()));
+    std::string out;
+    if (sqlite3_step(stmt) == SQLITE_ROW && sqlite3_column_text(stmt, 0))
+        out = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0));
+    sqlite3_finalize(stmt);
+    return out;
+}
+
+struct CountingObserver : RunObserver
+{
+    int started = 0;
+    int intervals = 0;
+    int finished = 0;
+    void onStarted(const RunConfig&) override { ++started; }
+    void onInterval(const IntervalSnapshot&) override { ++intervals; }
+    void onFinished(const RunResult&) override { ++finished; }
+};
+
+class ExperimentRunnerTest : public ::testing::Test
+{
+protected:
+    void SetUp() override
+    {
+        TargetServerOptions options;
+        options.threads = 1;
+        m_server = std::make_unique<TargetServer>(options);
+        ASSERT_TRUE(m_server->start().ok());
+        m_path = m_dir.file("lab.wrkbench");
+    }
+
+    test::TempDir m_dir;
+    std::unique_ptr<TargetServer> m_server;
+    std::string m_path;
+};
+
+} // namespace
+
+TEST_F(ExperimentRunnerTest, RunsEveryCellInOrderAndStoresLinkedRuns)
+{
+    const ExperimentPlan plan = parsePlan(planJson(m_server->port(),
+        R"(, "sweep": {"axis": "connections", "values": [2, 4]}, "repetitions": 2, "duration": "300ms")"));
+    const int64_t id = createExperiment(m_path, plan);
+    ASSERT_GT(id, 0);
+
+    ExperimentRunner runner(m_path);
+    std::vector<ExperimentProgress> events;
+    runner.setProgressCallback([&](const ExperimentProgress& p) { events.push_back(p); });
+    CountingObserver observer;
+    runner.setRunObserver(&observer);
+    auto outcome = runner.run(id);
+    ASSERT_TRUE(outcome.ok()) << outcome.error();
+    EXPECT_EQ(outcome->status, ExperimentStatus::Completed);
+    EXPECT_EQ(outcome->runsMade, 8u);
+    EXPECT_EQ(outcome->runsSkipped, 0u);
+    EXPECT_EQ(outcome->runsDone, 8u);
+    EXPECT_EQ(observer.started, 8);
+    EXPECT_EQ(observer.finished, 8);
+    EXPECT_GE(observer.intervals, 8 * 2);
+
+    // Progress: one start and one end per run, in the planned order, counting up, the ETA down to 0.
+    ASSERT_EQ(events.size(), 16u);
+    const auto schedule = plan.schedule();
+    for (size_t i = 0; i < 8; ++i) {
+        const ExperimentProgress& start = events[2 * i];
+        const ExperimentProgress& end = events[2 * i + 1];
+        EXPECT_EQ(start.event, ExperimentProgress::Event::RunStarting);
+        EXPECT_EQ(end.event, ExperimentProgress::Event::RunFinished);
+        EXPECT_EQ(start.cell, schedule[i].cell);
+        EXPECT_EQ(start.target, schedule[i].target);
+        EXPECT_EQ(start.repetition, schedule[i].repetition);
+        EXPECT_EQ(start.cellLabel, plan.levels[schedule[i].cell].label);
+        EXPECT_EQ(start.cellCount, 2u);
+        EXPECT_EQ(start.runsDone, i);
+        EXPECT_EQ(end.runsDone, i + 1);
+        EXPECT_EQ(end.runsTotal, 8u);
+        EXPECT_EQ(end.status, RunStatus::Completed);
+        EXPECT_GT(end.requestsPerS, 0);
+        EXPECT_GT(end.runId, 0);
+        EXPECT_GT(start.etaS, 0);
+    }
+    // Estimated from the plan first, then from the runs made: it shrinks as runs complete.
+    EXPECT_LT(events[14].etaS, events[0].etaS / 3);
+    EXPECT_EQ(events.back().etaS, 0.0);
+
+    auto store = openStore(m_path);
+    auto record = store->experiment(id);
+    ASSERT_TRUE(record.ok());
+    EXPECT_EQ(record->status, ExperimentStatus::Completed);
+    EXPECT_GT(record->finishedAtMs, 0);
+    auto runs = store->experimentRuns(id);
+    ASSERT_TRUE(runs.ok());
+    ASSERT_EQ(runs->size(), 8u);
+    auto stored = parseExperimentPlan(record->planJson);
+    ASSERT_TRUE(stored.ok()) << stored.error();
+    for (size_t i = 0; i < 8; ++i) {
+        const RunRecord& r = (*runs)[i];
+        EXPECT_EQ(r.status, RunStatus::Completed);
+        EXPECT_EQ(r.experiment.experimentId, id);
+        EXPECT_EQ(r.experiment.cellIndex, static_cast<int>(schedule[i].cell));
+        EXPECT_EQ(r.experiment.repetition, static_cast<int>(schedule[i].repetition));
+        EXPECT_EQ(r.targetId, stored->targets[schedule[i].target].sessionTargetId);
+        EXPECT_EQ(r.targetName, plan.targets[schedule[i].target].name);
+        EXPECT_EQ(r.config.connections, plan.levels[schedule[i].cell].load.connections);
+        EXPECT_EQ(r.config.durationUs, 300'000u);
+        EXPECT_EQ(r.id, events[2 * i + 1].runId);
+    }
+    // Ordinary runs as well: listed with the others.
+    auto all = store->listRuns();
+    ASSERT_TRUE(all.ok());
+    EXPECT_EQ(all->size(), 8u);
+
+    // The results come from these runs. (Whether two 300 ms repetitions on a busy
+    // machine make the difference significant is the CLI test's business, with
+    // longer runs; here the 2 ms delay must simply show in the means.)
+    auto results = loadExperimentResults(*store, id);
+    ASSERT_TRUE(results.ok()) << results.error();
+    ASSERT_EQ(results->rows.size(), 4u);
+    EXPECT_EQ(results->runsDone, 8u);
+    for (size_t cell = 0; cell < 2; ++cell) {
+        const ExperimentRow* fast = results->row(cell, 0);
+        const ExperimentRow* slow = results->row(cell, 1);
+        ASSERT_TRUE(fast && slow);
+        EXPECT_EQ(slow->runIds.size(), 2u);
+        EXPECT_EQ(slow->runIds[0], (*runs)[cell * 4 + 1].id);
+        EXPECT_DOUBLE_EQ(slow->requestsPerS.mean,
+            ((*runs)[cell * 4 + 1].totals.requestsPerS + (*runs)[cell * 4 + 3].totals.requestsPerS) / 2);
+        EXPECT_LT(slow->requestsPerS.mean, fast->requestsPerS.mean / 3);
+        EXPECT_GT(slow->lossPct(), 60.0);
+        EXPECT_GT(slow->p50Us.mean, 2000.0); // the delay itself
+    }
+}
+
+TEST_F(ExperimentRunnerTest, CancelKeepsCompletedRunsAndResumeMakesOnlyTheRest)
+{
+    const int64_t id = createExperiment(m_path,
+        parsePlan(planJson(m_server->port(),
+            R"(, "load": {"threads": 1, "connections": 2, "interval": "100ms"}, "repetitions": 2, "duration": "400ms")")));
+    ASSERT_GT(id, 0);
+
+    ExperimentRunner runner(m_path);
+    std::thread canceller;
+    runner.setProgressCallback([&](const ExperimentProgress& p) {
+        if (p.event == ExperimentProgress::Event::RunStarting && p.runsDone == 2)
+            canceller = std::thread([&runner] {
+                std::this_thread::sleep_for(std::chrono::milliseconds(150));
+                runner.cancel();
+            });
+    });
+    auto outcome = runner.run(id);
+    if (canceller.joinable()) canceller.join();
+    ASSERT_TRUE(outcome.ok()) << outcome.error();
+    EXPECT_EQ(outcome->status, ExperimentStatus::Stopped);
+    EXPECT_EQ(outcome->runsMade, 3u);
+    EXPECT_EQ(outcome->runsDone, 2u);
+    EXPECT_TRUE(runner.isCancelled());
+
+    {
+        auto store = openStore(m_path);
+        EXPECT_EQ(store->experiment(id)->status, ExperimentStatus::Stopped);
+        auto runs = store->experimentRuns(id);
+        ASSERT_TRUE(runs.ok());
+        ASSERT_EQ(runs->size(), 3u);
+        EXPECT_EQ((*runs)[0].status, RunStatus::Completed);
+        EXPECT_EQ((*runs)[1].status, RunStatus::Completed);
+        EXPECT_EQ((*runs)[2].status, RunStatus::Stopped); // kept, not counted
+        EXPECT_LT((*runs)[2].totals.durationS, 0.35); // it did not run its 400 ms
+        EXPECT_EQ((*runs)[2].experiment.repetition, 1);
+        EXPECT_EQ((*runs)[2].targetName, "fast");
+        auto results = loadExperimentResults(*store, id);
+        ASSERT_TRUE(results.ok());
+        EXPECT_EQ(results->runsDone, 2u);
+        EXPECT_EQ(results->row(0, 0)->runIds.size(), 1u);
+    }
+
+    // Resume: the stopped repetition is made again, the completed ones are not.
+    ExperimentRunner resumed(m_path);
+    std::vector<std::string> made;
+    resumed.setProgressCallback([&](const ExperimentProgress& p) {
+        if (p.event == ExperimentProgress::Event::RunStarting)
+            made.push_back(p.targetName + "#" + std::to_string(p.repetition));
+    });
+    auto again = resumed.run(id);
+    ASSERT_TRUE(again.ok()) << again.error();
+    EXPECT_EQ(again->status, ExperimentStatus::Completed);
+    EXPECT_EQ(again->runsSkipped, 2u);
+    EXPECT_EQ(again->runsMade, 2u);
+    EXPECT_EQ(made, (std::vector<std::string> { "fast#1", "slow#1" }));
+
+    auto store = openStore(m_path);
+    EXPECT_EQ(store->experiment(id)->status, ExperimentStatus::Completed);
+    EXPECT_EQ(store->experimentRuns(id)->size(), 5u);
+    auto results = loadExperimentResults(*store, id);
+    ASSERT_TRUE(results.ok());
+    EXPECT_EQ(results->runsDone, 4u);
+    EXPECT_EQ(results->row(0, 0)->runIds.size(), 2u);
+    EXPECT_EQ(results->row(0, 1)->runIds.size(), 2u);
+
+    // Nothing left: a third call makes no run.
+    ExperimentRunner idle(m_path);
+    auto nothing = idle.run(id);
+    ASSERT_TRUE(nothing.ok());
+    EXPECT_EQ(nothing->runsMade, 0u);
+    EXPECT_EQ(nothing->status, ExperimentStatus::Completed);
+}
+
+TEST_F(ExperimentRunnerTest, CancelledBeforeItStartsMakesNoRun)
+{
+    const int64_t id
+        = createExperiment(m_path, parsePlan(planJson(m_server->port(), R"(, "repetitions": 1, "duration": "300ms")")));
+    ExperimentRunner runner(m_path);
+    runner.cancel();
+    auto outcome = runner.run(id);
+    ASSERT_TRUE(outcome.ok()) << outcome.error();
+    EXPECT_EQ(outcome->status, ExperimentStatus::Stopped);
+    EXPECT_EQ(outcome->runsMade, 0u);
+    EXPECT_EQ(openStore(m_path)->experimentRuns(id)->size(), 0u);
+}
+
+TEST_F(ExperimentRunnerTest, UnreachableTargetFailsTheExperimentWithTheReason)
+{
+    const uint16_t closed = test::freeTcpPort(); // nothing listens there
+    const ExperimentPlan plan
+        = parsePlan(planJson(m_server->port(), R"(, "repetitions": 1, "duration": "200ms")", closed));
+    auto preflight = ExperimentRunner::preflight(plan);
+    ASSERT_FALSE(preflight.ok());
+    EXPECT_EQ(preflight.error(), "target 'slow': connection refused by 127.0.0.1:" + std::to_string(closed));
+
+    const int64_t id = createExperiment(m_path, plan);
+    ExperimentRunner runner(m_path);
+    auto outcome = runner.run(id);
+    ASSERT_TRUE(outcome.ok()) << outcome.error();
+    EXPECT_EQ(outcome->status, ExperimentStatus::Failed);
+    EXPECT_EQ(outcome->runsDone, 1u); // fast ran first and is kept
+    EXPECT_NE(
+        outcome->error.find("target 'slow' at level t1 c10 (repetition 1): connection refused"), std::string::npos)
+        << outcome->error;
+
+    auto store = openStore(m_path);
+    auto record = store->experiment(id);
+    EXPECT_EQ(record->status, ExperimentStatus::Failed);
+    EXPECT_EQ(record->error, outcome->error);
+    auto runs = store->experimentRuns(id);
+    ASSERT_EQ(runs->size(), 2u);
+    EXPECT_EQ((*runs)[1].status, RunStatus::Failed);
+    EXPECT_EQ((*runs)[1].experiment.cellIndex, 0);
+    EXPECT_NE((*runs)[1].error.find("connection refused"), std::string::npos);
+}
+
+TEST_F(ExperimentRunnerTest, OneExperimentRunsInOneProcessAtATime)
+{
+    const int64_t id = createExperiment(m_path, parsePlan(planJson(m_server->port(), R"(, "duration": "200ms")")));
+    auto store = openStore(m_path);
+    ASSERT_TRUE(store->beginExperiment(id).ok());
+    auto second = store->beginExperiment(id);
+    ASSERT_FALSE(second.ok());
+    EXPECT_EQ(second.error(),
+        "experiment " + std::to_string(id) + " is already being run by process " + std::to_string(::getpid()) + " on "
+            + localHostName());
+    ExperimentRunner runner(m_path);
+    EXPECT_FALSE(runner.run(id).ok());
+    EXPECT_TRUE(store->finishExperiment(id, ExperimentStatus::Stopped).ok());
+    EXPECT_TRUE(store->beginExperiment(id).ok());
+}
+
+TEST_F(ExperimentRunnerTest, ExperimentOfADeadProcessBecomesInterrupted)
+{
+    const int64_t id = createExperiment(m_path, parsePlan(planJson(m_server->port(), R"(, "duration": "200ms")")));
+    {
+        auto store = openStore(m_path);
+        // Owned by a process of an earlier boot of this host: gone.
+        ASSERT_EQ(
+            sqlite3_exec(store->nativeHandle(),
+                ("UPDATE experiments SET status = 'running', host_name = '" + localHostName()
+                    + "', owner_pid = 4242, owner_token = 'no-such-boot/pid:[1]/1' WHERE id = " + std::to_string(id))
+                    .c_str(),
+                nullptr, nullptr, nullptr),
+            SQLITE_OK);
+    }
+    auto store = openStore(m_path);
+    EXPECT_EQ(store->experiment(id)->status, ExperimentStatus::Interrupted);
+}
+
+TEST_F(ExperimentRunnerTest, DeletingAnExperimentKeepsOrDeletesItsRuns)
+{
+    const ExperimentPlan plan = parsePlan(planJson(m_server->port(), R"(, "repetitions": 1, "duration": "200ms")"));
+    const int64_t keep = createExperiment(m_path, plan);
+    const int64_t drop = createExperiment(m_path, plan);
+    for (int64_t id : { keep, drop }) {
+        ExperimentRunner runner(m_path);
+        ASSERT_TRUE(runner.run(id).ok());
+    }
+    auto store = openStore(m_path);
+    EXPECT_EQ(store->experiments()->size(), 2u);
+    EXPECT_EQ(store->targets()->size(), 2u); // the second experiment found the targets by name
+    ASSERT_TRUE(store->deleteExperiment(keep).ok());
+    ASSERT_TRUE(store->deleteExperiment(drop, true).ok());
+    EXPECT_FALSE(store->experiment(keep).ok());
+    auto runs = store->listRuns();
+    ASSERT_TRUE(runs.ok());
+    ASSERT_EQ(runs->size(), 2u); // the first experiment's runs, now ordinary runs
+    for (const RunRecord& r : *runs)
+        EXPECT_EQ(r.experiment.experimentId, 0);
+    EXPECT_FALSE(store->deleteExperiment(keep).ok());
+}
+
+// Schema 2 from a file written by wrkbench with schema 1 (committed fixture):
+// its runs are intact and outside any experiment, and it takes experiments.
+TEST(ExperimentSchema, VersionOneSessionMigratesAndTakesAnExperiment)
+{
+    const char* source = std::getenv("WB_SOURCE_DIR");
+    ASSERT_NE(source, nullptr);
+    test::TempDir dir;
+    const std::string copy = dir.file("old.wrkbench");
+    std::filesystem::copy_file(std::string(source) + "/tests/engine/store/fixtures/session-v1.wrkbench", copy);
+    {
+        sqlite3* db = nullptr;
+        ASSERT_EQ(sqlite3_open_v2(copy.c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+        sqlite3_stmt* stmt = nullptr;
+        sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &stmt, nullptr);
+        ASSERT_EQ(sqlite3_step(stmt), SQLITE_ROW);
+        EXPECT_EQ(sqlite3_column_int(stmt, 0), 1) << "the fixture must stay a version 1 file";
+        sqlite3_finalize(stmt);
+        sqlite3_close(db);
+    }
+    auto store = SessionStore::open(copy);
+    ASSERT_TRUE(store.ok()) << store.error();
+    EXPECT_EQ(sqlText(**store, "PRAGMA user_version"), std::to_string(SCHEMA_VERSION));
+    EXPECT_EQ(sqlText(**store, "PRAGMA integrity_check"), "ok");
+    EXPECT_EQ(sqlText(**store, "SELECT count(*) FROM experiments"), "0");
+    EXPECT_EQ(sqlText(**store, "SELECT count(*) FROM sqlite_schema WHERE name = 'runs_by_experiment'"), "1");
+    auto runs = (*store)->listRuns();
+    ASSERT_TRUE(runs.ok()) << runs.error();
+    ASSERT_EQ(runs->size(), 9u); // one recorded run, eight imported reports
+    EXPECT_EQ((*runs)[0].status, RunStatus::Completed);
+    EXPECT_GT((*runs)[0].totals.requests, 0u);
+    EXPECT_EQ((*runs)[1].status, RunStatus::Imported);
+    for (const RunRecord& r : *runs) {
+        EXPECT_EQ(r.experiment.experimentId, 0);
+        EXPECT_EQ(r.experiment.cellIndex, -1);
+        EXPECT_EQ(r.experiment.repetition, -1);
+    }
+    auto old = (*store)->loadRun((*runs)[0].id);
+    ASSERT_TRUE(old.ok()) << old.error();
+    EXPECT_FALSE(old->intervals.empty());
+    EXPECT_TRUE(old->latency.has_value());
+
+    // The fixture's "NEG" target is reused by name (its URL differs: a warning).
+    auto plan = parseExperimentPlan(
+        R"({"targets": [{"name": "NEG", "url": "http://127.0.0.1:1/"}, {"name": "New", "url": "http://127.0.0.1:2/"}]})");
+    ASSERT_TRUE(plan.ok()) << plan.error();
+    std::vector<std::string> warnings;
+    auto id = ExperimentRunner::create(**store, *plan, &warnings);
+    ASSERT_TRUE(id.ok()) << id.error();
+    ASSERT_EQ(warnings.size(), 1u);
+    EXPECT_NE(warnings[0].find("target 'NEG' was created with URL http://127.0.0.1:18931/"), std::string::npos)
+        << warnings[0];
+    auto record = (*store)->experiment(*id);
+    ASSERT_TRUE(record.ok());
+    EXPECT_EQ(record->name, "NEG vs New");
+    EXPECT_EQ(record->status, ExperimentStatus::Planned);
+    auto stored = parseExperimentPlan(record->planJson);
+    ASSERT_TRUE(stored.ok());
+    EXPECT_EQ(stored->targets[0].sessionTargetId, (*runs)[0].targetId);
+    EXPECT_EQ(sqlText(**store, "PRAGMA foreign_key_check"), "");
+}
