@@ -9,6 +9,8 @@
 #include <cctype>
 #include <cerrno>
 #include <cstring>
+#include <mutex>
+#include <map>
 #include <fcntl.h>
 #include <fstream>
 #include <sqlite3.h>
@@ -85,6 +87,21 @@ uint32_t bigEndian(const unsigned char* p, int bytes)
 }
 
 // The checks that need no SQLite: empty, not SQLite at all, truncated.
+// Sessions this process has open, by file identity. POSIX record locks belong to
+// the process and the inode, and close() of ANY descriptor of the file drops them
+// all: reading the header of a session that another SessionStore of this process
+// has open (the GUI's window and its run recorder, say) would silently release
+// SQLite's locks, and another process could then delete the -wal file in use.
+// SQLite's own connections share descriptors safely; only our raw read must not happen.
+std::mutex g_openSessionsMutex;
+std::map<std::pair<uint64_t, uint64_t>, int> g_openSessions;
+
+bool isOpenInThisProcess(const struct stat& st)
+{
+    std::lock_guard lock(g_openSessionsMutex);
+    return g_openSessions.count({ static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino) }) > 0;
+}
+
 Status checkHeader(const std::string& path)
 {
     const uint64_t size = fileSize(path);
@@ -173,6 +190,13 @@ Status createSession(const std::string& path)
 
 } // namespace
 
+void SessionStore::releaseFileId()
+{
+    std::lock_guard lock(g_openSessionsMutex);
+    auto it = g_openSessions.find(m_fileId);
+    if (it != g_openSessions.end() && --it->second == 0) g_openSessions.erase(it);
+}
+
 Result<std::unique_ptr<SessionStore>> SessionStore::open(const std::string& path, SessionOpenOptions options)
 {
     if (path.empty()) return Error { "no session file given" };
@@ -185,7 +209,10 @@ Result<std::unique_ptr<SessionStore>> SessionStore::open(const std::string& path
     } else if (!S_ISREG(st.st_mode)) {
         return Error { quoted(path) + " is not a regular file" };
     }
-    if (auto checked = checkSession(path); !checked) return Error { checked.error() };
+    if (::stat(path.c_str(), &st) != 0) return Error { "cannot open " + quoted(path) + ": " + std::strerror(errno) };
+    // Already open here: it was checked then, and a raw read now would drop SQLite's locks.
+    if (!isOpenInThisProcess(st))
+        if (auto checked = checkSession(path); !checked) return Error { checked.error() };
 
     const bool writable = isWritable(path);
     const bool readOnly = options.readOnly || !writable;
@@ -214,6 +241,11 @@ Result<std::unique_ptr<SessionStore>> SessionStore::open(const std::string& path
             return Error { quoted(path) + " uses an older schema and is read-only, so it cannot be upgraded" };
         }
         std::unique_ptr<SessionStore> store(new SessionStore(path, readOnly, std::move(db)));
+        store->m_fileId = { static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino) };
+        {
+            std::lock_guard lock(g_openSessionsMutex);
+            ++g_openSessions[store->m_fileId];
+        }
         if (!readOnly) {
             auto recovered = store->recoverDeadRuns();
             if (!recovered) return Error { recovered.error() };

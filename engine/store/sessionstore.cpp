@@ -32,7 +32,11 @@ SessionStore::SessionStore(std::string path, bool readOnly, SqlDatabase db)
     , m_db(std::make_unique<SqlDatabase>(std::move(db)))
 { }
 
-SessionStore::~SessionStore() = default;
+SessionStore::~SessionStore()
+{
+    m_db.reset(); // close SQLite's connection before this file stops counting as open here
+    releaseFileId();
+}
 
 sqlite3* SessionStore::nativeHandle() const
 {

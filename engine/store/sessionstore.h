@@ -154,8 +154,11 @@ private:
     std::vector<RunRecord> queryRuns(const std::string& where, const std::vector<std::string>& params);
     Target readTarget(int64_t id);
 
+    void releaseFileId();
+
     std::string m_path;
     bool m_readOnly = false;
+    std::pair<uint64_t, uint64_t> m_fileId { 0, 0 }; ///< device and inode, while this store has the file open
     std::unique_ptr<SqlDatabase> m_db;
     std::vector<int64_t> m_recovered;
     int m_depth = 0; ///< nesting of guarded() calls
