@@ -144,7 +144,7 @@ if [ "$WB_BUILD_GUI" = 1 ] && [ -f "$deb" ]; then
     [ "$(field "$deb" Package)" = wrkbench ] || fail "$guiDeb: Package is '$(field "$deb" Package)'"
     [ "$(field "$deb" Version)" = "$WB_VERSION" ] || fail "$guiDeb: Version is '$(field "$deb" Version)'"
     depends=$(field "$deb" Depends)
-    for dep in "wrkbench-cli (= $WB_VERSION)" libqt6widgets6 libqt6charts6 libqt6network6 qt6-qpa-plugins libqt6svg6; do
+    for dep in "wrkbench-cli (= $WB_VERSION)" libqt6widgets6 libqt6charts6 qt6-qpa-plugins libqt6svg6; do
         grep -qF "$dep" <<<"$depends" || fail "$guiDeb: Depends lacks '$dep': '$depends'"
     done
 
