@@ -1,6 +1,7 @@
 #include "runcommand.h"
 
 #include "cliparse.h"
+#include "probe/probe.h"
 #include "report/jsonreport.h"
 #include "report/stageparse.h"
 #include "report/units.h"
@@ -10,6 +11,7 @@
 #include "runrecording.h"
 
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
 #include <algorithm>
 #include <csignal>
 #include <cstdio>
@@ -142,6 +144,8 @@ void addRunCommand(CLI::App& app, RunArgs& a)
     run->add_flag("-k,--insecure", a.insecure, "Do not verify the server certificate");
     run->add_option("--cacert", a.caFile, "Trust the CA certificates in this PEM file");
     run->add_option("-s,--script", a.script, "Lua script (wrk): not supported");
+    run->add_flag("--probe", a.probe,
+        "Probe the target with one request first (phases, TLS; see 'probe'); stored with the run by --db");
     CLI::Option* db = run->add_option("--db", a.dbPath, "Store the run in this session file (created when missing)");
     run->add_option("--target", a.targetName, "Session target of the run (default: named after the URL)")->needs(db);
     run->add_option("--tag", a.tags, "Tag the stored run (repeatable)")->needs(db)->allow_extra_args(false);
@@ -167,6 +171,26 @@ int runCommand(const RunArgs& a)
             return 1;
         }
         recording = std::move(*opened);
+    }
+
+    // --probe: one request through libcurl first, timed phase by phase, kept with the run.
+    if (a.probe) {
+        ProbeOptions probeOptions;
+        probeOptions.request = cfg->request;
+        probeOptions.tls = cfg->tls;
+        probeOptions.connectTimeoutUs = cfg->connectTimeoutUs;
+        auto probed = probe(probeOptions);
+        if (!probed) {
+            const std::string reason = "probe: " + probed.error();
+            if (recording) recording->recordFailure(reason);
+            printError(reason);
+            return 1;
+        }
+        (a.jsonPath == "-" ? std::cerr : std::cout)
+            << fmt::format("Probe: {} in {:.2f}ms (first byte {:.2f}ms) from {}\n", probed->statusLine,
+                   static_cast<double>(probed->totalUs) / 1000.0, static_cast<double>(probed->firstByteUs) / 1000.0,
+                   probed->remoteIp);
+        if (recording) recording->setProbeJson(probed->toJsonText());
     }
 
     RunController controller(*cfg);

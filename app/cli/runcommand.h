@@ -33,6 +33,7 @@ struct RunArgs
     bool insecure = false;
     std::string caFile;
     std::string script;
+    bool probe = false;
     std::string dbPath; ///< --db: store the run in this session
     std::string targetName; ///< --target: the session's target (default: named after the URL)
     std::vector<std::string> tags; ///< --tag: tags of the stored run

@@ -59,6 +59,7 @@ void RunRecording::recordFailure(const std::string& error)
     run.targetId = m_targetId;
     run.config = m_config;
     run.tags = m_tags;
+    run.probeJson = m_probeJson;
     // The error itself is already on stderr; a failure to record it adds nothing useful.
     (void)m_store->addFailedRun(run, error);
 }
@@ -69,6 +70,7 @@ RunObserver& RunRecording::observer()
         RecordingOptions options;
         options.targetId = m_targetId;
         options.tags = m_tags;
+        options.probeJson = m_probeJson;
         m_recorder = std::make_unique<SessionRecorder>(std::move(m_store), options);
     }
     return *m_recorder;

@@ -29,6 +29,8 @@ public:
         const std::vector<std::string>& tags, const RunConfig& config);
     ~RunRecording();
 
+    /// The probe made before the run (ProbeResult JSON), stored with it (or with its failure).
+    void setProbeJson(std::string json) { m_probeJson = std::move(json); }
     /// Stores a run that could not start (the pre-run check failed) as 'failed'.
     void recordFailure(const std::string& error);
     /// The observer to attach to the run controller.
@@ -44,6 +46,7 @@ private:
     RunConfig m_config;
     std::vector<std::string> m_tags;
     int64_t m_targetId = 0;
+    std::string m_probeJson;
     std::unique_ptr<SessionStore> m_store; ///< until the recorder takes it
     std::unique_ptr<SessionRecorder> m_recorder;
 };

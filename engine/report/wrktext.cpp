@@ -127,9 +127,12 @@ std::string statusCodeList(const StatusCounts& status)
 std::string formatRunHeader(const RunConfig& config)
 {
     // wrk's duration is whole seconds; ours may be finer, formatTimeS rounds.
-    std::string out = fmt::format("Running {} test @ {}\n  {} threads and {} connections\n",
-        formatTimeS(static_cast<double>(config.durationUs) / 1e6), config.request.url.displayText(), config.threads,
-        config.connections);
+    // wrk's whole seconds ("30s", "2m"); a duration wrk could not express ("300ms") as such.
+    const std::string duration = config.durationUs % 1'000'000 == 0
+        ? formatTimeS(static_cast<double>(config.durationUs) / 1e6)
+        : formatTimeUs(static_cast<double>(config.durationUs));
+    std::string out = fmt::format("Running {} test @ {}\n  {} threads and {} connections\n", duration,
+        config.request.url.displayText(), config.threads, config.connections);
     if (config.openModel() && config.stages.empty())
         fmt::format_to(std::back_inserter(out), "  Constant rate: {:.0f} requests/s (open model)\n", config.ratePerS);
     else if (config.openModel())

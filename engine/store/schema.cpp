@@ -151,7 +151,7 @@ CREATE TABLE percentiles (
 )sql";
 }
 
-// Version 2: A-vs-B experiments (engine/experiment). An experiment keeps its
+// Version 2: A-vs-B experiments (engine/experiment), and the probe that preceded a run. An experiment keeps its
 // plan as JSON; its runs are ordinary runs that point back at it, with the
 // cell of the load matrix and the repetition they fill (NULL for other runs).
 // Deleting an experiment leaves its runs (ON DELETE SET NULL) unless the caller
@@ -177,6 +177,9 @@ ALTER TABLE runs ADD COLUMN experiment_id INTEGER REFERENCES experiments(id) ON 
 ALTER TABLE runs ADD COLUMN cell_index INTEGER;  -- 0-based, into the plan's load levels
 ALTER TABLE runs ADD COLUMN repetition INTEGER;  -- 0-based
 CREATE INDEX runs_by_experiment ON runs(experiment_id, cell_index, repetition);
+-- The probe (engine/probe, one request timed phase by phase) made just before the run, as
+-- ProbeResult JSON; NULL when none was made.
+ALTER TABLE runs ADD COLUMN probe TEXT;
 )sql";
 }
 

@@ -16,7 +16,7 @@ const std::string& runSelect()
     static const std::string sql
         = "SELECT r.id, r.target_id, t.name, r.profile_id, r.profile_name, r.config, r.status, r.created_at_ms, "
           "r.started_at_ms, r.finished_at_ms, r.engine_version, r.host_name, r.cpu_count, r.notes, r.error, "
-          "r.source, r.command_line, r.has_totals, r.experiment_id, r.cell_index, r.repetition, "
+          "r.source, r.command_line, r.has_totals, r.experiment_id, r.cell_index, r.repetition, r.probe, "
           "(SELECT group_concat(tag, ',') FROM run_tags WHERE run_id = r.id), "
         + joinColumns(totalsColumns(), "r.") + " FROM runs r JOIN targets t ON t.id = r.target_id";
     return sql;
@@ -50,6 +50,8 @@ RunRecord readRun(const SqlStatement& q)
     r.experiment.cellIndex = q.isNull(c) ? -1 : static_cast<int>(q.int64(c));
     ++c;
     r.experiment.repetition = q.isNull(c) ? -1 : static_cast<int>(q.int64(c));
+    ++c;
+    r.probeJson = q.isNull(c) ? std::string() : q.text(c);
     ++c;
     r.tags = splitTags(q.text(c++));
     r.totals = readTotals(q, c);

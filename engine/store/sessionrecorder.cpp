@@ -171,6 +171,7 @@ Status SessionRecorder::write(const std::deque<Job>& batch, int64_t& runId, size
                                            run.tags = m_options.tags;
                                            run.notes = m_options.notes;
                                            run.experiment = m_options.experiment;
+                                           run.probeJson = m_options.probeJson;
                                            auto id = m_store->beginRun(run);
                                            if (!id) return Error { id.error() };
                                            runId = *id;

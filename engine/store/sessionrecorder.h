@@ -36,6 +36,7 @@ struct RecordingOptions
     std::vector<std::string> tags;
     std::string notes;
     ExperimentSlot experiment; ///< set when the run fills a cell of an experiment
+    std::string probeJson; ///< the probe that preceded the run (ProbeResult JSON), stored with it
 };
 
 class SessionRecorder : public RunObserver

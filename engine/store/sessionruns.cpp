@@ -31,8 +31,8 @@ int64_t SessionStore::insertRun(const NewRun& run, const char* status)
     const bool running = std::string(status) == "running";
     SqlStatement& q = m_db->prepare(
         "INSERT INTO runs (target_id, profile_id, profile_name, config, status, created_at_ms, started_at_ms, "
-        "engine_version, host_name, cpu_count, owner_pid, owner_token, notes, experiment_id, cell_index, repetition) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        "engine_version, host_name, cpu_count, owner_pid, owner_token, notes, experiment_id, cell_index, repetition, "
+        "probe) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     q.bind(run.targetId).bindOrNull(run.profileId).bind(run.profileName).bind(runConfigToJson(run.config));
     q.bind(status).bind(wallClockNowMs()).bindOrNull(run.startedAtMs).bind(engineVersion());
     q.bind(owner.hostName).bind(localCpuCount());
@@ -50,6 +50,10 @@ int64_t SessionStore::insertRun(const NewRun& run, const char* status)
         q.bind(run.experiment.repetition);
     else
         q.bindNull();
+    if (run.probeJson.empty())
+        q.bindNull();
+    else
+        q.bind(run.probeJson);
     q.run();
     const int64_t id = m_db->lastInsertId();
     writeTags("run_tags", "run_id", id, run.tags);

@@ -168,6 +168,7 @@ struct RunRecord
     std::string error; ///< why a run failed
     std::string source; ///< imported: "file:first-last" lines
     std::string commandLine; ///< imported: the wrk command line above the report
+    std::string probeJson; ///< the probe made just before the run (ProbeResult JSON), empty when none
     bool hasTotals = false; ///< false while running (and for failed runs)
     RunTotals totals;
     ExperimentSlot experiment; ///< the experiment cell and repetition this run belongs to, if any
@@ -236,6 +237,7 @@ struct NewRun
     std::vector<std::string> tags;
     std::string notes;
     ExperimentSlot experiment;
+    std::string probeJson; ///< ProbeResult::toJsonText() of the probe made just before, or empty
 };
 
 /// What the recorder writes when a run ends.

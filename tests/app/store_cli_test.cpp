@@ -155,6 +155,29 @@ TEST_F(StoreCli, UnreachableTargetIsStoredAsFailed)
     EXPECT_NE(store->runRecord(1)->error.find("connection refused"), std::string::npos);
 }
 
+TEST_F(StoreCli, ProbeIsStoredWithTheRunItPreceded)
+{
+    const auto r = cli({ "run", "-c2", "-t1", "-d300ms", "--probe", "--db", m_db, m_url });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(r.out.rfind("Probe: HTTP/1.1 200 OK in ", 0), 0u) << r.out;
+    auto store = openReadOnly();
+    const auto run = store->runRecord(1);
+    ASSERT_TRUE(run.ok());
+    const auto probe = nlohmann::json::parse(run->probeJson);
+    EXPECT_EQ(probe["status_code"], 200) << run->probeJson;
+
+    // A probe that fails keeps the run from starting; the reason is stored with the failed run.
+    const auto refused = cli({ "run", "-d1", "--probe", "--db", m_db, "http://127.0.0.1:9/" });
+    EXPECT_EQ(refused.exitCode, 1);
+    EXPECT_NE(refused.err.find("probe: connection refused by 127.0.0.1:9"), std::string::npos) << refused.err;
+    auto again = openReadOnly();
+    EXPECT_EQ(again->runRecord(2)->status, RunStatus::Failed);
+    EXPECT_NE(again->runRecord(2)->error.find("probe: connection refused"), std::string::npos);
+    // A run without --probe has none.
+    ASSERT_EQ(cli({ "run", "-c2", "-t1", "-d300ms", "--db", m_db, m_url }).exitCode, 0);
+    EXPECT_EQ(openReadOnly()->runRecord(3)->probeJson, "");
+}
+
 TEST_F(StoreCli, KilledRunBecomesInterruptedWithItsIntervals)
 {
     test::ChildProcess child;
