@@ -74,6 +74,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_targets->editor(), &TargetEditor::validityChanged, this, &MainWindow::updateActions);
     connect(m_targets->editor(), &TargetEditor::saved, this, &MainWindow::updateHint);
     connect(m_targets, &TargetsPanel::message, this, [this](const QString& text) { showMessage(text); });
+    connect(m_targets, &TargetsPanel::probeRequested, this, &MainWindow::probeTarget);
     connect(m_profileEditor, &ProfileEditor::validityChanged, this, &MainWindow::updateActions);
     connect(m_profileEditor, &ProfileEditor::loadChanged, this, &MainWindow::updateHint);
     connect(m_profileEditor, &ProfileEditor::profileCreated, this, &MainWindow::selectProfile);
@@ -240,6 +241,11 @@ void MainWindow::updateActions()
         = m_doc && m_targets->currentTargetId() != 0 && m_targets->editor()->isValid() && m_profileEditor->isValid();
     m_runAction->setEnabled(!active && ready);
     m_stopAction->setEnabled(active && !m_run->isStopping());
+    // A probe is one request: fine during a run too (it then measures the loaded target).
+    m_probeAction->setEnabled(m_doc && m_targets->currentTargetId() != 0 && m_targets->editor()->isValid());
+    m_probeAction->setToolTip(m_probeAction->isEnabled()
+            ? tr("Probe the selected target: one request, timed phase by phase, with its TLS and response (Ctrl+P)")
+            : tr("Probe (disabled: select a target without fields in red)"));
     m_profileCombo->setEnabled(!active);
     QString why;
     if (active)
@@ -287,6 +293,11 @@ void MainWindow::runFinished(const RunOutcome& outcome)
     updateActions();
     if (outcome.cancelled) {
         showMessage(tr("Run cancelled before the load started"));
+        return;
+    }
+    if (outcome.probeFailed) {
+        showMessage(tr("The probe failed, no load was sent: %1").arg(outcome.error), 15'000);
+        askRunAnyway(outcome);
         return;
     }
     if (outcome.status == RunStatus::Failed) {

@@ -1,5 +1,5 @@
 #pragma once
-// The main window: toolbar (Run F5/Ctrl+R, Stop Esc, load profile), the
+// The main window: toolbar (Run F5/Ctrl+R, Probe Ctrl+P, Stop Esc, load profile), the
 // targets and load profile docks on the left, the Live / Runs / Compare tabs
 // (plus one closable tab per opened run), and a status bar with the engine
 // version, the session file and the last run stored.
@@ -13,12 +13,14 @@
 class QComboBox;
 class QLabel;
 class QMenu;
+class QMessageBox;
 class QTabWidget;
 
 namespace wb::ui {
 
 class ComparePage;
 class LivePage;
+class ProbeDialog;
 class ProfileEditor;
 class ProfileListModel;
 class RunSession;
@@ -47,9 +49,12 @@ public:
     /// Copies the open session to path and continues in the copy.
     bool saveSessionAs(const QString& path);
 
-    /// Runs the selected target with the current profile. False when Run is disabled.
+    /// Runs the selected target with the current profile, after one probe request
+    /// (a failed probe asks "Run anyway" / "Cancel"). False when Run is disabled.
     bool startRun();
     void stopRun();
+    /// Probes the selected target and shows the Probe dialog. False when Probe is disabled.
+    bool probeTarget();
     /// Opens a stored run in its own tab.
     void openRun(qint64 runId);
     /// Compares runs (oldest first: the oldest is the baseline) in the Compare tab.
@@ -67,6 +72,11 @@ public:
     ComparePage* comparePage() const { return m_compare; }
     QAction* runAction() const { return m_runAction; }
     QAction* stopAction() const { return m_stopAction; }
+    QAction* probeAction() const { return m_probeAction; }
+    /// The Probe dialog (null until the first probe).
+    ProbeDialog* probeDialog() const { return m_probeDialog; }
+    /// The "Run anyway?" question after a failed pre-run probe, while it is shown.
+    QMessageBox* probeFailedBox() const { return m_probeFailedBox; }
     QString lastRunText() const;
 
 protected:
@@ -92,6 +102,8 @@ private:
     void profileSelected(int row);
     void selectProfile(qint64 id);
     void runFinished(const RunOutcome& outcome);
+    /// A pre-run probe failed: says why and offers to run anyway.
+    void askRunAnyway(const RunOutcome& outcome);
     void runsChanged();
     void showMessage(const QString& text, int timeoutMs = 6000);
 
@@ -116,6 +128,9 @@ private:
 
     QAction* m_runAction = nullptr;
     QAction* m_stopAction = nullptr;
+    QAction* m_probeAction = nullptr;
+    ProbeDialog* m_probeDialog = nullptr;
+    QMessageBox* m_probeFailedBox = nullptr;
     QAction* m_newAction = nullptr;
     QAction* m_openAction = nullptr;
     QAction* m_saveAsAction = nullptr;

@@ -47,6 +47,10 @@ void MainWindow::buildActions()
     m_runAction->setShortcuts({ QKeySequence(Qt::Key_F5), QKeySequence(Qt::CTRL | Qt::Key_R) });
     connect(m_runAction, &QAction::triggered, this, &MainWindow::startRun);
 
+    m_probeAction = new QAction(s->standardIcon(QStyle::SP_FileDialogContentsView), tr("&Probe"), this);
+    m_probeAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
+    connect(m_probeAction, &QAction::triggered, this, &MainWindow::probeTarget);
+
     m_stopAction = new QAction(s->standardIcon(QStyle::SP_MediaStop), tr("&Stop"), this);
     m_stopAction->setShortcut(QKeySequence(Qt::Key_Escape));
     m_stopAction->setToolTip(tr("Stop the run (Esc); what it measured is kept as a stopped run"));
@@ -78,6 +82,7 @@ void MainWindow::buildToolBar()
     bar->setMovable(false);
     bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     bar->addAction(m_runAction);
+    bar->addAction(m_probeAction);
     bar->addAction(m_stopAction);
     bar->addSeparator();
     bar->addWidget(new QLabel(tr(" Target: "), bar));
@@ -148,6 +153,7 @@ void MainWindow::buildMenus()
 
     QMenu* run = menuBar()->addMenu(tr("&Run"));
     run->addAction(m_runAction);
+    run->addAction(m_probeAction);
     run->addAction(m_stopAction);
     run->addSeparator();
     run->addAction(m_compareAction);
@@ -232,9 +238,10 @@ bool MainWindow::startRun()
         plan.profile.id = 0; // presets are not stored: the run keeps only their name
     }
     plan.sessionPath = m_doc->path();
+    plan.probeFirst = true; // one request first: a target that does not answer gets no load
     if (!m_run->start(plan)) return false;
     showTab(LiveTab);
-    showMessage(tr("Checking %1…").arg(QString::fromStdString(plan.target.url)));
+    showMessage(tr("Probing %1…").arg(QString::fromStdString(plan.target.url)));
     return true;
 }
 

@@ -2,9 +2,11 @@
 # End to end: the real `wrkbench` on a virtual X display (Xvfb), as on a fresh
 # machine (a private XDG home, so the default session is created with the demo
 # targets). F5 starts a run with the keyboard; the session must then hold a
-# completed run (checked with wrkbench-cli, sqlite3 is not installed). A run
-# written by wrkbench-cli into the open session must show up; Ctrl+2, Ctrl+A,
-# Ctrl+Shift+C compare the two runs; Enter opens one; Ctrl+Q quits cleanly.
+# completed run (checked with wrkbench-cli, sqlite3 is not installed). Ctrl+P
+# opens the probe dialog, Esc closes it. A run written by wrkbench-cli into the
+# open session must show up; Ctrl+2, Ctrl+A, Ctrl+Shift+C compare the two runs;
+# Enter opens one. A new target on a closed port: F5 is stopped by the pre-run
+# probe's question, Esc (Cancel) sends nothing. Ctrl+Q quits cleanly.
 #
 #   tests/ui/e2e-xvfb.sh [BUILD_DIR] [--screenshots DIR]
 #   tests/ui/e2e-xvfb.sh build --screenshots docs/screenshots   # refresh the docs' pictures
@@ -56,11 +58,11 @@ export DISPLAY=":$display"
 for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X$display" ] && break; sleep 0.1; done
 [ -e "/tmp/.X11-unix/X$display" ] || fail "Xvfb did not start"
 
-shot() { # name
+shot() { # name [window id, default the main window]
     [ -n "$shots" ] || return 0
     mkdir -p "$shots"
     sleep 0.6 # let the last repaint land
-    import -window "$window" "$shots/$1.png"
+    import -window "${2:-$window}" "$shots/$1.png"
     step "screenshot $shots/$1.png"
 }
 key() { xdotool windowfocus --sync "$window" 2>/dev/null || true; xdotool key --clearmodifiers "$@"; }
@@ -103,6 +105,17 @@ step "stored: completed run against 'Demo: fast' at $rps req/s"
 sleep 1
 shot live-done
 
+step "Ctrl+P: probe the selected target; Esc closes the dialog"
+key ctrl+p
+probe_window=$(xdotool search --sync --onlyvisible --name "Probe — Demo: fast" | head -1)
+[ -n "$probe_window" ] || fail "Ctrl+P did not open the probe dialog"
+sleep 1 # one request to the built-in server: long done
+shot probe "$probe_window"
+xdotool windowfocus --sync "$probe_window" 2>/dev/null || true
+xdotool key --clearmodifiers Escape
+for _ in $(seq 30); do xdotool search --onlyvisible --name "Probe — " >/dev/null || break; sleep 0.1; done
+xdotool search --onlyvisible --name "Probe — " >/dev/null && fail "Esc did not close the probe dialog"
+
 step "a run written by wrkbench-cli into the open session"
 "$cli" serve --port 0 --threads 1 --duration 20s >"$tmp/serve.log" 2>&1 &
 pids+=($!)
@@ -130,6 +143,29 @@ key Home
 key Return
 shot run-detail
 key ctrl+1
+
+# Port 9 (discard) is closed on a test machine; if something answers there, this step proves nothing: skip it.
+if ! (exec 3<>/dev/tcp/127.0.0.1/9) 2>/dev/null; then
+    step "Ctrl+T, a target on a closed port, F5: the pre-run probe asks, Esc cancels"
+    runs_before=$("$cli" runs --db "$session" --csv | tail -n +2 | grep -c . || true)
+    key ctrl+t
+    key Tab Tab # name -> method -> URL
+    key ctrl+a
+    xdotool type --delay 10 "http://127.0.0.1:9/"
+    key F5
+    box=$(xdotool search --sync --onlyvisible --name "The target did not answer" | head -1)
+    [ -n "$box" ] || fail "no question after a failed pre-run probe"
+    shot probe-failed "$box"
+    xdotool windowfocus --sync "$box" 2>/dev/null || true
+    xdotool key --clearmodifiers Escape
+    for _ in $(seq 30); do
+        xdotool search --onlyvisible --name "The target did not answer" >/dev/null || break
+        sleep 0.1
+    done
+    sleep 1
+    runs_after=$("$cli" runs --db "$session" --csv | tail -n +2 | grep -c . || true)
+    [ "$runs_after" -eq "$runs_before" ] || fail "a run was stored after Cancel ($runs_before -> $runs_after)"
+fi
 
 step "Ctrl+Q: quit"
 key ctrl+q

@@ -54,6 +54,9 @@ struct LiveCharts::Impl
     QString title;
     QColor color { 0x4e, 0x79, 0xa7 };
     bool openModel = false;
+    /// A whole stored run (setSeries): the x axis spans the run itself. Live
+    /// runs keep at least MIN_X_RANGE_S so their first seconds do not stretch.
+    bool stored = false;
 
     Panel rps, latency, errors;
     QValueAxis* rpsY = nullptr;
@@ -241,8 +244,9 @@ struct LiveCharts::Impl
         applyScale(errorsY, niceScale(0, std::max(max * 1.08, 4.0), Y_MAX_INTERVALS));
 
         const double lastS = history.isEmpty() ? 0.0 : history.points().back().endS;
+        const double xMaxS = stored && lastS > 0 ? lastS : std::max(lastS, MIN_X_RANGE_S);
         for (Panel* p : { &rps, &latency, &errors })
-            applyTimeAxis(p->x, std::max(lastS, MIN_X_RANGE_S), X_MAX_INTERVALS);
+            applyTimeAxis(p->x, xMaxS, X_MAX_INTERVALS);
 
         alignPlotAreas({ rps.chart, latency.chart, errors.chart });
     }
@@ -285,6 +289,7 @@ LiveCharts::~LiveCharts() = default;
 void LiveCharts::reset(const QString& title, const QColor& color, bool openModel)
 {
     d->history.clear();
+    d->stored = false;
     d->title = title;
     if (color.isValid()) d->color = color;
     d->openModel = openModel;
@@ -303,6 +308,7 @@ void LiveCharts::setSeries(const RunSeries& series)
     d->title = series.label;
     if (series.color.isValid()) d->color = series.color;
     d->openModel = series.openModel;
+    d->stored = true;
     d->decorate();
     d->history.assign(series.intervals);
     d->redraw();

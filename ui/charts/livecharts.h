@@ -24,7 +24,7 @@ public:
     void reset(const QString& title, const QColor& color, bool openModel);
     /// Adds one interval (cheap: the redraw is coalesced).
     void appendInterval(const IntervalPoint& point);
-    /// Shows a whole stored run at once.
+    /// Shows a whole stored run at once; the time axis spans the run (a 2 s run fills the width).
     void setSeries(const RunSeries& series);
     /// Points currently held per series (long runs are downsampled to a cap).
     int pointCount() const;

@@ -95,9 +95,13 @@ void applyTimeAxis(QValueAxis* axis, double maxS, int maxIntervals)
 void applyDecades(QLogValueAxis* axis, const DecadeRange& range)
 {
     axis->setBase(10.0);
-    axis->setRange(range.min, range.max);
+    // Qt 6.4 places the first label at ceil(log10(min)): log10(0.01) comes out as
+    // -1.9999999999999996, so a range starting exactly at 0.01 loses its bottom
+    // label. A hair of slack on both ends keeps both end decades labelled.
+    axis->setRange(range.min * (1 - LOG_RANGE_SLACK), range.max * (1 + LOG_RANGE_SLACK));
     axis->setMinorTickCount(8); // 2, 3, ..., 9 within each decade
-    axis->setLabelFormat(range.min < 1 ? QStringLiteral("%g") : QStringLiteral("%.0f"));
+    axis->setLabelsVisible(true);
+    axis->setLabelFormat(QString::fromLatin1(LOG_LABEL_FORMAT));
 }
 
 double ninesX(double percentile)

@@ -37,6 +37,14 @@ void applyScale(QValueAxis* axis, const NiceScale& scale);
 /// with ticks at round multiples (the step of niceScale(0, maxS, maxIntervals))
 /// labelled with their unit ("30 s").
 void applyTimeAxis(QValueAxis* axis, double maxS, int maxIntervals);
+/// Label format of the log axes: "0.01", "0.1", "1", "10", "1,000". It needs an
+/// explicit precision: with localized numbers (every wrkbench chart), Qt 6.4
+/// formats a label only when the format matches "%.<digits><f|e|g>", and
+/// draws no label at all for a bare "%g".
+inline constexpr char LOG_LABEL_FORMAT[] = "%.6g";
+/// Relative slack added to both ends of a decade range (see applyDecades()).
+inline constexpr double LOG_RANGE_SLACK = 1e-9;
+
 /// Applies a decade range to a Qt log axis (one label per decade, minor ticks at 2..9).
 void applyDecades(QLogValueAxis* axis, const DecadeRange& range);
 

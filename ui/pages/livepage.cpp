@@ -63,7 +63,7 @@ void LivePage::phaseChanged()
     switch (m_session->phase()) {
     case RunSession::Phase::Probing:
         begin();
-        m_header->setPhaseText(tr("checking the target…"));
+        m_header->setPhaseText(m_session->plan().probeFirst ? tr("Probing…") : tr("checking the target…"));
         break;
     case RunSession::Phase::Running:
         m_header->setPhaseText(

@@ -151,11 +151,13 @@ void RunHeader::finish(const RunOutcome& outcome)
         return;
     }
     if (outcome.status == RunStatus::Failed) {
-        m_phase->setText(tr("did not start"));
+        m_phase->setText(outcome.probeFailed ? tr("probe failed") : tr("did not start"));
         m_progress->setValue(0);
         m_progress->setFormat(QString());
         m_message->setStyleSheet(QStringLiteral("color: #c62828; font-weight: bold;"));
-        m_message->setText(tr("The target did not pass the pre-run check: %1").arg(outcome.error));
+        m_message->setText(outcome.probeFailed
+                ? tr("The probe failed, no load was sent: %1").arg(outcome.error)
+                : tr("The target did not pass the pre-run check: %1").arg(outcome.error));
         m_message->show();
         return;
     }

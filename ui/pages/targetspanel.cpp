@@ -11,6 +11,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListView>
+#include <QMenu>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QToolButton>
@@ -38,10 +39,14 @@ TargetsPanel::TargetsPanel(QWidget* parent)
     m_add = toolButton(this, QStringLiteral("+"), tr("Add a target (Ctrl+T)"));
     m_duplicate = toolButton(this, tr("Copy"), tr("Duplicate the selected target"));
     m_delete = toolButton(this, QStringLiteral("−"), tr("Delete the selected target and its runs"));
+    m_probe
+        = toolButton(this, tr("Probe"), tr("Probe the selected target: one request, timed phase by phase (Ctrl+P)"));
+    m_probe->setObjectName(QStringLiteral("probeTargetButton"));
 
     // The dock's title already says "Targets": only the buttons here.
     auto* header = new QHBoxLayout;
     header->setContentsMargins(6, 2, 2, 0);
+    header->addWidget(m_probe);
     header->addStretch();
     header->addWidget(m_add);
     header->addWidget(m_duplicate);
@@ -52,6 +57,7 @@ TargetsPanel::TargetsPanel(QWidget* parent)
     m_list->setSelectionMode(QAbstractItemView::SingleSelection);
     m_list->setUniformItemSizes(true);
     m_list->setMinimumHeight(120);
+    m_list->setContextMenuPolicy(Qt::CustomContextMenu);
 
     auto* top = new QWidget(this);
     auto* topLayout = new QVBoxLayout(top);
@@ -78,6 +84,9 @@ TargetsPanel::TargetsPanel(QWidget* parent)
     connect(m_add, &QToolButton::clicked, this, &TargetsPanel::addTarget);
     connect(m_duplicate, &QToolButton::clicked, this, &TargetsPanel::duplicateTarget);
     connect(m_delete, &QToolButton::clicked, this, &TargetsPanel::deleteTarget);
+    connect(m_probe, &QToolButton::clicked, this, &TargetsPanel::probeRequested);
+    connect(m_list, &QWidget::customContextMenuRequested, this, &TargetsPanel::showContextMenu);
+    connect(m_editor, &TargetEditor::validityChanged, this, &TargetsPanel::updateButtons);
     connect(m_list->selectionModel(), &QItemSelectionModel::currentChanged, this, &TargetsPanel::currentChanged);
     // A row removed under the selection (a deletion, another process) moves the current row: follow it.
     connect(m_model, &QAbstractItemModel::rowsRemoved, this, &TargetsPanel::currentChanged);
@@ -130,6 +139,21 @@ void TargetsPanel::updateButtons()
     m_add->setEnabled(writable);
     m_duplicate->setEnabled(writable && currentTargetId() != 0);
     m_delete->setEnabled(writable && currentTargetId() != 0);
+    m_probe->setEnabled(currentTargetId() != 0 && m_editor->isValid());
+}
+
+void TargetsPanel::showContextMenu(const QPoint& pos)
+{
+    const QModelIndex index = m_list->indexAt(pos);
+    if (index.isValid()) m_list->setCurrentIndex(index);
+    if (currentTargetId() == 0) return;
+    QMenu menu(this);
+    menu.addAction(tr("Probe"), QKeySequence(Qt::CTRL | Qt::Key_P), this, &TargetsPanel::probeRequested)
+        ->setEnabled(m_probe->isEnabled());
+    menu.addSeparator();
+    menu.addAction(tr("Duplicate"), this, &TargetsPanel::duplicateTarget)->setEnabled(m_duplicate->isEnabled());
+    menu.addAction(tr("Delete…"), this, &TargetsPanel::deleteTarget)->setEnabled(m_delete->isEnabled());
+    menu.exec(m_list->viewport()->mapToGlobal(pos));
 }
 
 int64_t TargetsPanel::addTarget()

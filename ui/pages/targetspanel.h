@@ -1,6 +1,6 @@
 #pragma once
 // The left dock: the session's targets (add, duplicate, delete with
-// confirmation) and the editor of the selected one.
+// confirmation, probe) and the editor of the selected one.
 
 #include <QWidget>
 
@@ -34,15 +34,19 @@ public:
 
     TargetEditor* editor() const { return m_editor; }
     QListView* list() const { return m_list; }
+    QToolButton* probeButton() const { return m_probe; }
     TargetListModel* model() const { return m_model; }
 
 signals:
     void currentTargetChanged(qint64 id);
     void message(const QString& text);
+    /// The Probe button or the list's context menu: probe the selected target.
+    void probeRequested();
 
 private:
     void currentChanged();
     void updateButtons();
+    void showContextMenu(const QPoint& pos);
 
     SessionDocument* m_doc = nullptr;
     TargetListModel* m_model;
@@ -51,6 +55,7 @@ private:
     QToolButton* m_add;
     QToolButton* m_duplicate;
     QToolButton* m_delete;
+    QToolButton* m_probe;
 };
 
 } // namespace wb::ui

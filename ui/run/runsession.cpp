@@ -1,10 +1,12 @@
 #include "run/runsession.h"
 
+#include "probe/probe.h"
 #include "run/builtinserver.h"
 #include "run/runcontroller.h"
 #include "run/stages.h"
 #include "store/sessionrecorder.h"
 
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <mutex>
@@ -62,6 +64,7 @@ struct RunSession::Shared
     std::condition_variable doneChanged;
     std::deque<Event> events;
     RunController* controller = nullptr; ///< while it exists
+    std::atomic<bool> cancelProbe { false }; ///< read by the pre-run probe's curl callback, without the mutex
     bool stopRequested = false;
     bool done = false;
 
@@ -125,8 +128,21 @@ RunOutcome failed(const std::string& error)
     return out;
 }
 
-/// The whole life of one run, on its own thread.
-RunOutcome runThread(RunSession::Shared& shared, const RunPlan& plan)
+RunOutcome cancelled()
+{
+    RunOutcome out;
+    out.cancelled = true;
+    return out;
+}
+
+bool stopRequested(RunSession::Shared& shared)
+{
+    std::lock_guard lock(shared.mutex);
+    return shared.stopRequested;
+}
+
+/// The whole life of one run, on its own thread. Fills plan.probeJson when a pre-run probe passed.
+RunOutcome runThread(RunSession::Shared& shared, RunPlan& plan)
 {
     uint16_t builtinPort = 0;
     if (auto url = parseUrl(plan.target.url); url && isBuiltinUrl(*url)) {
@@ -137,14 +153,25 @@ RunOutcome runThread(RunSession::Shared& shared, const RunPlan& plan)
     auto config = runConfigFor(plan.target, plan.profile.load, builtinPort);
     if (!config) return failed(config.error());
 
+    if (plan.probeFirst) {
+        // One real request before any load: a target that does not answer is
+        // reported with the probe's precise reason, and the user decides.
+        ProbeOptions probeOptions = probeOptionsFor(*config);
+        probeOptions.cancel = &shared.cancelProbe;
+        auto probed = probe(probeOptions);
+        if (stopRequested(shared)) return cancelled();
+        if (!probed) {
+            RunOutcome out = failed(probed.error());
+            out.probeFailed = true;
+            return out;
+        }
+        plan.probeJson = probed->toJsonText();
+    }
+
     RunController controller(*config);
     {
         std::lock_guard lock(shared.mutex);
-        if (shared.stopRequested) {
-            RunOutcome out;
-            out.cancelled = true;
-            return out;
-        }
+        if (shared.stopRequested) return cancelled();
         shared.controller = &controller;
     }
     // Whatever happens below, stop() must not reach a destroyed controller.
@@ -158,29 +185,23 @@ RunOutcome runThread(RunSession::Shared& shared, const RunPlan& plan)
         }
     } detach { shared };
 
-    const Status probe = controller.prepare();
-    {
-        std::lock_guard lock(shared.mutex);
-        if (shared.stopRequested) {
-            RunOutcome out;
-            out.cancelled = true;
-            return out;
-        }
-    }
+    const Status prepared = controller.prepare();
+    if (stopRequested(shared)) return cancelled();
     SessionOpenOptions options;
     options.create = false; // the session was open when the run started; never recreate a removed file
     auto store = SessionStore::open(plan.sessionPath.toStdString(), options);
-    if (!probe) {
+    if (!prepared) {
         // Stored like the CLI stores it: the history shows the attempt and why it failed.
-        RunOutcome out = failed(probe.error());
+        RunOutcome out = failed(prepared.error());
         if (store && !(*store)->isReadOnly()) {
-            auto id = (*store)->addFailedRun(newRunOf(plan, *config), probe.error());
+            auto id = (*store)->addFailedRun(newRunOf(plan, *config), prepared.error());
             if (id) out.runId = *id;
         }
         return out;
     }
 
     RecordingOptions recording;
+    recording.probeJson = plan.probeJson; // stored with the run (runs.probe)
     recording.targetId = plan.target.id;
     recording.profileId = plan.profile.id > 0 ? plan.profile.id : 0;
     recording.profileName = plan.profile.name;
@@ -236,8 +257,9 @@ bool RunSession::start(const RunPlan& plan)
     m_loadStarted = false;
     m_shared = std::make_shared<Shared>();
     auto shared = m_shared;
-    m_thread = std::thread([shared, plan] {
-        RunOutcome outcome = runThread(*shared, plan);
+    m_thread = std::thread([shared, threadPlan = plan]() mutable {
+        RunOutcome outcome = runThread(*shared, threadPlan);
+        outcome.probeJson = QString::fromStdString(threadPlan.probeJson);
         std::lock_guard lock(shared->mutex);
         shared->events.push_back(std::move(outcome));
         shared->done = true;
@@ -253,6 +275,7 @@ void RunSession::stop()
     if (!m_shared) return;
     std::lock_guard lock(m_shared->mutex);
     m_shared->stopRequested = true;
+    m_shared->cancelProbe = true;
     if (m_shared->controller) m_shared->controller->stop();
     m_stopping = isActive();
 }

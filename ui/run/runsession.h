@@ -2,14 +2,17 @@
 // Runs one load test from the GUI without ever blocking the UI thread.
 //
 //   UI thread                         run thread (std::thread)
-//   start(plan) ───────────────────▶  built-in server, RunController::prepare()
-//                                     (DNS, connect, TLS handshake: the probe)
+//   start(plan) ───────────────────▶  built-in server; with plan.probeFirst one
+//                                     wb::probe() request (a failure ends the run
+//                                     here: RunOutcome::probeFailed, nothing stored);
+//                                     RunController::prepare() (DNS, connect, TLS)
 //                                     controller.run() with two observers:
 //                                       SessionRecorder (writes the session)
 //                                       QueueObserver ──▶ mutex-protected queue
 //   QTimer every DRAIN_MS  ◀───────── (LiveInterval values, a few per second)
 //   emits started / intervalReceived / finished
-//   stop() ──▶ RunController::stop() (a flag: instant)
+//   stop() ──▶ RunController::stop() (a flag: instant); cancels the probe
+//              (curl notices within about a second)
 //
 // The UI thread never waits for the engine, except in waitForFinished(),
 // which closing the window uses after stop().
@@ -33,7 +36,7 @@ public:
 
     enum class Phase {
         Idle,
-        Probing, ///< resolving, connecting, TLS handshake (before any load)
+        Probing, ///< the pre-run probe, then resolving, connecting, TLS handshake (before any load)
         Running, ///< load is on (warm-up included)
     };
     Q_ENUM(Phase)

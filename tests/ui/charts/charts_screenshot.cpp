@@ -82,5 +82,20 @@ int main(int argc, char** argv)
     live.setSeries(many[0]);
     path = out.filePath(QStringLiteral("wrkbench-charts-live-small.png"));
     save(live.exportPng(path, QSize(860, 560), &error), path, error);
+
+    // Sub-millisecond latencies with a tail (the built-in server): log axes whose
+    // decades start below 1 ms must still carry labels (0.01, 0.1, 1, 10).
+    samples::RunShape fast { .rps = 85000, .p50Ms = 0.11, .p90Ms = 0.3, .p99Ms = 2.5, .durationS = 10 };
+    fast.intervalS = 0.25;
+    fast.spikeAtS = 5;
+    RunSeries fastRun = samples::run(QStringLiteral("#1 Demo: fast  c50 t2"), colorForTarget(1), fast);
+    fastRun.intervals[20].p99Ms = 40; // a stall: the live latency axis goes log
+    live.setSeries(fastRun);
+    path = out.filePath(QStringLiteral("wrkbench-charts-live-subms.png"));
+    save(live.exportPng(path, size, &error), path, error);
+    samples::RunShape cli { .rps = 91000, .p50Ms = 0.1, .p90Ms = 0.12, .p99Ms = 0.17, .durationS = 2 };
+    compare.setRuns({ fastRun, samples::run(QStringLiteral("#2 CLI: serve"), colorForTarget(2), cli) });
+    path = out.filePath(QStringLiteral("wrkbench-charts-compare-subms.png"));
+    save(compare.exportPng(path, size, &error), path, error);
     return failures == 0 ? 0 : 1;
 }

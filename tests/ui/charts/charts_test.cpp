@@ -82,6 +82,49 @@ int countColor(const QImage& image, const QColor& color, int tolerance)
     return n;
 }
 
+/// The visible y axis of a chart (the adaptive axis keeps the idle one hidden).
+QAbstractAxis* visibleYAxis(QChart* chart)
+{
+    for (QAbstractAxis* a : chart->axes(Qt::Vertical))
+        if (a->isVisible()) return a;
+    return nullptr;
+}
+
+/// Rendered y-axis labels of a chart view: the number of separate blocks of
+/// dark (text) pixels in the strip left of the plot area. Tick marks and the
+/// axis line are light grey, so only label glyphs count.
+int yLabelBlocks(QChartView* view)
+{
+    QCoreApplication::processEvents(); // the chart lays itself out on a posted event
+    const QImage image = view->grab().toImage().convertToFormat(QImage::Format_RGB32);
+    QChart* chart = view->chart();
+    const QRect plot = view->mapFromScene(chart->mapToScene(chart->plotArea())).boundingRect();
+    const int right = std::min(plot.left() - 8, image.width()); // clear of the axis line and its ticks
+    int blocks = 0;
+    bool inBlock = false;
+    int blankRows = 0;
+    for (int y = std::max(0, plot.top() - 10); y < std::min(image.height(), plot.bottom() + 10); ++y) {
+        bool dark = false;
+        const auto* line = reinterpret_cast<const QRgb*>(image.constScanLine(y));
+        for (int x = 0; x < right && !dark; ++x)
+            dark = qRed(line[x]) < 140 && qGreen(line[x]) < 140 && qBlue(line[x]) < 140;
+        if (dark) {
+            if (!inBlock) ++blocks;
+            inBlock = true;
+            blankRows = 0;
+        } else if (inBlock && ++blankRows >= 3) {
+            inBlock = false;
+        }
+    }
+    return blocks;
+}
+
+/// Decades a log axis spans (its range is a whole number of decades).
+int decadesOf(const QLogValueAxis* axis)
+{
+    return static_cast<int>(std::lround(std::log10(axis->max() / axis->min())));
+}
+
 QVector<RunSeries> threeRuns()
 {
     samples::RunShape neg { .rps = 34893, .p50Ms = 2.9, .p90Ms = 6.1, .p99Ms = 14.1, .seed = 1 };
@@ -107,12 +150,15 @@ private slots:
     void liveOpenVersusClosedModel();
     void liveSetSeriesDrawsAtOnce();
     void liveLatencySwitchesToLogAndBack();
+    void liveLogAxisShowsLabels();
+    void liveStoredRunSpansItsOwnLength();
     void livePlotAreasAligned();
     void liveHoverShowsNearestValue();
     void liveExportPng();
     void liveRedrawTime();
 
     void compareThreeRuns();
+    void compareSpectrumLogAxisShowsLabels();
     void compareLegendHidesWhenCut();
     void compareExportPng();
     void exportReportsErrors();
@@ -274,6 +320,62 @@ void ChartsTest::liveLatencySwitchesToLogAndBack()
     QCOMPARE(p99->count(), 2); // linear again: the zero is drawn
 }
 
+void ChartsTest::liveLogAxisShowsLabels()
+{
+    LiveCharts w;
+    w.resize(1000, 700);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.reset(QStringLiteral("sub-ms"), colorForTarget(1), false);
+    // Sub-millisecond latencies first (linear), then a 40 ms tail: the axis switches to log
+    // with decades below 1 ms, where Qt drew no label at all with a bare "%g" format.
+    for (int i = 1; i <= 10; ++i)
+        w.appendInterval(point(i, 50000, 0.4));
+    w.redrawNow();
+    auto* view = w.findChild<QChartView*>(QStringLiteral("latencyChartView"));
+    QVERIFY(qobject_cast<QValueAxis*>(visibleYAxis(view->chart())));
+    QVERIFY(yLabelBlocks(view) >= 3); // linear labels: the reference this check can see labels at all
+    w.appendInterval(point(11, 50000, 40.0));
+    w.redrawNow();
+
+    auto* log = qobject_cast<QLogValueAxis*>(visibleYAxis(view->chart()));
+    QVERIFY(log);
+    QVERIFY(log->labelsVisible());
+    QVERIFY(!log->labelFormat().isEmpty());
+    QVERIFY2(log->min() <= 0.08 + 1e-9 && log->min() > 0.001, qPrintable(QString::number(log->min())));
+    QVERIFY(log->max() >= 40.0);
+    // One label per decade boundary, the bottom and top ones included (0.01 ... 100).
+    const int decades = decadesOf(log);
+    QCOMPARE(decades, 4);
+    QCOMPARE(yLabelBlocks(view), decades + 1);
+}
+
+void ChartsTest::liveStoredRunSpansItsOwnLength()
+{
+    LiveCharts w;
+    RunSeries shortRun;
+    shortRun.label = QStringLiteral("2 s run");
+    shortRun.color = colorForTarget(2);
+    for (int i = 1; i <= 8; ++i)
+        shortRun.intervals.append(point(i * 0.25, 1000, 3.0));
+    w.setSeries(shortRun);
+    for (const char* view : { "rpsChartView", "latencyChartView", "errorsChartView" })
+        QCOMPARE(qobject_cast<QValueAxis*>(chartOf(w, view)->axes(Qt::Horizontal).value(0))->max(), 2.0);
+
+    // A live run keeps at least 10 s while it is young, even after a stored run was shown.
+    w.reset(QStringLiteral("live"), colorForTarget(1), false);
+    w.appendInterval(point(0.25, 1000, 3.0));
+    w.redrawNow();
+    QCOMPARE(qobject_cast<QValueAxis*>(chartOf(w, "rpsChartView")->axes(Qt::Horizontal).value(0))->max(), 10.0);
+    // A stored run longer than 10 s ends where it ends.
+    RunSeries longRun = shortRun;
+    longRun.intervals.clear();
+    for (int i = 1; i <= 25; ++i)
+        longRun.intervals.append(point(i, 1000, 3.0));
+    w.setSeries(longRun);
+    QCOMPARE(qobject_cast<QValueAxis*>(chartOf(w, "rpsChartView")->axes(Qt::Horizontal).value(0))->max(), 25.0);
+}
+
 void ChartsTest::livePlotAreasAligned()
 {
     LiveCharts w;
@@ -423,6 +525,34 @@ void ChartsTest::compareThreeRuns()
         QCOMPARE(sets[i]->sum(), sets[i]->at(category)); // zero elsewhere
     }
     QVERIFY(barSeries[0]->isLabelsVisible());
+}
+
+void ChartsTest::compareSpectrumLogAxisShowsLabels()
+{
+    CompareCharts w;
+    w.resize(1280, 800);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    // Spectra from 0.1 ms to 60 ms (the built-in server's fast answers with a tail): a log y axis
+    // whose decades start below 1 ms, as in the docs' compare screenshot that had no labels.
+    RunSeries fast;
+    fast.label = QStringLiteral("fast");
+    fast.color = colorForTarget(1);
+    fast.spectrum = samples::spectrum(0.11, 2.5);
+    RunSeries slow = fast;
+    slow.label = QStringLiteral("slow");
+    slow.color = colorForTarget(2);
+    slow.spectrum = samples::spectrum(0.3, 60);
+    w.setRuns({ fast, slow });
+    auto* view = w.findChild<QChartView*>(QStringLiteral("spectrumChartView"));
+    auto* log = qobject_cast<QLogValueAxis*>(visibleYAxis(view->chart()));
+    QVERIFY(log);
+    QVERIFY(log->labelsVisible());
+    QVERIFY(!log->labelFormat().isEmpty());
+    QVERIFY(log->min() < 0.1);
+    const int decades = decadesOf(log);
+    QVERIFY(decades >= 3);
+    QCOMPARE(yLabelBlocks(view), decades + 1);
 }
 
 void ChartsTest::compareLegendHidesWhenCut()

@@ -1,0 +1,425 @@
+// The target probe in the GUI: the Probe dialog against the built-in server
+// (every phase on the waterfall, the status line and details), a refused
+// connection, Esc cancelling a probe that hangs; the certificate expiry
+// highlight; and the automatic pre-run probe: a target that refuses the
+// connection gets no load until "Run anyway", Esc cancels the probe, and a
+// probe that passed travels with the run's outcome as JSON.
+
+#include "charts/probewaterfall.h"
+#include "mainwindow.h"
+#include "pages/probedetails.h"
+#include "pages/probedialog.h"
+#include "pages/profileeditor.h"
+#include "pages/targeteditor.h"
+#include "pages/targetspanel.h"
+#include "run/runsession.h"
+#include "session/sessiondocument.h"
+#include "uitestsupport.h"
+
+#include <QAbstractButton>
+#include <QElapsedTimer>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+#include <QToolButton>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+using namespace wb;
+using namespace wb::ui;
+
+namespace {
+
+/// A loopback port with nothing listening (bound, never listened on, then closed).
+uint16_t closedPort()
+{
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a {};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
+    socklen_t len = sizeof a;
+    ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+    ::close(fd);
+    return ntohs(a.sin_port);
+}
+
+/// A server that takes connections (the kernel completes them from the backlog)
+/// and never answers: a probe against it waits for the first byte until cancelled.
+class SilentServer
+{
+public:
+    SilentServer()
+        : m_fd(::socket(AF_INET, SOCK_STREAM, 0))
+    {
+        sockaddr_in a {};
+        a.sin_family = AF_INET;
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        ::bind(m_fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
+        ::listen(m_fd, 16);
+        socklen_t len = sizeof a;
+        ::getsockname(m_fd, reinterpret_cast<sockaddr*>(&a), &len);
+        m_port = ntohs(a.sin_port);
+    }
+    ~SilentServer() { ::close(m_fd); }
+    SilentServer(const SilentServer&) = delete;
+    SilentServer& operator=(const SilentServer&) = delete;
+    std::string url() const { return "http://127.0.0.1:" + std::to_string(m_port) + "/"; }
+
+private:
+    int m_fd;
+    uint16_t m_port = 0;
+};
+
+Target target(const std::string& name, const std::string& url)
+{
+    Target t = uitest::makeTarget(name, url);
+    t.id = 1;
+    return t;
+}
+
+void typeInto(QLineEdit* edit, const QString& text)
+{
+    edit->setFocus();
+    edit->selectAll();
+    QTest::keyClick(edit, Qt::Key_Backspace);
+    QTest::keyClicks(edit, text);
+}
+
+QAbstractButton* buttonNamed(QMessageBox* box, const QString& text)
+{
+    for (QAbstractButton* b : box->buttons())
+        if (b->text().remove(QLatin1Char('&')) == text) return b;
+    return nullptr;
+}
+
+} // namespace
+
+class ProbeTest : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+    /// A window on a new session with one target at url and a short load.
+    std::unique_ptr<MainWindow> windowWithTarget(const QString& file, const std::string& url)
+    {
+        auto w = std::make_unique<MainWindow>();
+        if (!w->openStartupSession(m_dir.filePath(file))) return {};
+        w->targetsPanel()->addTarget();
+        typeInto(w->targetsPanel()->editor()->urlEdit(), QString::fromStdString(url));
+        typeInto(w->profileEditor()->field(QStringLiteral("duration")), QStringLiteral("1s"));
+        typeInto(w->profileEditor()->field(QStringLiteral("connections")), QStringLiteral("4"));
+        return w;
+    }
+
+private slots:
+    void probeDialogShowsEveryPhaseOfTheBuiltinServer()
+    {
+        ProbeDialog dialog;
+        dialog.resize(760, 680);
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        QSignalSpy finished(&dialog, &ProbeDialog::probeFinished);
+        dialog.probe(target("Demo: large answers", "http://builtin/bytes/16384"));
+        QVERIFY(dialog.isProbing());
+        QVERIFY(dialog.statusText().contains(QStringLiteral("Probing")));
+        QVERIFY(finished.wait(10'000));
+        const ProbeOutcome& outcome = dialog.outcome();
+        QVERIFY2(outcome.ok, qPrintable(outcome.error));
+        QVERIFY(!dialog.isProbing());
+
+        // Six rows in the order of a request; TLS did not happen over http.
+        const QVector<WaterfallPhase>& phases = dialog.waterfall()->phases();
+        const QStringList expected
+            = { "DNS lookup", "TCP connect", "TLS handshake", "request sent", "first byte", "body" };
+        QCOMPARE(phases.size(), expected.size());
+        double endMs = 0;
+        double sumMs = 0;
+        for (qsizetype i = 0; i < phases.size(); ++i) {
+            const WaterfallPhase& p = phases[i];
+            QCOMPARE(p.label, expected[i]);
+            QVERIFY2(p.durationMs >= 0 && p.startMs >= 0, qPrintable(p.label));
+            QVERIFY2(std::abs(p.startMs - endMs) < 1e-9, qPrintable(p.label)); // each phase starts where the last ended
+            endMs = p.startMs + p.durationMs;
+            sumMs += p.durationMs;
+            QCOMPARE(p.happened, p.label != QStringLiteral("TLS handshake"));
+            QCOMPARE(dialog.waterfall()->barRect(static_cast<int>(i)).isEmpty(), !p.happened);
+        }
+        QCOMPARE(phases[2].note, QStringLiteral("no TLS (http)"));
+        QVERIFY(std::abs(sumMs - dialog.waterfall()->totalMs()) < 1e-6);
+        QCOMPARE(dialog.waterfall()->totalMs(), static_cast<double>(outcome.result.totalUs) / 1000.0);
+        QVERIFY(phases[4].durationMs > 0); // the server's answer takes some time to arrive
+
+        // The status line, and the details the CLI prints.
+        QVERIFY2(dialog.statusText().contains(QStringLiteral("HTTP/1.1 200 OK")), qPrintable(dialog.statusText()));
+        const QString details = dialog.detailsText();
+        QVERIFY2(details.contains(QStringLiteral("HTTP/1.1 200 OK")), qPrintable(details));
+        QVERIFY(details.contains(QStringLiteral("127.0.0.1:%1").arg(outcome.result.remotePort)));
+        QVERIFY(details.contains(QStringLiteral("16,384 bytes")));
+        QVERIFY(details.contains(QStringLiteral("none (plain http)")));
+        QVERIFY(details.contains(QStringLiteral("Content-Length: 16384")));
+        QCOMPARE(outcome.result.bodyBytes, uint64_t(16384));
+
+        // Drawn: every bar of a phase that happened is there in its colour.
+        QTRY_COMPARE(dialog.waterfall()->height(), dialog.waterfall()->sizeHint().height()); // laid out
+        if (const QString shots = qEnvironmentVariable("WB_PROBE_SHOT"); !shots.isEmpty()) dialog.grab().save(shots);
+        const QImage image = dialog.waterfall()->grab().toImage().convertToFormat(QImage::Format_RGB32);
+        for (int row : { 0, 1, 3, 4, 5 }) {
+            const QRect bar = dialog.waterfall()->barRect(row);
+            QVERIFY(bar.width() >= 2 && image.rect().contains(bar));
+            QCOMPARE(QColor(image.pixel(bar.center())), phases[row].color);
+        }
+    }
+
+    void probeDialogSaysWhyAClosedPortFailed()
+    {
+        ProbeDialog dialog;
+        QSignalSpy finished(&dialog, &ProbeDialog::probeFinished);
+        const uint16_t port = closedPort();
+        dialog.probe(target("closed", "http://127.0.0.1:" + std::to_string(port) + "/"));
+        QVERIFY(finished.wait(10'000));
+        QVERIFY(!dialog.outcome().ok);
+        QVERIFY(!dialog.outcome().cancelled);
+        const QString reason = QStringLiteral("connection refused by 127.0.0.1:%1").arg(port);
+        QVERIFY2(dialog.statusText().contains(reason), qPrintable(dialog.statusText()));
+        QVERIFY(dialog.waterfall()->phases().isEmpty());
+        QVERIFY(dialog.detailsText().isEmpty());
+    }
+
+    void escapeCancelsAProbeThatHangs()
+    {
+        SilentServer silent;
+        ProbeDialog dialog;
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        QSignalSpy finished(&dialog, &ProbeDialog::probeFinished);
+        dialog.probe(target("silent", silent.url()));
+        QTest::qWait(300); // connected, waiting for a first byte that never comes
+        QVERIFY(dialog.isProbing());
+        QElapsedTimer clock;
+        clock.start();
+        QTest::keyClick(&dialog, Qt::Key_Escape);
+        QVERIFY(!dialog.isVisible());
+        QVERIFY(finished.wait(3000));
+        qInfo("Esc to the probe's end: %lld ms", clock.elapsed());
+        QVERIFY(dialog.outcome().cancelled);
+        QVERIFY(clock.elapsed() < 2500); // curl checks the cancel flag at least once a second; the limit is 5 s
+    }
+
+    void certificateExpiryIsHighlighted()
+    {
+        QCOMPARE(expiryColor(-3), EXPIRED_COLOR);
+        QCOMPARE(expiryColor(0), EXPIRY_WARNING_COLOR);
+        QCOMPARE(expiryColor(EXPIRY_WARNING_DAYS - 1), EXPIRY_WARNING_COLOR);
+        QVERIFY(!expiryColor(EXPIRY_WARNING_DAYS).isValid());
+        QCOMPARE(expiryText(1), QStringLiteral("1 day left"));
+        QCOMPARE(expiryText(-2), QStringLiteral("expired 2 days ago"));
+
+        ProbeResult r;
+        r.method = "GET";
+        r.url = "https://api.example.test/";
+        r.tlsVersion = "TLSv1.3";
+        r.cipher = "TLS_AES_256_GCM_SHA384";
+        r.alpn = "http/1.1";
+        r.httpVersion = "HTTP/1.1";
+        r.dnsUs = 100, r.connectUs = 400, r.tlsUs = 15'000, r.requestSentUs = 15'100, r.firstByteUs = 15'900;
+        r.totalUs = 16'000;
+        r.statusLine = "HTTP/1.1 200 OK";
+        r.certificates = { { "CN=api.example.test", "CN=Example CA", { "DNS:api.example.test" }, "2026-01-01T00:00:00Z",
+                               "2026-12-01T00:00:00Z", 12 },
+            { "CN=Example CA", "CN=Example Root", {}, "2020-01-01T00:00:00Z", "2025-01-01T00:00:00Z", -5 },
+            { "CN=Example Root", "CN=Example Root", {}, "2020-01-01T00:00:00Z", "2040-01-01T00:00:00Z", 5000 } };
+        const QString html = probeDetailsHtml(r);
+        QVERIFY(
+            html.contains(QStringLiteral("color:%1; font-weight:bold'>12 days left").arg(EXPIRY_WARNING_COLOR.name())));
+        QVERIFY(
+            html.contains(QStringLiteral("color:%1; font-weight:bold'>expired 5 days ago").arg(EXPIRED_COLOR.name())));
+        QVERIFY(html.contains(QStringLiteral("(5000 days left)"))); // far off: not highlighted
+        QVERIFY(html.contains(QStringLiteral("TLSv1.3, TLS_AES_256_GCM_SHA384")));
+        QVERIFY(html.contains(QStringLiteral("DNS:api.example.test")));
+
+        // Rendered: the two highlighted expiries are on screen in their colours.
+        ProbeDialog dialog;
+        dialog.resize(760, 720);
+        ProbeOutcome outcome;
+        outcome.ok = true;
+        outcome.result = r;
+        dialog.showOutcome(target("api", r.url), outcome);
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        QVERIFY(dialog.detailsText().contains(QStringLiteral("expired 5 days ago")));
+        QVERIFY(dialog.statusText().contains(QStringLiteral("HTTP/1.1 200 OK")));
+        QCOMPARE(dialog.waterfall()->phases().size(), 6);
+        if (const QString shot = qEnvironmentVariable("WB_PROBE_TLS_SHOT"); !shot.isEmpty()) dialog.grab().save(shot);
+        const QImage details = dialog.findChild<QWidget*>(QStringLiteral("probeDetails"))->grab().toImage();
+        const auto pixelsOf = [&details](const QColor& color) {
+            int n = 0;
+            for (int y = 0; y < details.height(); ++y)
+                for (int x = 0; x < details.width(); ++x)
+                    n += QColor(details.pixel(x, y)) == color ? 1 : 0;
+            return n;
+        };
+        QVERIFY(pixelsOf(EXPIRY_WARNING_COLOR) > 10);
+        QVERIFY(pixelsOf(EXPIRED_COLOR) > 10);
+
+        const QVector<WaterfallPhase> rows = waterfallPhases(r);
+        QCOMPARE(rows.size(), 6);
+        for (const WaterfallPhase& p : rows)
+            QVERIFY(p.happened);
+        QCOMPARE(rows[2].durationMs, 14.6); // TLS: 0.4 ms to 15 ms
+        QCOMPARE(rows[5].startMs + rows[5].durationMs, 16.0);
+    }
+
+    void probeActionOpensTheDialogForTheSelectedTarget()
+    {
+        auto w = windowWithTarget(QStringLiteral("action.wrkbench"), "http://builtin/status/404");
+        QVERIFY(w);
+        w->show();
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        QVERIFY(w->probeAction()->isEnabled());
+        QCOMPARE(w->probeAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_P));
+        QVERIFY(w->targetsPanel()->probeButton()->isEnabled());
+        w->probeAction()->trigger();
+        QVERIFY(w->probeDialog());
+        QVERIFY(w->probeDialog()->isVisible());
+        QSignalSpy finished(w->probeDialog(), &ProbeDialog::probeFinished);
+        QVERIFY(finished.wait(10'000));
+        // A 404 is an answer: the probe passed, and shows it.
+        QVERIFY2(w->probeDialog()->outcome().ok, qPrintable(w->probeDialog()->outcome().error));
+        QVERIFY(w->probeDialog()->statusText().contains(QStringLiteral("404")));
+        QCOMPARE(w->probeDialog()->target().url, std::string("http://builtin/status/404"));
+        w->probeDialog()->close();
+        // A target with a field in red cannot be probed.
+        typeInto(w->targetsPanel()->editor()->urlEdit(), QStringLiteral("htp://nowhere"));
+        QVERIFY(!w->probeAction()->isEnabled());
+        QVERIFY(!w->targetsPanel()->probeButton()->isEnabled());
+    }
+
+    void preRunProbeThatPassesTravelsWithTheRun()
+    {
+        auto w = windowWithTarget(QStringLiteral("passes.wrkbench"), "http://builtin/");
+        QVERIFY(w);
+        QSignalSpy finished(w->runSession(), &RunSession::finished);
+        QVERIFY(w->startRun());
+        QVERIFY(w->runSession()->plan().probeFirst);
+        QVERIFY(finished.wait(15'000));
+        const auto outcome = finished[0][0].value<RunOutcome>();
+        QCOMPARE(outcome.status, RunStatus::Completed);
+        QVERIFY(!outcome.probeFailed);
+        QVERIFY(!outcome.probeJson.isEmpty());
+        auto probe = ProbeResult::fromJsonText(outcome.probeJson.toStdString());
+        QVERIFY2(probe, probe ? "" : probe.error().c_str());
+        QCOMPARE(probe->statusCode, 200);
+        QVERIFY(QString::fromStdString(probe->url).startsWith(QStringLiteral("http://127.0.0.1:")));
+        QVERIFY(!w->probeFailedBox());
+        // Stored with the run it preceded.
+        w->document()->reload();
+        QCOMPARE(w->document()->runs().size(), size_t(1));
+        QCOMPARE(QString::fromStdString(w->document()->runs()[0].probeJson), outcome.probeJson);
+    }
+
+    void preRunProbeBlocksARefusedTargetUntilRunAnyway()
+    {
+        const uint16_t port = closedPort();
+        auto w = windowWithTarget(QStringLiteral("refused.wrkbench"), "http://127.0.0.1:" + std::to_string(port) + "/");
+        QVERIFY(w);
+        w->show();
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        const QString reason = QStringLiteral("connection refused by 127.0.0.1:%1").arg(port);
+        QSignalSpy finished(w->runSession(), &RunSession::finished);
+        QSignalSpy started(w->runSession(), &RunSession::started);
+
+        // Run, then Cancel in the question: no load, nothing stored.
+        QString asked;
+        bool clicked = false;
+        std::function<void()> answer; // polls for the modal question, then clicks `choice`
+        QString choice = QStringLiteral("Cancel");
+        answer = [&] {
+            auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+            if (!box) {
+                QTimer::singleShot(20, this, answer);
+                return;
+            }
+            asked = box->text();
+            if (QAbstractButton* b = buttonNamed(box, choice)) {
+                b->click();
+                clicked = true;
+            }
+        };
+        QTimer::singleShot(0, this, answer);
+        QVERIFY(w->startRun());
+        QTRY_VERIFY_WITH_TIMEOUT(clicked, 10'000);
+        QVERIFY2(asked.contains(reason), qPrintable(asked));
+        QCOMPARE(finished.count(), 1);
+        const auto blocked = finished[0][0].value<RunOutcome>();
+        QVERIFY(blocked.probeFailed);
+        QCOMPARE(blocked.runId, int64_t(0));
+        QVERIFY(blocked.error.contains(reason));
+        QTRY_VERIFY(!w->probeFailedBox());
+        QVERIFY(!w->runSession()->isActive());
+        QCOMPARE(started.count(), 0);
+        w->document()->reload();
+        QVERIFY(w->document()->runs().empty()); // nothing stored
+        QVERIFY(w->runAction()->isEnabled());
+
+        // Run again, then "Run anyway": the run goes ahead with the engine's own check, and is stored.
+        clicked = false;
+        asked.clear();
+        choice = QStringLiteral("Run anyway");
+        QTimer::singleShot(0, this, answer);
+        QVERIFY(w->startRun());
+        QTRY_VERIFY_WITH_TIMEOUT(clicked, 10'000);
+        QVERIFY(asked.contains(reason));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 3, 15'000); // the blocked run, the second probe, the run
+        const auto ran = finished[2][0].value<RunOutcome>();
+        QVERIFY(!ran.probeFailed);
+        QVERIFY(!w->runSession()->plan().probeFirst);
+        QVERIFY(ran.runId > 0);
+        w->document()->reload();
+        QCOMPARE(w->document()->runs().size(), size_t(1));
+        const RunRecord& stored = w->document()->runs()[0];
+        QCOMPARE(stored.id, ran.runId);
+        // Whatever the engine makes of it, the stored run shows the failure.
+        QVERIFY2(stored.status == RunStatus::Failed || stored.totals.errors.total() > 0,
+            qPrintable(QString::fromUtf8(runStatusName(stored.status))));
+        if (stored.status == RunStatus::Failed)
+            QVERIFY2(QString::fromStdString(stored.error).contains(QStringLiteral("refused")), stored.error.c_str());
+    }
+
+    void escapeDuringThePreRunProbeCancelsIt()
+    {
+        SilentServer silent;
+        auto w = windowWithTarget(QStringLiteral("silent.wrkbench"), silent.url());
+        QVERIFY(w);
+        w->show();
+        QApplication::setActiveWindow(w.get());
+        QVERIFY(QTest::qWaitForWindowActive(w.get()));
+        QSignalSpy finished(w->runSession(), &RunSession::finished);
+        QTest::keyClick(w.get(), Qt::Key_F5);
+        QVERIFY(w->runSession()->isActive());
+        QCOMPARE(w->runSession()->phase(), RunSession::Phase::Probing);
+        QTest::qWait(300); // connected, waiting for the first byte
+        QVERIFY(w->stopAction()->isEnabled());
+        QElapsedTimer clock;
+        clock.start();
+        QTest::keyClick(w.get(), Qt::Key_Escape);
+        QVERIFY(finished.wait(3000));
+        qInfo("Esc to the end of the pre-run probe: %lld ms", clock.elapsed());
+        QVERIFY(clock.elapsed() < 2500);
+        const auto outcome = finished[0][0].value<RunOutcome>();
+        QVERIFY(outcome.cancelled);
+        QVERIFY(!outcome.probeFailed);
+        QCOMPARE(outcome.runId, int64_t(0));
+        QVERIFY(!w->probeFailedBox()); // no question after a cancel
+        w->document()->reload();
+        QVERIFY(w->document()->runs().empty());
+    }
+};
+
+WB_UI_TEST_MAIN(ProbeTest)
+#include "probe_test.moc"
