@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# What the GUI costs the engine: the same run (-t2 -c50 -d10s, the GUI's default
+# profile) from wrkbench-cli and from the real wrkbench window, against one nginx
+# pinned to CPU 0, with the generator pinned to CPU 1. The GUI run is started with
+# F5 on a virtual X display (Xvfb, pinned to CPU 1 with the GUI: drawing the live
+# charts is part of what the GUI costs). Interleaved pairs (CLI, GUI, CLI, GUI...);
+# reports the median req/s of each and the ratio. Target: GUI >= 0.95 x CLI.
+#
+#   bench/gui-overhead.sh [PAIRS=3]
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+PAIRS=${1:-3}
+GUI=${WB_GUI:-$BENCH_ROOT/build/bin/wrkbench}
+work=$(mktemp -d /tmp/wrkbench-bench-XXXXXX)
+pids=()
+cleanup() {
+    for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+    stop_nginx
+    rm -rf "$work"
+}
+trap cleanup EXIT
+for tool in Xvfb xdotool; do command -v $tool >/dev/null || { echo "$tool missing" >&2; exit 1; }; done
+start_nginx "$work" 0
+url="http://127.0.0.1:$NGINX_PORT/"
+session=$work/bench.wrkbench
+export XDG_DATA_HOME=$work/data XDG_CONFIG_HOME=$work/config XDG_RUNTIME_DIR=$work/run
+mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
+
+# The session's first (and only) target is nginx: the GUI selects it when it opens.
+"$CLI" run -t1 -c1 -d200ms --db "$session" --target nginx "$url" > /dev/null
+
+display=
+for n in $(seq 151 199); do [ ! -e "/tmp/.X11-unix/X$n" ] && { display=$n; break; }; done
+taskset -c 1 Xvfb ":$display" -screen 0 1600x1000x24 -nolisten tcp > "$work/xvfb.log" 2>&1 &
+pids+=($!)
+export DISPLAY=":$display"
+for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X$display" ] && break; sleep 0.1; done
+
+completed() { "$CLI" runs --db "$session" --status completed --csv | tail -n +2 | grep -c . || true; }
+last_rps() { "$CLI" runs --db "$session" --status completed --csv | tail -n 1 | cut -d, -f9; }
+
+: > "$work/rows"
+for i in $(seq "$PAIRS"); do
+    cli_rps=$(taskset -c 1 "$CLI" -t2 -c50 -d10s --db "$session" --target nginx "$url" | sed -n 's/^Requests\/sec: *//p')
+    echo "cli $cli_rps" >> "$work/rows"
+
+    before=$(completed)
+    unset QT_QPA_PLATFORM
+    taskset -c 1 "$GUI" "$session" > "$work/gui-$i.log" 2>&1 &
+    gui=$!
+    pids+=($gui)
+    window=$(xdotool search --sync --onlyvisible --name "bench.wrkbench" | head -1)
+    sleep 1
+    xdotool windowfocus --sync "$window" 2>/dev/null || true
+    xdotool key --clearmodifiers F5
+    for _ in $(seq 300); do [ "$(completed)" -gt "$before" ] && break; sleep 0.1; done
+    [ "$(completed)" -gt "$before" ] || { echo "the GUI run did not complete" >&2; cat "$work/gui-$i.log" >&2; exit 1; }
+    echo "gui $(last_rps)" >> "$work/rows"
+    kill "$gui"; wait "$gui" 2>/dev/null || true
+done
+
+python3 - "$work/rows" "$PAIRS" <<'PY'
+import sys, statistics as st
+rows = [l.split() for l in open(sys.argv[1]) if l.strip()]
+cli = [float(r[1]) for r in rows if r[0] == "cli"]
+gui = [float(r[1]) for r in rows if r[0] == "gui"]
+print(f"# GUI vs CLI: -t2 -c50 -d10s against nginx (CPU 0), generator on CPU 1, {sys.argv[2]} interleaved pairs\n")
+print("| | runs | req/s (median) | all runs |\n|---|---|---|---|")
+print(f"| wrkbench-cli | {len(cli)} | {st.median(cli):,.0f} | {', '.join(f'{x:,.0f}' for x in cli)} |")
+print(f"| wrkbench (GUI, live charts on Xvfb) | {len(gui)} | {st.median(gui):,.0f} | {', '.join(f'{x:,.0f}' for x in gui)} |")
+print(f"\nGUI / CLI = {st.median(gui) / st.median(cli):.3f} (target >= 0.95)")
+PY
