@@ -2,7 +2,7 @@
 // test: a valid chain (with --cacert), the wrong host name, an expired
 // certificate, no trust at all, and -k.
 
-#include "nginx.h"
+#include "tlsnginx.h"
 #include "probe/probe.h"
 
 #include <chrono>
@@ -19,30 +19,11 @@ namespace {
 class ProbeOverTls : public ::testing::Test
 {
 protected:
-    static void SetUpTestSuite()
-    {
-        s_dir = new test::TempDir;
-        s_expiredDir = new test::TempDir;
-        s_nginx = new test::Nginx;
-        s_expiredNginx = new test::Nginx;
-        if (!test::Nginx::available()) return;
-        s_ok = test::generateCertificates(s_dir->path(), s_certs)
-            && s_nginx->start({ s_certs.serverCert, s_certs.serverKey, 64 });
-        s_okExpired = test::generateCertificates(s_expiredDir->path(), s_expiredCerts, true)
-            && s_expiredNginx->start({ s_expiredCerts.serverCert, s_expiredCerts.serverKey, 64 });
-    }
-    static void TearDownTestSuite()
-    {
-        delete s_nginx;
-        delete s_expiredNginx;
-        delete s_dir;
-        delete s_expiredDir;
-    }
     void SetUp() override
     {
         if (!test::Nginx::available()) GTEST_SKIP() << "nginx is not installed";
-        ASSERT_TRUE(s_ok) << s_nginx->log();
-        ASSERT_TRUE(s_okExpired) << s_expiredNginx->log();
+        ASSERT_TRUE(tls().ok) << tls().nginx.log();
+        ASSERT_TRUE(tls().okExpired) << tls().expiredNginx.log();
     }
 
     static ProbeOptions options(const std::string& host, uint16_t port, const std::string& caFile = {})
@@ -65,30 +46,15 @@ protected:
         return text;
     }
 
-    static test::TempDir* s_dir;
-    static test::TempDir* s_expiredDir;
-    static test::Nginx* s_nginx;
-    static test::Nginx* s_expiredNginx;
-    static test::TestCertificates s_certs;
-    static test::TestCertificates s_expiredCerts;
-    static bool s_ok;
-    static bool s_okExpired;
+    static test::TlsNginxPair& tls() { return test::TlsNginxPair::shared(); }
 };
 
-test::TempDir* ProbeOverTls::s_dir = nullptr;
-test::TempDir* ProbeOverTls::s_expiredDir = nullptr;
-test::Nginx* ProbeOverTls::s_nginx = nullptr;
-test::Nginx* ProbeOverTls::s_expiredNginx = nullptr;
-test::TestCertificates ProbeOverTls::s_certs;
-test::TestCertificates ProbeOverTls::s_expiredCerts;
-bool ProbeOverTls::s_ok = false;
-bool ProbeOverTls::s_okExpired = false;
 
 } // namespace
 
 TEST_F(ProbeOverTls, TrustedWithCaFileShowsTheHandshakeAndTheChain)
 {
-    auto r = probe(options("localhost", s_nginx->tlsPort(), s_certs.caCert));
+    auto r = probe(options("localhost", tls().nginx.tlsPort(), tls().certs.caCert));
     ASSERT_TRUE(r.ok()) << r.error();
     EXPECT_EQ(r->statusCode, 200);
     EXPECT_EQ(r->statusLine, "HTTP/1.1 200 OK");
@@ -111,7 +77,7 @@ TEST_F(ProbeOverTls, TrustedWithCaFileShowsTheHandshakeAndTheChain)
     EXPECT_EQ(leaf.subject, "CN=localhost");
     EXPECT_EQ(leaf.issuer, "CN=wrkbench test CA");
     EXPECT_EQ(leaf.sans, (std::vector<std::string> { "DNS:localhost", "IP:127.0.0.1", "IP:::1" }));
-    EXPECT_EQ(leaf.notAfter, opensslNotAfter(s_certs.serverCert));
+    EXPECT_EQ(leaf.notAfter, opensslNotAfter(tls().certs.serverCert));
     EXPECT_TRUE(std::regex_match(leaf.notBefore, std::regex(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)"))) << leaf.notBefore;
     // Signed for 2 days a moment ago: whole days left, rounded down.
     std::tm tm {};
@@ -127,7 +93,7 @@ TEST_F(ProbeOverTls, TrustedWithCaFileShowsTheHandshakeAndTheChain)
 
 TEST_F(ProbeOverTls, UntrustedIssuerIsNamed)
 {
-    auto r = probe(options("localhost", s_nginx->tlsPort()));
+    auto r = probe(options("localhost", tls().nginx.tlsPort()));
     ASSERT_FALSE(r.ok());
     EXPECT_EQ(r.error(),
         "certificate verify failed: unable to get local issuer certificate (issuer CN=wrkbench test CA is "
@@ -137,7 +103,7 @@ TEST_F(ProbeOverTls, UntrustedIssuerIsNamed)
 TEST_F(ProbeOverTls, WrongHostNameIsAMismatch)
 {
     // nginx also listens on 127.0.0.2, which the certificate does not name.
-    auto r = probe(options("127.0.0.2", s_nginx->tlsPort(), s_certs.caCert));
+    auto r = probe(options("127.0.0.2", tls().nginx.tlsPort(), tls().certs.caCert));
     ASSERT_FALSE(r.ok());
     EXPECT_EQ(r.error(),
         "certificate name mismatch: 127.0.0.2 is not among the certificate's names (DNS:localhost, IP:127.0.0.1, "
@@ -146,35 +112,35 @@ TEST_F(ProbeOverTls, WrongHostNameIsAMismatch)
 
 TEST_F(ProbeOverTls, ExpiredCertificateNamesItsNotAfter)
 {
-    auto r = probe(options("localhost", s_expiredNginx->tlsPort(), s_expiredCerts.caCert));
+    auto r = probe(options("localhost", tls().expiredNginx.tlsPort(), tls().expiredCerts.caCert));
     ASSERT_FALSE(r.ok());
-    const std::string notAfter = opensslNotAfter(s_expiredCerts.serverCert);
+    const std::string notAfter = opensslNotAfter(tls().expiredCerts.serverCert);
     ASSERT_FALSE(notAfter.empty());
     EXPECT_EQ(r.error(), "certificate has expired (notAfter " + notAfter.substr(0, 10) + ")");
 }
 
 TEST_F(ProbeOverTls, InsecureStillShowsTheExpiredChain)
 {
-    auto o = options("127.0.0.2", s_expiredNginx->tlsPort());
+    auto o = options("127.0.0.2", tls().expiredNginx.tlsPort());
     o.tls.verifyPeer = false; // no trust, wrong name, expired: -k accepts it all
     auto r = probe(o);
     ASSERT_TRUE(r.ok()) << r.error();
     EXPECT_EQ(r->statusCode, 200);
     ASSERT_EQ(r->certificates.size(), 1u);
     EXPECT_LT(r->certificates[0].daysToExpiry, 0);
-    EXPECT_EQ(r->certificates[0].notAfter, opensslNotAfter(s_expiredCerts.serverCert));
+    EXPECT_EQ(r->certificates[0].notAfter, opensslNotAfter(tls().expiredCerts.serverCert));
 }
 
 TEST_F(ProbeOverTls, MissingCaFileIsReported)
 {
-    auto r = probe(options("localhost", s_nginx->tlsPort(), "/nonexistent/ca.pem"));
+    auto r = probe(options("localhost", tls().nginx.tlsPort(), "/nonexistent/ca.pem"));
     ASSERT_FALSE(r.ok());
     EXPECT_EQ(r.error(), "cannot load CA file '/nonexistent/ca.pem'");
 }
 
 TEST_F(ProbeOverTls, OfferingHttp2FallsBackToWhatTheServerSpeaks)
 {
-    auto o = options("localhost", s_nginx->tlsPort(), s_certs.caCert);
+    auto o = options("localhost", tls().nginx.tlsPort(), tls().certs.caCert);
     o.allowHttp2 = true;
     auto r = probe(o);
     ASSERT_TRUE(r.ok()) << r.error();
@@ -185,14 +151,14 @@ TEST_F(ProbeOverTls, OfferingHttp2FallsBackToWhatTheServerSpeaks)
 TEST_F(ProbeOverTls, EveryRepeatHasItsOwnFullHandshake)
 {
     // nginx logs a request just after answering it: let the earlier tests' lines land first.
-    size_t logBefore = s_nginx->tlsAccessLog().size();
+    size_t logBefore = tls().nginx.tlsAccessLog().size();
     for (int quiet = 0; quiet < 5;) {
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
-        const size_t now = s_nginx->tlsAccessLog().size();
+        const size_t now = tls().nginx.tlsAccessLog().size();
         quiet = now == logBefore ? quiet + 1 : 0;
         logBefore = now;
     }
-    auto r = probeRepeated(options("localhost", s_nginx->tlsPort(), s_certs.caCert), 3);
+    auto r = probeRepeated(options("localhost", tls().nginx.tlsPort(), tls().certs.caCert), 3);
     ASSERT_TRUE(r.ok()) << r.error();
     for (const ProbeResult& p : *r) {
         EXPECT_GT(p.tlsUs, p.connectUs);
@@ -201,7 +167,7 @@ TEST_F(ProbeOverTls, EveryRepeatHasItsOwnFullHandshake)
     // nginx logs "<protocol> <r if resumed, else .>" per TLS request.
     std::string log;
     for (int i = 0; i < 100; ++i) {
-        log = s_nginx->tlsAccessLog().substr(logBefore);
+        log = tls().nginx.tlsAccessLog().substr(logBefore);
         if (std::count(log.begin(), log.end(), '\n') >= 3) break;
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
