@@ -5,12 +5,14 @@
 #include "models/profilelistmodel.h"
 #include "pages/comparepage.h"
 #include "pages/dialogs.h"
+#include "pages/experimentpage.h"
 #include "pages/livepage.h"
 #include "pages/profileeditor.h"
 #include "pages/rundetailpage.h"
 #include "pages/runspage.h"
 #include "pages/targeteditor.h"
 #include "pages/targetspanel.h"
+#include "run/experimenttask.h"
 #include "run/runcontroller.h"
 #include "run/runsession.h"
 #include "session/sessiondocument.h"
@@ -42,13 +44,15 @@ MainWindow::MainWindow(QWidget* parent)
     m_live = new LivePage(m_run, this);
     m_runs = new RunsPage(this);
     m_compare = new ComparePage(this);
+    m_experiments = new ExperimentPage(this);
     m_tabs = new QTabWidget(this);
     m_tabs->setDocumentMode(true);
     m_tabs->setTabsClosable(true);
     m_tabs->addTab(m_live, tr("Live"));
     m_tabs->addTab(m_runs, tr("Runs"));
     m_tabs->addTab(m_compare, tr("Compare"));
-    for (int i = LiveTab; i <= CompareTab; ++i) {
+    m_tabs->addTab(m_experiments, tr("Experiments"));
+    for (int i = LiveTab; i <= LAST_FIXED_TAB; ++i) {
         m_tabs->tabBar()->setTabButton(i, QTabBar::RightSide, nullptr);
         m_tabs->tabBar()->setTabButton(i, QTabBar::LeftSide, nullptr);
     }
@@ -83,6 +87,11 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_runs, &RunsPage::compareRequested, this, &MainWindow::compareRuns);
     connect(m_runs, &RunsPage::message, this, [this](const QString& text) { showMessage(text); });
     connect(m_compare, &ComparePage::message, this, [this](const QString& text) { showMessage(text); });
+    connect(m_experiments, &ExperimentPage::message, this, [this](const QString& text) { showMessage(text); });
+    connect(m_experiments, &ExperimentPage::runningChanged, this, [this](bool running) {
+        updateActions();
+        m_tabs->setTabText(ExperimentsTab, running ? tr("Experiments ●") : tr("Experiments"));
+    });
 
     restoreLayout();
     updateActions();
@@ -94,6 +103,11 @@ MainWindow::~MainWindow()
     if (m_run->isActive()) {
         m_run->stop();
         m_run->waitForFinished();
+    }
+    // Likewise an experiment: its run in progress is kept as 'stopped', Resume makes it again.
+    if (m_experiments->isRunning()) {
+        m_experiments->stop();
+        m_experiments->task()->waitForFinished();
     }
 }
 
@@ -184,15 +198,17 @@ bool MainWindow::openSession(const QString& path, bool create)
 void MainWindow::setDocument(std::unique_ptr<SessionDocument> doc)
 {
     // Run tabs and the comparison belong to the old session.
-    while (m_tabs->count() > CompareTab + 1)
-        closeRunTab(CompareTab + 1);
+    while (m_tabs->count() > LAST_FIXED_TAB + 1)
+        closeRunTab(LAST_FIXED_TAB + 1);
     m_compare->setRuns({});
+    m_experiments->setDocument(nullptr);
 
     SessionDocument* raw = doc.get();
     m_targets->setDocument(raw);
     m_runs->setDocument(raw);
     m_profileEditor->setDocument(raw);
     m_profiles->setDocument(raw);
+    m_experiments->setDocument(raw);
     m_doc = std::move(doc); // the old document goes only after nothing points at it
     connect(raw, &SessionDocument::runsChanged, this, &MainWindow::runsChanged);
     connect(raw, &SessionDocument::errorOccurred, this, [this](const QString& text) { showMessage(text); });
@@ -212,6 +228,16 @@ void MainWindow::setDocument(std::unique_ptr<SessionDocument> doc)
 
 bool MainWindow::settleRun(const QString& why)
 {
+    if (m_experiments->isRunning()) {
+        if (!confirm(this, tr("An experiment is running"),
+                tr("An experiment is running. Stop it to %1? Its completed runs are kept; Resume makes the rest.")
+                    .arg(why),
+                tr("Stop the experiment")))
+            return false;
+        m_experiments->stop();
+        m_experiments->task()->waitForFinished(10'000);
+        if (m_experiments->isRunning()) return false;
+    }
     if (!m_run->isActive()) return true;
     if (!confirm(this, tr("A run is in progress"),
             tr("A run is in progress. Stop it to %1? What it measured so far is kept as a stopped run.").arg(why),
@@ -236,11 +262,12 @@ void MainWindow::closeEvent(QCloseEvent* event)
 
 void MainWindow::updateActions()
 {
-    const bool active = m_run->isActive();
+    // An experiment's runs and a single run would skew each other's numbers: one at a time.
+    const bool active = m_run->isActive() || m_experiments->isRunning();
     const bool ready
         = m_doc && m_targets->currentTargetId() != 0 && m_targets->editor()->isValid() && m_profileEditor->isValid();
     m_runAction->setEnabled(!active && ready);
-    m_stopAction->setEnabled(active && !m_run->isStopping());
+    m_stopAction->setEnabled((m_run->isActive() && !m_run->isStopping()) || m_experiments->isRunning());
     // A probe is one request: fine during a run too (it then measures the loaded target).
     m_probeAction->setEnabled(m_doc && m_targets->currentTargetId() != 0 && m_targets->editor()->isValid());
     m_probeAction->setToolTip(m_probeAction->isEnabled()
@@ -320,7 +347,7 @@ void MainWindow::runsChanged()
     for (const RunRecord& r : m_doc->runs())
         ids.push_back(r.id);
     m_compare->retainRuns(ids);
-    for (int i = m_tabs->count() - 1; i > CompareTab; --i)
+    for (int i = m_tabs->count() - 1; i > LAST_FIXED_TAB; --i)
         if (auto* page = qobject_cast<RunDetailPage*>(m_tabs->widget(i));
             page && std::find(ids.begin(), ids.end(), page->runId()) == ids.end())
             closeRunTab(i);
@@ -328,7 +355,7 @@ void MainWindow::runsChanged()
 
 void MainWindow::closeRunTab(int index)
 {
-    if (index <= CompareTab) return;
+    if (index <= LAST_FIXED_TAB) return;
     QWidget* page = m_tabs->widget(index);
     m_tabs->removeTab(index);
     page->deleteLater();

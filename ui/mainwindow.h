@@ -1,6 +1,6 @@
 #pragma once
 // The main window: toolbar (Run F5/Ctrl+R, Probe Ctrl+P, Stop Esc, load profile), the
-// targets and load profile docks on the left, the Live / Runs / Compare tabs
+// targets and load profile docks on the left, the Live / Runs / Compare / Experiments tabs
 // (plus one closable tab per opened run), and a status bar with the engine
 // version, the session file and the last run stored.
 //
@@ -19,6 +19,7 @@ class QTabWidget;
 namespace wb::ui {
 
 class ComparePage;
+class ExperimentPage;
 class LivePage;
 class ProbeDialog;
 class ProfileEditor;
@@ -33,7 +34,7 @@ class MainWindow : public QMainWindow
 {
     Q_OBJECT
 public:
-    enum Tab { LiveTab, RunsTab, CompareTab };
+    enum Tab { LiveTab, RunsTab, CompareTab, ExperimentsTab, LAST_FIXED_TAB = ExperimentsTab };
 
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
@@ -70,6 +71,7 @@ public:
     LivePage* livePage() const { return m_live; }
     RunsPage* runsPage() const { return m_runs; }
     ComparePage* comparePage() const { return m_compare; }
+    ExperimentPage* experimentPage() const { return m_experiments; }
     QAction* runAction() const { return m_runAction; }
     QAction* stopAction() const { return m_stopAction; }
     QAction* probeAction() const { return m_probeAction; }
@@ -125,6 +127,7 @@ private:
     LivePage* m_live = nullptr;
     RunsPage* m_runs = nullptr;
     ComparePage* m_compare = nullptr;
+    ExperimentPage* m_experiments = nullptr;
 
     QAction* m_runAction = nullptr;
     QAction* m_stopAction = nullptr;

@@ -5,6 +5,7 @@
 #include "models/profilelistmodel.h"
 #include "pages/comparepage.h"
 #include "pages/dialogs.h"
+#include "pages/experimentpage.h"
 #include "pages/livepage.h"
 #include "pages/profileeditor.h"
 #include "pages/rundetailpage.h"
@@ -173,6 +174,8 @@ void MainWindow::buildMenus()
     m_viewMenu->addAction(tr("&Live"), QKeySequence(Qt::CTRL | Qt::Key_1), this, [this] { showTab(LiveTab); });
     m_viewMenu->addAction(tr("&Runs"), QKeySequence(Qt::CTRL | Qt::Key_2), this, [this] { showTab(RunsTab); });
     m_viewMenu->addAction(tr("&Compare"), QKeySequence(Qt::CTRL | Qt::Key_3), this, [this] { showTab(CompareTab); });
+    m_viewMenu->addAction(
+        tr("&Experiments"), QKeySequence(Qt::CTRL | Qt::Key_4), this, [this] { showTab(ExperimentsTab); });
     m_viewMenu->addSeparator();
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         m_viewMenu->addAction(dock->toggleViewAction());
@@ -247,6 +250,7 @@ bool MainWindow::startRun()
 
 void MainWindow::stopRun()
 {
+    if (m_experiments->isRunning()) m_experiments->stop();
     if (!m_run->isActive()) return;
     m_run->stop();
     updateActions();
@@ -255,7 +259,7 @@ void MainWindow::stopRun()
 
 void MainWindow::openRun(qint64 runId)
 {
-    for (int i = CompareTab + 1; i < m_tabs->count(); ++i)
+    for (int i = LAST_FIXED_TAB + 1; i < m_tabs->count(); ++i)
         if (auto* page = qobject_cast<RunDetailPage*>(m_tabs->widget(i)); page && page->runId() == runId) {
             m_tabs->setCurrentIndex(i);
             return;
@@ -265,8 +269,8 @@ void MainWindow::openRun(qint64 runId)
         showError(this, tr("Cannot open the run"), QString::fromStdString(loaded.error()));
         return;
     }
-    while (m_tabs->count() - (CompareTab + 1) >= MAX_RUN_TABS)
-        closeRunTab(CompareTab + 1);
+    while (m_tabs->count() - (LAST_FIXED_TAB + 1) >= MAX_RUN_TABS)
+        closeRunTab(LAST_FIXED_TAB + 1);
     auto* page = new RunDetailPage(std::move(*loaded), m_tabs);
     connect(page, &RunDetailPage::message, this, [this](const QString& text) { showMessage(text); });
     connect(page, &RunDetailPage::compareWith, this, [this](qint64 id) {

@@ -1,0 +1,235 @@
+// The Experiments tab driven like a user: a plan that does not validate shows
+// the parser's error inline and adds nothing; a tiny A-vs-B plan against the
+// built-in server (2 targets, 1 level, 2 repetitions of 300 ms) is created
+// from its file, run from the tab, and its results table, session runs and
+// CSV / Markdown exports are checked. The results model runs under
+// QAbstractItemModelTester throughout.
+
+#include "mainwindow.h"
+#include "models/experimentresultsmodel.h"
+#include "pages/experimentpage.h"
+#include "run/experimenttask.h"
+#include "session/sessiondocument.h"
+#include "uitestsupport.h"
+
+#include <QAbstractItemModelTester>
+#include <QFile>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+#include <algorithm>
+#include <cmath>
+
+using namespace wb;
+using namespace wb::ui;
+
+class ExperimentTest : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+    QString writePlan(const QString& name, const QByteArray& json)
+    {
+        const QString path = m_dir.filePath(name);
+        QFile file(path);
+        if (!file.open(QIODevice::WriteOnly) || file.write(json) != json.size()) return {};
+        return path;
+    }
+
+    static QString readAll(const QString& path)
+    {
+        QFile file(path);
+        return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
+    }
+
+private slots:
+    void invalidPlanShowsErrorInline()
+    {
+        MainWindow w;
+        QVERIFY(w.openSession(m_dir.filePath(QStringLiteral("invalid.wrkbench")), true));
+        ExperimentPage* page = w.experimentPage();
+        const QString path = writePlan(QStringLiteral("one-target.json"),
+            "{\"targets\": [{\"name\": \"A\", \"url\": \"http://builtin/\"}], \"duration\": \"300ms\"}");
+        QVERIFY(!path.isEmpty());
+        QCOMPARE(page->createFromPlanFile(path), int64_t(0));
+        QVERIFY(!page->errorLabel()->isHidden());
+        QVERIFY2(page->errorLabel()->text().contains(QStringLiteral("at least two targets")),
+            qPrintable(page->errorLabel()->text()));
+        QCOMPARE(page->experimentList()->topLevelItemCount(), 0);
+        QVERIFY(w.document()->store().experiments()->empty());
+        QVERIFY(!page->runButton()->isEnabled());
+    }
+
+    void runPlanFromTheTab()
+    {
+        MainWindow w;
+        QVERIFY(w.openSession(m_dir.filePath(QStringLiteral("lab.wrkbench")), true));
+        ExperimentPage* page = w.experimentPage();
+        QAbstractItemModelTester tester(page->resultsModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+
+        // Ctrl+4 shows the tab.
+        w.show();
+        QApplication::setActiveWindow(&w);
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        QTest::keyClick(&w, Qt::Key_4, Qt::ControlModifier);
+        QCOMPARE(w.tabs()->currentWidget(), page);
+
+        // Few connections: the delayed target is bound to about connections / 1 ms.
+        const QString path = writePlan(QStringLiteral("tiny.json"),
+            "{"
+            "\"name\": \"Direct vs delayed\","
+            "\"targets\": [{\"name\": \"Direct\", \"url\": \"http://builtin/\", \"baseline\": true},"
+            "{\"name\": \"Delayed\", \"url\": \"http://builtin/delay/1\"}],"
+            "\"load\": {\"threads\": 1, \"connections\": 2, \"interval\": \"100ms\"},"
+            "\"repetitions\": 2, \"duration\": \"300ms\", \"cooldown\": 0}");
+        const int64_t id = page->createFromPlanFile(path);
+        QVERIFY2(id > 0, qPrintable(page->errorLabel()->text()));
+        QVERIFY(page->errorLabel()->isHidden());
+        QCOMPARE(page->experimentList()->topLevelItemCount(), 1);
+        QCOMPARE(page->selectedExperimentId(), id);
+        QCOMPARE(page->experimentList()->topLevelItem(0)->text(2), QStringLiteral("planned"));
+        QCOMPARE(page->runButton()->text(), QStringLiteral("Run"));
+        QVERIFY(page->runButton()->isEnabled());
+        QCOMPARE(page->resultsModel()->rowCount(), 2); // the cells, no runs yet
+        QCOMPARE(
+            page->resultsModel()->index(0, ExperimentResultsModel::RunsColumn).data().toString(), QStringLiteral("0"));
+
+        QSignalSpy progress(page->task(), &ExperimentTask::progress);
+        QSignalSpy finished(page->task(), &ExperimentTask::finished);
+        QTest::mouseClick(page->runButton(), Qt::LeftButton);
+        QVERIFY(page->isRunning());
+        QVERIFY(page->stopButton()->isEnabled());
+        QVERIFY(!page->runButton()->isEnabled());
+        QVERIFY(!w.runAction()->isEnabled()); // one load at a time
+        QVERIFY(!page->progressBar()->isHidden());
+        QVERIFY(finished.wait(15'000));
+        const auto result = finished[0][0].value<ExperimentTaskResult>();
+        QVERIFY2(result.ok, qPrintable(result.error));
+        QCOMPARE(result.outcome.status, ExperimentStatus::Completed);
+        QCOMPARE(result.outcome.runsDone, size_t(4));
+        QVERIFY(!page->isRunning());
+        QVERIFY(!page->stopButton()->isEnabled());
+        QVERIFY(page->progressLabel()->text().contains(QStringLiteral("completed")));
+        QCOMPARE(progress.count(), 8); // started and finished, per run
+        const auto last = progress.last()[0].value<ExperimentProgress>();
+        QCOMPARE(last.event, ExperimentProgress::Event::RunFinished);
+        QCOMPARE(last.runsDone, size_t(4));
+        QCOMPARE(last.targetName, std::string("Delayed"));
+        QCOMPARE(last.repetition, 1u);
+
+        // The table: Direct (baseline) and Delayed, two runs each, plausible numbers.
+        ExperimentResultsModel* model = page->resultsModel();
+        QCOMPARE(model->rowCount(), 2);
+        QCOMPARE(model->columnCount(), int(ExperimentResultsModel::COLUMN_COUNT));
+        const auto cell
+            = [&](int row, int column, int role = Qt::DisplayRole) { return model->index(row, column).data(role); };
+        QCOMPARE(cell(0, ExperimentResultsModel::TargetColumn).toString(), QStringLiteral("Direct *"));
+        QVERIFY(cell(0, 0, ExperimentResultsModel::BaselineRole).toBool());
+        QCOMPARE(cell(1, ExperimentResultsModel::TargetColumn).toString(), QStringLiteral("Delayed"));
+        QVERIFY(!cell(1, 0, ExperimentResultsModel::BaselineRole).toBool());
+        for (int row = 0; row < 2; ++row) {
+            QCOMPARE(cell(row, ExperimentResultsModel::RunsColumn).toString(), QStringLiteral("2"));
+            QVERIFY(cell(row, ExperimentResultsModel::RpsColumn).toString().contains(QStringLiteral("±")));
+            QVERIFY(cell(row, ExperimentResultsModel::RpsColumn, ExperimentResultsModel::ValueRole).toDouble() > 50);
+            const double p50
+                = cell(row, ExperimentResultsModel::P50Column, ExperimentResultsModel::ValueRole).toDouble();
+            const double p99
+                = cell(row, ExperimentResultsModel::P99Column, ExperimentResultsModel::ValueRole).toDouble();
+            QVERIFY(p50 > 0 && p50 <= p99);
+            QCOMPARE(
+                cell(row, ExperimentResultsModel::ErrorsColumn, ExperimentResultsModel::ValueRole).toDouble(), 0.0);
+        }
+        // Each delayed request takes at least 1 ms: at most ~2,000 req/s on 2 connections.
+        QVERIFY(cell(1, ExperimentResultsModel::P50Column, ExperimentResultsModel::ValueRole).toDouble() >= 1000);
+        QVERIFY(cell(1, ExperimentResultsModel::RpsColumn, ExperimentResultsModel::ValueRole).toDouble() < 2100);
+        const double ratio = cell(1, ExperimentResultsModel::RatioColumn, ExperimentResultsModel::ValueRole).toDouble();
+        QVERIFY(ratio > 0 && ratio < 1);
+        QVERIFY(cell(1, ExperimentResultsModel::RatioColumn).toString().contains(QStringLiteral("–"))); // has a CI
+        QCOMPARE(cell(1, ExperimentResultsModel::LossColumn, ExperimentResultsModel::ValueRole).toDouble(),
+            (1 - ratio) * 100);
+        QCOMPARE(cell(0, ExperimentResultsModel::VerdictColumn).toString(), QStringLiteral("baseline"));
+        QVERIFY(!cell(1, ExperimentResultsModel::VerdictColumn).toString().isEmpty());
+
+        // The session: 4 completed runs linked to the experiment, 2 per target, repetitions 0 and 1.
+        auto runs = w.document()->store().experimentRuns(id);
+        QVERIFY(runs);
+        QCOMPARE(runs->size(), size_t(4));
+        int repetitionSum = 0;
+        for (const RunRecord& r : *runs) {
+            QCOMPARE(r.status, RunStatus::Completed);
+            QCOMPARE(r.experiment.experimentId, id);
+            repetitionSum += r.experiment.repetition;
+        }
+        QCOMPARE(repetitionSum, 2);
+        QCOMPARE(w.document()->runs().size(), size_t(4));
+        QCOMPARE(w.document()->store().experiment(id)->status, ExperimentStatus::Completed);
+        QCOMPARE(page->experimentList()->topLevelItem(0)->text(2), QStringLiteral("completed"));
+        QVERIFY(!page->runButton()->isEnabled()); // nothing left to make
+
+        // Exports through the engine's report functions.
+        const QString csv = m_dir.filePath(QStringLiteral("results.csv"));
+        QVERIFY(page->exportCsv(csv));
+        const QStringList lines = readAll(csv).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 3);
+        QVERIFY(lines[0].startsWith(QStringLiteral("experiment_id,")));
+        QVERIFY(lines[2].contains(QStringLiteral("Delayed")));
+        const QString md = m_dir.filePath(QStringLiteral("report.md"));
+        QVERIFY(page->exportMarkdown(md));
+        const QString report = readAll(md);
+        QVERIFY(report.contains(QStringLiteral("Direct vs delayed")));
+        QVERIFY(report.contains(QStringLiteral("Delayed")));
+    }
+    void stopThenResume()
+    {
+        MainWindow w;
+        QVERIFY(w.openSession(m_dir.filePath(QStringLiteral("resume.wrkbench")), true));
+        ExperimentPage* page = w.experimentPage();
+        const QString path = writePlan(QStringLiteral("resume.json"),
+            "{\"targets\": [{\"name\": \"A\", \"url\": \"http://builtin/\"}, {\"name\": \"B\", \"url\": "
+            "\"http://builtin/delay/1\"}], \"load\": {\"threads\": 1, \"connections\": 2}, \"repetitions\": 2, "
+            "\"duration\": \"300ms\"}");
+        const int64_t id = page->createFromPlanFile(path);
+        QVERIFY2(id > 0, qPrintable(page->errorLabel()->text()));
+
+        // Stop once the first run is done: it is kept, the one in progress is stored as 'stopped'.
+        QSignalSpy progress(page->task(), &ExperimentTask::progress);
+        QSignalSpy finished(page->task(), &ExperimentTask::finished);
+        QVERIFY(page->runSelected());
+        QTRY_VERIFY_WITH_TIMEOUT(std::any_of(progress.cbegin(), progress.cend(),
+                                     [](const QList<QVariant>& args) {
+                                         return args[0].value<ExperimentProgress>().event
+                                             == ExperimentProgress::Event::RunFinished;
+                                     }),
+            10'000);
+        QTest::mouseClick(page->stopButton(), Qt::LeftButton);
+        QVERIFY(finished.wait(10'000));
+        auto result = finished[0][0].value<ExperimentTaskResult>();
+        QVERIFY2(result.ok, qPrintable(result.error));
+        QCOMPARE(result.outcome.status, ExperimentStatus::Stopped);
+        QVERIFY(result.outcome.runsDone >= 1 && result.outcome.runsDone < 4);
+        QCOMPARE(w.document()->store().experiment(id)->status, ExperimentStatus::Stopped);
+        QCOMPARE(page->runButton()->text(), QStringLiteral("Resume"));
+        QVERIFY(page->runButton()->isEnabled());
+
+        // Resume makes only what is missing.
+        QTest::mouseClick(page->runButton(), Qt::LeftButton);
+        QVERIFY(finished.wait(15'000));
+        result = finished[1][0].value<ExperimentTaskResult>();
+        QVERIFY2(result.ok, qPrintable(result.error));
+        QCOMPARE(result.outcome.status, ExperimentStatus::Completed);
+        QCOMPARE(result.outcome.runsDone, size_t(4));
+        QVERIFY(result.outcome.runsSkipped >= 1);
+        QCOMPARE(page->resultsModel()->rowCount(), 2);
+        QCOMPARE(
+            page->resultsModel()->index(1, ExperimentResultsModel::RunsColumn).data().toString(), QStringLiteral("2"));
+    }
+};
+
+WB_UI_TEST_MAIN(ExperimentTest)
+#include "experiment_test.moc"

@@ -1,0 +1,171 @@
+#include "models/experimentresultsmodel.h"
+
+#include "models/format.h"
+
+#include <QFont>
+#include <cmath>
+#include <limits>
+
+namespace wb::ui {
+
+namespace {
+
+constexpr double NOT_KNOWN = std::numeric_limits<double>::quiet_NaN();
+
+/// "95,234 ± 3,973"; the sd is left out with a single repetition.
+QString meanSd(const SampleStats& s, QString (*format)(double))
+{
+    if (s.n == 0 || std::isnan(s.mean)) return QStringLiteral("—");
+    if (std::isnan(s.stdev)) return format(s.mean);
+    return QStringLiteral("%1 ± %2").arg(format(s.mean), format(s.stdev));
+}
+
+QString ratioText(const RatioEstimate& r)
+{
+    if (std::isnan(r.ratio)) return QStringLiteral("—");
+    QString text = QString::number(r.ratio, 'f', 3);
+    if (r.hasInterval())
+        text += QStringLiteral(" (%1–%2)")
+                    .arg(QString::number(r.low, 'f', 3),
+                        std::isinf(r.high) ? QStringLiteral("∞") : QString::number(r.high, 'f', 3));
+    return text;
+}
+
+} // namespace
+
+ExperimentResultsModel::ExperimentResultsModel(QObject* parent)
+    : QAbstractTableModel(parent)
+{ }
+
+void ExperimentResultsModel::setResults(ExperimentResults results)
+{
+    beginResetModel();
+    m_results = std::move(results);
+    endResetModel();
+}
+
+void ExperimentResultsModel::clear()
+{
+    setResults({});
+}
+
+int ExperimentResultsModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_results.rows.size());
+}
+
+int ExperimentResultsModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : COLUMN_COUNT;
+}
+
+QVariant ExperimentResultsModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
+    const ExperimentRow& row = m_results.rows[static_cast<size_t>(index.row())];
+    switch (role) {
+    case Qt::DisplayRole:
+        return displayText(row, index.column());
+    case Qt::ToolTipRole:
+        return index.column() == VerdictColumn ? QString::fromStdString(row.verdict) : QVariant();
+    case Qt::TextAlignmentRole:
+        return index.column() >= RunsColumn && index.column() <= LossColumn
+            ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
+            : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+    case Qt::FontRole: {
+        if (!row.baseline) return {};
+        QFont font;
+        font.setBold(true);
+        return font;
+    }
+    case ValueRole:
+        return value(row, index.column());
+    case BaselineRole:
+        return row.baseline;
+    default:
+        return {};
+    }
+}
+
+QVariant ExperimentResultsModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+    switch (section) {
+    case LevelColumn:
+        return tr("Level");
+    case TargetColumn:
+        return tr("Target");
+    case RunsColumn:
+        return tr("Runs");
+    case RpsColumn:
+        return tr("Req/s (mean ± sd)");
+    case P50Column:
+        return tr("p50 ms");
+    case P99Column:
+        return tr("p99 ms");
+    case ErrorsColumn:
+        return tr("Errors");
+    case RatioColumn:
+        return tr("Req/s vs baseline (95% CI)");
+    case LossColumn:
+        return tr("Loss");
+    case VerdictColumn:
+        return tr("Verdict");
+    default:
+        return {};
+    }
+}
+
+QString ExperimentResultsModel::displayText(const ExperimentRow& row, int column) const
+{
+    switch (column) {
+    case LevelColumn:
+        return QString::fromStdString(row.cellLabel);
+    case TargetColumn:
+        return QString::fromStdString(row.targetName) + (row.baseline ? QStringLiteral(" *") : QString());
+    case RunsColumn:
+        return QString::number(row.requestsPerS.n);
+    case RpsColumn:
+        return meanSd(row.requestsPerS, formatCount);
+    case P50Column:
+        return meanSd(row.p50Us, formatUsAsMs);
+    case P99Column:
+        return meanSd(row.p99Us, formatUsAsMs);
+    case ErrorsColumn:
+        return meanSd(row.errors, formatCount);
+    case RatioColumn:
+        return row.baseline ? QStringLiteral("—") : ratioText(row.requestsPerSRatio);
+    case LossColumn:
+        return row.baseline || std::isnan(row.requestsPerSRatio.ratio)
+            ? QStringLiteral("—")
+            : QStringLiteral("%1 %").arg(QString::number(row.lossPct(), 'f', 1));
+    case VerdictColumn:
+        return QString::fromStdString(row.verdict);
+    default:
+        return {};
+    }
+}
+
+double ExperimentResultsModel::value(const ExperimentRow& row, int column) const
+{
+    switch (column) {
+    case RunsColumn:
+        return static_cast<double>(row.requestsPerS.n);
+    case RpsColumn:
+        return row.requestsPerS.mean;
+    case P50Column:
+        return row.p50Us.mean;
+    case P99Column:
+        return row.p99Us.mean;
+    case ErrorsColumn:
+        return row.errors.mean;
+    case RatioColumn:
+        return row.requestsPerSRatio.ratio;
+    case LossColumn:
+        return row.lossPct();
+    default:
+        return NOT_KNOWN;
+    }
+}
+
+} // namespace wb::ui

@@ -1,0 +1,399 @@
+#include "pages/experimentpage.h"
+
+#include "experiment/experimentreport.h"
+#include "experiment/experimentresults.h"
+#include "experiment/experimentrunner.h"
+#include "http/url.h"
+#include "models/experimentresultsmodel.h"
+#include "models/format.h"
+#include "pages/dialogs.h"
+#include "run/builtinserver.h"
+#include "run/experimenttask.h"
+#include "session/sessiondocument.h"
+
+#include <QDateTime>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableView>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace wb::ui {
+
+namespace {
+
+enum ListColumn { IdColumn, NameColumn, StatusColumn, CreatedColumn };
+
+/// Points targets on "builtin" at this process's built-in server, as single runs do.
+/// The stored plan keeps the loopback URL, so a resume in a later process must re-create it.
+Status resolveBuiltinTargets(ExperimentPlan& plan)
+{
+    for (ExperimentTarget& target : plan.targets) {
+        if (!isBuiltinUrl(target.request.url)) continue;
+        if (target.request.url.isTls())
+            return Error { "target '" + target.name + "': the built-in server speaks plain http" };
+        auto port = ensureBuiltinServer();
+        if (!port) return Error { port.error() };
+        auto url = parseUrl(builtinUrl(target.request.url, *port));
+        if (!url) return Error { url.error() };
+        target.request.url = *url;
+    }
+    return {};
+}
+
+bool writeFile(const QString& path, const std::string& text, QString* error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)
+        || file.write(text.data(), static_cast<qint64>(text.size())) != static_cast<qint64>(text.size())) {
+        *error = file.errorString();
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+ExperimentPage::ExperimentPage(QWidget* parent)
+    : QWidget(parent)
+    , m_task(new ExperimentTask(this))
+    , m_results(new ExperimentResultsModel(this))
+    , m_list(new QTreeWidget(this))
+    , m_newButton(new QPushButton(tr("New from plan file…"), this))
+    , m_runButton(new QPushButton(tr("Run"), this))
+    , m_stopButton(new QPushButton(tr("Stop"), this))
+    , m_csvButton(new QPushButton(tr("Export CSV…"), this))
+    , m_markdownButton(new QPushButton(tr("Export Markdown…"), this))
+    , m_error(new QLabel(this))
+    , m_progress(new QProgressBar(this))
+    , m_progressLabel(new QLabel(this))
+    , m_summary(new QLabel(this))
+    , m_table(new QTableView(this))
+{
+    setObjectName(QStringLiteral("ExperimentPage"));
+    m_list->setObjectName(QStringLiteral("ExperimentList"));
+    m_list->setHeaderLabels({ tr("#"), tr("Name"), tr("Status"), tr("Created") });
+    m_list->setRootIsDecorated(false);
+    m_list->setUniformRowHeights(true);
+    m_list->header()->setSectionResizeMode(NameColumn, QHeaderView::Stretch);
+    m_list->header()->setStretchLastSection(false);
+
+    m_error->setObjectName(QStringLiteral("ExperimentError"));
+    m_error->setWordWrap(true);
+    m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_error->setStyleSheet(QStringLiteral("color: #c0392b;"));
+    m_error->hide();
+    m_progress->setVisible(false);
+    m_progressLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    m_table->setObjectName(QStringLiteral("ExperimentResults"));
+    m_table->setModel(m_results);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setWordWrap(false);
+
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_newButton);
+    buttons->addWidget(m_runButton);
+    buttons->addWidget(m_stopButton);
+    buttons->addStretch(1);
+
+    auto* top = new QWidget(this);
+    auto* topLayout = new QVBoxLayout(top);
+    topLayout->setContentsMargins(0, 0, 0, 0);
+    topLayout->addWidget(m_list, 1);
+    topLayout->addLayout(buttons);
+    topLayout->addWidget(m_error);
+    topLayout->addWidget(m_progress);
+    topLayout->addWidget(m_progressLabel);
+
+    auto* exports = new QHBoxLayout;
+    exports->addWidget(m_summary, 1);
+    exports->addWidget(m_csvButton);
+    exports->addWidget(m_markdownButton);
+    auto* bottom = new QWidget(this);
+    auto* bottomLayout = new QVBoxLayout(bottom);
+    bottomLayout->setContentsMargins(0, 0, 0, 0);
+    bottomLayout->addLayout(exports);
+    bottomLayout->addWidget(m_table, 1);
+
+    auto* splitter = new QSplitter(Qt::Vertical, this);
+    splitter->addWidget(top);
+    splitter->addWidget(bottom);
+    splitter->setStretchFactor(1, 2);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(splitter);
+
+    connect(m_newButton, &QPushButton::clicked, this, &ExperimentPage::askNewFromFile);
+    connect(m_runButton, &QPushButton::clicked, this, &ExperimentPage::runSelected);
+    connect(m_stopButton, &QPushButton::clicked, this, &ExperimentPage::stop);
+    connect(m_csvButton, &QPushButton::clicked, this, [this] { askExport(false); });
+    connect(m_markdownButton, &QPushButton::clicked, this, [this] { askExport(true); });
+    connect(m_list, &QTreeWidget::currentItemChanged, this, [this] {
+        loadResults();
+        updateButtons();
+    });
+    connect(m_task, &ExperimentTask::progress, this, &ExperimentPage::showProgress);
+    connect(m_task, &ExperimentTask::finished, this, &ExperimentPage::experimentFinished);
+    updateButtons();
+}
+
+void ExperimentPage::setDocument(SessionDocument* doc)
+{
+    m_doc = doc;
+    m_error->hide();
+    refresh();
+}
+
+bool ExperimentPage::isRunning() const
+{
+    return m_task->isActive();
+}
+
+void ExperimentPage::refresh()
+{
+    const int64_t selected = selectedExperimentId();
+    const QSignalBlocker block(m_list);
+    m_list->clear();
+    if (m_doc) {
+        auto list = m_doc->store().experiments();
+        if (!list)
+            showError(QString::fromStdString(list.error()));
+        else
+            for (const ExperimentRecord& e : *list) {
+                auto* item = new QTreeWidgetItem(m_list);
+                item->setData(IdColumn, Qt::DisplayRole, QVariant::fromValue<qint64>(e.id));
+                item->setText(NameColumn, QString::fromStdString(e.name));
+                item->setText(StatusColumn, QString::fromUtf8(experimentStatusName(e.status)));
+                item->setToolTip(StatusColumn, QString::fromStdString(e.error));
+                item->setText(CreatedColumn,
+                    QDateTime::fromMSecsSinceEpoch(e.createdAtMs).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")));
+                if (e.id == selected) m_list->setCurrentItem(item);
+            }
+    }
+    for (int c = IdColumn; c <= CreatedColumn; ++c)
+        if (c != NameColumn) m_list->resizeColumnToContents(c);
+    loadResults();
+    updateButtons();
+}
+
+int64_t ExperimentPage::selectedExperimentId() const
+{
+    const QTreeWidgetItem* item = m_list->currentItem();
+    return item ? item->data(IdColumn, Qt::DisplayRole).toLongLong() : 0;
+}
+
+bool ExperimentPage::selectExperiment(int64_t id)
+{
+    for (int i = 0; i < m_list->topLevelItemCount(); ++i)
+        if (m_list->topLevelItem(i)->data(IdColumn, Qt::DisplayRole).toLongLong() == id) {
+            m_list->setCurrentItem(m_list->topLevelItem(i));
+            return true;
+        }
+    return false;
+}
+
+int64_t ExperimentPage::createFromPlanFile(const QString& path)
+{
+    if (!m_doc) return 0;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        showError(tr("%1: %2").arg(QFileInfo(path).fileName(), file.errorString()));
+        return 0;
+    }
+    auto plan = parseExperimentPlan(file.readAll().toStdString());
+    if (plan) {
+        if (Status st = resolveBuiltinTargets(*plan); !st) plan = Error { st.error() };
+    }
+    if (!plan) {
+        showError(tr("%1: %2").arg(QFileInfo(path).fileName(), QString::fromStdString(plan.error())));
+        return 0;
+    }
+    std::vector<std::string> warnings;
+    auto id = ExperimentRunner::create(m_doc->store(), std::move(*plan), &warnings);
+    if (!id) {
+        showError(QString::fromStdString(id.error()));
+        return 0;
+    }
+    m_error->hide();
+    m_doc->reload(); // the experiment may have added targets
+    refresh();
+    selectExperiment(*id);
+    for (const std::string& w : warnings)
+        emit message(QString::fromStdString(w));
+    return *id;
+}
+
+bool ExperimentPage::runSelected()
+{
+    const int64_t id = selectedExperimentId();
+    if (!m_doc || !id || m_task->isActive()) return false;
+    auto record = m_doc->store().experiment(id);
+    auto plan = record ? parseExperimentPlan(record->planJson) : Result<ExperimentPlan>(Error { record.error() });
+    if (!plan) {
+        showError(QString::fromStdString(plan.error()));
+        return false;
+    }
+    m_error->hide();
+    if (!m_task->start(m_doc->path(), id, *plan)) return false;
+    m_progress->setRange(0, static_cast<int>(plan->runCount()));
+    m_progress->setValue(0);
+    m_progress->setVisible(true);
+    m_progressLabel->setText(tr("Checking that every target answers…"));
+    updateButtons();
+    emit runningChanged(true);
+    return true;
+}
+
+void ExperimentPage::stop()
+{
+    if (!m_task->isActive()) return;
+    m_task->stop();
+    m_progressLabel->setText(tr("Stopping…"));
+    m_stopButton->setEnabled(false);
+}
+
+void ExperimentPage::showProgress(const ExperimentProgress& p)
+{
+    m_progress->setRange(0, static_cast<int>(p.runsTotal));
+    m_progress->setValue(static_cast<int>(p.runsDone));
+    const QString where = tr("cell %1/%2 (%3) rep %4/%5: %6")
+                              .arg(p.cell + 1)
+                              .arg(p.cellCount)
+                              .arg(QString::fromStdString(p.cellLabel))
+                              .arg(p.repetition + 1)
+                              .arg(p.repetitions)
+                              .arg(QString::fromStdString(p.targetName));
+    const QString eta = p.etaS > 0 ? tr(", ETA %1").arg(formatClock(p.etaS)) : QString();
+    if (p.event == ExperimentProgress::Event::RunStarting) {
+        m_progressLabel->setText(tr("%1 …  [%2/%3 done%4]").arg(where).arg(p.runsDone).arg(p.runsTotal).arg(eta));
+        if (m_doc) refresh(); // the status became 'running'
+    } else {
+        m_progressLabel->setText(tr("%1: %2 req/s, p99 %3 ms, %4 errors (%5)  [%6/%7 done%8]")
+                                     .arg(where, formatCount(p.requestsPerS), formatUsAsMs(p.p99Us))
+                                     .arg(p.errors)
+                                     .arg(QString::fromUtf8(runStatusName(p.status)))
+                                     .arg(p.runsDone)
+                                     .arg(p.runsTotal)
+                                     .arg(eta));
+        if (p.status == RunStatus::Failed && !p.message.empty()) showError(QString::fromStdString(p.message));
+        emit runsAdded();
+        if (selectedExperimentId() == m_task->experimentId()) loadResults();
+    }
+}
+
+void ExperimentPage::experimentFinished(const ExperimentTaskResult& result)
+{
+    m_progress->setVisible(false);
+    if (!result.ok) {
+        showError(result.error);
+        m_progressLabel->clear();
+    } else {
+        const ExperimentOutcome& o = result.outcome;
+        m_progressLabel->setText(tr("Experiment %1: %2, %3 of %4 runs done")
+                                     .arg(m_task->experimentId())
+                                     .arg(QString::fromUtf8(experimentStatusName(o.status)))
+                                     .arg(o.runsDone)
+                                     .arg(o.runsTotal));
+        if (!o.error.empty()) showError(QString::fromStdString(o.error));
+    }
+    if (m_doc) m_doc->reload();
+    refresh();
+    emit runsAdded();
+    emit runningChanged(false);
+}
+
+void ExperimentPage::loadResults()
+{
+    const int64_t id = selectedExperimentId();
+    if (!m_doc || !id) {
+        m_results->clear();
+        m_summary->clear();
+        return;
+    }
+    auto results = loadExperimentResults(m_doc->store(), id);
+    if (!results) {
+        m_results->clear();
+        m_summary->setText(QString::fromStdString(results.error()));
+        return;
+    }
+    m_summary->setText(tr("%1: %2 of %3 runs done (* baseline; mean ± sd across repetitions)")
+                           .arg(QString::fromStdString(results->experiment.name))
+                           .arg(results->runsDone)
+                           .arg(results->runsTotal));
+    m_results->setResults(std::move(*results));
+    m_table->resizeColumnsToContents();
+}
+
+void ExperimentPage::updateButtons()
+{
+    const bool running = m_task->isActive();
+    const int64_t id = selectedExperimentId();
+    const QTreeWidgetItem* item = m_list->currentItem();
+    const QString status = item ? item->text(StatusColumn) : QString();
+    m_newButton->setEnabled(m_doc && !m_doc->isReadOnly());
+    m_runButton->setText(status == QLatin1String("planned") || status.isEmpty() ? tr("Run") : tr("Resume"));
+    m_runButton->setEnabled(
+        m_doc && id && !running && status != QLatin1String("completed") && status != QLatin1String("running"));
+    m_stopButton->setEnabled(running);
+    const bool hasRows = m_results->rowCount() > 0;
+    m_csvButton->setEnabled(hasRows);
+    m_markdownButton->setEnabled(hasRows);
+}
+
+void ExperimentPage::showError(const QString& text)
+{
+    m_error->setText(text);
+    m_error->show();
+}
+
+void ExperimentPage::askNewFromFile()
+{
+    const QString path
+        = QFileDialog::getOpenFileName(this, tr("Experiment plan"), QString(), tr("Experiment plans (*.json)"));
+    if (!path.isEmpty()) createFromPlanFile(path);
+}
+
+void ExperimentPage::askExport(bool markdown)
+{
+    const QString base = QStringLiteral("experiment-%1").arg(selectedExperimentId());
+    const QString path = markdown
+        ? chooseSaveFile(this, tr("Export Markdown report"), base + QStringLiteral(".md"), tr("Markdown (*.md)"))
+        : chooseSaveFile(this, tr("Export CSV"), base + QStringLiteral(".csv"), tr("CSV (*.csv)"));
+    if (path.isEmpty()) return;
+    if (markdown ? exportMarkdown(path) : exportCsv(path)) emit message(tr("Wrote %1").arg(path));
+}
+
+bool ExperimentPage::exportCsv(const QString& path)
+{
+    QString error;
+    if (m_results->rowCount() == 0) return false;
+    if (!writeFile(path, resultsCsv(m_results->results()), &error)) {
+        showError(tr("Cannot write %1: %2").arg(path, error));
+        return false;
+    }
+    return true;
+}
+
+bool ExperimentPage::exportMarkdown(const QString& path)
+{
+    QString error;
+    if (m_results->rowCount() == 0) return false;
+    MarkdownOptions options;
+    if (m_doc) options.sessionName = QFileInfo(m_doc->path()).fileName().toStdString();
+    if (!writeFile(path, formatMarkdownReport(m_results->results(), options), &error)) {
+        showError(tr("Cannot write %1: %2").arg(path, error));
+        return false;
+    }
+    return true;
+}
+
+} // namespace wb::ui

@@ -1,0 +1,97 @@
+#pragma once
+// The Experiments tab: the session's A-vs-B experiments (docs/EXPERIMENTS.md),
+// creating one from a JSON plan file, running / resuming / stopping it off the
+// UI thread (ExperimentTask), its progress (bar, ETA, current cell, repetition
+// and target), and its results table with CSV and Markdown export.
+
+#include "experiment/experimentplan.h"
+
+#include <QString>
+#include <QWidget>
+#include <cstdint>
+
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QTableView;
+class QTreeWidget;
+
+namespace wb {
+struct ExperimentProgress;
+}
+
+namespace wb::ui {
+
+class ExperimentResultsModel;
+class ExperimentTask;
+class SessionDocument;
+struct ExperimentTaskResult;
+
+class ExperimentPage : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit ExperimentPage(QWidget* parent = nullptr);
+
+    /// The session whose experiments are shown (null: none). Stops nothing: the
+    /// window settles a running experiment before it changes the session.
+    void setDocument(SessionDocument* doc);
+
+    /// Reads, validates and adds the plan in the JSON file at path, and selects
+    /// it. On failure shows the parser's error under the buttons and returns 0.
+    int64_t createFromPlanFile(const QString& path);
+    /// Runs (or resumes) the selected experiment. False when none or one is running.
+    bool runSelected();
+    void stop();
+    bool selectExperiment(int64_t id);
+    int64_t selectedExperimentId() const;
+    /// Re-reads the list of experiments (and the selected one's results).
+    void refresh();
+
+    bool exportCsv(const QString& path);
+    bool exportMarkdown(const QString& path);
+
+    ExperimentTask* task() const { return m_task; }
+    bool isRunning() const;
+    QTreeWidget* experimentList() const { return m_list; }
+    ExperimentResultsModel* resultsModel() const { return m_results; }
+    QTableView* resultsView() const { return m_table; }
+    QProgressBar* progressBar() const { return m_progress; }
+    QLabel* progressLabel() const { return m_progressLabel; }
+    QLabel* errorLabel() const { return m_error; }
+    QPushButton* runButton() const { return m_runButton; }
+    QPushButton* stopButton() const { return m_stopButton; }
+
+signals:
+    void message(const QString& text);
+    /// An experiment started or ended (the window's Run action depends on it).
+    void runningChanged(bool running);
+    /// Runs were added to the session by the experiment.
+    void runsAdded();
+
+private:
+    void showProgress(const wb::ExperimentProgress& progress);
+    void experimentFinished(const ExperimentTaskResult& result);
+    void loadResults();
+    void updateButtons();
+    void showError(const QString& text);
+    void askNewFromFile();
+    void askExport(bool markdown);
+
+    SessionDocument* m_doc = nullptr;
+    ExperimentTask* m_task;
+    ExperimentResultsModel* m_results;
+    QTreeWidget* m_list;
+    QPushButton* m_newButton;
+    QPushButton* m_runButton;
+    QPushButton* m_stopButton;
+    QPushButton* m_csvButton;
+    QPushButton* m_markdownButton;
+    QLabel* m_error;
+    QProgressBar* m_progress;
+    QLabel* m_progressLabel;
+    QLabel* m_summary;
+    QTableView* m_table;
+};
+
+} // namespace wb::ui
