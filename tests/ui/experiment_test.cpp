@@ -2,9 +2,10 @@
 // the parser's error inline and adds nothing; a tiny A-vs-B plan against the
 // built-in server (2 targets, 1 level, 2 repetitions of 300 ms) is created
 // from its file, run from the tab, and its results table, session runs and
-// CSV / Markdown exports are checked. The results model runs under
+// charts, CSV / Markdown exports are checked. The results model runs under
 // QAbstractItemModelTester throughout.
 
+#include "charts/experimentcharts.h"
 #include "mainwindow.h"
 #include "models/experimentresultsmodel.h"
 #include "pages/experimentpage.h"
@@ -14,6 +15,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QFile>
+#include <QImage>
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
@@ -184,6 +186,32 @@ private slots:
         const QString report = readAll(md);
         QVERIFY(report.contains(QStringLiteral("Direct vs delayed")));
         QVERIFY(report.contains(QStringLiteral("Delayed")));
+
+        // The charts: 2 targets x 1 level, the table's means; the report links their PNGs, written beside it.
+        const ExperimentChartData& chart = page->charts()->data();
+        QCOMPARE(chart.levels.size(), 1);
+        QCOMPARE(chart.targets.size(), 2);
+        QCOMPARE(chart.targets[0].target, QStringLiteral("Direct"));
+        QCOMPARE(chart.targets[1].target, QStringLiteral("Delayed"));
+        QVERIFY(chart.targets[0].color != chart.targets[1].color);
+        for (int row = 0; row < 2; ++row) {
+            const auto& t = chart.targets[row];
+            QCOMPARE(t.rpsMean.size(), 1);
+            QCOMPARE(t.rpsMean[0],
+                cell(row, ExperimentResultsModel::RpsColumn, ExperimentResultsModel::ValueRole).toDouble());
+            QVERIFY(std::isfinite(t.rpsSd[0])); // two repetitions
+            QCOMPARE(t.p99Ms[0] * 1000,
+                cell(row, ExperimentResultsModel::P99Column, ExperimentResultsModel::ValueRole).toDouble());
+        }
+        for (const QString& name : { QStringLiteral("report-rps.png"), QStringLiteral("report-latency.png") }) {
+            QVERIFY2(report.contains(QStringLiteral("(") + name + QStringLiteral(")")), qPrintable(name));
+            const QImage image(m_dir.filePath(name));
+            QVERIFY2(!image.isNull(), qPrintable(name));
+            QVERIFY(image.width() >= 400 && image.height() >= 200);
+        }
+        const QString png = m_dir.filePath(QStringLiteral("charts.png"));
+        QVERIFY(page->exportChartsPng(png));
+        QVERIFY(!QImage(png).isNull());
     }
     void stopThenResume()
     {

@@ -1,5 +1,7 @@
 #include "pages/experimentpage.h"
 
+#include "charts/comparecharts.h"
+#include "charts/experimentcharts.h"
 #include "experiment/experimentreport.h"
 #include "experiment/experimentresults.h"
 #include "experiment/experimentrunner.h"
@@ -12,6 +14,7 @@
 #include "session/sessiondocument.h"
 
 #include <QDateTime>
+#include <QDir>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -24,6 +27,7 @@
 #include <QTableView>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+#include <limits>
 
 namespace wb::ui {
 
@@ -59,6 +63,35 @@ bool writeFile(const QString& path, const std::string& text, QString* error)
     return true;
 }
 
+/// Each exported chart's size: readable when the Markdown report is viewed at page width.
+constexpr QSize REPORT_CHART_SIZE { 900, 480 };
+
+/// The charts' input: per target (plan order, its session colour), one value per level.
+ExperimentChartData chartData(const ExperimentResults& results)
+{
+    const double notKnown = std::numeric_limits<double>::quiet_NaN();
+    const auto ms = [](double us) { return us / 1000.0; };
+    ExperimentChartData data;
+    for (const LoadLevel& level : results.plan.levels)
+        data.levels.append(QString::fromStdString(level.label));
+    for (size_t t = 0; t < results.plan.targets.size(); ++t) {
+        const ExperimentTarget& target = results.plan.targets[t];
+        ExperimentChartData::Series series;
+        series.target = QString::fromStdString(target.name);
+        series.color = colorForTarget(target.sessionTargetId);
+        for (size_t cell = 0; cell < results.plan.levels.size(); ++cell) {
+            const ExperimentRow* row = results.row(cell, t);
+            const bool done = row && row->requestsPerS.n > 0;
+            series.rpsMean.append(done ? row->requestsPerS.mean : notKnown);
+            series.rpsSd.append(done && row->requestsPerS.n > 1 ? row->requestsPerS.stdev : notKnown);
+            series.p50Ms.append(done && row->p50Us.n > 0 ? ms(row->p50Us.mean) : notKnown);
+            series.p99Ms.append(done && row->p99Us.n > 0 ? ms(row->p99Us.mean) : notKnown);
+        }
+        data.targets.append(series);
+    }
+    return data;
+}
+
 } // namespace
 
 ExperimentPage::ExperimentPage(QWidget* parent)
@@ -71,11 +104,13 @@ ExperimentPage::ExperimentPage(QWidget* parent)
     , m_stopButton(new QPushButton(tr("Stop"), this))
     , m_csvButton(new QPushButton(tr("Export CSV…"), this))
     , m_markdownButton(new QPushButton(tr("Export Markdown…"), this))
+    , m_chartsButton(new QPushButton(tr("Export charts PNG…"), this))
     , m_error(new QLabel(this))
     , m_progress(new QProgressBar(this))
     , m_progressLabel(new QLabel(this))
     , m_summary(new QLabel(this))
     , m_table(new QTableView(this))
+    , m_charts(new ExperimentCharts(this))
 {
     setObjectName(QStringLiteral("ExperimentPage"));
     m_list->setObjectName(QStringLiteral("ExperimentList"));
@@ -118,12 +153,19 @@ ExperimentPage::ExperimentPage(QWidget* parent)
     auto* exports = new QHBoxLayout;
     exports->addWidget(m_summary, 1);
     exports->addWidget(m_csvButton);
+    exports->addWidget(m_chartsButton);
     exports->addWidget(m_markdownButton);
+    m_charts->setObjectName(QStringLiteral("ExperimentCharts"));
+    auto* results = new QSplitter(Qt::Vertical, this);
+    results->addWidget(m_table);
+    results->addWidget(m_charts);
+    results->setStretchFactor(0, 2);
+    results->setStretchFactor(1, 3);
     auto* bottom = new QWidget(this);
     auto* bottomLayout = new QVBoxLayout(bottom);
     bottomLayout->setContentsMargins(0, 0, 0, 0);
     bottomLayout->addLayout(exports);
-    bottomLayout->addWidget(m_table, 1);
+    bottomLayout->addWidget(results, 1);
 
     auto* splitter = new QSplitter(Qt::Vertical, this);
     splitter->addWidget(top);
@@ -137,6 +179,7 @@ ExperimentPage::ExperimentPage(QWidget* parent)
     connect(m_stopButton, &QPushButton::clicked, this, &ExperimentPage::stop);
     connect(m_csvButton, &QPushButton::clicked, this, [this] { askExport(false); });
     connect(m_markdownButton, &QPushButton::clicked, this, [this] { askExport(true); });
+    connect(m_chartsButton, &QPushButton::clicked, this, &ExperimentPage::askExportCharts);
     connect(m_list, &QTreeWidget::currentItemChanged, this, [this] {
         loadResults();
         updateButtons();
@@ -316,12 +359,14 @@ void ExperimentPage::loadResults()
     const int64_t id = selectedExperimentId();
     if (!m_doc || !id) {
         m_results->clear();
+        m_charts->setData({});
         m_summary->clear();
         return;
     }
     auto results = loadExperimentResults(m_doc->store(), id);
     if (!results) {
         m_results->clear();
+        m_charts->setData({});
         m_summary->setText(QString::fromStdString(results.error()));
         return;
     }
@@ -329,6 +374,7 @@ void ExperimentPage::loadResults()
                            .arg(QString::fromStdString(results->experiment.name))
                            .arg(results->runsDone)
                            .arg(results->runsTotal));
+    m_charts->setData(chartData(*results));
     m_results->setResults(std::move(*results));
     m_table->resizeColumnsToContents();
 }
@@ -347,6 +393,7 @@ void ExperimentPage::updateButtons()
     const bool hasRows = m_results->rowCount() > 0;
     m_csvButton->setEnabled(hasRows);
     m_markdownButton->setEnabled(hasRows);
+    m_chartsButton->setEnabled(hasRows);
 }
 
 void ExperimentPage::showError(const QString& text)
@@ -372,6 +419,24 @@ void ExperimentPage::askExport(bool markdown)
     if (markdown ? exportMarkdown(path) : exportCsv(path)) emit message(tr("Wrote %1").arg(path));
 }
 
+void ExperimentPage::askExportCharts()
+{
+    const QString path = chooseSaveFile(this, tr("Export charts"),
+        QStringLiteral("experiment-%1.png").arg(selectedExperimentId()), tr("PNG images (*.png)"));
+    if (!path.isEmpty() && exportChartsPng(path)) emit message(tr("Wrote %1").arg(path));
+}
+
+bool ExperimentPage::exportChartsPng(const QString& path)
+{
+    QString error;
+    if (m_results->rowCount() == 0) return false;
+    if (!m_charts->exportPng(path, QSize(REPORT_CHART_SIZE.width() * 2, REPORT_CHART_SIZE.height()), &error)) {
+        showError(tr("Cannot write %1: %2").arg(path, error));
+        return false;
+    }
+    return true;
+}
+
 bool ExperimentPage::exportCsv(const QString& path)
 {
     QString error;
@@ -389,6 +454,24 @@ bool ExperimentPage::exportMarkdown(const QString& path)
     if (m_results->rowCount() == 0) return false;
     MarkdownOptions options;
     if (m_doc) options.sessionName = QFileInfo(m_doc->path()).fileName().toStdString();
+    // The charts go next to the report and are linked by file name, so the pair can be moved together.
+    const QFileInfo report(path);
+    const struct
+    {
+        const char* which;
+        const char* suffix;
+        QString title;
+    } charts[] = { { "bars", "-rps.png", tr("Requests/s per level (mean ± sd)") },
+        { "latency", "-latency.png", tr("Latency per level (p50 solid, p99 dashed)") } };
+    for (const auto& chart : charts) {
+        const QString name = report.completeBaseName() + QLatin1String(chart.suffix);
+        if (!m_charts->exportChartPng(
+                QLatin1String(chart.which), report.dir().filePath(name), REPORT_CHART_SIZE, &error)) {
+            showError(tr("Cannot write %1: %2").arg(report.dir().filePath(name), error));
+            return false;
+        }
+        options.images.push_back({ chart.title.toStdString(), name.toStdString() });
+    }
     if (!writeFile(path, formatMarkdownReport(m_results->results(), options), &error)) {
         showError(tr("Cannot write %1: %2").arg(path, error));
         return false;

@@ -2,7 +2,8 @@
 // The Experiments tab: the session's A-vs-B experiments (docs/EXPERIMENTS.md),
 // creating one from a JSON plan file, running / resuming / stopping it off the
 // UI thread (ExperimentTask), its progress (bar, ETA, current cell, repetition
-// and target), and its results table with CSV and Markdown export.
+// and target), its results table and charts (requests/s per level with error
+// bars, latency per level), with CSV, PNG and Markdown (tables plus the chart PNGs) export.
 
 #include "experiment/experimentplan.h"
 
@@ -22,6 +23,7 @@ struct ExperimentProgress;
 
 namespace wb::ui {
 
+class ExperimentCharts;
 class ExperimentResultsModel;
 class ExperimentTask;
 class SessionDocument;
@@ -49,13 +51,17 @@ public:
     void refresh();
 
     bool exportCsv(const QString& path);
+    /// Also writes the two charts next to the report (<name>-rps.png, <name>-latency.png) and links them.
     bool exportMarkdown(const QString& path);
+    /// Both charts side by side in one PNG.
+    bool exportChartsPng(const QString& path);
 
     ExperimentTask* task() const { return m_task; }
     bool isRunning() const;
     QTreeWidget* experimentList() const { return m_list; }
     ExperimentResultsModel* resultsModel() const { return m_results; }
     QTableView* resultsView() const { return m_table; }
+    ExperimentCharts* charts() const { return m_charts; }
     QProgressBar* progressBar() const { return m_progress; }
     QLabel* progressLabel() const { return m_progressLabel; }
     QLabel* errorLabel() const { return m_error; }
@@ -77,6 +83,7 @@ private:
     void showError(const QString& text);
     void askNewFromFile();
     void askExport(bool markdown);
+    void askExportCharts();
 
     SessionDocument* m_doc = nullptr;
     ExperimentTask* m_task;
@@ -87,11 +94,13 @@ private:
     QPushButton* m_stopButton;
     QPushButton* m_csvButton;
     QPushButton* m_markdownButton;
+    QPushButton* m_chartsButton;
     QLabel* m_error;
     QProgressBar* m_progress;
     QLabel* m_progressLabel;
     QLabel* m_summary;
     QTableView* m_table;
+    ExperimentCharts* m_charts;
 };
 
 } // namespace wb::ui
