@@ -11,10 +11,11 @@
 #include "runrecording.h"
 
 #include <CLI/CLI.hpp>
-#include <fmt/format.h>
 #include <algorithm>
+#include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <fmt/format.h>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -23,12 +24,16 @@ namespace wb::cli {
 
 namespace {
 
-RunController* g_activeRun = nullptr;
+std::atomic<RunController*> g_activeRun { nullptr };
+volatile std::sig_atomic_t g_interrupted = 0;
 
 extern "C" void onInterrupt(int)
 {
     // First Ctrl-C: stop and report what completed (as wrk does). Second: default action.
-    if (g_activeRun) g_activeRun->stop();
+    // Before the load starts (name resolution, the pre-run check) there is nothing to stop yet:
+    // remember it, and the run stops as soon as it begins.
+    g_interrupted = 1;
+    if (RunController* run = g_activeRun.load()) run->stop();
     std::signal(SIGINT, SIG_DFL);
 }
 
@@ -162,6 +167,9 @@ int runCommand(const RunArgs& a)
         printError(cfg.error());
         return 2;
     }
+    // From here on the first Ctrl-C ends the run with a report, as in wrk (a second one kills).
+    g_interrupted = 0;
+    std::signal(SIGINT, onInterrupt);
 
     std::unique_ptr<RunRecording> recording;
     if (!a.dbPath.empty()) {
@@ -205,7 +213,7 @@ int runCommand(const RunArgs& a)
     text << formatRunHeader(*cfg) << std::flush;
 
     g_activeRun = &controller;
-    std::signal(SIGINT, onInterrupt);
+    if (g_interrupted) controller.stop(); // Ctrl-C came during the set-up
     const RunResult result = controller.run();
     std::signal(SIGINT, SIG_DFL);
     g_activeRun = nullptr;
