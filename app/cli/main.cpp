@@ -43,7 +43,12 @@ int main(int argc, char** argv)
         std::cerr << app.help();
         return 1;
     }
-    if (const int rc = parseOrExit(app, withDefaultSubcommand(argc, argv, { "run", "serve", "runs", "export", "import", "probe", "experiment", "experiment-report", "experiments" })); rc >= 0) return rc;
+    if (const int rc = parseOrExit(app,
+            withDefaultSubcommand(argc, argv,
+                { "run", "serve", "runs", "export", "import", "probe", "experiment", "experiment-report",
+                    "experiments" }));
+        rc >= 0)
+        return rc;
     if (app.got_subcommand("run")) return runCommand(runArgs);
     if (app.got_subcommand("serve")) return serveCommand(serveArgs);
     if (app.got_subcommand("runs")) return runsCommand(runsArgs);

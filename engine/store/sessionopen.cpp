@@ -9,10 +9,10 @@
 #include <cctype>
 #include <cerrno>
 #include <cstring>
-#include <mutex>
-#include <map>
 #include <fcntl.h>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <sqlite3.h>
 #include <sys/stat.h>
 #include <unistd.h>

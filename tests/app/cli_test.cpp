@@ -27,22 +27,10 @@ protected:
 
     test::ProcessResult cli(std::vector<std::string> args, int timeoutMs = 30'000)
     {
-        args.insert(args.begin(), test::cliPath());
-        return runProcess(args, timeoutMs);
+        return test::runCli(std::move(args), timeoutMs);
     }
 
-    static std::vector<std::string> lines(const std::string& text)
-    {
-        std::vector<std::string> out;
-        size_t start = 0;
-        while (start < text.size()) {
-            const auto end = text.find('\n', start);
-            out.push_back(text.substr(start, end - start));
-            if (end == std::string::npos) break;
-            start = end + 1;
-        }
-        return out;
-    }
+    static std::vector<std::string> lines(const std::string& text) { return test::splitLines(text); }
 
     // One line on stderr, naming the problem; a clean non-zero exit (no signal).
     void expectCleanError(const test::ProcessResult& r, const std::string& part)

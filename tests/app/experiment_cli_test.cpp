@@ -36,8 +36,7 @@ protected:
 
     test::ProcessResult cli(std::vector<std::string> args, int timeoutMs = 60'000)
     {
-        args.insert(args.begin(), test::cliPath());
-        return runProcess(args, timeoutMs);
+        return test::runCli(std::move(args), timeoutMs);
     }
 
     std::string writePlan(const std::string& json, const std::string& name = "plan.json")

@@ -44,8 +44,7 @@ protected:
 
     test::ProcessResult cli(std::vector<std::string> args, int timeoutMs = 30'000)
     {
-        args.insert(args.begin(), test::cliPath());
-        return runProcess(args, timeoutMs);
+        return test::runCli(std::move(args), timeoutMs);
     }
 
     // Parses CSV text with Python's csv module (tests/engine/store/csv2json.py).
@@ -266,7 +265,9 @@ TEST_F(StoreCli, FilesThatAreNotSessionsGiveClearErrorsAndStayUnchanged)
             "is not a wrkbench session (not an SQLite database)" },
         { m_dir.file("empty.wrkbench"), "", "is empty" },
         { m_dir.file("cut.wrkbench"), session.substr(0, session.size() / 2), "is damaged" },
-        { future, test::readFile(future), "was written by a newer wrkbench (schema 99, this version understands " + std::to_string(SCHEMA_VERSION) + ")" },
+        { future, test::readFile(future),
+            "was written by a newer wrkbench (schema 99, this version understands " + std::to_string(SCHEMA_VERSION)
+                + ")" },
     };
     for (const Case& c : cases) {
         if (c.file != future) test::writeFile(c.file, c.content);

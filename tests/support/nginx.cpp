@@ -14,9 +14,15 @@ static std::string nginxBinary()
     return {};
 }
 
-bool Nginx::available() { return !nginxBinary().empty(); }
+bool Nginx::available()
+{
+    return !nginxBinary().empty();
+}
 
-Nginx::~Nginx() { stop(); }
+Nginx::~Nginx()
+{
+    stop();
+}
 
 bool Nginx::start(const NginxOptions& options)
 {
@@ -34,7 +40,8 @@ bool Nginx::start(const NginxOptions& options)
     std::string locations = R"(
         location = / { default_type text/plain; return 200 "hello from nginx\n"; }
         location = /close { keepalive_timeout 0; default_type text/plain; return 200 "bye\n"; }
-        location = /big { root )" + dir + R"(/html; default_type application/octet-stream; }
+        location = /big { root )"
+        + dir + R"(/html; default_type application/octet-stream; }
         location / { return 404; }
 )";
     std::string conf = "worker_processes 1;\n"
@@ -44,17 +51,16 @@ bool Nginx::start(const NginxOptions& options)
         + dir + "/nginx.pid;\n" + "error_log " + dir + "/logs/error.log warn;\n" + "events { worker_connections "
         + std::to_string(options.workerConnections) + "; }\n" + "http {\n  access_log off;\n"
         + "  client_body_temp_path " + dir + "/cbt; proxy_temp_path " + dir + "/pt; fastcgi_temp_path " + dir
-        + "/ft; uwsgi_temp_path " + dir + "/ut; scgi_temp_path " + dir + "/st;\n"
-        + "  keepalive_requests 1000000;\n"
+        + "/ft; uwsgi_temp_path " + dir + "/ut; scgi_temp_path " + dir + "/st;\n" + "  keepalive_requests 1000000;\n"
         + "  log_format tls_resumption '$ssl_protocol $ssl_session_reused';\n"
         + "  server {\n    listen 127.0.0.1:" + std::to_string(m_port) + " backlog=4096;\n" + locations + "  }\n";
     if (tls) {
         // Also on 127.0.0.2, an address the certificate does not name (host name checks).
         conf += "  server {\n    listen 127.0.0.1:" + std::to_string(m_tlsPort) + " ssl backlog=4096;\n"
-            + "    listen 127.0.0.2:" + std::to_string(m_tlsPort) + " ssl;\n"
-            + "    ssl_certificate " + options.certFile + ";\n    ssl_certificate_key " + options.keyFile + ";\n"
-            + "    ssl_session_cache shared:SSL:1m;\n"
-            + "    access_log " + dir + "/logs/tls_access.log tls_resumption;\n" + locations + "  }\n";
+            + "    listen 127.0.0.2:" + std::to_string(m_tlsPort) + " ssl;\n" + "    ssl_certificate "
+            + options.certFile + ";\n    ssl_certificate_key " + options.keyFile + ";\n"
+            + "    ssl_session_cache shared:SSL:1m;\n" + "    access_log " + dir
+            + "/logs/tls_access.log tls_resumption;\n" + locations + "  }\n";
     }
     if (options.reverseProxy) {
         // HTTP/1.1 with the Connection header cleared, so the upstream connections are kept alive.
@@ -66,8 +72,8 @@ bool Nginx::start(const NginxOptions& options)
     conf += "}\n";
     writeFile(dir + "/nginx.conf", conf);
 
-    if (!m_process.start({ binary, "-p", dir, "-c", dir + "/nginx.conf", "-e", dir + "/logs/error.log" },
-            dir + "/logs/stdout.log"))
+    if (!m_process.start(
+            { binary, "-p", dir, "-c", dir + "/nginx.conf", "-e", dir + "/logs/error.log" }, dir + "/logs/stdout.log"))
         return false;
     if (!waitForPort("127.0.0.1", m_port, 5000)) return false;
     if (options.reverseProxy && !waitForPort("127.0.0.1", m_proxyPort, 5000)) return false;
@@ -79,8 +85,14 @@ void Nginx::stop()
     if (m_process.running() && m_process.signalAndWait(SIGQUIT, 3000) == -1) m_process.signalAndWait(SIGKILL, 3000);
 }
 
-std::string Nginx::tlsAccessLog() const { return readFile(m_dir.path() + "/logs/tls_access.log"); }
+std::string Nginx::tlsAccessLog() const
+{
+    return readFile(m_dir.path() + "/logs/tls_access.log");
+}
 
-std::string Nginx::log() const { return readFile(m_dir.path() + "/logs/error.log"); }
+std::string Nginx::log() const
+{
+    return readFile(m_dir.path() + "/logs/error.log");
+}
 
 } // namespace wb::test

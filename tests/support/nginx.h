@@ -10,7 +10,8 @@
 
 namespace wb::test {
 
-struct NginxOptions {
+struct NginxOptions
+{
     std::string certFile; ///< PEM; with keyFile, a TLS listener is added
     std::string keyFile;
     unsigned workerConnections = 1024;
@@ -19,7 +20,8 @@ struct NginxOptions {
     bool reverseProxy = false;
 };
 
-class Nginx {
+class Nginx
+{
 public:
     Nginx() = default;
     ~Nginx();

@@ -176,6 +176,25 @@ std::string cliPath()
     return p ? p : "wrkbench-cli";
 }
 
+ProcessResult runCli(std::vector<std::string> args, int timeoutMs)
+{
+    args.insert(args.begin(), cliPath());
+    return runProcess(args, timeoutMs);
+}
+
+std::vector<std::string> splitLines(const std::string& text)
+{
+    std::vector<std::string> out;
+    size_t start = 0;
+    while (start < text.size()) {
+        const auto end = text.find('\n', start);
+        out.push_back(text.substr(start, end - start));
+        if (end == std::string::npos) break;
+        start = end + 1;
+    }
+    return out;
+}
+
 std::string readFile(const std::string& path)
 {
     std::ifstream in(path, std::ios::binary);

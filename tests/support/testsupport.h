@@ -61,6 +61,10 @@ private:
 
 /// Path of the wrkbench-cli binary under test ($WB_CLI, set by CTest).
 std::string cliPath();
+/// Runs wrkbench-cli with args (see runProcess).
+ProcessResult runCli(std::vector<std::string> args, int timeoutMs = 30'000);
+/// The lines of text, without their '\n' (a last line without one included).
+std::vector<std::string> splitLines(const std::string& text);
 std::string readFile(const std::string& path);
 void writeFile(const std::string& path, const std::string& content);
 

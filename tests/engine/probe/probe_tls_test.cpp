@@ -2,8 +2,8 @@
 // test: a valid chain (with --cacert), the wrong host name, an expired
 // certificate, no trust at all, and -k.
 
-#include "tlsnginx.h"
 #include "probe/probe.h"
+#include "tlsnginx.h"
 
 #include <chrono>
 #include <cmath>
@@ -48,7 +48,6 @@ protected:
 
     static test::TlsNginxPair& tls() { return test::TlsNginxPair::shared(); }
 };
-
 
 } // namespace
 

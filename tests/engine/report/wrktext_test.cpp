@@ -133,8 +133,8 @@ TEST(WrkText, OpenModelHeaderAndReport)
     EXPECT_TRUE(contains(lines, "100.000%  500.00ms"));
     EXPECT_TRUE(contains(lines, "  Service Time Distribution (HdrHistogram - Uncorrected Latency)"));
     EXPECT_TRUE(contains(lines, "100.000%  100.00us"));
-    EXPECT_TRUE(contains(lines,
-        "  Requested 1000.00 requests/s, achieved 995.00 (99.50%); late requests: 7 (max lag 250.00ms)"));
+    EXPECT_TRUE(contains(
+        lines, "  Requested 1000.00 requests/s, achieved 995.00 (99.50%); late requests: 7 (max lag 250.00ms)"));
 }
 
 TEST(WrkText, ThreadStatsRows)
