@@ -11,6 +11,7 @@
 #include <QChartView>
 #include <QFileDialog>
 #include <QLineSeries>
+#include <QLogValueAxis>
 #include <QMenu>
 #include <QMessageBox>
 #include <QTimer>
@@ -64,6 +65,12 @@ struct LiveCharts::Impl
     std::unique_ptr<AdaptiveYAxis> latencyY;
     QList<Line> rpsLines, latencyLines, errorLines;
     QList<QPointF> buffer;
+    /// What the left edges were last aligned for (y scales, latency axis mode);
+    /// empty after decorate(): aligning forces three synchronous chart layouts,
+    /// so it runs only when a y axis' labels can have changed width.
+    QString alignedFor;
+    /// A timer redraw came while the charts were hidden (another tab): done on show.
+    bool redrawPending = false;
 
     explicit Impl(LiveCharts* owner)
         : q(owner)
@@ -145,7 +152,7 @@ struct LiveCharts::Impl
 
         redrawTimer.setSingleShot(true);
         redrawTimer.setInterval(REDRAW_INTERVAL_MS);
-        QObject::connect(&redrawTimer, &QTimer::timeout, q, [this] { redraw(); });
+        QObject::connect(&redrawTimer, &QTimer::timeout, q, [this] { redrawIfVisible(); });
     }
 
     /// Names, pens and visibility for the current run (colours follow the run's target colour).
@@ -190,6 +197,7 @@ struct LiveCharts::Impl
                 l.series->setVisible(!l.openOnly || openModel);
         for (const Panel* p : { &rps, &latency, &errors })
             updateLegendFit(p->chart);
+        alignedFor.clear();
     }
 
     void fill(const Line& line, bool positiveOnly)
@@ -221,9 +229,27 @@ struct LiveCharts::Impl
         }
     }
 
+    /// The y scales as text: equal keys mean equal label widths.
+    QString yScalesKey() const
+    {
+        const auto range = [](const QAbstractAxis* axis) {
+            if (const auto* v = qobject_cast<const QValueAxis*>(axis))
+                return QStringLiteral("%1:%2:%3:%4")
+                    .arg(v->min())
+                    .arg(v->max())
+                    .arg(v->tickCount())
+                    .arg(v->labelFormat());
+            if (const auto* l = qobject_cast<const QLogValueAxis*>(axis))
+                return QStringLiteral("log%1:%2").arg(l->min()).arg(l->max());
+            return QString();
+        };
+        return range(rpsY) + QLatin1Char('|') + range(latencyY->current()) + QLatin1Char('|') + range(errorsY);
+    }
+
     void redraw()
     {
         redrawTimer.stop();
+        redrawPending = false;
         double minPositive = 0, max = 0;
 
         // The latency mode comes first: the log axis cannot show values <= 0.
@@ -248,7 +274,20 @@ struct LiveCharts::Impl
         for (Panel* p : { &rps, &latency, &errors })
             applyTimeAxis(p->x, xMaxS, X_MAX_INTERVALS);
 
-        alignPlotAreas({ rps.chart, latency.chart, errors.chart });
+        const QString key = yScalesKey();
+        if (key != alignedFor) {
+            alignPlotAreas({ rps.chart, latency.chart, errors.chart });
+            alignedFor = key;
+        }
+    }
+
+    /// The timer's redraw: charts nobody can see wait until they are shown.
+    void redrawIfVisible()
+    {
+        if (q->isVisible())
+            redraw();
+        else
+            redrawPending = true;
     }
 
     void scheduleRedraw()
@@ -324,9 +363,15 @@ void LiveCharts::redrawNow()
     d->redraw();
 }
 
+void LiveCharts::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (d->redrawPending) d->redraw();
+}
+
 bool LiveCharts::exportPng(const QString& path, QSize size, QString* error) const
 {
-    if (d->redrawTimer.isActive()) d->redraw(); // the file shows every interval received so far
+    if (d->redrawTimer.isActive() || d->redrawPending) d->redraw(); // the file shows every interval received so far
     const QSize imageSize = size.isValid() && !size.isEmpty() ? size : this->size();
     const QList<int> heights = splitByWeights(imageSize.height(), PANEL_WEIGHTS);
     QList<ChartSlot> placements;

@@ -2,7 +2,7 @@
 // Three stacked time charts for one run: requests/s (and the target rate in the
 // open model), latency p50/p90/p99 (plus service time in the open model), and
 // errors and non-2xx responses per second. Used live (appendInterval, redrawn
-// at most ~10 times a second by a coalescing timer) and for stored runs
+// at most ~10 times a second by a coalescing timer, not at all while hidden) and for stored runs
 // (setSeries). Axes rescale to the data; hovering shows values; the context
 // menu exports PNG.
 
@@ -36,6 +36,9 @@ public:
 
     /// Renders the three charts to a PNG of the widget's size (or `size` if valid).
     bool exportPng(const QString& path, QSize size = {}, QString* error = nullptr) const;
+
+protected:
+    void showEvent(QShowEvent* event) override;
 
 private:
     struct Impl;

@@ -72,36 +72,55 @@ DecadeRange decadeRange(double minPositive, double max)
     return r;
 }
 
+// QtCharts 6.4 re-lays out the whole chart (every axis label goes through
+// QTextDocument::setHtml) whenever a label format is set, even to the same
+// text, and some other setters signal without comparing. Live charts apply
+// their scales several times a second, so the appliers only touch what changed.
+namespace {
+
+void setLabelFormatIfChanged(QValueAxis* axis, const QString& format)
+{
+    if (axis->labelFormat() != format) axis->setLabelFormat(format);
+}
+
+template<typename Axis> void setRangeIfChanged(Axis* axis, double min, double max)
+{
+    if (min != axis->min() || max != axis->max()) axis->setRange(min, max);
+}
+
+} // namespace
+
 void applyScale(QValueAxis* axis, const NiceScale& scale)
 {
-    axis->setTickType(QValueAxis::TicksFixed);
-    axis->setRange(scale.min, scale.max);
-    axis->setTickCount(scale.tickCount);
-    axis->setMinorTickCount(0);
-    axis->setLabelFormat(QStringLiteral("%.%1f").arg(scale.decimals));
+    if (axis->tickType() != QValueAxis::TicksFixed) axis->setTickType(QValueAxis::TicksFixed);
+    setRangeIfChanged(axis, scale.min, scale.max);
+    if (axis->tickCount() != scale.tickCount) axis->setTickCount(scale.tickCount);
+    if (axis->minorTickCount() != 0) axis->setMinorTickCount(0);
+    setLabelFormatIfChanged(axis, QStringLiteral("%.%1f").arg(scale.decimals));
 }
 
 void applyTimeAxis(QValueAxis* axis, double maxS, int maxIntervals)
 {
     const NiceScale s = niceScale(0, maxS, maxIntervals);
-    axis->setRange(0, maxS > 0 ? maxS : 1.0);
-    axis->setTickType(QValueAxis::TicksDynamic);
-    axis->setTickAnchor(0);
-    axis->setTickInterval(s.step);
-    axis->setMinorTickCount(0);
-    axis->setLabelFormat(QStringLiteral("%.%1f s").arg(s.decimals));
+    setRangeIfChanged(axis, 0, maxS > 0 ? maxS : 1.0);
+    if (axis->tickType() != QValueAxis::TicksDynamic) axis->setTickType(QValueAxis::TicksDynamic);
+    if (axis->tickAnchor() != 0) axis->setTickAnchor(0);
+    if (axis->tickInterval() != s.step) axis->setTickInterval(s.step);
+    if (axis->minorTickCount() != 0) axis->setMinorTickCount(0);
+    setLabelFormatIfChanged(axis, QStringLiteral("%.%1f s").arg(s.decimals));
 }
 
 void applyDecades(QLogValueAxis* axis, const DecadeRange& range)
 {
-    axis->setBase(10.0);
+    if (axis->base() != 10.0) axis->setBase(10.0);
     // Qt 6.4 places the first label at ceil(log10(min)): log10(0.01) comes out as
     // -1.9999999999999996, so a range starting exactly at 0.01 loses its bottom
     // label. A hair of slack on both ends keeps both end decades labelled.
-    axis->setRange(range.min * (1 - LOG_RANGE_SLACK), range.max * (1 + LOG_RANGE_SLACK));
-    axis->setMinorTickCount(8); // 2, 3, ..., 9 within each decade
-    axis->setLabelsVisible(true);
-    axis->setLabelFormat(QString::fromLatin1(LOG_LABEL_FORMAT));
+    setRangeIfChanged(axis, range.min * (1 - LOG_RANGE_SLACK), range.max * (1 + LOG_RANGE_SLACK));
+    if (axis->minorTickCount() != 8) axis->setMinorTickCount(8); // 2, 3, ..., 9 within each decade
+    if (!axis->labelsVisible()) axis->setLabelsVisible(true);
+    const QString format = QString::fromLatin1(LOG_LABEL_FORMAT);
+    if (axis->labelFormat() != format) axis->setLabelFormat(format);
 }
 
 double ninesX(double percentile)

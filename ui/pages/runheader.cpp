@@ -121,9 +121,12 @@ void RunHeader::setPhaseText(const QString& text)
 void RunHeader::setElapsed(double elapsedS)
 {
     const double shown = std::min(elapsedS, m_plannedS);
-    m_progress->setValue(m_plannedS > 0 ? static_cast<int>(1000 * shown / m_plannedS) : 0);
-    m_progress->setFormat(
-        tr("%1 / %2   (%3 left)").arg(formatClock(shown), formatClock(m_plannedS), formatClock(m_plannedS - shown)));
+    const int value = m_plannedS > 0 ? static_cast<int>(1000 * shown / m_plannedS) : 0;
+    const QString text
+        = tr("%1 / %2   (%3 left)").arg(formatClock(shown), formatClock(m_plannedS), formatClock(m_plannedS - shown));
+    // QProgressBar::setValue() repaints synchronously: only when something shows a change.
+    if (text != m_progress->format()) m_progress->setFormat(text);
+    if (value != m_progress->value()) m_progress->setValue(value);
 }
 
 void RunHeader::setNumbers(double rps, double p50Ms, double p99Ms)
@@ -140,8 +143,11 @@ void RunHeader::addInterval(const LiveInterval& interval)
     m_non2xx += interval.non2xx;
     m_errorsLabel->setText(formatCount(static_cast<double>(m_errors)));
     m_non2xxLabel->setText(formatCount(static_cast<double>(m_non2xx)));
-    m_errorsLabel->setStyleSheet(m_errors ? QStringLiteral("color: #c62828;") : QString());
-    m_non2xxLabel->setStyleSheet(m_non2xx ? QStringLiteral("color: #b26a00;") : QString());
+    // Setting a style sheet re-polishes the label even when it is the same text.
+    const QString errorsStyle = m_errors ? QStringLiteral("color: #c62828;") : QString();
+    const QString non2xxStyle = m_non2xx ? QStringLiteral("color: #b26a00;") : QString();
+    if (m_errorsLabel->styleSheet() != errorsStyle) m_errorsLabel->setStyleSheet(errorsStyle);
+    if (m_non2xxLabel->styleSheet() != non2xxStyle) m_non2xxLabel->setStyleSheet(non2xxStyle);
 }
 
 void RunHeader::finish(const RunOutcome& outcome)

@@ -7,7 +7,9 @@
 #include "chartsamples.h"
 #include "testmain.h"
 
+#include <QLogValueAxis>
 #include <QSet>
+#include <QValueAxis>
 #include <QtTest>
 #include <cmath>
 
@@ -22,6 +24,7 @@ private slots:
     void niceScale_data();
     void niceScale();
     void decadeRange();
+    void appliersTouchOnlyWhatChanged();
     void ninesMapping();
     void paletteIsStableAndDistinct();
     void halveKeepsEndsMaxAndRate();
@@ -72,6 +75,49 @@ void ChartHelpersTest::decadeRange()
     const DecadeRange exact = wb::ui::decadeRange(0.2, 100); // 100 gets headroom: the next decade
     QCOMPARE(exact.min, 0.1);
     QCOMPARE(exact.max, 1000.0);
+}
+
+void ChartHelpersTest::appliersTouchOnlyWhatChanged()
+{
+    // QtCharts re-lays out a whole chart on every label-format or range signal;
+    // live charts apply their scales several times a second, mostly unchanged.
+    QValueAxis axis;
+    QSignalSpy formats(&axis, &QValueAxis::labelFormatChanged);
+    QSignalSpy ranges(&axis, &QValueAxis::rangeChanged);
+    const NiceScale scale = wb::ui::niceScale(0, 37684, 5);
+    applyScale(&axis, scale);
+    QCOMPARE(axis.max(), 40000.0);
+    QCOMPARE(axis.labelFormat(), QStringLiteral("%.0f"));
+    const auto formatsAfterFirst = formats.count();
+    const auto rangesAfterFirst = ranges.count();
+    applyScale(&axis, scale);
+    applyScale(&axis, wb::ui::niceScale(0, 38000, 5)); // same nice scale
+    QCOMPARE(formats.count(), formatsAfterFirst);
+    QCOMPARE(ranges.count(), rangesAfterFirst);
+    applyScale(&axis, wb::ui::niceScale(0, 0.9, 4)); // new range and decimals
+    QCOMPARE(formats.count(), formatsAfterFirst + 1);
+    QCOMPARE(ranges.count(), rangesAfterFirst + 1);
+    QCOMPARE(axis.labelFormat(), QStringLiteral("%.2f"));
+
+    QValueAxis time;
+    QSignalSpy timeFormats(&time, &QValueAxis::labelFormatChanged);
+    applyTimeAxis(&time, 10, 10);
+    const auto timeFormatsAfterFirst = timeFormats.count();
+    applyTimeAxis(&time, 10, 10);
+    QCOMPARE(timeFormats.count(), timeFormatsAfterFirst);
+    QCOMPARE(time.max(), 10.0);
+
+    QLogValueAxis log;
+    QSignalSpy logFormats(&log, &QLogValueAxis::labelFormatChanged);
+    QSignalSpy logRanges(&log, &QLogValueAxis::rangeChanged);
+    applyDecades(&log, wb::ui::decadeRange(1.7, 420));
+    const auto logFormatsAfterFirst = logFormats.count();
+    const auto logRangesAfterFirst = logRanges.count();
+    applyDecades(&log, wb::ui::decadeRange(1.2, 800));
+    QCOMPARE(logFormats.count(), logFormatsAfterFirst);
+    QCOMPARE(logRanges.count(), logRangesAfterFirst);
+    applyDecades(&log, wb::ui::decadeRange(0.5, 800));
+    QCOMPARE(logRanges.count(), logRangesAfterFirst + 1);
 }
 
 void ChartHelpersTest::ninesMapping()

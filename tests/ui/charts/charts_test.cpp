@@ -146,6 +146,7 @@ private slots:
 
     void liveShows600Intervals();
     void liveDownsamplesAtCap();
+    void liveWaitsWhileHidden();
     void liveCoalescesRedraws();
     void liveOpenVersusClosedModel();
     void liveSetSeriesDrawsAtOnce();
@@ -168,6 +169,8 @@ void ChartsTest::liveShows600Intervals()
 {
     LiveCharts w;
     w.resize(1000, 700);
+    w.show(); // the redraw timer leaves hidden charts alone
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
     w.reset(QStringLiteral("NEG ingress"), colorForTarget(1), false);
     QCOMPARE(axisOf<QValueAxis>(lineOf(w, "rpsChartView", "rps"), Qt::Horizontal)->max(), 10.0); // at least 10 s
     for (int i = 1; i <= 600; ++i)
@@ -215,9 +218,33 @@ void ChartsTest::liveDownsamplesAtCap()
     QCOMPARE(maxY(lineOf(w, "rpsChartView", "rps")->points()), 1000.0); // equal rates average to themselves
 }
 
+void ChartsTest::liveWaitsWhileHidden()
+{
+    // A run followed from another tab costs no drawing: the charts catch up when shown.
+    QWidget tabs;
+    auto* w = new LiveCharts(&tabs);
+    tabs.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&tabs));
+    w->reset(QStringLiteral("hidden"), colorForTarget(1), false);
+    w->hide();
+    QLineSeries* rps = lineOf(*w, "rpsChartView", "rps");
+    QSignalSpy replaced(rps, &QXYSeries::pointsReplaced);
+    for (int i = 1; i <= 30; ++i)
+        w->appendInterval(point(i, 1000, 10));
+    QTest::qWait(3 * LiveCharts::REDRAW_INTERVAL_MS);
+    QCOMPARE(replaced.count(), 0);
+    QCOMPARE(w->pointCount(), 30);
+    w->show();
+    QTRY_COMPARE(rps->count(), 30);
+    QCOMPARE(replaced.count(), 1);
+    QCOMPARE(rps->points().back(), QPointF(30, 1000));
+}
+
 void ChartsTest::liveCoalescesRedraws()
 {
     LiveCharts w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
     w.reset(QStringLiteral("burst"), colorForTarget(1), false);
     QLineSeries* rps = lineOf(w, "rpsChartView", "rps");
     QSignalSpy replaced(rps, &QXYSeries::pointsReplaced);
