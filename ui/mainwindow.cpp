@@ -220,8 +220,8 @@ void MainWindow::setDocument(std::unique_ptr<SessionDocument> doc)
     const QString name = QFileInfo(raw->path()).fileName();
     setWindowTitle(tr("%1 — wrkbench").arg(name));
     m_sessionLabel->setText(raw->path() + (raw->isReadOnly() ? tr("  (read-only)") : QString()));
-    m_lastRunLabel->setText(
-        tr("%1 in the session").arg(countText(static_cast<qint64>(raw->runs().size()), "run", "runs")));
+    m_lastRunNote.clear();
+    updateRunsLabel();
     updateActions();
     updateHint();
 }
@@ -329,20 +329,32 @@ void MainWindow::runFinished(const RunOutcome& outcome)
     }
     if (outcome.status == RunStatus::Failed) {
         showMessage(tr("The run did not start: %1").arg(outcome.error), 15'000);
-        if (outcome.runId) m_lastRunLabel->setText(tr("last run #%1 failed").arg(outcome.runId));
+        if (outcome.runId) m_lastRunNote = tr("last run #%1 failed").arg(outcome.runId);
+        updateRunsLabel();
         return;
     }
     if (outcome.runId)
-        m_lastRunLabel->setText(
-            tr("last run #%1 stored %2 (%3, %4 req/s)")
-                .arg(outcome.runId)
-                .arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")),
-                    QString::fromUtf8(runStatusName(outcome.status)), formatCount(outcome.requestsPerS)));
+        m_lastRunNote = tr("last run #%1 stored %2 (%3, %4 req/s)")
+                            .arg(outcome.runId)
+                            .arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")),
+                                QString::fromUtf8(runStatusName(outcome.status)), formatCount(outcome.requestsPerS));
+    updateRunsLabel();
     if (!outcome.storageWarning.isEmpty()) showMessage(outcome.storageWarning, 15'000);
+}
+
+void MainWindow::updateRunsLabel()
+{
+    if (!m_doc) return;
+    // The count follows every change of the history: runs from here, from an
+    // experiment, from wrkbench-cli writing into the session, deletions.
+    QString text = tr("%1 in the session").arg(countText(static_cast<qint64>(m_doc->runs().size()), "run", "runs"));
+    if (!m_lastRunNote.isEmpty()) text += QStringLiteral(" · ") + m_lastRunNote;
+    m_lastRunLabel->setText(text);
 }
 
 void MainWindow::runsChanged()
 {
+    updateRunsLabel();
     std::vector<int64_t> ids;
     for (const RunRecord& r : m_doc->runs())
         ids.push_back(r.id);

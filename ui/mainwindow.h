@@ -107,6 +107,7 @@ private:
     /// A pre-run probe failed: says why and offers to run anyway.
     void askRunAnyway(const RunOutcome& outcome);
     void runsChanged();
+    void updateRunsLabel();
     void showMessage(const QString& text, int timeoutMs = 6000);
 
     void askNewSession();
@@ -145,6 +146,7 @@ private:
     QLabel* m_versionLabel = nullptr;
     QLabel* m_sessionLabel = nullptr;
     QLabel* m_lastRunLabel = nullptr;
+    QString m_lastRunNote; ///< what the last run from this window did, shown after the run count
 };
 
 } // namespace wb::ui

@@ -97,6 +97,57 @@ class MainWindowTest : public QObject
         return nullptr;
     }
 
+    /// What the UI thread went through during one live run.
+    struct Responsiveness
+    {
+        qint64 worstGapMs = 0; ///< the longest time between two 5 ms heartbeats
+        double worstGapCpuMs = 0; ///< UI CPU time within that gap
+        double worstBusyMs = 0; ///< the most UI CPU time between two heartbeats
+        double uiCpuMs = 0;
+        qint64 elapsedMs = 0;
+    };
+
+    /// Runs the current target and profile once with a 5 ms heartbeat on the UI
+    /// thread. The UI thread's CPU time within each gap separates the two causes
+    /// of a stall: our own work (a slow handler or paint) from waiting for a core
+    /// the engine's threads hold (the scheduler, which no UI code can shorten).
+    static bool measureOneRun(MainWindow& w, Responsiveness& r)
+    {
+        QSignalSpy finished(w.runSession(), &RunSession::finished);
+        QElapsedTimer clock;
+        qint64 lastMs = 0;
+        double lastCpuMs = 0;
+        QTimer beat;
+        beat.setInterval(5);
+        QObject::connect(&beat, &QTimer::timeout, [&] {
+            const qint64 nowMs = clock.elapsed();
+            const double cpuMs = threadCpuMs();
+            if (lastMs) {
+                if (nowMs - lastMs > r.worstGapMs) {
+                    r.worstGapMs = nowMs - lastMs;
+                    r.worstGapCpuMs = cpuMs - lastCpuMs;
+                }
+                r.worstBusyMs = std::max(r.worstBusyMs, cpuMs - lastCpuMs);
+            }
+            lastMs = nowMs;
+            lastCpuMs = cpuMs;
+        });
+        if (!w.startRun()) return false;
+        if (!QTest::qWaitFor([&] { return w.runSession()->phase() == RunSession::Phase::Running; }, 10'000))
+            return false;
+        clock.start();
+        beat.start();
+        const double cpuBeforeMs = threadCpuMs();
+        if (!finished.wait(15'000)) return false;
+        r.uiCpuMs = threadCpuMs() - cpuBeforeMs;
+        r.elapsedMs = clock.elapsed();
+        beat.stop();
+        qInfo("longest UI stall during the run: %lld ms (UI thread busy %.1f ms of it); longest UI work between "
+              "beats: %.1f ms; UI thread CPU: %.0f ms over %lld ms",
+            r.worstGapMs, r.worstGapCpuMs, r.worstBusyMs, r.uiCpuMs, r.elapsedMs);
+        return finished[0][0].value<RunOutcome>().status == RunStatus::Completed;
+    }
+
 private slots:
     void initTestCase()
     {
@@ -346,36 +397,26 @@ private slots:
         QVERIFY(w.openStartupSession(path));
         w.targetsPanel()->addTarget();
         QVERIFY(showAndActivate(w));
+        // Ten updates a second, the most the live view takes.
         typeInto(w.profileEditor()->field(QStringLiteral("interval")), QStringLiteral("100ms"));
         setDuration(w, QStringLiteral("2s"), QStringLiteral("400"));
-        QSignalSpy finished(w.runSession(), &RunSession::finished);
-        // A 5 ms heartbeat on the UI thread: the longest gap between beats is the longest stall.
-        QElapsedTimer clock;
-        qint64 last = 0;
-        qint64 worst = 0;
-        QTimer beat;
-        beat.setInterval(5);
-        connect(&beat, &QTimer::timeout, this, [&] {
-            const qint64 now = clock.elapsed();
-            if (last) worst = std::max(worst, now - last);
-            last = now;
-        });
-        QVERIFY(w.startRun());
-        QTRY_VERIFY_WITH_TIMEOUT(w.runSession()->phase() == RunSession::Phase::Running, 10'000);
-        clock.start();
-        beat.start();
-        const double cpuBeforeMs = threadCpuMs();
-        QVERIFY(finished.wait(15'000));
-        const double uiCpuMs = threadCpuMs() - cpuBeforeMs;
-        beat.stop();
-        QCOMPARE(finished[0][0].value<RunOutcome>().status, RunStatus::Completed);
+        Responsiveness r;
+        QVERIFY(measureOneRun(w, r));
         QVERIFY(w.livePage()->intervalCount() >= 15);
-        qInfo("longest UI stall during the run: %lld ms; UI thread CPU: %.0f ms over %lld ms", worst, uiCpuMs,
-            clock.elapsed());
-        // The UI's own work is small; stalls beyond it are the scheduler sharing two cores with the engine.
-        QVERIFY2(uiCpuMs < 0.25 * static_cast<double>(clock.elapsed()), qPrintable(QString::number(uiCpuMs)));
-        // 50 ms is the goal on a quiet machine; the margin covers a loaded 2-core CI box.
-        QVERIFY2(worst < 150, qPrintable(QString::number(worst)));
+        if (r.worstGapMs >= 50) {
+            // One more run before calling it a stall: on a shared 2-core box another
+            // tenant can hold a core for tens of milliseconds now and then. A UI that
+            // really stalls does it again.
+            r = {};
+            QVERIFY(measureOneRun(w, r));
+        }
+        QVERIFY2(r.uiCpuMs < 0.25 * static_cast<double>(r.elapsedMs), qPrintable(QString::number(r.uiCpuMs)));
+        // What the UI code controls: no handler or paint holds the UI thread for
+        // long (measured 5-15 ms; the live charts redraw at 10 Hz here).
+        QVERIFY2(r.worstBusyMs < 25, qPrintable(QString::number(r.worstBusyMs)));
+        // The bound, wall clock, scheduler included: the engine, the built-in
+        // server and the UI share two cores (measured 14-38 ms, also with two CPU hogs).
+        QVERIFY2(r.worstGapMs < 50, qPrintable(QString::number(r.worstGapMs)));
     }
 
     void openingAFileThatIsNotASessionExplainsAndLeavesItAlone()
@@ -405,6 +446,7 @@ private slots:
         MainWindow w;
         QVERIFY(w.openStartupSession(path));
         QCOMPARE(w.runsPage()->model()->rowCount(), 0);
+        QVERIFY2(w.lastRunText().startsWith(QStringLiteral("0 runs in the session")), qPrintable(w.lastRunText()));
         auto port = ensureBuiltinServer();
         QVERIFY(port);
         QProcess process;
@@ -418,6 +460,8 @@ private slots:
         QCOMPARE(w.runsPage()->model()->record(0).targetName, std::string("from the CLI"));
         QCOMPARE(w.runsPage()->model()->record(0).status, RunStatus::Completed);
         QTRY_COMPARE_WITH_TIMEOUT(w.targetsPanel()->model()->rowCount(), 1, 5000); // its new target too
+        // The status bar's count follows runs that come from elsewhere as well.
+        QVERIFY2(w.lastRunText().startsWith(QStringLiteral("1 run in the session")), qPrintable(w.lastRunText()));
     }
 
     void sessionsSaveAsNewAndRestoreAtStart()
