@@ -111,7 +111,7 @@ int runsCommand(const RunsArgs& a)
         return 0;
     }
     std::vector<std::vector<std::string>> rows { { "id", "target", "tags", "started", "status", "threads",
-        "connections", "duration", "req/s", "p50", "p99", "errors" } };
+        "connections", "duration", "req/s", "p50", "p99", "errors", "non-2xx" } };
     for (const RunRecord& r : *runs) {
         const RunTotals& t = r.totals;
         const bool has = r.hasTotals;
@@ -119,9 +119,9 @@ int runsCommand(const RunsArgs& a)
             runStatusName(r.status), std::to_string(r.config.threads), std::to_string(r.config.connections),
             has ? fixed2(t.durationS) + "s" : "-", has ? fixed2(t.requestsPerS) : "-",
             has ? latencyText(t.latency.p50Us) : "-", has ? latencyText(t.latency.p99Us) : "-",
-            has ? std::to_string(t.errors.total()) : "-" });
+            has ? std::to_string(t.errors.transportErrors()) : "-", has ? std::to_string(t.errors.status) : "-" });
     }
-    std::cout << table(rows, { true, false, false, false, false, true, true, true, true, true, true, true });
+    std::cout << table(rows, { true, false, false, false, false, true, true, true, true, true, true, true, true });
     return 0;
 }
 

@@ -19,6 +19,9 @@ struct ErrorCounts
 
     /// Socket errors in wrk's sense (connect, read, write, timeout).
     uint64_t socketErrors() const { return connect + read + write + timeout; }
+    /// Requests that got no usable answer: socket, TLS and parse errors, i.e. everything
+    /// but the non-2xx/3xx responses (which are answers, counted in `status`).
+    uint64_t transportErrors() const { return connect + read + write + timeout + tls + parse; }
     /// Everything that went wrong, non-2xx/3xx responses included.
     uint64_t total() const { return connect + read + write + timeout + tls + parse + status; }
 

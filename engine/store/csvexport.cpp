@@ -132,13 +132,13 @@ std::string isoTimestamp(int64_t msSinceEpoch)
 std::string runsCsv(const std::vector<RunRecord>& runs)
 {
     std::string out = csvRow({ "id", "target", "tags", "started", "status", "threads", "connections", "duration_s",
-        "requests_per_s", "p50_ms", "p99_ms", "errors" });
+        "requests_per_s", "p50_ms", "p99_ms", "errors", "non2xx" });
     for (const RunRecord& r : runs) {
         out += csvRow({ std::to_string(r.id), r.targetName, joinTagList(r.tags), isoTimestamp(r.startedAtMs),
             runStatusName(r.status), num(r.config.threads), num(r.config.connections),
             ifTotals(r, csvNumber(r.totals.durationS)), ifTotals(r, csvNumber(r.totals.requestsPerS)),
             ifTotals(r, ms(r.totals.latency.p50Us)), ifTotals(r, ms(r.totals.latency.p99Us)),
-            ifTotals(r, num(r.totals.errors.total())) });
+            ifTotals(r, num(r.totals.errors.transportErrors())), ifTotals(r, num(r.totals.errors.status)) });
     }
     return out;
 }

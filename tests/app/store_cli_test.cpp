@@ -118,6 +118,7 @@ TEST_F(StoreCli, RunIsStoredAndListed)
     EXPECT_NEAR(number(row["duration_s"]), result["summary"]["duration_s"].get<double>(), 1e-6);
     EXPECT_NEAR(number(row["p99_ms"]), result["summary"]["latency_us"]["p99"].get<double>() / 1000, 1e-9);
     EXPECT_EQ(row["errors"], "0");
+    EXPECT_EQ(row["non2xx"], "0");
     EXPECT_FALSE(row["started"].get<std::string>().empty());
 
     // The target was created from the URL; a second run reuses it. Filters work from the CLI.
@@ -215,6 +216,22 @@ TEST_F(StoreCli, KilledRunBecomesInterruptedWithItsIntervals)
     ASSERT_TRUE(data->latency.has_value());
     EXPECT_EQ(data->latency->count(), requests);
     EXPECT_GT(data->run.finishedAtMs, data->run.startedAtMs);
+}
+
+TEST_F(StoreCli, RunsListKeepsNon2xxApartFromErrors)
+{
+    // Every answer a 404: answers, not transport errors (as the GUI's Runs table counts them).
+    const auto r = cli({ "run", "-c2", "-t1", "-d300ms", "--db", m_db, "--target", "404s", m_url + "status/404" });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto rows = runsCsv();
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_EQ(rows[0]["errors"], "0");
+    const double non2xx = number(rows[0]["non2xx"]);
+    EXPECT_GT(non2xx, 100);
+    EXPECT_NEAR(non2xx, number(rows[0]["requests_per_s"]) * number(rows[0]["duration_s"]), non2xx * 0.01 + 1);
+    const auto table = cli({ "runs", "--db", m_db });
+    ASSERT_EQ(table.exitCode, 0) << table.err;
+    EXPECT_NE(table.out.find("non-2xx"), std::string::npos) << table.out;
 }
 
 TEST_F(StoreCli, TwoRunsWritingOneFileBothLand)

@@ -5,6 +5,7 @@
 #include "session/recordequality.h"
 #include "session/sessiondocument.h"
 
+#include <QColor>
 #include <QDateTime>
 #include <cmath>
 
@@ -18,8 +19,12 @@ bool isNumeric(int column)
 {
     return column == RunsTableModel::IdColumn || column == RunsTableModel::RequestsPerSColumn
         || column == RunsTableModel::P50Column || column == RunsTableModel::P99Column
-        || column == RunsTableModel::ErrorsColumn;
+        || column == RunsTableModel::ErrorsColumn || column == RunsTableModel::Non2xxColumn;
 }
+
+// The Live header's colours: red for errors, amber for non-2xx responses.
+constexpr QRgb ERROR_RGB = 0xc62828;
+constexpr QRgb NON2XX_RGB = 0xb26a00;
 
 QString startedText(int64_t ms)
 {
@@ -111,7 +116,9 @@ QVariant RunsTableModel::displayOf(const RunRecord& r, int column) const
     case P99Column:
         return has ? formatUsAsMs(t.latency.p99Us) : QStringLiteral("—");
     case ErrorsColumn:
-        return has ? formatCount(static_cast<double>(t.errors.total())) : QStringLiteral("—");
+        return has ? formatCount(static_cast<double>(errorsOf(t))) : QStringLiteral("—");
+    case Non2xxColumn:
+        return has ? formatCount(static_cast<double>(non2xxOf(t))) : QStringLiteral("—");
     case OriginColumn:
         return r.status == RunStatus::Imported
             ? QStringLiteral("imported (%1)").arg(QString::fromStdString(r.engineVersion))
@@ -139,7 +146,9 @@ QVariant RunsTableModel::sortValueOf(const RunRecord& r, int column) const
     case P99Column:
         return has ? t.latency.p99Us : NOT_KNOWN;
     case ErrorsColumn:
-        return has ? static_cast<double>(t.errors.total()) : NOT_KNOWN;
+        return has ? static_cast<double>(errorsOf(t)) : NOT_KNOWN;
+    case Non2xxColumn:
+        return has ? static_cast<double>(non2xxOf(t)) : NOT_KNOWN;
     default:
         return displayOf(r, column);
     }
@@ -163,20 +172,20 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const
         return {};
     case Qt::ForegroundRole:
         if (column == StatusColumn) return statusColor(displayOf(r, StatusColumn).toString());
-        if (column == ErrorsColumn && r.hasTotals && r.totals.errors.total() > 0) return QColor(0xc6, 0x28, 0x28);
+        if (column == ErrorsColumn && r.hasTotals && errorsOf(r.totals) > 0) return QColor(ERROR_RGB);
+        if (column == Non2xxColumn && r.hasTotals && non2xxOf(r.totals) > 0) return QColor(NON2XX_RGB);
         return {};
     case Qt::ToolTipRole:
         if (column == StatusColumn && !r.error.empty()) return QString::fromStdString(r.error);
         if (column == ErrorsColumn && r.hasTotals) {
             const ErrorCounts& e = r.totals.errors;
-            return QStringLiteral("connect %1, read %2, write %3, timeout %4, TLS %5, parse %6, non-2xx/3xx %7")
+            return QStringLiteral("connect %1, read %2, write %3, timeout %4, TLS %5, parse %6")
                 .arg(e.connect)
                 .arg(e.read)
                 .arg(e.write)
                 .arg(e.timeout)
                 .arg(e.tls)
-                .arg(e.parse)
-                .arg(e.status);
+                .arg(e.parse);
         }
         if (column == LoadColumn || column == TargetColumn) return QString::fromStdString(r.url);
         if (column == OriginColumn && !r.source.empty()) return QString::fromStdString(r.source);
@@ -206,12 +215,15 @@ QVariant RunsTableModel::headerData(int section, Qt::Orientation orientation, in
 {
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) return {};
     static const char* const TITLES[ColumnCount] = { "#", "Target", "Tags", "Started", "Status", "Load", "Req/s",
-        "p50 (ms)", "p99 (ms)", "Errors", "Origin", "Notes" };
+        "p50 (ms)", "p99 (ms)", "Errors", "Non-2xx", "Origin", "Notes" };
     if (role == Qt::DisplayRole) return QString::fromUtf8(TITLES[section]);
     if (role == Qt::TextAlignmentRole)
         return QVariant::fromValue((isNumeric(section) ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole && section == ErrorsColumn)
-        return QStringLiteral("Socket, TLS and parse errors plus non-2xx/3xx responses");
+        return QStringLiteral("Socket (connect, read, write, timeout), TLS and parse errors; non-2xx/3xx responses "
+                              "are counted under Non-2xx");
+    if (role == Qt::ToolTipRole && section == Non2xxColumn)
+        return QStringLiteral("Complete responses with a status outside 2xx/3xx");
     return {};
 }
 

@@ -2,6 +2,8 @@
 // The runs history: one row per run in the session, oldest first (views sort).
 // Display text is formatted; SortRole holds the raw value (numbers sort as
 // numbers, NaN "unknown" values sort first). Notes are editable in place.
+// Errors and Non-2xx are counted apart, as in the Live header and Compare: a
+// run against a target answering 404 has non-2xx responses, not errors.
 
 #include "models/rowsyncmodel.h"
 #include "store/sessiontypes.h"
@@ -26,7 +28,8 @@ public:
         RequestsPerSColumn,
         P50Column,
         P99Column,
-        ErrorsColumn,
+        ErrorsColumn, ///< socket, TLS and parse errors: every error kind but non-2xx/3xx responses
+        Non2xxColumn, ///< complete responses with a status outside 2xx/3xx
         OriginColumn,
         NotesColumn,
         ColumnCount
@@ -53,6 +56,11 @@ public:
     QStringList allTags() const;
     /// Tags of row's run and its target.
     QStringList tagsOf(const RunRecord& run) const;
+
+    /// What the Errors column counts: everything that went wrong except non-2xx/3xx responses.
+    static uint64_t errorsOf(const RunTotals& totals) { return totals.errors.transportErrors(); }
+    /// What the Non-2xx column counts.
+    static uint64_t non2xxOf(const RunTotals& totals) { return totals.errors.status; }
 
 private:
     void refresh();

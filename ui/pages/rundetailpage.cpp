@@ -5,6 +5,7 @@
 #include "models/comparemodel.h"
 #include "models/format.h"
 #include "models/runseries.h"
+#include "models/runstablemodel.h"
 #include "pages/dialogs.h"
 #include "stats/spectrum.h"
 #include "store/csvexport.h"
@@ -170,7 +171,14 @@ void RunDetailPage::fillSummary()
         row(tr("Req/s per thread"),
             tr("%1 ± %2 (max %3)")
                 .arg(formatRate(t.threadRate.mean), formatRate(t.threadRate.stdev), formatRate(t.threadRate.max)));
-    row(tr("Errors (all kinds)"), formatCount(static_cast<double>(t.errors.total())));
+    // Counted apart as in the Live header, Runs and Compare: a target answering
+    // 404 gives non-2xx responses, not errors. Same colours as the Live header.
+    const uint64_t errors = RunsTableModel::errorsOf(t);
+    const uint64_t non2xx = RunsTableModel::non2xxOf(t);
+    row(tr("Errors (socket, TLS, parse)"), formatCount(static_cast<double>(errors)));
+    if (errors) m_summary->item(m_summary->rowCount() - 1, 1)->setForeground(QColor(0xc6, 0x28, 0x28));
+    row(tr("Non-2xx/3xx responses"), formatCount(static_cast<double>(non2xx)));
+    if (non2xx) m_summary->item(m_summary->rowCount() - 1, 1)->setForeground(QColor(0xb2, 0x6a, 0x00));
     if (!r.notes.empty()) row(tr("Notes"), QString::fromStdString(r.notes));
     m_summary->resizeColumnToContents(0);
 }

@@ -11,6 +11,7 @@
 #include <QFile>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
@@ -19,6 +20,19 @@
 #include <QVBoxLayout>
 
 namespace wb::ui {
+
+namespace {
+
+/// "#3, #4, #7", the first ten.
+QString idList(const QList<qint64>& ids)
+{
+    QStringList names;
+    for (qint64 id : ids)
+        names << QStringLiteral("#%1").arg(id);
+    return names.mid(0, 10).join(QStringLiteral(", ")) + (names.size() > 10 ? QStringLiteral("…") : QString());
+}
+
+} // namespace
 
 RunsPage::RunsPage(QWidget* parent)
     : QWidget(parent)
@@ -58,7 +72,9 @@ RunsPage::RunsPage(QWidget* parent)
     m_view->sortByColumn(RunsTableModel::IdColumn, Qt::DescendingOrder);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    m_view->setEditTriggers(QAbstractItemView::EditKeyPressed | QAbstractItemView::SelectedClicked);
+    // Only Notes is editable, so a double-click edits there and opens the run anywhere else.
+    m_view->setEditTriggers(
+        QAbstractItemView::EditKeyPressed | QAbstractItemView::SelectedClicked | QAbstractItemView::DoubleClicked);
     m_view->setAlternatingRowColors(true);
     m_view->setWordWrap(false);
     m_view->verticalHeader()->setVisible(false);
@@ -66,7 +82,7 @@ RunsPage::RunsPage(QWidget* parent)
     m_view->horizontalHeader()->setHighlightSections(false);
     m_view->horizontalHeader()->setStretchLastSection(true);
     m_view->setContextMenuPolicy(Qt::CustomContextMenu);
-    static const int WIDTHS[RunsTableModel::ColumnCount] = { 44, 170, 110, 136, 86, 120, 86, 70, 70, 60, 116, 200 };
+    static const int WIDTHS[RunsTableModel::ColumnCount] = { 44, 170, 110, 136, 86, 120, 86, 70, 70, 60, 64, 116, 200 };
     for (int c = 0; c < RunsTableModel::ColumnCount; ++c)
         m_view->setColumnWidth(c, WIDTHS[c]);
 
@@ -78,11 +94,15 @@ RunsPage::RunsPage(QWidget* parent)
     connect(m_text, &QLineEdit::textChanged, m_filter, &RunsFilterModel::setText);
     connect(
         m_tag, &QComboBox::currentIndexChanged, this, [this] { m_filter->setTag(m_tag->currentData().toString()); });
-    // activated: double-click, or Enter on the keyboard.
-    connect(m_view, &QTableView::activated, this, [this](const QModelIndex& index) {
-        if (index.column() != RunsTableModel::NotesColumn)
-            emit openRequested(index.data(RunsTableModel::RunIdRole).toLongLong());
+    // Not QAbstractItemView::activated: desktops that activate items on a single
+    // click (KDE) emit it for every click, Ctrl+clicks while selecting runs to
+    // compare included. A double-click opens (Enter: see eventFilter()).
+    connect(m_view, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
+        // doubleClicked comes before the edit trigger: an editable Notes cell is being edited instead.
+        if (index.column() == RunsTableModel::NotesColumn && (index.flags() & Qt::ItemIsEditable)) return;
+        emit openRequested(index.data(RunsTableModel::RunIdRole).toLongLong());
     });
+    m_view->installEventFilter(this);
     connect(m_view, &QTableView::customContextMenuRequested, this, &RunsPage::contextMenu);
     connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &RunsPage::updateButtons);
     connect(m_open, &QPushButton::clicked, this, [this] {
@@ -113,6 +133,29 @@ void RunsPage::showEvent(QShowEvent* event)
     m_view->setFocus();
     if (!m_view->currentIndex().isValid() && m_filter->rowCount() > 0)
         m_view->selectionModel()->setCurrentIndex(m_filter->index(0, 0), QItemSelectionModel::NoUpdate);
+}
+
+bool RunsPage::eventFilter(QObject* watched, QEvent* event)
+{
+    // Enter opens the current run. The view would emit activated() for it,
+    // which is no longer connected (see the constructor). A key the notes
+    // editor did not take reaches the view too: only keys typed in the view
+    // itself count, so Enter in the editor still just commits the edit.
+    if (watched == m_view && event->type() == QEvent::KeyPress) {
+        const auto* key = static_cast<QKeyEvent*>(event);
+        const bool enter = key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter;
+        const Qt::KeyboardModifiers mods = key->modifiers() & ~Qt::KeypadModifier;
+        if (enter && mods == Qt::NoModifier && m_view->hasFocus()) {
+            QModelIndex index = m_view->currentIndex();
+            if (!index.isValid()) {
+                const QModelIndexList rows = m_view->selectionModel()->selectedRows();
+                if (!rows.isEmpty()) index = rows.first();
+            }
+            if (index.isValid()) emit openRequested(index.data(RunsTableModel::RunIdRole).toLongLong());
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void RunsPage::setDocument(SessionDocument* doc)
@@ -180,24 +223,57 @@ void RunsPage::updateButtons()
     m_count->setText(tr("%1 of %2").arg(m_filter->rowCount()).arg(countText(m_model->rowCount(), "run", "runs")));
 }
 
+QList<qint64> RunsPage::runningAmong(const QList<qint64>& ids) const
+{
+    // The document's cached status is enough: a run never goes back to running,
+    // so a stale cache can only call a run running that just finished (refused
+    // once more), never let a run being recorded through as finished.
+    QList<qint64> running;
+    if (!m_doc) return running;
+    for (const RunRecord& r : m_doc->runs())
+        if (r.status == RunStatus::Running && ids.contains(r.id)) running << r.id;
+    return running;
+}
+
 bool RunsPage::deleteSelected()
 {
-    const QList<qint64> ids = selectedRunIds();
-    if (ids.isEmpty() || !m_doc) return false;
-    QStringList names;
-    for (qint64 id : ids)
-        names << QStringLiteral("#%1").arg(id);
-    const QString text
-        = tr("Delete %1 (%2) with their charts and data? This cannot be undone.")
-              .arg(countText(ids.size(), "run", "runs"),
-                  names.mid(0, 10).join(QStringLiteral(", ")) + (names.size() > 10 ? QStringLiteral("…") : QString()));
+    const QList<qint64> selected = selectedRunIds();
+    if (selected.isEmpty() || !m_doc) return false;
+    // A running run is being written by its recorder (this window's live run or
+    // a wrkbench-cli): deleting it under the recorder loses the run and makes
+    // it report "not stored completely". Such runs are never deleted. With a
+    // mix (Ctrl+A during a live run), the finished runs are deleted and the
+    // running ones kept, and the question says exactly that before anything
+    // happens: Yes deletes only what it lists, No deletes nothing. Refusing the
+    // whole selection instead would send the user hunting for one row in a
+    // long selection to get what they evidently meant.
+    const QList<qint64> running = runningAmong(selected);
+    QList<qint64> ids;
+    for (qint64 id : selected)
+        if (!running.contains(id)) ids << id;
+    const QString runningText = running.size() == 1 ? tr("Run %1 is still running").arg(idList(running))
+                                                    : tr("Runs %1 are still running").arg(idList(running));
+    if (ids.isEmpty()) {
+        showError(this, tr("Cannot delete runs"),
+            tr("%1: a run cannot be deleted while it is being recorded. Stop it or wait until it finishes, then "
+               "delete it.")
+                .arg(runningText));
+        return false;
+    }
+    QString text = tr("Delete %1 (%2) with their charts and data? This cannot be undone.")
+                       .arg(countText(ids.size(), "run", "runs"), idList(ids));
+    if (!running.isEmpty())
+        text += QStringLiteral("\n\n")
+            + tr("%1 and will be kept: a run cannot be deleted while it is being recorded.").arg(runningText);
     if (!confirm(this, tr("Delete runs"), text, tr("Delete"))) return false;
     std::vector<int64_t> runIds(ids.begin(), ids.end());
     if (wb::Status st = m_doc->deleteRuns(runIds); !st) {
         emit message(tr("Could not delete: %1").arg(QString::fromStdString(st.error())));
         return false;
     }
-    emit message(tr("Deleted %1").arg(countText(ids.size(), "run", "runs")));
+    emit message(running.isEmpty()
+            ? tr("Deleted %1").arg(countText(ids.size(), "run", "runs"))
+            : tr("Deleted %1; kept %2 (still running)").arg(countText(ids.size(), "run", "runs"), idList(running)));
     return true;
 }
 

@@ -1,7 +1,10 @@
 #pragma once
 // The Runs tab: every run of the session in a sortable table with a text
 // filter and a tag filter; several runs can be selected to compare them;
-// notes are edited in place; delete asks first; CSV export of what is shown.
+// notes are edited in place; delete asks first and never touches a run that is
+// still being recorded; CSV export of what is shown. A double-click or Enter
+// opens a run; a single click only selects (even where the desktop activates
+// items on one click).
 
 #include <QWidget>
 
@@ -28,7 +31,9 @@ public:
     QList<qint64> selectedRunIds() const;
     /// Selects the runs with these ids (and scrolls to the first).
     void selectRuns(const QList<qint64>& ids);
-    /// Deletes the selected runs after confirmation.
+    /// Deletes the selected runs after confirmation. Runs still running are never
+    /// deleted: alone they are refused with a message, mixed with finished runs
+    /// the confirmation names them as kept. True when runs were deleted.
     bool deleteSelected();
     /// Writes the runs shown (filtered, in the order shown) as CSV (wrkbench-cli runs --csv columns).
     bool exportCsv(const QString& path, QString* error = nullptr) const;
@@ -41,6 +46,7 @@ public:
 
 protected:
     void showEvent(QShowEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 signals:
     void openRequested(qint64 runId);
@@ -52,6 +58,8 @@ private:
     void updateButtons();
     void contextMenu(const QPoint& pos);
     void askExport();
+    /// Ids among ids whose run is still being recorded (status running).
+    QList<qint64> runningAmong(const QList<qint64>& ids) const;
 
     SessionDocument* m_doc = nullptr;
     RunsTableModel* m_model;

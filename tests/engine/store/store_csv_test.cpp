@@ -131,9 +131,14 @@ TEST(Csv, ExportsRoundTripThroughPythonsCsvModule)
 
     RunRecord running = d.run;
     running.hasTotals = false;
-    const auto runs = parseWithPython(runsCsv({ d.run, running }));
+    RunRecord answeredBadly = d.run;
+    answeredBadly.totals.errors.status = 10; // non-2xx answers are counted apart from errors
+    const auto runs = parseWithPython(runsCsv({ answeredBadly, running }));
     ASSERT_EQ(runs["rows"].size(), 2u);
-    EXPECT_EQ(runs["header"].size(), 12u);
+    EXPECT_EQ(runs["header"].size(), 13u);
+    EXPECT_EQ(runs["rows"][0]["errors"], "4");
+    EXPECT_EQ(runs["rows"][0]["non2xx"], "10");
+    EXPECT_EQ(runs["rows"][1]["non2xx"], "") << "no totals yet";
     EXPECT_EQ(runs["rows"][0]["requests_per_s"], "80");
     EXPECT_EQ(runs["rows"][1]["requests_per_s"], "") << "no totals yet";
     EXPECT_EQ(runs["rows"][0]["target"], "NEG, \"east\"");

@@ -1,0 +1,540 @@
+// The runs history and a run's details against real session files: errors
+// and non-2xx responses counted apart (values, colours, numeric sorting, the
+// run detail's summary), a run opened on double-click or Enter but never on a
+// single click (desktops that activate items on one click included), and
+// deletion that never touches a run still being recorded, down to a live run
+// of the main window that is then stored completely.
+
+#include "mainwindow.h"
+#include "models/runsfiltermodel.h"
+#include "models/runstablemodel.h"
+#include "pages/dialogs.h"
+#include "pages/profileeditor.h"
+#include "pages/rundetailpage.h"
+#include "pages/runspage.h"
+#include "pages/targetspanel.h"
+#include "run/runsession.h"
+#include "session/sessiondocument.h"
+#include "uitestsupport.h"
+
+#include <QAbstractItemModelTester>
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QProxyStyle>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <cmath>
+
+using namespace wb;
+using namespace wb::ui;
+using namespace wb::uitest;
+
+namespace {
+
+/// The style hint KDE (and other single-click desktops) set: item views emit
+/// activated() on every click.
+class SingleClickActivation : public QProxyStyle
+{
+public:
+    int styleHint(
+        StyleHint hint, const QStyleOption* option, const QWidget* widget, QStyleHintReturn* data) const override
+    {
+        if (hint == QStyle::SH_ItemView_ActivateItemOnSingleClick) return 1;
+        return QProxyStyle::styleHint(hint, option, widget, data);
+    }
+};
+
+constexpr QRgb RED = 0xc62828;
+constexpr QRgb AMBER = 0xb26a00;
+
+} // namespace
+
+class HistoryTest : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QString m_path;
+    std::unique_ptr<SessionDocument> m_doc;
+    int64_t m_target = 0;
+    QStringList m_questions; ///< every confirm() text, in order
+    bool m_answer = true; ///< what confirm() answers
+    QStringList m_errors; ///< every showError() text
+
+    /// The five runs of the error tests. Counts over 8 intervals of 0.25 s.
+    struct Runs
+    {
+        int64_t notFound = 0; ///< every response a 503 (the "404 demo target" case): 0 errors, 800 non-2xx
+        int64_t socket = 0; ///< 16 read errors, no non-2xx
+        int64_t both = 0; ///< 120 errors, 40 non-2xx
+        int64_t mixed = 0; ///< 80 errors, 96 non-2xx
+        int64_t failed = 0; ///< never started: no numbers at all
+    };
+
+    /// A second connection to the session, as wrkbench-cli would have.
+    std::unique_ptr<SessionStore> otherConnection() const
+    {
+        auto store = SessionStore::open(m_path.toStdString());
+        return store ? std::move(*store) : nullptr;
+    }
+    /// requestsPerS responses a second, errorsPerS read errors and non2xxPerS 503s among them.
+    static SyntheticRun synthetic(double requestsPerS, double errorsPerS = 0, double non2xxPerS = 0)
+    {
+        SyntheticRun s;
+        s.requestsPerS = requestsPerS;
+        s.errorsPerS = errorsPerS;
+        s.non2xxPerS = non2xxPerS;
+        return s;
+    }
+    int64_t addRun(const SyntheticRun& s)
+    {
+        auto store = otherConnection();
+        return store ? addSyntheticRun(*store, m_target, s) : 0;
+    }
+    Runs addErrorRuns()
+    {
+        Runs r;
+        r.notFound = addRun(synthetic(400, 0, 400));
+        r.socket = addRun(synthetic(1000, 8));
+        r.both = addRun(synthetic(1000, 60, 20));
+        r.mixed = addRun(synthetic(1000, 40, 48));
+        auto store = otherConnection();
+        NewRun failed;
+        failed.targetId = m_target;
+        failed.config.request.url = *parseUrl("http://127.0.0.1:9/");
+        failed.startedAtMs = wallClockNowMs();
+        if (auto id = store->addFailedRun(failed, "connection refused")) r.failed = *id;
+        m_doc->reload();
+        return r;
+    }
+    /// A run this process is recording (status running), begun on another connection as a recorder does.
+    int64_t beginRunningRun()
+    {
+        auto store = otherConnection();
+        if (!store) return 0;
+        NewRun run;
+        run.targetId = m_target;
+        run.config.request.url = *parseUrl("http://127.0.0.1:8080/");
+        run.startedAtMs = wallClockNowMs();
+        auto id = store->beginRun(run);
+        m_doc->reload();
+        return id ? *id : 0;
+    }
+    /// The stored status of run id, or nullopt when the session no longer has it.
+    std::optional<RunStatus> storedStatus(int64_t id) const
+    {
+        auto store = otherConnection();
+        if (!store) return std::nullopt;
+        auto record = store->runRecord(id);
+        return record ? std::optional<RunStatus>(record->status) : std::nullopt;
+    }
+
+    static int rowOf(const RunsPage& page, int64_t id)
+    {
+        for (int row = 0; row < page.filter()->rowCount(); ++row)
+            if (page.filter()->index(row, 0).data(RunsTableModel::RunIdRole).toLongLong() == id) return row;
+        return -1;
+    }
+    static QModelIndex cellOf(const RunsTableModel& model, int64_t id, int column)
+    {
+        for (int row = 0; row < model.rowCount(); ++row)
+            if (model.index(row, 0).data(RunsTableModel::RunIdRole).toLongLong() == id) return model.index(row, column);
+        return {};
+    }
+    static QList<qint64> shownOrder(const RunsPage& page)
+    {
+        QList<qint64> ids;
+        for (int row = 0; row < page.filter()->rowCount(); ++row)
+            ids << page.filter()->index(row, 0).data(RunsTableModel::RunIdRole).toLongLong();
+        return ids;
+    }
+    /// The summary row called label: its value cell, or null.
+    static QTableWidgetItem* summaryValue(const RunDetailPage& page, const QString& label)
+    {
+        QTableWidget* t = page.summaryTable();
+        for (int row = 0; row < t->rowCount(); ++row)
+            if (t->item(row, 0) && t->item(row, 0)->text() == label) return t->item(row, 1);
+        return nullptr;
+    }
+    static bool showAndActivate(QWidget& w)
+    {
+        w.show();
+        QApplication::setActiveWindow(&w);
+        return QTest::qWaitForWindowActive(&w);
+    }
+    /// A double-click as the window system delivers it: press, release, double-click, release
+    /// (QTest::mouseDClick() on a widget sends the double-click event alone).
+    static void doubleClick(QWidget* widget, QPoint pos)
+    {
+        QTest::mousePress(widget, Qt::LeftButton, {}, pos);
+        QTest::mouseRelease(widget, Qt::LeftButton, {}, pos);
+        QTest::mouseDClick(widget, Qt::LeftButton, {}, pos);
+        QTest::mouseRelease(widget, Qt::LeftButton, {}, pos);
+    }
+    static QPoint centerOf(const QTableView* view, int row, int column)
+    {
+        return view->visualRect(view->model()->index(row, column)).center();
+    }
+
+private slots:
+    void initTestCase()
+    {
+        setConfirmHandler([this](const QString& text) {
+            m_questions << text;
+            return m_answer;
+        });
+        setErrorHandler([this](const QString& text) { m_errors << text; });
+    }
+    void cleanupTestCase()
+    {
+        setConfirmHandler(nullptr);
+        setErrorHandler(nullptr);
+    }
+    void init()
+    {
+        static int n = 0;
+        m_path = m_dir.filePath(QStringLiteral("history-%1.wrkbench").arg(++n));
+        QString error;
+        m_doc = SessionDocument::open(m_path, true, &error);
+        QVERIFY2(m_doc, qPrintable(error));
+        auto target = m_doc->addTarget(makeTarget("Demo: 404", "http://127.0.0.1:8080/missing"));
+        QVERIFY(target);
+        m_target = *target;
+        m_questions.clear();
+        m_errors.clear();
+        m_answer = true;
+    }
+    void cleanup() { m_doc.reset(); }
+
+    void errorsAndNon2xxAreSeparateColumns()
+    {
+        RunsTableModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setDocument(m_doc.get());
+        const Runs r = addErrorRuns();
+        QVERIFY(r.notFound && r.socket && r.both && r.mixed && r.failed);
+        QCOMPARE(model.rowCount(), 5);
+
+        const int E = RunsTableModel::ErrorsColumn;
+        const int N = RunsTableModel::Non2xxColumn;
+        QCOMPARE(model.headerData(E, Qt::Horizontal).toString(), QStringLiteral("Errors"));
+        QCOMPARE(model.headerData(N, Qt::Horizontal).toString(), QStringLiteral("Non-2xx"));
+        QVERIFY(!model.headerData(E, Qt::Horizontal, Qt::ToolTipRole).toString().contains(QStringLiteral("plus")));
+
+        struct Expected
+        {
+            int64_t id;
+            const char* errors;
+            const char* non2xx;
+        };
+        for (const Expected& e :
+            { Expected { r.notFound, "0", "800" }, Expected { r.socket, "16", "0" }, Expected { r.both, "120", "40" },
+                Expected { r.mixed, "80", "96" }, Expected { r.failed, "—", "—" } }) {
+            const QModelIndex errors = cellOf(model, e.id, E);
+            const QModelIndex non2xx = cellOf(model, e.id, N);
+            QVERIFY(errors.isValid());
+            QCOMPARE(errors.data().toString(), QString::fromUtf8(e.errors));
+            QCOMPARE(non2xx.data().toString(), QString::fromUtf8(e.non2xx));
+            // Numbers right-aligned like every numeric column.
+            QVERIFY(non2xx.data(Qt::TextAlignmentRole).toInt() & Qt::AlignRight);
+        }
+
+        // The 404 target: its requests are non-2xx, not errors; amber as in the Live header, the errors plain.
+        QVERIFY(!cellOf(model, r.notFound, E).data(Qt::ForegroundRole).isValid());
+        QCOMPARE(cellOf(model, r.notFound, N).data(Qt::ForegroundRole).value<QColor>(), QColor(AMBER));
+        QCOMPARE(cellOf(model, r.socket, E).data(Qt::ForegroundRole).value<QColor>(), QColor(RED));
+        QVERIFY(!cellOf(model, r.socket, N).data(Qt::ForegroundRole).isValid());
+        QCOMPARE(cellOf(model, r.both, E).data(Qt::ForegroundRole).value<QColor>(), QColor(RED));
+        QCOMPARE(cellOf(model, r.both, N).data(Qt::ForegroundRole).value<QColor>(), QColor(AMBER));
+        QVERIFY(!cellOf(model, r.failed, E).data(Qt::ForegroundRole).isValid());
+        QVERIFY(!cellOf(model, r.failed, N).data(Qt::ForegroundRole).isValid());
+        // The errors tooltip breaks down what it counts, read errors here; non-2xx is not among them.
+        const QString tip = cellOf(model, r.both, E).data(Qt::ToolTipRole).toString();
+        QVERIFY2(tip.contains(QStringLiteral("read 120")), qPrintable(tip));
+        QVERIFY2(!tip.contains(QStringLiteral("2xx")), qPrintable(tip));
+
+        // Raw numbers to sort on; the failed run's are unknown (NaN).
+        QCOMPARE(cellOf(model, r.both, E).data(RunsTableModel::SortRole).toDouble(), 120.0);
+        QCOMPARE(cellOf(model, r.notFound, N).data(RunsTableModel::SortRole).toDouble(), 800.0);
+        QVERIFY(std::isnan(cellOf(model, r.failed, N).data(RunsTableModel::SortRole).toDouble()));
+    }
+
+    void errorsAndNon2xxSortAsNumbers()
+    {
+        const Runs r = addErrorRuns();
+        RunsPage page;
+        page.setDocument(m_doc.get());
+        QCOMPARE(page.filter()->rowCount(), 5);
+        QTableView* view = page.view();
+
+        // As text "120" < "16" < "80" and "800" < "96": the order below is numeric, unknown first.
+        view->sortByColumn(RunsTableModel::ErrorsColumn, Qt::AscendingOrder);
+        QCOMPARE(shownOrder(page), (QList<qint64> { r.failed, r.notFound, r.socket, r.mixed, r.both }));
+        view->sortByColumn(RunsTableModel::ErrorsColumn, Qt::DescendingOrder);
+        QCOMPARE(shownOrder(page), (QList<qint64> { r.both, r.mixed, r.socket, r.notFound, r.failed }));
+        view->sortByColumn(RunsTableModel::Non2xxColumn, Qt::AscendingOrder);
+        QCOMPARE(shownOrder(page), (QList<qint64> { r.failed, r.socket, r.both, r.mixed, r.notFound }));
+
+        // A click on the header sorts by the column too, in the order its indicator shows.
+        page.resize(1400, 400);
+        QVERIFY(showAndActivate(page));
+        view->sortByColumn(RunsTableModel::IdColumn, Qt::AscendingOrder);
+        QHeaderView* header = view->horizontalHeader();
+        const int section = RunsTableModel::Non2xxColumn;
+        QTest::mouseClick(header->viewport(), Qt::LeftButton, {},
+            QPoint(header->sectionViewportPosition(section) + header->sectionSize(section) / 2, header->height() / 2));
+        QCOMPARE(header->sortIndicatorSection(), section);
+        const QList<qint64> expected = header->sortIndicatorOrder() == Qt::AscendingOrder
+            ? QList<qint64> { r.failed, r.socket, r.both, r.mixed, r.notFound }
+            : QList<qint64> { r.notFound, r.mixed, r.both, r.socket, r.failed };
+        QCOMPARE(shownOrder(page), expected);
+    }
+
+    void runDetailShowsErrorsAndNon2xxApart()
+    {
+        const Runs r = addErrorRuns();
+        const QString errorsLabel = QStringLiteral("Errors (socket, TLS, parse)");
+        const QString non2xxLabel = QStringLiteral("Non-2xx/3xx responses");
+        {
+            auto data = m_doc->loadRun(r.notFound);
+            QVERIFY(data);
+            RunDetailPage page(std::move(*data));
+            QVERIFY(!summaryValue(page, QStringLiteral("Errors (all kinds)")));
+            QTableWidgetItem* errors = summaryValue(page, errorsLabel);
+            QTableWidgetItem* non2xx = summaryValue(page, non2xxLabel);
+            QVERIFY(errors && non2xx);
+            QCOMPARE(errors->text(), QStringLiteral("0"));
+            QCOMPARE(non2xx->text(), QStringLiteral("800"));
+            QCOMPARE(non2xx->foreground().color(), QColor(AMBER));
+            QVERIFY(errors->foreground().color() != QColor(RED));
+            // The status codes tab has the same 800 responses.
+            QCOMPARE(page.statusTable()->item(0, 0)->text(), QStringLiteral("503"));
+            QCOMPARE(page.statusTable()->item(0, 1)->text(), QStringLiteral("800"));
+        }
+        {
+            auto data = m_doc->loadRun(r.both);
+            QVERIFY(data);
+            RunDetailPage page(std::move(*data));
+            QCOMPARE(summaryValue(page, errorsLabel)->text(), QStringLiteral("120"));
+            QCOMPARE(summaryValue(page, errorsLabel)->foreground().color(), QColor(RED));
+            QCOMPARE(summaryValue(page, non2xxLabel)->text(), QStringLiteral("40"));
+        }
+        {
+            // A run that never started has no numbers to show.
+            auto data = m_doc->loadRun(r.failed);
+            QVERIFY(data);
+            RunDetailPage page(std::move(*data));
+            QVERIFY(!summaryValue(page, errorsLabel));
+            QVERIFY(!summaryValue(page, non2xxLabel));
+        }
+    }
+
+    void doubleClickOrEnterOpensARunSingleClickDoesNot()
+    {
+        const int64_t first = addRun(synthetic(500));
+        const int64_t second = addRun(synthetic(700));
+        const int64_t third = addRun(synthetic(900));
+        QVERIFY(first && second && third);
+        m_doc->reload();
+        SingleClickActivation style; // outlives the page, which does not own it
+        RunsPage page;
+        page.setDocument(m_doc.get());
+        page.resize(1400, 400);
+        QTableView* view = page.view();
+        view->setStyle(&style);
+        QVERIFY(view->style()->styleHint(QStyle::SH_ItemView_ActivateItemOnSingleClick, nullptr, view));
+        QVERIFY(showAndActivate(page));
+        QSignalSpy opened(&page, &RunsPage::openRequested);
+        QSignalSpy activated(view, &QAbstractItemView::activated);
+
+        // A click, then a Ctrl+click to select a second run for comparing: both activate, neither opens.
+        const int target = RunsTableModel::TargetColumn;
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, centerOf(view, rowOf(page, first), target));
+        QTest::mouseClick(
+            view->viewport(), Qt::LeftButton, Qt::ControlModifier, centerOf(view, rowOf(page, second), target));
+        QCOMPARE(activated.count(), 2); // the single-click desktop really is simulated
+        QCOMPARE(page.selectedRunIds().size(), 2);
+        QCOMPARE(opened.count(), 0);
+        emit view->activated(view->model()->index(rowOf(page, third), target));
+        QCOMPARE(opened.count(), 0);
+
+        // A double-click opens the run under the mouse.
+        doubleClick(view->viewport(), centerOf(view, rowOf(page, third), target));
+        QCOMPARE(opened.count(), 1);
+        QCOMPARE(opened.takeFirst().at(0).toLongLong(), third);
+
+        // Enter and the keypad's Enter open the current run.
+        page.selectRuns({ second });
+        view->setFocus();
+        QTest::keyClick(view, Qt::Key_Return);
+        QCOMPARE(opened.count(), 1);
+        QCOMPARE(opened.takeFirst().at(0).toLongLong(), second);
+        QTest::keyClick(view, Qt::Key_Enter, Qt::KeypadModifier);
+        QCOMPARE(opened.count(), 1);
+        QCOMPARE(opened.takeFirst().at(0).toLongLong(), second);
+
+        // Double-clicking a note edits it; Enter in the editor stores the note and opens nothing.
+        const int notes = RunsTableModel::NotesColumn;
+        doubleClick(view->viewport(), centerOf(view, rowOf(page, first), notes));
+        auto* editor = qobject_cast<QLineEdit*>(QApplication::focusWidget());
+        QVERIFY(editor && view->viewport()->isAncestorOf(editor));
+        editor->selectAll();
+        QTest::keyClicks(editor, QStringLiteral("warm cache"));
+        QTest::keyClick(editor, Qt::Key_Return);
+        QCOMPARE(opened.count(), 0);
+        QTRY_VERIFY(!view->viewport()->isAncestorOf(QApplication::focusWidget()));
+        auto stored = otherConnection()->runRecord(first);
+        QVERIFY(stored);
+        QCOMPARE(stored->notes, std::string("warm cache"));
+    }
+
+    void deleteAsksFirstAndNoDeletesNothing()
+    {
+        const int64_t first = addRun(synthetic(1000));
+        const int64_t second = addRun(synthetic(1000));
+        m_doc->reload();
+        RunsPage page;
+        page.setDocument(m_doc.get());
+        QSignalSpy messages(&page, &RunsPage::message);
+        page.selectRuns({ first, second });
+
+        m_answer = false;
+        QVERIFY(!page.deleteSelected());
+        QCOMPARE(m_questions.size(), 1);
+        QCOMPARE(m_questions.last(),
+            QStringLiteral("Delete 2 runs (#%1, #%2) with their charts and data? This cannot be undone.")
+                .arg(second)
+                .arg(first));
+        QVERIFY(storedStatus(first) == RunStatus::Completed);
+        QVERIFY(storedStatus(second) == RunStatus::Completed);
+        QCOMPARE(page.filter()->rowCount(), 2);
+        QCOMPARE(messages.count(), 0);
+
+        m_answer = true;
+        QVERIFY(page.deleteSelected());
+        QVERIFY(!storedStatus(first));
+        QVERIFY(!storedStatus(second));
+        QCOMPARE(page.filter()->rowCount(), 0);
+        QCOMPARE(messages.takeLast().at(0).toString(), QStringLiteral("Deleted 2 runs"));
+        QVERIFY(m_errors.isEmpty());
+    }
+
+    void aRunningRunIsNeverDeleted()
+    {
+        const int64_t finished = addRun(synthetic(1000));
+        const int64_t running = beginRunningRun();
+        QVERIFY(finished && running);
+        RunsPage page;
+        page.setDocument(m_doc.get());
+        QCOMPARE(page.filter()->rowCount(), 2);
+
+        // Alone: refused with the reason and the run's id, no question asked, nothing deleted.
+        page.selectRuns({ running });
+        QVERIFY(!page.deleteSelected());
+        QCOMPARE(m_questions.size(), 0);
+        QCOMPARE(m_errors.size(), 1);
+        QVERIFY2(m_errors.last().startsWith(QStringLiteral("Run #%1 is still running").arg(running)),
+            qPrintable(m_errors.last()));
+        QVERIFY(storedStatus(running) == RunStatus::Running);
+
+        // With a finished run: the question names what goes and what stays; No deletes nothing.
+        page.selectRuns({ finished, running });
+        m_answer = false;
+        QVERIFY(!page.deleteSelected());
+        QCOMPARE(m_questions.size(), 1);
+        const QString question = m_questions.last();
+        QVERIFY2(question.startsWith(QStringLiteral("Delete 1 run (#%1) with their charts and data?").arg(finished)),
+            qPrintable(question));
+        QVERIFY2(question.contains(QStringLiteral("Run #%1 is still running and will be kept").arg(running)),
+            qPrintable(question));
+        QVERIFY(storedStatus(finished) == RunStatus::Completed);
+        QVERIFY(storedStatus(running) == RunStatus::Running);
+
+        // Yes deletes the finished run only.
+        m_answer = true;
+        QVERIFY(page.deleteSelected());
+        QVERIFY(!storedStatus(finished));
+        QVERIFY(storedStatus(running) == RunStatus::Running);
+        QCOMPARE(shownOrder(page), QList<qint64> { running });
+        QCOMPARE(m_errors.size(), 1);
+    }
+
+    void aLiveRunSurvivesDeletingEverythingAndIsStoredWhole()
+    {
+        // The case: Ctrl+A, Delete during a live run of this window.
+        m_doc.reset();
+        const QString path = m_dir.filePath(QStringLiteral("live.wrkbench"));
+        MainWindow w;
+        QVERIFY(w.openStartupSession(path));
+        const int64_t target = w.targetsPanel()->addTarget();
+        QVERIFY(target > 0);
+        const int64_t earlier = addSyntheticRun(w.document()->store(), target, synthetic(1000));
+        QVERIFY(earlier);
+        w.document()->reload();
+        QLineEdit* duration = w.profileEditor()->field(QStringLiteral("duration"));
+        duration->setFocus();
+        duration->selectAll();
+        QTest::keyClick(duration, Qt::Key_Backspace);
+        QTest::keyClicks(duration, QStringLiteral("30s"));
+        QVERIFY(w.profileEditor()->isValid());
+        QVERIFY(showAndActivate(w));
+
+        QSignalSpy finished(w.runSession(), &RunSession::finished);
+        QSignalSpy intervals(w.runSession(), &RunSession::intervalReceived);
+        QVERIFY(w.startRun());
+        QTRY_VERIFY_WITH_TIMEOUT(intervals.count() >= 2, 10'000);
+        // The session file already has the live run, as 'running'; the history shows it.
+        int64_t live = 0;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                w.document()->reload();
+                for (const RunRecord& r : w.document()->runs())
+                    if (r.status == RunStatus::Running) live = r.id;
+                return live != 0;
+            }(),
+            5000);
+
+        RunsPage* runs = w.runsPage();
+        w.showTab(MainWindow::RunsTab);
+        runs->view()->setFocus();
+        QTest::keyClick(runs->view(), Qt::Key_A, Qt::ControlModifier);
+        QCOMPARE(runs->selectedRunIds().size(), 2);
+        m_answer = true;
+        QVERIFY(runs->deleteSelected());
+        QVERIFY2(m_questions.last().contains(QStringLiteral("Run #%1 is still running and will be kept").arg(live)),
+            qPrintable(m_questions.last()));
+        QCOMPARE(runs->filter()->rowCount(), 1);
+        QCOMPARE(runs->filter()->index(0, 0).data(RunsTableModel::RunIdRole).toLongLong(), live);
+
+        // The run goes on and, stopped, is stored whole: no "not stored completely".
+        QTRY_VERIFY_WITH_TIMEOUT(intervals.count() >= 4, 10'000);
+        w.stopRun();
+        QVERIFY(finished.wait(5000));
+        const auto outcome = finished[0][0].value<RunOutcome>();
+        QCOMPARE(outcome.runId, live);
+        QVERIFY2(outcome.storageWarning.isEmpty(), qPrintable(outcome.storageWarning));
+        auto stored = w.document()->loadRun(live);
+        QVERIFY(stored);
+        QCOMPARE(stored->run.status, RunStatus::Stopped);
+        QVERIFY(stored->intervals.size() >= 4);
+
+        // Now finished, the run opens with a double-click and can be deleted.
+        const QTableView* view = runs->view();
+        doubleClick(view->viewport(), centerOf(view, 0, RunsTableModel::TargetColumn));
+        auto* detail = qobject_cast<RunDetailPage*>(w.tabs()->currentWidget());
+        QVERIFY(detail);
+        QCOMPARE(detail->runId(), live);
+        w.showTab(MainWindow::RunsTab);
+        runs->selectRuns({ live });
+        QVERIFY(runs->deleteSelected());
+        QVERIFY(w.document()->runs().empty());
+        QVERIFY(m_errors.isEmpty());
+    }
+};
+
+WB_UI_TEST_MAIN(HistoryTest)
+#include "history_test.moc"
