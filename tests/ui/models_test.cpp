@@ -331,7 +331,7 @@ private slots:
         QCOMPARE(CompareModel::deltaColumn(2), 5);
         QVERIFY(std::fabs(model.deltaPct(QStringLiteral("rps"), 1) - 100) < 0.5);
         QVERIFY(std::fabs(model.deltaPct(QStringLiteral("rps"), 2) + 50) < 0.5);
-        model.setRuns({});
+        model.setRuns(std::vector<RunData> {});
         QCOMPARE(model.rowCount(), 0);
     }
 };

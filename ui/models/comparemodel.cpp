@@ -2,10 +2,12 @@
 
 #include "charts/comparecharts.h"
 #include "models/format.h"
+#include "models/runseries.h"
 #include "store/csvexport.h"
 
 #include <QDateTime>
 #include <QFont>
+#include <algorithm>
 #include <cmath>
 
 namespace wb::ui {
@@ -24,6 +26,25 @@ QString formatSeconds(double s)
     return std::isnan(s) ? QStringLiteral("—") : numberLocale().toString(s, 'f', 2);
 }
 
+/// "36.66 %" with two decimals as the studies print it, "−12.00 %" when faster.
+QString formatLossPct(double pct)
+{
+    if (std::isnan(pct) || std::isinf(pct)) return QStringLiteral("—");
+    if (std::fabs(pct) < 0.005) return QStringLiteral("0.00 %");
+    const QString number = numberLocale().toString(std::fabs(pct), 'f', 2) + QStringLiteral(" %");
+    return pct < 0 ? QStringLiteral("−") + number : number;
+}
+
+/// "± 1,203.4 (3.4 %)": the spread and how large it is against the mean.
+QString formatSpread(double stdev, double mean)
+{
+    if (std::isnan(stdev)) return QStringLiteral("—");
+    QString text = QStringLiteral("± ") + formatRate(stdev);
+    if (!std::isnan(mean) && mean > 0)
+        text += QStringLiteral(" (%1 %)").arg(numberLocale().toString(stdev / mean * 100.0, 'f', 1));
+    return text;
+}
+
 } // namespace
 
 CompareModel::CompareModel(QObject* parent)
@@ -37,20 +58,122 @@ QString CompareModel::runLabel(const RunRecord& run)
     return QStringLiteral("#%1 %2").arg(run.id).arg(QString::fromStdString(run.targetName));
 }
 
+CompareModel::RateSpread CompareModel::rateSpreadOf(const RunData& data)
+{
+    // A run that ends (or is stopped) mid-interval leaves a short last interval
+    // whose rate is mostly noise: only intervals at least half as long as the
+    // longest one count.
+    double longestS = 0;
+    for (const IntervalRecord& r : data.intervals)
+        longestS = std::max(longestS, r.endS - r.startS);
+    std::vector<double> rates;
+    for (const IntervalRecord& r : data.intervals)
+        if (longestS > 0 && r.endS - r.startS >= longestS / 2) rates.push_back(r.requestsPerS());
+    RateSpread spread;
+    spread.intervals = static_cast<int>(rates.size());
+    if (rates.size() < 2) return spread;
+    double mean = 0;
+    for (double v : rates)
+        mean += v;
+    mean /= static_cast<double>(rates.size());
+    double squares = 0;
+    for (double v : rates)
+        squares += (v - mean) * (v - mean);
+    // Sample stdev, as wrk's Req/Sec row.
+    spread.stdev = std::sqrt(squares / static_cast<double>(rates.size() - 1));
+    return spread;
+}
+
 void CompareModel::setRuns(std::vector<RunRecord> runs)
 {
     beginResetModel();
-    m_runs = std::move(runs);
+    m_given = std::move(runs);
+    m_givenSpread.assign(m_given.size(), RateSpread {});
+    arrange(0);
     buildRows();
     endResetModel();
+}
+
+void CompareModel::setRuns(const std::vector<RunData>& runs, int64_t baselineId)
+{
+    beginResetModel();
+    m_given.clear();
+    m_givenSpread.clear();
+    for (const RunData& d : runs) {
+        m_given.push_back(d.run);
+        m_givenSpread.push_back(rateSpreadOf(d));
+    }
+    arrange(baselineId);
+    buildRows();
+    endResetModel();
+}
+
+void CompareModel::arrange(int64_t baselineId)
+{
+    m_runs.clear();
+    m_spread.clear();
+    auto it = std::find_if(m_given.begin(), m_given.end(), [&](const RunRecord& r) { return r.id == baselineId; });
+    const size_t first = it == m_given.end() ? 0 : static_cast<size_t>(it - m_given.begin());
+    if (m_given.empty()) return;
+    m_runs.push_back(m_given[first]);
+    m_spread.push_back(m_givenSpread[first]);
+    for (size_t i = 0; i < m_given.size(); ++i) {
+        if (i == first) continue;
+        m_runs.push_back(m_given[i]);
+        m_spread.push_back(m_givenSpread[i]);
+    }
 }
 
 void CompareModel::setBaseline(int index)
 {
     if (index <= 0 || index >= static_cast<int>(m_runs.size())) return;
-    std::vector<RunRecord> runs = m_runs;
-    std::rotate(runs.begin(), runs.begin() + index, runs.begin() + index + 1);
-    setRuns(std::move(runs));
+    beginResetModel();
+    arrange(m_runs[static_cast<size_t>(index)].id);
+    buildRows();
+    endResetModel();
+}
+
+bool CompareModel::setBaselineRun(int64_t runId)
+{
+    for (size_t i = 0; i < m_runs.size(); ++i) {
+        if (m_runs[i].id != runId) continue;
+        setBaseline(static_cast<int>(i));
+        return true;
+    }
+    return false;
+}
+
+QColor CompareModel::runColor(int run) const
+{
+    if (run < 0 || run >= static_cast<int>(m_runs.size())) return {};
+    const RunRecord& r = m_runs[static_cast<size_t>(run)];
+    int repeat = 0;
+    for (const RunRecord& g : m_given) {
+        if (g.id == r.id) break;
+        if (g.targetId == r.targetId) ++repeat;
+    }
+    return variantColor(colorForTarget(r.targetId), repeat);
+}
+
+double CompareModel::lossPct(int run) const
+{
+    if (run < 0 || run >= static_cast<int>(m_runs.size())) return NOT_KNOWN;
+    const RunRecord& base = m_runs.front();
+    const RunRecord& r = m_runs[static_cast<size_t>(run)];
+    const double baseRps = orUnknown(base, base.totals.requestsPerS);
+    const double rps = orUnknown(r, r.totals.requestsPerS);
+    if (std::isnan(baseRps) || std::isnan(rps) || baseRps == 0) return NOT_KNOWN;
+    return (1.0 - rps / baseRps) * 100.0;
+}
+
+QString CompareModel::lossText(int run) const
+{
+    if (run <= 0 || run >= static_cast<int>(m_runs.size())) return {};
+    const double loss = lossPct(run);
+    if (std::isnan(loss)) return tr("loss vs the baseline: not known");
+    if (loss >= 0.005) return tr("%1 loss vs the baseline").arg(formatLossPct(loss));
+    if (loss <= -0.005) return tr("no loss: %1 faster than the baseline").arg(formatLossPct(-loss));
+    return tr("no loss vs the baseline (0.00 %)");
 }
 
 void CompareModel::buildRows()
@@ -63,15 +186,20 @@ void CompareModel::buildRows()
         r.section = true;
         m_rows.push_back(r);
     };
-    auto number = [&](const char* key, const char* title, Better better, std::function<double(const RunRecord&)> value,
-                      std::function<QString(double)> format) {
+    // Rows read the shown runs through `this`: they are rebuilt on every reset.
+    auto ofRun = [this](std::function<double(const RunRecord&)> value) {
+        return [this, value = std::move(value)](int run) { return value(m_runs[static_cast<size_t>(run)]); };
+    };
+    auto number = [&](const char* key, const QString& title, Better better,
+                      std::function<double(const RunRecord&)> value, std::function<QString(double)> format) {
         Row r;
         r.key = QString::fromLatin1(key);
-        r.title = QString::fromUtf8(title);
+        r.title = title;
         r.better = better;
-        r.number = std::move(value);
+        r.number = ofRun(std::move(value));
         r.format = std::move(format);
         m_rows.push_back(r);
+        return &m_rows.back();
     };
     auto text = [&](const char* key, const char* title, std::function<QString(const RunRecord&)> value) {
         Row r;
@@ -82,26 +210,59 @@ void CompareModel::buildRows()
     };
     const auto ms = [](double us) { return formatUsAsMs(us); };
     const auto count = [](double n) { return formatCount(n); };
+    const auto rate = [](double v) { return formatRate(v); };
     const bool anyOpen = std::any_of(m_runs.begin(), m_runs.end(),
         [](const RunRecord& r) { return r.config.openModel() || (r.hasTotals && r.totals.serviceLatency.known()); });
 
     section("throughput", tr("Throughput"));
     number(
-        "rps", "Requests/s", Better::Higher, [](const RunRecord& r) { return orUnknown(r, r.totals.requestsPerS); },
-        [](double v) { return formatRate(v); });
+        "rps", tr("Requests/s"), Better::Higher, [](const RunRecord& r) { return orUnknown(r, r.totals.requestsPerS); },
+        rate);
+    {
+        Row loss;
+        loss.key = QStringLiteral("rps_loss");
+        loss.title = tr("Loss vs baseline (req/s)");
+        loss.noDelta = true;
+        loss.number = [this](int run) { return lossPct(run); };
+        loss.format = formatLossPct;
+        m_rows.push_back(loss);
+    }
+    {
+        Row spread;
+        spread.key = QStringLiteral("rps_stdev");
+        spread.title = tr("Req/s stdev over intervals");
+        spread.noDelta = true;
+        spread.number = [this](int run) { return m_spread[static_cast<size_t>(run)].stdev; };
+        spread.format = rate;
+        // Shown with its share of the mean: "± 1,203.4 (3.4 %)".
+        spread.display = [this](int run) {
+            const RunRecord& r = m_runs[static_cast<size_t>(run)];
+            return formatSpread(m_spread[static_cast<size_t>(run)].stdev, orUnknown(r, r.totals.requestsPerS));
+        };
+        m_rows.push_back(spread);
+    }
     number(
-        "transfer", "Transfer/s", Better::Higher, [](const RunRecord& r) { return orUnknown(r, r.totals.bytesPerS); },
+        "transfer", tr("Transfer/s"), Better::Higher,
+        [](const RunRecord& r) { return orUnknown(r, r.totals.bytesPerS); },
         [](double v) { return formatBytesPerS(v); });
     number(
-        "requests", "Requests", Better::Neither,
+        "requests", tr("Requests"), Better::Neither,
         [](const RunRecord& r) { return orUnknown(r, static_cast<double>(r.totals.requests)); }, count);
     number(
-        "duration", "Measured (s)", Better::Neither,
+        "duration", tr("Measured (s)"), Better::Neither,
         [](const RunRecord& r) { return orUnknown(r, r.totals.durationS); }, formatSeconds);
+    // wrk's "Req/Sec" row (what the studies print as "8.78k +/- 4.38k").
     number(
-        "thread_rps", "Req/s per thread (avg)", Better::Neither,
-        [](const RunRecord& r) { return orUnknown(r, r.totals.threadRate.mean); },
-        [](double v) { return formatRate(v); });
+        "thread_rps", tr("Req/s per thread (avg)"), Better::Neither,
+        [](const RunRecord& r) { return orUnknown(r, r.totals.threadRate.mean); }, rate);
+    Row* threadSpread = number(
+        "thread_rps_stdev", tr("Req/s per thread (stdev)"), Better::Neither,
+        [](const RunRecord& r) { return orUnknown(r, r.totals.threadRate.stdev); }, rate);
+    threadSpread->noDelta = true;
+    threadSpread->display = [this](int run) {
+        const RunRecord& r = m_runs[static_cast<size_t>(run)];
+        return formatSpread(orUnknown(r, r.totals.threadRate.stdev), orUnknown(r, r.totals.threadRate.mean));
+    };
 
     section("latency", anyOpen ? tr("Latency (ms, corrected for coordinated omission)") : tr("Latency (ms)"));
     struct L
@@ -124,7 +285,7 @@ void CompareModel::buildRows()
     for (const L& l : LATENCIES) {
         const auto field = l.field;
         number(
-            l.key, l.title, Better::Lower,
+            l.key, QString::fromUtf8(l.title), Better::Lower,
             [field](const RunRecord& r) { return orUnknown(r, r.totals.latency.*field); }, ms);
     }
     if (anyOpen) {
@@ -132,36 +293,31 @@ void CompareModel::buildRows()
         for (const L& l : LATENCIES) {
             if (std::string_view(l.key) == "stdev" || std::string_view(l.key) == "p75") continue;
             const auto field = l.field;
-            const std::string key = std::string("service_") + l.key;
-            Row r;
-            r.key = QString::fromStdString(key);
-            r.title = QString::fromUtf8(l.title);
-            r.better = Better::Lower;
-            r.number = [field](const RunRecord& run) { return orUnknown(run, run.totals.serviceLatency.*field); };
-            r.format = ms;
-            m_rows.push_back(r);
+            Row* r = number(
+                "", QString::fromUtf8(l.title), Better::Lower,
+                [field](const RunRecord& run) { return orUnknown(run, run.totals.serviceLatency.*field); }, ms);
+            r->key = QStringLiteral("service_") + QString::fromLatin1(l.key);
         }
         number(
-            "target_rate", "Requested rate (req/s)", Better::Neither,
-            [](const RunRecord& r) { return orUnknown(r, r.totals.targetRatePerS); },
-            [](double v) { return formatRate(v); });
+            "target_rate", tr("Requested rate (req/s)"), Better::Neither,
+            [](const RunRecord& r) { return orUnknown(r, r.totals.targetRatePerS); }, rate);
         number(
-            "late", "Requests sent > 1 ms late", Better::Lower,
+            "late", tr("Requests sent > 1 ms late"), Better::Lower,
             [](const RunRecord& r) { return orUnknown(r, static_cast<double>(r.totals.lateRequests)); }, count);
     }
 
     section("errors", tr("Errors"));
     number(
-        "socket_errors", "Socket errors (connect, read, write, timeout)", Better::Lower,
+        "socket_errors", tr("Socket errors (connect, read, write, timeout)"), Better::Lower,
         [](const RunRecord& r) { return orUnknown(r, static_cast<double>(r.totals.errors.socketErrors())); }, count);
     number(
-        "tls_parse_errors", "TLS and parse errors", Better::Lower,
+        "tls_parse_errors", tr("TLS and parse errors"), Better::Lower,
         [](const RunRecord& r) {
             return orUnknown(r, static_cast<double>(r.totals.errors.tls + r.totals.errors.parse));
         },
         count);
     number(
-        "non2xx", "Non-2xx/3xx responses", Better::Lower,
+        "non2xx", tr("Non-2xx/3xx responses"), Better::Lower,
         [](const RunRecord& r) { return orUnknown(r, static_cast<double>(r.totals.errors.status)); }, count);
 
     section("config", tr("Configuration"));
@@ -201,8 +357,8 @@ int CompareModel::columnCount(const QModelIndex& parent) const
 
 int CompareModel::runOfColumn(int column, bool* isDelta) const
 {
-    *isDelta = column >= 3 && column % 2 == 1;
-    if (column < 1) return -1;
+    if (isDelta) *isDelta = column >= 3 && column % 2 == 1;
+    if (column < 1 || column >= columnCount()) return -1;
     return column == 1 ? 0 : column / 2;
 }
 
@@ -217,11 +373,13 @@ double CompareModel::value(const QString& key, int run) const
 {
     const int row = rowOfMetric(key);
     if (row < 0 || run < 0 || run >= static_cast<int>(m_runs.size()) || !m_rows[row].number) return NOT_KNOWN;
-    return m_rows[row].number(m_runs[run]);
+    return m_rows[row].number(run);
 }
 
 double CompareModel::deltaPct(const QString& key, int run) const
 {
+    const int row = rowOfMetric(key);
+    if (row < 0 || m_rows[row].noDelta) return NOT_KNOWN;
     const double base = value(key, 0);
     const double v = value(key, run);
     if (std::isnan(base) || std::isnan(v) || base == 0) return NOT_KNOWN;
@@ -230,11 +388,12 @@ double CompareModel::deltaPct(const QString& key, int run) const
 
 QVariant CompareModel::cellDisplay(const Row& row, int run, bool isDelta) const
 {
-    const RunRecord& r = m_runs[run];
+    const RunRecord& r = m_runs[static_cast<size_t>(run)];
     if (row.text) return isDelta ? QVariant() : row.text(r);
-    const double v = row.number(r);
-    if (!isDelta) return row.format(v);
-    const double base = row.number(m_runs[0]);
+    if (isDelta && row.noDelta) return {};
+    if (!isDelta) return row.display ? row.display(run) : row.format(row.number(run));
+    const double v = row.number(run);
+    const double base = row.number(0);
     if (std::isnan(base) || std::isnan(v)) return QStringLiteral("—");
     if (base == 0) return v == 0 ? QStringLiteral("±0.0 %") : QStringLiteral("+") + row.format(v);
     return formatDeltaPct((v - base) / base * 100.0);
@@ -246,6 +405,7 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
     const Row& row = m_rows[static_cast<size_t>(index.row())];
     bool isDelta = false;
     const int run = runOfColumn(index.column(), &isDelta);
+    const bool isLoss = row.key == QLatin1String("rps_loss");
     switch (role) {
     case Qt::DisplayRole:
         if (index.column() == 0) return row.title;
@@ -253,27 +413,34 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
         return cellDisplay(row, run, isDelta);
     case ValueRole:
         if (run < 0 || row.section || !row.number) return {};
-        return isDelta ? deltaPct(row.key, run) : row.number(m_runs[run]);
+        return isDelta ? deltaPct(row.key, run) : row.number(run);
     case MetricKeyRole:
         return row.key;
     case IsSectionRole:
         return row.section;
     case IsDeltaRole:
         return isDelta;
+    case RunIndexRole:
+        return run;
     case Qt::TextAlignmentRole:
         if (index.column() == 0 || row.text) return QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter);
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::FontRole:
-        if (row.section || (isDelta && row.number)) {
+        if (row.section || (isDelta && row.number && !row.noDelta) || (isLoss && run > 0 && !isDelta)) {
             QFont f;
             f.setBold(true);
             return f;
         }
         return {};
     case Qt::ForegroundRole: {
-        if (!isDelta || !row.number || row.better == Better::Neither) return {};
-        const double base = row.number(m_runs[0]);
-        const double v = row.number(m_runs[run]);
+        if (isLoss && run > 0 && !isDelta) {
+            // A loss is a drop in req/s: coloured as the req/s Δ is.
+            const QColor c = deltaColor(-lossPct(run), true);
+            return c.isValid() ? QVariant(c) : QVariant();
+        }
+        if (!isDelta || !row.number || row.noDelta || row.better == Better::Neither) return {};
+        const double base = row.number(0);
+        const double v = row.number(run);
         if (std::isnan(base) || std::isnan(v)) return {};
         // From zero: any change is a full change (a first error is a regression).
         const double pct = base == 0 ? (v == 0 ? 0.0 : 100.0) : (v - base) / base * 100.0;
@@ -281,12 +448,22 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
         return c.isValid() ? QVariant(c) : QVariant();
     }
     case Qt::ToolTipRole: {
-        if (!isDelta || !row.number) return {};
+        if (run < 0 || row.section) return {};
+        const QString baseline = runLabel(m_runs.front());
+        if (isLoss)
+            return tr("(1 − req/s ÷ baseline req/s) × 100 against the baseline %1: positive when slower,"
+                      " as the studies' “loss wrt native”")
+                .arg(baseline);
+        if (row.key == QLatin1String("rps_stdev") && !isDelta)
+            return tr("Sample standard deviation of req/s between the run's %1 intervals")
+                .arg(m_spread[static_cast<size_t>(run)].intervals);
+        if (row.key == QLatin1String("thread_rps_stdev") && !isDelta)
+            return tr("wrk's Req/Sec stdev: the spread of each thread's rate, sampled every 100 ms");
+        if (!isDelta || !row.number || row.noDelta) return {};
         const double pct = deltaPct(row.key, run);
         if (std::isnan(pct)) return {};
-        if (row.key == QLatin1String("rps") && pct < 0)
-            return tr("%1 % loss vs the baseline").arg(numberLocale().toString(-pct, 'f', 2));
-        return tr("%1 vs the baseline %2").arg(formatDeltaPct(pct), runLabel(m_runs[0]));
+        if (row.key == QLatin1String("rps")) return tr("%1 (baseline %2)").arg(lossText(run), baseline);
+        return tr("%1 vs the baseline %2").arg(formatDeltaPct(pct), baseline);
     }
     default:
         return {};
@@ -303,20 +480,47 @@ QVariant CompareModel::headerData(int section, Qt::Orientation orientation, int 
     }
     bool isDelta = false;
     const int run = runOfColumn(section, &isDelta);
-    const RunRecord& r = m_runs[run];
+    const RunRecord& r = m_runs[static_cast<size_t>(run)];
     switch (role) {
     case Qt::DisplayRole:
-        if (isDelta) return tr("Δ vs #%1").arg(m_runs[0].id);
-        return run == 0 ? runLabel(r) + tr("\nbaseline") : runLabel(r) + QLatin1Char('\n') + describeLoad(r.config);
+        if (isDelta) return tr("Δ vs #%1").arg(m_runs.front().id);
+        return columnTitle(section) + QLatin1Char('\n') + describeLoad(r.config);
     case Qt::DecorationRole:
-        return isDelta ? QVariant() : QVariant(colorIcon(colorForTarget(r.targetId)));
+        return isDelta ? QVariant() : QVariant(colorIcon(runColor(run)));
+    case Qt::FontRole:
+        if (run == 0) {
+            QFont f;
+            f.setBold(true);
+            return f;
+        }
+        return {};
     case Qt::ToolTipRole:
-        return QString::fromStdString(r.url);
+        if (isDelta)
+            return tr("(%1 − baseline) ÷ baseline in percent, the baseline being %2: green when better, red when worse")
+                .arg(runLabel(r), runLabel(m_runs.front()));
+        if (run == 0)
+            return tr("The baseline: every Δ compares with this run.\n%1\nRight-click another run to make it the "
+                      "baseline.")
+                .arg(QString::fromStdString(r.url));
+        return tr("%1\nRight-click to make this run the baseline.").arg(QString::fromStdString(r.url));
+    case RunIndexRole:
+        return run;
     case Qt::TextAlignmentRole:
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     default:
         return {};
     }
+}
+
+QString CompareModel::columnTitle(int column) const
+{
+    if (column == 0) return tr("Metric");
+    bool isDelta = false;
+    const int run = runOfColumn(column, &isDelta);
+    if (run < 0) return {};
+    if (isDelta) return tr("Δ vs #%1").arg(m_runs.front().id);
+    const QString label = runLabel(m_runs[static_cast<size_t>(run)]);
+    return run == 0 ? tr("%1 (baseline)").arg(label) : label;
 }
 
 QString CompareModel::toCsv() const
@@ -337,8 +541,8 @@ QString CompareModel::toCsv() const
                 if (i > 0) fields.emplace_back();
                 continue;
             }
-            fields.push_back(csvNumber(row.number(m_runs[i])));
-            if (i > 0) fields.push_back(csvNumber(deltaPct(row.key, run)));
+            fields.push_back(csvNumber(row.number(run)));
+            if (i > 0) fields.push_back(row.noDelta ? std::string() : csvNumber(deltaPct(row.key, run)));
         }
         out += csvRow(fields);
     }

@@ -1,18 +1,23 @@
 #pragma once
 // The side-by-side comparison of two or more runs: one row per metric, one
-// column per run, the first run is the baseline and every other run gets a
-// "Δ %" column next to it: (run - baseline) / baseline, coloured green when
-// better for that metric (more req/s, less latency, fewer errors) and red
-// when worse. As in the studies wrkbench replaces ("loss vs native").
+// column per run. The baseline run comes first (the first run given, unless
+// the user picked another with setBaseline()); every other run gets a "Δ %"
+// column next to it: (run - baseline) / baseline, coloured green when better
+// for that metric (more req/s, less latency, fewer errors) and red when
+// worse. Below req/s a "Loss vs baseline" row says it as the studies
+// wrkbench replaces do ("Loss wrt native": a positive percentage when slower).
 //
-//   | Metric          | #3 NEG (baseline) | #5 NodePort | Δ %     |
-//   | Requests/s      |         34,893.2  |   22,101.7  | −36.7 % |
-//   | Latency p99 (ms)|            14.1   |      31.9   | +126 %  |
+//   | Metric           | #3 NEG (baseline) | #5 NodePort | Δ vs #3 |
+//   | Requests/s       |         34,893.2  |   22,101.7  | −36.7 % |
+//   | Loss vs baseline |            0.00 % |    36.66 %  |         |
+//   | Latency p99 (ms) |            14.1   |      31.9   | +126 %  |
 
 #include "store/sessiontypes.h"
 
 #include <QAbstractTableModel>
+#include <QColor>
 #include <functional>
+#include <limits>
 #include <vector>
 
 namespace wb::ui {
@@ -26,16 +31,35 @@ public:
         MetricKeyRole, ///< stable key of the row: "rps", "p99", ...
         IsSectionRole, ///< a section title row ("Latency (ms)"): views span it
         IsDeltaRole, ///< the cell is a Δ % column
+        RunIndexRole, ///< the run a column shows (index into runs()), -1 for the metric column
     };
     enum class Better { Higher, Lower, Neither };
 
+    /// How req/s varied between the intervals of a run (stored runs have
+    /// intervals; imported wrk reports do not).
+    struct RateSpread
+    {
+        double stdev = std::numeric_limits<double>::quiet_NaN(); ///< sample stdev of the interval rates
+        int intervals = 0; ///< how many intervals it was computed from
+    };
+
     explicit CompareModel(QObject* parent = nullptr);
 
-    /// The runs to compare; the first is the baseline.
+    /// The runs to compare, in the order given; the first is the baseline.
     void setRuns(std::vector<RunRecord> runs);
+    /// The same, with what only the full data has (req/s spread over the
+    /// intervals); baselineId picks the baseline (0 or absent: the first).
+    void setRuns(const std::vector<RunData>& runs, int64_t baselineId = 0);
+    /// The runs as shown: the baseline first, then the others in the order given.
     const std::vector<RunRecord>& runs() const { return m_runs; }
-    /// Makes runs()[index] the baseline (moves it first).
+    /// The runs in the order given to setRuns() (the order of the Baseline box).
+    const std::vector<RunRecord>& givenRuns() const { return m_given; }
+    /// Makes runs()[index] the baseline: it moves first, the others keep the order given.
     void setBaseline(int index);
+    /// Makes the run with this id the baseline; false when it is not compared.
+    bool setBaselineRun(int64_t runId);
+    /// Id of the baseline run (0 when there is none).
+    int64_t baselineId() const { return m_runs.empty() ? 0 : m_runs.front().id; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -45,17 +69,34 @@ public:
     /// Column of run i's values, and of its Δ % (-1 for the baseline).
     static int valueColumn(int run) { return run == 0 ? 1 : 2 * run; }
     static int deltaColumn(int run) { return run == 0 ? -1 : 2 * run + 1; }
+    /// Which run a column shows (-1 for the metric column), and whether it is a Δ column.
+    int runOfColumn(int column, bool* isDelta = nullptr) const;
     /// The row of a metric key ("rps", "p50", ...), or -1.
     int rowOfMetric(const QString& key) const;
     /// Raw value of a metric for run i (NaN when unknown or not a number row).
     double value(const QString& key, int run) const;
-    /// (run - baseline) / baseline * 100; NaN when the baseline is 0 or unknown.
+    /// (run - baseline) / baseline * 100; NaN when the baseline is 0 or unknown,
+    /// and for rows without a Δ (the loss row, spreads).
     double deltaPct(const QString& key, int run) const;
+    /// Loss of req/s vs the baseline in percent, as the studies put it:
+    /// (1 - run / baseline) * 100, positive when slower; NaN when unknown.
+    double lossPct(int run) const;
+    /// "36.66 % loss vs the baseline #3 NEG", or "no loss: 12.00 % faster than ..."; empty for the baseline.
+    QString lossText(int run) const;
+    /// req/s spread over run i's intervals.
+    const RateSpread& rateSpread(int run) const { return m_spread[static_cast<size_t>(run)]; }
+    /// The colour of run i in every chart and card: its target's, with a variant
+    /// per repeated target in the order given (so it does not change with the baseline).
+    QColor runColor(int run) const;
 
+    /// One line title of a column: "Metric", "#3 NEG (baseline)", "#5 NodePort", "Δ vs #3".
+    QString columnTitle(int column) const;
     /// The whole table as CSV: raw numbers (no separators), Δ as percent.
     QString toCsv() const;
     /// A short label for a run: "#12 NEG ingress".
     static QString runLabel(const RunRecord& run);
+    /// req/s spread between the intervals of a stored run.
+    static RateSpread rateSpreadOf(const RunData& data);
 
 private:
     struct Row
@@ -63,17 +104,22 @@ private:
         QString key;
         QString title;
         bool section = false;
+        bool noDelta = false; ///< no Δ column: the row already compares (loss) or a Δ would mislead (spreads)
         Better better = Better::Neither;
-        std::function<double(const RunRecord&)> number; ///< null: a text row
+        std::function<double(int run)> number; ///< null: a text row
         std::function<QString(double)> format;
+        std::function<QString(int run)> display; ///< when set, shown instead of format(number)
         std::function<QString(const RunRecord&)> text;
     };
     void buildRows();
-    /// Which run a column shows, and whether it is a Δ column.
-    int runOfColumn(int column, bool* isDelta) const;
+    /// Puts the run with baselineId first, the others in the order given.
+    void arrange(int64_t baselineId);
     QVariant cellDisplay(const Row& row, int run, bool isDelta) const;
 
+    std::vector<RunRecord> m_given;
+    std::vector<RateSpread> m_givenSpread;
     std::vector<RunRecord> m_runs;
+    std::vector<RateSpread> m_spread;
     std::vector<Row> m_rows;
 };
 

@@ -1,16 +1,13 @@
 #include "pages/compareheadlines.h"
 
-#include "charts/comparecharts.h"
 #include "models/comparemodel.h"
 #include "models/format.h"
-#include "models/runseries.h"
 
 #include <QFrame>
 #include <QGridLayout>
 #include <QLabel>
 #include <QVBoxLayout>
 #include <cmath>
-#include <map>
 
 namespace wb::ui {
 
@@ -33,7 +30,7 @@ QLabel* caption(QWidget* parent, const QString& text)
     return label;
 }
 
-/// "+12.3 %" in green or red; "baseline" for the first run.
+/// "+12.3 %" in green or red; "baseline" for the baseline itself.
 QLabel* delta(QWidget* parent, const CompareModel* model, const QString& key, int run, bool higherIsBetter)
 {
     auto* label = new QLabel(parent);
@@ -50,6 +47,25 @@ QLabel* delta(QWidget* parent, const CompareModel* model, const QString& key, in
     return label;
 }
 
+/// "± 1,203 (3.4 %) between intervals · per thread 8,780 ± 4,380": what the
+/// stored data knows of how steady req/s was (imported wrk reports: per thread only).
+QString spreadText(const CompareModel* model, int run)
+{
+    QStringList parts;
+    const double rps = model->value(QStringLiteral("rps"), run);
+    const CompareModel::RateSpread& spread = model->rateSpread(run);
+    if (!std::isnan(spread.stdev)) {
+        QString part = QObject::tr("± %1").arg(formatCount(spread.stdev));
+        if (rps > 0) part += QStringLiteral(" (%1 %)").arg(numberLocale().toString(spread.stdev / rps * 100, 'f', 1));
+        parts << part + QObject::tr(" over %1 intervals").arg(spread.intervals);
+    }
+    const double threadMean = model->value(QStringLiteral("thread_rps"), run);
+    const double threadStdev = model->value(QStringLiteral("thread_rps_stdev"), run);
+    if (!std::isnan(threadMean) && !std::isnan(threadStdev))
+        parts << QObject::tr("per thread %1 ± %2").arg(formatCount(threadMean), formatCount(threadStdev));
+    return parts.join(QStringLiteral(" · "));
+}
+
 } // namespace
 
 CompareHeadlines::CompareHeadlines(const CompareModel* model, QWidget* parent)
@@ -64,17 +80,17 @@ CompareHeadlines::CompareHeadlines(const CompareModel* model, QWidget* parent)
 QWidget* CompareHeadlines::card(int run)
 {
     const RunRecord& r = m_model->runs()[static_cast<size_t>(run)];
-    // Same colour as in the charts: repeated targets get variants, in order.
-    int repeat = 0;
-    for (int i = 0; i < run; ++i)
-        if (m_model->runs()[static_cast<size_t>(i)].targetId == r.targetId) ++repeat;
-    const QColor color = variantColor(colorForTarget(r.targetId), repeat);
+    const bool isBaseline = run == 0;
 
     auto* frame = new QFrame(this);
     frame->setObjectName(QStringLiteral("card"));
-    frame->setStyleSheet(QStringLiteral("#card { border: 1px solid palette(midlight); border-left: 5px solid %1;"
+    frame->setProperty("runId", QVariant::fromValue<qint64>(r.id));
+    // The baseline's card stands out: a full border in its colour.
+    frame->setStyleSheet(QStringLiteral("#card { border: %2px solid %3; border-left: 5px solid %1;"
                                         " border-radius: 4px; background: palette(base); }")
-                             .arg(color.name()));
+                             .arg(m_model->runColor(run).name())
+                             .arg(isBaseline ? 2 : 1)
+                             .arg(isBaseline ? m_model->runColor(run).name() : QStringLiteral("palette(midlight)")));
     auto* grid = new QGridLayout(frame);
     grid->setContentsMargins(10, 6, 10, 6);
     grid->setHorizontalSpacing(18);
@@ -83,7 +99,23 @@ QWidget* CompareHeadlines::card(int run)
         = new QLabel(QStringLiteral("<b>%1</b>&nbsp;&nbsp;<span style='color: gray'>%2</span>")
                          .arg(CompareModel::runLabel(r).toHtmlEscaped(), describeLoad(r.config).toHtmlEscaped()),
             frame);
-    grid->addWidget(title, 0, 0, 1, 3);
+    grid->addWidget(title, 0, 0, 1, 2);
+    auto* role = new QLabel(frame);
+    role->setObjectName(QStringLiteral("baselineRole"));
+    role->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    if (isBaseline) {
+        role->setText(tr("BASELINE"));
+        role->setToolTip(tr("Every Δ and loss compares with this run"));
+        role->setStyleSheet(QStringLiteral("color: white; background: %1; border-radius: 3px; padding: 0 5px;"
+                                           " font-weight: bold;")
+                                .arg(m_model->runColor(run).darker(120).name()));
+    } else {
+        role->setText(QStringLiteral("<a href='baseline'>%1</a>").arg(tr("Use as baseline")));
+        role->setToolTip(tr("Compare every run with %1").arg(CompareModel::runLabel(r)));
+        const qint64 id = r.id;
+        connect(role, &QLabel::linkActivated, this, [this, id] { emit baselineRequested(id); });
+    }
+    grid->addWidget(role, 0, 2);
 
     const double rps = m_model->value(QStringLiteral("rps"), run);
     const double p99 = m_model->value(QStringLiteral("p99"), run);
@@ -97,20 +129,50 @@ QWidget* CompareHeadlines::card(int run)
     grid->addWidget(caption(frame, tr("req/s")), 2, 0);
     grid->addWidget(caption(frame, tr("p99 (ms)")), 2, 1);
     grid->addWidget(caption(frame, tr("errors + non-2xx")), 2, 2);
-    grid->addWidget(delta(frame, m_model, QStringLiteral("rps"), run, true), 3, 0);
-    grid->addWidget(delta(frame, m_model, QStringLiteral("p99"), run, false), 3, 1);
+    int row = 3;
+    const QString spread = spreadText(m_model, run);
+    if (!spread.isEmpty()) {
+        auto* spreadLabel = caption(frame, spread);
+        spreadLabel->setObjectName(QStringLiteral("rpsSpread"));
+        grid->addWidget(spreadLabel, row++, 0, 1, 3);
+    }
+    grid->addWidget(delta(frame, m_model, QStringLiteral("rps"), run, true), row, 0);
+    grid->addWidget(delta(frame, m_model, QStringLiteral("p99"), run, false), row++, 1);
+    if (!isBaseline) {
+        // The studies' "Loss wrt native", in words: the number readers look for first.
+        auto* loss = new QLabel(m_model->lossText(run), frame);
+        loss->setObjectName(QStringLiteral("lossLine"));
+        const QColor c = deltaColor(-m_model->lossPct(run), true);
+        loss->setStyleSheet(c.isValid() ? QStringLiteral("color: %1;").arg(c.name()) : QString());
+        grid->addWidget(loss, row++, 0, 1, 3);
+    }
     grid->setColumnStretch(3, 1);
     return frame;
 }
 
+QWidget* CompareHeadlines::cardOf(int run) const
+{
+    return run >= 0 && run < m_cardWidgets.size() ? m_cardWidgets[run] : nullptr;
+}
+
 void CompareHeadlines::refresh()
 {
+    // The request to refresh can come from a link inside a card ("Use as
+    // baseline"): the old cards go later, once that signal has returned.
     while (QLayoutItem* item = m_cards->takeAt(0)) {
-        delete item->widget();
+        if (QWidget* w = item->widget()) {
+            w->hide();
+            w->setParent(nullptr);
+            w->deleteLater();
+        }
         delete item;
     }
-    for (int run = 0; run < static_cast<int>(m_model->runs().size()); ++run)
-        m_cards->addWidget(card(run));
+    m_cardWidgets.clear();
+    for (int run = 0; run < static_cast<int>(m_model->runs().size()); ++run) {
+        QWidget* c = card(run);
+        m_cardWidgets.append(c);
+        m_cards->addWidget(c);
+    }
     m_cards->addStretch(1);
 }
 

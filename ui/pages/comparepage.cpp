@@ -23,7 +23,7 @@
 #include <QTemporaryDir>
 #include <QToolButton>
 #include <QVBoxLayout>
-#include <map>
+#include <algorithm>
 
 namespace wb::ui {
 
@@ -31,28 +31,33 @@ ComparePage::ComparePage(QWidget* parent)
     : QWidget(parent)
     , m_model(new CompareModel(this))
     , m_stack(new QStackedWidget(this))
-    , m_table(new QTableView(this))
+    , m_table(new CompareTableView(this))
     , m_headlines(new CompareHeadlines(m_model, this))
     , m_charts(new CompareCharts(this))
 {
     auto* empty = new QLabel(tr("<h3>Nothing to compare yet</h3>"
                                 "<p>In <b>Runs</b> (Ctrl+2), select two or more runs — any targets, imported runs too —"
                                 " and press <b>Compare</b> (Ctrl+Shift+C).</p>"
-                                "<p>The first run is the baseline: every other run shows its difference in percent,"
-                                " green when better, red when worse.</p>"),
+                                "<p>The oldest selected run is the baseline at first: every other run shows its"
+                                " difference in percent, green when better, red when worse, and its req/s loss."
+                                " Pick another baseline with the <b>Baseline</b> box, a run's card, or by"
+                                " right-clicking its column.</p>"),
         this);
     empty->setAlignment(Qt::AlignCenter);
     empty->setWordWrap(true);
 
     m_title = new QLabel(this);
     m_baseline = new QComboBox(this);
-    m_baseline->setToolTip(tr("The run every other run is compared with"));
+    m_baseline->setToolTip(tr("The run every other run is compared with (also: right-click a run's column)"));
+    m_baseline->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_export = new QToolButton(this);
     m_export->setText(tr("Export"));
     m_export->setPopupMode(QToolButton::InstantPopup);
     auto* menu = new QMenu(m_export);
     menu->addAction(tr("Report (table and charts) as PNG…"), this, &ComparePage::askExportReport);
     menu->addAction(tr("Table as CSV…"), this, &ComparePage::askExportCsv);
+    menu->addAction(tr("Copy table (tab-separated)"), this, [this] { m_table->copyTable(); });
+    menu->addAction(tr("Copy table as Markdown"), this, [this] { m_table->copyTableAsMarkdown(); });
     menu->addSeparator();
     menu->addAction(tr("Chart: req/s over time as PNG…"), this, [this] { askExportChart(QStringLiteral("rps")); });
     menu->addAction(
@@ -65,7 +70,6 @@ ComparePage::ComparePage(QWidget* parent)
     bar->addWidget(m_baseline);
     bar->addWidget(m_export);
 
-    setupCompareTable(m_table);
     m_table->setModel(m_model);
     // The table as wide as its columns; the cards take the rest of the width.
     m_table->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
@@ -101,21 +105,24 @@ ComparePage::ComparePage(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_stack);
 
-    connect(m_baseline, &QComboBox::activated, this, &ComparePage::setBaseline);
-    connect(m_model, &QAbstractItemModel::modelReset, this, &ComparePage::applySpans);
+    connect(m_baseline, &QComboBox::activated, this,
+        [this](int index) { setBaselineRun(m_baseline->itemData(index).toLongLong()); });
+    connect(m_headlines, &CompareHeadlines::baselineRequested, this, &ComparePage::setBaselineRun);
+    // The model holds the baseline (the table's context menu changes it there too): the rest follows it.
+    connect(m_model, &QAbstractItemModel::modelReset, this, &ComparePage::modelChanged);
 }
 
 void ComparePage::setRuns(std::vector<RunData> runs)
 {
     m_runs = std::move(runs);
-    refresh();
+    m_replacingRuns = true;
+    m_model->setRuns(m_runs);
+    m_replacingRuns = false;
 }
 
-void ComparePage::setBaseline(int index)
+void ComparePage::setBaselineRun(qint64 runId)
 {
-    if (index <= 0 || index >= static_cast<int>(m_runs.size())) return;
-    std::rotate(m_runs.begin(), m_runs.begin() + index, m_runs.begin() + index + 1);
-    refresh();
+    m_model->setBaselineRun(runId);
 }
 
 void ComparePage::retainRuns(const std::vector<int64_t>& existingIds)
@@ -124,40 +131,47 @@ void ComparePage::retainRuns(const std::vector<int64_t>& existingIds)
     std::erase_if(m_runs, [&](const RunData& d) {
         return std::find(existingIds.begin(), existingIds.end(), d.run.id) == existingIds.end();
     });
-    if (m_runs.size() != before) refresh();
+    if (m_runs.size() == before) return;
+    m_replacingRuns = true;
+    m_model->setRuns(m_runs, m_model->baselineId());
+    m_replacingRuns = false;
 }
 
-void ComparePage::refresh()
+void ComparePage::modelChanged()
 {
-    std::vector<RunRecord> records;
+    applyCompareSpans(m_table, m_model);
+    const std::vector<RunRecord>& shown = m_model->runs();
     QVector<RunSeries> series;
-    std::map<int64_t, int> seen; // runs of one target: variants of its colour
-    for (const RunData& d : m_runs) {
-        records.push_back(d.run);
-        const int repeat = seen[d.run.targetId]++;
-        series.push_back(runSeriesOf(d, variantColor(colorForTarget(d.run.targetId), repeat)));
+    for (size_t i = 0; i < shown.size(); ++i) {
+        auto found
+            = std::find_if(m_runs.begin(), m_runs.end(), [&](const RunData& d) { return d.run.id == shown[i].id; });
+        if (found == m_runs.end()) continue; // the model was given runs directly: no series for them
+        RunSeries s = runSeriesOf(*found, m_model->runColor(static_cast<int>(i)));
+        if (i == 0) s.label = tr("%1 (baseline)").arg(s.label);
+        series.push_back(s);
     }
-    m_model->setRuns(records);
     m_charts->setRuns(series);
     m_headlines->refresh();
 
     m_baseline->clear();
-    for (const RunData& d : m_runs)
-        m_baseline->addItem(CompareModel::runLabel(d.run));
-    m_baseline->setCurrentIndex(0);
-    if (m_runs.empty()) {
+    for (const RunRecord& r : m_model->givenRuns()) {
+        const auto at = std::find_if(shown.begin(), shown.end(), [&](const RunRecord& s) { return s.id == r.id; });
+        m_baseline->addItem(colorIcon(m_model->runColor(static_cast<int>(at - shown.begin()))),
+            CompareModel::runLabel(r), QVariant::fromValue<qint64>(r.id));
+        if (r.id == m_model->baselineId()) m_baseline->setCurrentIndex(m_baseline->count() - 1);
+    }
+    if (shown.empty()) {
+        m_baselineShown = 0;
         m_stack->setCurrentIndex(0);
         return;
     }
+    if (!m_replacingRuns && m_baselineShown != 0 && m_baselineShown != m_model->baselineId())
+        emit message(tr("Baseline: %1").arg(CompareModel::runLabel(shown.front())));
+    m_baselineShown = m_model->baselineId();
     m_title->setText(tr("<b>%1</b> compared with the baseline <b>%2</b>")
-                         .arg(countText(static_cast<qint64>(m_runs.size()), "run", "runs"),
-                             CompareModel::runLabel(m_runs.front().run).toHtmlEscaped()));
+                         .arg(countText(static_cast<qint64>(shown.size()), "run", "runs"),
+                             CompareModel::runLabel(shown.front()).toHtmlEscaped()));
     m_stack->setCurrentIndex(1);
-}
-
-void ComparePage::applySpans()
-{
-    applyCompareSpans(m_table, m_model);
 }
 
 bool ComparePage::exportCsv(const QString& path, QString* error) const
@@ -182,14 +196,17 @@ bool ComparePage::exportReport(const QString& path, int width, QString* error) c
         if (error) *error = tr("nothing to compare");
         return false;
     }
+    // Many runs make the table wider than asked: the report grows with it
+    // (charts included) rather than cutting off the last runs.
     const QImage table = renderTable(width);
+    width = std::max(width, table.width());
     QTemporaryDir dir;
     const QString chartsPath = dir.filePath(QStringLiteral("charts.png"));
     if (!m_charts->exportPng(chartsPath, QSize(width, width / 2), error)) return false;
     const QImage charts(chartsPath);
 
-    const int margin = 24;
-    const int titleHeight = 56;
+    const int margin = REPORT_MARGIN;
+    const int titleHeight = REPORT_TITLE_HEIGHT;
     QImage report(
         width + 2 * margin, titleHeight + table.height() + charts.height() + 3 * margin, QImage::Format_RGB32);
     report.fill(Qt::white);
@@ -201,16 +218,20 @@ bool ComparePage::exportReport(const QString& path, int width, QString* error) c
     p.setFont(big);
     p.setPen(QColor(0x20, 0x20, 0x20));
     QStringList names;
-    for (const RunData& d : m_runs)
-        names << CompareModel::runLabel(d.run);
+    for (const RunRecord& r : m_model->runs())
+        names << CompareModel::runLabel(r);
+    // Many long target names do not fit on one line: the table's header has them all anyway.
+    QString title = tr("wrkbench comparison: %1").arg(names.join(QStringLiteral("  vs  ")));
+    if (p.fontMetrics().horizontalAdvance(title) > width)
+        title = tr("wrkbench comparison of %1 runs: %2").arg(names.size()).arg(names.join(QStringLiteral(", ")));
     p.drawText(QRect(margin, margin / 2, width, titleHeight / 2 + 8), Qt::AlignLeft | Qt::AlignVCenter,
-        tr("wrkbench comparison: %1").arg(names.join(QStringLiteral("  vs  "))));
+        p.fontMetrics().elidedText(title, Qt::ElideRight, width));
     QFont small = font();
     p.setFont(small);
     p.setPen(QColor(0x60, 0x60, 0x60));
     p.drawText(QRect(margin, margin / 2 + titleHeight / 2 + 4, width, titleHeight / 2),
         Qt::AlignLeft | Qt::AlignVCenter,
-        tr("Baseline %1 · Δ %: green = better, red = worse · %2")
+        tr("Baseline %1 · Δ %: green = better, red = worse · loss = (1 − req/s ÷ baseline req/s) · %2")
             .arg(names.front(), QDateTime::currentDateTime().toString(QStringLiteral("yyyy-MM-dd HH:mm"))));
     p.drawImage(margin, margin + titleHeight, table);
     p.drawImage(margin, 2 * margin + titleHeight + table.height(), charts);

@@ -1,10 +1,13 @@
 #pragma once
 // The Compare tab, the heart of wrkbench: two or more runs (any targets,
-// imported runs included) side by side. On top the table (first run =
-// baseline, Δ % per metric coloured by better/worse), below it the overlaid
-// charts: req/s over time, the latency percentile spectrum on a "nines" axis
-// and req/s per run as bars. Everything exports: the table as CSV, each chart
-// as PNG, and the whole comparison as one PNG report.
+// imported runs included) side by side. On top the table (the baseline first,
+// Δ % per metric coloured by better/worse, the req/s loss vs the baseline)
+// next to a card per run, below it the overlaid charts: req/s over time, the
+// latency percentile spectrum on a "nines" axis and req/s per run as bars.
+// The baseline starts as the first run given (MainWindow gives them oldest
+// first) and can be changed from the Baseline box, a run column's context
+// menu or a card. Everything exports: the table as CSV (or copied as TSV and
+// Markdown), each chart as PNG, and the whole comparison as one PNG report.
 
 #include "store/sessiontypes.h"
 
@@ -13,7 +16,6 @@
 class QComboBox;
 class QLabel;
 class QStackedWidget;
-class QTableView;
 class QToolButton;
 
 namespace wb::ui {
@@ -21,6 +23,7 @@ namespace wb::ui {
 class CompareCharts;
 class CompareHeadlines;
 class CompareModel;
+class CompareTableView;
 
 class ComparePage : public QWidget
 {
@@ -28,31 +31,41 @@ class ComparePage : public QWidget
 public:
     explicit ComparePage(QWidget* parent = nullptr);
 
-    /// The runs to compare, the first being the baseline.
+    /// The runs to compare, in the order of the Baseline box; the first is the baseline.
     void setRuns(std::vector<RunData> runs);
-    /// Makes runs()[index] the baseline.
-    void setBaseline(int index);
+    /// Makes the run with this id the baseline (table, cards and charts follow).
+    void setBaselineRun(qint64 runId);
+    /// The runs in the order given (model()->runs() has them as shown, baseline first).
     const std::vector<RunData>& runs() const { return m_runs; }
-    /// Drops runs that are no longer in the session (deleted).
+    /// Drops runs that are no longer in the session (deleted); the baseline
+    /// stays unless it was deleted.
     void retainRuns(const std::vector<int64_t>& existingIds);
 
     bool exportCsv(const QString& path, QString* error = nullptr) const;
-    /// Title, table and charts in one PNG, width pixels wide.
+    /// Asks where and writes one chart as PNG: "rps", "spectrum" or "bars" (context menu, File > Export).
+    void askExportChart(const QString& which);
+    /// Title, table and charts in one PNG: width pixels wide, or as wide as
+    /// the table when that is wider (many runs), plus the margins.
     bool exportReport(const QString& path, int width = 1600, QString* error = nullptr) const;
+
+    /// Around the report's content, and the height of its title above the table.
+    static constexpr int REPORT_MARGIN = 24;
+    static constexpr int REPORT_TITLE_HEIGHT = 56;
 
     CompareModel* model() const { return m_model; }
     CompareCharts* charts() const { return m_charts; }
-    QTableView* table() const { return m_table; }
+    CompareTableView* table() const { return m_table; }
+    CompareHeadlines* headlines() const { return m_headlines; }
+    QComboBox* baselineBox() const { return m_baseline; }
 
 signals:
     void message(const QString& text);
 
 private:
-    void refresh();
-    void applySpans();
+    /// Everything but the table follows the model (after each reset: runs or baseline changed).
+    void modelChanged();
     void askExportCsv();
     void askExportReport();
-    void askExportChart(const QString& which);
     QImage renderTable(int width) const;
 
     std::vector<RunData> m_runs;
@@ -61,9 +74,11 @@ private:
     QLabel* m_title;
     QComboBox* m_baseline;
     QToolButton* m_export;
-    QTableView* m_table;
+    CompareTableView* m_table;
     CompareHeadlines* m_headlines;
     CompareCharts* m_charts;
+    qint64 m_baselineShown = 0; ///< to tell the user when the baseline changed
+    bool m_replacingRuns = false; ///< new runs, not a new baseline: no message
 };
 
 } // namespace wb::ui

@@ -1,0 +1,458 @@
+// The Compare view against real session files: which run is the baseline and
+// how the user changes it (Baseline box, a column's context menu, a card),
+// the req/s loss as the studies print it ("Loss wrt native"), the req/s
+// spread (between intervals, and wrk's per-thread Req/Sec of imported
+// reports), copying cells and the whole table (TSV, Markdown), and a report
+// of many runs that is as wide as its table.
+
+#include "charts/comparecharts.h"
+#include "models/comparemodel.h"
+#include "models/format.h"
+#include "pages/compareheadlines.h"
+#include "pages/comparepage.h"
+#include "pages/comparetable.h"
+#include "session/sessiondocument.h"
+#include "store/wrkimport.h"
+#include "uitestsupport.h"
+
+#include <QAbstractItemModelTester>
+#include <QAction>
+#include <QClipboard>
+#include <QComboBox>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenu>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <cmath>
+
+using namespace wb;
+using namespace wb::ui;
+using namespace wb::uitest;
+
+namespace {
+
+// Two reports of ../shared/reference/container-performance-comparison.txt, as wrk printed them.
+const char* const NATIVE_AND_DOCKER = R"(native - http-pkg
+
+Running 30s test @ http://localhost:8080
+  12 threads and 400 connections
+  Thread Stats   Avg      Stdev     Max   +/- Stdev
+    Latency     5.47ms    7.39ms 126.27ms   88.70%
+    Req/Sec     8.78k     4.38k   63.92k    82.47%
+  3142392 requests in 30.09s, 392.58MB read
+  Socket errors: connect 0, read 376, write 0, timeout 0
+Requests/sec: 104418.14
+Transfer/sec:     13.05MB
+
+Docker - http-pkg
+
+Running 30s test @ http://localhost:8080
+  12 threads and 400 connections
+  Thread Stats   Avg      Stdev     Max   +/- Stdev
+    Latency    11.16ms    4.78ms  95.97ms   78.89%
+    Req/Sec     3.00k   397.64     4.15k    71.00%
+  1076704 requests in 30.04s, 134.51MB read
+  Socket errors: connect 0, read 261, write 0, timeout 0
+Requests/sec:  35839.72
+Transfer/sec:      4.48MB
+)";
+
+QAction* actionNamed(QMenu* menu, const QString& text)
+{
+    for (QAction* a : menu->actions()) {
+        if (a->text() == text) return a;
+        if (a->menu())
+            if (QAction* inner = actionNamed(a->menu(), text)) return inner;
+    }
+    return nullptr;
+}
+
+QString cellText(const CompareModel& model, const char* key, int column)
+{
+    return model.index(model.rowOfMetric(QString::fromLatin1(key)), column).data().toString();
+}
+
+QLabel* cardLabel(CompareHeadlines* headlines, int run, const char* name)
+{
+    QWidget* card = headlines->cardOf(run);
+    return card ? card->findChild<QLabel*>(QString::fromLatin1(name)) : nullptr;
+}
+
+} // namespace
+
+class CompareTest : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    std::unique_ptr<SessionDocument> m_doc;
+
+    int64_t target(const char* name, const char* url)
+    {
+        auto id = m_doc->addTarget(makeTarget(name, url));
+        return id ? *id : 0;
+    }
+    RunData run(int64_t targetId, const SyntheticRun& s)
+    {
+        const int64_t id = addSyntheticRun(m_doc->store(), targetId, s);
+        auto data = m_doc->loadRun(id);
+        return data ? *data : RunData {};
+    }
+    /// A completed run whose intervals had these rates (req/s), stored as the recorder would.
+    RunData runWithRates(int64_t targetId, const std::vector<double>& rates)
+    {
+        SyntheticRun s;
+        s.intervals = static_cast<int>(rates.size());
+        RunConfig config;
+        config.request.url = *parseUrl("http://10.0.0.9/");
+        config.threads = s.threads;
+        config.connections = s.connections;
+        config.durationUs = static_cast<uint64_t>(s.intervals * s.intervalS * 1e6);
+        config.intervalUs = static_cast<uint64_t>(s.intervalS * 1e6);
+        NewRun begin;
+        begin.targetId = targetId;
+        begin.config = config;
+        begin.startedAtMs = wallClockNowMs();
+        auto id = m_doc->store().beginRun(begin);
+        if (!id) return {};
+        RunResult result;
+        result.config = config;
+        result.engineVersion = "test";
+        std::vector<IntervalRecord> records;
+        for (size_t i = 0; i < rates.size(); ++i) {
+            SyntheticRun at = s;
+            at.requestsPerS = rates[i];
+            const IntervalSnapshot snap = syntheticInterval(at, static_cast<uint32_t>(i));
+            records.push_back(IntervalRecord::of(snap));
+            result.requests += snap.requests;
+            result.bytes += snap.bytes;
+            result.status += snap.status;
+            result.latency.merge(snap.latency);
+            result.intervals.push_back(IntervalSummary::of(snap));
+        }
+        result.durationS = s.intervals * s.intervalS;
+        if (!m_doc->store().appendIntervals(*id, records)) return {};
+        if (!m_doc->store().finishRun(*id, FinishedRun::of(result, wallClockNowMs()))) return {};
+        auto data = m_doc->loadRun(*id);
+        return data ? *data : RunData {};
+    }
+    /// native 8,000 req/s, docker 3,000, k8s 1,500 (latency 1, 3, 6 ms), oldest first.
+    std::vector<RunData> threeLevels()
+    {
+        const int64_t native = target("native", "http://10.0.0.1/");
+        const int64_t docker = target("docker", "http://10.0.0.2/");
+        const int64_t k8s = target("k8s", "http://10.0.0.3/");
+        SyntheticRun a;
+        a.requestsPerS = 8000;
+        a.latencyUs = 1000;
+        SyntheticRun b;
+        b.requestsPerS = 3000;
+        b.latencyUs = 3000;
+        SyntheticRun c;
+        c.requestsPerS = 1500;
+        c.latencyUs = 6000;
+        c.notes = "tuned | default";
+        return { run(native, a), run(docker, b), run(k8s, c) };
+    }
+
+private slots:
+    void init()
+    {
+        static int n = 0;
+        QString error;
+        m_doc = SessionDocument::open(m_dir.filePath(QStringLiteral("compare-%1.wrkbench").arg(++n)), true, &error);
+        QVERIFY2(m_doc, qPrintable(error));
+    }
+    void cleanup() { m_doc.reset(); }
+
+    void baselineIsExplicitAndFollowsTheUser()
+    {
+        const std::vector<RunData> runs = threeLevels();
+        QCOMPARE(runs.size(), size_t(3));
+        const RunRecord& a = runs[0].run;
+        const RunRecord& b = runs[1].run;
+        const RunRecord& c = runs[2].run;
+        QVERIFY(a.id && b.id && c.id);
+        QCOMPARE(a.totals.requestsPerS, 8000.0);
+        QCOMPARE(b.totals.requestsPerS, 3000.0);
+        QCOMPARE(c.totals.requestsPerS, 1500.0);
+
+        ComparePage page;
+        CompareModel& model = *page.model();
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy messages(&page, &ComparePage::message);
+        page.setRuns(runs);
+
+        // The first run given is the baseline, and every place says which one.
+        QCOMPARE(model.baselineId(), a.id);
+        const QString baselineTitle = QStringLiteral("#%1 native (baseline)").arg(a.id);
+        QCOMPARE(model.columnTitle(CompareModel::valueColumn(0)), baselineTitle);
+        QVERIFY(model.headerData(CompareModel::valueColumn(0), Qt::Horizontal).toString().startsWith(baselineTitle));
+        QVERIFY(model.headerData(CompareModel::valueColumn(0), Qt::Horizontal, Qt::FontRole).value<QFont>().bold());
+        QVERIFY(!model.headerData(CompareModel::valueColumn(1), Qt::Horizontal)
+                     .toString()
+                     .contains(QStringLiteral("baseline")));
+        QCOMPARE(model.headerData(CompareModel::deltaColumn(1), Qt::Horizontal).toString(),
+            QStringLiteral("Δ vs #%1").arg(a.id));
+        QCOMPARE(page.baselineBox()->currentData().toLongLong(), a.id);
+        QCOMPARE(cardLabel(page.headlines(), 0, "baselineRole")->text(), QStringLiteral("BASELINE"));
+        QVERIFY(cardLabel(page.headlines(), 1, "baselineRole")->text().contains(QStringLiteral("Use as baseline")));
+
+        // Deltas and the loss against native: docker −62.5 %, k8s −81.25 %.
+        QCOMPARE(model.deltaPct(QStringLiteral("rps"), 1), -62.5);
+        QCOMPARE(model.deltaPct(QStringLiteral("rps"), 2), -81.25);
+        QCOMPARE(cellText(model, "rps", CompareModel::deltaColumn(1)), QStringLiteral("−62.5 %"));
+        QCOMPARE(cellText(model, "rps_loss", CompareModel::valueColumn(0)), QStringLiteral("0.00 %"));
+        QCOMPARE(cellText(model, "rps_loss", CompareModel::valueColumn(1)), QStringLiteral("62.50 %"));
+        QCOMPARE(cellText(model, "rps_loss", CompareModel::valueColumn(2)), QStringLiteral("81.25 %"));
+        QCOMPARE(cellText(model, "rps_loss", CompareModel::deltaColumn(1)), QString()); // the loss is the delta
+        QCOMPARE(model.index(model.rowOfMetric(QStringLiteral("rps_loss")), CompareModel::valueColumn(1))
+                     .data(Qt::ForegroundRole)
+                     .value<QColor>(),
+            deltaColor(-62.5, true));
+        QCOMPARE(cardLabel(page.headlines(), 1, "lossLine")->text(), QStringLiteral("62.50 % loss vs the baseline"));
+        QCOMPARE(cardLabel(page.headlines(), 2, "lossLine")->text(), QStringLiteral("81.25 % loss vs the baseline"));
+        QVERIFY(!cardLabel(page.headlines(), 0, "lossLine")); // the baseline loses nothing against itself
+
+        const QColor nativeColor = model.runColor(0);
+        QVERIFY(nativeColor.isValid());
+        // Docker as the baseline, from the context menu of its column: it moves
+        // first, the others keep their order, every number turns around.
+        std::unique_ptr<QMenu> menu(page.table()->createContextMenu(CompareModel::valueColumn(1), nullptr));
+        QAction* use = actionNamed(menu.get(), QStringLiteral("Use #%1 docker as baseline").arg(b.id));
+        QVERIFY(use);
+        use->trigger();
+        QCOMPARE(model.runs()[0].id, b.id);
+        QCOMPARE(model.runs()[1].id, a.id);
+        QCOMPARE(model.runs()[2].id, c.id);
+        QCOMPARE(model.columnTitle(CompareModel::valueColumn(0)), QStringLiteral("#%1 docker (baseline)").arg(b.id));
+        QCOMPARE(model.headerData(CompareModel::deltaColumn(2), Qt::Horizontal).toString(),
+            QStringLiteral("Δ vs #%1").arg(b.id));
+        QCOMPARE(model.value(QStringLiteral("rps"), 0), 3000.0);
+        QVERIFY(std::fabs(model.deltaPct(QStringLiteral("rps"), 1) - 500.0 / 3.0) < 1e-9); // native: +166.7 %
+        QCOMPARE(model.deltaPct(QStringLiteral("rps"), 2), -50.0); // k8s: half of docker
+        QCOMPARE(cellText(model, "rps", CompareModel::deltaColumn(1)), QStringLiteral("+166.7 %"));
+        QCOMPARE(cellText(model, "rps", CompareModel::deltaColumn(2)), QStringLiteral("−50.0 %"));
+        QCOMPARE(cellText(model, "rps_loss", CompareModel::valueColumn(2)), QStringLiteral("50.00 %"));
+        QCOMPARE(cellText(model, "rps_loss", CompareModel::valueColumn(1)), QStringLiteral("−166.67 %"));
+        // Latency is worse at 3 ms than at 1 ms: the p50 of native is now far below the baseline's.
+        QVERIFY(model.deltaPct(QStringLiteral("p50"), 1) < -60);
+        QCOMPARE(page.baselineBox()->currentData().toLongLong(), b.id);
+        QCOMPARE(page.baselineBox()->itemData(0).toLongLong(), a.id); // the box keeps the order given
+        QCOMPARE(cardLabel(page.headlines(), 0, "baselineRole")->text(), QStringLiteral("BASELINE"));
+        QCOMPARE(cardLabel(page.headlines(), 1, "lossLine")->text(),
+            QStringLiteral("no loss: 166.67 % faster than the baseline"));
+        QCOMPARE(cardLabel(page.headlines(), 2, "lossLine")->text(), QStringLiteral("50.00 % loss vs the baseline"));
+        QCOMPARE(messages.count(), 1);
+        QVERIFY(messages.last().at(0).toString().contains(QStringLiteral("#%1 docker").arg(b.id)));
+        // Colours belong to the runs, not to the positions.
+        QCOMPARE(model.runColor(1), nativeColor);
+        QVERIFY(model.headerData(CompareModel::valueColumn(0), Qt::Horizontal, Qt::FontRole).value<QFont>().bold());
+
+        // k8s from its card's link, then native back from the Baseline box.
+        QLabel* link = cardLabel(page.headlines(), 2, "baselineRole");
+        QVERIFY(link);
+        emit link->linkActivated(QStringLiteral("baseline"));
+        QCOMPARE(model.baselineId(), c.id);
+        QCOMPARE(model.deltaPct(QStringLiteral("rps"), 2), 100.0); // docker vs k8s
+        QCOMPARE(model.runs()[1].id, a.id);
+        QCOMPARE(model.deltaPct(QStringLiteral("rps"), 1), 8000.0 / 1500.0 * 100.0 - 100.0);
+        emit page.baselineBox()->activated(0);
+        QCOMPARE(model.baselineId(), a.id);
+        QCOMPARE(model.deltaPct(QStringLiteral("rps"), 1), -62.5);
+        QCOMPARE(page.charts()->runCount(), 3);
+
+        // Deleting a compared run keeps the baseline; deleting the baseline falls back to the first left.
+        page.setBaselineRun(c.id);
+        page.retainRuns({ b.id, c.id });
+        QCOMPARE(model.runs().size(), size_t(2));
+        QCOMPARE(model.baselineId(), c.id);
+        page.retainRuns({ b.id });
+        QCOMPARE(model.baselineId(), b.id);
+    }
+
+    void spreadOfRequestsPerSecond()
+    {
+        const int64_t t = target("svc", "http://10.0.0.9/");
+        // Rates 1,000 / 2,000 / 3,000 / 2,000: mean 2,000, sample stdev sqrt(2e6 / 3) = 816.5.
+        const RunData varying = runWithRates(t, { 1000, 2000, 3000, 2000 });
+        QCOMPARE(varying.intervals.size(), size_t(4));
+        QCOMPARE(varying.run.totals.requestsPerS, 2000.0);
+        SyntheticRun steady;
+        steady.requestsPerS = 2000;
+        const RunData flat = run(t, steady);
+
+        ComparePage page;
+        page.setRuns({ varying, flat });
+        const CompareModel& model = *page.model();
+        const double expected = std::sqrt(2e6 / 3);
+        QVERIFY(std::fabs(model.value(QStringLiteral("rps_stdev"), 0) - expected) < 1e-6);
+        QCOMPARE(model.rateSpread(0).intervals, 4);
+        QCOMPARE(model.value(QStringLiteral("rps_stdev"), 1), 0.0);
+        QCOMPARE(cellText(model, "rps_stdev", CompareModel::valueColumn(0)), QStringLiteral("± 816.5 (40.8 %)"));
+        QCOMPARE(cellText(model, "rps_stdev", CompareModel::deltaColumn(1)), QString());
+        QCOMPARE(
+            cardLabel(page.headlines(), 0, "rpsSpread")->text(), QStringLiteral("± 816 (40.8 %) over 4 intervals"));
+        // Same mean req/s: no loss either way.
+        QCOMPARE(
+            cardLabel(page.headlines(), 1, "lossLine")->text(), QStringLiteral("no loss vs the baseline (0.00 %)"));
+    }
+
+    void importedReportsAsInTheReference()
+    {
+        const WrkLogParseResult parsed = parseWrkLog(NATIVE_AND_DOCKER);
+        QCOMPARE(parsed.reports.size(), size_t(2));
+        ImportOptions options;
+        options.sourceName = "container-performance-comparison.txt";
+        auto ids = importWrkReports(m_doc->store(), parsed.reports, options);
+        QVERIFY(ids && ids->size() == 2);
+        m_doc->reload();
+        std::vector<RunData> runs;
+        for (int64_t id : *ids) {
+            auto data = m_doc->loadRun(id);
+            QVERIFY(data);
+            runs.push_back(*data);
+        }
+
+        ComparePage page;
+        page.setRuns(runs);
+        const CompareModel& model = *page.model();
+        // Loss from the totals: 1 − 35,839.72 / 104,418.14 (the study's 65.83 % divides the per-thread averages).
+        QVERIFY(std::fabs(model.lossPct(1) - (1 - 35839.72 / 104418.14) * 100) < 1e-9);
+        QCOMPARE(cellText(model, "rps_loss", CompareModel::valueColumn(1)), QStringLiteral("65.68 %"));
+        QCOMPARE(cardLabel(page.headlines(), 1, "lossLine")->text(), QStringLiteral("65.68 % loss vs the baseline"));
+        // wrk's Req/Sec row is stored: the study's "8.78k +/- 4.38k".
+        QCOMPARE(model.value(QStringLiteral("thread_rps"), 0), 8780.0);
+        QCOMPARE(model.value(QStringLiteral("thread_rps_stdev"), 0), 4380.0);
+        QCOMPARE(
+            cellText(model, "thread_rps_stdev", CompareModel::valueColumn(0)), QStringLiteral("± 4,380.0 (49.9 %)"));
+        QCOMPARE(cardLabel(page.headlines(), 0, "rpsSpread")->text(), QStringLiteral("per thread 8,780 ± 4,380"));
+        QCOMPARE(cardLabel(page.headlines(), 1, "rpsSpread")->text(), QStringLiteral("per thread 3,000 ± 398"));
+        // A wrk report has no intervals: no spread over them.
+        QVERIFY(std::isnan(model.value(QStringLiteral("rps_stdev"), 0)));
+        QCOMPARE(cellText(model, "rps_stdev", CompareModel::valueColumn(0)), QStringLiteral("—"));
+    }
+
+    void copyCellsAndTable()
+    {
+        const std::vector<RunData> runs = threeLevels();
+        const int64_t a = runs[0].run.id, b = runs[1].run.id, c = runs[2].run.id;
+        ComparePage page;
+        page.setRuns(runs);
+        page.resize(1400, 900);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        CompareTableView* table = page.table();
+        const CompareModel& model = *page.model();
+        QCOMPARE(table->selectionMode(), QAbstractItemView::ExtendedSelection);
+        QVERIFY(table->focusPolicy() & Qt::ClickFocus);
+
+        // Docker's req/s and Δ, and k8s's p99 Δ: two rows, three columns, one gap.
+        const int rps = model.rowOfMetric(QStringLiteral("rps"));
+        const int p99 = model.rowOfMetric(QStringLiteral("p99"));
+        QItemSelection selection(
+            model.index(rps, CompareModel::valueColumn(1)), model.index(rps, CompareModel::deltaColumn(1)));
+        selection.select(
+            model.index(p99, CompareModel::deltaColumn(2)), model.index(p99, CompareModel::deltaColumn(2)));
+        table->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect);
+        QGuiApplication::clipboard()->clear();
+        table->setFocus();
+        QTest::keyClick(table, Qt::Key_C, Qt::ControlModifier);
+        const QString p99Delta = cellText(model, "p99", CompareModel::deltaColumn(2));
+        QVERIFY(p99Delta.startsWith(QStringLiteral("+"))); // 6–12 ms against 1–2 ms
+        QCOMPARE(QGuiApplication::clipboard()->text(),
+            QStringLiteral("Metric\t#%1 docker\tΔ vs #%2\tΔ vs #%2\n"
+                           "Requests/s\t3,000.0\t−62.5 %\t\n"
+                           "p99\t\t\t%3\n")
+                .arg(b)
+                .arg(a)
+                .arg(p99Delta));
+
+        // The whole table, tab-separated, from the context menu.
+        std::unique_ptr<QMenu> menu(table->createContextMenu(0, nullptr));
+        QVERIFY(actionNamed(menu.get(), QStringLiteral("Copy"))->isEnabled());
+        actionNamed(menu.get(), QStringLiteral("Copy table"))->trigger();
+        const QStringList tsv = QGuiApplication::clipboard()->text().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(tsv.size(), model.rowCount() + 1);
+        QCOMPARE(tsv[0],
+            QStringLiteral("Metric\t#%1 native (baseline)\t#%2 docker\tΔ vs #%1\t#%3 k8s\tΔ vs #%1")
+                .arg(a)
+                .arg(b)
+                .arg(c));
+        QCOMPARE(tsv[1], QStringLiteral("Throughput\t\t\t\t\t"));
+        QCOMPARE(tsv[2], QStringLiteral("Requests/s\t8,000.0\t3,000.0\t−62.5 %\t1,500.0\t−81.3 %"));
+        QCOMPARE(tsv[3], QStringLiteral("Loss vs baseline (req/s)\t0.00 %\t62.50 %\t\t81.25 %\t"));
+        QVERIFY(tsv.contains(QStringLiteral("Target\tnative\tdocker\t\tk8s\t")));
+        QCOMPARE(tsv.last(), QStringLiteral("Notes\t\t\t\ttuned | default\t"));
+
+        // As Markdown, for the wiki page.
+        actionNamed(menu.get(), QStringLiteral("Copy table as Markdown"))->trigger();
+        const QStringList md = QGuiApplication::clipboard()->text().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(md[0],
+            QStringLiteral("| Metric | #%1 native (baseline) | #%2 docker | Δ vs #%1 | #%3 k8s | Δ vs #%1 |")
+                .arg(a)
+                .arg(b)
+                .arg(c));
+        QCOMPARE(md[1], QStringLiteral("| :-- | --: | --: | --: | --: | --: |"));
+        QCOMPARE(md[2], QStringLiteral("| **Throughput** |  |  |  |  |  |"));
+        QCOMPARE(md[4], QStringLiteral("| Loss vs baseline (req/s) | 0.00 % | 62.50 % |  | 81.25 % |  |"));
+        QCOMPARE(md.size(), model.rowCount() + 2);
+        QCOMPARE(md.last(), QStringLiteral("| Notes |  |  |  | tuned \\| default |  |")); // a '|' would split the cell
+
+        // Nothing selected: Copy is disabled and Ctrl+C leaves the clipboard alone.
+        table->clearSelection();
+        std::unique_ptr<QMenu> empty(table->createContextMenu(0, nullptr));
+        QVERIFY(!actionNamed(empty.get(), QStringLiteral("Copy"))->isEnabled());
+        QGuiApplication::clipboard()->setText(QStringLiteral("kept"));
+        QTest::keyClick(table, Qt::Key_C, Qt::ControlModifier);
+        QCOMPARE(QGuiApplication::clipboard()->text(), QStringLiteral("kept"));
+    }
+
+    void reportOfManyRunsIsAsWideAsItsTable()
+    {
+        std::vector<RunData> runs;
+        for (int i = 0; i < 8; ++i) {
+            const QByteArray name = QStringLiteral("ingress-gateway-%1").arg(i + 1).toUtf8();
+            const QByteArray url = QStringLiteral("http://10.0.1.%1/").arg(i + 1).toUtf8();
+            SyntheticRun s;
+            s.requestsPerS = 1000 + 250 * i;
+            s.latencyUs = 900 + 100 * static_cast<uint64_t>(i);
+            s.notes = "8 runs";
+            runs.push_back(run(target(name.constData(), url.constData()), s));
+        }
+        ComparePage page;
+        page.setRuns(runs);
+        QCOMPARE(page.model()->columnCount(), 16);
+
+        const int requested = 800;
+        const QImage table = renderCompareTable(page.model(), requested);
+        QVERIFY2(table.width() > requested, qPrintable(QString::number(table.width())));
+        const QString path = m_dir.filePath(QStringLiteral("report-8.png"));
+        QString error;
+        QVERIFY2(page.exportReport(path, requested, &error), qPrintable(error));
+        const QImage report(path);
+        QVERIFY(!report.isNull());
+        QCOMPARE(report.width(), table.width() + 2 * ComparePage::REPORT_MARGIN);
+
+        // The table is in the report whole, its last column (the 8th run's Δ) included.
+        const QRect at(
+            QPoint(ComparePage::REPORT_MARGIN, ComparePage::REPORT_MARGIN + ComparePage::REPORT_TITLE_HEIGHT),
+            table.size());
+        QCOMPARE(report.copy(at).convertToFormat(QImage::Format_RGB32), table.convertToFormat(QImage::Format_RGB32));
+        const int lastColumnX = table.width() - 40; // Δ cells are right-aligned
+        bool inked = false;
+        for (int x = lastColumnX; x < table.width() && !inked; ++x)
+            for (int y = 0; y < table.height() && !inked; ++y)
+                inked = qGray(table.pixel(x, y)) < 128;
+        QVERIFY2(inked, "nothing drawn in the last column");
+
+        // Asked wider than the table: as wide as asked, as before.
+        QVERIFY2(page.exportReport(path, 2600, &error), qPrintable(error));
+        QCOMPARE(QImage(path).width(), 2600 + 2 * ComparePage::REPORT_MARGIN);
+    }
+};
+
+WB_UI_TEST_MAIN(CompareTest)
+#include "compare_test.moc"
