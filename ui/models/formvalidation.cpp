@@ -1,5 +1,6 @@
 #include "models/formvalidation.h"
 
+#include "models/format.h"
 #include "report/stageparse.h"
 #include "report/units.h"
 #include "run/builtinserver.h"
@@ -8,6 +9,7 @@
 #include <QDateTime>
 #include <QFile>
 #include <QFileInfo>
+#include <QStringDecoder>
 #include <cmath>
 
 namespace wb::ui {
@@ -47,7 +49,6 @@ bool checkDuration(const QString& text, const QString& field, FieldErrors& error
     return true;
 }
 
-/// Readable regular file, or the reason it is not.
 /// The content of a body file. The editors check on every keystroke: the last
 /// file read is kept while its size and modification time stay the same.
 QByteArray readBodyFile(const QString& path, QString* error)
@@ -71,6 +72,7 @@ QByteArray readBodyFile(const QString& path, QString* error)
     return cache.content;
 }
 
+/// Readable regular file, or the reason it is not.
 QString fileProblem(const QString& path)
 {
     const QFileInfo info(path);
@@ -187,6 +189,29 @@ TargetForm targetFormOf(const Target& t)
         form.tags << q(tag);
     form.notes = q(t.notes);
     return form;
+}
+
+bool isTextBody(const std::string& body)
+{
+    if (body.find('\0') != std::string::npos) return false;
+    QStringDecoder utf8(QStringDecoder::Utf8);
+    (void)utf8.decode(QByteArrayView(body.data(), static_cast<qsizetype>(body.size())));
+    return !utf8.hasError();
+}
+
+QString describeBody(const std::string& body, const QString& sourceFile)
+{
+    return describeBody(static_cast<qint64>(body.size()), isTextBody(body), sourceFile);
+}
+
+QString describeBody(qint64 bytes, bool text, const QString& sourceFile)
+{
+    if (bytes == 0)
+        return sourceFile.isEmpty() ? QStringLiteral("none") : QStringLiteral("none ('%1' is empty)").arg(sourceFile);
+    const QString size = countText(bytes, "byte", "bytes");
+    const QString kind = text ? QStringLiteral("%1 of text").arg(size) : QStringLiteral("%1 of binary data").arg(size);
+    if (!sourceFile.isEmpty()) return QStringLiteral("%1 from %2").arg(kind, sourceFile);
+    return text ? kind : kind + QStringLiteral(" (read from a file)");
 }
 
 FieldErrors checkProfileForm(const ProfileForm& form, RunConfig* load)

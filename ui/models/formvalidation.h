@@ -38,6 +38,15 @@ FieldErrors checkTargetForm(const TargetForm& form, const QStringList& takenName
 /// The form showing target.
 TargetForm targetFormOf(const Target& target);
 
+/// True when body can be shown and edited in a text box (UTF-8 without NUL bytes).
+bool isTextBody(const std::string& body);
+/// What a request body is, in words: "none", "42 bytes of text",
+/// "1,234 bytes of binary data from /data/req.bin". sourceFile: the file it was
+/// read from ("" when typed or unknown).
+QString describeBody(const std::string& body, const QString& sourceFile);
+/// The same for a body of `bytes` bytes already known to be text or not (no decoding).
+QString describeBody(qint64 bytes, bool text, const QString& sourceFile);
+
 struct ProfileForm
 {
     enum class Mode { ClosedLoop, ConstantRate, Stages };

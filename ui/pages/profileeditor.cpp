@@ -185,9 +185,15 @@ void ProfileEditor::check()
     if (m_errors.isEmpty()) m_edited = load;
     for (auto it = m_fields.cbegin(); it != m_fields.cend(); ++it)
         setFieldProblem(it.value(), it.value()->isEnabled() ? m_errors.value(it.key()) : QString());
+    // In the order of the form, each under the label the user sees there.
     QStringList lines;
+    for (const FieldSpec& spec : FIELDS)
+        if (const QString key = QString::fromLatin1(spec.key); m_errors.contains(key))
+            lines << QStringLiteral("%1: %2").arg(tr(spec.label), m_errors.value(key));
     for (auto it = m_errors.cbegin(); it != m_errors.cend(); ++it)
-        lines << (it.key() == QLatin1String("form") ? it.value() : QStringLiteral("%1: %2").arg(it.key(), it.value()));
+        if (!m_fields.contains(it.key()))
+            lines << (it.key() == QLatin1String("form") ? it.value()
+                                                        : QStringLiteral("%1: %2").arg(it.key(), it.value()));
     if (!lines.isEmpty()) {
         m_status->setStyleSheet(QStringLiteral("color: #c62828;"));
         m_status->setText(lines.join(QLatin1Char('\n')) + tr("\nRun is disabled until this is fixed."));

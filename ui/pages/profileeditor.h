@@ -48,6 +48,8 @@ public:
 
     QLineEdit* field(const QString& name) const;
     QComboBox* modeCombo() const { return m_mode; }
+    /// The line under the form: what is wrong (under the fields' labels), or the load in wrk's words.
+    QLabel* statusLabel() const { return m_status; }
 
 signals:
     void validityChanged(bool valid);

@@ -1,11 +1,13 @@
 #pragma once
 // Free-text tags as chips ("NEG ×", "NodePort ×") followed by a line edit:
-// Enter, comma or leaving the field turns the typed text into a chip.
+// Enter, comma or leaving the field turns the typed text into a chip. The
+// chips wrap onto further lines in a narrow dock; the line edit fills the
+// rest of the last line and never gets narrower than MIN_INPUT_WIDTH.
 
 #include <QStringList>
 #include <QWidget>
 
-class QHBoxLayout;
+class QLayout;
 class QLineEdit;
 
 namespace wb::ui {
@@ -14,6 +16,8 @@ class TagEdit : public QWidget
 {
     Q_OBJECT
 public:
+    static constexpr int MIN_INPUT_WIDTH = 120;
+
     explicit TagEdit(QWidget* parent = nullptr);
 
     QStringList tags() const { return m_tags; }
@@ -21,6 +25,8 @@ public:
     void setTags(const QStringList& tags);
     /// The text typed but not yet a chip.
     QLineEdit* lineEdit() const { return m_edit; }
+    /// The chips, in tag order.
+    QList<QWidget*> chips() const { return m_chipWidgets; }
 
 signals:
     void tagsChanged();
@@ -30,7 +36,8 @@ private:
     void rebuild();
 
     QStringList m_tags;
-    QHBoxLayout* m_chips;
+    QList<QWidget*> m_chipWidgets;
+    QLayout* m_flow;
     QLineEdit* m_edit;
 };
 

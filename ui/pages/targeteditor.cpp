@@ -4,10 +4,13 @@
 #include "pages/tagedit.h"
 #include "session/recordequality.h"
 #include "session/sessiondocument.h"
+#include "session/sessionpaths.h"
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCryptographicHash>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -15,22 +18,14 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QStackedWidget>
-#include <QStringDecoder>
 #include <QTableWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace wb::ui {
 
 namespace {
-
-bool isText(const std::string& bytes)
-{
-    if (bytes.find('\0') != std::string::npos) return false;
-    QStringDecoder utf8(QStringDecoder::Utf8);
-    (void)utf8.decode(QByteArrayView(bytes.data(), static_cast<qsizetype>(bytes.size())));
-    return !utf8.hasError();
-}
 
 QToolButton* browseButton(QWidget* parent, QLineEdit* target, const QString& title)
 {
@@ -43,6 +38,33 @@ QToolButton* browseButton(QWidget* parent, QLineEdit* target, const QString& tit
         if (!path.isEmpty()) emit target->textEdited(path);
     });
     return button;
+}
+
+// The file a body was read from belongs to this machine, not to the session
+// (a session file travels to other machines, where the path means nothing):
+// it is kept in the application settings, per session file and target, with
+// a digest of the bytes read so that a body changed since (by another window,
+// a CLI import) is not credited to that file.
+QString bodySourceKey(const QString& sessionPath, int64_t targetId)
+{
+    const QByteArray session
+        = QCryptographicHash::hash(QFileInfo(sessionPath).absoluteFilePath().toUtf8(), QCryptographicHash::Sha1)
+              .toHex()
+              .left(16);
+    return QStringLiteral("targetBodyFiles/%1/%2").arg(QString::fromLatin1(session)).arg(targetId);
+}
+
+QString bodyDigest(const std::string& body)
+{
+    const QByteArray bytes = QByteArray::fromRawData(body.data(), static_cast<qsizetype>(body.size()));
+    return QString::number(body.size()) + QLatin1Char(':')
+        + QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha1).toHex());
+}
+
+/// Lets a label wrap a long path at its slashes (a path has no spaces to wrap at).
+QString wrappablePath(QString text)
+{
+    return text.replace(QLatin1Char('/'), QStringLiteral("/\u200B"));
 }
 
 } // namespace
@@ -83,6 +105,12 @@ void TargetEditor::build()
 
     m_bodyMode = new QComboBox(this);
     m_bodyMode->addItems({ tr("Text"), tr("File") });
+    m_bodyMode->setToolTip(tr("Text: the box below is the body. File: the file's content is read when the "
+                              "edit is saved and stored in the session."));
+    m_bodyClear = new QToolButton(this);
+    m_bodyClear->setText(tr("Clear"));
+    m_bodyClear->setToolTip(tr("Remove the body"));
+    m_bodyClear->setAutoRaise(true);
     m_bodyText = new QPlainTextEdit(this);
     m_bodyText->setPlaceholderText(tr("request body (sets Content-Length)"));
     m_bodyText->setMaximumHeight(60);
@@ -91,16 +119,27 @@ void TargetEditor::build()
     auto* filePage = new QWidget(this);
     auto* fileRow = new QHBoxLayout(filePage);
     fileRow->setContentsMargins(0, 0, 0, 0);
+    fileRow->setAlignment(Qt::AlignTop); // under the mode combo, not centred in the text box's height
     fileRow->addWidget(m_bodyFile, 1);
     fileRow->addWidget(browseButton(this, m_bodyFile, tr("Body file")));
     m_bodyStack = new QStackedWidget(this);
     m_bodyStack->addWidget(m_bodyText);
     m_bodyStack->addWidget(filePage);
     m_bodyStack->setMaximumHeight(60);
+    m_bodyInfo = new QLabel(this);
+    m_bodyInfo->setTextFormat(Qt::PlainText);
+    m_bodyInfo->setWordWrap(true);
+    m_bodyInfo->setStyleSheet(QStringLiteral("color: palette(mid);"));
+    auto* bodyModeRow = new QHBoxLayout;
+    bodyModeRow->setSpacing(4);
+    bodyModeRow->addWidget(m_bodyMode);
+    bodyModeRow->addStretch(1);
+    bodyModeRow->addWidget(m_bodyClear);
     auto* bodyBox = new QVBoxLayout;
     bodyBox->setSpacing(2);
-    bodyBox->addWidget(m_bodyMode, 0, Qt::AlignLeft);
+    bodyBox->addLayout(bodyModeRow);
     bodyBox->addWidget(m_bodyStack);
+    bodyBox->addWidget(m_bodyInfo);
 
     m_verify = new QCheckBox(tr("verify certificate"), this);
     m_caFile = new QLineEdit(this);
@@ -144,7 +183,12 @@ void TargetEditor::build()
         m_bodyStack->setCurrentIndex(index);
         edited();
     });
-    connect(m_bodyText, &QPlainTextEdit::textChanged, this, &TargetEditor::edited);
+    connect(m_bodyText, &QPlainTextEdit::textChanged, this, [this] {
+        if (m_loading) return;
+        m_bodyTyped = true;
+        edited();
+    });
+    connect(m_bodyClear, &QToolButton::clicked, this, &TargetEditor::clearBody);
     connect(m_verify, &QCheckBox::toggled, this, &TargetEditor::edited);
     connect(m_tags, &TagEdit::tagsChanged, this, &TargetEditor::edited);
 }
@@ -200,14 +244,13 @@ void TargetEditor::load(const Target& t)
         m_headers->setItem(row, 1, new QTableWidgetItem(value));
     }
     ensureEmptyHeaderRow();
-    m_binaryBody = !isText(t.body);
-    m_bodyMode->setCurrentIndex(m_binaryBody ? 1 : 0);
-    m_bodyStack->setCurrentIndex(m_bodyMode->currentIndex());
-    m_bodyText->setPlainText(m_binaryBody ? QString() : f.bodyText);
+    m_bodySource = recalledBodySource(t);
+    m_editedSource = m_bodySource;
     m_bodyFile->clear();
-    m_bodyFile->setPlaceholderText(m_binaryBody
-            ? tr("%1 bytes loaded from a file; choose a file to replace them").arg(t.body.size())
-            : tr("file sent as the body"));
+    showStoredBody(true);
+    // A body that came from a file, or that only a file can give, shows as a file body.
+    m_bodyMode->setCurrentIndex(!t.body.empty() && (m_binaryBody || !m_bodySource.isEmpty()) ? 1 : 0);
+    m_bodyStack->setCurrentIndex(m_bodyMode->currentIndex());
     m_verify->setChecked(f.verifyTls);
     m_caFile->setText(f.caFile);
     m_tags->setTags(f.tags);
@@ -234,6 +277,67 @@ void TargetEditor::ensureEmptyHeaderRow()
     m_loading = wasLoading;
 }
 
+void TargetEditor::showStoredBody(bool inTextBox)
+{
+    const bool wasLoading = m_loading;
+    m_loading = true;
+    m_binaryBody = !isTextBody(m_target.body);
+    if (inTextBox) {
+        m_bodyTyped = false;
+        m_bodyText->setPlainText(m_binaryBody ? QString() : QString::fromStdString(m_target.body));
+    }
+    const QString stored = describeBody(static_cast<qint64>(m_target.body.size()), !m_binaryBody, m_bodySource);
+    m_bodyText->setPlaceholderText(m_binaryBody ? tr("%1 stored: type here to replace them").arg(stored)
+                                                : tr("request body (sets Content-Length)"));
+    m_bodyFile->setPlaceholderText(
+        m_target.body.empty() ? tr("file sent as the body") : tr("choose a file to replace the stored body"));
+    m_loading = wasLoading;
+}
+
+TargetEditor::BodyChoice TargetEditor::bodyChoice() const
+{
+    if (m_bodyMode->currentIndex() == 1) {
+        // No file chosen: a body that came from a file (or that only a file can give) stays.
+        const bool keepable = !m_target.body.empty() && (m_binaryBody || !m_bodySource.isEmpty());
+        return keepable && m_bodyFile->text().trimmed().isEmpty() ? BodyChoice::Stored : BodyChoice::File;
+    }
+    // An empty box over a binary body means "not shown", not "empty": only typing replaces it.
+    return m_binaryBody && !m_bodyTyped ? BodyChoice::Stored : BodyChoice::Text;
+}
+
+void TargetEditor::clearBody()
+{
+    if (m_target.id == 0) return;
+    m_loading = true;
+    m_bodyMode->setCurrentIndex(0);
+    m_bodyStack->setCurrentIndex(0);
+    m_bodyFile->clear();
+    m_bodyText->clear();
+    m_loading = false;
+    m_bodyTyped = true; // the empty box is the body now, even over a binary body
+    edited();
+}
+
+QString TargetEditor::recalledBodySource(const Target& target) const
+{
+    if (!m_doc || target.id == 0 || target.body.empty()) return {};
+    const QStringList entry = appSettings()->value(bodySourceKey(m_doc->path(), target.id)).toStringList();
+    if (entry.size() != 2) return {};
+    // The size first: most bodies are not worth hashing to learn that they changed.
+    if (!entry[1].startsWith(QString::number(target.body.size()) + QLatin1Char(':'))) return {};
+    return entry[1] == bodyDigest(target.body) ? entry[0] : QString();
+}
+
+void TargetEditor::rememberBodySource()
+{
+    if (!m_doc || m_target.id == 0) return;
+    const QString key = bodySourceKey(m_doc->path(), m_target.id);
+    if (m_bodySource.isEmpty() || m_target.body.empty())
+        appSettings()->remove(key);
+    else
+        appSettings()->setValue(key, QStringList { m_bodySource, bodyDigest(m_target.body) });
+}
+
 TargetForm TargetEditor::form() const
 {
     TargetForm f;
@@ -244,10 +348,10 @@ TargetForm TargetEditor::form() const
         auto text = [&](int c) { return m_headers->item(row, c) ? m_headers->item(row, c)->text() : QString(); };
         f.headers.push_back({ text(0), text(1) });
     }
-    f.bodyFromFile = m_bodyMode->currentIndex() == 1;
-    f.bodyText = m_bodyText->toPlainText();
+    const BodyChoice body = bodyChoice();
+    f.bodyFromFile = body == BodyChoice::File;
+    f.bodyText = body == BodyChoice::Text ? m_bodyText->toPlainText() : QString();
     f.bodyFile = m_bodyFile->text();
-    if (f.bodyFromFile && m_binaryBody && f.bodyFile.trimmed().isEmpty()) f.bodyFromFile = false; // keep it
     f.verifyTls = m_verify->isChecked();
     f.caFile = m_caFile->text();
     f.tags = m_tags->tags();
@@ -275,7 +379,16 @@ void TargetEditor::check()
     const TargetForm f = form();
     m_errors = m_target.id ? checkTargetForm(f, taken, &edited) : FieldErrors {};
     if (m_errors.isEmpty()) {
-        if (m_binaryBody && !f.bodyFromFile) edited.body = m_target.body;
+        const BodyChoice body = bodyChoice();
+        if (body == BodyChoice::Stored) edited.body = m_target.body;
+        // The session gives tags back sorted: so does the edited target, or every save would read
+        // back as a change made elsewhere and reload the form under the user's hands.
+        std::sort(edited.tags.begin(), edited.tags.end());
+        m_editedSource = body == BodyChoice::File ? QFileInfo(f.bodyFile.trimmed()).absoluteFilePath()
+            : edited.body == m_target.body        ? m_bodySource
+                                                  : QString();
+        m_editedText
+            = body == BodyChoice::Text || (body == BodyChoice::Stored ? !m_binaryBody : isTextBody(edited.body));
         m_edited = edited;
     }
     showProblems();
@@ -316,6 +429,17 @@ void TargetEditor::showProblems()
             : LABELS.value(it.key(), it.key());
         lines << QStringLiteral("%1: %2").arg(label, it.value());
     }
+    QString body;
+    if (m_target.id != 0) {
+        const bool pending = m_errors.isEmpty() && (m_edited.body != m_target.body || m_editedSource != m_bodySource);
+        body = pending ? tr("Body to be saved: %1")
+                             .arg(describeBody(static_cast<qint64>(m_edited.body.size()), m_editedText, m_editedSource))
+                       : tr("Stored body: %1")
+                             .arg(describeBody(static_cast<qint64>(m_target.body.size()), !m_binaryBody, m_bodySource));
+    }
+    m_bodyInfo->setText(wrappablePath(body));
+    m_bodyInfo->setToolTip(body);
+
     if (!lines.isEmpty()) {
         m_status->setStyleSheet(QStringLiteral("color: #c62828;"));
         m_status->setText(lines.join(QLatin1Char('\n')) + tr("\nNot saved; Run is disabled until this is fixed."));
@@ -333,11 +457,19 @@ void TargetEditor::showProblems()
 bool TargetEditor::commit()
 {
     m_saveTimer.stop();
+    // A file body is read as the file is now; one gone since the last check is a
+    // field error, and nothing is saved.
+    if (m_dirty && m_target.id != 0 && bodyChoice() == BodyChoice::File) check();
     if (!isValid()) return false;
     if (!m_dirty) return true;
     if (!m_doc) return false;
+    const bool fromFile = bodyChoice() == BodyChoice::File;
     if (sameTarget(m_edited, m_target)) {
         m_dirty = false;
+        if (m_bodySource != m_editedSource) {
+            m_bodySource = m_editedSource;
+            rememberBodySource();
+        }
         showProblems();
         return true;
     }
@@ -353,6 +485,11 @@ bool TargetEditor::commit()
         showProblems();
         return false;
     }
+    m_bodySource = m_editedSource;
+    rememberBodySource();
+    // A body read from a file is shown in the text box too (or said to be binary there). Typed text
+    // stays as it is: the user may still be typing.
+    showStoredBody(fromFile);
     showProblems();
     emit saved(edited.id);
     return true;

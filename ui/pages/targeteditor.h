@@ -4,6 +4,13 @@
 // field gets a red border and says why (tooltip and the line below the form).
 // Valid edits are saved to the session after a short pause; while any field
 // is wrong nothing is saved and isValid() is false (Run stays disabled).
+//
+// The body is stored as bytes. Text mode: the text box is the body (a binary
+// body it cannot show is kept until something is typed; typing replaces it,
+// emptying the box or "Clear" removes it). File mode: the chosen file is read
+// when the edit is saved and its bytes are stored; with no file chosen the
+// stored body stays. A line under the body says what is stored ("1,234 bytes
+// of binary data from /data/req.bin").
 
 #include "models/formvalidation.h"
 
@@ -18,6 +25,7 @@ class QLineEdit;
 class QPlainTextEdit;
 class QStackedWidget;
 class QTableWidget;
+class QToolButton;
 
 namespace wb::ui {
 
@@ -47,8 +55,16 @@ public:
     QLineEdit* urlEdit() const { return m_url; }
     QComboBox* methodCombo() const { return m_method; }
     QTableWidget* headersTable() const { return m_headers; }
+    QPlainTextEdit* bodyTextEdit() const { return m_bodyText; }
     QLineEdit* bodyFileEdit() const { return m_bodyFile; }
     QComboBox* bodyModeCombo() const { return m_bodyMode; }
+    /// Says what the body is ("Stored body: 12 bytes of binary data from FILE"); the tooltip
+    /// holds the same text (the label's own may carry line-break hints inside paths).
+    QLabel* bodyInfoLabel() const { return m_bodyInfo; }
+    /// Removes the body.
+    QToolButton* bodyClearButton() const { return m_bodyClear; }
+    /// The line under the form: what is wrong, or whether the edits are saved.
+    QLabel* statusLabel() const { return m_status; }
     QLineEdit* caFileEdit() const { return m_caFile; }
     TagEdit* tagEdit() const { return m_tags; }
 
@@ -58,9 +74,22 @@ signals:
     void saved(qint64 targetId);
 
 private:
+    /// Where the body being edited comes from.
+    enum class BodyChoice {
+        Text, ///< the text box
+        File, ///< the file named in the file field, read when saved
+        Stored, ///< the stored body, untouched (a binary body, or File mode with no file chosen)
+    };
+
     void build();
     void load(const Target& target);
+    BodyChoice bodyChoice() const;
     TargetForm form() const;
+    void clearBody();
+    /// The text box's placeholders for the stored body; inTextBox: its text too.
+    void showStoredBody(bool inTextBox);
+    void rememberBodySource();
+    QString recalledBodySource(const Target& target) const;
     void edited();
     void check();
     void showProblems();
@@ -73,7 +102,11 @@ private:
     FieldErrors m_errors;
     bool m_loading = false;
     bool m_dirty = false;
-    bool m_binaryBody = false; ///< the stored body is not text: kept unless a file replaces it
+    bool m_binaryBody = false; ///< the stored body is not text: the text box cannot show it
+    bool m_bodyTyped = false; ///< the text box was edited since load: its text is the body
+    QString m_bodySource; ///< the file the stored body was read from ("" typed or unknown)
+    QString m_editedSource; ///< the same for m_edited's body
+    bool m_editedText = true; ///< m_edited's body is text (decoded once per check, not per repaint)
     QString m_saveError;
     QTimer m_saveTimer;
 
@@ -85,6 +118,8 @@ private:
     QStackedWidget* m_bodyStack;
     QPlainTextEdit* m_bodyText;
     QLineEdit* m_bodyFile;
+    QLabel* m_bodyInfo;
+    QToolButton* m_bodyClear;
     QCheckBox* m_verify;
     QLineEdit* m_caFile;
     TagEdit* m_tags;

@@ -133,12 +133,22 @@ void TargetsPanel::currentChanged()
     emit currentTargetChanged(id);
 }
 
+void TargetsPanel::setBusyTargetId(int64_t id)
+{
+    if (id == m_busyTargetId) return;
+    m_busyTargetId = id;
+    updateButtons();
+}
+
 void TargetsPanel::updateButtons()
 {
     const bool writable = m_doc && !m_doc->isReadOnly();
+    const bool busy = currentTargetId() != 0 && currentTargetId() == m_busyTargetId;
     m_add->setEnabled(writable);
     m_duplicate->setEnabled(writable && currentTargetId() != 0);
-    m_delete->setEnabled(writable && currentTargetId() != 0);
+    m_delete->setEnabled(writable && currentTargetId() != 0 && !busy);
+    m_delete->setToolTip(busy ? tr("A run of this target is in progress: stop it (Esc) before deleting the target")
+                              : tr("Delete the selected target and its runs"));
     m_probe->setEnabled(currentTargetId() != 0 && m_editor->isValid());
 }
 
@@ -189,9 +199,41 @@ int64_t TargetsPanel::duplicateTarget()
     return *id;
 }
 
+QString TargetsPanel::deleteRefusal(int64_t id) const
+{
+    const Target* t = m_doc ? m_doc->targetById(id) : nullptr;
+    const QString name = t ? QString::fromStdString(t->name) : QString();
+    if (id == m_busyTargetId)
+        return tr("'%1' is being run right now: stop the run (Esc) before deleting the target").arg(name);
+    // Runs recorded by other processes (wrkbench-cli, another window, an experiment). Runs left
+    // 'running' by a process that died are recovered first, so that they do not block for ever.
+    SessionStore& store = m_doc->store();
+    if (auto recovered = store.recoverDeadRuns(); recovered && !recovered->empty()) m_doc->reload();
+    RunFilter filter;
+    filter.status = RunStatus::Running;
+    if (auto running = store.listRuns(filter))
+        for (const RunRecord& run : *running)
+            if (run.targetId == id) {
+                const QString where
+                    = run.hostName.empty() ? QString() : tr(" on %1").arg(QString::fromStdString(run.hostName));
+                return tr("A run of '%1' is being recorded right now (run #%2%3): delete the target once it has "
+                          "ended")
+                    .arg(name)
+                    .arg(run.id)
+                    .arg(where);
+            }
+    return {};
+}
+
 bool TargetsPanel::deleteTarget()
 {
     const Target* t = m_doc ? m_doc->targetById(currentTargetId()) : nullptr;
+    if (!t) return false;
+    if (const QString refusal = deleteRefusal(t->id); !refusal.isEmpty()) {
+        emit message(refusal);
+        return false;
+    }
+    t = m_doc->targetById(currentTargetId()); // the check may have reloaded the session
     if (!t) return false;
     const int runs = m_doc->runCountOf(t->id);
     const QString name = QString::fromStdString(t->name);

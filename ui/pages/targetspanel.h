@@ -1,6 +1,8 @@
 #pragma once
 // The left dock: the session's targets (add, duplicate, delete with
-// confirmation, probe) and the editor of the selected one.
+// confirmation, probe) and the editor of the selected one. A target with a
+// run in progress cannot be deleted: deleting it would take the live run
+// (and what it is writing) along.
 
 #include <QWidget>
 
@@ -30,7 +32,13 @@ public:
     /// Copies the selected target under a new name and selects the copy.
     int64_t duplicateTarget();
     /// Deletes the selected target after confirmation (it takes its runs along).
+    /// Refused, with a message, while a run of it is in progress (here, or
+    /// recorded into the session by another process).
     bool deleteTarget();
+    /// The target this window is running now, probe phase included (0: none).
+    /// MainWindow sets it as its RunSession starts and ends.
+    void setBusyTargetId(int64_t id);
+    int64_t busyTargetId() const { return m_busyTargetId; }
 
     TargetEditor* editor() const { return m_editor; }
     QListView* list() const { return m_list; }
@@ -47,8 +55,11 @@ private:
     void currentChanged();
     void updateButtons();
     void showContextMenu(const QPoint& pos);
+    /// Why target id cannot be deleted now ("" when it can).
+    QString deleteRefusal(int64_t id) const;
 
     SessionDocument* m_doc = nullptr;
+    int64_t m_busyTargetId = 0;
     TargetListModel* m_model;
     QListView* m_list;
     TargetEditor* m_editor;

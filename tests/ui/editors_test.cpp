@@ -1,0 +1,497 @@
+// The target editor, tag chips, profile editor and targets panel driven like a
+// user, against real session files read back through a second SessionStore
+// connection: a binary body replaced by typed text, cleared, read from a file
+// (stored with its bytes, the file named on the form), an unreadable file
+// refused with nothing saved and Run disabled; the profile's problems under
+// the form's labels; chips that wrap in a 380 px dock; duplicate; headers;
+// a target with a run in progress that cannot be deleted.
+
+#include "mainwindow.h"
+#include "models/format.h"
+#include "pages/dialogs.h"
+#include "pages/fieldstate.h"
+#include "pages/profileeditor.h"
+#include "pages/tagedit.h"
+#include "pages/targeteditor.h"
+#include "pages/targetspanel.h"
+#include "session/sessiondocument.h"
+#include "session/sessionseed.h"
+#include "uitestsupport.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QToolButton>
+#include <unistd.h>
+
+using namespace wb;
+using namespace wb::ui;
+using namespace wb::uitest;
+
+namespace {
+const std::string BINARY("\x00\x01\x02\xff\xfe binary payload", 21);
+} // namespace
+
+class EditorsTest : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QString m_path;
+    std::unique_ptr<SessionDocument> m_doc;
+
+    /// The target as the session file holds it, read through a connection of its own.
+    Target stored(int64_t id)
+    {
+        auto store = SessionStore::open(m_path.toStdString());
+        if (!store) return {};
+        auto t = (*store)->target(id);
+        return t ? *t : Target {};
+    }
+    int64_t addTarget(const std::string& name, const std::string& body = {})
+    {
+        Target t = makeTarget(name, "http://10.0.0.1:8080/api");
+        t.method = "POST";
+        t.body = body;
+        auto id = m_doc->addTarget(t);
+        return id ? *id : 0;
+    }
+    QString writeFile(const QString& name, const QByteArray& content)
+    {
+        const QString path = m_dir.filePath(name);
+        QFile file(path);
+        if (!file.open(QIODevice::WriteOnly)) return {};
+        file.write(content);
+        return path;
+    }
+    static void typeInto(QLineEdit* edit, const QString& text)
+    {
+        edit->setFocus();
+        edit->selectAll();
+        QTest::keyClick(edit, Qt::Key_Backspace);
+        QTest::keyClicks(edit, text);
+    }
+    static QByteArray bytes(const std::string& s) { return QByteArray(s.data(), static_cast<qsizetype>(s.size())); }
+
+private slots:
+    void init()
+    {
+        static int n = 0;
+        m_path = m_dir.filePath(QStringLiteral("editors-%1.wrkbench").arg(++n));
+        QString error;
+        m_doc = SessionDocument::open(m_path, true, &error);
+        QVERIFY2(m_doc, qPrintable(error));
+    }
+    void cleanup()
+    {
+        setConfirmHandler(nullptr);
+        m_doc.reset();
+    }
+
+    void binaryBodyIsReplacedByTypedText()
+    {
+        const int64_t id = addTarget("upload", BINARY);
+        TargetEditor editor;
+        editor.setDocument(m_doc.get());
+        editor.setTargetId(id);
+        QVERIFY(editor.isValid());
+        QCOMPARE(editor.bodyModeCombo()->currentIndex(), 1); // a binary body shows as a file body
+        QVERIFY2(editor.bodyInfoLabel()->toolTip().contains(QStringLiteral("21 bytes of binary data")),
+            qPrintable(editor.bodyInfoLabel()->toolTip()));
+
+        // Only switching to Text keeps the body: the empty box means "cannot show", not "empty".
+        editor.bodyModeCombo()->setCurrentIndex(0);
+        QVERIFY(editor.bodyTextEdit()->placeholderText().contains(QStringLiteral("binary data")));
+        QVERIFY(editor.commit());
+        QCOMPARE(stored(id).body, BINARY);
+
+        // Typing replaces it, saved after the pause like any edit.
+        editor.bodyTextEdit()->setFocus();
+        QTest::keyClicks(editor.bodyTextEdit(), QStringLiteral("{\"id\":42}"));
+        QVERIFY(editor.isValid());
+        QTRY_COMPARE_WITH_TIMEOUT(stored(id).body, std::string("{\"id\":42}"), 3000);
+        QCOMPARE(m_doc->targetById(id)->body, std::string("{\"id\":42}"));
+        QCOMPARE(editor.statusLabel()->text(), QStringLiteral("Saved in the session"));
+        QCOMPARE(editor.bodyInfoLabel()->toolTip(), QStringLiteral("Stored body: 9 bytes of text"));
+
+        // And it comes back as text.
+        TargetEditor again;
+        again.setDocument(m_doc.get());
+        again.setTargetId(id);
+        QCOMPARE(again.bodyModeCombo()->currentIndex(), 0);
+        QCOMPARE(again.bodyTextEdit()->toPlainText(), QStringLiteral("{\"id\":42}"));
+    }
+
+    void clearingTheBodyClearsIt()
+    {
+        // A binary body: the Clear button.
+        const int64_t binary = addTarget("binary", BINARY);
+        TargetEditor editor;
+        editor.setDocument(m_doc.get());
+        editor.setTargetId(binary);
+        QVERIFY(editor.bodyClearButton()->isEnabled());
+        QTest::mouseClick(editor.bodyClearButton(), Qt::LeftButton);
+        QVERIFY(editor.commit());
+        QCOMPARE(stored(binary).body, std::string());
+        QCOMPARE(editor.bodyInfoLabel()->toolTip(), QStringLiteral("Stored body: none"));
+        QCOMPARE(editor.bodyModeCombo()->currentIndex(), 0);
+
+        // A binary body: typed over in Text mode, then the text deleted.
+        const int64_t typed = addTarget("typed over", BINARY);
+        editor.setTargetId(typed);
+        editor.bodyModeCombo()->setCurrentIndex(0);
+        editor.bodyTextEdit()->setFocus();
+        QTest::keyClicks(editor.bodyTextEdit(), QStringLiteral("ab"));
+        QTest::keyClick(editor.bodyTextEdit(), Qt::Key_Backspace);
+        QTest::keyClick(editor.bodyTextEdit(), Qt::Key_Backspace);
+        QVERIFY(editor.bodyTextEdit()->toPlainText().isEmpty());
+        QVERIFY(editor.commit());
+        QCOMPARE(stored(typed).body, std::string());
+
+        // A text body: select all, delete.
+        const int64_t text = addTarget("text", "name=value");
+        editor.setTargetId(text);
+        QCOMPARE(editor.bodyModeCombo()->currentIndex(), 0);
+        QCOMPARE(editor.bodyTextEdit()->toPlainText(), QStringLiteral("name=value"));
+        editor.bodyTextEdit()->setFocus();
+        editor.bodyTextEdit()->selectAll();
+        QTest::keyClick(editor.bodyTextEdit(), Qt::Key_Delete);
+        QTRY_COMPARE_WITH_TIMEOUT(stored(text).body, std::string(), 3000);
+        // The other targets were not touched on the way.
+        QCOMPARE(stored(binary).name, std::string("binary"));
+    }
+
+    void fileBodyIsStoredWithItsBytes()
+    {
+        const int64_t id = addTarget("from file", "old text");
+        QByteArray content = bytes(BINARY);
+        content.append(QByteArray(3000, '\x07'));
+        const QString file = writeFile(QStringLiteral("request.bin"), content);
+        {
+            TargetEditor editor;
+            editor.setDocument(m_doc.get());
+            editor.setTargetId(id);
+            QCOMPARE(editor.bodyModeCombo()->currentIndex(), 0);
+            editor.bodyModeCombo()->setCurrentIndex(1);
+            QVERIFY(!editor.isValid()); // File mode without a file says so
+            QVERIFY(fieldProblem(editor.bodyFileEdit()).contains(QStringLiteral("choose the file")));
+            typeInto(editor.bodyFileEdit(), file);
+            QVERIFY2(editor.isValid(), qPrintable(editor.errors().values().join(QLatin1Char(';'))));
+            QVERIFY(editor.commit());
+            QCOMPARE(bytes(stored(id).body), content);
+            QCOMPARE(editor.bodyInfoLabel()->toolTip(),
+                QStringLiteral("Stored body: %1 of binary data from %2").arg(countText(3021, "byte", "bytes"), file));
+            QVERIFY(editor.statusLabel()->text().contains(QStringLiteral("Saved")));
+        }
+        {
+            // Shown again (another editor, as after a restart): a file body, and from which file.
+            TargetEditor editor;
+            editor.setDocument(m_doc.get());
+            editor.setTargetId(id);
+            QCOMPARE(editor.bodyModeCombo()->currentIndex(), 1);
+            QVERIFY(editor.bodyFileEdit()->text().isEmpty());
+            QCOMPARE(editor.bodyInfoLabel()->toolTip(),
+                QStringLiteral("Stored body: %1 of binary data from %2").arg(countText(3021, "byte", "bytes"), file));
+            // An edit elsewhere keeps the body as it is.
+            typeInto(editor.nameEdit(), QStringLiteral("renamed"));
+            QVERIFY(editor.commit());
+            QCOMPARE(stored(id).name, std::string("renamed"));
+            QCOMPARE(bytes(stored(id).body), content);
+        }
+
+        // A text file keeps its file too, and the file is read as it is when the edit is saved.
+        const QString json = writeFile(QStringLiteral("request.json"), "{\"v\":1}");
+        const int64_t textId = addTarget("json file");
+        {
+            TargetEditor editor;
+            editor.setDocument(m_doc.get());
+            editor.setTargetId(textId);
+            editor.bodyModeCombo()->setCurrentIndex(1);
+            typeInto(editor.bodyFileEdit(), json);
+            QVERIFY(editor.isValid());
+            QVERIFY(!writeFile(QStringLiteral("request.json"), "{\"v\":2, \"more\":true}").isEmpty());
+            QVERIFY(editor.commit());
+            QCOMPARE(stored(textId).body, std::string("{\"v\":2, \"more\":true}"));
+        }
+        TargetEditor editor;
+        editor.setDocument(m_doc.get());
+        editor.setTargetId(textId);
+        QCOMPARE(editor.bodyModeCombo()->currentIndex(), 1);
+        QCOMPARE(editor.bodyInfoLabel()->toolTip(), QStringLiteral("Stored body: 20 bytes of text from %1").arg(json));
+        // The text box holds it, so switching to Text edits the same body.
+        QCOMPARE(editor.bodyTextEdit()->toPlainText(), QStringLiteral("{\"v\":2, \"more\":true}"));
+
+        // Changed by someone else: the file is no longer credited with it.
+        Target changed = *m_doc->targetById(textId);
+        changed.body = "{\"v\":3, \"more\":true}"; // same size, other bytes
+        QVERIFY(m_doc->updateTarget(changed));
+        QCOMPARE(editor.bodyModeCombo()->currentIndex(), 0);
+        QCOMPARE(editor.bodyInfoLabel()->toolTip(), QStringLiteral("Stored body: 20 bytes of text"));
+    }
+
+    void unreadableBodyFileIsAnErrorAndNothingIsSaved()
+    {
+        MainWindow w;
+        QVERIFY(w.openStartupSession(m_path));
+        const int64_t id = w.targetsPanel()->addTarget();
+        QVERIFY(id > 0);
+        TargetEditor* editor = w.targetsPanel()->editor();
+        editor->bodyTextEdit()->setFocus();
+        QTest::keyClicks(editor->bodyTextEdit(), QStringLiteral("keep me"));
+        QVERIFY(editor->commit());
+        QCOMPARE(stored(id).body, std::string("keep me"));
+        QVERIFY(w.runAction()->isEnabled());
+
+        const QString missing = m_dir.filePath(QStringLiteral("missing.bin"));
+        QStringList unreadable { missing, m_dir.path() };
+        if (geteuid() != 0) { // root reads anything: only then is a mode-000 file readable
+            const QString locked = writeFile(QStringLiteral("locked.bin"), "secret");
+            QVERIFY(QFile::setPermissions(locked, QFileDevice::Permissions()));
+            unreadable << locked;
+        }
+        for (const QString& path : unreadable) {
+            editor->bodyModeCombo()->setCurrentIndex(1);
+            typeInto(editor->bodyFileEdit(), path);
+            QVERIFY(!editor->isValid());
+            QVERIFY2(fieldProblem(editor->bodyFileEdit()).contains(path), qPrintable(path));
+            QVERIFY2(editor->statusLabel()->text().startsWith(QStringLiteral("Body file: ")),
+                qPrintable(editor->statusLabel()->text()));
+            QVERIFY(editor->statusLabel()->text().contains(QStringLiteral("Not saved")));
+            QVERIFY(editor->bodyInfoLabel()->toolTip().startsWith(QStringLiteral("Stored body: 7 bytes of text")));
+            QVERIFY(!w.runAction()->isEnabled());
+            QVERIFY(!editor->commit());
+            QTest::qWait(TargetEditor::SAVE_DELAY_MS + 100);
+            QCOMPARE(stored(id).body, std::string("keep me"));
+        }
+
+        // A file that was there when checked and is gone when saved: an error as well, nothing saved.
+        const QString gone = writeFile(QStringLiteral("gone.bin"), bytes(BINARY));
+        typeInto(editor->bodyFileEdit(), gone);
+        QVERIFY(editor->isValid());
+        QVERIFY(w.runAction()->isEnabled());
+        QVERIFY(QFile::remove(gone));
+        QVERIFY(!editor->commit());
+        QVERIFY(fieldProblem(editor->bodyFileEdit()).contains(QStringLiteral("does not exist")));
+        QVERIFY(!w.runAction()->isEnabled());
+        QCOMPARE(stored(id).body, std::string("keep me"));
+
+        // Back to Text: the body is the text box again, Run is back.
+        editor->bodyModeCombo()->setCurrentIndex(0);
+        QVERIFY(editor->isValid());
+        QVERIFY(w.runAction()->isEnabled());
+        QVERIFY(fieldProblem(editor->bodyFileEdit()).isEmpty());
+    }
+
+    void profileProblemsUseTheFormLabels()
+    {
+        ProfileEditor editor;
+        editor.setDocument(m_doc.get());
+        LoadProfile profile;
+        profile.id = -1;
+        profile.name = "preset";
+        profile.load = defaultLoad();
+        editor.setProfile(profile);
+        QVERIFY(editor.isValid());
+        typeInto(editor.field(QStringLiteral("pipeline")), QStringLiteral("5000"));
+        typeInto(editor.field(QStringLiteral("interval")), QStringLiteral("10ms"));
+        typeInto(editor.field(QStringLiteral("warmup")), QStringLiteral("soon"));
+        QVERIFY(!editor.isValid());
+        const QStringList lines = editor.statusLabel()->text().split(QLatin1Char('\n'));
+        QCOMPARE(lines.size(), 4);
+        // In the order of the form, under its labels.
+        QVERIFY2(lines[0].startsWith(QStringLiteral("Warm-up: ")), qPrintable(lines[0]));
+        QVERIFY2(lines[1].startsWith(QStringLiteral("Pipelining: must be between 1 and 1024")), qPrintable(lines[1]));
+        QVERIFY2(lines[2].startsWith(QStringLiteral("Chart interval: at least 100ms")), qPrintable(lines[2]));
+        QVERIFY(lines[3].contains(QStringLiteral("Run is disabled")));
+        for (const QString& line : lines)
+            for (const char* key : { "pipeline", "interval", "warmup" })
+                QVERIFY2(!line.startsWith(QLatin1String(key)), qPrintable(line)); // no internal names
+    }
+
+    void tagChipsWrapInANarrowDock()
+    {
+        const int64_t id = addTarget("tagged");
+        TargetsPanel panel;
+        panel.setDocument(m_doc.get());
+        panel.resize(380, 900);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        panel.selectTarget(id);
+        TagEdit* tags = panel.editor()->tagEdit();
+        QLineEdit* input = tags->lineEdit();
+        QTest::keyClicks(input, QStringLiteral("NEG"));
+        QTest::keyClick(input, Qt::Key_Return);
+        QTRY_COMPARE(tags->chips().size(), 1);
+        QTRY_VERIFY(tags->chips()[0]->isVisible());
+        const int oneLine = tags->height();
+        QVERIFY(oneLine > 0);
+
+        QTest::keyClicks(input, QStringLiteral("NodePort,GKE,Envoy gateway,Ambassador,Service,eu-west1,baseline,"));
+        QCOMPARE(tags->tags().size(), 8);
+        QTRY_VERIFY2(tags->height() >= 2 * oneLine, qPrintable(QString::number(tags->height())));
+        QTRY_VERIFY(tags->chips().last()->isVisible());
+        QVERIFY(tags->width() < 380);
+        // Every chip and the input within the widget, on more than one line; the input stays usable.
+        QSet<int> lineTops;
+        for (QWidget* chip : tags->chips()) {
+            QVERIFY(tags->rect().contains(chip->geometry()));
+            lineTops << chip->geometry().top();
+        }
+        QVERIFY(lineTops.size() >= 2);
+        QVERIFY(tags->rect().contains(input->geometry()));
+        QVERIFY(input->width() >= TagEdit::MIN_INPUT_WIDTH);
+        // Chips do not overlap.
+        const QList<QWidget*> chips = tags->chips();
+        for (int i = 0; i < chips.size(); ++i)
+            for (int j = i + 1; j < chips.size(); ++j)
+                QVERIFY(!chips[i]->geometry().intersects(chips[j]->geometry()));
+        QTRY_COMPARE_WITH_TIMEOUT(stored(id).tags.size(), size_t(8), 3000);
+        QCOMPARE(panel.editor()->statusLabel()->text(), QStringLiteral("Saved in the session"));
+        // Saved, the chips stay where they were typed (the session lists tags sorted: no reload).
+        QCOMPARE(tags->tags().first(), QStringLiteral("NEG"));
+        QCOMPARE(tags->tags().last(), QStringLiteral("baseline"));
+
+        // Removing chips makes it shorter again.
+        for (int i = 0; i < 7; ++i) {
+            QTRY_VERIFY(tags->chips().last()->isVisible());
+            qobject_cast<QToolButton*>(tags->chips().last())->click();
+        }
+        QCOMPARE(tags->tags(), QStringList { QStringLiteral("NEG") });
+        QTRY_COMPARE(tags->height(), oneLine);
+    }
+
+    void duplicateCopiesRequestAndBody()
+    {
+        Target t = makeTarget("GKE NEG", "https://10.0.0.1:8443/api?x=1", { "NEG" });
+        t.method = "PUT";
+        t.headers = { { "Host", "api.example" }, { "X-Trace", "1" } };
+        t.body = BINARY;
+        t.tls.verifyPeer = false;
+        auto id = m_doc->addTarget(t);
+        QVERIFY(id);
+        TargetsPanel panel;
+        panel.setDocument(m_doc.get());
+        panel.selectTarget(*id);
+        const int64_t copyId = panel.duplicateTarget();
+        QVERIFY(copyId > 0 && copyId != *id);
+        QCOMPARE(panel.currentTargetId(), copyId);
+        const Target copy = stored(copyId);
+        QCOMPARE(copy.name, std::string("GKE NEG copy"));
+        QCOMPARE(copy.url, t.url);
+        QCOMPARE(copy.method, t.method);
+        QCOMPARE(copy.headers, t.headers);
+        QCOMPARE(copy.body, BINARY);
+        QCOMPARE(copy.tags, t.tags);
+        QVERIFY(!copy.tls.verifyPeer);
+        QCOMPARE(stored(*id).name, std::string("GKE NEG")); // the original stays
+        // The editor shows the copy, binary body kept as it is.
+        QCOMPARE(panel.editor()->targetId(), copyId);
+        QVERIFY(panel.editor()->bodyInfoLabel()->toolTip().contains(QStringLiteral("binary data")));
+    }
+
+    void headersTableEditsAreStored()
+    {
+        const int64_t id = addTarget("headers");
+        TargetEditor editor;
+        editor.setDocument(m_doc.get());
+        editor.setTargetId(id);
+        QTableWidget* table = editor.headersTable();
+        QCOMPARE(table->rowCount(), 1); // the empty row to type into
+        table->item(0, 0)->setText(QStringLiteral("X-Api-Key"));
+        table->item(0, 1)->setText(QStringLiteral("s3cret"));
+        QCOMPARE(table->rowCount(), 2); // a new empty row follows
+        table->item(1, 0)->setText(QStringLiteral("Host"));
+        table->item(1, 1)->setText(QStringLiteral("api.example"));
+        QTRY_COMPARE_WITH_TIMEOUT(stored(id).headers.size(), size_t(2), 3000);
+        const Target t = stored(id);
+        QCOMPARE(t.headers[0].name, std::string("X-Api-Key"));
+        QCOMPARE(t.headers[0].value, std::string("s3cret"));
+        QCOMPARE(t.headers[1].name, std::string("Host"));
+
+        // A bad name is marked on its row and nothing is saved.
+        table->item(0, 0)->setText(QStringLiteral("Bad Name"));
+        QVERIFY(!editor.isValid());
+        QVERIFY(editor.statusLabel()->text().startsWith(QStringLiteral("Header 1: ")));
+        QVERIFY(!editor.commit());
+        QCOMPARE(stored(id).headers[0].name, std::string("X-Api-Key"));
+        // Emptying a row removes the header.
+        table->item(0, 0)->setText(QString());
+        table->item(0, 1)->setText(QString());
+        QVERIFY(editor.commit());
+        QCOMPARE(stored(id).headers.size(), size_t(1));
+        QCOMPARE(stored(id).headers[0].name, std::string("Host"));
+    }
+
+    void deletingATargetWithARunInProgressIsRefused()
+    {
+        const int64_t id = addTarget("live");
+        const int64_t other = addTarget("other");
+        QVERIFY(addSyntheticRun(m_doc->store(), id, {}) > 0);
+        m_doc->reload();
+        TargetsPanel panel;
+        panel.setDocument(m_doc.get());
+        panel.selectTarget(id);
+        QSignalSpy messages(&panel, &TargetsPanel::message);
+        int asked = 0;
+        setConfirmHandler([&](const QString&) {
+            ++asked;
+            return true;
+        });
+
+        // This window runs it (MainWindow sets the busy target from its RunSession).
+        QToolButton* deleteButton = nullptr;
+        for (QToolButton* b : panel.findChildren<QToolButton*>())
+            if (b->text() == QStringLiteral("−")) deleteButton = b;
+        QVERIFY(deleteButton);
+        QVERIFY(deleteButton->isEnabled());
+        panel.setBusyTargetId(id);
+        QVERIFY(!deleteButton->isEnabled());
+        QVERIFY(!panel.deleteTarget());
+        QCOMPARE(asked, 0); // refused before asking
+        QVERIFY(messages.last()[0].toString().contains(QStringLiteral("being run right now")));
+        QVERIFY(m_doc->targetById(id));
+        QCOMPARE(m_doc->runCountOf(id), 1);
+        // Another target can go meanwhile.
+        panel.selectTarget(other);
+        QVERIFY(deleteButton->isEnabled());
+        QVERIFY(panel.deleteTarget());
+        QCOMPARE(asked, 1);
+        QVERIFY(!stored(other).id);
+        asked = 0;
+
+        // Another process records a run of it into the session.
+        panel.setBusyTargetId(0);
+        panel.selectTarget(id);
+        auto cli = SessionStore::open(m_path.toStdString());
+        QVERIFY(cli);
+        NewRun run;
+        run.targetId = id;
+        run.config.request.url = *parseUrl("http://10.0.0.1:8080/api");
+        run.startedAtMs = wallClockNowMs();
+        auto runId = (*cli)->beginRun(run);
+        QVERIFY(runId);
+        QVERIFY(!panel.deleteTarget());
+        QVERIFY(messages.last()[0].toString().contains(QStringLiteral("run #%1").arg(*runId)));
+        QCOMPARE(stored(id).name, std::string("live"));
+        QCOMPARE(asked, 0);
+
+        // Once it has ended the target can be deleted, runs and all.
+        RunResult result;
+        result.config = run.config;
+        QVERIFY((*cli)->finishRun(*runId, FinishedRun::of(result, wallClockNowMs())));
+        QVERIFY(panel.deleteTarget());
+        QCOMPARE(asked, 1);
+        QVERIFY(!stored(id).id);
+        QVERIFY(m_doc->runs().empty());
+    }
+};
+
+WB_UI_TEST_MAIN(EditorsTest)
+#include "editors_test.moc"
