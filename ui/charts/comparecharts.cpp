@@ -1,6 +1,7 @@
 #include "charts/comparecharts.h"
 
 #include "charts/adaptiveyaxis.h"
+#include "charts/chartcrosshair.h"
 #include "charts/chartexport.h"
 #include "charts/charthover.h"
 #include "charts/chartstyle.h"
@@ -101,6 +102,13 @@ struct CompareCharts::Impl
         spectrum = makePanel(
             QObject::tr("Latency by percentile (ms)"), QStringLiteral("spectrumChartView"), QStringLiteral("spectrum"));
         bars = makePanel(QObject::tr("Requests/s per run"), QStringLiteral("barsChartView"), QStringLiteral("bars"));
+        // Every run's value at the hovered moment / percentile, in one tooltip.
+        new ChartCrosshair(
+            rps.view, [](double x) { return QObject::tr("t = %1 s").arg(QString::number(x, 'f', 1)); },
+            [](const QXYSeries*, double y) { return formatNumber(y) + QStringLiteral(" req/s"); });
+        new ChartCrosshair(
+            spectrum.view, [](double x) { return percentileLabel(percentileFromNinesX(x)); },
+            [](const QXYSeries*, double y) { return formatMs(y); });
 
         rpsX = new QValueAxis(rps.chart);
         styleAxis(rpsX); // the labels carry the unit ("30 s")
@@ -169,10 +177,6 @@ struct CompareCharts::Impl
             s->attachAxis(rpsX);
             s->attachAxis(rpsY);
             setLinePen(s, run.color, 2.0);
-            attachHoverTooltip(s, [s](const QPointF& pt) {
-                return QStringLiteral("<b>%1</b><br>t = %2 s<br>%3 req/s")
-                    .arg(s->name().toHtmlEscaped(), QString::number(pt.x(), 'f', 1), formatNumber(pt.y()));
-            });
         }
         applyTimeAxis(rpsX, std::max(maxX, MIN_X_RANGE_S), 6);
         updateLegendFit(rps.chart);
@@ -210,10 +214,6 @@ struct CompareCharts::Impl
             s->attachAxis(ninesAxis);
             spectrumY->addSeries(s);
             setLinePen(s, run.color, 2.0);
-            attachHoverTooltip(s, [s](const QPointF& pt) {
-                return QStringLiteral("<b>%1</b><br>p%2<br>%3")
-                    .arg(s->name().toHtmlEscaped(), percentileLabel(percentileFromNinesX(pt.x())), formatMs(pt.y()));
-            });
         }
 
         // The axis ends where the longest spectrum ends (at least at 99%), with

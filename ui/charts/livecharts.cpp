@@ -1,8 +1,8 @@
 #include "charts/livecharts.h"
 
 #include "charts/adaptiveyaxis.h"
+#include "charts/chartcrosshair.h"
 #include "charts/chartexport.h"
-#include "charts/charthover.h"
 #include "charts/chartstyle.h"
 #include "charts/intervalhistory.h"
 #include "charts/niceaxis.h"
@@ -76,7 +76,7 @@ struct LiveCharts::Impl
         : q(owner)
     { }
 
-    Panel makePanel(const QString& chartTitle, const QString& objectName)
+    Panel makePanel(const QString& chartTitle, const QString& objectName, Unit unit)
     {
         Panel p;
         p.chart = new QChart;
@@ -93,11 +93,18 @@ struct LiveCharts::Impl
         p.view->setContextMenuPolicy(Qt::CustomContextMenu);
         QObject::connect(p.view, &QWidget::customContextMenuRequested, q,
             [this, view = p.view](const QPoint& pos) { showContextMenu(view->mapToGlobal(pos)); });
+        new ChartCrosshair(
+            p.view, [](double x) { return QObject::tr("t = %1 s").arg(QString::number(x, 'f', 2)); },
+            [unit](const QXYSeries*, double y) {
+                return unit == Unit::Latency ? formatMs(y)
+                    : unit == Unit::Rate     ? formatNumber(y) + QStringLiteral(" req/s")
+                                             : formatNumber(y) + QStringLiteral("/s");
+            });
         return p;
     }
 
     QLineSeries* addLine(Panel& p, QList<Line>& lines, const char* objectName, double IntervalPoint::*field,
-        bool openOnly, QAbstractAxis* y, Unit unit)
+        bool openOnly, QAbstractAxis* y)
     {
         auto* s = new QLineSeries;
         s->setObjectName(QLatin1String(objectName));
@@ -105,43 +112,37 @@ struct LiveCharts::Impl
         s->attachAxis(p.x);
         if (y) s->attachAxis(y);
         lines.append({ s, field, openOnly });
-        attachHoverTooltip(s, [s, unit](const QPointF& pt) {
-            const QString value = unit == Unit::Latency ? formatMs(pt.y())
-                : unit == Unit::Rate                    ? formatNumber(pt.y()) + QStringLiteral(" req/s")
-                                                        : formatNumber(pt.y()) + QStringLiteral("/s");
-            return QStringLiteral("<b>%1</b><br>t = %2 s<br>%3")
-                .arg(s->name().toHtmlEscaped(), QString::number(pt.x(), 'f', 1), value);
-        });
         return s;
     }
 
     void build()
     {
-        rps = makePanel(QObject::tr("Requests/s"), QStringLiteral("rpsChartView"));
-        latency = makePanel(QObject::tr("Latency (ms)"), QStringLiteral("latencyChartView"));
-        errors = makePanel(QObject::tr("Errors/s"), QStringLiteral("errorsChartView"));
+        rps = makePanel(QObject::tr("Requests/s"), QStringLiteral("rpsChartView"), Unit::Rate);
+        latency = makePanel(QObject::tr("Latency (ms)"), QStringLiteral("latencyChartView"), Unit::Latency);
+        errors = makePanel(QObject::tr("Errors/s"), QStringLiteral("errorsChartView"), Unit::PerSecond);
 
         rpsY = new QValueAxis(rps.chart);
         styleAxis(rpsY);
         rps.chart->addAxis(rpsY, Qt::AlignLeft);
-        addLine(rps, rpsLines, "rps", &IntervalPoint::requestsPerS, false, rpsY, Unit::Rate);
-        addLine(rps, rpsLines, "targetRate", &IntervalPoint::targetRatePerS, true, rpsY, Unit::Rate);
+        addLine(rps, rpsLines, "rps", &IntervalPoint::requestsPerS, false, rpsY);
+        addLine(rps, rpsLines, "targetRate", &IntervalPoint::targetRatePerS, true, rpsY);
 
         latencyY = std::make_unique<AdaptiveYAxis>(latency.chart, QString());
         // Service time first so the corrected latency is drawn on top of it.
-        addLine(latency, latencyLines, "serviceP50", &IntervalPoint::serviceP50Ms, true, nullptr, Unit::Latency);
-        addLine(latency, latencyLines, "serviceP99", &IntervalPoint::serviceP99Ms, true, nullptr, Unit::Latency);
-        addLine(latency, latencyLines, "p50", &IntervalPoint::p50Ms, false, nullptr, Unit::Latency);
-        addLine(latency, latencyLines, "p90", &IntervalPoint::p90Ms, false, nullptr, Unit::Latency);
-        addLine(latency, latencyLines, "p99", &IntervalPoint::p99Ms, false, nullptr, Unit::Latency);
+        addLine(latency, latencyLines, "serviceP50", &IntervalPoint::serviceP50Ms, true, nullptr);
+        addLine(latency, latencyLines, "serviceP90", &IntervalPoint::serviceP90Ms, true, nullptr);
+        addLine(latency, latencyLines, "serviceP99", &IntervalPoint::serviceP99Ms, true, nullptr);
+        addLine(latency, latencyLines, "p50", &IntervalPoint::p50Ms, false, nullptr);
+        addLine(latency, latencyLines, "p90", &IntervalPoint::p90Ms, false, nullptr);
+        addLine(latency, latencyLines, "p99", &IntervalPoint::p99Ms, false, nullptr);
         for (const Line& l : std::as_const(latencyLines))
             latencyY->addSeries(l.series);
 
         errorsY = new QValueAxis(errors.chart);
         styleAxis(errorsY);
         errors.chart->addAxis(errorsY, Qt::AlignLeft);
-        addLine(errors, errorLines, "errors", &IntervalPoint::errorsPerS, false, errorsY, Unit::PerSecond);
-        addLine(errors, errorLines, "non2xx", &IntervalPoint::non2xxPerS, false, errorsY, Unit::PerSecond);
+        addLine(errors, errorLines, "errors", &IntervalPoint::errorsPerS, false, errorsY);
+        addLine(errors, errorLines, "non2xx", &IntervalPoint::non2xxPerS, false, errorsY);
 
         auto* layout = new QVBoxLayout(q);
         layout->setContentsMargins(0, 0, 0, 0);
@@ -178,6 +179,7 @@ struct LiveCharts::Impl
             // stroker, which costs ~15 ms per 2,000-point line; 1 px dashes take
             // the raster engine's fast cosmetic path (~1 ms).
             { QObject::tr("service p50"), shade(p50Color, 0.15), 1.0, Qt::DashLine },
+            { QObject::tr("service p90"), color, 1.0, Qt::DashLine },
             { QObject::tr("service p99"), p99Color, 1.0, Qt::DashLine },
             { QObject::tr("p50"), p50Color, 2.0, Qt::SolidLine },
             { QObject::tr("p90"), color, 2.0, Qt::SolidLine },

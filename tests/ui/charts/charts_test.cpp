@@ -1,9 +1,12 @@
 // QtTest for the chart widgets (offscreen): live charts, comparison charts,
 // hover tooltips and PNG export.
 
+#include "charts/chartcrosshair.h"
+#include "charts/charthover.h"
 #include "charts/comparecharts.h"
 #include "charts/intervalhistory.h"
 #include "charts/livecharts.h"
+#include "charts/niceaxis.h"
 #include "chartsamples.h"
 #include "testmain.h"
 
@@ -155,6 +158,7 @@ private slots:
     void liveStoredRunSpansItsOwnLength();
     void livePlotAreasAligned();
     void liveHoverShowsNearestValue();
+    void compareHoverListsEveryRun();
     void liveExportPng();
     void liveRedrawTime();
 
@@ -421,6 +425,16 @@ void ChartsTest::livePlotAreasAligned()
     QVERIFY(qAbs(chartOf(w, "errorsChartView")->plotArea().left() - left) <= 1.0);
 }
 
+/// Moves the mouse over a chart view to the point of `value` on `series` (real events on the viewport).
+static void hoverAt(QChartView* view, QXYSeries* series, QPointF value)
+{
+    const QPointF inChart = view->chart()->mapToPosition(value, series);
+    const QPoint pos = view->mapFromScene(view->chart()->mapToScene(inChart));
+    QMouseEvent move(QEvent::MouseMove, QPointF(pos), view->viewport()->mapToGlobal(QPointF(pos)), Qt::NoButton,
+        Qt::NoButton, Qt::NoModifier);
+    QApplication::sendEvent(view->viewport(), &move);
+}
+
 void ChartsTest::liveHoverShowsNearestValue()
 {
     LiveCharts w;
@@ -431,16 +445,52 @@ void ChartsTest::liveHoverShowsNearestValue()
     for (int i = 1; i <= 20; ++i)
         w.appendInterval(point(i, 1000.0 * i + 234, 2.0 * i));
     w.redrawNow();
-    // hovered() reports the spot on the line under the mouse; the tooltip snaps to the interval.
-    emit lineOf(w, "rpsChartView", "rps")->hovered(QPointF(12.4, 12000), true);
+    // Anywhere over the plot area, not only on a line: the crosshair snaps to the nearest interval.
+    auto* rpsView = w.findChild<QChartView*>(QStringLiteral("rpsChartView"));
+    auto* rpsCrosshair = rpsView->findChild<ChartCrosshair*>();
+    QVERIFY(rpsCrosshair);
+    hoverAt(rpsView, lineOf(w, "rpsChartView", "rps"), QPointF(12.4, 3000)); // far below the line
     QTRY_VERIFY(QToolTip::isVisible());
-    QVERIFY2(QToolTip::text().contains(QStringLiteral("t = 12.0 s")), qPrintable(QToolTip::text()));
+    QVERIFY2(QToolTip::text().contains(QStringLiteral("t = 12.00 s")), qPrintable(QToolTip::text()));
     QVERIFY2(QToolTip::text().contains(QStringLiteral("12,234 req/s")), qPrintable(QToolTip::text()));
-    emit lineOf(w, "latencyChartView", "p99")->hovered(QPointF(7.6, 15), true);
-    QTRY_VERIFY(QToolTip::text().contains(QStringLiteral("16.0 ms")));
-    QVERIFY(QToolTip::text().contains(QStringLiteral("p99")));
-    emit lineOf(w, "latencyChartView", "p99")->hovered(QPointF(7.6, 15), false);
+    QCOMPARE(rpsCrosshair->shownX(), 12.0);
+
+    // The latency tooltip lists every visible line at that moment.
+    auto* latencyView = w.findChild<QChartView*>(QStringLiteral("latencyChartView"));
+    hoverAt(latencyView, lineOf(w, "latencyChartView", "p99"), QPointF(7.6, 5));
+    QTRY_VERIFY(QToolTip::text().contains(QStringLiteral("t = 8.00 s")));
+    const QString text = QToolTip::text();
+    for (const char* line : { "p50", "p90", "p99: 16.0 ms" })
+        QVERIFY2(text.contains(QLatin1String(line)), qPrintable(text));
+    QVERIFY2(!text.contains(QStringLiteral("service")), qPrintable(text)); // hidden in the closed model
+
+    QEvent leave(QEvent::Leave);
+    QApplication::sendEvent(latencyView->viewport(), &leave);
     QTRY_VERIFY(!QToolTip::isVisible());
+    QVERIFY(std::isnan(latencyView->findChild<ChartCrosshair*>()->shownX()));
+}
+
+void ChartsTest::compareHoverListsEveryRun()
+{
+    CompareCharts w;
+    w.resize(1280, 800);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    const QVector<RunSeries> runs = threeRuns();
+    w.setRuns(runs);
+    auto* view = w.findChild<QChartView*>(QStringLiteral("spectrumChartView"));
+    const QList<QLineSeries*> lines = linesOf(w, "spectrumChartView");
+    hoverAt(view, lines[0], QPointF(2.02, lines[0]->points().front().y())); // near the 99% level
+    QTRY_VERIFY(QToolTip::isVisible());
+    const QString text = QToolTip::text();
+    for (const RunSeries& run : runs)
+        QVERIFY2(text.contains(run.label.toHtmlEscaped()), qPrintable(text));
+    // The heading is the measured level nearest to the mouse (the sample spectrum has one at ~99.06%).
+    const QList<QPointF> pts = lines[0]->points();
+    const double nearestX = pts[nearestPointIndex(pts, 2.02)].x();
+    const QString heading = QStringLiteral("<b>%1</b>").arg(percentileLabel(percentileFromNinesX(nearestX)));
+    QVERIFY2(heading.startsWith(QStringLiteral("<b>99.")), qPrintable(heading));
+    QVERIFY2(text.contains(heading), qPrintable(text));
 }
 
 void ChartsTest::liveExportPng()
