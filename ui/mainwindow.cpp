@@ -8,6 +8,7 @@
 #include "pages/experimentpage.h"
 #include "pages/livepage.h"
 #include "pages/profileeditor.h"
+#include "pages/runbadge.h"
 #include "pages/rundetailpage.h"
 #include "pages/runspage.h"
 #include "pages/targeteditor.h"
@@ -56,6 +57,9 @@ MainWindow::MainWindow(QWidget* parent)
         m_tabs->tabBar()->setTabButton(i, QTabBar::RightSide, nullptr);
         m_tabs->tabBar()->setTabButton(i, QTabBar::LeftSide, nullptr);
     }
+    m_badge = new RunBadge(m_tabs);
+    m_tabs->setCornerWidget(m_badge, Qt::TopRightCorner);
+    m_badgeClock.setInterval(500);
     setCentralWidget(m_tabs);
 
     buildActions();
@@ -67,10 +71,28 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_tabs, &QTabWidget::tabCloseRequested, this, &MainWindow::closeRunTab);
     connect(m_run, &RunSession::phaseChanged, this, [this] {
         if (m_doc) m_doc->setRecording(m_run->isActive());
+        m_targets->setBusyTargetId(m_run->isActive() ? m_run->plan().target.id : 0); // not deletable while it runs
         updateActions();
         m_tabs->setTabText(LiveTab, m_run->isActive() ? tr("Live ●") : tr("Live"));
     });
     connect(m_run, &RunSession::finished, this, &MainWindow::runFinished);
+    // Following a run from another tab: the badge in the tab bar's corner.
+    connect(m_run, &RunSession::phaseChanged, this, [this](RunSession::Phase phase) {
+        if (phase == RunSession::Phase::Probing) {
+            m_badge->begin(QString::fromStdString(m_run->plan().target.name), m_run->plannedS());
+            m_badgeClock.start();
+        } else if (phase == RunSession::Phase::Idle) {
+            m_badge->end();
+            m_badgeClock.stop();
+        }
+    });
+    connect(&m_badgeClock, &QTimer::timeout, this, [this] {
+        if (m_badge->isVisible()) m_badge->setElapsed(m_run->elapsedS());
+    });
+    connect(m_run, &RunSession::intervalReceived, m_badge, &RunBadge::addInterval);
+    connect(
+        m_tabs, &QTabWidget::currentChanged, this, [this](int index) { m_badge->setLiveTabCurrent(index == LiveTab); });
+    connect(m_badge, &RunBadge::clicked, this, [this] { showTab(LiveTab); });
     connect(m_targets, &TargetsPanel::currentTargetChanged, this, [this] {
         updateActions();
         updateHint();
@@ -160,9 +182,30 @@ void MainWindow::saveLayout()
     auto settings = appSettings();
     settings->setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings->setValue(QStringLiteral("window/state"), saveState());
-    const QModelIndex profile = m_profiles->index(m_profileCombo->currentIndex(), 0);
-    settings->setValue(QStringLiteral("profile/last"), profile.data(ProfileListModel::IdRole));
+    rememberProfile();
     if (m_doc) settings->setValue(QStringLiteral("session/last"), m_doc->path());
+}
+
+namespace {
+
+/// The settings key of a session's last profile: profile ids are per session
+/// file (presets, negative, are the same everywhere).
+QString lastProfileKey(const QString& sessionPath)
+{
+    const QByteArray id = QFileInfo(sessionPath)
+                              .absoluteFilePath()
+                              .toUtf8()
+                              .toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals);
+    return QStringLiteral("profile/last/") + QString::fromLatin1(id);
+}
+
+} // namespace
+
+void MainWindow::rememberProfile()
+{
+    if (!m_doc) return;
+    const QModelIndex profile = m_profiles->index(m_profileCombo->currentIndex(), 0);
+    appSettings()->setValue(lastProfileKey(m_doc->path()), profile.data(ProfileListModel::IdRole));
 }
 
 bool MainWindow::openStartupSession(const QString& pathArgument)
@@ -197,6 +240,7 @@ bool MainWindow::openSession(const QString& path, bool create)
 
 void MainWindow::setDocument(std::unique_ptr<SessionDocument> doc)
 {
+    rememberProfile(); // the old session's choice, for when it is opened again
     // Run tabs and the comparison belong to the old session.
     while (m_tabs->count() > LAST_FIXED_TAB + 1)
         closeRunTab(LAST_FIXED_TAB + 1);
@@ -213,7 +257,7 @@ void MainWindow::setDocument(std::unique_ptr<SessionDocument> doc)
     connect(raw, &SessionDocument::runsChanged, this, &MainWindow::runsChanged);
     connect(raw, &SessionDocument::errorOccurred, this, [this](const QString& text) { showMessage(text); });
 
-    selectProfile(appSettings()->value(QStringLiteral("profile/last")).toLongLong());
+    selectProfile(appSettings()->value(lastProfileKey(raw->path())).toLongLong());
     m_targets->selectTarget(0);
     noteSessionOpened(raw->path());
     rebuildRecentMenu();

@@ -8,6 +8,7 @@
 // pages; the pages never talk to each other directly.
 
 #include <QMainWindow>
+#include <QTimer>
 #include <memory>
 
 class QComboBox;
@@ -24,6 +25,7 @@ class LivePage;
 class ProbeDialog;
 class ProfileEditor;
 class ProfileListModel;
+class RunBadge;
 class RunSession;
 class RunsPage;
 class SessionDocument;
@@ -69,6 +71,7 @@ public:
     QComboBox* profileCombo() const { return m_profileCombo; }
     QTabWidget* tabs() const { return m_tabs; }
     LivePage* livePage() const { return m_live; }
+    RunBadge* runBadge() const { return m_badge; }
     RunsPage* runsPage() const { return m_runs; }
     ComparePage* comparePage() const { return m_compare; }
     ExperimentPage* experimentPage() const { return m_experiments; }
@@ -108,6 +111,8 @@ private:
     void askRunAnyway(const RunOutcome& outcome);
     void runsChanged();
     void updateRunsLabel();
+    /// Stores the open session's current profile in the settings.
+    void rememberProfile();
     void showMessage(const QString& text, int timeoutMs = 6000);
 
     void askNewSession();
@@ -126,6 +131,8 @@ private:
     QLabel* m_targetLabel = nullptr;
     QTabWidget* m_tabs = nullptr;
     LivePage* m_live = nullptr;
+    RunBadge* m_badge = nullptr; ///< the run in progress, in the tab bar's corner
+    QTimer m_badgeClock;
     RunsPage* m_runs = nullptr;
     ComparePage* m_compare = nullptr;
     ExperimentPage* m_experiments = nullptr;

@@ -117,10 +117,18 @@ void MainWindow::buildMenus()
     file->addAction(m_newAction);
     file->addAction(m_openAction);
     m_recentMenu = file->addMenu(tr("Open &recent"));
+    m_recentMenu->setObjectName(QStringLiteral("recentMenu"));
     file->addAction(m_saveAsAction);
     file->addSeparator();
     QMenu* exportMenu = file->addMenu(tr("&Export"));
+    // Every chart is reachable from here as well as from its own context menu or Export button.
     exportMenu->addAction(tr("Live charts as PNG…"), this, &MainWindow::exportLiveCharts);
+    QAction* runCharts = exportMenu->addAction(tr("This run's charts as PNG…"), this, [this] {
+        if (auto* page = qobject_cast<RunDetailPage*>(m_tabs->currentWidget())) page->askExportPng();
+    });
+    runCharts->setObjectName(QStringLiteral("exportRunChartsAction"));
+    connect(exportMenu, &QMenu::aboutToShow, this,
+        [this, runCharts] { runCharts->setEnabled(qobject_cast<RunDetailPage*>(m_tabs->currentWidget()) != nullptr); });
     exportMenu->addAction(tr("Runs table as CSV…"), this, [this] {
         const QString path
             = chooseSaveFile(this, tr("Export runs as CSV"), QStringLiteral("runs.csv"), tr("CSV (*.csv)"));
@@ -140,6 +148,12 @@ void MainWindow::buildMenus()
         else if (!path.isEmpty())
             showMessage(tr("Wrote %1").arg(path));
     });
+    exportMenu->addAction(tr("Comparison chart: req/s over time as PNG…"), this,
+        [this] { m_compare->askExportChart(QStringLiteral("rps")); });
+    exportMenu->addAction(tr("Comparison chart: latency spectrum as PNG…"), this,
+        [this] { m_compare->askExportChart(QStringLiteral("spectrum")); });
+    exportMenu->addAction(tr("Comparison chart: req/s per run as PNG…"), this,
+        [this] { m_compare->askExportChart(QStringLiteral("bars")); });
     exportMenu->addAction(tr("Comparison table as CSV…"), this, [this] {
         const QString path
             = chooseSaveFile(this, tr("Export the comparison"), QStringLiteral("comparison.csv"), tr("CSV (*.csv)"));
@@ -149,6 +163,8 @@ void MainWindow::buildMenus()
         else if (!path.isEmpty())
             showMessage(tr("Wrote %1").arg(path));
     });
+    exportMenu->addSeparator();
+    exportMenu->addAction(tr("Experiment charts as PNG…"), this, [this] { m_experiments->askExportCharts(); });
     file->addSeparator();
     file->addAction(m_quitAction);
 
@@ -346,6 +362,9 @@ bool MainWindow::saveSessionAs(const QString& path)
         showError(this, tr("Cannot save the session"), tr("'%1' already exists.").arg(path));
         return false;
     }
+    // Before the copy: a run still recording would be copied as 'running', owned by
+    // nobody in the new file, and a Cancel later would leave a stray copy behind.
+    if (!settleRun(tr("save the session under a new name"))) return false;
     m_targets->editor()->commit();
     m_profileEditor->commit();
     // VACUUM INTO copies a consistent snapshot (WAL content included) into a new, compact file.

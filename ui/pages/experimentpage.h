@@ -55,6 +55,8 @@ public:
     bool exportMarkdown(const QString& path);
     /// Both charts side by side in one PNG.
     bool exportChartsPng(const QString& path);
+    /// Asks where and writes both charts as one PNG (the Export button, File > Export).
+    void askExportCharts();
 
     ExperimentTask* task() const { return m_task; }
     bool isRunning() const;
@@ -83,7 +85,6 @@ private:
     void showError(const QString& text);
     void askNewFromFile();
     void askExport(bool markdown);
-    void askExportCharts();
 
     SessionDocument* m_doc = nullptr;
     ExperimentTask* m_task;

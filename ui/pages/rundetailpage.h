@@ -29,6 +29,8 @@ public:
 
     /// Writes one of the engine's CSV tables for this run: "summary", "series", "percentiles", "status".
     bool exportCsv(const QString& what, const QString& path, QString* error = nullptr) const;
+    /// Asks where and writes the run's charts as PNG (its Export button, File > Export).
+    void askExportPng();
 
 signals:
     void message(const QString& text);
@@ -40,7 +42,6 @@ private:
     void fillErrors();
     void fillSpectrum();
     void askExportCsv(const QString& what);
-    void askExportPng();
 
     RunData m_data;
     LiveCharts* m_charts;

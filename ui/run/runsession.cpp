@@ -36,7 +36,7 @@ LiveInterval liveIntervalOf(const IntervalSnapshot& s, bool openModel)
     live.startS = s.startS;
     live.requests = s.requests;
     live.non2xx = s.errors.status;
-    live.errors = s.errors.total() - s.errors.status;
+    live.errors = s.errors.transportErrors();
     live.connections = s.connections;
     IntervalPoint& p = live.point;
     p.endS = s.endS;
@@ -105,7 +105,7 @@ RunOutcome outcomeOf(const RunResult& result)
         out.p99Us = static_cast<double>(result.latency.valueAtPercentileUs(99));
     }
     out.non2xx = result.errors.status;
-    out.errors = result.errors.total() - result.errors.status;
+    out.errors = result.errors.transportErrors();
     return out;
 }
 
@@ -266,6 +266,7 @@ bool RunSession::start(const RunPlan& plan)
         shared->doneChanged.notify_all();
     });
     setPhase(Phase::Probing);
+    m_drain.setInterval(DRAIN_MS);
     m_drain.start();
     return true;
 }
@@ -278,6 +279,9 @@ void RunSession::stop()
     m_shared->cancelProbe = true;
     if (m_shared->controller) m_shared->controller->stop();
     m_stopping = isActive();
+    // The run ends within milliseconds of the flag; look for its outcome often
+    // so that Stop is done well within 200 ms, not at the next 100 ms tick.
+    if (m_stopping) m_drain.setInterval(STOPPING_DRAIN_MS);
 }
 
 bool RunSession::waitForFinished(int timeoutMs)

@@ -33,6 +33,7 @@ class RunSession : public QObject
     Q_OBJECT
 public:
     static constexpr int DRAIN_MS = 100; ///< at most 10 UI updates a second
+    static constexpr int STOPPING_DRAIN_MS = 10; ///< after stop(): the outcome is only milliseconds away
 
     enum class Phase {
         Idle,
