@@ -117,7 +117,7 @@ for _ in $(seq 30); do xdotool search --onlyvisible --name "Probe — " >/dev/nu
 xdotool search --onlyvisible --name "Probe — " >/dev/null && fail "Esc did not close the probe dialog"
 
 step "a run written by wrkbench-cli into the open session"
-"$cli" serve --port 0 --threads 1 --duration 20s >"$tmp/serve.log" 2>&1 &
+"$cli" serve --port 0 --threads 1 --duration 60s >"$tmp/serve.log" 2>&1 &
 pids+=($!)
 port=
 for _ in $(seq 50); do
@@ -165,6 +165,35 @@ if ! (exec 3<>/dev/tcp/127.0.0.1/9) 2>/dev/null; then
     sleep 1
     runs_after=$("$cli" runs --db "$session" --csv | tail -n +2 | grep -c . || true)
     [ "$runs_after" -eq "$runs_before" ] || fail "a run was stored after Cancel ($runs_before -> $runs_after)"
+fi
+
+if [ -n "$shots" ]; then
+    # Only for the pictures (about 10 s): an experiment made by wrkbench-cli, shown in Ctrl+4.
+    step "an experiment by wrkbench-cli (two servers, 1 ms apart), Ctrl+4"
+    "$cli" serve --port 0 --threads 1 --delay 1 --duration 30s >"$tmp/serve-slow.log" 2>&1 &
+    pids+=($!)
+    slow=
+    for _ in $(seq 50); do
+        slow=$(sed -n 's|.*listening on http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$tmp/serve-slow.log")
+        [ -n "$slow" ] && break
+        sleep 0.1
+    done
+    [ -n "$slow" ] || fail "the second wrkbench-cli serve did not start"
+    cat >"$tmp/plan.json" <<PLAN
+{ "name": "Service vs slow gateway",
+  "targets": [ { "name": "Service", "url": "http://127.0.0.1:$port/", "baseline": true },
+               { "name": "Gateway (+1 ms)", "url": "http://127.0.0.1:$slow/" } ],
+  "sweep": { "axis": "connections", "values": [4, 8, 16] },
+  "repetitions": 2, "duration": "1s" }
+PLAN
+    "$cli" experiment "$tmp/plan.json" --db "$session" >"$tmp/experiment.log" 2>&1 ||
+        fail "wrkbench-cli experiment failed: $(cat "$tmp/experiment.log")"
+    sleep 3 # the file watcher
+    key ctrl+4
+    key Home
+    sleep 1
+    shot experiments
+    key ctrl+1
 fi
 
 step "Ctrl+Q: quit"
