@@ -68,6 +68,27 @@ private slots:
         QVERIFY(!page->runButton()->isEnabled());
     }
 
+    void experimentsFromAnotherProcessAppear()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("shared-lab.wrkbench"));
+        MainWindow w;
+        QVERIFY(w.openSession(path, true));
+        ExperimentPage* page = w.experimentPage();
+        QCOMPARE(page->experimentList()->topLevelItemCount(), 0);
+        // As wrkbench-cli experiment does it: its own connection to the same file.
+        auto other = SessionStore::open(path.toStdString());
+        QVERIFY(other);
+        // (No raw string literal here: moc 6.4 cannot parse one with braces in it.)
+        const std::string plan = "{\"targets\": [{\"name\": \"A\", \"url\": \"http://127.0.0.1:9/\"},"
+                                 " {\"name\": \"B\", \"url\": \"http://127.0.0.1:9/\"}], \"duration\": \"1s\"}";
+        auto id = (*other)->addExperiment("made elsewhere", plan);
+        QVERIFY(id);
+        // The file watcher notices; the list follows and shows it, selected.
+        QTRY_COMPARE_WITH_TIMEOUT(page->experimentList()->topLevelItemCount(), 1, 10'000);
+        QCOMPARE(page->experimentList()->topLevelItem(0)->text(1), QStringLiteral("made elsewhere"));
+        QCOMPARE(page->selectedExperimentId(), *id);
+    }
+
     void runPlanFromTheTab()
     {
         MainWindow w;

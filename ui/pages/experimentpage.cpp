@@ -191,7 +191,10 @@ ExperimentPage::ExperimentPage(QWidget* parent)
 
 void ExperimentPage::setDocument(SessionDocument* doc)
 {
+    if (m_doc) disconnect(m_doc, nullptr, this, nullptr);
     m_doc = doc;
+    // Experiments made or run by wrkbench-cli (or another window) show up as they change.
+    if (m_doc) connect(m_doc, &SessionDocument::experimentsChanged, this, &ExperimentPage::refresh);
     m_error->hide();
     refresh();
 }
@@ -222,6 +225,8 @@ void ExperimentPage::refresh()
                 if (e.id == selected) m_list->setCurrentItem(item);
             }
     }
+    // Nothing chosen yet: show the first experiment's results rather than an empty page.
+    if (!m_list->currentItem() && m_list->topLevelItemCount() > 0) m_list->setCurrentItem(m_list->topLevelItem(0));
     for (int c = IdColumn; c <= CreatedColumn; ++c)
         if (c != NameColumn) m_list->resizeColumnToContents(c);
     loadResults();

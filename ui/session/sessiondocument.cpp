@@ -113,6 +113,22 @@ void SessionDocument::reload()
     if (reloadTargets()) emit targetsChanged();
     if (reloadProfiles()) emit profilesChanged();
     if (reloadRuns()) emit runsChanged();
+    if (reloadExperiments()) emit experimentsChanged();
+}
+
+bool SessionDocument::reloadExperiments()
+{
+    auto list = m_store->experiments();
+    if (!list) return false; // reloadRuns() reports a store that fails
+    QString stamp;
+    for (const ExperimentRecord& e : *list)
+        stamp += QStringLiteral("%1:%2:%3:%4\n")
+                     .arg(e.id)
+                     .arg(static_cast<int>(e.status))
+                     .arg(QString::fromStdString(e.name), QString::fromStdString(e.error));
+    if (stamp == m_experimentsStamp) return false;
+    m_experimentsStamp = stamp;
+    return true;
 }
 
 Result<int64_t> SessionDocument::addTarget(const Target& target)

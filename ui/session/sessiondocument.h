@@ -68,6 +68,8 @@ signals:
     void targetsChanged();
     void profilesChanged();
     void runsChanged();
+    /// The session's experiments changed (made, run, finished by this or another process).
+    void experimentsChanged();
     /// A store call failed while reloading (e.g. the file was removed).
     void errorOccurred(const QString& message);
 
@@ -76,6 +78,7 @@ private:
     bool reloadTargets();
     bool reloadProfiles();
     bool reloadRuns();
+    bool reloadExperiments();
 
     QString m_path;
     std::unique_ptr<SessionStore> m_store;
@@ -85,6 +88,7 @@ private:
     std::vector<Target> m_targets;
     std::vector<LoadProfile> m_profiles;
     std::vector<RunRecord> m_runs;
+    QString m_experimentsStamp; ///< ids, statuses and names of the experiments last seen
     SessionWatcher* m_watcher = nullptr;
 };
 
