@@ -168,7 +168,7 @@ if ! (exec 3<>/dev/tcp/127.0.0.1/9) 2>/dev/null; then
 fi
 
 if [ -n "$shots" ]; then
-    # Only for the pictures (about 10 s): an experiment made by wrkbench-cli, shown in Ctrl+4.
+    # Only for the pictures (about 20 s): an experiment made by wrkbench-cli, shown in Ctrl+4.
     step "an experiment by wrkbench-cli (two servers, 1 ms apart), Ctrl+4"
     "$cli" serve --port 0 --threads 1 --delay 1 --duration 30s >"$tmp/serve-slow.log" 2>&1 &
     pids+=($!)
@@ -184,7 +184,7 @@ if [ -n "$shots" ]; then
   "targets": [ { "name": "Service", "url": "http://127.0.0.1:$port/", "baseline": true },
                { "name": "Gateway (+1 ms)", "url": "http://127.0.0.1:$slow/" } ],
   "sweep": { "axis": "connections", "values": [4, 8, 16] },
-  "repetitions": 2, "duration": "1s" }
+  "repetitions": 3, "duration": "1s" }
 PLAN
     "$cli" experiment "$tmp/plan.json" --db "$session" >"$tmp/experiment.log" 2>&1 ||
         fail "wrkbench-cli experiment failed: $(cat "$tmp/experiment.log")"
