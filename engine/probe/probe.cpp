@@ -17,6 +17,7 @@ namespace wb {
 namespace {
 
 using EasyHandle = std::unique_ptr<CURL, decltype(&curl_easy_cleanup)>;
+using MultiHandle = std::unique_ptr<CURLM, decltype(&curl_multi_cleanup)>;
 using HeaderList = std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)>;
 
 void initCurlOnce()
@@ -339,6 +340,45 @@ void collect(CURL* easy, const Transfer& t, ProbeResult& r)
     r.certificates = t.tls.chain;
 }
 
+/// How often a probe looks at its cancel flag while it waits on the network.
+constexpr int CANCEL_POLL_MS = 20;
+
+/// curl_easy_perform() that a cancel flag ends within CANCEL_POLL_MS: curl calls
+/// the progress callback only about once a second while nothing arrives (a
+/// silent server, a slow connect), too slow for Stop's 200 ms. The multi handle
+/// is the probe's for all its hops: its connection cache lets a redirect to the
+/// same origin reuse the connection, as curl_easy_perform() would.
+CURLcode performCancellable(CURLM* multi, CURL* easy, const std::atomic<bool>* cancel)
+{
+    if (!cancel) return curl_easy_perform(easy);
+    if (curl_multi_add_handle(multi, easy) != CURLM_OK) return CURLE_FAILED_INIT;
+    CURLcode result = CURLE_OK;
+    bool done = false;
+    for (int running = 1; !done;) {
+        if (curl_multi_perform(multi, &running) != CURLM_OK) {
+            result = CURLE_FAILED_INIT;
+            break;
+        }
+        int queued = 0;
+        while (CURLMsg* message = curl_multi_info_read(multi, &queued))
+            if (message->msg == CURLMSG_DONE && message->easy_handle == easy) {
+                result = message->data.result;
+                done = true;
+            }
+        if (done || running == 0) break;
+        if (cancel->load(std::memory_order_relaxed)) {
+            result = CURLE_ABORTED_BY_CALLBACK; // reported as "cancelled", as the callback's abort is
+            break;
+        }
+        if (curl_multi_poll(multi, nullptr, 0, CANCEL_POLL_MS, nullptr) != CURLM_OK) {
+            result = CURLE_FAILED_INIT;
+            break;
+        }
+    }
+    curl_multi_remove_handle(multi, easy);
+    return result;
+}
+
 } // namespace
 
 Result<ProbeResult> probe(const ProbeOptions& options)
@@ -347,7 +387,9 @@ Result<ProbeResult> probe(const ProbeOptions& options)
     // Declared before the handle so it outlives it: curl and OpenSSL keep pointers into it.
     auto transfer = std::make_unique<Transfer>();
     EasyHandle easy(curl_easy_init(), curl_easy_cleanup);
-    if (!easy) return Error { "cannot initialise libcurl" };
+    // Cleaned up before the easy handle (declared after it); each hop removes the easy handle from it.
+    MultiHandle multi(options.cancel ? curl_multi_init() : nullptr, curl_multi_cleanup);
+    if (!easy || (options.cancel && !multi)) return Error { "cannot initialise libcurl" };
     transfer->cancel = options.cancel;
     setupHandle(easy.get(), *transfer, options);
 
@@ -362,7 +404,7 @@ Result<ProbeResult> probe(const ProbeOptions& options)
         transfer->startHop();
         const HeaderList headers = headerList(hop);
         setupRequest(easy.get(), hop, headers.get());
-        const CURLcode code = curl_easy_perform(easy.get());
+        const CURLcode code = performCancellable(multi.get(), easy.get(), options.cancel);
         if (code != CURLE_OK) {
             std::string message = failureMessage(easy.get(), code, *transfer, hop, options);
             if (hopIndex > 0 && code != CURLE_ABORTED_BY_CALLBACK) message += " (after a redirect to " + hop.url + ")";

@@ -208,7 +208,7 @@ private slots:
         QVERIFY(finished.wait(3000));
         qInfo("Esc to the probe's end: %lld ms", clock.elapsed());
         QVERIFY(dialog.outcome().cancelled);
-        QVERIFY(clock.elapsed() < 2500); // curl checks the cancel flag at least once a second; the limit is 5 s
+        QVERIFY2(clock.elapsed() < 200, qPrintable(QString::number(clock.elapsed()))); // the timeout is 5 s
     }
 
     void certificateExpiryIsHighlighted()
@@ -410,7 +410,7 @@ private slots:
         QTest::keyClick(w.get(), Qt::Key_Escape);
         QVERIFY(finished.wait(3000));
         qInfo("Esc to the end of the pre-run probe: %lld ms", clock.elapsed());
-        QVERIFY(clock.elapsed() < 2500);
+        QVERIFY2(clock.elapsed() < 200, qPrintable(QString::number(clock.elapsed()))); // Stop's bound, in the probe too
         const auto outcome = finished[0][0].value<RunOutcome>();
         QVERIFY(outcome.cancelled);
         QVERIFY(!outcome.probeFailed);

@@ -5,11 +5,11 @@
 //
 //   UI thread                       probe thread
 //   start(target) ───────────────▶  built-in server if needed, wb::probe()
-//   cancel() ──▶ atomic flag ─────▶ curl's progress callback sees it (< ~1 s)
+//   cancel() ──▶ atomic flag ─────▶ the probe's poll loop sees it (< ~20 ms)
 //   finished(outcome) ◀──────────── queued call
 //
 // Single use: start() once. Destroying a task that is still probing cancels it
-// and waits for the thread (about a second at most).
+// and waits for the thread (a few tens of milliseconds).
 
 #include "probe/proberesult.h"
 #include "store/sessiontypes.h"

@@ -12,7 +12,7 @@
 //   QTimer every DRAIN_MS  ◀───────── (LiveInterval values, a few per second)
 //   emits started / intervalReceived / finished
 //   stop() ──▶ RunController::stop() (a flag: instant); cancels the probe
-//              (curl notices within about a second)
+//              (the probe notices within ~20 ms)
 //
 // The UI thread never waits for the engine, except in waitForFinished(),
 // which closing the window uses after stop().
