@@ -443,7 +443,18 @@ private slots:
             QVERIFY(w.startRun());
             QVERIFY(started.wait(10'000));
             QTest::qWait(300);
-            QVERIFY(w.close()); // the confirm handler answers "stop the run"
+            // "Keep running": the window stays, the run goes on.
+            QString asked;
+            setConfirmHandler([&](const QString& text) {
+                asked = text;
+                return false;
+            });
+            QVERIFY(!w.close());
+            QVERIFY2(asked.contains(QStringLiteral("A run is in progress")), qPrintable(asked));
+            QVERIFY(w.runSession()->isActive());
+            QCOMPARE(finished.count(), 0);
+            setConfirmHandler([](const QString&) { return true; });
+            QVERIFY(w.close()); // "Stop the run"
             QCOMPARE(finished.count(), 1);
             runId = finished[0][0].value<RunOutcome>().runId;
         }
