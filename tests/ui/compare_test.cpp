@@ -104,39 +104,8 @@ class CompareTest : public QObject
     RunData runWithRates(int64_t targetId, const std::vector<double>& rates)
     {
         SyntheticRun s;
-        s.intervals = static_cast<int>(rates.size());
-        RunConfig config;
-        config.request.url = *parseUrl("http://10.0.0.9/");
-        config.threads = s.threads;
-        config.connections = s.connections;
-        config.durationUs = static_cast<uint64_t>(s.intervals * s.intervalS * 1e6);
-        config.intervalUs = static_cast<uint64_t>(s.intervalS * 1e6);
-        NewRun begin;
-        begin.targetId = targetId;
-        begin.config = config;
-        begin.startedAtMs = wallClockNowMs();
-        auto id = m_doc->store().beginRun(begin);
-        if (!id) return {};
-        RunResult result;
-        result.config = config;
-        result.engineVersion = "test";
-        std::vector<IntervalRecord> records;
-        for (size_t i = 0; i < rates.size(); ++i) {
-            SyntheticRun at = s;
-            at.requestsPerS = rates[i];
-            const IntervalSnapshot snap = syntheticInterval(at, static_cast<uint32_t>(i));
-            records.push_back(IntervalRecord::of(snap));
-            result.requests += snap.requests;
-            result.bytes += snap.bytes;
-            result.status += snap.status;
-            result.latency.merge(snap.latency);
-            result.intervals.push_back(IntervalSummary::of(snap));
-        }
-        result.durationS = s.intervals * s.intervalS;
-        if (!m_doc->store().appendIntervals(*id, records)) return {};
-        if (!m_doc->store().finishRun(*id, FinishedRun::of(result, wallClockNowMs()))) return {};
-        auto data = m_doc->loadRun(*id);
-        return data ? *data : RunData {};
+        s.intervalRates = rates;
+        return run(targetId, s);
     }
     /// native 8,000 req/s, docker 3,000, k8s 1,500 (latency 1, 3, 6 ms), oldest first.
     std::vector<RunData> threeLevels()

@@ -66,6 +66,16 @@ shot() { # name [window id, default the main window]
     step "screenshot $shots/$1.png"
 }
 key() { xdotool windowfocus --sync "$window" 2>/dev/null || true; xdotool key --clearmodifiers "$@"; }
+# serve_port LOG: the port `wrkbench-cli serve --port 0` reports in LOG (waits up to 5 s).
+serve_port() {
+    local port=
+    for _ in $(seq 50); do
+        port=$(sed -n 's|.*listening on http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$1")
+        [ -n "$port" ] && { echo "$port"; return 0; }
+        sleep 0.1
+    done
+    return 1
+}
 completed_runs() { "$cli" runs --db "$session" --csv --status completed 2>/dev/null | tail -n +2 | grep -c . || true; }
 
 step "starting $gui (fresh XDG home: first start)"
@@ -119,13 +129,7 @@ xdotool search --onlyvisible --name "Probe — " >/dev/null && fail "Esc did not
 step "a run written by wrkbench-cli into the open session"
 "$cli" serve --port 0 --threads 1 --duration 60s >"$tmp/serve.log" 2>&1 &
 pids+=($!)
-port=
-for _ in $(seq 50); do
-    port=$(sed -n 's|.*listening on http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$tmp/serve.log")
-    [ -n "$port" ] && break
-    sleep 0.1
-done
-[ -n "$port" ] || fail "wrkbench-cli serve did not start"
+port=$(serve_port "$tmp/serve.log") || fail "wrkbench-cli serve did not start"
 "$cli" run -t1 -c10 -d2s --db "$session" --target "CLI: serve" --tag NodePort "http://127.0.0.1:$port/" >"$tmp/cli.log" 2>&1 ||
     fail "wrkbench-cli run failed: $(cat "$tmp/cli.log")"
 [ "$(completed_runs)" -ge 2 ] || fail "the CLI run is not in the session"
@@ -172,13 +176,7 @@ if [ -n "$shots" ]; then
     step "an experiment by wrkbench-cli (two servers, 1 ms apart), Ctrl+4"
     "$cli" serve --port 0 --threads 1 --delay 1 --duration 30s >"$tmp/serve-slow.log" 2>&1 &
     pids+=($!)
-    slow=
-    for _ in $(seq 50); do
-        slow=$(sed -n 's|.*listening on http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$tmp/serve-slow.log")
-        [ -n "$slow" ] && break
-        sleep 0.1
-    done
-    [ -n "$slow" ] || fail "the second wrkbench-cli serve did not start"
+    slow=$(serve_port "$tmp/serve-slow.log") || fail "the second wrkbench-cli serve did not start"
     cat >"$tmp/plan.json" <<PLAN
 { "name": "Service vs slow gateway",
   "targets": [ { "name": "Service", "url": "http://127.0.0.1:$port/", "baseline": true },

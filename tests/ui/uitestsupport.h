@@ -42,6 +42,9 @@ struct SyntheticRun
     unsigned connections = 50;
     std::vector<std::string> tags;
     std::string notes;
+    /// When set: one interval per entry at that rate (req/s), instead of
+    /// `intervals` intervals at requestsPerS.
+    std::vector<double> intervalRates;
 };
 
 inline IntervalSnapshot syntheticInterval(const SyntheticRun& s, uint32_t index)
@@ -71,9 +74,10 @@ inline int64_t addSyntheticRun(SessionStore& store, int64_t targetId, const Synt
     RunConfig config;
     auto target = store.target(targetId);
     config.request.url = *parseUrl(target ? target->url : "http://127.0.0.1:8080/");
+    const int intervals = s.intervalRates.empty() ? s.intervals : static_cast<int>(s.intervalRates.size());
     config.threads = s.threads;
     config.connections = s.connections;
-    config.durationUs = static_cast<uint64_t>(s.intervals * s.intervalS * 1e6);
+    config.durationUs = static_cast<uint64_t>(intervals * s.intervalS * 1e6);
     config.intervalUs = static_cast<uint64_t>(s.intervalS * 1e6);
     NewRun run;
     run.targetId = targetId;
@@ -87,8 +91,10 @@ inline int64_t addSyntheticRun(SessionStore& store, int64_t targetId, const Synt
     result.config = config;
     result.engineVersion = "test";
     std::vector<IntervalRecord> records;
-    for (int i = 0; i < s.intervals; ++i) {
-        const IntervalSnapshot snap = syntheticInterval(s, static_cast<uint32_t>(i));
+    for (int i = 0; i < intervals; ++i) {
+        SyntheticRun at = s;
+        if (!s.intervalRates.empty()) at.requestsPerS = s.intervalRates[static_cast<size_t>(i)];
+        const IntervalSnapshot snap = syntheticInterval(at, static_cast<uint32_t>(i));
         records.push_back(IntervalRecord::of(snap));
         result.requests += snap.requests;
         result.bytes += snap.bytes;
@@ -97,7 +103,7 @@ inline int64_t addSyntheticRun(SessionStore& store, int64_t targetId, const Synt
         result.latency.merge(snap.latency);
         result.intervals.push_back(IntervalSummary::of(snap));
     }
-    result.durationS = s.intervals * s.intervalS;
+    result.durationS = intervals * s.intervalS;
     if (!store.appendIntervals(*id, records)) return 0;
     if (!store.finishRun(*id, FinishedRun::of(result, wallClockNowMs()))) return 0;
     return *id;
