@@ -239,6 +239,10 @@ void setupHandle(CURL* easy, Transfer& t, const ProbeOptions& o)
     curl_easy_setopt(easy, CURLOPT_XFERINFOFUNCTION, onProgress);
     curl_easy_setopt(easy, CURLOPT_XFERINFODATA, &t);
     curl_easy_setopt(easy, CURLOPT_NOPROGRESS, 0L);
+    // A cancel must not wait for a slow DNS lookup: without this, removing a
+    // transfer that is resolving joins curl's resolver thread (getaddrinfo can
+    // take many seconds against a dead server); with it the thread is left to end alone.
+    if (o.cancel) curl_easy_setopt(easy, CURLOPT_QUICK_EXIT, 1L);
     curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
     curl_easy_setopt(easy, CURLOPT_FOLLOWLOCATION, 0L); // followed by hand, to time each hop
     curl_easy_setopt(easy, CURLOPT_PATH_AS_IS, 1L); // send the path as the engine does
@@ -423,6 +427,7 @@ Result<ProbeResult> probe(const ProbeOptions& options)
         r.redirectUs += r.totalUs;
         hop = nextHop(hop, r.statusCode, target);
     }
+    if (options.cancel && options.cancel->load(std::memory_order_relaxed)) return Error { "cancelled" };
     r.addresses = resolveAll(hop.host);
     return r;
 }
