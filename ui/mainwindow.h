@@ -49,8 +49,10 @@ public:
     bool openSession(const QString& path, bool create = false);
     /// Creates an empty session at path and opens it (path must not exist).
     bool newSession(const QString& path);
-    /// Copies the open session to path and continues in the copy.
-    bool saveSessionAs(const QString& path);
+    /// Copies the open session to path and continues in the copy. An existing file
+    /// is replaced only when `replace` (the save dialog asked), and only once the
+    /// copy is complete; never the open session itself.
+    bool saveSessionAs(const QString& path, bool replace = false);
 
     /// Runs the selected target with the current profile, after one probe request
     /// (a failed probe asks "Run anyway" / "Cancel"). False when Run is disabled.

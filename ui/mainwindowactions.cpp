@@ -2,6 +2,7 @@
 #include "charts/livecharts.h"
 #include "mainwindow.h"
 #include "models/comparemodel.h"
+#include "models/experimentresultsmodel.h"
 #include "models/profilelistmodel.h"
 #include "pages/comparepage.h"
 #include "pages/dialogs.h"
@@ -32,6 +33,9 @@
 #include <QStyle>
 #include <QTabWidget>
 #include <QToolBar>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <sqlite3.h>
 
 namespace wb::ui {
@@ -127,8 +131,6 @@ void MainWindow::buildMenus()
         if (auto* page = qobject_cast<RunDetailPage*>(m_tabs->currentWidget())) page->askExportPng();
     });
     runCharts->setObjectName(QStringLiteral("exportRunChartsAction"));
-    connect(exportMenu, &QMenu::aboutToShow, this,
-        [this, runCharts] { runCharts->setEnabled(qobject_cast<RunDetailPage*>(m_tabs->currentWidget()) != nullptr); });
     exportMenu->addAction(tr("Runs table as CSV…"), this, [this] {
         const QString path
             = chooseSaveFile(this, tr("Export runs as CSV"), QStringLiteral("runs.csv"), tr("CSV (*.csv)"));
@@ -139,7 +141,8 @@ void MainWindow::buildMenus()
             showMessage(tr("Wrote %1").arg(path));
     });
     exportMenu->addSeparator();
-    exportMenu->addAction(tr("Comparison report (tables and charts) as PNG…"), this, [this] {
+    QList<QAction*> comparison;
+    comparison << exportMenu->addAction(tr("Comparison report (tables and charts) as PNG…"), this, [this] {
         const QString path
             = chooseSaveFile(this, tr("Export the comparison"), QStringLiteral("comparison.png"), tr("PNG (*.png)"));
         QString error;
@@ -148,13 +151,13 @@ void MainWindow::buildMenus()
         else if (!path.isEmpty())
             showMessage(tr("Wrote %1").arg(path));
     });
-    exportMenu->addAction(tr("Comparison chart: req/s over time as PNG…"), this,
+    comparison << exportMenu->addAction(tr("Comparison chart: req/s over time as PNG…"), this,
         [this] { m_compare->askExportChart(QStringLiteral("rps")); });
-    exportMenu->addAction(tr("Comparison chart: latency spectrum as PNG…"), this,
+    comparison << exportMenu->addAction(tr("Comparison chart: latency spectrum as PNG…"), this,
         [this] { m_compare->askExportChart(QStringLiteral("spectrum")); });
-    exportMenu->addAction(tr("Comparison chart: req/s per run as PNG…"), this,
+    comparison << exportMenu->addAction(tr("Comparison chart: req/s per run as PNG…"), this,
         [this] { m_compare->askExportChart(QStringLiteral("bars")); });
-    exportMenu->addAction(tr("Comparison table as CSV…"), this, [this] {
+    comparison << exportMenu->addAction(tr("Comparison table as CSV…"), this, [this] {
         const QString path
             = chooseSaveFile(this, tr("Export the comparison"), QStringLiteral("comparison.csv"), tr("CSV (*.csv)"));
         QString error;
@@ -164,7 +167,15 @@ void MainWindow::buildMenus()
             showMessage(tr("Wrote %1").arg(path));
     });
     exportMenu->addSeparator();
-    exportMenu->addAction(tr("Experiment charts as PNG…"), this, [this] { m_experiments->askExportCharts(); });
+    QAction* experimentCharts
+        = exportMenu->addAction(tr("Experiment charts as PNG…"), this, [this] { m_experiments->askExportCharts(); });
+    // Only what there is to export: a run tab in front, runs in the comparison, an experiment's results.
+    connect(exportMenu, &QMenu::aboutToShow, this, [this, runCharts, comparison, experimentCharts] {
+        runCharts->setEnabled(qobject_cast<RunDetailPage*>(m_tabs->currentWidget()) != nullptr);
+        for (QAction* action : comparison)
+            action->setEnabled(!m_compare->runs().empty());
+        experimentCharts->setEnabled(m_experiments->resultsModel()->rowCount() > 0);
+    });
     file->addSeparator();
     file->addAction(m_quitAction);
 
@@ -351,29 +362,47 @@ void MainWindow::askSaveSessionAs()
     const QString path = QFileDialog::getSaveFileName(this, tr("Save session as"),
         QFileInfo(m_doc->path()).dir().filePath(QStringLiteral("copy.wrkbench")), SESSION_FILTER);
     if (path.isEmpty()) return;
-    // The dialog asked about replacing: a session copy needs a free path.
-    if (QFileInfo::exists(path) && path != m_doc->path()) QFile::remove(path);
-    saveSessionAs(path);
+    saveSessionAs(path, true); // the dialog asked about replacing an existing file
 }
 
-bool MainWindow::saveSessionAs(const QString& path)
+bool MainWindow::saveSessionAs(const QString& path, bool replace)
 {
-    if (!m_doc || QFileInfo::exists(path)) {
+    if (!m_doc) return false;
+    const QFileInfo target(path);
+    if (target.absoluteFilePath() == QFileInfo(m_doc->path()).absoluteFilePath()) {
+        showError(this, tr("Cannot save the session"), tr("'%1' is the open session.").arg(path));
+        return false;
+    }
+    if (target.exists() && !replace) {
         showError(this, tr("Cannot save the session"), tr("'%1' already exists.").arg(path));
         return false;
     }
     // Before the copy: a run still recording would be copied as 'running', owned by
-    // nobody in the new file, and a Cancel later would leave a stray copy behind.
+    // nobody in the new file.
     if (!settleRun(tr("save the session under a new name"))) return false;
     m_targets->editor()->commit();
     m_profileEditor->commit();
-    // VACUUM INTO copies a consistent snapshot (WAL content included) into a new, compact file.
+    // VACUUM INTO copies a consistent snapshot (WAL content included) into a new, compact
+    // file: a temporary one next to the target, renamed over it only once complete, so
+    // that a failure (disk full) never costs the file being replaced.
+    const QString temporary = path + QStringLiteral(".saving-%1").arg(QCoreApplication::applicationPid());
+    QFile::remove(temporary);
     const std::string sql
-        = "VACUUM INTO '" + QString(path).replace(QLatin1Char('\''), QStringLiteral("''")).toStdString() + "'";
+        = "VACUUM INTO '" + QString(temporary).replace(QLatin1Char('\''), QStringLiteral("''")).toStdString() + "'";
     char* message = nullptr;
     if (sqlite3_exec(m_doc->store().nativeHandle(), sql.c_str(), nullptr, nullptr, &message) != SQLITE_OK) {
         const QString why = QString::fromUtf8(message ? message : "unknown error");
         sqlite3_free(message);
+        QFile::remove(temporary);
+        showError(this, tr("Cannot save the session"), tr("Could not write '%1': %2").arg(path, why));
+        return false;
+    }
+    // A replaced session's write-ahead log and index belong to the old file, not to the copy.
+    QFile::remove(path + QStringLiteral("-wal"));
+    QFile::remove(path + QStringLiteral("-shm"));
+    if (std::rename(QFile::encodeName(temporary).constData(), QFile::encodeName(path).constData()) != 0) {
+        const QString why = QString::fromLocal8Bit(std::strerror(errno));
+        QFile::remove(temporary);
         showError(this, tr("Cannot save the session"), tr("Could not write '%1': %2").arg(path, why));
         return false;
     }

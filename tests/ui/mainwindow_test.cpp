@@ -32,6 +32,7 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QImageReader>
@@ -362,6 +363,8 @@ private slots:
         w.showTab(MainWindow::RunsTab);
         emit exportMenu->aboutToShow();
         QVERIFY(!runCharts->isEnabled()); // no run tab in front
+        QVERIFY(exportAction(QStringLiteral("Comparison chart: req/s over time"))->isEnabled());
+        QVERIFY(!exportAction(QStringLiteral("Experiment charts"))->isEnabled()); // no experiment here
         w.tabs()->setCurrentWidget(detail);
 
         // Deleting a run closes its tab and drops it from the comparison.
@@ -568,7 +571,9 @@ private slots:
             QCOMPARE(w.document()->path(), copy);
             QCOMPARE(w.document()->targets().size(), size_t(1));
             QCOMPARE(w.document()->runs().size(), size_t(1));
-            QVERIFY(!w.saveSessionAs(copy)); // never over an existing file
+            QVERIFY(!w.saveSessionAs(copy)); // never over an existing file unless asked to replace it
+            QVERIFY(!w.saveSessionAs(copy, true)); // and never over the open session itself
+            QCOMPARE(w.document()->path(), copy);
             // New: an empty session; an existing path is refused.
             QVERIFY(!w.newSession(first));
             QVERIFY(w.newSession(fresh));
@@ -612,14 +617,23 @@ private slots:
         QSignalSpy intervals(w.runSession(), &RunSession::intervalReceived);
         QVERIFY(w.startRun());
         QTRY_VERIFY_WITH_TIMEOUT(intervals.count() >= 1, 10'000);
-        // "No": nothing is written, the run goes on.
+        // A file the user chose to replace: it stays as it is until the copy is complete.
+        {
+            QFile existing(copy);
+            QVERIFY(existing.open(QIODevice::WriteOnly));
+            existing.write("an older file the user agreed to replace\n");
+        }
+        // "No": nothing is written or removed, the run goes on.
         setConfirmHandler([](const QString&) { return false; });
         QVERIFY(!w.saveSessionAs(refused));
         QVERIFY(!QFileInfo::exists(refused));
+        QVERIFY(!w.saveSessionAs(copy, true));
+        QCOMPARE(QFileInfo(copy).size(), qint64(41));
         QVERIFY(w.runSession()->isActive());
-        // "Stop the run": the copy holds it as stopped, never as 'running'.
+        // "Stop the run": the copy replaces the file and holds the run as stopped, never as 'running'.
         setConfirmHandler([](const QString&) { return true; });
-        QVERIFY(w.saveSessionAs(copy));
+        QVERIFY(w.saveSessionAs(copy, true));
+        QVERIFY(QDir(m_dir.path()).entryList({ QStringLiteral("*.saving-*") }).isEmpty());
         QVERIFY(!w.runSession()->isActive());
         QCOMPARE(w.document()->path(), copy);
         QCOMPARE(w.document()->runs().size(), size_t(1));
