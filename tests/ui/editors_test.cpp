@@ -129,6 +129,30 @@ private slots:
         QCOMPARE(again.bodyTextEdit()->toPlainText(), QStringLiteral("{\"id\":42}"));
     }
 
+    void aLargeTextBodyStaysOutOfTheTextBox()
+    {
+        // Over 256 KB the box would take long to fill on the UI thread: the body is described, kept, replaceable.
+        const std::string large(300 * 1024, 'x');
+        const int64_t id = addTarget("large", large);
+        TargetEditor editor;
+        editor.setDocument(m_doc.get());
+        editor.setTargetId(id);
+        QVERIFY(editor.isValid());
+        QCOMPARE(editor.bodyModeCombo()->currentIndex(), 1);
+        editor.bodyModeCombo()->setCurrentIndex(0);
+        QVERIFY(editor.bodyTextEdit()->toPlainText().isEmpty());
+        QVERIFY2(editor.bodyTextEdit()->placeholderText().contains(QStringLiteral("307,200 bytes of text")),
+            qPrintable(editor.bodyTextEdit()->placeholderText()));
+        editor.nameEdit()->selectAll();
+        QTest::keyClicks(editor.nameEdit(), QStringLiteral("large, renamed"));
+        QVERIFY(editor.commit());
+        QCOMPARE(stored(id).name, std::string("large, renamed"));
+        QCOMPARE(stored(id).body, large); // not emptied by the empty box
+        editor.bodyTextEdit()->setFocus();
+        QTest::keyClicks(editor.bodyTextEdit(), QStringLiteral("small"));
+        QTRY_COMPARE_WITH_TIMEOUT(stored(id).body, std::string("small"), 3000);
+    }
+
     void clearingTheBodyClearsIt()
     {
         // A binary body: the Clear button.
@@ -486,6 +510,27 @@ private slots:
         RunResult result;
         result.config = run.config;
         QVERIFY((*cli)->finishRun(*runId, FinishedRun::of(result, wallClockNowMs())));
+
+        // A run that begins while the question is open (an experiment's next run) still
+        // stops the delete: it is checked again after the answer.
+        int64_t lateRun = 0;
+        setConfirmHandler([&](const QString&) {
+            ++asked;
+            auto begun = (*cli)->beginRun(run);
+            lateRun = begun ? *begun : 0;
+            return true;
+        });
+        QVERIFY(!panel.deleteTarget());
+        QCOMPARE(asked, 1);
+        QVERIFY(lateRun > 0);
+        QVERIFY(messages.last()[0].toString().contains(QStringLiteral("run #%1").arg(lateRun)));
+        QCOMPARE(stored(id).name, std::string("live"));
+        QVERIFY((*cli)->finishRun(lateRun, FinishedRun::of(result, wallClockNowMs())));
+        asked = 0;
+        setConfirmHandler([&](const QString&) {
+            ++asked;
+            return true;
+        });
         QVERIFY(panel.deleteTarget());
         QCOMPARE(asked, 1);
         QVERIFY(!stored(id).id);

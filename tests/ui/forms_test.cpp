@@ -32,6 +32,27 @@ class FormsTest : public QObject
     }
 
 private slots:
+    void textBodiesAreValidUtf8WithoutNul()
+    {
+        QVERIFY(isTextBody(""));
+        QVERIFY(isTextBody("{\"a\": 1}\n"));
+        QVERIFY(isTextBody("caf\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac \xf0\x9f\x9a\x80")); // é, 日本, 🚀
+        QVERIFY(!isTextBody(std::string("a\0b", 3)));
+        QVERIFY(!isTextBody("\xff\xfe"));
+        QVERIFY(!isTextBody("caf\xc3")); // cut inside a character
+        QVERIFY(!isTextBody("\xe6\x97")); // cut inside a character
+        QVERIFY(!isTextBody("\xc0\xaf")); // overlong '/'
+        QVERIFY(!isTextBody("\xed\xa0\x80")); // a UTF-16 surrogate
+        QVERIFY(!isTextBody("\xf4\x90\x80\x80")); // past U+10FFFF
+        QVERIFY(!isTextBody("\xe6x\xac")); // a continuation byte missing
+        QVERIFY(!isTextBody("a\x80"
+                            "b")); // a lone continuation byte
+        QVERIFY(!isTextBody("\xf5\x80\x80\x80")); // no such lead byte
+        QVERIFY(isTextBody("\xef\xbf\xbf\xf4\x8f\xbf\xbf")); // U+FFFF, U+10FFFF: the longest forms
+        QVERIFY(isTextBody("\xc2\x80\xe0\xa0\x80\xf0\x90\x80\x80")); // the shortest non-overlong forms
+        QVERIFY(!isTextBody("\xe0\x9f\xbf")); // overlong three-byte form
+    }
+
     void validTargetFormFillsTheTarget()
     {
         Target t;

@@ -249,7 +249,7 @@ void TargetEditor::load(const Target& t)
     m_bodyFile->clear();
     showStoredBody(true);
     // A body that came from a file, or that only a file can give, shows as a file body.
-    m_bodyMode->setCurrentIndex(!t.body.empty() && (m_binaryBody || !m_bodySource.isEmpty()) ? 1 : 0);
+    m_bodyMode->setCurrentIndex(!t.body.empty() && (bodyHiddenFromBox() || !m_bodySource.isEmpty()) ? 1 : 0);
     m_bodyStack->setCurrentIndex(m_bodyMode->currentIndex());
     m_verify->setChecked(f.verifyTls);
     m_caFile->setText(f.caFile);
@@ -284,11 +284,11 @@ void TargetEditor::showStoredBody(bool inTextBox)
     m_binaryBody = !isTextBody(m_target.body);
     if (inTextBox) {
         m_bodyTyped = false;
-        m_bodyText->setPlainText(m_binaryBody ? QString() : QString::fromStdString(m_target.body));
+        m_bodyText->setPlainText(bodyHiddenFromBox() ? QString() : QString::fromStdString(m_target.body));
     }
     const QString stored = describeBody(static_cast<qint64>(m_target.body.size()), !m_binaryBody, m_bodySource);
-    m_bodyText->setPlaceholderText(m_binaryBody ? tr("%1 stored: type here to replace them").arg(stored)
-                                                : tr("request body (sets Content-Length)"));
+    m_bodyText->setPlaceholderText(bodyHiddenFromBox() ? tr("%1 stored: type here to replace them").arg(stored)
+                                                       : tr("request body (sets Content-Length)"));
     m_bodyFile->setPlaceholderText(
         m_target.body.empty() ? tr("file sent as the body") : tr("choose a file to replace the stored body"));
     m_loading = wasLoading;
@@ -298,11 +298,11 @@ TargetEditor::BodyChoice TargetEditor::bodyChoice() const
 {
     if (m_bodyMode->currentIndex() == 1) {
         // No file chosen: a body that came from a file (or that only a file can give) stays.
-        const bool keepable = !m_target.body.empty() && (m_binaryBody || !m_bodySource.isEmpty());
+        const bool keepable = !m_target.body.empty() && (bodyHiddenFromBox() || !m_bodySource.isEmpty());
         return keepable && m_bodyFile->text().trimmed().isEmpty() ? BodyChoice::Stored : BodyChoice::File;
     }
-    // An empty box over a binary body means "not shown", not "empty": only typing replaces it.
-    return m_binaryBody && !m_bodyTyped ? BodyChoice::Stored : BodyChoice::Text;
+    // An empty box over a body it does not show means "not shown", not "empty": only typing replaces it.
+    return bodyHiddenFromBox() && !m_bodyTyped ? BodyChoice::Stored : BodyChoice::Text;
 }
 
 void TargetEditor::clearBody()

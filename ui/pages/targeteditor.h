@@ -103,6 +103,10 @@ private:
     bool m_loading = false;
     bool m_dirty = false;
     bool m_binaryBody = false; ///< the stored body is not text: the text box cannot show it
+    /// Text bodies larger than this are not put in the text box either: QPlainTextEdit takes
+    /// seconds over tens of megabytes, on the UI thread.
+    static constexpr size_t MAX_BOX_BODY_BYTES = 256 * 1024;
+    bool bodyHiddenFromBox() const { return m_binaryBody || m_target.body.size() > MAX_BOX_BODY_BYTES; }
     bool m_bodyTyped = false; ///< the text box was edited since load: its text is the body
     QString m_bodySource; ///< the file the stored body was read from ("" typed or unknown)
     QString m_editedSource; ///< the same for m_edited's body

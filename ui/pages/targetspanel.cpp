@@ -240,8 +240,13 @@ bool TargetsPanel::deleteTarget()
     const QString text = runs == 0 ? tr("Delete the target '%1'?").arg(name)
                                    : tr("Delete the target '%1' and its %2? This cannot be undone.")
                                          .arg(name, countText(runs, "stored run", "stored runs"));
-    if (!confirm(this, tr("Delete target"), text, tr("Delete"))) return false;
     const int64_t id = t->id;
+    if (!confirm(this, tr("Delete target"), text, tr("Delete"))) return false;
+    // Again: a run of it may have begun (wrkbench-cli, an experiment) while the question was open.
+    if (const QString refusal = deleteRefusal(id); !refusal.isEmpty()) {
+        emit message(refusal);
+        return false;
+    }
     const int row = m_model->rowOfId(id);
     if (wb::Status st = m_doc->deleteTarget(id); !st) {
         emit message(tr("Could not delete the target: %1").arg(QString::fromStdString(st.error())));
