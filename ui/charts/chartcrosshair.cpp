@@ -46,11 +46,19 @@ const QXYSeries* ChartCrosshair::referenceSeries() const
 
 double ChartCrosshair::snappedX(double x) const
 {
-    const QXYSeries* ref = referenceSeries();
-    if (!ref) return x;
-    const QList<QPointF> points = ref->points();
-    const qsizetype i = nearestPointIndex(points, x);
-    return i >= 0 ? points[i].x() : x;
+    // The measured point nearest to the mouse on any line: runs of different
+    // lengths overlaid each keep their whole range reachable.
+    double best = x;
+    double bestDistance = std::numeric_limits<double>::infinity();
+    for (const QXYSeries* s : visibleLines(m_view->chart())) {
+        const QList<QPointF> points = s->points();
+        const qsizetype i = nearestPointIndex(points, x);
+        if (i >= 0 && std::abs(points[i].x() - x) < bestDistance) {
+            bestDistance = std::abs(points[i].x() - x);
+            best = points[i].x();
+        }
+    }
+    return best;
 }
 
 QString ChartCrosshair::textAt(double x) const
@@ -63,6 +71,12 @@ QString ChartCrosshair::textAt(double x) const
         const QList<QPointF> points = s->points();
         const qsizetype i = nearestPointIndex(points, at);
         if (i < 0) continue;
+        // A line that has no data there (a shorter run, a spectrum ending at a lower
+        // percentile) is left out rather than shown with its last value.
+        const double halfStep = points.size() > 1
+            ? (points.back().x() - points.front().x()) / (2.0 * static_cast<double>(points.size() - 1))
+            : 0;
+        if (at < points.front().x() - halfStep - 1e-9 || at > points.back().x() + halfStep + 1e-9) continue;
         text += QStringLiteral("<br><span style=\"color:%1\">&#9632;</span> %2: %3")
                     .arg(s->color().name(), s->name().toHtmlEscaped(), m_formatValue(s, points[i].y()).toHtmlEscaped());
     }

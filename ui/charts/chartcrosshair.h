@@ -27,8 +27,9 @@ public:
     /// Watches `view` (its viewport's mouse moves); owned by the view.
     ChartCrosshair(QChartView* view, XFormatter formatX, ValueFormatter formatValue);
 
-    /// The tooltip for the data point nearest to x (value coordinates of the
-    /// first visible line): rich text, empty when no line has data.
+    /// The tooltip at the measured point nearest to x on any visible line (value
+    /// coordinates), listing each line that has data there: rich text, empty
+    /// when no line has data.
     QString textAt(double x) const;
     /// Where the line is, in x value coordinates; NaN while hidden.
     double shownX() const { return m_shownX; }

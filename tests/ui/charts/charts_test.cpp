@@ -491,6 +491,22 @@ void ChartsTest::compareHoverListsEveryRun()
     const QString heading = QStringLiteral("<b>%1</b>").arg(percentileLabel(percentileFromNinesX(nearestX)));
     QVERIFY2(heading.startsWith(QStringLiteral("<b>99.")), qPrintable(heading));
     QVERIFY2(text.contains(heading), qPrintable(text));
+
+    // Runs of different lengths: past the short run's end only the long run is listed.
+    RunSeries shortRun = runs[0];
+    shortRun.intervals.resize(8);
+    RunSeries longRun = runs[1];
+    w.setRuns({ shortRun, longRun });
+    auto* rpsView = w.findChild<QChartView*>(QStringLiteral("rpsChartView"));
+    auto* crosshair = rpsView->findChild<ChartCrosshair*>();
+    const double lateS = longRun.intervals[longRun.intervals.size() / 2].endS;
+    QVERIFY(lateS > shortRun.intervals.back().endS + 1);
+    const QString late = crosshair->textAt(lateS);
+    QVERIFY2(late.contains(longRun.label.toHtmlEscaped()) && !late.contains(shortRun.label.toHtmlEscaped()),
+        qPrintable(late));
+    const QString early = crosshair->textAt(shortRun.intervals[3].endS);
+    QVERIFY2(early.contains(longRun.label.toHtmlEscaped()) && early.contains(shortRun.label.toHtmlEscaped()),
+        qPrintable(early));
 }
 
 void ChartsTest::liveExportPng()
