@@ -194,7 +194,17 @@ void ExperimentPage::setDocument(SessionDocument* doc)
     if (m_doc) disconnect(m_doc, nullptr, this, nullptr);
     m_doc = doc;
     // Experiments made or run by wrkbench-cli (or another window) show up as they change.
-    if (m_doc) connect(m_doc, &SessionDocument::experimentsChanged, this, &ExperimentPage::refresh);
+    if (m_doc) {
+        connect(m_doc, &SessionDocument::experimentsChanged, this, &ExperimentPage::refresh);
+        // Each run an experiment elsewhere completes changes its results, not its status.
+        connect(m_doc, &SessionDocument::runsChanged, this, [this] {
+            for (int i = 0; i < m_list->topLevelItemCount(); ++i)
+                if (m_list->topLevelItem(i)->text(StatusColumn) == QLatin1String("running")) {
+                    refresh();
+                    return;
+                }
+        });
+    }
     m_error->hide();
     refresh();
 }
