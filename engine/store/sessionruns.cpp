@@ -222,10 +222,23 @@ Status SessionStore::setRunTags(int64_t id, const std::vector<std::string>& tags
 Status SessionStore::deleteRun(int64_t id)
 {
     return transaction([&]() -> Status {
+        // Never under its recorder: the rest of the run would fail to land.
+        if (recordingRunOf("id", id) != 0)
+            return Error { "run #" + std::to_string(id) + " is being recorded right now" };
         m_db->prepare("DELETE FROM runs WHERE id = ?").bind(id).run();
         if (m_db->changes() == 0) return Error { "no run with id " + std::to_string(id) };
         return {};
     });
+}
+
+int64_t SessionStore::recordingRunOf(const char* column, int64_t value)
+{
+    SqlStatement& q = m_db->prepare(
+        std::string("SELECT id FROM runs WHERE status = 'running' AND ") + column + " = ? ORDER BY id LIMIT 1");
+    q.bind(value);
+    const int64_t id = q.step() ? q.int64(0) : 0;
+    q.reset();
+    return id;
 }
 
 Result<std::vector<int64_t>> SessionStore::recoverDeadRuns()

@@ -270,6 +270,9 @@ Status SessionStore::deleteTarget(int64_t id, bool withRuns)
         }();
         if (runs > 0 && !withRuns)
             return Error { "the target has " + std::to_string(runs) + " run(s); delete them too or keep the target" };
+        // In the transaction: a run that began a moment ago (another process) is seen here.
+        if (const int64_t live = recordingRunOf("target_id", id))
+            return Error { "run #" + std::to_string(live) + " of the target is being recorded right now" };
         m_db->prepare("DELETE FROM runs WHERE target_id = ?").bind(id).run();
         m_db->prepare("DELETE FROM targets WHERE id = ?").bind(id).run();
         if (m_db->changes() == 0) return Error { "no target with id " + std::to_string(id) };

@@ -144,6 +144,8 @@ private:
     void writeTags(const char* table, const char* key, int64_t id, const std::vector<std::string>& tags);
     std::vector<std::string> readTags(const char* table, const char* key, int64_t id);
     int64_t insertRun(const NewRun& run, const char* status);
+    /// The first run still 'running' whose `column` ("id", "target_id") is value; 0 if none.
+    int64_t recordingRunOf(const char* column, int64_t value);
     void writeTotals(int64_t runId, const RunTotals& totals);
     bool writeFinish(int64_t runId, const FinishedRun& finished);
     void writeHistogram(int64_t runId, const char* kind, const std::string& blob);

@@ -160,6 +160,24 @@ TEST_F(Store, TargetsCrud)
     auto refused = store().deleteTarget(*id);
     ASSERT_FALSE(refused.ok());
     EXPECT_NE(refused.error().find("1 run(s)"), std::string::npos);
+    // A run being recorded is never deleted under its recorder, alone or with its target.
+    NewRun live;
+    live.targetId = *id;
+    live.config = sampleConfig();
+    live.startedAtMs = 1'700'000'000'000;
+    auto liveId = store().beginRun(live);
+    ASSERT_TRUE(liveId.ok());
+    auto busy = store().deleteTarget(*id, true);
+    ASSERT_FALSE(busy.ok());
+    EXPECT_NE(
+        busy.error().find("run #" + std::to_string(*liveId) + " of the target is being recorded"), std::string::npos)
+        << busy.error();
+    auto busyRun = store().deleteRun(*liveId);
+    ASSERT_FALSE(busyRun.ok());
+    EXPECT_NE(busyRun.error().find("being recorded"), std::string::npos) << busyRun.error();
+    EXPECT_TRUE(store().runRecord(run).ok()); // nothing went half-way
+    ASSERT_TRUE(store().finishRun(*liveId, FinishedRun::of(RunResult {}, 1'700'000'001'000)).ok());
+
     ASSERT_TRUE(store().deleteTarget(*id, true).ok());
     EXPECT_FALSE(store().runRecord(run).ok());
     EXPECT_EQ(sqlText(store(), "SELECT count(*) FROM intervals"), "0");
