@@ -131,44 +131,21 @@ void MainWindow::buildMenus()
         if (auto* page = qobject_cast<RunDetailPage*>(m_tabs->currentWidget())) page->askExportPng();
     });
     runCharts->setObjectName(QStringLiteral("exportRunChartsAction"));
-    exportMenu->addAction(tr("Runs table as CSV…"), this, [this] {
-        const QString path
-            = chooseSaveFile(this, tr("Export runs as CSV"), QStringLiteral("runs.csv"), tr("CSV (*.csv)"));
-        QString error;
-        if (!path.isEmpty() && !m_runs->exportCsv(path, &error))
-            showError(this, tr("Export failed"), error);
-        else if (!path.isEmpty())
-            showMessage(tr("Wrote %1").arg(path));
-    });
+    exportMenu->addAction(tr("Runs table as CSV…"), m_runs, &RunsPage::askExport);
     exportMenu->addSeparator();
     QList<QAction*> comparison;
-    comparison << exportMenu->addAction(tr("Comparison report (tables and charts) as PNG…"), this, [this] {
-        const QString path
-            = chooseSaveFile(this, tr("Export the comparison"), QStringLiteral("comparison.png"), tr("PNG (*.png)"));
-        QString error;
-        if (!path.isEmpty() && !m_compare->exportReport(path, 1600, &error))
-            showError(this, tr("Export failed"), error);
-        else if (!path.isEmpty())
-            showMessage(tr("Wrote %1").arg(path));
-    });
+    comparison << exportMenu->addAction(
+        tr("Comparison report (tables and charts) as PNG…"), m_compare, &ComparePage::askExportReport);
     comparison << exportMenu->addAction(tr("Comparison chart: req/s over time as PNG…"), this,
         [this] { m_compare->askExportChart(QStringLiteral("rps")); });
     comparison << exportMenu->addAction(tr("Comparison chart: latency spectrum as PNG…"), this,
         [this] { m_compare->askExportChart(QStringLiteral("spectrum")); });
     comparison << exportMenu->addAction(tr("Comparison chart: req/s per run as PNG…"), this,
         [this] { m_compare->askExportChart(QStringLiteral("bars")); });
-    comparison << exportMenu->addAction(tr("Comparison table as CSV…"), this, [this] {
-        const QString path
-            = chooseSaveFile(this, tr("Export the comparison"), QStringLiteral("comparison.csv"), tr("CSV (*.csv)"));
-        QString error;
-        if (!path.isEmpty() && !m_compare->exportCsv(path, &error))
-            showError(this, tr("Export failed"), error);
-        else if (!path.isEmpty())
-            showMessage(tr("Wrote %1").arg(path));
-    });
+    comparison << exportMenu->addAction(tr("Comparison table as CSV…"), m_compare, &ComparePage::askExportCsv);
     exportMenu->addSeparator();
     QAction* experimentCharts
-        = exportMenu->addAction(tr("Experiment charts as PNG…"), this, [this] { m_experiments->askExportCharts(); });
+        = exportMenu->addAction(tr("Experiment charts as PNG…"), m_experiments, &ExperimentPage::askExportCharts);
     // Only what there is to export: a run tab in front, runs in the comparison, an experiment's results.
     connect(exportMenu, &QMenu::aboutToShow, this, [this, runCharts, comparison, experimentCharts] {
         runCharts->setEnabled(qobject_cast<RunDetailPage*>(m_tabs->currentWidget()) != nullptr);

@@ -1,6 +1,7 @@
 #include "experimentcommand.h"
 
 #include "cliparse.h"
+#include "clisession.h"
 #include "experiment/experimentreport.h"
 #include "experiment/experimentresults.h"
 #include "experiment/experimentrunner.h"
@@ -9,10 +10,8 @@
 #include "store/sessionstore.h"
 
 #include <CLI/CLI.hpp>
-#include <algorithm>
 #include <cmath>
 #include <csignal>
-#include <ctime>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -52,17 +51,6 @@ std::string etaText(double s)
         std::snprintf(buf, sizeof buf, "%ldm%02lds", total / 60, total % 60);
     else
         std::snprintf(buf, sizeof buf, "%lds", total);
-    return buf;
-}
-
-std::string localTime(int64_t ms)
-{
-    if (ms <= 0) return "-";
-    const std::time_t seconds = static_cast<std::time_t>(ms / 1000);
-    std::tm tm {};
-    localtime_r(&seconds, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &tm);
     return buf;
 }
 
@@ -145,13 +133,6 @@ void printProgress(const ExperimentProgress& p)
     else
         *g_text << "  [run " << p.runId << "; " << p.runsDone << "/" << p.runsTotal << " done"
                 << (p.runsDone < p.runsTotal ? ", ETA " + etaText(p.etaS) : "") << "]" << std::endl;
-}
-
-Result<std::unique_ptr<SessionStore>> openExisting(const std::string& path)
-{
-    SessionOpenOptions options;
-    options.create = false;
-    return SessionStore::open(path, options);
 }
 
 } // namespace
@@ -294,7 +275,7 @@ int experimentCommand(const ExperimentArgs& a)
 
 int experimentReportCommand(const ExperimentReportCommandArgs& a)
 {
-    auto store = openExisting(a.dbPath);
+    auto store = openExistingSession(a.dbPath);
     if (!store) {
         printError(store.error());
         return 1;
@@ -304,7 +285,7 @@ int experimentReportCommand(const ExperimentReportCommandArgs& a)
 
 int experimentsCommand(const ExperimentsArgs& a)
 {
-    auto store = openExisting(a.dbPath);
+    auto store = openExistingSession(a.dbPath);
     if (!store) {
         printError(store.error());
         return 1;
@@ -320,17 +301,7 @@ int experimentsCommand(const ExperimentsArgs& a)
         rows.push_back({ std::to_string(e.id), experimentStatusName(e.status), localTime(e.createdAtMs),
             results ? std::to_string(results->runsDone) + "/" + std::to_string(results->runsTotal) : "?", e.name });
     }
-    std::vector<size_t> widths(rows.front().size(), 0);
-    for (const auto& row : rows)
-        for (size_t i = 0; i < row.size(); ++i)
-            widths[i] = std::max(widths[i], row[i].size());
-    for (const auto& row : rows) {
-        std::string line;
-        for (size_t i = 0; i < row.size(); ++i)
-            line += (i ? "  " : "") + row[i] + (i + 1 < row.size() ? std::string(widths[i] - row[i].size(), ' ') : "");
-        std::cout << line << "\n";
-    }
-    std::cout << std::flush;
+    std::cout << textTable(rows, { false, false, false, false, false }) << std::flush;
     return 0;
 }
 

@@ -1,39 +1,19 @@
 #include "sessioncommands.h"
 
 #include "cliparse.h"
+#include "clisession.h"
 #include "report/units.h"
 #include "store/csvexport.h"
 #include "store/sessionstore.h"
 
 #include <CLI/CLI.hpp>
 #include <cmath>
-#include <ctime>
 #include <fstream>
 #include <iostream>
 
 namespace wb::cli {
 
 namespace {
-
-// Sessions are opened writable when they can be (so that runs of dead
-// processes are marked interrupted) but never created by a reading command.
-Result<std::unique_ptr<SessionStore>> openExisting(const std::string& path)
-{
-    SessionOpenOptions options;
-    options.create = false;
-    return SessionStore::open(path, options);
-}
-
-std::string localTime(int64_t ms)
-{
-    if (ms <= 0) return "-";
-    const std::time_t seconds = static_cast<std::time_t>(ms / 1000);
-    std::tm tm {};
-    localtime_r(&seconds, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &tm);
-    return buf;
-}
 
 std::string latencyText(double us)
 {
@@ -45,27 +25,6 @@ std::string fixed2(double v)
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.2f", v);
     return buf;
-}
-
-// Columns padded to their widest cell; text left-aligned, numbers right-aligned.
-std::string table(const std::vector<std::vector<std::string>>& rows, const std::vector<bool>& rightAligned)
-{
-    std::vector<size_t> widths(rightAligned.size(), 0);
-    for (const auto& row : rows)
-        for (size_t i = 0; i < row.size(); ++i)
-            widths[i] = std::max(widths[i], row[i].size());
-    std::string out;
-    for (const auto& row : rows) {
-        std::string line;
-        for (size_t i = 0; i < row.size(); ++i) {
-            const std::string pad(widths[i] - row[i].size(), ' ');
-            line += (i ? "  " : "") + (rightAligned[i] ? pad + row[i] : row[i] + pad);
-        }
-        while (!line.empty() && line.back() == ' ')
-            line.pop_back();
-        out += line + "\n";
-    }
-    return out;
 }
 
 std::string joinTags(const std::vector<std::string>& tags)
@@ -92,7 +51,7 @@ void addRunsCommand(CLI::App& app, RunsArgs& a)
 
 int runsCommand(const RunsArgs& a)
 {
-    auto store = openExisting(a.dbPath);
+    auto store = openExistingSession(a.dbPath);
     if (!store) {
         printError(store.error());
         return 1;
@@ -121,7 +80,7 @@ int runsCommand(const RunsArgs& a)
             has ? latencyText(t.latency.p50Us) : "-", has ? latencyText(t.latency.p99Us) : "-",
             has ? std::to_string(t.errors.transportErrors()) : "-", has ? std::to_string(t.errors.status) : "-" });
     }
-    std::cout << table(rows, { true, false, false, false, false, true, true, true, true, true, true, true, true });
+    std::cout << textTable(rows, { true, false, false, false, false, true, true, true, true, true, true, true, true });
     return 0;
 }
 
@@ -146,7 +105,7 @@ int exportCommand(const ExportArgs& a)
         printError("choose an output format: --csv [OUT]");
         return 2;
     }
-    auto store = openExisting(a.dbPath);
+    auto store = openExistingSession(a.dbPath);
     if (!store) {
         printError(store.error());
         return 1;

@@ -34,20 +34,6 @@ using namespace wb::ui;
 
 namespace {
 
-/// A loopback port with nothing listening (bound, never listened on, then closed).
-uint16_t closedPort()
-{
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a {};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-    socklen_t len = sizeof a;
-    ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-    ::close(fd);
-    return ntohs(a.sin_port);
-}
-
 /// A server that takes connections (the kernel completes them from the backlog)
 /// and never answers: a probe against it waits for the first byte until cancelled.
 class SilentServer
@@ -180,7 +166,7 @@ private slots:
     {
         ProbeDialog dialog;
         QSignalSpy finished(&dialog, &ProbeDialog::probeFinished);
-        const uint16_t port = closedPort();
+        const uint16_t port = uitest::closedPort();
         dialog.probe(target("closed", "http://127.0.0.1:" + std::to_string(port) + "/"));
         QVERIFY(finished.wait(10'000));
         QVERIFY(!dialog.outcome().ok);
@@ -325,7 +311,7 @@ private slots:
 
     void preRunProbeBlocksARefusedTargetUntilRunAnyway()
     {
-        const uint16_t port = closedPort();
+        const uint16_t port = uitest::closedPort();
         auto w = windowWithTarget(QStringLiteral("refused.wrkbench"), "http://127.0.0.1:" + std::to_string(port) + "/");
         QVERIFY(w);
         w->show();

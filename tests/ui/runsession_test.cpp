@@ -15,9 +15,6 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 using namespace wb;
 using namespace wb::ui;
@@ -48,20 +45,6 @@ class RunSessionTest : public QObject
         p.profile.load.intervalUs = 200'000;
         p.sessionPath = m_path;
         return p;
-    }
-
-    /// A loopback port with nothing listening (bound, never listened on, then closed).
-    static uint16_t closedPort()
-    {
-        const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-        sockaddr_in a {};
-        a.sin_family = AF_INET;
-        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-        socklen_t len = sizeof a;
-        ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-        ::close(fd);
-        return ntohs(a.sin_port);
     }
 
 private slots:
@@ -163,7 +146,7 @@ private slots:
         RunSession session;
         QSignalSpy started(&session, &RunSession::started);
         QSignalSpy finished(&session, &RunSession::finished);
-        QVERIFY(session.start(plan("http://127.0.0.1:" + std::to_string(closedPort()) + "/", 1000)));
+        QVERIFY(session.start(plan("http://127.0.0.1:" + std::to_string(uitest::closedPort()) + "/", 1000)));
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10'000);
         QCOMPARE(started.count(), 0);
         const auto outcome = finished[0][0].value<RunOutcome>();

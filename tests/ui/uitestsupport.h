@@ -12,6 +12,9 @@
 #include <QTest>
 #include <cstdlib>
 #include <memory>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 namespace wb::uitest {
 
@@ -107,6 +110,20 @@ inline int64_t addSyntheticRun(SessionStore& store, int64_t targetId, const Synt
     if (!store.appendIntervals(*id, records)) return 0;
     if (!store.finishRun(*id, FinishedRun::of(result, wallClockNowMs()))) return 0;
     return *id;
+}
+
+/// A loopback port with nothing listening (bound, never listened on, then closed).
+inline uint16_t closedPort()
+{
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a {};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
+    socklen_t len = sizeof a;
+    ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+    ::close(fd);
+    return ntohs(a.sin_port);
 }
 
 inline Target makeTarget(const std::string& name, const std::string& url, std::vector<std::string> tags = {})

@@ -42,7 +42,10 @@ public:
     void retainRuns(const std::vector<int64_t>& existingIds);
 
     bool exportCsv(const QString& path, QString* error = nullptr) const;
-    /// Asks where and writes one chart as PNG: "rps", "spectrum" or "bars" (context menu, File > Export).
+    /// Ask where and write, as the Export button and File > Export do: the table as CSV,
+    /// the whole comparison as one PNG, one chart ("rps", "spectrum" or "bars") as PNG.
+    void askExportCsv();
+    void askExportReport();
     void askExportChart(const QString& which);
     /// Title, table and charts in one PNG: width pixels wide, or as wide as
     /// the table when that is wider (many runs), plus the margins.
@@ -64,8 +67,6 @@ signals:
 private:
     /// Everything but the table follows the model (after each reset: runs or baseline changed).
     void modelChanged();
-    void askExportCsv();
-    void askExportReport();
     QImage renderTable(int width) const;
 
     std::vector<RunData> m_runs;

@@ -37,6 +37,8 @@ public:
     bool deleteSelected();
     /// Writes the runs shown (filtered, in the order shown) as CSV (wrkbench-cli runs --csv columns).
     bool exportCsv(const QString& path, QString* error = nullptr) const;
+    /// Asks where and writes the runs shown as CSV (the Export button, File > Export).
+    void askExport();
 
     QTableView* view() const { return m_view; }
     RunsTableModel* model() const { return m_model; }
@@ -57,7 +59,6 @@ private:
     void updateTags();
     void updateButtons();
     void contextMenu(const QPoint& pos);
-    void askExport();
     /// Ids among ids whose run is still being recorded (status running).
     QList<qint64> runningAmong(const QList<qint64>& ids) const;
 
