@@ -1,5 +1,7 @@
 #include "report/wrklog.h"
 
+#include "common/utf8.h"
+
 #include <algorithm>
 #include <charconv>
 #include <climits>
@@ -166,29 +168,12 @@ std::vector<string_view> splitWords(string_view line)
     return words;
 }
 
-// Length of the valid UTF-8 sequence at s[i], 0 if invalid (overlong forms and surrogates included).
-size_t utf8Length(string_view s, size_t i)
-{
-    const auto b = [&](size_t k) { return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0u; };
-    const auto cont = [&](size_t k, unsigned lo = 0x80, unsigned hi = 0xbf) { return b(k) >= lo && b(k) <= hi; };
-    const unsigned lead = b(0);
-    if (lead < 0x80) return 1;
-    if (lead >= 0xc2 && lead <= 0xdf) return cont(1) ? 2 : 0;
-    if (lead == 0xe0) return cont(1, 0xa0) && cont(2) ? 3 : 0;
-    if (lead == 0xed) return cont(1, 0x80, 0x9f) && cont(2) ? 3 : 0;
-    if (lead >= 0xe1 && lead <= 0xef) return cont(1) && cont(2) ? 3 : 0;
-    if (lead == 0xf0) return cont(1, 0x90) && cont(2) && cont(3) ? 4 : 0;
-    if (lead >= 0xf1 && lead <= 0xf3) return cont(1) && cont(2) && cont(3) ? 4 : 0;
-    if (lead == 0xf4) return cont(1, 0x80, 0x8f) && cont(2) && cont(3) ? 4 : 0;
-    return 0;
-}
-
 // Valid UTF-8 for the result (it ends up in JSON and SQLite), at most maxBytes of it.
 std::string validText(string_view s, size_t maxBytes = SIZE_MAX)
 {
     std::string out;
     for (size_t i = 0; i < s.size();) {
-        const size_t length = utf8Length(s, i);
+        const size_t length = utf8SequenceLength(s, i);
         const size_t taken = length ? length : 1;
         if (out.size() + taken > maxBytes) {
             out += "...";

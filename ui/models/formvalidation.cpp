@@ -1,5 +1,6 @@
 #include "models/formvalidation.h"
 
+#include "common/utf8.h"
 #include "models/format.h"
 #include "report/stageparse.h"
 #include "report/units.h"
@@ -192,43 +193,9 @@ TargetForm targetFormOf(const Target& t)
 
 bool isTextBody(const std::string& body)
 {
-    // Valid UTF-8 without NUL, checked in place: decoding into a QString would
-    // allocate twice the body (128 MB for a 64 MB file) on every check.
-    const auto* p = reinterpret_cast<const unsigned char*>(body.data());
-    const auto* end = p + body.size();
-    while (p < end) {
-        const unsigned char c = *p;
-        if (c == 0) return false;
-        if (c < 0x80) {
-            ++p;
-            continue;
-        }
-        int extra = 0;
-        uint32_t codePoint = 0;
-        if ((c & 0xe0) == 0xc0) {
-            extra = 1;
-            codePoint = c & 0x1f;
-        } else if ((c & 0xf0) == 0xe0) {
-            extra = 2;
-            codePoint = c & 0x0f;
-        } else if ((c & 0xf8) == 0xf0) {
-            extra = 3;
-            codePoint = c & 0x07;
-        } else {
-            return false;
-        }
-        if (end - p <= extra) return false;
-        for (int i = 1; i <= extra; ++i) {
-            if ((p[i] & 0xc0) != 0x80) return false;
-            codePoint = (codePoint << 6) | (p[i] & 0x3f);
-        }
-        // Overlong forms, UTF-16 surrogates and values past U+10FFFF are not UTF-8.
-        static constexpr uint32_t MIN_FOR_LENGTH[] = { 0, 0x80, 0x800, 0x10000 };
-        if (codePoint < MIN_FOR_LENGTH[extra] || (codePoint >= 0xd800 && codePoint <= 0xdfff) || codePoint > 0x10ffff)
-            return false;
-        p += extra + 1;
-    }
-    return true;
+    // Checked in place: decoding into a QString would allocate twice the body
+    // (128 MB for a 64 MB file) on every check.
+    return body.find('\0') == std::string::npos && isValidUtf8(body);
 }
 
 QString describeBody(const std::string& body, const QString& sourceFile)

@@ -199,7 +199,8 @@ void ExperimentPage::setDocument(SessionDocument* doc)
         // Each run an experiment elsewhere completes changes its results, not its status.
         connect(m_doc, &SessionDocument::runsChanged, this, [this] {
             for (int i = 0; i < m_list->topLevelItemCount(); ++i)
-                if (m_list->topLevelItem(i)->text(StatusColumn) == QLatin1String("running")) {
+                if (m_list->topLevelItem(i)->text(StatusColumn)
+                    == QString::fromUtf8(experimentStatusName(ExperimentStatus::Running))) {
                     refresh();
                     return;
                 }
