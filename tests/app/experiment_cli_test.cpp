@@ -20,14 +20,9 @@
 
 using namespace wb;
 using test::runProcess;
+using test::sourceDir;
 
 namespace {
-
-std::string sourceDir()
-{
-    const char* dir = std::getenv("WB_SOURCE_DIR");
-    return dir ? dir : ".";
-}
 
 class ExperimentCli : public ::testing::Test
 {

@@ -176,6 +176,12 @@ std::string cliPath()
     return p ? p : "wrkbench-cli";
 }
 
+std::string sourceDir()
+{
+    const char* dir = std::getenv("WB_SOURCE_DIR");
+    return dir ? dir : ".";
+}
+
 ProcessResult runCli(std::vector<std::string> args, int timeoutMs)
 {
     args.insert(args.begin(), cliPath());

@@ -61,6 +61,8 @@ private:
 
 /// Path of the wrkbench-cli binary under test ($WB_CLI, set by CTest).
 std::string cliPath();
+/// The source tree ($WB_SOURCE_DIR, set by CTest; "." when run by hand from it).
+std::string sourceDir();
 /// Runs wrkbench-cli with args (see runProcess).
 ProcessResult runCli(std::vector<std::string> args, int timeoutMs = 30'000);
 /// The lines of text, without their '\n' (a last line without one included).
