@@ -3,15 +3,43 @@
 #include <csignal>
 #include <filesystem>
 #include <string>
+#include <sys/resource.h>
 #include <unistd.h>
 
 namespace wb::test {
+
+// How long nginx may take to listen: generous, since a busy machine (another process
+// holding a core, a sanitizer build next door) can delay its start by seconds. Only
+// a broken start waits this long; it is a deadline, not a measurement.
+static constexpr int START_TIMEOUT_MS = 30'000;
+
+// nginx inherits this process's file limit and accepts only as many connections as
+// it allows; the soft limit is often 1024, fewer than some tests open (nginx then
+// leaves them in the accept queue, where they time out). Raised to the hard limit,
+// as the engine does for itself.
+static void raiseFileLimitForChildren()
+{
+    rlimit limit {};
+    if (getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur >= limit.rlim_max) return;
+    rlimit raised = limit;
+    raised.rlim_cur = limit.rlim_max;
+    (void)setrlimit(RLIMIT_NOFILE, &raised);
+}
 
 static std::string nginxBinary()
 {
     for (const char* p : { "/usr/sbin/nginx", "/usr/bin/nginx" })
         if (::access(p, X_OK) == 0) return p;
     return {};
+}
+
+NginxOptions tlsOptions(const TestCertificates& certs, unsigned workerConnections)
+{
+    NginxOptions options;
+    options.certFile = certs.serverCert;
+    options.keyFile = certs.serverKey;
+    options.workerConnections = workerConnections;
+    return options;
 }
 
 bool Nginx::available()
@@ -65,19 +93,24 @@ bool Nginx::start(const NginxOptions& options)
     if (options.reverseProxy) {
         // HTTP/1.1 with the Connection header cleared, so the upstream connections are kept alive.
         conf += "  upstream direct { server 127.0.0.1:" + std::to_string(m_port) + "; keepalive 64; }\n"
-            + "  server {\n    listen 127.0.0.1:" + std::to_string(m_proxyPort) + " backlog=4096;\n"
-            + "    location / { proxy_pass http://direct; proxy_http_version 1.1; proxy_set_header Connection \"\"; }\n"
-            + "  }\n";
+            + "  server {\n    listen 127.0.0.1:" + std::to_string(m_proxyPort) + " backlog=4096;\n";
+        // nginx waits after each write for its share of the rate, but not after
+        // the last one: writes of at most 16 KiB make the whole answer wait.
+        if (!options.proxyLimitRate.empty())
+            conf += "    limit_rate " + options.proxyLimitRate + ";\n    sendfile_max_chunk 16k;\n";
+        conf += "    location / { proxy_pass http://direct; proxy_http_version 1.1; proxy_set_header Connection \"\"; }\n"
+            "  }\n";
     }
     conf += "}\n";
     writeFile(dir + "/nginx.conf", conf);
 
+    raiseFileLimitForChildren();
     if (!m_process.start(
             { binary, "-p", dir, "-c", dir + "/nginx.conf", "-e", dir + "/logs/error.log" }, dir + "/logs/stdout.log"))
         return false;
-    if (!waitForPort("127.0.0.1", m_port, 5000)) return false;
-    if (options.reverseProxy && !waitForPort("127.0.0.1", m_proxyPort, 5000)) return false;
-    return !tls || waitForPort("127.0.0.1", m_tlsPort, 5000);
+    if (!waitForPort("127.0.0.1", m_port, START_TIMEOUT_MS)) return false;
+    if (options.reverseProxy && !waitForPort("127.0.0.1", m_proxyPort, START_TIMEOUT_MS)) return false;
+    return !tls || waitForPort("127.0.0.1", m_tlsPort, START_TIMEOUT_MS);
 }
 
 void Nginx::stop()

@@ -18,7 +18,13 @@ struct NginxOptions
     /// Adds a second plain listener (proxyPort()) that proxies every request to the
     /// first over keep-alive upstream connections: the same answers, one hop more.
     bool reverseProxy = false;
+    /// With reverseProxy: nginx's limit_rate for every answer of the proxy port
+    /// ("2m" = 2 MiB/s per response), to make that hop slow by a known amount.
+    std::string proxyLimitRate;
 };
+
+/// Options for a TLS listener with these certificates (and the plain one).
+NginxOptions tlsOptions(const TestCertificates& certs, unsigned workerConnections = 1024);
 
 class Nginx
 {

@@ -241,3 +241,37 @@ bool generateCertificates(const std::string& dir, TestCertificates& out, bool ex
 }
 
 } // namespace wb::test
+
+namespace wb::test {
+
+bool underCi()
+{
+    const char* ci = std::getenv("CI");
+    return ci && (std::strcmp(ci, "true") == 0 || std::strcmp(ci, "1") == 0);
+}
+
+double timeScale()
+{
+    if (const char* forced = std::getenv("WB_TIME_SCALE")) {
+        const double scale = std::atof(forced);
+        if (scale >= 1) return scale;
+    }
+#if defined(__SANITIZE_ADDRESS__)
+    return 6; // Debug + ASan + UBSan: measured 3-6x slower than RelWithDebInfo
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+    return 6;
+#else
+    return 1;
+#endif
+#else
+    return 1;
+#endif
+}
+
+int scaledMs(int ms)
+{
+    return static_cast<int>(ms * timeScale());
+}
+
+} // namespace wb::test

@@ -82,3 +82,20 @@ struct TestCertificates
 bool generateCertificates(const std::string& dir, TestCertificates& out, bool expiredServer = false);
 
 } // namespace wb::test
+
+namespace wb::test {
+
+/// True under CI (CI=true in the environment): a missing peer such as nginx is
+/// then a failure, never a quiet skip.
+bool underCi();
+
+/// How many times slower than an optimised build this one may run: 1, or 6 in a
+/// sanitizer build (and WB_TIME_SCALE=N overrides both). Tests that must bound a
+/// wait scale the bound with it; the bound itself always leaves room for a busy
+/// 2-core machine (another process holding a core).
+double timeScale();
+
+/// ms scaled by timeScale(), as an int for waits and deadlines.
+int scaledMs(int ms);
+
+} // namespace wb::test
