@@ -3,6 +3,8 @@
 // certificate, no trust at all, and -k.
 
 #include "probe/probe.h"
+#include "requirenginx.h"
+#include "testsupport.h"
 #include "tlsnginx.h"
 
 #include <chrono>
@@ -21,7 +23,7 @@ class ProbeOverTls : public ::testing::Test
 protected:
     void SetUp() override
     {
-        if (!test::Nginx::available()) GTEST_SKIP() << "nginx is not installed";
+        WB_REQUIRE_NGINX();
         ASSERT_TRUE(tls().ok) << tls().nginx.log();
         ASSERT_TRUE(tls().okExpired) << tls().expiredNginx.log();
     }
@@ -149,13 +151,19 @@ TEST_F(ProbeOverTls, OfferingHttp2FallsBackToWhatTheServerSpeaks)
 
 TEST_F(ProbeOverTls, EveryRepeatHasItsOwnFullHandshake)
 {
-    // nginx logs a request just after answering it: let the earlier tests' lines land first.
+    using Clock = std::chrono::steady_clock;
+    // nginx logs a request just after answering it: let the earlier tests' lines land first
+    // (the log unchanged for 300 ms; a busy machine may hold nginx up that long).
     size_t logBefore = tls().nginx.tlsAccessLog().size();
-    for (int quiet = 0; quiet < 5;) {
+    const auto quietFor = std::chrono::milliseconds(300);
+    const auto giveUpAt = Clock::now() + std::chrono::milliseconds(test::scaledMs(3000));
+    for (auto lastChange = Clock::now(); Clock::now() - lastChange < quietFor && Clock::now() < giveUpAt;) {
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
         const size_t now = tls().nginx.tlsAccessLog().size();
-        quiet = now == logBefore ? quiet + 1 : 0;
-        logBefore = now;
+        if (now != logBefore) {
+            logBefore = now;
+            lastChange = Clock::now();
+        }
     }
     auto r = probeRepeated(options("localhost", tls().nginx.tlsPort(), tls().certs.caCert), 3);
     ASSERT_TRUE(r.ok()) << r.error();
@@ -165,9 +173,10 @@ TEST_F(ProbeOverTls, EveryRepeatHasItsOwnFullHandshake)
     }
     // nginx logs "<protocol> <r if resumed, else .>" per TLS request.
     std::string log;
-    for (int i = 0; i < 100; ++i) {
+    const auto logDeadline = Clock::now() + std::chrono::milliseconds(test::scaledMs(5000));
+    for (;;) {
         log = tls().nginx.tlsAccessLog().substr(logBefore);
-        if (std::count(log.begin(), log.end(), '\n') >= 3) break;
+        if (std::count(log.begin(), log.end(), '\n') >= 3 || Clock::now() >= logDeadline) break;
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
     EXPECT_EQ(std::count(log.begin(), log.end(), '\n'), 3);

@@ -1,7 +1,10 @@
-// The engine against the built-in target server on loopback.
+// The engine against the built-in target server on loopback. Request counts are
+// floors that only make the equalities next to them meaningful: these tests must
+// hold on a slow (sanitizer) build on a busy machine; speed is bench/'s business.
 
 #include "run/runcontroller.h"
 #include "serve/targetserver.h"
+#include "testsupport.h"
 
 #include <chrono>
 #include <gtest/gtest.h>
@@ -62,7 +65,7 @@ TEST_F(RunAgainstBuiltin, KeepAliveRunCountsEveryResponseOnce)
 {
     Collector collector;
     const RunResult r = runToEnd(config("/"), &collector);
-    EXPECT_GT(r.requests, 1000u);
+    EXPECT_GE(r.requests, 20u);
     EXPECT_EQ(r.errors.total(), 0u);
     EXPECT_EQ(r.status.byCode[200], r.requests);
     EXPECT_EQ(r.latency.count(), r.requests);
@@ -86,16 +89,19 @@ TEST_F(RunAgainstBuiltin, KeepAliveRunCountsEveryResponseOnce)
         sum += r.intervals[i].requests;
     }
     EXPECT_EQ(sum, r.requests);
-    // Req/Sec samples every 100 ms per thread: about 2 threads x 10 samples.
-    EXPECT_GE(r.threadRates.perThreadRequestsPerS.size(), 16u);
+    // Req/Sec samples every 100 ms per thread: at most 2 threads x 10 samples (a late
+    // sample, on a busy machine, pushes the later ones back: fewer, never more).
+    EXPECT_GE(r.threadRates.perThreadRequestsPerS.size(), 10u);
     EXPECT_LE(r.threadRates.perThreadRequestsPerS.size(), 22u);
-    EXPECT_NEAR(r.threadRates.mean() * 2, r.requestsPerS(), 0.25 * r.requestsPerS());
+    EXPECT_NEAR(r.threadRates.mean() * 2, r.requestsPerS(), 0.5 * r.requestsPerS());
 }
 
 TEST_F(RunAgainstBuiltin, ConnectionCloseIsFollowedByReconnects)
 {
-    const RunResult r = runToEnd(config("/close"));
-    EXPECT_GT(r.requests, 200u);
+    const RunConfig cfg = config("/close");
+    const RunResult r = runToEnd(cfg);
+    // More answers than connections: each closed connection was replaced.
+    EXPECT_GT(r.requests, 2u * cfg.connections);
     EXPECT_EQ(r.errors.total(), 0u);
 }
 
@@ -104,7 +110,8 @@ TEST_F(RunAgainstBuiltin, PipelinedRequestsAreAllAnswered)
     auto cfg = config("/");
     cfg.pipeline = 8;
     const RunResult r = runToEnd(cfg);
-    EXPECT_GT(r.requests, 1000u);
+    // More than one full pipeline per connection: the batches were refilled.
+    EXPECT_GT(r.requests, uint64_t { cfg.connections } * cfg.pipeline);
     EXPECT_EQ(r.errors.total(), 0u);
     EXPECT_EQ(r.status.byCode[200], r.requests);
 }
@@ -112,7 +119,7 @@ TEST_F(RunAgainstBuiltin, PipelinedRequestsAreAllAnswered)
 TEST_F(RunAgainstBuiltin, ChunkedResponsesParse)
 {
     const RunResult r = runToEnd(config("/chunked"));
-    EXPECT_GT(r.requests, 500u);
+    EXPECT_GE(r.requests, 20u);
     EXPECT_EQ(r.errors.total(), 0u);
 }
 
@@ -121,7 +128,7 @@ TEST_F(RunAgainstBuiltin, LargeBodiesAreStreamedNotBuffered)
     auto cfg = config("/bytes/1000000", 500);
     cfg.connections = 2;
     const RunResult r = runToEnd(cfg);
-    EXPECT_GT(r.requests, 20u);
+    EXPECT_GE(r.requests, 4u); // several per connection: each body was read to its end
     EXPECT_EQ(r.errors.total(), 0u);
     EXPECT_GE(r.bytes, r.requests * 1'000'000);
 }
@@ -131,14 +138,14 @@ TEST_F(RunAgainstBuiltin, HeadAndPostWork)
     auto head = config("/");
     head.request.method = "HEAD";
     const RunResult h = runToEnd(head);
-    EXPECT_GT(h.requests, 500u);
+    EXPECT_GE(h.requests, 20u);
     EXPECT_EQ(h.errors.total(), 0u);
 
     auto post = config("/echo");
     post.request.method = "POST";
     post.request.body = std::string(300, 'p');
     const RunResult p = runToEnd(post);
-    EXPECT_GT(p.requests, 500u);
+    EXPECT_GE(p.requests, 20u);
     EXPECT_EQ(p.errors.total(), 0u);
     EXPECT_GT(p.bytes, p.requests * 300); // the body came back
 }
@@ -146,7 +153,7 @@ TEST_F(RunAgainstBuiltin, HeadAndPostWork)
 TEST_F(RunAgainstBuiltin, Non2xxResponsesAreCountedAsStatusErrors)
 {
     const RunResult r = runToEnd(config("/status/404"));
-    EXPECT_GT(r.requests, 500u);
+    EXPECT_GE(r.requests, 20u);
     EXPECT_EQ(r.status.byCode[404], r.requests);
     EXPECT_EQ(r.errors.status, r.requests);
     EXPECT_EQ(r.errors.socketErrors(), 0u);
@@ -159,8 +166,10 @@ TEST_F(RunAgainstBuiltin, ServerThatNeverAnswersTimesOut)
     cfg.timeoutUs = 300'000;
     const RunResult r = runToEnd(cfg);
     EXPECT_EQ(r.requests, 0u);
-    // Each connection times out about every 300-400 ms (100 ms check granularity) and is replaced.
-    EXPECT_GE(r.errors.timeout, 4u);
+    // Each connection times out about every 300-400 ms (100 ms check granularity) and is
+    // replaced: at most 4 each in 1.3 s, and at least one replacement timed out as well
+    // (a busy machine only makes them later, so fewer).
+    EXPECT_GE(r.errors.timeout, 3u);
     EXPECT_LE(r.errors.timeout, 10u);
 }
 
@@ -171,9 +180,10 @@ TEST_F(RunAgainstBuiltin, LatencyReflectsServerDelay)
     startServer(slow);
     auto cfg = config("/", 800);
     const RunResult r = runToEnd(cfg);
-    ASSERT_GT(r.requests, 50u);
+    ASSERT_GE(r.requests, 16u); // two rounds of the 8 connections
+    // Slowness only adds latency: the lower bounds are exact, the upper one has room.
     EXPECT_GE(r.latency.valueAtPercentileUs(50), 50'000u);
-    EXPECT_LT(r.latency.valueAtPercentileUs(50), 65'000u);
+    EXPECT_LT(r.latency.valueAtPercentileUs(50), static_cast<uint64_t>((50 + 15 * test::timeScale()) * 1000));
     EXPECT_GE(r.latency.minUs(), 50'000u);
 }
 
@@ -188,27 +198,33 @@ TEST_F(RunAgainstBuiltin, WarmupIsNotMeasured)
     EXPECT_NEAR(r.durationS, 0.5, 0.05);
     ASSERT_EQ(r.intervals.size(), 2u);
     EXPECT_EQ(r.intervals.front().startS, 0.0);
-    EXPECT_GT(r.requests, 100u);
+    EXPECT_GT(r.requests, 0u);
 }
 
-TEST_F(RunAgainstBuiltin, StopEndsTheRunWithin200Ms)
+// stop() promises ~100 ms; the bounds below are generous (a busy machine, a sanitizer
+// build) but far below what an ignored stop would take: the rest of a 30 s run.
+TEST_F(RunAgainstBuiltin, StopEndsTheRunPromptly)
 {
     auto cfg = config("/", 30'000);
     RunController run(cfg);
     ASSERT_TRUE(run.prepare().ok());
-    std::chrono::steady_clock::time_point stopCalled;
+    using Clock = std::chrono::steady_clock;
+    const auto runCalled = Clock::now();
+    Clock::time_point stopCalled;
     std::thread stopper([&] {
         std::this_thread::sleep_for(std::chrono::milliseconds(400));
-        stopCalled = std::chrono::steady_clock::now();
+        stopCalled = Clock::now();
         run.stop();
     });
     const RunResult r = run.run();
-    const auto returned = std::chrono::steady_clock::now();
+    const auto returned = Clock::now();
     stopper.join();
-    EXPECT_LT(returned - stopCalled, std::chrono::milliseconds(200));
+    EXPECT_LT(returned - stopCalled, std::chrono::milliseconds(test::scaledMs(500)));
     EXPECT_TRUE(r.stoppedEarly);
-    EXPECT_NEAR(r.durationS, 0.4, 0.1);
-    EXPECT_GT(r.requests, 100u);
+    // The measured time ends at the stop: about the time from run() to stop().
+    const double stopAfterS = std::chrono::duration<double>(stopCalled - runCalled).count();
+    EXPECT_NEAR(r.durationS, stopAfterS, 0.05 * test::timeScale());
+    EXPECT_GT(r.requests, 0u);
     uint64_t sum = 0;
     for (const auto& i : r.intervals)
         sum += i.requests;
@@ -218,16 +234,22 @@ TEST_F(RunAgainstBuiltin, StopEndsTheRunWithin200Ms)
 TEST_F(RunAgainstBuiltin, StopWhileNoResponsesArriveIsPrompt)
 {
     auto cfg = config("/silent", 30'000);
+    cfg.timeoutUs = 30'000'000; // neither the run nor a request timeout ends it before 30 s
     RunController run(cfg);
     ASSERT_TRUE(run.prepare().ok());
+    using Clock = std::chrono::steady_clock;
+    Clock::time_point stopCalled;
     std::thread stopper([&] {
         std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        stopCalled = Clock::now();
         run.stop();
     });
-    const auto started = std::chrono::steady_clock::now();
-    run.run();
+    const RunResult r = run.run();
+    const auto returned = Clock::now();
     stopper.join();
-    EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::milliseconds(500));
+    EXPECT_LT(returned - stopCalled, std::chrono::milliseconds(test::scaledMs(500)));
+    EXPECT_TRUE(r.stoppedEarly);
+    EXPECT_EQ(r.requests, 0u);
 }
 
 TEST(RunIpv6, LoopbackLiteral)
@@ -245,8 +267,9 @@ TEST(RunIpv6, LoopbackLiteral)
     const Status st = run.prepare();
     ASSERT_TRUE(st.ok()) << st.error();
     const RunResult r = run.run();
-    EXPECT_GT(r.requests, 100u);
+    EXPECT_GT(r.requests, 0u);
     EXPECT_EQ(r.errors.total(), 0u);
+    EXPECT_EQ(r.status.byCode[200], r.requests);
 }
 
 TEST(RunSetup, ConnectionRefusedIsReportedBeforeTheRun)

@@ -4,6 +4,7 @@
 
 #include "run/runcontroller.h"
 #include "serve/targetserver.h"
+#include "testsupport.h"
 
 #include <gtest/gtest.h>
 
@@ -44,8 +45,11 @@ class RateAccuracy : public ::testing::TestWithParam<double>
 
 TEST_P(RateAccuracy, AchievedRateIsWithinOnePercentOverFiveSeconds)
 {
-    auto server = startServer();
     const double rate = GetParam();
+    if (rate > 5000 && test::timeScale() > 1)
+        GTEST_SKIP() << "this (sanitizer) build is too slow to send " << rate
+                     << " requests/s on a shared machine; the optimised build covers this rate";
+    auto server = startServer();
     const RunResult r = runToEnd(openConfig(server->port(), rate, 5000, 50));
     EXPECT_EQ(r.errors.total(), 0u);
     EXPECT_NEAR(r.requestsPerS(), rate, 0.01 * rate);
@@ -64,34 +68,56 @@ INSTANTIATE_TEST_SUITE_P(Rates, RateAccuracy, ::testing::Values(1000.0, 20000.0)
 // Stalls of S every P: the share S/P of requests falls due during a stall and waits,
 // uniformly, between 0 and S. So the corrected latency's CDF above 1 - S/P is
 // F(x) = (1 - S/P) + (S/P) * x / S, i.e. percentile q lies at S * (q - (1 - S/P)) / (S/P).
-// Service time stays near the unstalled one: only the few requests already sent
-// when a stall begins see it.
+// Service time stays near the unstalled one: only the request each connection has in
+// flight when a stall begins sees it.
 TEST(CoordinatedOmission, CorrectedLatencyMatchesTheStallPattern)
 {
     const double periodMs = 1000, stallMs = 250;
+    // 2000/s over 50 connections: 40/s each, so a stall leaves ~10 requests queued per
+    // connection, which go out one round trip at a time once it ends (a short tail even on
+    // a slow build), and one request per connection per stall (2.5% of all) is in flight
+    // when it begins.
+    const double rate = 2000, durationMs = 5000;
+    const unsigned connections = 50;
     TargetServerOptions options;
     options.stallEveryUs = static_cast<uint64_t>(periodMs * 1000);
     options.stallForUs = static_cast<uint64_t>(stallMs * 1000);
     auto server = startServer(options);
-    const RunResult r = runToEnd(openConfig(server->port(), 4000, 5000));
-    ASSERT_GT(r.requests, 19'000u);
+    const RunResult r = runToEnd(openConfig(server->port(), rate, static_cast<uint64_t>(durationMs), connections));
+    // Every request due in the window is sent, late or not, and its answer awaited.
+    const double expectedRequests = rate * durationMs / 1000;
+    ASSERT_GT(static_cast<double>(r.requests), 0.9 * expectedRequests);
     EXPECT_EQ(r.errors.total(), 0u);
 
     const double share = stallMs / periodMs;
+    // A slow or busy client can only add latency: the lower bounds stay tight, the upper ones
+    // leave room for the backlog to clear (a few round trips per connection) on a slow build.
+    const double slackMs = 20 * test::timeScale();
     // Not right at 1 - S/P: the backlog a stall leaves takes a few ms to clear, which blurs the knee.
     for (double q : { 0.85, 0.90, 0.95, 0.99 }) {
         const double expectedMs = stallMs * (q - (1 - share)) / share;
         const double actualMs = static_cast<double>(r.latency.valueAtPercentileUs(q * 100)) / 1000.0;
-        EXPECT_NEAR(actualMs, expectedMs, 0.10 * expectedMs + 2.0) << "p" << q * 100;
+        EXPECT_GE(actualMs, 0.9 * expectedMs - 2.0) << "p" << q * 100;
+        EXPECT_LE(actualMs, 1.1 * expectedMs + slackMs) << "p" << q * 100;
     }
-    // Below the stall share, requests were not held.
-    EXPECT_LT(r.latency.valueAtPercentileUs(70), 5'000u);
-    // Service time: p90 and p99 stay at loopback speed.
-    EXPECT_LT(r.serviceLatency.valueAtPercentileUs(90), 5'000u);
-    EXPECT_LT(r.serviceLatency.valueAtPercentileUs(99), 5'000u);
-    // Late sends: every connection holding a stalled request sends its queue late.
-    EXPECT_GT(r.lateRequests, 1000u);
-    EXPECT_NEAR(static_cast<double>(r.maxLagUs) / 1000.0, stallMs, 0.15 * stallMs);
+    // Outside the stalls requests were not held: the share answered within S/10 of their due
+    // time is about 1 - S/P (without the correction it would be nearly all of them).
+    ASSERT_GT(r.latency.count(), 0u);
+    const auto fastUs = static_cast<uint64_t>(stallMs * 1000 / 10);
+    const double fastShare
+        = static_cast<double>(r.latency.countAtOrBelow(fastUs)) / static_cast<double>(r.latency.count());
+    EXPECT_NEAR(fastShare, 1 - share, 0.07);
+    // Service time stays at loopback speed: the requests in flight when a stall begins
+    // (one per connection per stall, 2.5%) are the only ones that see it.
+    const auto serviceBoundUs = static_cast<uint64_t>(stallMs * 1000 / 5);
+    EXPECT_LT(r.serviceLatency.valueAtPercentileUs(90), serviceBoundUs);
+    EXPECT_LT(r.serviceLatency.valueAtPercentileUs(95), serviceBoundUs);
+    // Late sends: every connection holding a stalled request sends its queue late, i.e.
+    // most of the requests that fall due during a stall.
+    EXPECT_GT(static_cast<double>(r.lateRequests), 0.5 * share * expectedRequests);
+    const double maxLagMs = static_cast<double>(r.maxLagUs) / 1000.0;
+    EXPECT_GE(maxLagMs, 0.85 * stallMs);
+    EXPECT_LE(maxLagMs, stallMs + 100 * test::timeScale());
 }
 
 TEST(OpenModel, PipelinedRequestsEachKeepTheirOwnDueTime)
@@ -104,9 +130,10 @@ TEST(OpenModel, PipelinedRequestsEachKeepTheirOwnDueTime)
     const RunResult r = runToEnd(cfg);
     EXPECT_EQ(r.errors.total(), 0u);
     EXPECT_NEAR(r.requestsPerS(), 2000, 20);
-    // No queueing: corrected latency is the server delay, not the pipeline's wait.
+    // No queueing: corrected latency is the server delay, not the pipeline's wait (which
+    // would add up to another 20 ms). Slowness only adds latency: the lower bound is exact.
     EXPECT_GE(r.latency.valueAtPercentileUs(50), 20'000u);
-    EXPECT_LT(r.latency.valueAtPercentileUs(99), 30'000u);
+    EXPECT_LT(r.latency.valueAtPercentileUs(99), static_cast<uint64_t>((20 + 15 * test::timeScale()) * 1000));
 }
 
 TEST(OpenModel, RateStagesFollowThePlan)
@@ -122,7 +149,9 @@ TEST(OpenModel, RateStagesFollowThePlan)
     const double expected[] = { 500, 1500, 2000, 2000, 1500, 500 };
     for (size_t i = 0; i < 6; ++i) {
         EXPECT_NEAR(r.intervals[i].targetRatePerS, expected[i], 1e-6) << i;
-        EXPECT_NEAR(r.intervals[i].requestsPerS(), expected[i], 0.03 * expected[i] + 10) << i;
+        // Answers are counted when they arrive, so a slow build shifts a few across boundaries;
+        // the total below is exact.
+        EXPECT_NEAR(r.intervals[i].requestsPerS(), expected[i], 0.10 * expected[i] + 10) << i;
     }
     EXPECT_NEAR(static_cast<double>(r.requests), 4000, 40);
 }
@@ -144,11 +173,11 @@ TEST(ClosedModel, ConnectionStagesFollowThePlan)
                                     << r.errors.write << " timeout " << r.errors.timeout << " parse " << r.errors.parse
                                     << " " << r.firstConnectError;
     // Open connections at each interval end: target(t) = 20 t for t <= 1 s, then 20 + 20 (t - 1),
-    // applied every 100 ms (so up to 2 behind).
+    // applied every 100 ms (so up to 2 behind; a few more while a slow build is still connecting).
     for (size_t i = 0; i < r.intervals.size(); ++i) {
         const double t = 0.25 * static_cast<double>(i + 1);
         const double target = t <= 1 ? 20 * t : 20 + 20 * (t - 1);
-        EXPECT_NEAR(static_cast<double>(r.intervals[i].connections), target, 2.5) << "t=" << t;
+        EXPECT_NEAR(static_cast<double>(r.intervals[i].connections), target, 5) << "t=" << t;
     }
 }
 

@@ -1,6 +1,7 @@
 // The built-in target server, driven by a tiny blocking client over loopback.
 
 #include "serve/targetserver.h"
+#include "testsupport.h"
 
 #include <arpa/inet.h>
 #include <cerrno>
@@ -13,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <sys/socket.h>
+#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -35,12 +37,16 @@ struct Response
     }
 };
 
+/// How long a read waits: a deadline for a broken server (generous: a slow build on a
+/// busy machine), not a measurement.
+constexpr int READ_TIMEOUT_MS = 10'000;
+
 /// A blocking loopback client. Every read has a timeout so a broken server
 /// fails the test instead of hanging it.
 class Client
 {
 public:
-    explicit Client(uint16_t port, const char* address = "127.0.0.1", int timeoutMs = 3000)
+    explicit Client(uint16_t port, const char* address = "127.0.0.1", int timeoutMs = READ_TIMEOUT_MS)
     {
         bool v6 = std::strchr(address, ':') != nullptr;
         m_fd = ::socket(v6 ? AF_INET6 : AF_INET, SOCK_STREAM, 0);
@@ -138,7 +144,7 @@ public:
         setTimeout(timeoutMs);
         char c;
         ssize_t n = ::recv(m_fd, &c, 1, 0);
-        setTimeout(3000);
+        setTimeout(READ_TIMEOUT_MS);
         return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
     }
 
@@ -503,7 +509,7 @@ TEST(TargetServer, DelayPathAnswersLater)
     ASSERT_TRUE(r);
     EXPECT_EQ(r->status, 200);
     EXPECT_GE(elapsed, std::chrono::milliseconds(100));
-    EXPECT_LT(elapsed, std::chrono::seconds(1));
+    EXPECT_LT(elapsed, std::chrono::milliseconds(test::scaledMs(1000)));
 }
 
 TEST(TargetServer, DelayedAnswerBlocksLaterPipelinedAnswers)
@@ -533,8 +539,9 @@ TEST(TargetServer, DelayOptionDelaysEveryAnswer)
         auto start = Clock::now();
         auto r = c.request("/");
         ASSERT_TRUE(r);
-        EXPECT_GE(Clock::now() - start, std::chrono::milliseconds(50));
-        EXPECT_LT(Clock::now() - start, std::chrono::milliseconds(900));
+        const auto elapsed = Clock::now() - start;
+        EXPECT_GE(elapsed, std::chrono::milliseconds(50));
+        EXPECT_LT(elapsed, std::chrono::milliseconds(test::scaledMs(900)));
     }
 }
 
@@ -561,7 +568,8 @@ TEST(TargetServer, ClientClosingDuringADelayIsHarmless)
         Client c(s.port());
         ASSERT_TRUE(c.send("GET / HTTP/1.1\r\n\r\n"));
     } // all closed before their answers are due
-    usleep(200000);
+    // Past the answers' time (with room for a slow build), so they meet closed connections.
+    std::this_thread::sleep_for(std::chrono::milliseconds(test::scaledMs(200)));
     Client c(s.port());
     auto r = c.request("/delay/0");
     ASSERT_TRUE(r);
@@ -647,11 +655,12 @@ TEST(TargetServer, StopIsPromptWithIdleConnections)
         }
     }
     ASSERT_TRUE(clients.back()->send("GET /silent HTTP/1.1\r\n\r\n"));
-    ASSERT_TRUE(clients.front()->send("GET /delay/5000 HTTP/1.1\r\n\r\n"));
-    usleep(50000);
+    // An answer due long after any bound below: stop() must not wait for it.
+    ASSERT_TRUE(clients.front()->send("GET /delay/60000 HTTP/1.1\r\n\r\n"));
+    std::this_thread::sleep_for(std::chrono::milliseconds(test::scaledMs(50)));
     auto start = Clock::now();
     s.server.stop();
-    EXPECT_LT(Clock::now() - start, std::chrono::milliseconds(200));
+    EXPECT_LT(Clock::now() - start, std::chrono::milliseconds(test::scaledMs(1000)));
     EXPECT_TRUE(clients.front()->closedByPeer());
     EXPECT_TRUE(clients.back()->closedByPeer());
     s.server.stop(); // idempotent
