@@ -2,6 +2,7 @@
 // one-line errors and their exit codes, and TLS against a real nginx.
 
 #include "nginx.h"
+#include "requirenginx.h"
 #include "serve/targetserver.h"
 #include "testsupport.h"
 
@@ -34,7 +35,7 @@ protected:
     static test::ProcessResult probe(std::vector<std::string> args)
     {
         args.insert(args.begin(), { test::cliPath(), "probe" });
-        return runProcess(args, 20'000);
+        return runProcess(args, 60'000);
     }
 
     static std::vector<std::string> lines(const std::string& text)
@@ -184,17 +185,17 @@ TEST_F(ProbeCli, UsageErrorsExitTwo)
 
 TEST(ProbeCliTls, CertificatesAndTheirErrors)
 {
-    if (!test::Nginx::available()) GTEST_SKIP() << "nginx is not installed";
+    WB_REQUIRE_NGINX();
     test::TempDir dir, expiredDir;
     test::TestCertificates certs, expiredCerts;
     ASSERT_TRUE(test::generateCertificates(dir.path(), certs));
     ASSERT_TRUE(test::generateCertificates(expiredDir.path(), expiredCerts, true));
     test::Nginx nginx, expired;
-    ASSERT_TRUE(nginx.start({ certs.serverCert, certs.serverKey, 64 })) << nginx.log();
-    ASSERT_TRUE(expired.start({ expiredCerts.serverCert, expiredCerts.serverKey, 64 })) << expired.log();
+    ASSERT_TRUE(nginx.start(test::tlsOptions(certs, 64))) << nginx.log();
+    ASSERT_TRUE(expired.start(test::tlsOptions(expiredCerts, 64))) << expired.log();
     const auto run = [](std::vector<std::string> args) {
         args.insert(args.begin(), { test::cliPath(), "probe" });
-        return runProcess(args, 20'000);
+        return runProcess(args, 60'000);
     };
     const std::string good = "https://localhost:" + std::to_string(nginx.tlsPort()) + "/";
 

@@ -37,7 +37,7 @@ protected:
         m_db = m_dir.file("lab.wrkbench");
     }
 
-    test::ProcessResult cli(std::vector<std::string> args, int timeoutMs = 30'000)
+    test::ProcessResult cli(std::vector<std::string> args, int timeoutMs = 60'000)
     {
         return test::runCli(std::move(args), timeoutMs);
     }
@@ -179,17 +179,20 @@ TEST_F(StoreCli, KilledRunBecomesInterruptedWithItsIntervals)
     ASSERT_TRUE(child.start(
         { test::cliPath(), "run", "-c4", "-t2", "-d30s", "--interval", "200ms", "--db", m_db, "--tag", "crash", m_url },
         m_dir.file("child.log")));
-    // Wait until the run has written a few intervals, then kill it without warning.
+    // Wait until the run has written a few intervals (1 s of its 30), then kill it without warning.
     size_t seen = 0;
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(15);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
     while (seen < 5 && std::chrono::steady_clock::now() < deadline) {
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
         if (!std::filesystem::exists(m_db)) continue;
-        if (auto store = openReadOnly(); store)
-            if (auto data = store->loadRun(1); data) seen = data->intervals.size();
+        // Not openReadOnly(): a file the run has only begun to create is no failure here.
+        SessionOpenOptions options;
+        options.readOnly = true;
+        if (auto store = SessionStore::open(m_db, options); store)
+            if (auto data = (*store)->loadRun(1); data) seen = data->intervals.size();
     }
     ASSERT_GE(seen, 5u) << test::readFile(m_dir.file("child.log"));
-    EXPECT_EQ(child.signalAndWait(SIGKILL, 5000), 128 + SIGKILL);
+    EXPECT_EQ(child.signalAndWait(SIGKILL, 60'000), 128 + SIGKILL);
 
     // Reading it with the CLI marks the run interrupted.
     const auto rows = runsCsv();
@@ -216,13 +219,13 @@ TEST_F(StoreCli, KilledRunBecomesInterruptedWithItsIntervals)
 TEST_F(StoreCli, RunsListKeepsNon2xxApartFromErrors)
 {
     // Every answer a 404: answers, not transport errors (as the GUI's Runs table counts them).
-    const auto r = cli({ "run", "-c2", "-t1", "-d300ms", "--db", m_db, "--target", "404s", m_url + "status/404" });
+    const auto r = cli({ "run", "-c2", "-t1", "-d1s", "--db", m_db, "--target", "404s", m_url + "status/404" });
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto rows = runsCsv();
     ASSERT_EQ(rows.size(), 1u);
     EXPECT_EQ(rows[0]["errors"], "0");
     const double non2xx = number(rows[0]["non2xx"]);
-    EXPECT_GT(non2xx, 100);
+    EXPECT_GT(non2xx, 20); // enough answers for the 1% below to mean something
     EXPECT_NEAR(non2xx, number(rows[0]["requests_per_s"]) * number(rows[0]["duration_s"]), non2xx * 0.01 + 1);
     const auto table = cli({ "runs", "--db", m_db });
     ASSERT_EQ(table.exitCode, 0) << table.err;
@@ -235,8 +238,8 @@ TEST_F(StoreCli, TwoRunsWritingOneFileBothLand)
     for (auto* child : { &a, &b })
         ASSERT_TRUE(
             child->start({ test::cliPath(), "run", "-c2", "-t1", "-d2s", "--interval", "100ms", "--db", m_db, m_url }));
-    EXPECT_EQ(a.signalAndWait(0, 30'000), 0);
-    EXPECT_EQ(b.signalAndWait(0, 30'000), 0);
+    EXPECT_EQ(a.signalAndWait(0, 60'000), 0);
+    EXPECT_EQ(b.signalAndWait(0, 60'000), 0);
     const auto rows = runsCsv();
     ASSERT_EQ(rows.size(), 2u);
     auto store = openReadOnly();
