@@ -116,7 +116,7 @@ private slots:
         editor.bodyTextEdit()->setFocus();
         QTest::keyClicks(editor.bodyTextEdit(), QStringLiteral("{\"id\":42}"));
         QVERIFY(editor.isValid());
-        QTRY_COMPARE_WITH_TIMEOUT(stored(id).body, std::string("{\"id\":42}"), 3000);
+        QTRY_COMPARE_WITH_TIMEOUT(stored(id).body, std::string("{\"id\":42}"), 10'000);
         QCOMPARE(m_doc->targetById(id)->body, std::string("{\"id\":42}"));
         QCOMPARE(editor.statusLabel()->text(), QStringLiteral("Saved in the session"));
         QCOMPARE(editor.bodyInfoLabel()->toolTip(), QStringLiteral("Stored body: 9 bytes of text"));
@@ -150,7 +150,7 @@ private slots:
         QCOMPARE(stored(id).body, large); // not emptied by the empty box
         editor.bodyTextEdit()->setFocus();
         QTest::keyClicks(editor.bodyTextEdit(), QStringLiteral("small"));
-        QTRY_COMPARE_WITH_TIMEOUT(stored(id).body, std::string("small"), 3000);
+        QTRY_COMPARE_WITH_TIMEOUT(stored(id).body, std::string("small"), 10'000);
     }
 
     void clearingTheBodyClearsIt()
@@ -187,7 +187,7 @@ private slots:
         editor.bodyTextEdit()->setFocus();
         editor.bodyTextEdit()->selectAll();
         QTest::keyClick(editor.bodyTextEdit(), Qt::Key_Delete);
-        QTRY_COMPARE_WITH_TIMEOUT(stored(text).body, std::string(), 3000);
+        QTRY_COMPARE_WITH_TIMEOUT(stored(text).body, std::string(), 10'000);
         // The other targets were not touched on the way.
         QCOMPARE(stored(binary).name, std::string("binary"));
     }
@@ -376,7 +376,7 @@ private slots:
         for (int i = 0; i < chips.size(); ++i)
             for (int j = i + 1; j < chips.size(); ++j)
                 QVERIFY(!chips[i]->geometry().intersects(chips[j]->geometry()));
-        QTRY_COMPARE_WITH_TIMEOUT(stored(id).tags.size(), size_t(8), 3000);
+        QTRY_COMPARE_WITH_TIMEOUT(stored(id).tags.size(), size_t(8), 10'000);
         QCOMPARE(panel.editor()->statusLabel()->text(), QStringLiteral("Saved in the session"));
         // Saved, the chips stay where they were typed (the session lists tags sorted: no reload).
         QCOMPARE(tags->tags().first(), QStringLiteral("NEG"));
@@ -433,7 +433,7 @@ private slots:
         QCOMPARE(table->rowCount(), 2); // a new empty row follows
         table->item(1, 0)->setText(QStringLiteral("Host"));
         table->item(1, 1)->setText(QStringLiteral("api.example"));
-        QTRY_COMPARE_WITH_TIMEOUT(stored(id).headers.size(), size_t(2), 3000);
+        QTRY_COMPARE_WITH_TIMEOUT(stored(id).headers.size(), size_t(2), 10'000);
         const Target t = stored(id);
         QCOMPARE(t.headers[0].name, std::string("X-Api-Key"));
         QCOMPARE(t.headers[0].value, std::string("s3cret"));

@@ -1,8 +1,9 @@
 // The Experiments tab driven like a user: a plan that does not validate shows
 // the parser's error inline and adds nothing; a tiny A-vs-B plan against the
-// built-in server (2 targets, 1 level, 2 repetitions of 300 ms) is created
-// from its file, run from the tab, and its results table, session runs and
-// charts, CSV / Markdown exports are checked. The results model runs under
+// built-in server (2 targets, 1 level, 2 repetitions of 300 ms; B answers 20 ms
+// late, so it is far slower however busy the machine) is created from its file,
+// run from the tab, and its results table, session runs and charts, CSV /
+// Markdown exports are checked; Stop and Resume. The results model runs under
 // QAbstractItemModelTester throughout.
 
 #include "charts/experimentcharts.h"
@@ -84,7 +85,7 @@ private slots:
         auto id = (*other)->addExperiment("made elsewhere", plan);
         QVERIFY(id);
         // The file watcher notices; the list follows and shows it, selected.
-        QTRY_COMPARE_WITH_TIMEOUT(page->experimentList()->topLevelItemCount(), 1, 10'000);
+        QTRY_COMPARE_WITH_TIMEOUT(page->experimentList()->topLevelItemCount(), 1, 15'000);
         QCOMPARE(page->experimentList()->topLevelItem(0)->text(1), QStringLiteral("made elsewhere"));
         QCOMPARE(page->selectedExperimentId(), *id);
     }
@@ -103,12 +104,13 @@ private slots:
         QTest::keyClick(&w, Qt::Key_4, Qt::ControlModifier);
         QCOMPARE(w.tabs()->currentWidget(), page);
 
-        // Few connections: the delayed target is bound to about connections / 1 ms.
+        // Few connections: the delayed target is bound to connections / 20 ms, 100 req/s, where
+        // the direct one makes thousands even on a busy machine.
         const QString path = writePlan(QStringLiteral("tiny.json"),
             "{"
             "\"name\": \"Direct vs delayed\","
             "\"targets\": [{\"name\": \"Direct\", \"url\": \"http://builtin/\", \"baseline\": true},"
-            "{\"name\": \"Delayed\", \"url\": \"http://builtin/delay/1\"}],"
+            "{\"name\": \"Delayed\", \"url\": \"http://builtin/delay/20\"}],"
             "\"load\": {\"threads\": 1, \"connections\": 2, \"interval\": \"100ms\"},"
             "\"repetitions\": 2, \"duration\": \"300ms\", \"cooldown\": 0}");
         const int64_t id = page->createFromPlanFile(path);
@@ -131,7 +133,7 @@ private slots:
         QVERIFY(!page->runButton()->isEnabled());
         QVERIFY(!w.runAction()->isEnabled()); // one load at a time
         QVERIFY(!page->progressBar()->isHidden());
-        QVERIFY(finished.wait(15'000));
+        QVERIFY(finished.wait(60'000));
         const auto result = finished[0][0].value<ExperimentTaskResult>();
         QVERIFY2(result.ok, qPrintable(result.error));
         QCOMPARE(result.outcome.status, ExperimentStatus::Completed);
@@ -159,7 +161,7 @@ private slots:
         for (int row = 0; row < 2; ++row) {
             QCOMPARE(cell(row, ExperimentResultsModel::RunsColumn).toString(), QStringLiteral("2"));
             QVERIFY(cell(row, ExperimentResultsModel::RpsColumn).toString().contains(QStringLiteral("±")));
-            QVERIFY(cell(row, ExperimentResultsModel::RpsColumn, ExperimentResultsModel::ValueRole).toDouble() > 50);
+            QVERIFY(cell(row, ExperimentResultsModel::RpsColumn, ExperimentResultsModel::ValueRole).toDouble() > 10);
             const double p50
                 = cell(row, ExperimentResultsModel::P50Column, ExperimentResultsModel::ValueRole).toDouble();
             const double p99
@@ -168,9 +170,9 @@ private slots:
             QCOMPARE(
                 cell(row, ExperimentResultsModel::ErrorsColumn, ExperimentResultsModel::ValueRole).toDouble(), 0.0);
         }
-        // Each delayed request takes at least 1 ms: at most ~2,000 req/s on 2 connections.
-        QVERIFY(cell(1, ExperimentResultsModel::P50Column, ExperimentResultsModel::ValueRole).toDouble() >= 1000);
-        QVERIFY(cell(1, ExperimentResultsModel::RpsColumn, ExperimentResultsModel::ValueRole).toDouble() < 2100);
+        // Each delayed request takes at least 20 ms: at most 100 req/s on 2 connections.
+        QVERIFY(cell(1, ExperimentResultsModel::P50Column, ExperimentResultsModel::ValueRole).toDouble() >= 20'000);
+        QVERIFY(cell(1, ExperimentResultsModel::RpsColumn, ExperimentResultsModel::ValueRole).toDouble() < 110);
         const double ratio = cell(1, ExperimentResultsModel::RatioColumn, ExperimentResultsModel::ValueRole).toDouble();
         QVERIFY(ratio > 0 && ratio < 1);
         QVERIFY(cell(1, ExperimentResultsModel::RatioColumn).toString().contains(QStringLiteral("–"))); // has a CI
@@ -242,11 +244,12 @@ private slots:
         const QString path = writePlan(QStringLiteral("resume.json"),
             "{\"targets\": [{\"name\": \"A\", \"url\": \"http://builtin/\"}, {\"name\": \"B\", \"url\": "
             "\"http://builtin/delay/1\"}], \"load\": {\"threads\": 1, \"connections\": 2}, \"repetitions\": 2, "
-            "\"duration\": \"300ms\"}");
+            "\"duration\": \"2s\"}");
         const int64_t id = page->createFromPlanFile(path);
         QVERIFY2(id > 0, qPrintable(page->errorLabel()->text()));
 
         // Stop once the first run is done: it is kept, the one in progress is stored as 'stopped'.
+        // (2 s runs: Stop lands seconds before the last run could end, however busy the machine.)
         QSignalSpy progress(page->task(), &ExperimentTask::progress);
         QSignalSpy finished(page->task(), &ExperimentTask::finished);
         QVERIFY(page->runSelected());
@@ -255,9 +258,9 @@ private slots:
                                          return args[0].value<ExperimentProgress>().event
                                              == ExperimentProgress::Event::RunFinished;
                                      }),
-            10'000);
+            30'000);
         QTest::mouseClick(page->stopButton(), Qt::LeftButton);
-        QVERIFY(finished.wait(10'000));
+        QVERIFY(finished.wait(30'000));
         auto result = finished[0][0].value<ExperimentTaskResult>();
         QVERIFY2(result.ok, qPrintable(result.error));
         QCOMPARE(result.outcome.status, ExperimentStatus::Stopped);
@@ -268,7 +271,7 @@ private slots:
 
         // Resume makes only what is missing.
         QTest::mouseClick(page->runButton(), Qt::LeftButton);
-        QVERIFY(finished.wait(15'000));
+        QVERIFY(finished.wait(60'000));
         result = finished[1][0].value<ExperimentTaskResult>();
         QVERIFY2(result.ok, qPrintable(result.error));
         QCOMPARE(result.outcome.status, ExperimentStatus::Completed);

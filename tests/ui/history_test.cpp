@@ -486,7 +486,7 @@ private slots:
         QSignalSpy finished(w.runSession(), &RunSession::finished);
         QSignalSpy intervals(w.runSession(), &RunSession::intervalReceived);
         QVERIFY(w.startRun());
-        QTRY_VERIFY_WITH_TIMEOUT(intervals.count() >= 2, 10'000);
+        QTRY_VERIFY_WITH_TIMEOUT(intervals.count() >= 2, 30'000);
         // The session file already has the live run, as 'running'; the history shows it.
         int64_t live = 0;
         QTRY_VERIFY_WITH_TIMEOUT(
@@ -496,7 +496,7 @@ private slots:
                     if (r.status == RunStatus::Running) live = r.id;
                 return live != 0;
             }(),
-            5000);
+            15'000);
 
         RunsPage* runs = w.runsPage();
         w.showTab(MainWindow::RunsTab);
@@ -511,9 +511,9 @@ private slots:
         QCOMPARE(runs->filter()->index(0, 0).data(RunsTableModel::RunIdRole).toLongLong(), live);
 
         // The run goes on and, stopped, is stored whole: no "not stored completely".
-        QTRY_VERIFY_WITH_TIMEOUT(intervals.count() >= 4, 10'000);
+        QTRY_VERIFY_WITH_TIMEOUT(intervals.count() >= 4, 30'000);
         w.stopRun();
-        QVERIFY(finished.wait(5000));
+        QVERIFY(finished.wait(20'000)); // (a run left to its 30 s end would be stored as completed, below)
         const auto outcome = finished[0][0].value<RunOutcome>();
         QCOMPARE(outcome.runId, live);
         QVERIFY2(outcome.storageWarning.isEmpty(), qPrintable(outcome.storageWarning));

@@ -240,11 +240,11 @@ private slots:
         QVERIFY(other);
         QVERIFY(addSyntheticRun(*other, *t, {}) > 0);
         QVERIFY(addSyntheticRun(*other, *t, {}) > 0);
-        QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 2, 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 2, 15'000); // noticed by the file watcher
         QVERIFY(model.record(1).hasTotals);
         // And a deletion there disappears here.
         QVERIFY(other->deleteRun(model.record(0).id));
-        QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 1, 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 1, 15'000);
     }
 
     void compareModelComputesDeltasAgainstTheBaseline()

@@ -7,6 +7,7 @@
 #include "run/runsession.h"
 #include "session/sessiondocument.h"
 #include "session/sessionseed.h"
+#include "testsupport.h"
 #include "uitestsupport.h"
 
 #include <QElapsedTimer>
@@ -66,14 +67,14 @@ private slots:
         QVERIFY(session.start(plan("http://builtin/", 1000)));
         QCOMPARE(session.phase(), RunSession::Phase::Probing);
         QVERIFY(!session.start(plan("http://builtin/", 1000))); // one at a time
-        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10'000);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30'000);
         QCOMPARE(started.count(), 1);
         QCOMPARE(session.phase(), RunSession::Phase::Idle);
         const auto outcome = finished[0][0].value<RunOutcome>();
         QVERIFY2(outcome.error.isEmpty(), qPrintable(outcome.error));
         QVERIFY2(outcome.storageWarning.isEmpty(), qPrintable(outcome.storageWarning));
         QCOMPARE(outcome.status, RunStatus::Completed);
-        QVERIFY(outcome.requests > 100);
+        QVERIFY(outcome.requests > 10); // any machine clears this floor; the sums below need some
         QCOMPARE(outcome.errors, uint64_t(0));
         QVERIFY(outcome.p50Us > 0 && outcome.p99Us >= outcome.p50Us);
 
@@ -102,7 +103,7 @@ private slots:
         QVERIFY(data->latency.has_value());
         QCOMPARE(data->run.profileName, std::string("test"));
         // The document noticed the write (file watcher).
-        QTRY_VERIFY_WITH_TIMEOUT(!m_doc->runs().empty() && m_doc->runs().back().id == outcome.runId, 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(!m_doc->runs().empty() && m_doc->runs().back().id == outcome.runId, 15'000);
     }
 
     void stopEndsTheRunPromptlyAndKeepsItAsStopped()
@@ -111,18 +112,22 @@ private slots:
         QSignalSpy finished(&session, &RunSession::finished);
         QSignalSpy intervals(&session, &RunSession::intervalReceived);
         QVERIFY(session.start(plan("http://builtin/delay/1", 30'000)));
-        QTRY_VERIFY_WITH_TIMEOUT(intervals.count() >= 2, 10'000);
+        QTRY_VERIFY_WITH_TIMEOUT(intervals.count() >= 2, 30'000);
         QVERIFY(session.elapsedS() > 0.3 && session.elapsedS() < session.plannedS());
         QElapsedTimer timer;
         timer.start();
         session.stop();
         QVERIFY(session.isStopping());
-        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 5000);
-        // The load ends within ~100 ms; the outcome reaches the UI on the next drain.
-        QVERIFY2(timer.elapsed() < 600, qPrintable(QString::number(timer.elapsed())));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60'000);
+        // The load ends within ~100 ms, the run is stored (an SQLite commit), and the outcome
+        // reaches the UI on the next drain: well within the bound, which leaves a busy machine
+        // room and is still a small part of the more than 29 s the run had left.
+        const qint64 stopToFinishedMs = timer.elapsed();
+        qInfo("stop to finished: %lld ms", stopToFinishedMs);
+        QVERIFY2(stopToFinishedMs < wb::test::scaledMs(3000), qPrintable(QString::number(stopToFinishedMs)));
         const auto outcome = finished[0][0].value<RunOutcome>();
         QCOMPARE(outcome.status, RunStatus::Stopped);
-        QVERIFY(outcome.durationS < 5);
+        QVERIFY(outcome.durationS < 15); // of 30 s: stopped, not run to its end
         auto record = m_doc->store().runRecord(outcome.runId);
         QVERIFY(record);
         QCOMPARE(record->status, RunStatus::Stopped);
@@ -133,10 +138,10 @@ private slots:
         RunSession session;
         QSignalSpy finished(&session, &RunSession::finished);
         QSignalSpy started(&session, &RunSession::started);
-        QVERIFY(session.start(plan("http://builtin/", 10'000)));
-        QTRY_COMPARE_WITH_TIMEOUT(started.count(), 1, 10'000);
+        QVERIFY(session.start(plan("http://builtin/", 60'000)));
+        QTRY_COMPARE_WITH_TIMEOUT(started.count(), 1, 30'000);
         session.stop();
-        QVERIFY(session.waitForFinished(5000));
+        QVERIFY(session.waitForFinished(20'000)); // a third of the 60 s run: only a prompt stop is done by then
         QCOMPARE(finished.count(), 1);
         QVERIFY(!session.isActive());
     }
@@ -147,7 +152,7 @@ private slots:
         QSignalSpy started(&session, &RunSession::started);
         QSignalSpy finished(&session, &RunSession::finished);
         QVERIFY(session.start(plan("http://127.0.0.1:" + std::to_string(uitest::closedPort()) + "/", 1000)));
-        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10'000);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30'000);
         QCOMPARE(started.count(), 0);
         const auto outcome = finished[0][0].value<RunOutcome>();
         QCOMPARE(outcome.status, RunStatus::Failed);
@@ -167,7 +172,7 @@ private slots:
         QSignalSpy finished(&session, &RunSession::finished);
         // The built-in server speaks plain HTTP: the handshake fails.
         QVERIFY(session.start(plan("https://127.0.0.1:" + std::to_string(*port) + "/", 1000)));
-        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10'000);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30'000);
         const auto outcome = finished[0][0].value<RunOutcome>();
         QCOMPARE(outcome.status, RunStatus::Failed);
         QVERIFY2(outcome.error.contains(QStringLiteral("TLS")), qPrintable(outcome.error));
@@ -183,21 +188,22 @@ private slots:
         RunSession session;
         QSignalSpy finished(&session, &RunSession::finished);
         QSignalSpy intervals(&session, &RunSession::intervalReceived);
-        QVERIFY(session.start(plan("http://builtin/", 1500)));
-        QTRY_VERIFY_WITH_TIMEOUT(intervals.count() >= 1, 10'000);
+        // Long enough that the readers below see it under way even where starting a process is slow.
+        QVERIFY(session.start(plan("http://builtin/", 5000)));
+        QTRY_VERIFY_WITH_TIMEOUT(intervals.count() >= 1, 30'000);
         for (int i = 0; i < 3 && finished.isEmpty(); ++i) {
             QProcess reader;
             reader.start(cli, { QStringLiteral("runs"), QStringLiteral("--db"), m_path, QStringLiteral("--csv") });
-            QVERIFY(reader.waitForFinished(10'000));
+            QVERIFY(reader.waitForFinished(60'000));
             QCOMPARE(reader.exitCode(), 0);
         }
-        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10'000);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60'000);
         const auto outcome = finished[0][0].value<RunOutcome>();
         QCOMPARE(outcome.status, RunStatus::Completed);
         // What another process sees now: the finished run, with its totals.
         QProcess reader;
         reader.start(cli, { QStringLiteral("runs"), QStringLiteral("--db"), m_path, QStringLiteral("--csv") });
-        QVERIFY(reader.waitForFinished(10'000));
+        QVERIFY(reader.waitForFinished(60'000));
         const QString csv = QString::fromUtf8(reader.readAllStandardOutput());
         const QString row = csv.split(QLatin1Char('\n'))
                                 .filter(QRegularExpression(QStringLiteral("^%1,").arg(outcome.runId)))
@@ -212,7 +218,7 @@ private slots:
         RunPlan p = plan("http://builtin/", 1000);
         p.target.url = "gopher://x/";
         QVERIFY(session.start(p));
-        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30'000);
         const auto outcome = finished[0][0].value<RunOutcome>();
         QCOMPARE(outcome.status, RunStatus::Failed);
         QVERIFY2(outcome.error.startsWith(QStringLiteral("URL: ")), qPrintable(outcome.error));

@@ -1,0 +1,107 @@
+// Not a test: a measurement, run by bench/ui-responsiveness.sh (never by ctest).
+// The real main window runs a 400-connection load at ten updates a second against
+// the built-in server while a 5 ms heartbeat on the UI thread records:
+//   - the longest wall-clock gap between two beats (a stall as the user sees it,
+//     the scheduler included: the engine, the server and the UI share the cores);
+//   - the most UI-thread CPU time between two beats (what our own handlers and
+//     paints cost, whatever the scheduler does);
+//   - the UI thread's CPU share over the run.
+// It prints one line per run: "responsiveness gap_ms=N busy_ms=N ui_cpu_pct=N".
+// These are milliseconds of a shared machine, so they are quoted as medians by
+// the bench script and asserted nowhere.
+
+#include "mainwindow.h"
+#include "pages/dialogs.h"
+#include "pages/profileeditor.h"
+#include "pages/targetspanel.h"
+#include "run/runsession.h"
+#include "uitestsupport.h"
+
+#include <QElapsedTimer>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QTest>
+#include <QTimer>
+#include <algorithm>
+#include <ctime>
+
+using namespace wb;
+using namespace wb::ui;
+
+class ResponsivenessBench : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+    static double threadCpuMs()
+    {
+        timespec ts {};
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+        return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
+    }
+
+    static void typeInto(QLineEdit* edit, const QString& text)
+    {
+        edit->setFocus();
+        edit->selectAll();
+        QTest::keyClick(edit, Qt::Key_Backspace);
+        QTest::keyClicks(edit, text);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        setConfirmHandler([](const QString&) { return true; });
+        setErrorHandler([](const QString& text) { qWarning("%s", qPrintable(text)); });
+    }
+
+    void measureA400ConnectionRun()
+    {
+        const int runs = qEnvironmentVariableIntValue("WB_RUNS") > 0 ? qEnvironmentVariableIntValue("WB_RUNS") : 1;
+        MainWindow w;
+        QVERIFY(w.openStartupSession(m_dir.filePath(QStringLiteral("busy.wrkbench"))));
+        w.targetsPanel()->addTarget();
+        w.show();
+        QApplication::setActiveWindow(&w);
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        typeInto(w.profileEditor()->field(QStringLiteral("interval")), QStringLiteral("100ms"));
+        typeInto(w.profileEditor()->field(QStringLiteral("duration")), QStringLiteral("3s"));
+        typeInto(w.profileEditor()->field(QStringLiteral("connections")), QStringLiteral("400"));
+        QVERIFY(w.profileEditor()->isValid());
+
+        for (int run = 0; run < runs; ++run) {
+            QSignalSpy finished(w.runSession(), &RunSession::finished);
+            QElapsedTimer clock;
+            qint64 lastMs = 0, worstGapMs = 0;
+            double lastCpuMs = 0, worstBusyMs = 0;
+            QTimer beat;
+            beat.setInterval(5);
+            QObject::connect(&beat, &QTimer::timeout, [&] {
+                const qint64 nowMs = clock.elapsed();
+                const double cpuMs = threadCpuMs();
+                if (lastMs) {
+                    worstGapMs = std::max(worstGapMs, nowMs - lastMs);
+                    worstBusyMs = std::max(worstBusyMs, cpuMs - lastCpuMs);
+                }
+                lastMs = nowMs;
+                lastCpuMs = cpuMs;
+            });
+            QVERIFY(w.startRun());
+            QVERIFY(QTest::qWaitFor([&] { return w.runSession()->phase() == RunSession::Phase::Running; }, 60'000));
+            clock.start();
+            beat.start();
+            const double cpuBeforeMs = threadCpuMs();
+            QVERIFY(finished.wait(120'000));
+            const double uiCpuMs = threadCpuMs() - cpuBeforeMs;
+            const qint64 elapsedMs = clock.elapsed();
+            beat.stop();
+            printf("responsiveness gap_ms=%lld busy_ms=%.1f ui_cpu_pct=%.2f\n", static_cast<long long>(worstGapMs),
+                worstBusyMs, 100.0 * uiCpuMs / static_cast<double>(std::max<qint64>(elapsedMs, 1)));
+            fflush(stdout);
+        }
+    }
+};
+
+WB_UI_TEST_MAIN(ResponsivenessBench)
+#include "responsiveness_bench.moc"
