@@ -91,16 +91,10 @@ Result<RunConfig> toConfig(const RunArgs& a)
         if (!plan->connections && !a.rate.empty()) return Error { "use either -R/--rate or rate stages, not both" };
         cfg.stages = plan->stages;
         cfg.stagesAreConnections = plan->connections;
-        cfg.durationUs = totalStageDurationUs(cfg.stages);
-        if (plan->connections) {
-            double most = 0;
-            for (const auto& st : cfg.stages)
-                most = std::max(most, st.target);
-            cfg.connections = std::max(static_cast<unsigned>(most), cfg.threads);
-        }
     }
     cfg.tls.verifyPeer = !a.insecure;
     cfg.tls.caFile = a.caFile;
+    cfg = cfg.normalized(); // the report's "Running 50s test" already shows the stage total
     if (auto st = cfg.validate(); !st) return Error { st.error() };
     return cfg;
 }

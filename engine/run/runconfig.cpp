@@ -1,5 +1,10 @@
 #include "run/runconfig.h"
 
+#include "run/stages.h"
+
+#include <algorithm>
+#include <cmath>
+
 #include <string>
 
 namespace wb {
@@ -27,6 +32,20 @@ Status RunConfig::validate() const
     for (char c : request.method)
         if (c < 'A' || c > 'Z') return Error { "invalid method '" + request.method + "' (use e.g. GET, POST)" };
     return {};
+}
+
+RunConfig RunConfig::normalized() const
+{
+    RunConfig c = *this;
+    if (c.stages.empty()) return c;
+    c.durationUs = totalStageDurationUs(c.stages);
+    if (c.stagesAreConnections) {
+        double most = 0;
+        for (const Stage& st : c.stages)
+            most = std::max(most, st.target);
+        c.connections = std::max(static_cast<unsigned>(std::lround(most)), c.threads);
+    }
+    return c;
 }
 
 } // namespace wb

@@ -43,7 +43,7 @@ struct RunConfig
     /// Open model: total requests/s over all connections (0 = closed loop, as wrk).
     double ratePerS = 0;
     /// Ramps: rate stages (open model) or connection stages (closed model);
-    /// when set, their total duration replaces durationUs.
+    /// when set, their total duration replaces durationUs (see normalized()).
     std::vector<Stage> stages;
     bool stagesAreConnections = false;
 
@@ -51,6 +51,12 @@ struct RunConfig
 
     /// Checks the numbers against each other; the error says what to change.
     Status validate() const;
+
+    /// The configuration as it will run, applied wherever a run is prepared (RunController),
+    /// so the CLI, the GUI and experiments agree: with stages, the duration is the stage
+    /// total, and a connection ramp has as many connections as its highest stage (at least
+    /// one per thread).
+    RunConfig normalized() const;
 };
 
 } // namespace wb

@@ -41,7 +41,7 @@ Status handshakeWithin(TlsTransport& tls, int fd, int timeoutMs)
 
 RunController::RunController(RunConfig config)
 {
-    m_plan.config = std::move(config);
+    m_plan.config = config.normalized();
 }
 
 RunController::~RunController() = default;

@@ -3,6 +3,7 @@
 // queue, the run is stored in the session as the CLI stores it, Stop is
 // prompt, and a target that cannot be reached fails with a clear message.
 
+#include "models/formvalidation.h"
 #include "run/builtinserver.h"
 #include "run/runsession.h"
 #include "session/sessiondocument.h"
@@ -57,6 +58,43 @@ private slots:
         QVERIFY2(m_doc, qPrintable(error));
     }
     void cleanupTestCase() { m_doc.reset(); }
+
+    /// A Stages profile from the GUI's form runs as the CLI runs the same --stages: for the
+    /// stage total (not the form's duration, which stays 10 s), and a connection ramp opens
+    /// its highest stage's connections (not the form's 2).
+    void aStagesProfileRunsForItsStageTotalAndReachesItsHighestStage()
+    {
+        ProfileForm form;
+        form.threads = QStringLiteral("1");
+        form.connections = QStringLiteral("2");
+        form.duration = QStringLiteral("10s");
+        form.interval = QStringLiteral("250ms");
+        form.mode = ProfileForm::Mode::Stages;
+        form.stages = QStringLiteral("500ms:4c,1s:12c");
+        RunPlan p = plan("http://builtin/", 10'000);
+        QVERIFY(checkProfileForm(form, &p.profile.load).isEmpty());
+        QCOMPARE(p.profile.load.durationUs, uint64_t(10'000'000)); // the form's, untouched
+        RunSession session;
+        QSignalSpy finished(&session, &RunSession::finished);
+        QVERIFY(session.start(p));
+        QCOMPARE(session.plannedS(), 1.5); // the header's length: the stage total
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60'000);
+        const auto outcome = finished[0][0].value<RunOutcome>();
+        QVERIFY2(outcome.error.isEmpty(), qPrintable(outcome.error));
+        QCOMPARE(outcome.status, RunStatus::Completed);
+        // The measured time is the plan's 1.5 s (a little more on a busy machine, never 10 s).
+        QVERIFY2(outcome.durationS >= 1.45 && outcome.durationS < 5, qPrintable(QString::number(outcome.durationS)));
+        auto data = m_doc->loadRun(outcome.runId);
+        QVERIFY(data.ok());
+        QCOMPARE(data->run.config.durationUs, uint64_t(1'500'000)); // stored as it ran
+        QCOMPARE(data->run.config.connections, 12u);
+        QVERIFY(!data->intervals.empty());
+        unsigned most = 0;
+        for (const IntervalRecord& i : data->intervals)
+            most = std::max(most, i.connections);
+        QVERIFY2(most > 2, qPrintable(QString::number(most))); // beyond the form's connection count
+        QVERIFY2(most >= 10, qPrintable(QString::number(most))); // near the last stage's 12 by the end
+    }
 
     void runAgainstTheBuiltinServerIsStored()
     {

@@ -76,8 +76,9 @@ QString formatClock(double seconds)
     return QStringLiteral("%1:%2").arg(m).arg(s, 2, 10, QLatin1Char('0'));
 }
 
-QString describeLoad(const RunConfig& c)
+QString describeLoad(const RunConfig& load)
 {
+    const RunConfig c = load.normalized(); // as it runs: a connection ramp opens its highest stage's count
     QStringList parts;
     parts << QStringLiteral("-t%1").arg(c.threads) << QStringLiteral("-c%1").arg(c.connections);
     if (!c.stages.empty()) {

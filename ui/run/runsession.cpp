@@ -3,7 +3,6 @@
 #include "probe/probe.h"
 #include "run/builtinserver.h"
 #include "run/runcontroller.h"
-#include "run/stages.h"
 #include "store/sessionrecorder.h"
 
 #include <atomic>
@@ -305,9 +304,8 @@ double RunSession::elapsedS() const
 
 double RunSession::plannedS() const
 {
-    const RunConfig& load = m_plan.profile.load;
-    const uint64_t measuredUs = load.stages.empty() ? load.durationUs : totalStageDurationUs(load.stages);
-    return static_cast<double>(load.warmupUs + measuredUs) / 1e6;
+    const RunConfig load = m_plan.profile.load.normalized();
+    return static_cast<double>(load.warmupUs + load.durationUs) / 1e6;
 }
 
 void RunSession::setPhase(Phase phase)
