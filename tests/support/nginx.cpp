@@ -98,8 +98,9 @@ bool Nginx::start(const NginxOptions& options)
         // the last one: writes of at most 16 KiB make the whole answer wait.
         if (!options.proxyLimitRate.empty())
             conf += "    limit_rate " + options.proxyLimitRate + ";\n    sendfile_max_chunk 16k;\n";
-        conf += "    location / { proxy_pass http://direct; proxy_http_version 1.1; proxy_set_header Connection \"\"; }\n"
-            "  }\n";
+        conf += "    location / { proxy_pass http://direct; proxy_http_version 1.1; proxy_set_header Connection \"\"; "
+                "}\n"
+                "  }\n";
     }
     conf += "}\n";
     writeFile(dir + "/nginx.conf", conf);

@@ -7,12 +7,12 @@
 
 #include <gtest/gtest.h>
 
-#define WB_REQUIRE_NGINX()                                                                                       \
-    do {                                                                                                         \
-        if (!::wb::test::Nginx::available()) {                                                                   \
-            if (::wb::test::underCi())                                                                           \
-                FAIL() << "nginx is not installed, and CI must test against it (packaging/install-deps.sh)";     \
-            else                                                                                                 \
-                GTEST_SKIP() << "nginx is not installed (packaging/install-deps.sh installs it)";                 \
-        }                                                                                                        \
+#define WB_REQUIRE_NGINX()                                                                                             \
+    do {                                                                                                               \
+        if (!::wb::test::Nginx::available()) {                                                                         \
+            if (::wb::test::underCi())                                                                                 \
+                FAIL() << "nginx is not installed, and CI must test against it (packaging/install-deps.sh)";           \
+            else                                                                                                       \
+                GTEST_SKIP() << "nginx is not installed (packaging/install-deps.sh installs it)";                      \
+        }                                                                                                              \
     } while (false)

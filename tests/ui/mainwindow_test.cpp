@@ -34,12 +34,12 @@
 #include <QAction>
 #include <QChartView>
 #include <QComboBox>
-#include <QLineSeries>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QImageReader>
 #include <QLineEdit>
+#include <QLineSeries>
 #include <QListView>
 #include <QMenu>
 #include <QProcess>
@@ -188,7 +188,8 @@ private slots:
         QCOMPARE(r1->status, RunStatus::Completed);
         QCOMPARE(r1->targetName, std::string("NodePort ingress"));
         // The measured time is the planned 2 s: never less, a little more on a busy machine.
-        QVERIFY2(r1->totals.durationS >= 1.95 && r1->totals.durationS < 3.0, qPrintable(QString::number(r1->totals.durationS)));
+        QVERIFY2(r1->totals.durationS >= 1.95 && r1->totals.durationS < 3.0,
+            qPrintable(QString::number(r1->totals.durationS)));
         // 20 connections, each waiting ~1 ms per answer: at most 20,000 req/s (the delay caps it, whatever
         // the machine), some load however busy the machine, and no errors.
         QVERIFY2(r1->totals.requestsPerS > 10 && r1->totals.requestsPerS < 25'000,
@@ -487,8 +488,9 @@ private slots:
         QCOMPARE(int(intervals.count()), int(stored->intervals.size()));
         QCOMPARE(w.livePage()->intervalCount(), int(intervals.count()));
         // At most one redraw per interval received, plus the reset at the start.
-        qInfo("%lld intervals, %lld redraws, %lld session re-reads in %lld ms", static_cast<long long>(intervals.count()),
-            static_cast<long long>(redraws.count()), static_cast<long long>(rereads.count()), elapsedMs);
+        qInfo("%lld intervals, %lld redraws, %lld session re-reads in %lld ms",
+            static_cast<long long>(intervals.count()), static_cast<long long>(redraws.count()),
+            static_cast<long long>(rereads.count()), elapsedMs);
         QVERIFY2(redraws.count() <= intervals.count() + 1, qPrintable(QString::number(redraws.count())));
         // The session is not re-read on each of the recorder's commits (~10 a second here).
         QVERIFY2(rereads.count() <= 1 + elapsedMs / SessionWatcher::BUSY_DEBOUNCE_MS,

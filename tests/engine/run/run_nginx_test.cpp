@@ -33,8 +33,8 @@ protected:
         ASSERT_TRUE(s_ok) << s_nginx->log();
     }
 
-    RunResult run(const std::string& path, unsigned connections = 16, uint64_t durationMs = 1000,
-        uint64_t timeoutMs = 2000)
+    RunResult run(
+        const std::string& path, unsigned connections = 16, uint64_t durationMs = 1000, uint64_t timeoutMs = 2000)
     {
         RunConfig cfg;
         cfg.request.url = *parseUrl("http://127.0.0.1:" + std::to_string(s_nginx->port()) + path);
@@ -115,8 +115,8 @@ TEST_F(RunAgainstNginx, ThousandsOfConnections)
     // server's slowness, not an error of ours. A 30 s timeout leaves only real losses.
     const RunResult r = run("/", connections, 3000, 30'000);
     EXPECT_EQ(r.errors.total(), 0u) << "connect " << r.errors.connect << " read " << r.errors.read << " write "
-                                    << r.errors.write << " timeout " << r.errors.timeout << " parse "
-                                    << r.errors.parse << " " << r.firstConnectError;
+                                    << r.errors.write << " timeout " << r.errors.timeout << " parse " << r.errors.parse
+                                    << " " << r.firstConnectError;
     // Every connection was made and still open at the end, and there were at least as
     // many answers as connections.
     ASSERT_FALSE(r.intervals.empty());

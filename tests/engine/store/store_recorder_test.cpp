@@ -73,8 +73,7 @@ TEST(Recorder, StoresTheRunWhileItHappens)
     // leaves room for a slow build on a busy machine).
     const auto t0 = Clock::now();
     std::string count;
-    while ((count = sqlText(*reader, "SELECT count(*) FROM intervals")) != "3"
-        && msSince(t0) < test::scaledMs(10'000))
+    while ((count = sqlText(*reader, "SELECT count(*) FROM intervals")) != "3" && msSince(t0) < test::scaledMs(10'000))
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
     const double seenAfterMs = msSince(t0);
     EXPECT_EQ(count, "3");
