@@ -78,6 +78,9 @@ Result<RunConfig> toConfig(const RunArgs& a)
              duration(a.connectTimeout, "connect timeout", cfg.connectTimeoutUs),
              duration(a.interval, "interval", cfg.intervalUs) })
         if (!st) return Error { st.error() };
+    if (!a.sendSpin.empty()) {
+        if (auto st = duration(a.sendSpin, "send spin", cfg.sendSpinUs); !st) return Error { st.error() };
+    }
     cfg.pipeline = a.pipeline;
     if (!a.rate.empty()) {
         auto rate = parseCount(a.rate);
@@ -137,6 +140,9 @@ void addRunCommand(CLI::App& app, RunArgs& a)
         "Constant request rate over all connections (open model, latency corrected for coordinated omission)");
     run->add_option("--stages", a.stages,
         "Ramp: DURATION:RATE,... (open model) or DURATION:Nc,... (connections, closed model); sets the duration");
+    run->add_option("--send-spin", a.sendSpin,
+        "Open model: poll instead of sleeping this long before each due send, so waking up late does not "
+        "count as the target's latency (default 50us; 0 = always sleep)");
     run->add_option("--warmup", a.warmup, "Send load for this long before measuring");
     run->add_option("--interval", a.interval, "Interval of the time series (default 1s, at least 100ms)");
     run->add_option("--json", a.jsonPath, "Write the result as JSON to FILE ('-' for stdout)");

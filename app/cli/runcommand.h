@@ -28,6 +28,7 @@ struct RunArgs
     unsigned pipeline = 1;
     std::string rate; ///< -R: requests/s over all connections (open model)
     std::string stages; ///< ramps: "10s:1000,30s:5000" or "10s:50c,30s:200c"
+    std::string sendSpin; ///< --send-spin: open model, poll this long before a due send (empty: the default)
     bool latency = false;
     std::string jsonPath;
     bool insecure = false;

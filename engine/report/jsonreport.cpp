@@ -1,5 +1,7 @@
 #include "report/jsonreport.h"
 
+#include "report/generatorlag.h"
+
 #include <nlohmann/json.hpp>
 
 namespace wb {
@@ -136,6 +138,9 @@ std::string formatJsonReport(const RunResult& result)
         doc["summary"]["send_lag_us"] = Json { { "p50", result.sendLag.valueAtPercentileUs(50) },
             { "p90", result.sendLag.valueAtPercentileUs(90) }, { "p99", result.sendLag.valueAtPercentileUs(99) },
             { "p99_9", result.sendLag.valueAtPercentileUs(99.9) }, { "max", result.sendLag.maxUs() } };
+        doc["summary"]["generator_lag_noticeable"]
+            = generatorLagNoticeable(static_cast<double>(result.sendLag.valueAtPercentileUs(99)),
+                static_cast<double>(result.latency.valueAtPercentileUs(50)));
     }
     const RateSamples& rates = result.threadRates;
     doc["thread_rps"] = Json {

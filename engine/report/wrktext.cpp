@@ -1,5 +1,6 @@
 #include "report/wrktext.h"
 
+#include "report/generatorlag.h"
 #include "report/units.h"
 #include "stats/spectrum.h"
 
@@ -182,6 +183,15 @@ std::string formatRunReport(const RunResult& result, const TextReportOptions& op
             "  Requested {:.2f} requests/s, achieved {:.2f} ({:.2f}%); late requests: {} (max lag {})\n",
             result.targetRatePerS, achieved, result.targetRatePerS > 0 ? 100.0 * achieved / result.targetRatePerS : 0.0,
             result.lateRequests, formatTimeUs(static_cast<double>(result.maxLagUs)));
+        if (!result.sendLag.empty()) {
+            const auto lagP99Us = static_cast<double>(result.sendLag.valueAtPercentileUs(99));
+            fmt::format_to(std::back_inserter(out), "  Send lag (generator): p50 {}, p99 {}, p99.9 {}\n",
+                formatTimeUs(static_cast<double>(result.sendLag.valueAtPercentileUs(50))), formatTimeUs(lagP99Us),
+                formatTimeUs(static_cast<double>(result.sendLag.valueAtPercentileUs(99.9))));
+            const std::string warning
+                = generatorLagWarning(lagP99Us, static_cast<double>(result.latency.valueAtPercentileUs(50)));
+            if (!warning.empty()) fmt::format_to(std::back_inserter(out), "  Warning: {}\n", warning);
+        }
     }
     const ErrorCounts& errors = result.errors;
     if (errors.socketErrors() > 0) {

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-
 #include <string>
 
 namespace wb {
@@ -22,6 +21,7 @@ Status RunConfig::validate() const
     if (timeoutUs == 0) return Error { "timeout must be greater than zero" };
     if (intervalUs < 100'000) return Error { "interval must be at least 100ms" };
     if (ratePerS < 0) return Error { "rate must not be negative" };
+    if (sendSpinUs > 10'000) return Error { "send spin must be at most 10ms" };
     for (const auto& st : stages)
         if (st.durationUs == 0 || st.target < 0) return Error { "every stage needs a duration and a target >= 0" };
     if (stagesAreConnections && ratePerS > 0)

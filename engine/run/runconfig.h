@@ -46,6 +46,11 @@ struct RunConfig
     /// when set, their total duration replaces durationUs (see normalized()).
     std::vector<Stage> stages;
     bool stagesAreConnections = false;
+    /// Open model: each worker polls instead of sleeping for this long before a due send,
+    /// because waking from a sleep takes tens of microseconds, which would count as the
+    /// target's latency. Costs CPU only in that stretch (bench/open-model.sh); 0 = always sleep.
+    uint64_t sendSpinUs = DEFAULT_SEND_SPIN_US;
+    static constexpr uint64_t DEFAULT_SEND_SPIN_US = 50;
 
     bool openModel() const { return ratePerS > 0 || (!stages.empty() && !stagesAreConnections); }
 

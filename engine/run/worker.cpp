@@ -89,6 +89,7 @@ void Worker::run()
     // The default 50 us timer slack would be the open model's scheduling error; 1 us is what the
     // kernel can do. (Only this thread is affected.)
     if (m_plan.schedule) prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+    m_spinUs = m_plan.schedule ? m_plan.config.sendSpinUs : 0;
     m_nextTickUs = m_plan.measureStartUs + m_plan.config.intervalUs;
     m_nextHousekeepingUs = monotonicNowUs() + HOUSEKEEPING_US;
     m_lastSampleUs = m_plan.measureStartUs;
@@ -103,15 +104,25 @@ void Worker::run()
     for (;;) {
         uint64_t now = monotonicNowUs();
         if (m_plan.stopRequested.load(std::memory_order_relaxed) || now >= m_plan.endUs) break;
+        // Due sends first: publishing an interval, housekeeping and retries can wait a few
+        // microseconds; a due send that waits shows up as the target's latency.
+        if (!m_timers.empty() && m_timers.front().dueUs <= now) runDueTimers(now);
         if (now >= m_nextTickUs) publishUpTo(now);
         if (now >= m_nextHousekeepingUs) housekeeping(now);
         if (now >= m_nextRetryUs) retryIdle(now);
-        if (!m_timers.empty() && m_timers.front().dueUs <= now) runDueTimers(now);
 
         uint64_t wakeAtUs = std::min({ m_plan.endUs, m_nextTickUs, m_nextHousekeepingUs, m_nextRetryUs });
         if (!m_timers.empty()) wakeAtUs = std::min(wakeAtUs, m_timers.front().dueUs);
         now = monotonicNowUs();
-        const uint64_t waitUs = wakeAtUs > now ? wakeAtUs - now : 0;
+        uint64_t waitUs = wakeAtUs > now ? wakeAtUs - now : 0;
+        if (m_spinUs > 0 && !m_timers.empty()) {
+            // Waking from a sleep takes tens of microseconds (more from a deep idle state, or
+            // on a VM): sleep until m_spinUs before the next due send, then poll without
+            // sleeping. The CPU is spent only in that last stretch before a send.
+            const uint64_t dueUs = m_timers.front().dueUs;
+            const uint64_t untilDueUs = dueUs > now ? dueUs - now : 0;
+            waitUs = std::min(waitUs, untilDueUs > m_spinUs ? untilDueUs - m_spinUs : 0);
+        }
         const timespec timeout { static_cast<time_t>(waitUs / 1'000'000),
             static_cast<long>(waitUs % 1'000'000) * 1000 };
         const int n = epoll_pwait2(m_epollFd, events, MAX_EVENTS, &timeout, nullptr);
@@ -121,6 +132,12 @@ void Worker::run()
             if (index == WAKE_TAG) continue; // only there to interrupt the wait
             if (generation != m_generation[index]) continue; // event for a socket closed earlier in this batch
             onEvent(index, events[i].events);
+            // Open model: a batch of responses can take longer than the gap between two due
+            // sends; sends due meanwhile go out now, not after the whole batch.
+            if (m_plan.schedule && !m_timers.empty()) {
+                const uint64_t t = monotonicNowUs();
+                if (m_timers.front().dueUs <= t) runDueTimers(t);
+            }
         }
     }
 

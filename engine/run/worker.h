@@ -106,6 +106,7 @@ private:
     std::unique_ptr<char[]> m_readBuffer; ///< shared by all connections: responses are parsed, never stored
     unsigned m_idleWaiting = 0; ///< connections waiting in Idle to reconnect
     uint32_t m_edgeFlag = 0; ///< EPOLLET for plain sockets, 0 for TLS
+    uint64_t m_spinUs = 0; ///< open model: poll instead of sleeping this long before a due send
     bool m_draining = false; ///< open model: after the end, awaiting responses to requests due before it
 
     // Time keeping (monotonic microseconds).

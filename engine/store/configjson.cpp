@@ -82,6 +82,7 @@ void putLoad(Json& j, const RunConfig& c)
         stages.push_back(Json { { "duration_us", s.durationUs }, { "target", s.target } });
     j["stages"] = std::move(stages);
     j["stages_are_connections"] = c.stagesAreConnections;
+    if (c.sendSpinUs != RunConfig::DEFAULT_SEND_SPIN_US) j["send_spin_us"] = c.sendSpinUs;
 }
 
 template<typename T> void readIf(const Json& j, const char* key, T& out)
@@ -106,6 +107,7 @@ void getLoad(const Json& j, RunConfig& c)
             c.stages.push_back(Stage { s.at("duration_us").get<uint64_t>(), s.at("target").get<double>() });
     }
     readIf(j, "stages_are_connections", c.stagesAreConnections);
+    readIf(j, "send_spin_us", c.sendSpinUs);
 }
 
 Json headersJson(const std::vector<Header>& headers)

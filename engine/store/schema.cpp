@@ -183,10 +183,22 @@ ALTER TABLE runs ADD COLUMN probe TEXT;
 )sql";
 }
 
+// Version 3: the open model's send lag (send time minus due time: the generator's own
+// scheduling error) kept with the run's totals, so a stored run can say when it was a
+// noticeable part of the latency. NULL for closed-loop and imported runs.
+std::string schemaV3()
+{
+    std::string out;
+    for (const char* c : { "min_us", "mean_us", "stdev_us", "max_us", "within_stdev_pct", "p50_us", "p75_us", "p90_us",
+             "p99_us", "p99_9_us", "p99_99_us" })
+        out += std::string("ALTER TABLE runs ADD COLUMN send_lag_") + c + " REAL;\n";
+    return out;
+}
+
 using MigrationStep = std::string (*)();
 
 // MIGRATIONS[n] takes a file from version n to n + 1.
-constexpr MigrationStep MIGRATIONS[] = { schemaV1, schemaV2 };
+constexpr MigrationStep MIGRATIONS[] = { schemaV1, schemaV2, schemaV3 };
 static_assert(std::size(MIGRATIONS) == SCHEMA_VERSION, "one migration step per schema version");
 
 } // namespace

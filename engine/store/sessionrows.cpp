@@ -85,6 +85,7 @@ const std::vector<std::string>& totalsColumns()
                  "thread_rps_within_stdev_pct", "target_rate_per_s", "late_requests", "max_lag_us", "stopped_early",
                  "first_tls_error", "first_connect_error" })
             c.push_back(name);
+        addLatencyColumns(c, "send_lag_"); // schema version 3
         return c;
     }();
     return columns;
@@ -99,6 +100,7 @@ void bindTotals(SqlStatement& q, const RunTotals& t)
     q.bind(t.threadRate.mean).bind(t.threadRate.stdev).bind(t.threadRate.max).bind(t.threadRate.withinStdevPct);
     q.bind(t.targetRatePerS).bind(t.lateRequests).bind(t.maxLagUs).bind(t.stoppedEarly);
     q.bind(t.firstTlsError).bind(t.firstConnectError);
+    bindLatency(q, t.sendLag);
 }
 
 RunTotals readTotals(const SqlStatement& q, int& column)
@@ -122,6 +124,7 @@ RunTotals readTotals(const SqlStatement& q, int& column)
     t.stoppedEarly = q.int64(column++) != 0;
     t.firstTlsError = q.text(column++);
     t.firstConnectError = q.text(column++);
+    t.sendLag = readLatency(q, column);
     return t;
 }
 

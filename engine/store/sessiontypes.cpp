@@ -124,6 +124,7 @@ FinishedRun FinishedRun::of(const RunResult& result, int64_t finishedAtMs)
     t.errors = result.errors;
     t.latency = LatencySummary::of(result.latency);
     t.serviceLatency = LatencySummary::of(result.serviceLatency);
+    t.sendLag = LatencySummary::of(result.sendLag);
     const RateSamples& rates = result.threadRates;
     if (!rates.perThreadRequestsPerS.empty())
         t.threadRate = ThreadRateSummary { rates.mean(), rates.stdev(), rates.max(), rates.percentWithinStdev() };

@@ -136,6 +136,7 @@ struct RunTotals
     ErrorCounts errors; ///< imported: socket errors, and non-2xx/3xx responses as `status`
     LatencySummary latency; ///< corrected in the open model
     LatencySummary serviceLatency; ///< open model only (uncorrected)
+    LatencySummary sendLag; ///< open model only: send time minus due time (the generator's own lateness)
     ThreadRateSummary threadRate;
     double targetRatePerS = UNKNOWN;
     uint64_t lateRequests = 0;

@@ -7,6 +7,7 @@
 #include "models/runseries.h"
 #include "models/runstablemodel.h"
 #include "pages/dialogs.h"
+#include "report/generatorlag.h"
 #include "stats/spectrum.h"
 #include "store/csvexport.h"
 
@@ -166,6 +167,15 @@ void RunDetailPage::fillSummary()
         row(tr("Service p99 (ms)"), formatUsAsMs(t.serviceLatency.p99Us));
         row(tr("Requested rate (req/s)"), formatRate(t.targetRatePerS));
         row(tr("Sent > 1 ms late"), formatCount(static_cast<double>(t.lateRequests)));
+        if (t.sendLag.known()) {
+            row(tr("Send lag p50 / p99 (ms)"),
+                QStringLiteral("%1 / %2").arg(formatUsAsMs(t.sendLag.p50Us), formatUsAsMs(t.sendLag.p99Us)));
+            const std::string warning = generatorLagWarning(t.sendLag.p99Us, t.latency.p50Us);
+            if (!warning.empty()) {
+                row(tr("Warning"), QString::fromStdString(warning));
+                m_summary->item(m_summary->rowCount() - 1, 1)->setForeground(QColor(0xb2, 0x6a, 0x00));
+            }
+        }
     }
     if (!std::isnan(t.threadRate.mean))
         row(tr("Req/s per thread"),

@@ -178,8 +178,11 @@ void RunHeader::finish(const RunOutcome& outcome)
     QString text = outcome.runId ? tr("Stored as run #%1 — whole-run numbers above").arg(outcome.runId) : QString();
     if (!outcome.storageWarning.isEmpty())
         text += (text.isEmpty() ? QString() : QStringLiteral("  ")) + outcome.storageWarning;
-    m_message->setStyleSheet(
-        outcome.storageWarning.isEmpty() ? QStringLiteral("color: palette(mid);") : QStringLiteral("color: #b26a00;"));
+    if (!outcome.generatorLagWarning.isEmpty())
+        text
+            += (text.isEmpty() ? QString() : QStringLiteral("  ")) + tr("Warning: %1").arg(outcome.generatorLagWarning);
+    const bool warned = !outcome.storageWarning.isEmpty() || !outcome.generatorLagWarning.isEmpty();
+    m_message->setStyleSheet(warned ? QStringLiteral("color: #b26a00;") : QStringLiteral("color: palette(mid);"));
     m_message->setText(text);
     m_message->setVisible(!text.isEmpty());
 }

@@ -42,6 +42,8 @@ struct RunOutcome
     double p99Us = UNKNOWN;
     uint64_t errors = 0; ///< socket, TLS and parse errors
     uint64_t non2xx = 0;
+    /// Open model: the generator's send lag was a noticeable part of the latency (generatorlag.h).
+    QString generatorLagWarning;
 };
 
 } // namespace wb::ui

@@ -1,6 +1,7 @@
 #include "run/runsession.h"
 
 #include "probe/probe.h"
+#include "report/generatorlag.h"
 #include "run/builtinserver.h"
 #include "run/runcontroller.h"
 #include "store/sessionrecorder.h"
@@ -105,6 +106,10 @@ RunOutcome outcomeOf(const RunResult& result)
     }
     out.non2xx = result.errors.status;
     out.errors = result.errors.transportErrors();
+    if (!result.sendLag.empty() && !result.latency.empty())
+        out.generatorLagWarning
+            = QString::fromStdString(generatorLagWarning(static_cast<double>(result.sendLag.valueAtPercentileUs(99)),
+                static_cast<double>(result.latency.valueAtPercentileUs(50))));
     return out;
 }
 

@@ -1,5 +1,7 @@
+#include "report/generatorlag.h"
 #include "report/wrktext.h"
 
+#include <cmath>
 #include <gtest/gtest.h>
 #include <sstream>
 #include <string>
@@ -29,10 +31,11 @@ std::vector<size_t> tokenEnds(const std::string& line)
     return ends;
 }
 
-bool contains(const std::vector<std::string>& lines, const std::string& wanted)
+/// A line equal to wanted (or, with prefixOnly, starting with it).
+bool contains(const std::vector<std::string>& lines, const std::string& wanted, bool prefixOnly = false)
 {
     for (const std::string& line : lines) {
-        if (line == wanted) return true;
+        if (prefixOnly ? line.rfind(wanted, 0) == 0 : line == wanted) return true;
     }
     return false;
 }
@@ -135,6 +138,47 @@ TEST(WrkText, OpenModelHeaderAndReport)
     EXPECT_TRUE(contains(lines, "100.000%  100.00us"));
     EXPECT_TRUE(contains(
         lines, "  Requested 1000.00 requests/s, achieved 995.00 (99.50%); late requests: 7 (max lag 250.00ms)"));
+    EXPECT_FALSE(contains(lines, "  Send lag (generator):", true)); // none recorded, none printed
+}
+
+// The open model's own lateness: printed after the rate line, with a warning when its
+// p99 exceeds a tenth of the corrected p50 (the target's latency would be overstated).
+TEST(WrkText, SendLagLineAndGeneratorWarning)
+{
+    RunResult r;
+    r.config.ratePerS = 1000;
+    r.durationS = 1;
+    r.requests = 1000;
+    r.targetRatePerS = 1000;
+    r.latency.recordN(2000, 1000); // corrected p50 2 ms
+    r.serviceLatency.recordN(1900, 1000);
+    r.sendLag.recordN(20, 995);
+    r.sendLag.recordN(150, 5); // p99 20 us: 1% of the p50, quiet
+    auto lines = linesOf(formatRunReport(r, {}));
+    EXPECT_TRUE(contains(lines, "  Send lag (generator): p50 20.00us, p99 20.00us, p99.9 150.00us"));
+    EXPECT_FALSE(contains(lines, "  Warning: generator lag", true));
+
+    r.sendLag.recordN(300, 50); // p99 300 us: 15% of the p50
+    lines = linesOf(formatRunReport(r, {}));
+    EXPECT_TRUE(contains(lines,
+        "  Warning: generator lag is a noticeable part of the measured latency (send lag p99 300.00us, over 10% of "
+        "the corrected p50 2.00ms); use more threads or a quieter loader"));
+    // Closed loop: no send lag, no line.
+    RunResult closed;
+    closed.durationS = 1;
+    closed.requests = 10;
+    closed.latency.recordN(2000, 10);
+    EXPECT_FALSE(contains(linesOf(formatRunReport(closed, {})), "  Send lag (generator):", true));
+}
+
+TEST(GeneratorLag, NoticeableAboveATenthOfTheCorrectedMedian)
+{
+    EXPECT_FALSE(generatorLagNoticeable(100, 1000));
+    EXPECT_TRUE(generatorLagNoticeable(101, 1000));
+    EXPECT_FALSE(generatorLagNoticeable(50, 0)); // nothing to compare with
+    EXPECT_FALSE(generatorLagNoticeable(std::nan(""), 1000)); // unknown (imported, closed loop)
+    EXPECT_TRUE(generatorLagWarning(20, 1000).empty());
+    EXPECT_NE(generatorLagWarning(500, 1000).find("send lag p99 500.00us"), std::string::npos);
 }
 
 TEST(WrkText, ThreadStatsRows)

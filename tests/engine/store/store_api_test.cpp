@@ -79,6 +79,7 @@ TEST(ConfigJson, RoundTripsEveryField)
     c.request.body = std::string("\x00\xff\x01 binary", 10);
     c.tls.caFile = "/etc/ca.pem";
     c.stagesAreConnections = true;
+    c.sendSpinUs = 120;
     auto back = runConfigFromJson(runConfigToJson(c));
     ASSERT_TRUE(back.ok()) << back.error();
     EXPECT_EQ(back->request.url.toString(), "https://[::1]:8443/p?q=1");
@@ -99,6 +100,10 @@ TEST(ConfigJson, RoundTripsEveryField)
     EXPECT_EQ(back->ratePerS, 1500);
     EXPECT_EQ(back->stages, c.stages);
     EXPECT_TRUE(back->stagesAreConnections);
+    EXPECT_EQ(back->sendSpinUs, 120u);
+    // The default is not written (older files and programs read the same JSON), and comes back.
+    EXPECT_EQ(runConfigToJson(sampleConfig()).find("send_spin_us"), std::string::npos);
+    EXPECT_EQ(runConfigFromJson(runConfigToJson(sampleConfig()))->sendSpinUs, RunConfig::DEFAULT_SEND_SPIN_US);
     EXPECT_FALSE(runConfigFromJson("[1,2]").ok());
     EXPECT_FALSE(runConfigFromJson("{\"threads\":\"x\"}").ok());
 }
@@ -386,4 +391,46 @@ TEST_F(Store, RunOfDeadProcessBecomesInterruptedWithRebuiltSummary)
     EXPECT_EQ(store().runRecord(*otherHost)->status, RunStatus::Running) << "another host's run is left alone";
     EXPECT_EQ(store().runRecord(*alive)->status, RunStatus::Running) << "our own live run is left alone";
     EXPECT_EQ(sqlText(store(), "PRAGMA integrity_check"), "ok");
+}
+
+// Schema version 3: the open model's send lag (the generator's own lateness) is kept
+// with the totals, so a stored run can tell when it was a noticeable part of the latency.
+TEST_F(Store, SendLagIsKeptWithTheTotals)
+{
+    Target t;
+    t.name = "open model";
+    t.url = "http://127.0.0.1:1/";
+    auto targetId = store().addTarget(t);
+    ASSERT_TRUE(targetId.ok()) << targetId.error();
+    NewRun run;
+    run.targetId = *targetId;
+    run.config = sampleConfig();
+    run.config.ratePerS = 1000;
+    run.startedAtMs = 1'700'000'000'000;
+    auto id = store().beginRun(run);
+    ASSERT_TRUE(id.ok()) << id.error();
+    RunResult result;
+    result.config = run.config;
+    result.durationS = 1;
+    result.requests = 100;
+    result.latency.recordN(2000, 100);
+    result.sendLag.recordN(30, 90);
+    result.sendLag.recordN(400, 10);
+    ASSERT_TRUE(store().finishRun(*id, FinishedRun::of(result, 1'700'000'001'000)).ok());
+    auto record = store().runRecord(*id);
+    ASSERT_TRUE(record.ok()) << record.error();
+    ASSERT_TRUE(record->totals.sendLag.known());
+    EXPECT_NEAR(record->totals.sendLag.p50Us, 30, 1);
+    EXPECT_NEAR(record->totals.sendLag.p99Us, 400, 8);
+    EXPECT_NEAR(record->totals.sendLag.maxUs, 400, 8);
+    // The runs list reads the same columns.
+    auto runs = store().listRuns();
+    ASSERT_TRUE(runs.ok()) << runs.error();
+    ASSERT_EQ(runs->size(), 1u);
+    EXPECT_NEAR(runs->front().totals.sendLag.p99Us, 400, 8);
+    // A closed-loop run has none.
+    const int64_t closed = addFinishedRun(*targetId, {});
+    auto closedRecord = store().runRecord(closed);
+    ASSERT_TRUE(closedRecord.ok());
+    EXPECT_FALSE(closedRecord->totals.sendLag.known());
 }
