@@ -6,6 +6,7 @@
 // of the main window that is then stored completely.
 
 #include "mainwindow.h"
+#include "models/format.h"
 #include "models/runsfiltermodel.h"
 #include "models/runstablemodel.h"
 #include "pages/dialogs.h"
@@ -330,6 +331,48 @@ private slots:
             RunDetailPage page(std::move(*data));
             QVERIFY(!summaryValue(page, errorsLabel));
             QVERIFY(!summaryValue(page, non2xxLabel));
+        }
+    }
+
+    /// Open model: the run's details show the generator's send lag, and warn (amber) when its
+    /// p99 exceeds 10% of the corrected p50, as the CLI's report does.
+    void runDetailWarnsWhenGeneratorLagIsNoticeable()
+    {
+        const QString lagLabel = QStringLiteral("Send lag p50 / p99 (ms)");
+        const QString warningLabel = QStringLiteral("Warning");
+        SyntheticRun quiet = synthetic(1000);
+        quiet.latencyUs = 2000; // corrected p50 ~3 ms
+        quiet.sendLagUs = 20;
+        SyntheticRun lagging = quiet;
+        lagging.sendLagUs = 900; // 30% of the p50
+        const int64_t quietId = addRun(quiet);
+        const int64_t laggingId = addRun(lagging);
+        const int64_t closedId = addRun(synthetic(1000));
+        {
+            auto data = m_doc->loadRun(quietId);
+            QVERIFY(data);
+            RunDetailPage page(std::move(*data));
+            QTableWidgetItem* lag = summaryValue(page, lagLabel);
+            QVERIFY(lag);
+            QCOMPARE(lag->text(), QStringLiteral("%1 / %2").arg(formatUsAsMs(20), formatUsAsMs(20)));
+            QVERIFY(!summaryValue(page, warningLabel));
+        }
+        {
+            auto data = m_doc->loadRun(laggingId);
+            QVERIFY(data);
+            RunDetailPage page(std::move(*data));
+            QTableWidgetItem* warning = summaryValue(page, warningLabel);
+            QVERIFY(warning);
+            QVERIFY2(warning->text().startsWith(QStringLiteral("generator lag is a noticeable part")),
+                qPrintable(warning->text()));
+            QCOMPARE(warning->foreground().color(), QColor(AMBER));
+        }
+        {
+            auto data = m_doc->loadRun(closedId);
+            QVERIFY(data);
+            RunDetailPage page(std::move(*data));
+            QVERIFY(!summaryValue(page, lagLabel)); // closed loop: nothing was scheduled
+            QVERIFY(!summaryValue(page, warningLabel));
         }
     }
 

@@ -48,6 +48,9 @@ struct SyntheticRun
     /// When set: one interval per entry at that rate (req/s), instead of
     /// `intervals` intervals at requestsPerS.
     std::vector<double> intervalRates;
+    /// When set: an open-model run at requestsPerS whose every request was sent this
+    /// late (send lag), with the service time latencyUs - sendLagUs.
+    uint64_t sendLagUs = 0;
 };
 
 inline IntervalSnapshot syntheticInterval(const SyntheticRun& s, uint32_t index)
@@ -59,7 +62,12 @@ inline IntervalSnapshot syntheticInterval(const SyntheticRun& s, uint32_t index)
     const auto n = static_cast<uint64_t>(s.requestsPerS * s.intervalS);
     const auto non2xx = static_cast<uint64_t>(s.non2xxPerS * s.intervalS);
     for (uint64_t i = 0; i < n; ++i) {
-        snap.latency.record(s.latencyUs + (i * s.latencyUs) / (n ? n : 1));
+        const uint64_t latencyUs = s.latencyUs + (i * s.latencyUs) / (n ? n : 1);
+        snap.latency.record(latencyUs);
+        if (s.sendLagUs > 0) {
+            snap.sendLag.record(s.sendLagUs);
+            snap.serviceLatency.record(latencyUs > s.sendLagUs ? latencyUs - s.sendLagUs : 1);
+        }
         snap.status.add(i < non2xx ? 503 : 200);
     }
     snap.requests = n;
@@ -82,6 +90,7 @@ inline int64_t addSyntheticRun(SessionStore& store, int64_t targetId, const Synt
     config.connections = s.connections;
     config.durationUs = static_cast<uint64_t>(intervals * s.intervalS * 1e6);
     config.intervalUs = static_cast<uint64_t>(s.intervalS * 1e6);
+    if (s.sendLagUs > 0) config.ratePerS = s.requestsPerS;
     NewRun run;
     run.targetId = targetId;
     run.config = config;
@@ -104,6 +113,8 @@ inline int64_t addSyntheticRun(SessionStore& store, int64_t targetId, const Synt
         result.errors += snap.errors;
         result.status += snap.status;
         result.latency.merge(snap.latency);
+        result.serviceLatency.merge(snap.serviceLatency);
+        result.sendLag.merge(snap.sendLag);
         result.intervals.push_back(IntervalSummary::of(snap));
     }
     result.durationS = intervals * s.intervalS;
