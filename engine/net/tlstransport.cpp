@@ -120,9 +120,4 @@ bool TlsTransport::hasPendingInput() const
     return m_ssl && SSL_has_pending(m_ssl);
 }
 
-bool TlsTransport::resumedSession() const
-{
-    return m_ssl && SSL_session_reused(m_ssl);
-}
-
 } // namespace wb

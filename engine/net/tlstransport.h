@@ -35,7 +35,6 @@ public:
     bool hasPendingInput() const;
     /// Human reason for the last failure, e.g. "certificate verify failed: self-signed certificate".
     std::string lastError() const { return m_lastError; }
-    bool resumedSession() const;
 
 private:
     IoStatus mapError(int rc);

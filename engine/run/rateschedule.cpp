@@ -7,10 +7,9 @@ namespace wb {
 
 RateSchedule::RateSchedule(double ratePerS, std::vector<Stage> stages)
     : m_rate(ratePerS)
-    , m_stages(std::move(stages))
 {
     double start = 0, from = 0, count = 0;
-    for (const auto& st : m_stages) {
+    for (const auto& st : stages) {
         const double d = static_cast<double>(st.durationUs) / 1e6;
         m_segments.push_back({ start, d, from, st.target, count });
         count += (from + st.target) / 2 * d;
@@ -31,14 +30,6 @@ double RateSchedule::cumulative(double tS) const
     }
     const auto& last = m_segments.back();
     return last.countBefore + (last.fromRate + last.toRate) / 2 * last.durationS;
-}
-
-double RateSchedule::rateAt(double tS) const
-{
-    if (m_segments.empty()) return m_rate;
-    for (const auto& s : m_segments)
-        if (tS < s.startS + s.durationS) return s.fromRate + (s.toRate - s.fromRate) * (tS - s.startS) / s.durationS;
-    return 0; // the plan is over
 }
 
 double RateSchedule::dueTimeS(uint64_t k) const

@@ -24,9 +24,6 @@ public:
     double dueTimeS(uint64_t k) const;
     /// Planned requests in [0, tS] (the integral of the rate).
     double cumulative(double tS) const;
-    /// Planned rate at tS.
-    double rateAt(double tS) const;
-    bool isConstant() const { return m_stages.empty(); }
 
 private:
     struct Segment
@@ -34,8 +31,7 @@ private:
         double startS, durationS, fromRate, toRate, countBefore;
     };
     double m_rate;
-    std::vector<Stage> m_stages;
-    std::vector<Segment> m_segments;
+    std::vector<Segment> m_segments; ///< one per stage; empty for a constant rate
 };
 
 } // namespace wb

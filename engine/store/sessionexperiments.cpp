@@ -135,15 +135,6 @@ Status SessionStore::finishExperiment(int64_t id, ExperimentStatus status, const
     });
 }
 
-Status SessionStore::setExperimentNotes(int64_t id, const std::string& notes)
-{
-    return transaction([&]() -> Status {
-        m_db->prepare("UPDATE experiments SET notes = ? WHERE id = ?").bind(notes).bind(id).run();
-        if (m_db->changes() == 0) return Error { noExperiment(id) };
-        return {};
-    });
-}
-
 Result<std::vector<RunRecord>> SessionStore::experimentRuns(int64_t id)
 {
     RunFilter filter;

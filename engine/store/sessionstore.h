@@ -126,7 +126,6 @@ public:
     Status beginExperiment(int64_t id);
     /// Ends a run of the experiment: completed, stopped or failed (error says why).
     Status finishExperiment(int64_t id, ExperimentStatus status, const std::string& error = {});
-    Status setExperimentNotes(int64_t id, const std::string& notes);
     /// The runs linked to an experiment, oldest first (summary only).
     Result<std::vector<RunRecord>> experimentRuns(int64_t id);
     /// Deletes an experiment; its runs with it when withRuns, else they stay as ordinary runs.
