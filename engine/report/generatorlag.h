@@ -10,6 +10,8 @@
 
 namespace wb {
 
+struct RunResult;
+
 /// The share of the corrected p50 above which the send-lag p99 is "noticeable".
 inline constexpr double GENERATOR_LAG_NOTICEABLE_SHARE = 0.10;
 
@@ -18,5 +20,10 @@ bool generatorLagNoticeable(double sendLagP99Us, double correctedP50Us);
 
 /// The one-line warning (no trailing newline) when generatorLagNoticeable(), else empty.
 std::string generatorLagWarning(double sendLagP99Us, double correctedP50Us);
+
+/// The same from a run's histograms (send lag p99, corrected p50); empty or false
+/// when the run has no send lag (closed loop) or no latency.
+bool generatorLagNoticeable(const RunResult& result);
+std::string generatorLagWarning(const RunResult& result);
 
 } // namespace wb

@@ -138,9 +138,7 @@ std::string formatJsonReport(const RunResult& result)
         doc["summary"]["send_lag_us"] = Json { { "p50", result.sendLag.valueAtPercentileUs(50) },
             { "p90", result.sendLag.valueAtPercentileUs(90) }, { "p99", result.sendLag.valueAtPercentileUs(99) },
             { "p99_9", result.sendLag.valueAtPercentileUs(99.9) }, { "max", result.sendLag.maxUs() } };
-        doc["summary"]["generator_lag_noticeable"]
-            = generatorLagNoticeable(static_cast<double>(result.sendLag.valueAtPercentileUs(99)),
-                static_cast<double>(result.latency.valueAtPercentileUs(50)));
+        doc["summary"]["generator_lag_noticeable"] = generatorLagNoticeable(result);
     }
     const RateSamples& rates = result.threadRates;
     doc["thread_rps"] = Json {

@@ -184,12 +184,12 @@ std::string formatRunReport(const RunResult& result, const TextReportOptions& op
             result.targetRatePerS, achieved, result.targetRatePerS > 0 ? 100.0 * achieved / result.targetRatePerS : 0.0,
             result.lateRequests, formatTimeUs(static_cast<double>(result.maxLagUs)));
         if (!result.sendLag.empty()) {
-            const auto lagP99Us = static_cast<double>(result.sendLag.valueAtPercentileUs(99));
-            fmt::format_to(std::back_inserter(out), "  Send lag (generator): p50 {}, p99 {}, p99.9 {}\n",
-                formatTimeUs(static_cast<double>(result.sendLag.valueAtPercentileUs(50))), formatTimeUs(lagP99Us),
-                formatTimeUs(static_cast<double>(result.sendLag.valueAtPercentileUs(99.9))));
-            const std::string warning
-                = generatorLagWarning(lagP99Us, static_cast<double>(result.latency.valueAtPercentileUs(50)));
+            const auto at = [&](double pct) {
+                return formatTimeUs(static_cast<double>(result.sendLag.valueAtPercentileUs(pct)));
+            };
+            fmt::format_to(std::back_inserter(out), "  Send lag (generator): p50 {}, p99 {}, p99.9 {}\n", at(50),
+                at(99), at(99.9));
+            const std::string warning = generatorLagWarning(result);
             if (!warning.empty()) fmt::format_to(std::back_inserter(out), "  Warning: {}\n", warning);
         }
     }

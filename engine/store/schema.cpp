@@ -9,11 +9,14 @@ namespace wb {
 namespace {
 
 // The latency statistics of one histogram, as columns with a prefix.
+// The columns of one latency summary, each named prefix + suffix.
+constexpr const char* LATENCY_SUFFIXES[] = { "min_us", "mean_us", "stdev_us", "max_us", "within_stdev_pct", "p50_us",
+    "p75_us", "p90_us", "p99_us", "p99_9_us", "p99_99_us" };
+
 std::string latencyColumns(const std::string& p)
 {
     std::string out;
-    for (const char* c : { "min_us", "mean_us", "stdev_us", "max_us", "within_stdev_pct", "p50_us", "p75_us", "p90_us",
-             "p99_us", "p99_9_us", "p99_99_us" })
+    for (const char* c : LATENCY_SUFFIXES)
         out += "    " + p + c + " REAL,\n";
     return out;
 }
@@ -189,8 +192,7 @@ ALTER TABLE runs ADD COLUMN probe TEXT;
 std::string schemaV3()
 {
     std::string out;
-    for (const char* c : { "min_us", "mean_us", "stdev_us", "max_us", "within_stdev_pct", "p50_us", "p75_us", "p90_us",
-             "p99_us", "p99_9_us", "p99_99_us" })
+    for (const char* c : LATENCY_SUFFIXES)
         out += std::string("ALTER TABLE runs ADD COLUMN send_lag_") + c + " REAL;\n";
     return out;
 }

@@ -2,7 +2,6 @@
 
 #include "report/units.h"
 #include "run/runconfig.h"
-#include "run/stages.h"
 
 #include <QPainter>
 #include <QPixmap>
@@ -83,8 +82,7 @@ QString describeLoad(const RunConfig& load)
     parts << QStringLiteral("-t%1").arg(c.threads) << QStringLiteral("-c%1").arg(c.connections);
     if (!c.stages.empty()) {
         parts << QStringLiteral("stages %1")
-                     .arg(QString::fromStdString(
-                         formatTimeS(static_cast<double>(totalStageDurationUs(c.stages)) / 1e6)));
+                     .arg(QString::fromStdString(formatTimeS(static_cast<double>(c.durationUs) / 1e6)));
         if (!c.stagesAreConnections) parts << QStringLiteral("(rate)");
     } else {
         parts << QStringLiteral("-d%1").arg(

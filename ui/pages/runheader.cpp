@@ -176,11 +176,10 @@ void RunHeader::finish(const RunOutcome& outcome)
     m_phase->setText(
         stopped ? tr("stopped after %1 s").arg(numberLocale().toString(outcome.durationS, 'f', 1)) : tr("completed"));
     QString text = outcome.runId ? tr("Stored as run #%1 — whole-run numbers above").arg(outcome.runId) : QString();
-    if (!outcome.storageWarning.isEmpty())
-        text += (text.isEmpty() ? QString() : QStringLiteral("  ")) + outcome.storageWarning;
-    if (!outcome.generatorLagWarning.isEmpty())
-        text
-            += (text.isEmpty() ? QString() : QStringLiteral("  ")) + tr("Warning: %1").arg(outcome.generatorLagWarning);
+    const auto append
+        = [&text](const QString& part) { text += (text.isEmpty() ? QString() : QStringLiteral("  ")) + part; };
+    if (!outcome.storageWarning.isEmpty()) append(outcome.storageWarning);
+    if (!outcome.generatorLagWarning.isEmpty()) append(tr("Warning: %1").arg(outcome.generatorLagWarning));
     const bool warned = !outcome.storageWarning.isEmpty() || !outcome.generatorLagWarning.isEmpty();
     m_message->setStyleSheet(warned ? QStringLiteral("color: #b26a00;") : QStringLiteral("color: palette(mid);"));
     m_message->setText(text);

@@ -106,10 +106,7 @@ RunOutcome outcomeOf(const RunResult& result)
     }
     out.non2xx = result.errors.status;
     out.errors = result.errors.transportErrors();
-    if (!result.sendLag.empty() && !result.latency.empty())
-        out.generatorLagWarning
-            = QString::fromStdString(generatorLagWarning(static_cast<double>(result.sendLag.valueAtPercentileUs(99)),
-                static_cast<double>(result.latency.valueAtPercentileUs(50))));
+    out.generatorLagWarning = QString::fromStdString(generatorLagWarning(result));
     return out;
 }
 
