@@ -48,7 +48,6 @@ void MainWindow::askRunAnyway(const RunOutcome& outcome)
             return;
         }
         plan.probeFirst = false;
-        plan.probeJson.clear();
         if (m_run->start(plan))
             showMessage(tr("Running %1 without a probe…").arg(QString::fromStdString(plan.target.url)));
     });

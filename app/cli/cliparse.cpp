@@ -21,6 +21,11 @@ void printError(const std::string& message)
     std::cerr << "wrkbench-cli: error: " << message << std::endl;
 }
 
+void printWarning(const std::string& message)
+{
+    std::cerr << "wrkbench-cli: warning: " << message << std::endl;
+}
+
 int parseOrExit(CLI::App& app, std::vector<std::string> args)
 {
     // CLI11 parses a reversed vector (it pops from the back).

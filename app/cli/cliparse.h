@@ -22,5 +22,7 @@ int parseOrExit(CLI::App& app, std::vector<std::string> args);
 
 /// Prints "wrkbench-cli: error: <message>" to stderr.
 void printError(const std::string& message);
+/// Prints "wrkbench-cli: warning: <message>" to stderr.
+void printWarning(const std::string& message);
 
 } // namespace wb::cli

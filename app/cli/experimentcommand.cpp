@@ -6,7 +6,6 @@
 #include "experiment/experimentresults.h"
 #include "experiment/experimentrunner.h"
 #include "report/units.h"
-#include "runrecording.h"
 #include "store/sessionstore.h"
 
 #include <CLI/CLI.hpp>
@@ -128,6 +127,7 @@ void printProgress(const ExperimentProgress& p)
     }
     *g_text << groupedNumber(p.requestsPerS) << " req/s, p99 " << formatTimeUs(p.p99Us) << ", " << p.errors
             << (p.errors == 1 ? " error" : " errors");
+    if (p.non2xx > 0) *g_text << ", " << p.non2xx << " non-2xx/3xx";
     if (p.status == RunStatus::Stopped)
         *g_text << "  [stopped: kept as run " << p.runId << ", not counted]" << std::endl;
     else

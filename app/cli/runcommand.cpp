@@ -1,14 +1,13 @@
 #include "runcommand.h"
 
 #include "cliparse.h"
-#include "probe/probe.h"
 #include "report/jsonreport.h"
 #include "report/stageparse.h"
 #include "report/units.h"
 #include "report/wrktext.h"
-#include "run/runcontroller.h"
+#include "pipeline/recordedrun.h"
+#include "run/runobserver.h"
 #include "run/stages.h"
-#include "runrecording.h"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -24,18 +23,29 @@ namespace wb::cli {
 
 namespace {
 
-std::atomic<RunController*> g_activeRun { nullptr };
-volatile std::sig_atomic_t g_interrupted = 0;
+std::atomic<StopSwitch*> g_stop { nullptr };
 
 extern "C" void onInterrupt(int)
 {
     // First Ctrl-C: stop and report what completed (as wrk does). Second: default action.
-    // Before the load starts (name resolution, the pre-run check) there is nothing to stop yet:
-    // remember it, and the run stops as soon as it begins.
-    g_interrupted = 1;
-    if (RunController* run = g_activeRun.load()) run->stop();
+    // Before the load starts (name resolution, the pre-run check) the switch remembers it,
+    // and the run stops as soon as it begins.
+    if (StopSwitch* stop = g_stop.load()) stop->pull();
     std::signal(SIGINT, SIG_DFL);
 }
+
+/// Prints the wrk-style header when the load starts (after the pre-run check).
+class HeaderPrinter : public RunObserver
+{
+public:
+    explicit HeaderPrinter(std::ostream& out)
+        : m_out(out)
+    { }
+    void onStarted(const RunConfig& config) override { m_out << formatRunHeader(config) << std::flush; }
+
+private:
+    std::ostream& m_out;
+};
 
 Result<RunConfig> toConfig(const RunArgs& a)
 {
@@ -167,60 +177,55 @@ int runCommand(const RunArgs& a)
         printError(cfg.error());
         return 2;
     }
-    // From here on the first Ctrl-C ends the run with a report, as in wrk (a second one kills).
-    g_interrupted = 0;
-    std::signal(SIGINT, onInterrupt);
-
-    std::unique_ptr<RunRecording> recording;
-    if (!a.dbPath.empty()) {
-        auto opened = RunRecording::open(a.dbPath, a.targetName, a.tags, *cfg);
-        if (!opened) {
-            printError(opened.error());
-            return 1;
-        }
-        recording = std::move(*opened);
-    }
-
-    // --probe: one request through libcurl first, timed phase by phase, kept with the run.
-    if (a.probe) {
-        ProbeOptions probeOptions;
-        probeOptions.request = cfg->request;
-        probeOptions.tls = cfg->tls;
-        probeOptions.connectTimeoutUs = cfg->connectTimeoutUs;
-        auto probed = probe(probeOptions);
-        if (!probed) {
-            const std::string reason = "probe: " + probed.error();
-            if (recording) recording->recordFailure(reason);
-            printError(reason);
-            return 1;
-        }
-        (a.jsonPath == "-" ? std::cerr : std::cout)
-            << fmt::format("Probe: {} in {:.2f}ms (first byte {:.2f}ms) from {}\n", probed->statusLine,
-                   static_cast<double>(probed->totalUs) / 1000.0, static_cast<double>(probed->firstByteUs) / 1000.0,
-                   probed->remoteIp);
-        if (recording) recording->setProbeJson(probed->toJsonText());
-    }
-
-    RunController controller(*cfg);
-    if (auto st = controller.prepare(); !st) {
-        if (recording) recording->recordFailure(st.error());
-        printError(st.error());
-        return 1;
-    }
-    if (recording) controller.addObserver(&recording->observer());
     // With the JSON on stdout, the text report goes to stderr so stdout stays parseable.
     std::ostream& text = a.jsonPath == "-" ? std::cerr : std::cout;
-    text << formatRunHeader(*cfg) << std::flush;
 
-    g_activeRun = &controller;
-    if (g_interrupted) controller.stop(); // Ctrl-C came during the set-up
-    const RunResult result = controller.run();
+    RecordedRunOptions options;
+    options.sessionPath = a.dbPath;
+    options.targetName = a.targetName;
+    options.tags = a.tags;
+    options.probeFirst = a.probe; // --probe: one request through libcurl first, kept with the run
+    options.cancelBeforeLoad = false; // Ctrl-C during the set-up still ends with a report
+    options.onWarning = printWarning;
+    options.onProbed = [&text](const ProbeResult& probed) {
+        text << fmt::format("Probe: {} in {:.2f}ms (first byte {:.2f}ms) from {}\n", probed.statusLine,
+            static_cast<double>(probed.totalUs) / 1000.0, static_cast<double>(probed.firstByteUs) / 1000.0,
+            probed.remoteIp);
+    };
+    RecordedRun run(*cfg, options);
+    HeaderPrinter header(text);
+    run.addObserver(&header);
+
+    // From here on the first Ctrl-C ends the run with a report, as in wrk (a second one kills).
+    g_stop = &run.stopSwitch();
+    std::signal(SIGINT, onInterrupt);
+    const RecordedRunOutcome out = run.run();
     std::signal(SIGINT, SIG_DFL);
-    g_activeRun = nullptr;
+    g_stop = nullptr;
 
+    using Ended = RecordedRunOutcome::Ended;
+    switch (out.ended) {
+    case Ended::Ran:
+        break;
+    case Ended::ProbeFailed:
+        printError("probe: " + out.error);
+        return 1;
+    case Ended::Cancelled: // not with cancelBeforeLoad = false
+    case Ended::PrepareFailed:
+    case Ended::SessionFailed:
+        printError(out.error);
+        return 1;
+    }
+    const RunResult& result = *out.result;
     text << formatRunReport(result, TextReportOptions { a.latency }) << std::flush;
     const bool jsonOk = a.jsonPath.empty() || writeJson(a.jsonPath, result);
-    const int stored = recording ? recording->finish(text) : 0;
+    int stored = 0;
+    if (!out.storageWarning.empty()) {
+        printWarning(out.storageWarning);
+        stored = 3;
+    } else if (out.runId) {
+        text << "Stored as run " << out.runId << " in '" << a.dbPath << "'" << std::endl;
+    }
     return jsonOk ? stored : 1;
 }
 

@@ -12,7 +12,7 @@ namespace {
 struct Samples
 {
     std::vector<int64_t> runIds;
-    std::vector<double> requestsPerS, p50Us, p99Us, errors;
+    std::vector<double> requestsPerS, p50Us, p99Us, errors, non2xx;
 };
 
 } // namespace
@@ -54,7 +54,8 @@ ExperimentResults computeExperimentResults(
         s.requestsPerS.push_back(run->totals.requestsPerS);
         s.p50Us.push_back(run->totals.latency.p50Us);
         s.p99Us.push_back(run->totals.latency.p99Us);
-        s.errors.push_back(static_cast<double>(run->totals.errors.total()));
+        s.errors.push_back(static_cast<double>(run->totals.errors.transportErrors()));
+        s.non2xx.push_back(static_cast<double>(run->totals.errors.status));
     }
 
     const size_t base = plan.baselineIndex();
@@ -73,6 +74,7 @@ ExperimentResults computeExperimentResults(
             row.p50Us = describeSample(s.p50Us);
             row.p99Us = describeSample(s.p99Us);
             row.errors = describeSample(s.errors);
+            row.non2xx = describeSample(s.non2xx);
             row.requestsPerSRatio = ratioOfMeans(b.requestsPerS, s.requestsPerS);
             row.p50Ratio = ratioOfMeans(b.p50Us, s.p50Us);
             row.p99Ratio = ratioOfMeans(b.p99Us, s.p99Us);

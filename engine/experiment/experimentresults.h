@@ -30,7 +30,8 @@ struct ExperimentRow
     SampleStats requestsPerS;
     SampleStats p50Us;
     SampleStats p99Us;
-    SampleStats errors; ///< errors of all kinds per run (socket, TLS, parse, non-2xx/3xx)
+    SampleStats errors; ///< socket, TLS and parse errors per run (requests without a usable answer)
+    SampleStats non2xx; ///< responses outside 2xx/3xx per run, apart from errors
     /// Versus the baseline target in the same cell (ratio 1, no interval, on the baseline's own row).
     RatioEstimate requestsPerSRatio;
     RatioEstimate p50Ratio;

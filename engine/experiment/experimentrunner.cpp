@@ -1,7 +1,8 @@
 #include "experiment/experimentrunner.h"
 
+#include "pipeline/recordedrun.h"
 #include "run/runcontroller.h"
-#include "store/sessionrecorder.h"
+#include "serve/builtinserver.h"
 #include "store/sessionstore.h"
 
 #include <chrono>
@@ -44,26 +45,9 @@ Result<int64_t> ExperimentRunner::create(SessionStore& store, ExperimentPlan pla
     // One transaction: the targets and the experiment appear together or not at all.
     auto st = store.transaction([&]() -> Status {
         for (auto& t : plan.targets) {
-            const std::string url = t.request.url.displayText();
-            auto existing = store.targetByName(t.name);
-            if (!existing) return Error { existing.error() };
-            if (existing->has_value()) {
-                t.sessionTargetId = (*existing)->id;
-                if ((*existing)->url != url && warnings)
-                    warnings->push_back("target '" + t.name + "' was created with URL " + (*existing)->url
-                        + "; this experiment uses " + url);
-                continue;
-            }
-            Target target;
-            target.name = t.name;
-            target.url = url;
-            target.method = t.request.method;
-            target.headers = t.request.headers;
-            target.body = t.request.body;
-            target.tls = t.tls;
-            auto added = store.addTarget(target);
-            if (!added) return Error { added.error() };
-            t.sessionTargetId = *added;
+            auto target = findOrCreateTarget(store, t.name, t.request, t.tls, warnings, "this experiment");
+            if (!target) return Error { target.error() };
+            t.sessionTargetId = *target;
         }
         auto added = store.addExperiment(plan.name, experimentPlanToJson(plan));
         if (!added) return Error { added.error() };
@@ -77,7 +61,11 @@ Result<int64_t> ExperimentRunner::create(SessionStore& store, ExperimentPlan pla
 Status ExperimentRunner::preflight(const ExperimentPlan& plan)
 {
     for (size_t t = 0; t < plan.targets.size(); ++t) {
-        RunController controller(plan.runConfig(0, t));
+        RunConfig config = plan.runConfig(0, t);
+        auto url = resolveBuiltinUrl(config.request.url); // as each run will
+        if (!url) return Error { "target '" + plan.targets[t].name + "': " + url.error() };
+        config.request.url = *url;
+        RunController controller(config);
         if (auto st = controller.prepare(); !st)
             return Error { "target '" + plan.targets[t].name + "': " + st.error() };
     }
@@ -92,32 +80,17 @@ ExperimentRunner::~ExperimentRunner() = default;
 
 void ExperimentRunner::cancel()
 {
-    // Atomics only (lock-free, see the header): callable from a signal handler.
-    m_cancelled.store(true);
-    m_cancelling.fetch_add(1);
-    if (RunController* controller = m_current.load()) controller->stop();
-    m_cancelling.fetch_sub(1);
-}
-
-void ExperimentRunner::publish(RunController* controller)
-{
-    m_current.store(controller);
-    // Sequentially consistent: a cancel() that read the old pointer is still
-    // counted in m_cancelling here, so wait until it is done with it. A signal
-    // handler on this very thread has finished before we get here.
-    if (!controller)
-        while (m_cancelling.load() != 0)
-            std::this_thread::yield();
+    m_stop.pull(); // atomics only: callable from a signal handler
 }
 
 bool ExperimentRunner::coolDown(uint64_t us)
 {
     const auto until = Clock::now() + std::chrono::microseconds(us);
     while (Clock::now() < until) {
-        if (m_cancelled.load()) return false;
+        if (m_stop.pulled()) return false;
         std::this_thread::sleep_for(std::min<Clock::duration>(COOLDOWN_SLICE, until - Clock::now()));
     }
-    return !m_cancelled.load();
+    return !m_stop.pulled();
 }
 
 Result<ExperimentOutcome> ExperimentRunner::run(int64_t experimentId)
@@ -192,7 +165,7 @@ Result<ExperimentOutcome> ExperimentRunner::run(int64_t experimentId)
         return outcome;
     };
 
-    for (size_t i = 0; i < pending.size() && !m_cancelled.load(); ++i) {
+    for (size_t i = 0; i < pending.size() && !m_stop.pulled(); ++i) {
         const PlannedRun& p = pending[i];
         ExperimentProgress starting = progressFor(p, ExperimentProgress::Event::RunStarting);
         starting.etaS = etaS(pending.size() - i);
@@ -203,50 +176,39 @@ Result<ExperimentOutcome> ExperimentRunner::run(int64_t experimentId)
         const std::string where = "target '" + plan.targets[p.target].name + "' at level " + plan.levels[p.cell].label
             + " (repetition " + std::to_string(p.repetition + 1) + ")";
         const auto startedAt = Clock::now();
-        RunController controller(config);
-        if (auto st = controller.prepare(); !st) {
-            NewRun failed;
-            failed.targetId = targetIds[p.target];
-            failed.config = config;
-            failed.experiment = slot;
-            (void)store.addFailedRun(failed, st.error()); // the reason is in the experiment as well
-            ExperimentProgress finished = progressFor(p, ExperimentProgress::Event::RunFinished);
-            finished.status = RunStatus::Failed;
-            finished.message = st.error();
-            if (m_progress) m_progress(finished);
-            // Going on would compare a working target with a broken one: stop here, resume later.
-            return fail(where + ": " + st.error());
-        }
-
-        auto recorderStore = SessionStore::open(m_path, existingSession());
-        if (!recorderStore) return fail(recorderStore.error());
-        RecordingOptions options;
+        RecordedRunOptions options;
+        options.sessionPath = m_path;
+        options.createSession = false;
         options.targetId = targetIds[p.target];
         options.experiment = slot;
-        SessionRecorder recorder(std::move(*recorderStore), options);
-        controller.addObserver(&recorder);
-        if (m_observer) controller.addObserver(m_observer);
-
-        publish(&controller);
-        if (m_cancelled.load()) controller.stop(); // cancelled between the loop test and publish()
-        const RunResult result = controller.run();
-        publish(nullptr);
-        recorder.finish();
+        RecordedRun run(config, options, &m_stop);
+        if (m_observer) run.addObserver(m_observer);
+        const RecordedRunOutcome ran = run.run();
+        if (ran.ended == RecordedRunOutcome::Ended::Cancelled) break;
+        if (!ran.ran()) {
+            ExperimentProgress finished = progressFor(p, ExperimentProgress::Event::RunFinished);
+            finished.runId = ran.runId;
+            finished.status = RunStatus::Failed;
+            finished.message = ran.error;
+            if (m_progress) m_progress(finished);
+            // Going on would compare a working target with a broken one: stop here, resume later.
+            return fail(where + ": " + ran.error);
+        }
         ++outcome.runsMade;
         measuredRunS += std::chrono::duration<double>(Clock::now() - startedAt).count();
-
-        if (recorder.runId() == 0 || recorder.droppedWrites() > 0)
-            return fail(where + ": the run was not stored: " + recorder.lastError());
+        if (ran.runId == 0 || !ran.storageWarning.empty()) return fail(where + ": " + ran.storageWarning);
+        const RunResult& result = *ran.result;
         const bool completed = !result.stoppedEarly;
         if (completed) ++outcome.runsDone;
 
         ExperimentProgress finished = progressFor(p, ExperimentProgress::Event::RunFinished);
-        finished.runId = recorder.runId();
+        finished.runId = ran.runId;
         finished.status = completed ? RunStatus::Completed : RunStatus::Stopped;
         finished.requestsPerS = result.requestsPerS();
         finished.p50Us = result.latency.empty() ? 0.0 : static_cast<double>(result.latency.valueAtPercentileUs(50.0));
         finished.p99Us = result.latency.empty() ? 0.0 : static_cast<double>(result.latency.valueAtPercentileUs(99.0));
-        finished.errors = result.errors.total();
+        finished.errors = result.errors.transportErrors();
+        finished.non2xx = result.errors.status;
         finished.etaS = etaS(pending.size() - i - 1);
         if (m_progress) m_progress(finished);
 

@@ -17,6 +17,7 @@
 
 #include "common/result.h"
 #include "experiment/experimentplan.h"
+#include "run/stopswitch.h"
 #include "store/sessiontypes.h"
 
 #include <atomic>
@@ -26,7 +27,6 @@
 
 namespace wb {
 
-class RunController;
 class RunObserver;
 class SessionStore;
 
@@ -53,7 +53,8 @@ struct ExperimentProgress
     double requestsPerS = 0;
     double p50Us = 0;
     double p99Us = 0;
-    uint64_t errors = 0;
+    uint64_t errors = 0; ///< socket, TLS and parse errors (requests without a usable answer)
+    uint64_t non2xx = 0; ///< responses outside 2xx/3xx, apart from errors
     std::string message; ///< RunFinished with status Failed: why the run could not start
 };
 
@@ -105,23 +106,15 @@ public:
     /// stored as 'stopped' (a resume makes it again); no further run starts.
     /// Safe from any thread and from a signal handler.
     void cancel();
-    bool isCancelled() const { return m_cancelled.load(); }
+    bool isCancelled() const { return m_stop.pulled(); }
 
 private:
     bool coolDown(uint64_t us);
-    void publish(RunController* controller);
 
     std::string m_path;
     ProgressCallback m_progress;
     RunObserver* m_observer = nullptr;
-    std::atomic<bool> m_cancelled { false };
-    // The controller of the run in progress, for cancel(). cancel() marks itself
-    // inside with m_cancelling before it reads the pointer, and publish(nullptr)
-    // waits for that mark to clear, so the controller is never used after it is gone.
-    std::atomic<RunController*> m_current { nullptr };
-    std::atomic<int> m_cancelling { 0 };
-    static_assert(std::atomic<RunController*>::is_always_lock_free && std::atomic<int>::is_always_lock_free,
-        "cancel() must be async-signal-safe");
+    StopSwitch m_stop; ///< pulled by cancel(); stops the run in progress and every later one
 };
 
 } // namespace wb

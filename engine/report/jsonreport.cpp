@@ -2,6 +2,7 @@
 
 #include "report/generatorlag.h"
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 namespace wb {
@@ -77,29 +78,48 @@ Json errorsJson(const ErrorCounts& errors)
     };
 }
 
-Json intervalJson(const IntervalSummary& interval, bool open)
+// A latency of an interval without responses is unknown: 0 in these fields, as before.
+uint64_t usOrZero(double us)
+{
+    return std::isnan(us) ? 0 : static_cast<uint64_t>(us);
+}
+
+Json intervalLatencyJson(const LatencySummary& l)
+{
+    return Json { { "p50", usOrZero(l.p50Us) }, { "p90", usOrZero(l.p90Us) }, { "p99", usOrZero(l.p99Us) },
+        { "max", usOrZero(l.maxUs) }, { "mean", std::isnan(l.meanUs) ? 0.0 : l.meanUs } };
+}
+
+Json statusCodesJson(const std::vector<std::pair<int, uint64_t>>& codes)
+{
+    Json j = Json::object();
+    for (const auto& [code, count] : codes)
+        j[std::to_string(code)] = count;
+    return j;
+}
+
+// "errors" counts requests without a usable answer (socket, TLS, parse), as everywhere
+// else; responses outside 2xx/3xx are "non2xx", and every kind is in "errors_by_kind".
+Json intervalJson(const IntervalRecord& interval, bool open)
 {
     Json j {
         { "t_s", interval.endS },
         { "start_s", interval.startS },
+        { "start_unix_ms", interval.startUnixMs },
         { "requests", interval.requests },
         { "rps", interval.requestsPerS() },
         { "bytes", interval.bytes },
-        { "errors", interval.errors.total() },
-        { "latency_us",
-            {
-                { "p50", interval.p50Us },
-                { "p90", interval.p90Us },
-                { "p99", interval.p99Us },
-                { "max", interval.maxUs },
-                { "mean", interval.meanUs },
-            } },
+        { "errors", interval.transportErrors() },
+        { "non2xx", interval.non2xx() },
+        { "errors_by_kind", errorsJson(interval.errors) },
+        { "status_codes", statusCodesJson(interval.statusCodes) },
+        { "latency_us", intervalLatencyJson(interval.latency) },
         { "connections", interval.connections },
     };
     if (open) {
-        j["target_rps"] = interval.targetRatePerS;
-        j["service_latency_us"] = Json { { "p50", interval.serviceP50Us }, { "p90", interval.serviceP90Us },
-            { "p99", interval.serviceP99Us }, { "max", interval.serviceMaxUs } };
+        j["target_rps"] = std::isnan(interval.targetRatePerS) ? 0.0 : interval.targetRatePerS;
+        j["service_latency_us"] = intervalLatencyJson(interval.serviceLatency);
+        j["send_lag_us"] = intervalLatencyJson(interval.sendLag);
         j["late_requests"] = interval.lateRequests;
         j["max_lag_us"] = interval.maxLagUs;
     }
@@ -126,6 +146,7 @@ std::string formatJsonReport(const RunResult& result)
         { "status_codes", statusJson(result.status) },
         { "errors", errorsJson(result.errors) },
         { "stopped_early", result.stoppedEarly },
+        { "start_unix_ms", result.measureStartUnixMs },
     };
     const bool open = result.config.openModel();
     if (open) {
@@ -148,7 +169,7 @@ std::string formatJsonReport(const RunResult& result)
         { "within_stdev_pct", rates.percentWithinStdev() },
     };
     Json intervals = Json::array();
-    for (const IntervalSummary& interval : result.intervals)
+    for (const IntervalRecord& interval : result.intervals)
         intervals.push_back(intervalJson(interval, open));
     doc["intervals"] = std::move(intervals);
     if (!result.firstTlsError.empty()) doc["first_tls_error"] = result.firstTlsError;

@@ -133,6 +133,7 @@ RunResult RunController::run()
     const RunConfig& cfg = m_plan.config;
     m_plan.startUs = monotonicNowUs();
     m_plan.measureStartUs = m_plan.startUs + cfg.warmupUs;
+    result.measureStartUnixMs = wallClockNowMs() + static_cast<int64_t>(cfg.warmupUs / 1000);
     m_plan.endUs = m_plan.measureStartUs + cfg.durationUs;
     for (auto* o : m_observers)
         o->onStarted(cfg);
@@ -209,9 +210,10 @@ void RunController::mergeInterval(uint32_t index, uint64_t runEndUs, RunResult& 
     if (s.endS - s.startS < 0.001 && s.requests == 0 && s.errors.total() == 0) return;
     if (s.endS < s.startS) s.endS = s.startS;
 
-    result.addInterval(s);
+    IntervalRecord record = IntervalRecord::of(s, result.measureStartUnixMs + static_cast<int64_t>(s.startS * 1000));
     for (auto* o : m_observers)
-        o->onInterval(s);
+        o->onInterval(record);
+    result.addInterval(s, std::move(record));
 }
 
 } // namespace wb

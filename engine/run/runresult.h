@@ -6,6 +6,7 @@
 #include "stats/counters.h"
 #include "stats/histogram.h"
 #include "stats/ratesamples.h"
+#include "stats/intervalrecord.h"
 #include "stats/snapshot.h"
 
 #include <string>
@@ -13,40 +14,26 @@
 
 namespace wb {
 
-struct RunResult
+/// The run's totals are the Measurements of all its intervals added up (the
+/// open-model fields stay empty in the closed model).
+struct RunResult : Measurements
 {
     RunConfig config;
     std::string engineVersion;
     double durationS = 0; ///< measured time (warm-up excluded)
-    uint64_t requests = 0; ///< complete responses, any status
-    uint64_t bytes = 0; ///< bytes read, headers and bodies
-    ErrorCounts errors;
-    StatusCounts status;
-    LatencyHistogram latency; ///< open model: corrected (from due time); closed model: service time
-    LatencyHistogram serviceLatency; ///< open model only: from the actual send
-    uint64_t lateRequests = 0; ///< open model: sent more than 1 ms after their due time
-    uint64_t maxLagUs = 0; ///< open model: largest send time minus due time
-    LatencyHistogram sendLag; ///< open model: send time minus due time, per request
     double targetRatePerS = 0; ///< open model: average requested rate over the measured time
     RateSamples threadRates;
-    std::vector<IntervalSummary> intervals;
+    std::vector<IntervalRecord> intervals;
+    int64_t measureStartUnixMs = 0; ///< wall clock when measurement began (after warm-up)
     bool stoppedEarly = false; ///< stopped by the user or a signal before the duration elapsed
     std::string firstTlsError; ///< reason of the first TLS handshake failure, if any
     std::string firstConnectError; ///< reason of the first connect failure, if any
 
     /// Adds one merged interval to the totals and the series.
-    void addInterval(const IntervalSnapshot& s)
+    void addInterval(const IntervalSnapshot& s, IntervalRecord record)
     {
-        requests += s.requests;
-        bytes += s.bytes;
-        errors += s.errors;
-        status += s.status;
-        latency.merge(s.latency);
-        serviceLatency.merge(s.serviceLatency);
-        sendLag.merge(s.sendLag);
-        lateRequests += s.lateRequests;
-        maxLagUs = maxLagUs > s.maxLagUs ? maxLagUs : s.maxLagUs;
-        intervals.push_back(IntervalSummary::of(s));
+        Measurements::add(s);
+        intervals.push_back(std::move(record));
     }
 
     double requestsPerS() const { return durationS > 0 ? static_cast<double>(requests) / durationS : 0.0; }

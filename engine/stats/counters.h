@@ -2,6 +2,7 @@
 // Plain counters a worker keeps for itself and the run controller sums.
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 
 namespace wb {

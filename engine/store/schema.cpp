@@ -197,10 +197,22 @@ std::string schemaV3()
     return out;
 }
 
+// Version 4: each interval is stored whole (stats/intervalrecord.h), so that the
+// intervals of several loaders can be merged exactly: its wall-clock start and its
+// send lag (summary and histogram). NULL/0 in intervals written before.
+std::string schemaV4()
+{
+    std::string out = "ALTER TABLE intervals ADD COLUMN start_unix_ms INTEGER NOT NULL DEFAULT 0;\n";
+    for (const char* c : LATENCY_SUFFIXES)
+        out += std::string("ALTER TABLE intervals ADD COLUMN send_lag_") + c + " REAL;\n";
+    out += "ALTER TABLE intervals ADD COLUMN send_lag_histogram BLOB;\n";
+    return out;
+}
+
 using MigrationStep = std::string (*)();
 
 // MIGRATIONS[n] takes a file from version n to n + 1.
-constexpr MigrationStep MIGRATIONS[] = { schemaV1, schemaV2, schemaV3 };
+constexpr MigrationStep MIGRATIONS[] = { schemaV1, schemaV2, schemaV3, schemaV4 };
 static_assert(std::size(MIGRATIONS) == SCHEMA_VERSION, "one migration step per schema version");
 
 } // namespace

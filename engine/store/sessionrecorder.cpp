@@ -33,11 +33,9 @@ void SessionRecorder::onStarted(const RunConfig& config)
     enqueue(Start { config, wallClockNowMs() });
 }
 
-void SessionRecorder::onInterval(const IntervalSnapshot& snapshot)
+void SessionRecorder::onInterval(const IntervalRecord& interval)
 {
-    // Percentiles and the histogram encoding are computed here (microseconds of
-    // work); only the disk is left to the writer thread.
-    enqueue(IntervalRecord::of(snapshot));
+    enqueue(interval); // only the disk is left to the writer thread
 }
 
 void SessionRecorder::onFinished(const RunResult& result)

@@ -53,7 +53,7 @@ public:
     SessionRecorder& operator=(const SessionRecorder&) = delete;
 
     void onStarted(const RunConfig& config) override;
-    void onInterval(const IntervalSnapshot& snapshot) override;
+    void onInterval(const IntervalRecord& interval) override;
     void onFinished(const RunResult& result) override;
 
     /// Writes what is queued and stops the writer: one last attempt after a

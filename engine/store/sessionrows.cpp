@@ -137,8 +137,10 @@ const std::vector<std::string>& intervalColumns()
         addLatencyColumns(c, "latency_");
         addLatencyColumns(c, "service_");
         for (const char* name : { "target_rate_per_s", "late_requests", "max_lag_us", "status_codes",
-                 "latency_histogram", "service_histogram" })
+                 "latency_histogram", "service_histogram", "start_unix_ms" })
             c.push_back(name);
+        addLatencyColumns(c, "send_lag_");
+        c.push_back("send_lag_histogram");
         return c;
     }();
     return columns;
@@ -153,6 +155,9 @@ void bindInterval(SqlStatement& q, const IntervalRecord& r)
     bindLatency(q, r.serviceLatency);
     q.bind(r.targetRatePerS).bind(r.lateRequests).bind(r.maxLagUs).bind(statusCodesToJson(r.statusCodes));
     q.bindBlob(r.latencyHistogram).bindBlob(r.serviceHistogram);
+    q.bind(r.startUnixMs);
+    bindLatency(q, r.sendLag);
+    q.bindBlob(r.sendLagHistogram);
 }
 
 IntervalRecord readInterval(const SqlStatement& q, int& column)
@@ -173,6 +178,9 @@ IntervalRecord readInterval(const SqlStatement& q, int& column)
     r.statusCodes = statusCodesFromJson(q.text(column++));
     r.latencyHistogram = q.blob(column++);
     r.serviceHistogram = q.blob(column++);
+    r.startUnixMs = q.int64(column++);
+    r.sendLag = readLatency(q, column);
+    r.sendLagHistogram = q.blob(column++);
     return r;
 }
 

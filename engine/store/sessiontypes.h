@@ -7,9 +7,12 @@
 // double means "not known" (an imported wrk report has no p75, a closed-model
 // run no service time) and is stored as NULL.
 
+#include "common/clock.h"
 #include "run/runconfig.h"
 #include "stats/counters.h"
 #include "stats/histogram.h"
+#include "stats/intervalrecord.h"
+#include "stats/latencysummary.h"
 
 #include <cmath>
 #include <cstdint>
@@ -21,10 +24,7 @@
 
 namespace wb {
 
-struct IntervalSnapshot;
 struct RunResult;
-
-inline constexpr double UNKNOWN = std::numeric_limits<double>::quiet_NaN();
 
 /// Where a run is in its life. Stored as its lower-case name.
 enum class RunStatus {
@@ -106,19 +106,6 @@ struct LoadProfile
     int64_t createdAtMs = 0;
 };
 
-/// Latency statistics of one histogram (or of an imported report: NaN where wrk did not print it).
-struct LatencySummary
-{
-    double minUs = UNKNOWN, meanUs = UNKNOWN, stdevUs = UNKNOWN, maxUs = UNKNOWN;
-    double withinStdevPct = UNKNOWN; ///< wrk's "+/- Stdev"
-    double p50Us = UNKNOWN, p75Us = UNKNOWN, p90Us = UNKNOWN, p99Us = UNKNOWN;
-    double p999Us = UNKNOWN, p9999Us = UNKNOWN;
-
-    /// The statistics of h; all unknown when h is empty.
-    static LatencySummary of(const LatencyHistogram& h);
-    bool known() const { return !std::isnan(meanUs) || !std::isnan(p50Us) || !std::isnan(maxUs); }
-};
-
 /// Per-thread request rate statistics (wrk's "Req/Sec" row).
 struct ThreadRateSummary
 {
@@ -173,29 +160,6 @@ struct RunRecord
     bool hasTotals = false; ///< false while running (and for failed runs)
     RunTotals totals;
     ExperimentSlot experiment; ///< the experiment cell and repetition this run belongs to, if any
-};
-
-/// One interval of a run's time series: every field of the interval feed.
-struct IntervalRecord
-{
-    uint32_t index = 0;
-    double startS = 0; ///< seconds since measurement began
-    double endS = 0;
-    uint64_t requests = 0;
-    uint64_t bytes = 0;
-    ErrorCounts errors;
-    uint32_t connections = 0;
-    LatencySummary latency; ///< corrected in the open model
-    LatencySummary serviceLatency; ///< open model only
-    double targetRatePerS = UNKNOWN;
-    uint64_t lateRequests = 0;
-    uint64_t maxLagUs = 0;
-    std::vector<std::pair<int, uint64_t>> statusCodes; ///< non-zero counts, by code
-    std::string latencyHistogram; ///< LatencyHistogram::serialize(), empty when nothing was recorded
-    std::string serviceHistogram;
-
-    static IntervalRecord of(const IntervalSnapshot& snapshot);
-    double requestsPerS() const { return endS > startS ? static_cast<double>(requests) / (endS - startS) : 0.0; }
 };
 
 /// A percentile row printed by wrk (--latency) or wrk2 (the spectrum).
@@ -254,10 +218,5 @@ struct FinishedRun
     static FinishedRun of(const RunResult& result, int64_t finishedAtMs);
 };
 
-/// Non-zero status counts, by code.
-std::vector<std::pair<int, uint64_t>> nonZeroStatusCodes(const StatusCounts& counts);
-
-/// Milliseconds since the Unix epoch, now.
-int64_t wallClockNowMs();
 
 } // namespace wb

@@ -208,3 +208,21 @@ TEST_F(Cli, ServeAnswersAndStopsByItself)
     EXPECT_NE(test::readFile(dir.file("serve.log")).find("listening on http://127.0.0.1:" + std::to_string(port)),
         std::string::npos);
 }
+
+TEST_F(Cli, TheBuiltinHostWorksFromTheCliToo)
+{
+    // As in the GUI: the built-in target server starts in-process; the report and the
+    // session name the URL as typed.
+    test::TempDir dir;
+    const std::string db = dir.file("s.wrkbench");
+    const auto r = cli({ "-t1", "-c2", "-d1s", "--db", db, "http://builtin/delay/1" });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(lines(r.out).at(0), "Running 1s test @ http://builtin/delay/1");
+    EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\n  [1-9][0-9]* requests in )"))) << r.out;
+    EXPECT_NE(r.out.find("Stored as run 1 in '" + db + "'"), std::string::npos) << r.out;
+    const auto runs = cli({ "runs", "--db", db });
+    ASSERT_EQ(runs.exitCode, 0) << runs.err;
+    EXPECT_NE(runs.out.find("http://builtin/delay/1"), std::string::npos) << runs.out;
+
+    expectCleanError(cli({ "-d1s", "https://builtin/" }), "the built-in server speaks plain http");
+}

@@ -24,7 +24,7 @@
 #include "pages/tagedit.h"
 #include "pages/targeteditor.h"
 #include "pages/targetspanel.h"
-#include "run/builtinserver.h"
+#include "serve/builtinserver.h"
 #include "run/runsession.h"
 #include "session/sessiondocument.h"
 #include "session/sessionpaths.h"

@@ -4,7 +4,8 @@
 // prompt, and a target that cannot be reached fails with a clear message.
 
 #include "models/formvalidation.h"
-#include "run/builtinserver.h"
+#include "models/runseries.h"
+#include "serve/builtinserver.h"
 #include "run/runsession.h"
 #include "session/sessiondocument.h"
 #include "session/sessionseed.h"
@@ -140,6 +141,20 @@ private slots:
         QCOMPARE(data->intervals.size(), size_t(intervals.count()));
         QVERIFY(data->latency.has_value());
         QCOMPARE(data->run.profileName, std::string("test"));
+        // One interval record, one reduction: the live points are the reopened run's points.
+        const RunSeries reopened = runSeriesOf(*data, Qt::black);
+        QCOMPARE(reopened.intervals.size(), intervals.count());
+        for (int i = 0; i < intervals.count(); ++i) {
+            const IntervalPoint live = intervals[i][0].value<LiveInterval>().point;
+            const IntervalPoint& stored = reopened.intervals[i];
+            QCOMPARE(live.endS, stored.endS);
+            QCOMPARE(live.requestsPerS, stored.requestsPerS);
+            QCOMPARE(live.p50Ms, stored.p50Ms);
+            QCOMPARE(live.p90Ms, stored.p90Ms);
+            QCOMPARE(live.p99Ms, stored.p99Ms);
+            QCOMPARE(live.errorsPerS, stored.errorsPerS);
+            QCOMPARE(live.non2xxPerS, stored.non2xxPerS);
+        }
         // The document noticed the write (file watcher).
         QTRY_VERIFY_WITH_TIMEOUT(!m_doc->runs().empty() && m_doc->runs().back().id == outcome.runId, 15'000);
     }

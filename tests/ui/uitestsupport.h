@@ -108,14 +108,7 @@ inline int64_t addSyntheticRun(SessionStore& store, int64_t targetId, const Synt
         if (!s.intervalRates.empty()) at.requestsPerS = s.intervalRates[static_cast<size_t>(i)];
         const IntervalSnapshot snap = syntheticInterval(at, static_cast<uint32_t>(i));
         records.push_back(IntervalRecord::of(snap));
-        result.requests += snap.requests;
-        result.bytes += snap.bytes;
-        result.errors += snap.errors;
-        result.status += snap.status;
-        result.latency.merge(snap.latency);
-        result.serviceLatency.merge(snap.serviceLatency);
-        result.sendLag.merge(snap.sendLag);
-        result.intervals.push_back(IntervalSummary::of(snap));
+        result.addInterval(snap, records.back());
     }
     result.durationS = intervals * s.intervalS;
     if (!store.appendIntervals(*id, records)) return 0;

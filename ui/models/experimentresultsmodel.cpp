@@ -105,6 +105,8 @@ QVariant ExperimentResultsModel::headerData(int section, Qt::Orientation orienta
         return tr("p99 ms");
     case ErrorsColumn:
         return tr("Errors");
+    case Non2xxColumn:
+        return tr("Non-2xx");
     case RatioColumn:
         return tr("Req/s vs baseline (95% CI)");
     case LossColumn:
@@ -133,6 +135,8 @@ QString ExperimentResultsModel::displayText(const ExperimentRow& row, int column
         return meanSd(row.p99Us, formatUsAsMs);
     case ErrorsColumn:
         return meanSd(row.errors, formatCount);
+    case Non2xxColumn:
+        return meanSd(row.non2xx, formatCount);
     case RatioColumn:
         return row.baseline ? QStringLiteral("—") : ratioText(row.requestsPerSRatio);
     case LossColumn:
@@ -159,6 +163,8 @@ double ExperimentResultsModel::value(const ExperimentRow& row, int column) const
         return row.p99Us.mean;
     case ErrorsColumn:
         return row.errors.mean;
+    case Non2xxColumn:
+        return row.non2xx.mean;
     case RatioColumn:
         return row.requestsPerSRatio.ratio;
     case LossColumn:

@@ -21,7 +21,8 @@ public:
         RpsColumn,
         P50Column,
         P99Column,
-        ErrorsColumn,
+        ErrorsColumn, ///< socket, TLS and parse errors
+        Non2xxColumn, ///< responses outside 2xx/3xx
         RatioColumn,
         LossColumn,
         VerdictColumn,

@@ -4,7 +4,7 @@
 #include "models/format.h"
 #include "report/stageparse.h"
 #include "report/units.h"
-#include "run/builtinserver.h"
+#include "serve/builtinserver.h"
 #include "store/sessionstore.h"
 
 #include <QDateTime>

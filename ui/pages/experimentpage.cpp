@@ -9,7 +9,6 @@
 #include "models/experimentresultsmodel.h"
 #include "models/format.h"
 #include "pages/dialogs.h"
-#include "run/builtinserver.h"
 #include "run/experimenttask.h"
 #include "session/sessiondocument.h"
 
@@ -34,23 +33,6 @@ namespace wb::ui {
 namespace {
 
 enum ListColumn { IdColumn, NameColumn, StatusColumn, CreatedColumn };
-
-/// Points targets on "builtin" at this process's built-in server, as single runs do.
-/// The stored plan keeps the loopback URL, so a resume in a later process must re-create it.
-Status resolveBuiltinTargets(ExperimentPlan& plan)
-{
-    for (ExperimentTarget& target : plan.targets) {
-        if (!isBuiltinUrl(target.request.url)) continue;
-        if (target.request.url.isTls())
-            return Error { "target '" + target.name + "': the built-in server speaks plain http" };
-        auto port = ensureBuiltinServer();
-        if (!port) return Error { port.error() };
-        auto url = parseUrl(builtinUrl(target.request.url, *port));
-        if (!url) return Error { url.error() };
-        target.request.url = *url;
-    }
-    return {};
-}
 
 bool writeFile(const QString& path, const std::string& text, QString* error)
 {
@@ -268,10 +250,8 @@ int64_t ExperimentPage::createFromPlanFile(const QString& path)
         showError(tr("%1: %2").arg(QFileInfo(path).fileName(), file.errorString()));
         return 0;
     }
+    // Targets on "builtin" keep that host in the plan: each run resolves it in the process that makes it.
     auto plan = parseExperimentPlan(file.readAll().toStdString());
-    if (plan) {
-        if (Status st = resolveBuiltinTargets(*plan); !st) plan = Error { st.error() };
-    }
     if (!plan) {
         showError(tr("%1: %2").arg(QFileInfo(path).fileName(), QString::fromStdString(plan.error())));
         return 0;
@@ -336,9 +316,10 @@ void ExperimentPage::showProgress(const ExperimentProgress& p)
         m_progressLabel->setText(tr("%1 …  [%2/%3 done%4]").arg(where).arg(p.runsDone).arg(p.runsTotal).arg(eta));
         if (m_doc) refresh(); // the status became 'running'
     } else {
-        m_progressLabel->setText(tr("%1: %2 req/s, p99 %3 ms, %4 errors (%5)  [%6/%7 done%8]")
+        m_progressLabel->setText(tr("%1: %2 req/s, p99 %3 ms, %4 errors, %5 non-2xx (%6)  [%7/%8 done%9]")
                                      .arg(where, formatCount(p.requestsPerS), formatUsAsMs(p.p99Us))
                                      .arg(p.errors)
+                                     .arg(p.non2xx)
                                      .arg(QString::fromUtf8(runStatusName(p.status)))
                                      .arg(p.runsDone)
                                      .arg(p.runsTotal)

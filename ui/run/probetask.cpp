@@ -1,6 +1,5 @@
 #include "run/probetask.h"
 
-#include "run/builtinserver.h"
 #include "run/runplan.h"
 
 #include <chrono>
@@ -15,16 +14,7 @@ ProbeOutcome probeTarget(const Target& target, const std::atomic<bool>* cancel)
         out.elapsedMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin).count();
         return out;
     };
-    uint16_t builtinPort = 0;
-    if (auto url = parseUrl(target.url); url && isBuiltinUrl(*url)) {
-        auto port = ensureBuiltinServer();
-        if (!port) {
-            out.error = QString::fromStdString(port.error());
-            return finish();
-        }
-        builtinPort = *port;
-    }
-    auto options = probeOptionsFor(target, builtinPort);
+    auto options = probeOptionsFor(target); // starts the built-in server for a built-in target
     if (!options) {
         out.error = QString::fromStdString(options.error());
         return finish();

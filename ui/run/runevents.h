@@ -1,6 +1,7 @@
 #pragma once
-// The small values a run hands to the UI thread. An IntervalSnapshot carries
-// several 30 KB histograms; these carry the few numbers the UI shows.
+// The small values a run hands to the pages. The run thread queues the engine's
+// IntervalRecord as it is; the UI thread turns it into a chart point with the same
+// function as a stored interval (models/runseries.h), so one rule holds for both.
 
 #include "charts/chartdata.h"
 #include "store/sessiontypes.h"
@@ -11,7 +12,7 @@
 
 namespace wb::ui {
 
-/// One merged interval, reduced to what the run header and live charts show.
+/// One interval of the running run, as the run header, the badge and the live charts show it.
 struct LiveInterval
 {
     IntervalPoint point;
@@ -22,6 +23,19 @@ struct LiveInterval
     uint32_t connections = 0;
 };
 
+/// The live view of an interval record whose chart point is `point`.
+inline LiveInterval liveIntervalOf(const IntervalRecord& r, const IntervalPoint& point)
+{
+    LiveInterval live;
+    live.point = point;
+    live.startS = r.startS;
+    live.requests = r.requests;
+    live.errors = r.transportErrors();
+    live.non2xx = r.non2xx();
+    live.connections = r.connections;
+    return live;
+}
+
 /// How a run ended, with its headline numbers.
 struct RunOutcome
 {
@@ -31,7 +45,7 @@ struct RunOutcome
     /// The pre-run probe (RunPlan::probeFirst) failed: no load was sent and nothing
     /// was stored; error is the probe's reason. The UI offers "Run anyway".
     bool probeFailed = false;
-    /// The pre-run probe that passed, as ProbeResult::toJsonText() (RunPlan::probeJson).
+    /// The pre-run probe that passed, as ProbeResult::toJsonText() (RunPlan::probeFirst).
     QString probeJson;
     QString storageWarning; ///< the run happened but was not stored whole
     bool cancelled = false; ///< stopped before the load started: nothing ran, nothing stored

@@ -1,21 +1,17 @@
 #include "run/runplan.h"
 
-#include "run/builtinserver.h"
-
-#include <algorithm>
+#include "pipeline/recordedrun.h"
+#include "serve/builtinserver.h"
 
 namespace wb::ui {
 
-Result<RunConfig> runConfigFor(const Target& target, const RunConfig& load, uint16_t builtinPort)
+Result<RunConfig> runConfigFor(const Target& target, const RunConfig& load)
 {
     RunConfig config = load;
     auto url = parseUrl(target.url);
     if (!url) return Error { "URL: " + url.error() };
-    if (isBuiltinUrl(*url)) {
-        if (url->isTls()) return Error { "URL: the built-in server speaks plain http (use http://builtin/...)" };
-        url = parseUrl(builtinUrl(*url, builtinPort));
-        if (!url) return Error { "URL: " + url.error() };
-    }
+    if (isBuiltinUrl(*url) && url->isTls())
+        return Error { "URL: the built-in server speaks plain http (use http://builtin/...)" };
     config.request.url = *url;
     config.request.method = target.method.empty() ? "GET" : target.method;
     config.request.headers = target.headers;
@@ -25,22 +21,14 @@ Result<RunConfig> runConfigFor(const Target& target, const RunConfig& load, uint
     return config;
 }
 
-ProbeOptions probeOptionsFor(const RunConfig& config)
+Result<ProbeOptions> probeOptionsFor(const Target& target)
 {
-    ProbeOptions options;
-    options.request = config.request;
-    options.tls = config.tls;
-    // Never stricter than the run: a target the run waits 10 s for must not fail its probe at 5 s.
-    options.timeoutUs = std::max(options.timeoutUs, config.timeoutUs);
-    options.connectTimeoutUs = std::max(options.connectTimeoutUs, config.connectTimeoutUs);
-    return options;
-}
-
-Result<ProbeOptions> probeOptionsFor(const Target& target, uint16_t builtinPort)
-{
-    auto config = runConfigFor(target, RunConfig {}, builtinPort);
+    auto config = runConfigFor(target, RunConfig {});
     if (!config) return Error { config.error() };
-    return probeOptionsFor(*config);
+    auto url = resolveBuiltinUrl(config->request.url);
+    if (!url) return Error { url.error() };
+    config->request.url = *url;
+    return wb::probeOptionsFor(*config);
 }
 
 } // namespace wb::ui

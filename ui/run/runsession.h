@@ -2,17 +2,17 @@
 // Runs one load test from the GUI without ever blocking the UI thread.
 //
 //   UI thread                         run thread (std::thread)
-//   start(plan) ───────────────────▶  built-in server; with plan.probeFirst one
-//                                     wb::probe() request (a failure ends the run
-//                                     here: RunOutcome::probeFailed, nothing stored);
-//                                     RunController::prepare() (DNS, connect, TLS)
-//                                     controller.run() with two observers:
-//                                       SessionRecorder (writes the session)
+//   start(plan) ───────────────────▶  wb::RecordedRun (engine/pipeline): built-in
+//                                     server, probe (plan.probeFirst; a failure ends
+//                                     the run here: RunOutcome::probeFailed, nothing
+//                                     stored), prepare, record into the session, run,
+//                                     with one more observer:
 //                                       QueueObserver ──▶ mutex-protected queue
-//   QTimer every DRAIN_MS  ◀───────── (LiveInterval values, a few per second)
+//   QTimer every DRAIN_MS  ◀───────── (IntervalRecords, a few per second, made
+//                                      LiveIntervals on the UI thread)
 //   emits started / intervalReceived / finished
-//   stop() ──▶ RunController::stop() (a flag: instant); cancels the probe
-//              (the probe notices within ~20 ms)
+//   stop() ──▶ StopSwitch::pull(): stops the controller (a flag: instant) or
+//              cancels the probe (it notices within ~20 ms)
 //
 // The UI thread never waits for the engine, except in waitForFinished(),
 // which closing the window uses after stop().
@@ -85,6 +85,7 @@ private:
     bool m_stopping = false;
     std::chrono::steady_clock::time_point m_loadStart {}; ///< when the run thread saw the load start
     bool m_loadStarted = false;
+    IntervalPoint m_lastPoint; ///< the previous interval's point (an empty interval holds its latencies)
 };
 
 } // namespace wb::ui

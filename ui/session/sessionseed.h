@@ -4,7 +4,7 @@
 // Demo targets use the built-in target server: their URL host is "builtin"
 // (e.g. http://builtin/delay/2). When such a target runs, the server is
 // started in-process on a free loopback port and the URL is pointed at it,
-// so the first Run works offline with no set-up (see run/builtinserver.h).
+// so the first Run works offline with no set-up (see engine/serve/builtinserver.h).
 
 #include "store/sessionstore.h"
 

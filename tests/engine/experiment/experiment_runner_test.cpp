@@ -78,7 +78,7 @@ struct CountingObserver : RunObserver
     int intervals = 0;
     int finished = 0;
     void onStarted(const RunConfig&) override { ++started; }
-    void onInterval(const IntervalSnapshot&) override { ++intervals; }
+    void onInterval(const IntervalRecord&) override { ++intervals; }
     void onFinished(const RunResult&) override { ++finished; }
 };
 

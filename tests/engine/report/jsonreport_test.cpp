@@ -1,5 +1,6 @@
 #include "report/jsonreport.h"
 
+#include <cmath>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -60,7 +61,7 @@ RunResult sampleResult()
     second.endS = 1.5; // a shortened last interval
     second.requests = 1000;
     second.errors = ErrorCounts {};
-    r.intervals = { IntervalSummary::of(first), IntervalSummary::of(second) };
+    r.intervals = { IntervalRecord::of(first, 1'700'000'000'000), IntervalRecord::of(second, 1'700'000'001'000) };
     return r;
 }
 
@@ -145,24 +146,31 @@ TEST(JsonReport, Intervals)
     ASSERT_TRUE(is.is_array());
     ASSERT_EQ(is.size(), 2u);
     for (size_t i = 0; i < is.size(); ++i) {
-        const IntervalSummary& want = r.intervals[i];
+        const IntervalRecord& want = r.intervals[i];
         const json& got = is[i];
         EXPECT_DOUBLE_EQ(got["t_s"].get<double>(), want.endS);
         EXPECT_DOUBLE_EQ(got["start_s"].get<double>(), want.startS);
         EXPECT_EQ(got["requests"].get<uint64_t>(), want.requests);
         EXPECT_DOUBLE_EQ(got["rps"].get<double>(), want.requestsPerS());
         EXPECT_EQ(got["bytes"].get<uint64_t>(), want.bytes);
-        EXPECT_EQ(got["errors"].get<uint64_t>(), want.errors.total());
+        // errors: requests without a usable answer; non-2xx apart, every kind in errors_by_kind
+        EXPECT_EQ(got["errors"].get<uint64_t>(), want.errors.transportErrors());
+        EXPECT_EQ(got["non2xx"].get<uint64_t>(), want.errors.status);
+        EXPECT_EQ(got["errors_by_kind"]["read"].get<uint64_t>(), want.errors.read);
+        EXPECT_EQ(got["errors_by_kind"]["status"].get<uint64_t>(), want.errors.status);
+        EXPECT_EQ(got["start_unix_ms"].get<int64_t>(), want.startUnixMs);
         const json& l = got["latency_us"];
-        EXPECT_EQ(l["p50"].get<uint64_t>(), want.p50Us);
-        EXPECT_EQ(l["p90"].get<uint64_t>(), want.p90Us);
-        EXPECT_EQ(l["p99"].get<uint64_t>(), want.p99Us);
-        EXPECT_EQ(l["max"].get<uint64_t>(), want.maxUs);
-        EXPECT_DOUBLE_EQ(l["mean"].get<double>(), want.meanUs);
+        auto us = [](double v) { return std::isnan(v) ? uint64_t { 0 } : static_cast<uint64_t>(v); };
+        EXPECT_EQ(l["p50"].get<uint64_t>(), us(want.latency.p50Us));
+        EXPECT_EQ(l["p90"].get<uint64_t>(), us(want.latency.p90Us));
+        EXPECT_EQ(l["p99"].get<uint64_t>(), us(want.latency.p99Us));
+        EXPECT_EQ(l["max"].get<uint64_t>(), us(want.latency.maxUs));
+        EXPECT_DOUBLE_EQ(l["mean"].get<double>(), want.latency.meanUs);
     }
     EXPECT_DOUBLE_EQ(is[0]["rps"].get<double>(), 4000.0);
     EXPECT_DOUBLE_EQ(is[1]["rps"].get<double>(), 2000.0); // 1000 requests in half a second
-    EXPECT_EQ(is[0]["errors"], 3);
+    EXPECT_EQ(is[0]["errors"], 2); // the read errors; the 503 is apart
+    EXPECT_EQ(is[0]["non2xx"], 1);
     EXPECT_EQ(is[1]["errors"], 0);
 }
 

@@ -18,9 +18,9 @@ namespace {
 class Collector : public RunObserver
 {
 public:
-    void onInterval(const IntervalSnapshot& s) override { intervals.push_back(IntervalSummary::of(s)); }
+    void onInterval(const IntervalRecord& r) override { intervals.push_back(r); }
     void onFinished(const RunResult&) override { ++finished; }
-    std::vector<IntervalSummary> intervals;
+    std::vector<IntervalRecord> intervals;
     int finished = 0;
 };
 

@@ -38,14 +38,10 @@ struct FakeRun
     void interval(RunObserver& o, uint32_t index, uint64_t n = 300)
     {
         const IntervalSnapshot s = sampleSnapshot(index, 1000 + 50 * index, n);
-        result.requests += s.requests;
-        result.bytes += s.bytes;
-        result.errors += s.errors;
-        result.status += s.status;
-        result.latency.merge(s.latency);
+        const IntervalRecord record = IntervalRecord::of(s, 1'700'000'000'000 + 1000 * index);
+        result.addInterval(s, record);
         result.durationS = s.endS;
-        result.intervals.push_back(IntervalSummary::of(s));
-        o.onInterval(s);
+        o.onInterval(record);
     }
     void finish(RunObserver& o) { o.onFinished(result); }
 };
@@ -259,7 +255,10 @@ TEST(Recorder, RealRunAgainstTheBuiltInServer)
     ASSERT_EQ(data->intervals.size(), result.intervals.size());
     for (size_t i = 0; i < result.intervals.size(); ++i) {
         EXPECT_EQ(data->intervals[i].requests, result.intervals[i].requests);
-        EXPECT_EQ(data->intervals[i].latency.p99Us, static_cast<double>(result.intervals[i].p99Us));
+        EXPECT_EQ(data->intervals[i].latency.p99Us, result.intervals[i].latency.p99Us);
+        // stored whole: the wall-clock start and the histograms come back as written
+        EXPECT_EQ(data->intervals[i].startUnixMs, result.intervals[i].startUnixMs);
+        EXPECT_EQ(data->intervals[i].latencyHistogram, result.intervals[i].latencyHistogram);
     }
     ASSERT_TRUE(data->latency.has_value());
     EXPECT_EQ(data->latency->count(), result.latency.count());

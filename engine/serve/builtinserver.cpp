@@ -1,12 +1,11 @@
-#include "run/builtinserver.h"
+#include "serve/builtinserver.h"
 
-#include "http/url.h"
 #include "serve/targetserver.h"
 
 #include <memory>
 #include <mutex>
 
-namespace wb::ui {
+namespace wb {
 
 namespace {
 std::mutex s_mutex;
@@ -33,9 +32,16 @@ Result<uint16_t> ensureBuiltinServer()
     return s_server->port();
 }
 
-std::string builtinUrl(const Url& url, uint16_t port)
+Result<Url> resolveBuiltinUrl(const Url& url)
 {
-    return "http://127.0.0.1:" + std::to_string(port) + url.target;
+    if (!isBuiltinUrl(url)) return url;
+    if (url.isTls()) return Error { "the built-in server speaks plain http (use http://builtin/...)" };
+    auto port = ensureBuiltinServer();
+    if (!port) return Error { port.error() };
+    auto resolved = parseUrl("http://127.0.0.1:" + std::to_string(*port) + url.target);
+    if (!resolved) return Error { resolved.error() };
+    resolved->original = url.displayText(); // reports and the session name what the user typed
+    return resolved;
 }
 
-} // namespace wb::ui
+} // namespace wb

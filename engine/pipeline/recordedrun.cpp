@@ -1,0 +1,182 @@
+#include "pipeline/recordedrun.h"
+
+#include "run/runcontroller.h"
+#include "serve/builtinserver.h"
+#include "store/sessionrecorder.h"
+
+#include <algorithm>
+
+namespace wb {
+
+Result<int64_t> findOrCreateTarget(SessionStore& store, const std::string& name, const RequestSpec& request,
+    const TlsOptions& tls, std::vector<std::string>* warnings, const std::string& user)
+{
+    const std::string url = request.url.displayText();
+    auto existing = store.targetByName(name);
+    if (!existing) return Error { existing.error() };
+    if (existing->has_value()) {
+        if ((*existing)->url != url && warnings)
+            warnings->push_back("target '" + name + "' was created with URL " + (*existing)->url + "; " + user
+                + " uses " + url);
+        return (*existing)->id;
+    }
+    Target target;
+    target.name = name;
+    target.url = url;
+    target.method = request.method;
+    target.headers = request.headers;
+    target.body = request.body;
+    target.tls = tls;
+    return store.ensureTarget(target); // another process may have created it meanwhile
+}
+
+ProbeOptions probeOptionsFor(const RunConfig& config)
+{
+    ProbeOptions options;
+    options.request = config.request;
+    options.tls = config.tls;
+    // Never stricter than the run: a target the run waits 10 s for must not fail its probe at 5 s.
+    options.timeoutUs = std::max(options.timeoutUs, config.timeoutUs);
+    options.connectTimeoutUs = std::max(options.connectTimeoutUs, config.connectTimeoutUs);
+    return options;
+}
+
+RecordedRun::RecordedRun(RunConfig config, RecordedRunOptions options, StopSwitch* stop)
+    : m_config(std::move(config))
+    , m_options(std::move(options))
+    , m_stop(stop ? stop : &m_ownStop)
+{ }
+
+RecordedRun::~RecordedRun() = default;
+
+RecordedRunOutcome RecordedRun::fail(RecordedRunOutcome::Ended how, const std::string& error)
+{
+    RecordedRunOutcome out;
+    out.ended = how;
+    out.error = error;
+    out.probeJson = m_probeJson;
+    out.targetId = m_targetId;
+    const bool store = how == RecordedRunOutcome::Ended::PrepareFailed
+        || (how == RecordedRunOutcome::Ended::ProbeFailed && m_options.storeProbeFailure);
+    if (store && m_store && !m_store->isReadOnly()) {
+        // Stored like every run: the history shows the attempt and why it failed.
+        NewRun run;
+        run.targetId = m_targetId;
+        run.profileId = m_options.profileId;
+        run.profileName = m_options.profileName;
+        run.config = m_config;
+        run.startedAtMs = wallClockNowMs();
+        run.tags = m_options.tags;
+        run.experiment = m_options.experiment;
+        run.probeJson = m_probeJson;
+        const std::string reason = how == RecordedRunOutcome::Ended::ProbeFailed ? "probe: " + error : error;
+        if (auto id = m_store->addFailedRun(run, reason)) out.runId = *id; // the error is reported either way
+    }
+    return out;
+}
+
+RecordedRunOutcome RecordedRun::run()
+{
+    using Ended = RecordedRunOutcome::Ended;
+    auto warn = [&](const std::string& message) {
+        if (m_options.onWarning) m_options.onWarning(message);
+    };
+    std::string storageWarning;
+
+    // The session first: a run that cannot be kept should not be made (unless the caller says so).
+    if (!m_options.sessionPath.empty()) {
+        for (const auto& tag : m_options.tags)
+            if (auto st = validateTag(tag); !st) return fail(Ended::SessionFailed, st.error());
+        SessionOpenOptions open;
+        open.create = m_options.createSession;
+        auto store = SessionStore::open(m_options.sessionPath, open);
+        if (!store) {
+            if (m_options.requireSession) return fail(Ended::SessionFailed, store.error());
+            storageWarning = store.error();
+            warn(storageWarning);
+        } else if ((*store)->isReadOnly()) {
+            // Said now, so that a long run can be stopped; the outcome says it again.
+            warn("'" + m_options.sessionPath + "' is read-only: this run will not be stored");
+            storageWarning = "the run was not stored: '" + m_options.sessionPath + "' is read-only";
+            m_store = std::move(*store);
+        } else {
+            m_store = std::move(*store);
+            m_targetId = m_options.targetId;
+            if (m_targetId == 0) {
+                const std::string name
+                    = m_options.targetName.empty() ? m_config.request.url.displayText() : m_options.targetName;
+                std::vector<std::string> warnings;
+                auto id = findOrCreateTarget(*m_store, name, m_config.request, m_config.tls, &warnings);
+                if (!id) return fail(Ended::SessionFailed, id.error());
+                m_targetId = *id;
+                for (const auto& w : warnings)
+                    warn(w);
+            }
+        }
+    }
+
+    // The built-in host is this process's own server, started on first use.
+    auto url = resolveBuiltinUrl(m_config.request.url);
+    if (!url) return fail(Ended::PrepareFailed, url.error());
+    RunConfig config = m_config;
+    config.request.url = *url;
+
+    const bool cancellable = m_options.cancelBeforeLoad;
+    auto cancelled = [&] { return cancellable && m_stop->pulled(); };
+    if (cancelled()) return fail(Ended::Cancelled, {});
+    if (m_options.probeFirst) {
+        // One real request before any load: a target that does not answer is
+        // reported with the probe's precise reason.
+        ProbeOptions probeOptions = probeOptionsFor(config);
+        if (cancellable) probeOptions.cancel = &m_stop->flag();
+        auto probed = probe(probeOptions);
+        if (cancelled()) return fail(Ended::Cancelled, {});
+        if (!probed) return fail(Ended::ProbeFailed, probed.error());
+        m_probeJson = probed->toJsonText();
+        if (m_options.onProbed) m_options.onProbed(*probed);
+    }
+
+    RunController controller(config);
+    m_stop->attach(controller);
+    struct Detach // whatever happens below, a pull must not reach a destroyed controller
+    {
+        StopSwitch& stop;
+        ~Detach() { stop.detach(); }
+    } detach { *m_stop };
+
+    const Status prepared = controller.prepare();
+    if (cancelled()) return fail(Ended::Cancelled, {});
+    if (!prepared) return fail(Ended::PrepareFailed, prepared.error());
+
+    std::unique_ptr<SessionRecorder> recorder;
+    if (m_store && !m_store->isReadOnly()) {
+        RecordingOptions recording;
+        recording.targetId = m_targetId;
+        recording.profileId = m_options.profileId;
+        recording.profileName = m_options.profileName;
+        recording.tags = m_options.tags;
+        recording.experiment = m_options.experiment;
+        recording.probeJson = m_probeJson;
+        recorder = std::make_unique<SessionRecorder>(std::move(m_store), recording);
+        controller.addObserver(recorder.get());
+    }
+    for (RunObserver* o : m_observers)
+        controller.addObserver(o);
+
+    RecordedRunOutcome out;
+    out.result = controller.run();
+    out.probeJson = m_probeJson;
+    out.targetId = m_targetId;
+    out.storageWarning = storageWarning;
+    if (recorder) {
+        recorder->finish();
+        out.runId = recorder->runId();
+        if (out.runId == 0 || recorder->droppedWrites() > 0)
+            out.storageWarning = (out.runId ? "run " + std::to_string(out.runId) + " was not stored completely: "
+                                            : std::string("the run was not stored: "))
+                + recorder->lastError();
+    }
+    return out;
+}
+
+} // namespace wb

@@ -1,0 +1,67 @@
+#pragma once
+// The one record of an interval, from the engine to every consumer: the run
+// controller makes it from the merged snapshot once (IntervalRecord::of), hands
+// it to observers, keeps it in the RunResult; the store writes and reads it as
+// is; the GUI draws it, live and stored, through one function. It is whole:
+// every counter, error kind and status code, both latency histograms and the
+// send lag (serialised), and the wall-clock start, so records of several
+// loaders can be merged exactly (add(): counts summed, histograms added).
+
+#include "stats/counters.h"
+#include "stats/latencysummary.h"
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace wb {
+
+struct IntervalSnapshot;
+
+struct IntervalRecord
+{
+    uint32_t index = 0;
+    double startS = 0; ///< seconds since measurement began
+    double endS = 0;
+    int64_t startUnixMs = 0; ///< wall clock at startS, ms since the Unix epoch (0 = unknown: older sessions)
+    uint64_t requests = 0; ///< responses completed in the interval (any status)
+    uint64_t bytes = 0;
+    ErrorCounts errors; ///< errors.status: responses outside 2xx/3xx (answers, not transport errors)
+    uint32_t connections = 0; ///< open at the end of the interval
+    LatencySummary latency; ///< corrected in the open model; unknown when no response completed
+    LatencySummary serviceLatency; ///< open model only
+    LatencySummary sendLag; ///< open model only: send time minus due time
+    double targetRatePerS = UNKNOWN; ///< open model: what the schedule asked for
+    uint64_t lateRequests = 0;
+    uint64_t maxLagUs = 0;
+    std::vector<std::pair<int, uint64_t>> statusCodes; ///< non-zero counts, by code
+    std::string latencyHistogram; ///< LatencyHistogram::serialize(), empty when nothing was recorded
+    std::string serviceHistogram;
+    std::string sendLagHistogram;
+
+    /// The record of a merged snapshot; startUnixMs is the wall clock at its start.
+    static IntervalRecord of(const IntervalSnapshot& snapshot, int64_t startUnixMs = 0);
+
+    double durationS() const { return endS > startS ? endS - startS : 0.0; }
+    double requestsPerS() const { return endS > startS ? static_cast<double>(requests) / (endS - startS) : 0.0; }
+    /// Socket, TLS and parse errors: requests that got no usable answer.
+    uint64_t transportErrors() const { return errors.transportErrors(); }
+    /// Responses outside 2xx/3xx.
+    uint64_t non2xx() const { return errors.status; }
+
+    /// The histograms, decoded (empty when not recorded or not decodable).
+    LatencyHistogram latencyHistogramDecoded() const;
+    LatencyHistogram serviceHistogramDecoded() const;
+    LatencyHistogram sendLagHistogramDecoded() const;
+
+    /// Adds the same interval as measured by another loader: counts and status codes
+    /// summed, histograms added exactly and their summaries recomputed, the earliest
+    /// start kept. Times and index stay this record's.
+    void add(const IntervalRecord& other);
+};
+
+/// Non-zero status counts, by code.
+std::vector<std::pair<int, uint64_t>> nonZeroStatusCodes(const StatusCounts& counts);
+
+} // namespace wb

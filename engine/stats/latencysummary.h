@@ -1,0 +1,27 @@
+#pragma once
+// The statistics of one latency histogram, as the reports, the store and the
+// charts read them. A NaN means "not known": an empty histogram, an imported
+// wrk report that did not print a percentile, a closed-model run's service time.
+
+#include "stats/histogram.h"
+
+#include <cmath>
+#include <limits>
+
+namespace wb {
+
+inline constexpr double UNKNOWN = std::numeric_limits<double>::quiet_NaN();
+
+struct LatencySummary
+{
+    double minUs = UNKNOWN, meanUs = UNKNOWN, stdevUs = UNKNOWN, maxUs = UNKNOWN;
+    double withinStdevPct = UNKNOWN; ///< wrk's "+/- Stdev"
+    double p50Us = UNKNOWN, p75Us = UNKNOWN, p90Us = UNKNOWN, p99Us = UNKNOWN;
+    double p999Us = UNKNOWN, p9999Us = UNKNOWN;
+
+    /// The statistics of h; all unknown when h is empty.
+    static LatencySummary of(const LatencyHistogram& h);
+    bool known() const { return !std::isnan(meanUs) || !std::isnan(p50Us) || !std::isnan(maxUs); }
+};
+
+} // namespace wb
