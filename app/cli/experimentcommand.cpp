@@ -188,7 +188,7 @@ int experimentCommand(const ExperimentArgs& a)
         if (a.check) {
             std::cout << "Plan '" << a.planPath << "' is valid: ";
             printPlan(*plan, std::cout);
-            for (const PlannedRun& p : plan->schedule())
+            for (const ScheduledRun& p : plan->schedule())
                 std::cout << "  " << plan->levels[p.cell].label << " rep " << p.repetition + 1 << ": "
                           << plan->targets[p.target].name << "\n";
             return 0;

@@ -1,7 +1,7 @@
 // `wrkbench-cli import`: wrk and wrk2 reports from old logs into a session.
 
 #include "cliparse.h"
-#include "report/wrklog.h"
+#include "parse/wrklog.h"
 #include "sessioncommands.h"
 #include "store/sessionstore.h"
 #include "store/wrkimport.h"

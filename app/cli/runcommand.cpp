@@ -2,7 +2,7 @@
 
 #include "cliparse.h"
 #include "report/jsonreport.h"
-#include "report/stageparse.h"
+#include "parse/stageparse.h"
 #include "report/units.h"
 #include "report/wrktext.h"
 #include "pipeline/recordedrun.h"

@@ -384,9 +384,9 @@ RunConfig ExperimentPlan::runConfig(size_t cell, size_t target) const
     return c;
 }
 
-std::vector<PlannedRun> ExperimentPlan::schedule() const
+std::vector<ScheduledRun> ExperimentPlan::schedule() const
 {
-    std::vector<PlannedRun> out;
+    std::vector<ScheduledRun> out;
     out.reserve(runCount());
     for (size_t cell = 0; cell < levels.size(); ++cell) {
         if (order == ExperimentOrder::Interleaved) {

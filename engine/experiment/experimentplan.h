@@ -50,8 +50,8 @@ enum class ExperimentOrder {
     Sequential, ///< within a cell: A A ... B B ...
 };
 
-/// One run of the plan: the cell, the target and the repetition it fills.
-struct PlannedRun
+/// One run of the plan's schedule(): the cell, the target and the repetition it fills.
+struct ScheduledRun
 {
     size_t cell = 0;
     size_t target = 0;
@@ -75,7 +75,7 @@ struct ExperimentPlan
     /// The complete configuration of the run of target in cell.
     RunConfig runConfig(size_t cell, size_t target) const;
     /// Every run in the order they are made.
-    std::vector<PlannedRun> schedule() const;
+    std::vector<ScheduledRun> schedule() const;
 };
 
 /// Parses and validates a plan. The error names the field: "sweep.values[2]:

@@ -123,10 +123,10 @@ Result<ExperimentOutcome> ExperimentRunner::run(int64_t experimentId)
                 done.insert(
                     { static_cast<size_t>(r.experiment.cellIndex), t, static_cast<unsigned>(r.experiment.repetition) });
     }
-    std::vector<PlannedRun> pending;
+    std::vector<ScheduledRun> pending;
     ExperimentOutcome outcome;
     outcome.runsTotal = plan.runCount();
-    for (const PlannedRun& p : plan.schedule()) {
+    for (const ScheduledRun& p : plan.schedule()) {
         if (done.count({ p.cell, p.target, p.repetition }))
             ++outcome.runsDone;
         else
@@ -144,7 +144,7 @@ Result<ExperimentOutcome> ExperimentRunner::run(int64_t experimentId)
         const double perRun = outcome.runsMade ? measuredRunS / static_cast<double>(outcome.runsMade) : plannedRunS;
         return static_cast<double>(remaining) * perRun + static_cast<double>(remaining - 1) * cooldownS;
     };
-    auto progressFor = [&](const PlannedRun& p, ExperimentProgress::Event event) {
+    auto progressFor = [&](const ScheduledRun& p, ExperimentProgress::Event event) {
         ExperimentProgress e;
         e.event = event;
         e.cell = p.cell;
@@ -166,7 +166,7 @@ Result<ExperimentOutcome> ExperimentRunner::run(int64_t experimentId)
     };
 
     for (size_t i = 0; i < pending.size() && !m_stop.pulled(); ++i) {
-        const PlannedRun& p = pending[i];
+        const ScheduledRun& p = pending[i];
         ExperimentProgress starting = progressFor(p, ExperimentProgress::Event::RunStarting);
         starting.etaS = etaS(pending.size() - i);
         if (m_progress) m_progress(starting);

@@ -1,7 +1,7 @@
 #pragma once
 // Stores wrk and wrk2 reports found in old logs (parseWrkLog()) as 'imported' runs.
 
-#include "report/wrklog.h"
+#include "parse/wrklog.h"
 #include "store/sessionstore.h"
 
 #include <string>

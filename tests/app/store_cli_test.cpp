@@ -1,7 +1,7 @@
 // wrkbench-cli with session files: run --db, runs, export, import; a run killed
 // with SIGKILL, two runs writing one file, files that are not sessions.
 
-#include "report/wrklog.h"
+#include "parse/wrklog.h"
 #include "serve/targetserver.h"
 #include "store/schema.h"
 #include "store/sessionstore.h"

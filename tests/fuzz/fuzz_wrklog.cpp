@@ -8,7 +8,7 @@
 //   - each report read again alone (just its own lines) reads the same.
 // A violation traps.
 
-#include "report/wrklog.h"
+#include "parse/wrklog.h"
 
 #include <cmath>
 #include <cstddef>

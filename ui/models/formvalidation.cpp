@@ -2,7 +2,7 @@
 
 #include "common/utf8.h"
 #include "models/format.h"
-#include "report/stageparse.h"
+#include "parse/stageparse.h"
 #include "report/units.h"
 #include "serve/builtinserver.h"
 #include "store/sessionstore.h"

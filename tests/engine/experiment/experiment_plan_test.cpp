@@ -102,13 +102,13 @@ TEST(ExperimentPlan, InterleavedAlternatesTargetsWithinEachCell)
         R"(, "sweep": {"axis": "threads", "values": [1, 2]}, "load": {"connections": 10}, "repetitions": 2)"));
     ASSERT_TRUE(plan.ok()) << plan.error();
     std::string order;
-    for (const PlannedRun& p : plan->schedule())
+    for (const ScheduledRun& p : plan->schedule())
         order += std::to_string(p.cell) + "ABC"[p.target] + std::to_string(p.repetition) + " ";
     EXPECT_EQ(order, "0A0 0B0 0C0 0A1 0B1 0C1 1A0 1B0 1C0 1A1 1B1 1C1 ");
 
     plan->order = ExperimentOrder::Sequential;
     order.clear();
-    for (const PlannedRun& p : plan->schedule())
+    for (const ScheduledRun& p : plan->schedule())
         order += std::to_string(p.cell) + "ABC"[p.target] + std::to_string(p.repetition) + " ";
     EXPECT_EQ(order, "0A0 0A1 0B0 0B1 0C0 0C1 1A0 1A1 1B0 1B1 1C0 1C1 ");
 }

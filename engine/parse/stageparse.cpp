@@ -1,4 +1,4 @@
-#include "report/stageparse.h"
+#include "parse/stageparse.h"
 
 #include "report/units.h"
 

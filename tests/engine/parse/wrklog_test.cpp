@@ -1,4 +1,4 @@
-#include "report/wrklog.h"
+#include "parse/wrklog.h"
 #include "testsupport.h"
 
 #include <chrono>

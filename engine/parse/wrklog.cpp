@@ -1,4 +1,4 @@
-#include "report/wrklog.h"
+#include "parse/wrklog.h"
 
 #include "common/utf8.h"
 
