@@ -1,12 +1,14 @@
 // `wrkbench-cli import`: wrk and wrk2 reports from old logs into a session.
 
 #include "cliparse.h"
+#include "parse/logheadings.h"
 #include "parse/wrklog.h"
 #include "sessioncommands.h"
 #include "store/sessionstore.h"
 #include "store/wrkimport.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -34,6 +36,30 @@ std::string runIds(const std::vector<int64_t>& ids)
     return out;
 }
 
+// "tagged by heading: '4 nodes' x4, '10 nodes' x4" (in order of first appearance), or that none was found.
+std::string headingSummary(const std::vector<std::string>& tags)
+{
+    std::vector<std::pair<std::string, size_t>> counts;
+    size_t untagged = 0;
+    for (const auto& t : tags) {
+        if (t.empty()) {
+            ++untagged;
+            continue;
+        }
+        auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& c) { return c.first == t; });
+        if (it == counts.end())
+            counts.emplace_back(t, 1);
+        else
+            ++it->second;
+    }
+    if (counts.empty()) return "no headings found to tag by";
+    std::string out = "tagged by heading: ";
+    for (size_t i = 0; i < counts.size(); ++i)
+        out += (i ? ", '" : "'") + counts[i].first + "' x" + std::to_string(counts[i].second);
+    if (untagged) out += ", " + plural(untagged, "report") + " under no heading";
+    return out;
+}
+
 bool readWholeFile(const std::string& path, std::string& out)
 {
     std::ifstream in(path, std::ios::binary);
@@ -52,6 +78,9 @@ void addImportCommand(CLI::App& app, ImportArgs& a)
     cmd->add_option("--db", a.dbPath, "Session file (created when missing)")->required();
     cmd->add_option("--target", a.target, "Target of every imported run (default: named after each report's URL)");
     cmd->add_option("--tag", a.tags, "Tag every imported run (repeatable)")->allow_extra_args(false);
+    cmd->add_flag("--tag-headings", a.tagHeadings,
+        "Tag each report with the nearest heading above it (a Markdown '#' heading, or a line naming a .md/.txt "
+        "file)");
     cmd->add_option("logfile", a.files, "Text files holding wrk or wrk2 output (other text around it is fine)")
         ->required();
 }
@@ -83,6 +112,7 @@ int importCommand(const ImportArgs& a)
         options.targetName = a.target;
         options.tags = a.tags;
         options.sourceName = file;
+        if (a.tagHeadings) options.reportTags = reportHeadings(text, parsed.reports);
         std::string line = file + ": ";
         if (parsed.reports.empty()) {
             line += "no reports found";
@@ -97,6 +127,7 @@ int importCommand(const ImportArgs& a)
             line += plural(parsed.reports.size(), "report") + " found, stored as " + runIds(*ids);
         }
         if (!parsed.skipped.empty()) line += "; " + std::to_string(parsed.skipped.size()) + " skipped";
+        if (a.tagHeadings && !parsed.reports.empty()) line += "; " + headingSummary(options.reportTags);
         std::cout << line << std::endl;
     }
     return rc;

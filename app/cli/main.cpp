@@ -6,6 +6,7 @@
 #include "runcommand.h"
 #include "servecommand.h"
 #include "sessioncommands.h"
+#include "tagcommand.h"
 
 #include <CLI/CLI.hpp>
 #include <iostream>
@@ -30,6 +31,8 @@ int main(int argc, char** argv)
     addExportCommand(app, exportArgs);
     ImportArgs importArgs;
     addImportCommand(app, importArgs);
+    TagArgs tagArgs;
+    addTagCommand(app, tagArgs);
     ProbeArgs probeArgs;
     addProbeCommand(app, probeArgs);
     ExperimentArgs experimentArgs;
@@ -45,7 +48,7 @@ int main(int argc, char** argv)
     }
     if (const int rc = parseOrExit(app,
             withDefaultSubcommand(argc, argv,
-                { "run", "serve", "runs", "export", "import", "probe", "experiment", "experiment-report",
+                { "run", "serve", "runs", "export", "import", "tag", "probe", "experiment", "experiment-report",
                     "experiments" }));
         rc >= 0)
         return rc;
@@ -54,6 +57,7 @@ int main(int argc, char** argv)
     if (app.got_subcommand("runs")) return runsCommand(runsArgs);
     if (app.got_subcommand("export")) return exportCommand(exportArgs);
     if (app.got_subcommand("import")) return importCommand(importArgs);
+    if (app.got_subcommand("tag")) return tagCommand(tagArgs);
     if (app.got_subcommand("probe")) return probeCommand(probeArgs);
     if (app.got_subcommand("experiment")) return experimentCommand(experimentArgs);
     if (app.got_subcommand("experiment-report")) return experimentReportCommand(experimentReportArgs);

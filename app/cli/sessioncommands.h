@@ -2,7 +2,7 @@
 // The session subcommands of wrkbench-cli:
 //   runs   --db FILE [--target NAME] [--tag TAG]... [--status S] [--csv]
 //   export --db FILE --run ID... --what summary|series|percentiles|status --csv [OUT]
-//   import --db FILE [--target NAME] [--tag TAG]... LOGFILE...
+//   import --db FILE [--target NAME] [--tag TAG]... [--tag-headings] LOGFILE...
 
 #include <cstdint>
 #include <string>
@@ -37,6 +37,7 @@ struct ImportArgs
     std::string dbPath;
     std::string target;
     std::vector<std::string> tags;
+    bool tagHeadings = false;
     std::vector<std::string> files;
 };
 

@@ -219,6 +219,30 @@ Status SessionStore::setRunTags(int64_t id, const std::vector<std::string>& tags
     });
 }
 
+Status SessionStore::changeRunTags(
+    const std::vector<int64_t>& ids, const std::vector<std::string>& add, const std::vector<std::string>& remove)
+{
+    if (auto st = validateTags(add); !st) return st;
+    if (auto st = validateTags(remove); !st) return st;
+    return transaction([&]() -> Status {
+        SqlStatement& q = m_db->prepare("SELECT 1 FROM runs WHERE id = ?");
+        for (int64_t id : ids) {
+            q.reset();
+            q.bind(id);
+            if (!q.step()) return Error { "no run with id " + std::to_string(id) };
+        }
+        q.reset();
+        for (int64_t id : ids) {
+            std::vector<std::string> tags = readTags("run_tags", "run_id", id);
+            std::erase_if(tags, [&](const std::string& t) { return std::find(remove.begin(), remove.end(), t) != remove.end(); });
+            for (const auto& t : add)
+                if (std::find(tags.begin(), tags.end(), t) == tags.end()) tags.push_back(t);
+            writeTags("run_tags", "run_id", id, tags);
+        }
+        return {};
+    });
+}
+
 Status SessionStore::deleteRun(int64_t id)
 {
     return transaction([&]() -> Status {

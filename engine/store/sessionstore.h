@@ -101,6 +101,10 @@ public:
     Result<RunData> loadRun(int64_t id);
     Status setRunNotes(int64_t id, const std::string& notes);
     Status setRunTags(int64_t id, const std::vector<std::string>& tags);
+    /// Adds and removes tags on every run of ids, in one transaction: a missing run
+    /// changes nothing ("no run with id 13"). Tags of the runs' targets are left alone.
+    Status changeRunTags(
+        const std::vector<int64_t>& ids, const std::vector<std::string>& add, const std::vector<std::string>& remove);
     /// Deletes a run with its intervals, histograms and counts.
     Status deleteRun(int64_t id);
 

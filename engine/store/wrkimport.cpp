@@ -1,5 +1,6 @@
 #include "store/wrkimport.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace wb {
@@ -80,7 +81,8 @@ Result<std::vector<int64_t>> importWrkReports(
 {
     std::vector<int64_t> ids;
     auto st = store.transaction([&]() -> Status {
-        for (const WrkLogReport& report : reports) {
+        for (size_t i = 0; i < reports.size(); ++i) {
+            const WrkLogReport& report = reports[i];
             Target prototype;
             prototype.name = options.targetName.empty() ? report.url : options.targetName;
             prototype.url = report.url;
@@ -89,6 +91,9 @@ Result<std::vector<int64_t>> importWrkReports(
             ImportedRun run = importedRunOf(report, options.sourceName);
             run.targetId = *targetId;
             run.tags = options.tags;
+            if (i < options.reportTags.size() && !options.reportTags[i].empty()
+                && std::find(run.tags.begin(), run.tags.end(), options.reportTags[i]) == run.tags.end())
+                run.tags.push_back(options.reportTags[i]);
             auto id = store.addImportedRun(run);
             if (!id) return Error { id.error() };
             ids.push_back(*id);

@@ -13,6 +13,7 @@ struct ImportOptions
 {
     std::string targetName; ///< every report's target; empty = a target named after the report's URL
     std::vector<std::string> tags; ///< put on every imported run
+    std::vector<std::string> reportTags; ///< one more tag per report, by index ("" = none): --tag-headings
     std::string sourceName; ///< the log file, recorded with the line numbers of each report
 };
 

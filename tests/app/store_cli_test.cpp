@@ -449,3 +449,59 @@ TEST_F(StoreCli, ExportsRoundTripThroughPythonsCsvModule)
     EXPECT_EQ(missing.exitCode, 1);
     EXPECT_EQ(missing.err, "wrkbench-cli: error: no run with id 42 in '" + m_db + "'\n");
 }
+
+TEST_F(StoreCli, TagAddsAndRemovesTagsOnRunRangesAtOnce)
+{
+    const std::string log = sourceDir() + "/../shared/reference/container-performance-comparison.txt";
+    ASSERT_EQ(cli({ "import", "--db", m_db, log }).exitCode, 0);
+    ASSERT_EQ(runsCsv().size(), 8u);
+    auto r = cli({ "tag", "--db", m_db, "--run", "1-2,5", "--add", "native", "--add", "http-pkg" });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(r.out, "Tagged 3 runs in '" + m_db + "'\n");
+    EXPECT_EQ(runsCsv({ "--tag", "native" }).size(), 3u);
+    r = cli({ "tag", "--db", m_db, "--run", "2", "--remove", "native", "--add", "go-gin" });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto rows = runsCsv();
+    EXPECT_EQ(rows[0]["tags"], "http-pkg,native");
+    EXPECT_EQ(rows[1]["tags"], "go-gin,http-pkg");
+    EXPECT_EQ(runsCsv({ "--tag", "native" }).size(), 2u);
+
+    // A missing run, a bad range or a bad tag changes nothing, with one line naming it.
+    const std::string before = test::readFile(m_db);
+    for (const auto& args : std::vector<std::vector<std::string>> {
+             { "tag", "--db", m_db, "--run", "1-9", "--add", "x" },
+             { "tag", "--db", m_db, "--run", "3-1", "--add", "x" },
+             { "tag", "--db", m_db, "--run", "1", "--add", "a,b" },
+             { "tag", "--db", m_db, "--run", "1" },
+         }) {
+        const auto bad = cli(args);
+        EXPECT_GT(bad.exitCode, 0) << args[4];
+        EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
+        EXPECT_EQ(bad.out, "");
+    }
+    EXPECT_NE(cli({ "tag", "--db", m_db, "--run", "1-9", "--add", "x" }).err.find("no run with id 9"), std::string::npos);
+    EXPECT_EQ(test::readFile(m_db), before);
+}
+
+TEST_F(StoreCli, ImportTagsEachReportWithItsHeading)
+{
+    std::string text;
+    const std::string log = test::readFile(sourceDir() + "/../shared/reference/container-performance-comparison.txt");
+    // The reference log's reports, pasted under two headings of notes.
+    const size_t split = log.find("Docker - http-pkg");
+    ASSERT_NE(split, std::string::npos);
+    text = "# native\n" + log.substr(0, split) + "\n## docker and k8s\n" + log.substr(split);
+    const std::string file = m_dir.file("notes.md");
+    test::writeFile(file, text);
+    const auto r = cli({ "import", "--db", m_db, "--tag-headings", "--tag", "containers", file });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("tagged by heading: 'native' x2, 'docker and k8s' x6"), std::string::npos) << r.out;
+    EXPECT_EQ(runsCsv({ "--tag", "native" }).size(), 2u);
+    EXPECT_EQ(runsCsv({ "--tag", "docker and k8s" }).size(), 6u);
+    EXPECT_EQ(runsCsv({ "--tag", "containers" }).size(), 8u);
+
+    const auto plain = cli({ "import", "--db", m_dir.file("other.wrkbench"), "--tag-headings",
+        sourceDir() + "/../shared/reference/container-performance-comparison.txt" });
+    ASSERT_EQ(plain.exitCode, 0) << plain.err;
+    EXPECT_NE(plain.out.find("no headings found to tag by"), std::string::npos) << plain.out;
+}

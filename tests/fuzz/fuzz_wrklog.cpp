@@ -1,4 +1,4 @@
-// libFuzzer target for the wrk log importer. The input is any text. Checked:
+// libFuzzer target for the wrk log importer (and its heading tags, and run ranges). The input is any text. Checked:
 //   - line numbers are in the text, reports are in order and do not overlap,
 //     and no skipped report starts inside a report that was read;
 //   - every number is finite and in range, every string valid UTF-8, every
@@ -8,6 +8,8 @@
 //   - each report read again alone (just its own lines) reads the same.
 // A violation traps.
 
+#include "parse/logheadings.h"
+#include "parse/runranges.h"
 #include "parse/wrklog.h"
 
 #include <cmath>
@@ -152,6 +154,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         check(report.firstLine > previousLast);
         previousLast = report.lastLine;
     }
+    // --tag-headings: one heading per report, each a valid tag (or none).
+    const std::vector<std::string> headings = wb::reportHeadings(text, result.reports);
+    check(headings.size() == result.reports.size());
+    for (const std::string& h : headings)
+        check(h.size() <= 100 && isValidUtf8(h) && h.find(',') == std::string::npos
+            && (h.empty() || (h.front() != ' ' && h.back() != ' ')));
+    // Run ranges never crash, and what they accept is positive ids, each once.
+    if (text.size() < 64) {
+        if (auto ids = wb::parseRunRanges(text)) {
+            check(!ids->empty());
+            for (int64_t id : *ids)
+                check(id > 0);
+        }
+    }
+
     size_t previousSkip = 0;
     for (const wb::WrkLogSkip& skip : result.skipped) {
         check(skip.line >= 1 && skip.line <= lineCount && skip.line > previousSkip);
