@@ -435,6 +435,54 @@ private slots:
         QCOMPARE(stored->notes, std::string("warm cache"));
     }
 
+    void tagChangesTheSelectedRunsAtOnce()
+    {
+        const int64_t first = addRun(synthetic(1000));
+        const int64_t second = addRun(synthetic(1000));
+        const int64_t other = addRun(synthetic(1000));
+        m_doc->reload();
+        RunsPage page;
+        page.setDocument(m_doc.get());
+        QSignalSpy messages(&page, &RunsPage::message);
+        page.selectRuns({ first, second });
+        QStringList shown;
+        setTagChangeHandler([&](const QStringList& present) {
+            shown = present;
+            return std::optional<TagChange>(TagChange { { QStringLiteral("native"), QStringLiteral("4 nodes") }, {} });
+        });
+        QVERIFY(page.tagSelected());
+        auto tagsOf = [&](int64_t id) { return otherConnection()->runRecord(id)->tags; };
+        QCOMPARE(tagsOf(first), (std::vector<std::string> { "4 nodes", "native" }));
+        QCOMPARE(tagsOf(second), (std::vector<std::string> { "4 nodes", "native" }));
+        QVERIFY(tagsOf(other).empty());
+        QCOMPARE(messages.takeLast().at(0).toString(), QStringLiteral("Tagged 2 runs"));
+        QCOMPARE(page.selectedRunIds().size(), 2); // still selected, for the next step
+
+        // The dialog shows what the selection carries; removing one tag leaves the other.
+        page.selectRuns({ second });
+        setTagChangeHandler([&](const QStringList& present) {
+            shown = present;
+            return std::optional<TagChange>(TagChange { {}, { QStringLiteral("native") } });
+        });
+        QVERIFY(page.tagSelected());
+        QCOMPARE(shown, (QStringList { QStringLiteral("4 nodes"), QStringLiteral("native") }));
+        QCOMPARE(tagsOf(second), std::vector<std::string> { "4 nodes" });
+        QCOMPARE(tagsOf(first), (std::vector<std::string> { "4 nodes", "native" }));
+
+        // A tag the store refuses is one error, and nothing changes.
+        setTagChangeHandler([](const QStringList&) {
+            return std::optional<TagChange>(TagChange { { QStringLiteral("bad\ttag") }, {} });
+        });
+        const int errors = m_errors.size();
+        QVERIFY(!page.tagSelected());
+        QCOMPARE(m_errors.size(), errors + 1);
+        QCOMPARE(tagsOf(second), std::vector<std::string> { "4 nodes" });
+        // Cancelled: nothing happens.
+        setTagChangeHandler([](const QStringList&) { return std::optional<TagChange>(); });
+        QVERIFY(!page.tagSelected());
+        setTagChangeHandler(nullptr);
+    }
+
     void deleteAsksFirstAndNoDeletesNothing()
     {
         const int64_t first = addRun(synthetic(1000));

@@ -3,7 +3,9 @@
 // can answer them (a QMessageBox would block a test).
 
 #include <QString>
+#include <QStringList>
 #include <functional>
+#include <optional>
 
 class QWidget;
 
@@ -16,10 +18,21 @@ void showError(QWidget* parent, const QString& title, const QString& text);
 /// A file to write, or "" when cancelled.
 QString chooseSaveFile(QWidget* parent, const QString& title, const QString& suggestedName, const QString& filter);
 
+/// Tags to add to and remove from several runs at once.
+struct TagChange
+{
+    QStringList add;
+    QStringList remove;
+};
+/// Asks which tags to add and remove (comma-separated lists), showing the tags the
+/// runs carry now; nullopt when cancelled.
+std::optional<TagChange> askTagChange(QWidget* parent, const QString& title, const QStringList& present);
+
 /// Tests: answer every confirm() with handler's result, collect showError() texts,
 /// choose files without a dialog. Pass null to restore the dialogs.
 void setConfirmHandler(std::function<bool(const QString& text)> handler);
 void setErrorHandler(std::function<void(const QString& text)> handler);
 void setSaveFileHandler(std::function<QString(const QString& suggestedName)> handler);
+void setTagChangeHandler(std::function<std::optional<TagChange>(const QStringList& present)> handler);
 
 } // namespace wb::ui

@@ -54,6 +54,8 @@ RunsPage::RunsPage(QWidget* parent)
     m_compare = new QPushButton(tr("Compare"), this);
     m_compare->setToolTip(tr("Compare the selected runs side by side (Ctrl+Shift+C); the first is the baseline"));
     m_delete = new QPushButton(tr("Delete…"), this);
+    m_tagButton = new QPushButton(tr("Tag…"), this);
+    m_tagButton->setToolTip(tr("Add or remove tags on the selected runs, e.g. to group them for a study"));
     m_export = new QPushButton(tr("Export CSV…"), this);
     m_export->setToolTip(tr("The runs shown, as CSV"));
 
@@ -64,6 +66,7 @@ RunsPage::RunsPage(QWidget* parent)
     bar->addStretch();
     bar->addWidget(m_open);
     bar->addWidget(m_compare);
+    bar->addWidget(m_tagButton);
     bar->addWidget(m_export);
     bar->addWidget(m_delete);
 
@@ -111,6 +114,7 @@ RunsPage::RunsPage(QWidget* parent)
     });
     connect(m_compare, &QPushButton::clicked, this, [this] { emit compareRequested(selectedRunIds()); });
     connect(m_delete, &QPushButton::clicked, this, &RunsPage::deleteSelected);
+    connect(m_tagButton, &QPushButton::clicked, this, &RunsPage::tagSelected);
     connect(m_export, &QPushButton::clicked, this, &RunsPage::askExport);
     for (auto signal : { &QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved })
         connect(m_filter, signal, this, [this] {
@@ -219,6 +223,7 @@ void RunsPage::updateButtons()
     m_compare->setEnabled(n >= 2);
     m_compare->setText(n >= 2 ? tr("Compare %1").arg(n) : tr("Compare"));
     m_delete->setEnabled(writable && n >= 1);
+    m_tagButton->setEnabled(writable && n >= 1);
     m_export->setEnabled(m_filter->rowCount() > 0);
     m_count->setText(tr("%1 of %2").arg(m_filter->rowCount()).arg(countText(m_model->rowCount(), "run", "runs")));
 }
@@ -277,6 +282,34 @@ bool RunsPage::deleteSelected()
     return true;
 }
 
+bool RunsPage::tagSelected()
+{
+    const QList<qint64> ids = selectedRunIds();
+    if (ids.isEmpty() || !m_doc) return false;
+    QStringList present;
+    for (const RunRecord& r : m_doc->runs())
+        if (ids.contains(r.id))
+            for (const std::string& t : r.tags)
+                if (!present.contains(QString::fromStdString(t))) present << QString::fromStdString(t);
+    present.sort();
+    const auto change = askTagChange(this, tr("Tag %1").arg(countText(ids.size(), "run", "runs")), present);
+    if (!change || (change->add.isEmpty() && change->remove.isEmpty())) return false;
+    auto toStd = [](const QStringList& l) {
+        std::vector<std::string> out;
+        for (const QString& s : l)
+            out.push_back(s.toStdString());
+        return out;
+    };
+    const std::vector<int64_t> runIds(ids.begin(), ids.end());
+    if (wb::Status st = m_doc->changeRunTags(runIds, toStd(change->add), toStd(change->remove)); !st) {
+        showError(this, tr("Cannot tag runs"), QString::fromStdString(st.error()));
+        return false;
+    }
+    emit message(tr("Tagged %1").arg(countText(ids.size(), "run", "runs")));
+    selectRuns(ids); // the reload keeps the selection where it was
+    return true;
+}
+
 bool RunsPage::exportCsv(const QString& path, QString* error) const
 {
     std::vector<RunRecord> shown;
@@ -316,6 +349,7 @@ void RunsPage::contextMenu(const QPoint& pos)
         menu.addAction(tr("Edit notes"), this,
             [this, index] { m_view->edit(index.siblingAtColumn(RunsTableModel::NotesColumn)); });
     menu.addSeparator();
+    menu.addAction(tr("Tag…"), this, &RunsPage::tagSelected)->setEnabled(m_tagButton->isEnabled());
     menu.addAction(tr("Export CSV…"), this, &RunsPage::askExport);
     menu.addAction(tr("Delete…"), this, &RunsPage::deleteSelected)->setEnabled(m_delete->isEnabled());
     menu.exec(m_view->viewport()->mapToGlobal(pos));

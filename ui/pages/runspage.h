@@ -1,7 +1,8 @@
 #pragma once
 // The Runs tab: every run of the session in a sortable table with a text
 // filter and a tag filter; several runs can be selected to compare them;
-// notes are edited in place; delete asks first and never touches a run that is
+// notes are edited in place; tags are added to or removed from the selected runs
+// at once (Tag…); delete asks first and never touches a run that is
 // still being recorded; CSV export of what is shown. A double-click or Enter
 // opens a run; a single click only selects (even where the desktop activates
 // items on one click).
@@ -35,6 +36,9 @@ public:
     /// deleted: alone they are refused with a message, mixed with finished runs
     /// the confirmation names them as kept. True when runs were deleted.
     bool deleteSelected();
+    /// Asks which tags to add and remove, then changes them on every selected run
+    /// (one transaction). True when tags were changed.
+    bool tagSelected();
     /// Writes the runs shown (filtered, in the order shown) as CSV (wrkbench-cli runs --csv columns).
     bool exportCsv(const QString& path, QString* error = nullptr) const;
     /// Asks where and writes the runs shown as CSV (the Export button, File > Export).
@@ -72,6 +76,7 @@ private:
     QPushButton* m_open;
     QPushButton* m_compare;
     QPushButton* m_delete;
+    QPushButton* m_tagButton;
     QPushButton* m_export;
 };
 

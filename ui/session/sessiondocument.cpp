@@ -184,6 +184,14 @@ Status SessionDocument::setRunNotes(int64_t runId, const std::string& notes)
     return st;
 }
 
+Status SessionDocument::changeRunTags(
+    const std::vector<int64_t>& runIds, const std::vector<std::string>& add, const std::vector<std::string>& remove)
+{
+    Status st = m_store->changeRunTags(runIds, add, remove);
+    if (st && reloadRuns()) emit runsChanged();
+    return st;
+}
+
 Status SessionDocument::deleteRuns(const std::vector<int64_t>& runIds)
 {
     Status st = m_store->transaction([&]() -> Status {
