@@ -10,6 +10,7 @@
 
 #include "parse/logheadings.h"
 #include "parse/runranges.h"
+#include "common/utf8.h"
 #include "parse/wrklog.h"
 
 #include <cmath>
@@ -19,6 +20,7 @@
 
 using wb::WrkLogParseResult;
 using wb::WrkLogReport;
+using wb::isValidUtf8;
 
 namespace {
 
@@ -27,19 +29,6 @@ void check(bool ok)
     if (!ok) __builtin_trap();
 }
 
-bool isValidUtf8(const std::string& s)
-{
-    for (size_t i = 0; i < s.size();) {
-        const auto c = static_cast<unsigned char>(s[i]);
-        const size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-        if (n == 0 || i + n > s.size()) return false;
-        for (size_t k = 1; k < n; ++k) {
-            if ((static_cast<unsigned char>(s[i + k]) >> 6) != 2) return false;
-        }
-        i += n;
-    }
-    return true;
-}
 
 bool isAmount(double v)
 {

@@ -11,6 +11,7 @@
 #include "store/runowner.h"
 #include "store/schema.h"
 #include "store/sessionstore.h"
+#include "../store/storetestutil.h"
 #include "testsupport.h"
 
 #include <chrono>
@@ -21,6 +22,7 @@
 #include <unistd.h>
 
 using namespace wb;
+using wb::storetest::sqlText;
 
 namespace {
 
@@ -60,17 +62,6 @@ int64_t createExperiment(const std::string& path, const ExperimentPlan& plan)
     return id ? *id : 0;
 }
 
-std::string sqlText(SessionStore& store, const std::string& sql)
-{
-    sqlite3_stmt* stmt = nullptr;
-    if (sqlite3_prepare_v2(store.nativeHandle(), sql.c_str(), -1, &stmt, nullptr) != SQLITE_OK)
-        return "prepare failed: " + std::string(sqlite3_errmsg(store.nativeHandle()));
-    std::string out;
-    if (sqlite3_step(stmt) == SQLITE_ROW && sqlite3_column_text(stmt, 0))
-        out = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0));
-    sqlite3_finalize(stmt);
-    return out;
-}
 
 struct CountingObserver : RunObserver
 {

@@ -1,3 +1,4 @@
+#include "common/utf8.h"
 #include "parse/wrklog.h"
 #include "testsupport.h"
 
@@ -38,11 +39,7 @@ constexpr double GIB = 1024.0 * MIB;
 
 std::vector<std::string> linesOf(const std::string& text)
 {
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);)
-        lines.push_back(line);
-    return lines;
+    return test::splitLines(text);
 }
 
 std::string joinLines(const std::vector<std::string>& lines)
@@ -708,19 +705,6 @@ struct Random
     }
 };
 
-bool isValidUtf8(const std::string& s)
-{
-    for (size_t i = 0; i < s.size();) {
-        const auto c = static_cast<unsigned char>(s[i]);
-        const size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-        if (n == 0 || i + n > s.size()) return false;
-        for (size_t k = 1; k < n; ++k) {
-            if ((static_cast<unsigned char>(s[i + k]) >> 6) != 2) return false;
-        }
-        i += n;
-    }
-    return true;
-}
 
 } // namespace
 

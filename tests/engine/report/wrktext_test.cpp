@@ -2,6 +2,8 @@
 #include "report/wrktext.h"
 
 #include <cmath>
+#include "testsupport.h"
+
 #include <gtest/gtest.h>
 #include <sstream>
 #include <string>
@@ -13,11 +15,7 @@ namespace {
 
 std::vector<std::string> linesOf(const std::string& text)
 {
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);)
-        lines.push_back(line);
-    return lines;
+    return test::splitLines(text);
 }
 
 // Column where each whitespace-separated token ends: two lines with the same
