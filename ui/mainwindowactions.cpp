@@ -17,14 +17,13 @@
 #include "run/runcontroller.h" // engineVersion()
 #include "run/runcoordinator.h"
 #include "session/recordequality.h"
+#include "session/sessioncopy.h"
 #include "session/sessiondocument.h"
 #include "session/sessionpaths.h"
 
-#include <QApplication>
 #include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
-#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
@@ -34,10 +33,6 @@
 #include <QStyle>
 #include <QTabWidget>
 #include <QToolBar>
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <sqlite3.h>
 
 namespace wb::ui {
 
@@ -358,28 +353,8 @@ bool MainWindow::saveSessionAs(const QString& path, bool replace)
     if (!m_coordinator->settle(tr("save the session under a new name"))) return false;
     m_targets->editor()->commit();
     m_profileEditor->commit();
-    // VACUUM INTO copies a consistent snapshot (WAL content included) into a new, compact
-    // file: a temporary one next to the target, renamed over it only once complete, so
-    // that a failure (disk full) never costs the file being replaced.
-    const QString temporary = path + QStringLiteral(".saving-%1").arg(QCoreApplication::applicationPid());
-    QFile::remove(temporary);
-    const std::string sql
-        = "VACUUM INTO '" + QString(temporary).replace(QLatin1Char('\''), QStringLiteral("''")).toStdString() + "'";
-    char* message = nullptr;
-    if (sqlite3_exec(m_doc->store().nativeHandle(), sql.c_str(), nullptr, nullptr, &message) != SQLITE_OK) {
-        const QString why = QString::fromUtf8(message ? message : "unknown error");
-        sqlite3_free(message);
-        QFile::remove(temporary);
-        showError(this, tr("Cannot save the session"), tr("Could not write '%1': %2").arg(path, why));
-        return false;
-    }
-    // A replaced session's write-ahead log and index belong to the old file, not to the copy.
-    QFile::remove(path + QStringLiteral("-wal"));
-    QFile::remove(path + QStringLiteral("-shm"));
-    if (std::rename(QFile::encodeName(temporary).constData(), QFile::encodeName(path).constData()) != 0) {
-        const QString why = QString::fromLocal8Bit(std::strerror(errno));
-        QFile::remove(temporary);
-        showError(this, tr("Cannot save the session"), tr("Could not write '%1': %2").arg(path, why));
+    if (const QString error = copySession(m_doc->store(), path); !error.isEmpty()) {
+        showError(this, tr("Cannot save the session"), error);
         return false;
     }
     return openSession(path, false);

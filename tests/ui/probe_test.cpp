@@ -96,13 +96,6 @@ void typeInto(QLineEdit* edit, const QString& text)
     QTest::keyClicks(edit, text);
 }
 
-QAbstractButton* buttonNamed(QMessageBox* box, const QString& text)
-{
-    for (QAbstractButton* b : box->buttons())
-        if (b->text().remove(QLatin1Char('&')) == text) return b;
-    return nullptr;
-}
-
 } // namespace
 
 class ProbeTest : public QObject

@@ -52,13 +52,6 @@ const RunRecord* runIn(const std::vector<RunRecord>& runs, int64_t id)
     return nullptr;
 }
 
-QAbstractButton* buttonNamed(QMessageBox* box, const QString& text)
-{
-    for (QAbstractButton* b : box->buttons())
-        if (b->text().remove(QLatin1Char('&')) == text) return b;
-    return nullptr;
-}
-
 } // namespace
 
 class RunCoordinatorTest : public QObject
@@ -70,18 +63,33 @@ class RunCoordinatorTest : public QObject
     bool m_answer = true;
     QStringList m_questions;
 
-    /// A new session with one target at url.
-    std::unique_ptr<SessionDocument> openSession(const QString& file, const std::string& url, Target* target)
+    /// A new session with one target, a coordinator recording into it and the history's model.
+    struct Rig
     {
+        std::unique_ptr<SessionDocument> doc;
+        Target target;
+        std::unique_ptr<RunCoordinator> coordinator; ///< after doc: goes first
+        RunsTableModel model;
+
+        RunPlan plan(uint64_t durationMs) const
+        {
+            return RunCoordinator::planFor(target, shortProfile(durationMs), false);
+        }
+    };
+    std::unique_ptr<Rig> rig(const QString& file, const std::string& url = "http://builtin/")
+    {
+        auto r = std::make_unique<Rig>();
         QString error;
-        auto doc = SessionDocument::open(m_dir.filePath(file), true, &error);
-        if (!doc) return {};
-        Target t = makeTarget("target", url);
-        auto id = doc->addTarget(t);
+        r->doc = SessionDocument::open(m_dir.filePath(file), true, &error);
+        if (!r->doc) return {};
+        r->target = makeTarget("target", url);
+        auto id = r->doc->addTarget(r->target);
         if (!id) return {};
-        t.id = *id;
-        *target = t;
-        return doc;
+        r->target.id = *id;
+        r->coordinator = std::make_unique<RunCoordinator>(&m_window);
+        r->coordinator->setDocument(r->doc.get());
+        r->model.setDocument(r->doc.get());
+        return r;
     }
 
 private slots:
@@ -117,19 +125,17 @@ private slots:
     /// finished() reaches anyone else; no reload of the whole session brought it.
     void aFinishedRunIsAddedToTheHistoryWithoutAReload()
     {
-        Target target;
-        auto doc = openSession(QStringLiteral("own.wrkbench"), "http://builtin/", &target);
-        QVERIFY(doc);
-        RunCoordinator coordinator(&m_window);
-        coordinator.setDocument(doc.get());
-        RunsTableModel model;
-        model.setDocument(doc.get());
+        auto r = rig(QStringLiteral("own.wrkbench"));
+        QVERIFY(r);
+        SessionDocument* doc = r->doc.get();
+        RunCoordinator& coordinator = *r->coordinator;
+        RunsTableModel& model = r->model;
         // With the file watcher silenced, nothing but the coordinator can bring the run in.
         auto* watcher = doc->findChild<SessionWatcher*>();
         QVERIFY(watcher);
         watcher->blockSignals(true);
-        QSignalSpy reloaded(doc.get(), &SessionDocument::runsChanged);
-        QSignalSpy stored(doc.get(), &SessionDocument::runStored);
+        QSignalSpy reloaded(doc, &SessionDocument::runsChanged);
+        QSignalSpy stored(doc, &SessionDocument::runStored);
         QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
         QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
         QSignalSpy notes(&coordinator, &RunCoordinator::lastRunNoteChanged);
@@ -139,10 +145,10 @@ private slots:
         int rowsAtFinish = -1;
         QSignalSpy finished(coordinator.session(), &RunSession::finished);
         connect(coordinator.session(), &RunSession::finished, this, [&](const RunOutcome& outcome) {
-            if (const RunRecord* r = runIn(doc->runs(), outcome.runId)) statusAtFinish = r->status;
+            if (const RunRecord* record = runIn(doc->runs(), outcome.runId)) statusAtFinish = record->status;
             rowsAtFinish = model.rowCount();
         });
-        QVERIFY(coordinator.start(RunCoordinator::planFor(target, shortProfile(800), false)));
+        QVERIFY(coordinator.start(r->plan(800)));
         QVERIFY(coordinator.isRunActive());
         QVERIFY(finished.wait(30'000));
         const auto outcome = finished[0][0].value<RunOutcome>();
@@ -178,15 +184,13 @@ private slots:
     {
         const QString cli = qEnvironmentVariable("WB_CLI");
         if (cli.isEmpty()) QSKIP("WB_CLI is not set (run through ctest)");
-        Target target;
-        auto doc = openSession(QStringLiteral("shared.wrkbench"), "http://builtin/", &target);
-        QVERIFY(doc);
-        RunCoordinator coordinator(&m_window);
-        coordinator.setDocument(doc.get());
-        RunsTableModel model;
-        model.setDocument(doc.get());
+        auto r = rig(QStringLiteral("shared.wrkbench"));
+        QVERIFY(r);
+        SessionDocument* doc = r->doc.get();
+        RunCoordinator& coordinator = *r->coordinator;
+        RunsTableModel& model = r->model;
         QSignalSpy finished(coordinator.session(), &RunSession::finished);
-        QVERIFY(coordinator.start(RunCoordinator::planFor(target, shortProfile(500), false)));
+        QVERIFY(coordinator.start(r->plan(500)));
         QVERIFY(finished.wait(30'000));
         QCOMPARE(model.rowCount(), 1);
 
@@ -207,23 +211,24 @@ private slots:
 
     void stopKeepsTheRunAsStoppedAndOneLoadRunsAtATime()
     {
-        Target target;
-        auto doc = openSession(QStringLiteral("stop.wrkbench"), "http://builtin/", &target);
-        QVERIFY(doc);
-        RunCoordinator coordinator(&m_window);
-        QVERIFY(!coordinator.start(RunCoordinator::planFor(target, shortProfile(30'000), false))); // no session
-        coordinator.setDocument(doc.get());
+        auto r = rig(QStringLiteral("stop.wrkbench"));
+        QVERIFY(r);
+        SessionDocument* doc = r->doc.get();
+        RunCoordinator& coordinator = *r->coordinator;
+        coordinator.setDocument(nullptr);
+        QVERIFY(!coordinator.start(r->plan(30'000))); // no session
+        coordinator.setDocument(doc);
         QSignalSpy busy(&coordinator, &RunCoordinator::busyChanged);
         QSignalSpy runTarget(&coordinator, &RunCoordinator::runTargetChanged);
         QSignalSpy live(&coordinator, &RunCoordinator::liveViewWanted);
         QSignalSpy started(coordinator.session(), &RunSession::started);
         QSignalSpy finished(coordinator.session(), &RunSession::finished);
-        QVERIFY(coordinator.start(RunCoordinator::planFor(target, shortProfile(30'000), false)));
+        QVERIFY(coordinator.start(r->plan(30'000)));
         QCOMPARE(live.count(), 1);
         QVERIFY(coordinator.isBusy());
         QVERIFY(coordinator.canStop());
-        QCOMPARE(runTarget.last()[0].toLongLong(), target.id); // not deletable while it runs
-        QVERIFY(!coordinator.start(RunCoordinator::planFor(target, shortProfile(1000), false))); // one at a time
+        QCOMPARE(runTarget.last()[0].toLongLong(), r->target.id); // not deletable while it runs
+        QVERIFY(!coordinator.start(r->plan(1000))); // one at a time
         QVERIFY(started.wait(15'000));
 
         const qsizetype busyBefore = busy.count();
@@ -236,23 +241,22 @@ private slots:
         QCOMPARE(outcome.status, RunStatus::Stopped);
         QVERIFY(!coordinator.isBusy());
         QCOMPARE(runTarget.last()[0].toLongLong(), qint64(0));
-        const RunRecord* r = runIn(doc->runs(), outcome.runId);
-        QVERIFY(r);
-        QCOMPARE(r->status, RunStatus::Stopped);
+        const RunRecord* record = runIn(doc->runs(), outcome.runId);
+        QVERIFY(record);
+        QCOMPARE(record->status, RunStatus::Stopped);
     }
 
     void settleAsksFirstThenWaitsForTheStoredRun()
     {
-        Target target;
-        auto doc = openSession(QStringLiteral("settle.wrkbench"), "http://builtin/", &target);
-        QVERIFY(doc);
-        RunCoordinator coordinator(&m_window);
-        coordinator.setDocument(doc.get());
+        auto r = rig(QStringLiteral("settle.wrkbench"));
+        QVERIFY(r);
+        SessionDocument* doc = r->doc.get();
+        RunCoordinator& coordinator = *r->coordinator;
         QVERIFY(coordinator.settle(QStringLiteral("close wrkbench"))); // nothing going: nothing asked
         QVERIFY(m_questions.isEmpty());
         QSignalSpy started(coordinator.session(), &RunSession::started);
         QSignalSpy finished(coordinator.session(), &RunSession::finished);
-        QVERIFY(coordinator.start(RunCoordinator::planFor(target, shortProfile(30'000), false)));
+        QVERIFY(coordinator.start(r->plan(30'000)));
         QVERIFY(started.wait(15'000));
 
         m_answer = false; // "keep running"
@@ -268,18 +272,17 @@ private slots:
         QCOMPARE(finished.count(), 1);
         QVERIFY(!coordinator.isBusy());
         const auto outcome = finished[0][0].value<RunOutcome>();
-        const RunRecord* r = runIn(doc->runs(), outcome.runId);
-        QVERIFY(r);
-        QCOMPARE(r->status, RunStatus::Stopped);
+        const RunRecord* record = runIn(doc->runs(), outcome.runId);
+        QVERIFY(record);
+        QCOMPARE(record->status, RunStatus::Stopped);
     }
 
     void anExperimentMakesTheCoordinatorBusy()
     {
-        Target target;
-        auto doc = openSession(QStringLiteral("experiment.wrkbench"), "http://builtin/", &target);
-        QVERIFY(doc);
-        RunCoordinator coordinator(&m_window);
-        coordinator.setDocument(doc.get());
+        auto r = rig(QStringLiteral("experiment.wrkbench"));
+        QVERIFY(r);
+        SessionDocument* doc = r->doc.get();
+        RunCoordinator& coordinator = *r->coordinator;
         ExperimentTask task;
         coordinator.setExperimentTask(&task);
         auto port = ensureBuiltinServer(); // an experiment's targets are real URLs
@@ -300,7 +303,7 @@ private slots:
         QVERIFY(coordinator.isBusy());
         QVERIFY(coordinator.canStop());
         QVERIFY(!coordinator.isRunActive());
-        QVERIFY(!coordinator.start(RunCoordinator::planFor(target, shortProfile(1000), false)));
+        QVERIFY(!coordinator.start(r->plan(1000)));
 
         m_answer = false;
         QVERIFY(!coordinator.settle(QStringLiteral("open another session")));
@@ -317,19 +320,18 @@ private slots:
     /// which the document gets on its own as well.
     void aFailedProbeAsksToRunAnyway()
     {
-        Target target;
         const uint16_t port = closedPort();
-        auto doc = openSession(QStringLiteral("refused.wrkbench"), "http://127.0.0.1:" + std::to_string(port) + "/", &target);
-        QVERIFY(doc);
+        auto r = rig(QStringLiteral("refused.wrkbench"), "http://127.0.0.1:" + std::to_string(port) + "/");
+        QVERIFY(r);
         m_window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&m_window));
-        RunCoordinator coordinator(&m_window);
-        coordinator.setDocument(doc.get());
+        RunCoordinator& coordinator = *r->coordinator;
+        SessionDocument* doc = r->doc.get();
         QSignalSpy finished(coordinator.session(), &RunSession::finished);
-        QSignalSpy stored(doc.get(), &SessionDocument::runStored);
+        QSignalSpy stored(doc, &SessionDocument::runStored);
         QSignalSpy messages(&coordinator, &RunCoordinator::message);
 
-        QVERIFY(coordinator.start(RunCoordinator::planFor(target, shortProfile(1000), false)));
+        QVERIFY(coordinator.start(r->plan(1000)));
         QVERIFY(finished.wait(15'000));
         QVERIFY(finished[0][0].value<RunOutcome>().probeFailed);
         QMessageBox* box = coordinator.runAnywayBox();
@@ -343,7 +345,7 @@ private slots:
         QCOMPARE(stored.count(), 0);
         QVERIFY(doc->runs().empty());
 
-        QVERIFY(coordinator.start(RunCoordinator::planFor(target, shortProfile(1000), false)));
+        QVERIFY(coordinator.start(r->plan(1000)));
         QVERIFY(finished.wait(15'000));
         box = coordinator.runAnywayBox();
         QVERIFY(box);
@@ -354,10 +356,10 @@ private slots:
         const auto ran = finished[2][0].value<RunOutcome>();
         QVERIFY(ran.runId > 0);
         QCOMPARE(stored.count(), 1);
-        const RunRecord* r = runIn(doc->runs(), ran.runId);
-        QVERIFY(r);
-        QVERIFY2(r->status == RunStatus::Failed || r->totals.errors.total() > 0,
-            qPrintable(QString::fromUtf8(runStatusName(r->status))));
+        const RunRecord* record = runIn(doc->runs(), ran.runId);
+        QVERIFY(record);
+        QVERIFY2(record->status == RunStatus::Failed || record->totals.errors.total() > 0,
+            qPrintable(QString::fromUtf8(runStatusName(record->status))));
         m_window.hide();
     }
 };
