@@ -170,7 +170,8 @@ private slots:
     {
         // A drain interval far longer than any test: only the queued wake-up can deliver.
         int finishedCount = 0;
-        IntJob job(nullptr, [&](std::string&) { ++finishedCount; }, 3'600'000);
+        IntJob job(
+            nullptr, [&](std::string&) { ++finishedCount; }, 3'600'000);
         QVERIFY(job.start([](IntJob::Context&) { return std::string("quick"); }));
         QTRY_COMPARE_WITH_TIMEOUT(finishedCount, 1, 10'000);
     }
@@ -182,7 +183,8 @@ private slots:
         std::function<void(std::string&)> onFinished = [&](std::string&) {
             if (++finishedCount < 3) QVERIFY(self->start([](IntJob::Context&) { return std::string("again"); }));
         };
-        IntJob job(nullptr, [&](std::string& r) { onFinished(r); }, 10);
+        IntJob job(
+            nullptr, [&](std::string& r) { onFinished(r); }, 10);
         self = &job;
         QVERIFY(job.start([](IntJob::Context&) { return std::string("first"); }));
         QTRY_COMPARE_WITH_TIMEOUT(finishedCount, 3, 10'000);

@@ -307,7 +307,8 @@ private slots:
 
         m_answer = false;
         QVERIFY(!coordinator.settle(QStringLiteral("open another session")));
-        QVERIFY2(m_questions.value(0).contains(QStringLiteral("An experiment is running")), qPrintable(m_questions.value(0)));
+        QVERIFY2(m_questions.value(0).contains(QStringLiteral("An experiment is running")),
+            qPrintable(m_questions.value(0)));
         QCOMPARE(stopAsked.count(), 0);
         m_answer = true;
         QVERIFY(coordinator.settle(QStringLiteral("open another session")));

@@ -138,7 +138,8 @@ public:
             state->doneChanged.notify_all();
             // The destructor joins this thread before m_drain goes, and a QObject drops
             // its queued calls when destroyed: `this` is valid whenever this call runs.
-            QMetaObject::invokeMethod(&m_drain, [this] { drain(); }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                &m_drain, [this] { drain(); }, Qt::QueuedConnection);
         });
         m_drain.start();
         return true;

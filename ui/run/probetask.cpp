@@ -53,9 +53,8 @@ bool ProbeTask::start(const Target& target)
 {
     if (m_started) return false;
     m_started = true;
-    return m_job.start([target](BackgroundJob<ProbeOutcome>::Context& context) {
-        return probeTarget(target, &context.cancelFlag());
-    });
+    return m_job.start(
+        [target](BackgroundJob<ProbeOutcome>::Context& context) { return probeTarget(target, &context.cancelFlag()); });
 }
 
 void ProbeTask::cancel()
