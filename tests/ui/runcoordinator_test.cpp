@@ -19,6 +19,7 @@
 #include "uitestsupport.h"
 
 #include <QAbstractButton>
+#include <QAbstractItemModelTester>
 #include <QMessageBox>
 #include <QProcess>
 #include <QSignalSpy>
@@ -130,6 +131,7 @@ private slots:
         SessionDocument* doc = r->doc.get();
         RunCoordinator& coordinator = *r->coordinator;
         RunsTableModel& model = r->model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         // With the file watcher silenced, nothing but the coordinator can bring the run in.
         auto* watcher = doc->findChild<SessionWatcher*>();
         QVERIFY(watcher);
