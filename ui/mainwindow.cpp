@@ -14,7 +14,8 @@
 #include "pages/targeteditor.h"
 #include "pages/targetspanel.h"
 #include "run/experimenttask.h"
-#include "run/runcontroller.h"
+#include "run/runcontroller.h" // engineVersion()
+#include "run/runcoordinator.h"
 #include "run/runsession.h"
 #include "session/sessiondocument.h"
 #include "session/sessionpaths.h"
@@ -30,23 +31,23 @@
 #include <QStatusBar>
 #include <QTabBar>
 #include <QTabWidget>
-#include <QTime>
 
 namespace wb::ui {
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
-    , m_run(new RunSession(this))
+    , m_coordinator(new RunCoordinator(this))
     , m_profiles(new ProfileListModel(this))
 {
     setObjectName(QStringLiteral("MainWindow"));
     setWindowTitle(QStringLiteral("wrkbench"));
 
-    m_live = new LivePage(m_run, this);
+    m_live = new LivePage(m_coordinator->session(), this);
     m_runs = new RunsPage(this);
     m_compare = new ComparePage(this);
     m_experiments = new ExperimentPage(this);
     m_tabs = new QTabWidget(this);
+    m_tabs->setObjectName(QStringLiteral("mainTabs"));
     m_tabs->setDocumentMode(true);
     m_tabs->setTabsClosable(true);
     m_tabs->addTab(m_live, tr("Live"));
@@ -69,30 +70,10 @@ MainWindow::MainWindow(QWidget* parent)
     buildStatusBar();
 
     connect(m_tabs, &QTabWidget::tabCloseRequested, this, &MainWindow::closeRunTab);
-    connect(m_run, &RunSession::phaseChanged, this, [this] {
-        if (m_doc) m_doc->setRecording(m_run->isActive());
-        m_targets->setBusyTargetId(m_run->isActive() ? m_run->plan().target.id : 0); // not deletable while it runs
-        updateActions();
-        m_tabs->setTabText(LiveTab, m_run->isActive() ? tr("Live ●") : tr("Live"));
-    });
-    connect(m_run, &RunSession::finished, this, &MainWindow::runFinished);
-    // Following a run from another tab: the badge in the tab bar's corner.
-    connect(m_run, &RunSession::phaseChanged, this, [this](RunSession::Phase phase) {
-        if (phase == RunSession::Phase::Probing) {
-            m_badge->begin(QString::fromStdString(m_run->plan().target.name), m_run->plannedS());
-            m_badgeClock.start();
-        } else if (phase == RunSession::Phase::Idle) {
-            m_badge->end();
-            m_badgeClock.stop();
-        }
-    });
-    connect(&m_badgeClock, &QTimer::timeout, this, [this] {
-        if (m_badge->isVisible()) m_badge->setElapsed(m_run->elapsedS());
-    });
-    connect(m_run, &RunSession::intervalReceived, m_badge, &RunBadge::addInterval);
     connect(
         m_tabs, &QTabWidget::currentChanged, this, [this](int index) { m_badge->setLiveTabCurrent(index == LiveTab); });
     connect(m_badge, &RunBadge::clicked, this, [this] { showTab(LiveTab); });
+    connectRunControl();
     connect(m_targets, &TargetsPanel::currentTargetChanged, this, [this] {
         updateActions();
         updateHint();
@@ -121,16 +102,38 @@ MainWindow::MainWindow(QWidget* parent)
 
 MainWindow::~MainWindow()
 {
-    // A run still going (the window destroyed without close()): stop it and keep it as 'stopped'.
-    if (m_run->isActive()) {
-        m_run->stop();
-        m_run->waitForFinished();
-    }
-    // Likewise an experiment: its run in progress is kept as 'stopped', Resume makes it again.
-    if (m_experiments->isRunning()) {
-        m_experiments->stop();
-        m_experiments->task()->waitForFinished();
-    }
+    // A run or an experiment still going (the window destroyed without close()):
+    // stopped and kept as 'stopped', while everything its last signals reach exists.
+    m_coordinator->stopAndWait();
+}
+
+void MainWindow::connectRunControl()
+{
+    RunSession* run = m_coordinator->session();
+    m_coordinator->setExperimentTask(m_experiments->task());
+    connect(m_coordinator, &RunCoordinator::busyChanged, this, [this] {
+        updateActions();
+        m_tabs->setTabText(LiveTab, m_coordinator->isRunActive() ? tr("Live ●") : tr("Live"));
+    });
+    connect(m_coordinator, &RunCoordinator::runTargetChanged, m_targets, &TargetsPanel::setBusyTargetId);
+    connect(m_coordinator, &RunCoordinator::liveViewWanted, this, [this] { showTab(LiveTab); });
+    connect(m_coordinator, &RunCoordinator::message, this, &MainWindow::showMessage);
+    connect(m_coordinator, &RunCoordinator::lastRunNoteChanged, this, &MainWindow::updateRunsLabel);
+    connect(m_coordinator, &RunCoordinator::experimentStopRequested, m_experiments, &ExperimentPage::stop);
+    // Following a run from another tab: the badge in the tab bar's corner.
+    connect(run, &RunSession::phaseChanged, this, [this, run](RunSession::Phase phase) {
+        if (phase == RunSession::Phase::Probing) {
+            m_badge->begin(QString::fromStdString(run->plan().target.name), run->plannedS());
+            m_badgeClock.start();
+        } else if (phase == RunSession::Phase::Idle) {
+            m_badge->end();
+            m_badgeClock.stop();
+        }
+    });
+    connect(&m_badgeClock, &QTimer::timeout, this, [this, run] {
+        if (m_badge->isVisible()) m_badge->setElapsed(run->elapsedS());
+    });
+    connect(run, &RunSession::intervalReceived, m_badge, &RunBadge::addInterval);
 }
 
 void MainWindow::buildDocks()
@@ -161,6 +164,7 @@ void MainWindow::buildStatusBar()
     m_sessionLabel = new QLabel(this);
     m_sessionLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_lastRunLabel = new QLabel(tr("no run yet"), this);
+    m_lastRunLabel->setObjectName(QStringLiteral("lastRunLabel"));
     statusBar()->addPermanentWidget(m_versionLabel);
     statusBar()->addPermanentWidget(m_sessionLabel, 1);
     statusBar()->addPermanentWidget(m_lastRunLabel);
@@ -227,7 +231,7 @@ bool MainWindow::openStartupSession(const QString& pathArgument)
 
 bool MainWindow::openSession(const QString& path, bool create)
 {
-    if (!settleRun(tr("open another session"))) return false;
+    if (!m_coordinator->settle(tr("open another session"))) return false;
     QString error;
     auto doc = SessionDocument::open(path, create, &error);
     if (!doc) {
@@ -254,7 +258,9 @@ void MainWindow::setDocument(std::unique_ptr<SessionDocument> doc)
     m_profiles->setDocument(raw);
     m_experiments->setDocument(raw);
     m_doc = std::move(doc); // the old document goes only after nothing points at it
+    m_coordinator->setDocument(raw);
     connect(raw, &SessionDocument::runsChanged, this, &MainWindow::runsChanged);
+    connect(raw, &SessionDocument::runStored, this, &MainWindow::updateRunsLabel);
     connect(raw, &SessionDocument::errorOccurred, this, [this](const QString& text) { showMessage(text); });
 
     selectProfile(appSettings()->value(lastProfileKey(raw->path())).toLongLong());
@@ -264,37 +270,14 @@ void MainWindow::setDocument(std::unique_ptr<SessionDocument> doc)
     const QString name = QFileInfo(raw->path()).fileName();
     setWindowTitle(tr("%1 — wrkbench").arg(name));
     m_sessionLabel->setText(raw->path() + (raw->isReadOnly() ? tr("  (read-only)") : QString()));
-    m_lastRunNote.clear();
     updateRunsLabel();
     updateActions();
     updateHint();
 }
 
-bool MainWindow::settleRun(const QString& why)
-{
-    if (m_experiments->isRunning()) {
-        if (!confirm(this, tr("An experiment is running"),
-                tr("An experiment is running. Stop it to %1? Its completed runs are kept; Resume makes the rest.")
-                    .arg(why),
-                tr("Stop the experiment")))
-            return false;
-        m_experiments->stop();
-        m_experiments->task()->waitForFinished(10'000);
-        if (m_experiments->isRunning()) return false;
-    }
-    if (!m_run->isActive()) return true;
-    if (!confirm(this, tr("A run is in progress"),
-            tr("A run is in progress. Stop it to %1? What it measured so far is kept as a stopped run.").arg(why),
-            tr("Stop the run")))
-        return false;
-    m_run->stop();
-    m_run->waitForFinished(10'000);
-    return !m_run->isActive();
-}
-
 void MainWindow::closeEvent(QCloseEvent* event)
 {
-    if (!settleRun(tr("close wrkbench"))) {
+    if (!m_coordinator->settle(tr("close wrkbench"))) {
         event->ignore();
         return;
     }
@@ -306,12 +289,12 @@ void MainWindow::closeEvent(QCloseEvent* event)
 
 void MainWindow::updateActions()
 {
-    // An experiment's runs and a single run would skew each other's numbers: one at a time.
-    const bool active = m_run->isActive() || m_experiments->isRunning();
+    // One load at a time: a run or an experiment (RunCoordinator::isBusy).
+    const bool active = m_coordinator->isBusy();
     const bool ready
         = m_doc && m_targets->currentTargetId() != 0 && m_targets->editor()->isValid() && m_profileEditor->isValid();
     m_runAction->setEnabled(!active && ready);
-    m_stopAction->setEnabled((m_run->isActive() && !m_run->isStopping()) || m_experiments->isRunning());
+    m_stopAction->setEnabled(m_coordinator->canStop());
     // A probe is one request: fine during a run too (it then measures the loaded target).
     m_probeAction->setEnabled(m_doc && m_targets->currentTargetId() != 0 && m_targets->editor()->isValid());
     m_probeAction->setToolTip(m_probeAction->isEnabled()
@@ -353,46 +336,13 @@ void MainWindow::showMessage(const QString& text, int timeoutMs)
     statusBar()->showMessage(text, timeoutMs);
 }
 
-QString MainWindow::lastRunText() const
-{
-    return m_lastRunLabel->text();
-}
-
-void MainWindow::runFinished(const RunOutcome& outcome)
-{
-    if (m_doc) m_doc->reload(); // at once, not after the file watcher's debounce
-    updateActions();
-    if (outcome.cancelled) {
-        showMessage(tr("Run cancelled before the load started"));
-        return;
-    }
-    if (outcome.probeFailed) {
-        showMessage(tr("The probe failed, no load was sent: %1").arg(outcome.error), 15'000);
-        askRunAnyway(outcome);
-        return;
-    }
-    if (outcome.status == RunStatus::Failed) {
-        showMessage(tr("The run did not start: %1").arg(outcome.error), 15'000);
-        if (outcome.runId) m_lastRunNote = tr("last run #%1 failed").arg(outcome.runId);
-        updateRunsLabel();
-        return;
-    }
-    if (outcome.runId)
-        m_lastRunNote = tr("last run #%1 stored %2 (%3, %4 req/s)")
-                            .arg(outcome.runId)
-                            .arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")),
-                                QString::fromUtf8(runStatusName(outcome.status)), formatCount(outcome.requestsPerS));
-    updateRunsLabel();
-    if (!outcome.storageWarning.isEmpty()) showMessage(outcome.storageWarning, 15'000);
-}
-
 void MainWindow::updateRunsLabel()
 {
     if (!m_doc) return;
     // The count follows every change of the history: runs from here, from an
     // experiment, from wrkbench-cli writing into the session, deletions.
     QString text = tr("%1 in the session").arg(countText(static_cast<qint64>(m_doc->runs().size()), "run", "runs"));
-    if (!m_lastRunNote.isEmpty()) text += QStringLiteral(" · ") + m_lastRunNote;
+    if (const QString note = m_coordinator->lastRunNote(); !note.isEmpty()) text += QStringLiteral(" · ") + note;
     m_lastRunLabel->setText(text);
 }
 

@@ -4,8 +4,13 @@
 // (plus one closable tab per opened run), and a status bar with the engine
 // version, the session file and the last run stored.
 //
-// It owns the open SessionDocument and the RunSession and wires them to the
-// pages; the pages never talk to each other directly.
+// It owns the open SessionDocument and the RunCoordinator (run control: start,
+// stop, "Run anyway", settling a run before the session changes) and wires them
+// to the pages; the pages never talk to each other directly.
+//
+// Tests reach the window's parts as a user's tools would: by type or object name
+// (findChild: "runAction", "stopAction", "probeAction", "profileCombo", "mainTabs",
+// "lastRunLabel", the RunCoordinator and its RunSession), see tests/ui/windowparts.h.
 
 #include <QMainWindow>
 #include <QTimer>
@@ -14,7 +19,6 @@
 class QComboBox;
 class QLabel;
 class QMenu;
-class QMessageBox;
 class QTabWidget;
 
 namespace wb::ui {
@@ -26,11 +30,10 @@ class ProbeDialog;
 class ProfileEditor;
 class ProfileListModel;
 class RunBadge;
-class RunSession;
+class RunCoordinator;
 class RunsPage;
 class SessionDocument;
 class TargetsPanel;
-struct RunOutcome;
 
 class MainWindow : public QMainWindow
 {
@@ -67,24 +70,6 @@ public:
     void showTab(Tab tab);
 
     SessionDocument* document() const { return m_doc.get(); }
-    RunSession* runSession() const { return m_run; }
-    TargetsPanel* targetsPanel() const { return m_targets; }
-    ProfileEditor* profileEditor() const { return m_profileEditor; }
-    QComboBox* profileCombo() const { return m_profileCombo; }
-    QTabWidget* tabs() const { return m_tabs; }
-    LivePage* livePage() const { return m_live; }
-    RunBadge* runBadge() const { return m_badge; }
-    RunsPage* runsPage() const { return m_runs; }
-    ComparePage* comparePage() const { return m_compare; }
-    ExperimentPage* experimentPage() const { return m_experiments; }
-    QAction* runAction() const { return m_runAction; }
-    QAction* stopAction() const { return m_stopAction; }
-    QAction* probeAction() const { return m_probeAction; }
-    /// The Probe dialog (null until the first probe).
-    ProbeDialog* probeDialog() const { return m_probeDialog; }
-    /// The "Run anyway?" question after a failed pre-run probe, while it is shown.
-    QMessageBox* probeFailedBox() const { return m_probeFailedBox; }
-    QString lastRunText() const;
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -102,15 +87,12 @@ private:
     void showDock(const QString& objectName);
 
     void setDocument(std::unique_ptr<SessionDocument> doc);
-    /// Asks to stop a run that is going; true when there is none (any more).
-    bool settleRun(const QString& why);
+    /// Wires the run coordinator (and its RunSession) to the actions, the pages and the badge.
+    void connectRunControl();
     void updateActions();
     void updateHint();
     void profileSelected(int row);
     void selectProfile(qint64 id);
-    void runFinished(const RunOutcome& outcome);
-    /// A pre-run probe failed: says why and offers to run anyway.
-    void askRunAnyway(const RunOutcome& outcome);
     void runsChanged();
     void updateRunsLabel();
     /// Stores the open session's current profile in the settings.
@@ -124,7 +106,7 @@ private:
     void closeRunTab(int index);
 
     std::unique_ptr<SessionDocument> m_doc;
-    RunSession* m_run;
+    RunCoordinator* m_coordinator;
     ProfileListModel* m_profiles;
 
     TargetsPanel* m_targets = nullptr;
@@ -143,7 +125,6 @@ private:
     QAction* m_stopAction = nullptr;
     QAction* m_probeAction = nullptr;
     ProbeDialog* m_probeDialog = nullptr;
-    QMessageBox* m_probeFailedBox = nullptr;
     QAction* m_newAction = nullptr;
     QAction* m_openAction = nullptr;
     QAction* m_saveAsAction = nullptr;
@@ -154,8 +135,7 @@ private:
 
     QLabel* m_versionLabel = nullptr;
     QLabel* m_sessionLabel = nullptr;
-    QLabel* m_lastRunLabel = nullptr;
-    QString m_lastRunNote; ///< what the last run from this window did, shown after the run count
+    QLabel* m_lastRunLabel = nullptr; ///< the run count, then what the last run from this window did
 };
 
 } // namespace wb::ui

@@ -1,4 +1,4 @@
-// MainWindow: actions, menus, toolbar, and what they do (run, sessions, export).
+// MainWindow: actions, menus, toolbar, and what they do (run, probe, sessions, export).
 #include "charts/livecharts.h"
 #include "mainwindow.h"
 #include "models/comparemodel.h"
@@ -8,22 +8,22 @@
 #include "pages/dialogs.h"
 #include "pages/experimentpage.h"
 #include "pages/livepage.h"
+#include "pages/probedialog.h"
 #include "pages/profileeditor.h"
 #include "pages/rundetailpage.h"
 #include "pages/runspage.h"
 #include "pages/targeteditor.h"
 #include "pages/targetspanel.h"
-#include "run/runcontroller.h"
-#include "run/runsession.h"
+#include "run/runcontroller.h" // engineVersion()
+#include "run/runcoordinator.h"
 #include "session/recordequality.h"
+#include "session/sessioncopy.h"
 #include "session/sessiondocument.h"
 #include "session/sessionpaths.h"
 
-#include <QApplication>
 #include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
-#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
@@ -33,10 +33,6 @@
 #include <QStyle>
 #include <QTabWidget>
 #include <QToolBar>
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <sqlite3.h>
 
 namespace wb::ui {
 
@@ -49,14 +45,17 @@ void MainWindow::buildActions()
 {
     QStyle* s = style();
     m_runAction = new QAction(s->standardIcon(QStyle::SP_MediaPlay), tr("&Run"), this);
+    m_runAction->setObjectName(QStringLiteral("runAction"));
     m_runAction->setShortcuts({ QKeySequence(Qt::Key_F5), QKeySequence(Qt::CTRL | Qt::Key_R) });
     connect(m_runAction, &QAction::triggered, this, &MainWindow::startRun);
 
     m_probeAction = new QAction(s->standardIcon(QStyle::SP_FileDialogContentsView), tr("&Probe"), this);
+    m_probeAction->setObjectName(QStringLiteral("probeAction"));
     m_probeAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
     connect(m_probeAction, &QAction::triggered, this, &MainWindow::probeTarget);
 
     m_stopAction = new QAction(s->standardIcon(QStyle::SP_MediaStop), tr("&Stop"), this);
+    m_stopAction->setObjectName(QStringLiteral("stopAction"));
     m_stopAction->setShortcut(QKeySequence(Qt::Key_Escape));
     m_stopAction->setToolTip(tr("Stop the run (Esc); what it measured is kept as a stopped run"));
     connect(m_stopAction, &QAction::triggered, this, &MainWindow::stopRun);
@@ -97,6 +96,7 @@ void MainWindow::buildToolBar()
     bar->addSeparator();
     bar->addWidget(new QLabel(tr(" Profile: "), bar));
     m_profileCombo = new QComboBox(bar);
+    m_profileCombo->setObjectName(QStringLiteral("profileCombo"));
     m_profileCombo->setModel(m_profiles);
     m_profileCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_profileCombo->setMinimumContentsLength(22);
@@ -234,31 +234,25 @@ bool MainWindow::startRun()
     // Edits typed a moment ago are saved first: the run and the session agree on the target.
     m_targets->editor()->commit();
     m_profileEditor->commit();
-    RunPlan plan;
-    plan.target = m_targets->editor()->currentTarget();
-    plan.profile = m_profileEditor->currentProfile();
-    if (m_profileEditor->isModified()) {
-        // A preset changed on the fly is not that preset any more.
-        plan.profile.id = 0;
-        plan.profile.name += " (modified)";
-    } else if (plan.profile.id < 0) {
-        plan.profile.id = 0; // presets are not stored: the run keeps only their name
-    }
-    plan.sessionPath = m_doc->path();
-    plan.probeFirst = true; // one request first: a target that does not answer gets no load
-    if (!m_run->start(plan)) return false;
-    showTab(LiveTab);
-    showMessage(tr("Probing %1…").arg(QString::fromStdString(plan.target.url)));
-    return true;
+    return m_coordinator->start(RunCoordinator::planFor(
+        m_targets->editor()->currentTarget(), m_profileEditor->currentProfile(), m_profileEditor->isModified()));
 }
 
 void MainWindow::stopRun()
 {
-    if (m_experiments->isRunning()) m_experiments->stop();
-    if (!m_run->isActive()) return;
-    m_run->stop();
-    updateActions();
-    showMessage(tr("Stopping…"), 2000);
+    m_coordinator->stop();
+}
+
+bool MainWindow::probeTarget()
+{
+    if (!m_probeAction->isEnabled()) return false;
+    m_targets->editor()->commit(); // probe what the session holds, as Run does
+    if (!m_probeDialog) m_probeDialog = new ProbeDialog(this);
+    m_probeDialog->probe(m_targets->editor()->currentTarget());
+    m_probeDialog->show();
+    m_probeDialog->raise();
+    m_probeDialog->activateWindow();
+    return true;
 }
 
 void MainWindow::openRun(qint64 runId)
@@ -356,31 +350,11 @@ bool MainWindow::saveSessionAs(const QString& path, bool replace)
     }
     // Before the copy: a run still recording would be copied as 'running', owned by
     // nobody in the new file.
-    if (!settleRun(tr("save the session under a new name"))) return false;
+    if (!m_coordinator->settle(tr("save the session under a new name"))) return false;
     m_targets->editor()->commit();
     m_profileEditor->commit();
-    // VACUUM INTO copies a consistent snapshot (WAL content included) into a new, compact
-    // file: a temporary one next to the target, renamed over it only once complete, so
-    // that a failure (disk full) never costs the file being replaced.
-    const QString temporary = path + QStringLiteral(".saving-%1").arg(QCoreApplication::applicationPid());
-    QFile::remove(temporary);
-    const std::string sql
-        = "VACUUM INTO '" + QString(temporary).replace(QLatin1Char('\''), QStringLiteral("''")).toStdString() + "'";
-    char* message = nullptr;
-    if (sqlite3_exec(m_doc->store().nativeHandle(), sql.c_str(), nullptr, nullptr, &message) != SQLITE_OK) {
-        const QString why = QString::fromUtf8(message ? message : "unknown error");
-        sqlite3_free(message);
-        QFile::remove(temporary);
-        showError(this, tr("Cannot save the session"), tr("Could not write '%1': %2").arg(path, why));
-        return false;
-    }
-    // A replaced session's write-ahead log and index belong to the old file, not to the copy.
-    QFile::remove(path + QStringLiteral("-wal"));
-    QFile::remove(path + QStringLiteral("-shm"));
-    if (std::rename(QFile::encodeName(temporary).constData(), QFile::encodeName(path).constData()) != 0) {
-        const QString why = QString::fromLocal8Bit(std::strerror(errno));
-        QFile::remove(temporary);
-        showError(this, tr("Cannot save the session"), tr("Could not write '%1': %2").arg(path, why));
+    if (const QString error = copySession(m_doc->store(), path); !error.isEmpty()) {
+        showError(this, tr("Cannot save the session"), error);
         return false;
     }
     return openSession(path, false);

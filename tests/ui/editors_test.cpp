@@ -17,6 +17,7 @@
 #include "session/sessiondocument.h"
 #include "session/sessionseed.h"
 #include "uitestsupport.h"
+#include "windowparts.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -264,14 +265,14 @@ private slots:
     {
         MainWindow w;
         QVERIFY(w.openStartupSession(m_path));
-        const int64_t id = w.targetsPanel()->addTarget();
+        const int64_t id = targetsPanel(w)->addTarget();
         QVERIFY(id > 0);
-        TargetEditor* editor = w.targetsPanel()->editor();
+        TargetEditor* editor = targetsPanel(w)->editor();
         editor->bodyTextEdit()->setFocus();
         QTest::keyClicks(editor->bodyTextEdit(), QStringLiteral("keep me"));
         QVERIFY(editor->commit());
         QCOMPARE(stored(id).body, std::string("keep me"));
-        QVERIFY(w.runAction()->isEnabled());
+        QVERIFY(runAction(w)->isEnabled());
 
         const QString missing = m_dir.filePath(QStringLiteral("missing.bin"));
         QStringList unreadable { missing, m_dir.path() };
@@ -289,7 +290,7 @@ private slots:
                 qPrintable(editor->statusLabel()->text()));
             QVERIFY(editor->statusLabel()->text().contains(QStringLiteral("Not saved")));
             QVERIFY(editor->bodyInfoLabel()->toolTip().startsWith(QStringLiteral("Stored body: 7 bytes of text")));
-            QVERIFY(!w.runAction()->isEnabled());
+            QVERIFY(!runAction(w)->isEnabled());
             QVERIFY(!editor->commit());
             QTest::qWait(TargetEditor::SAVE_DELAY_MS + 100);
             QCOMPARE(stored(id).body, std::string("keep me"));
@@ -299,17 +300,17 @@ private slots:
         const QString gone = writeFile(QStringLiteral("gone.bin"), bytes(BINARY));
         typeInto(editor->bodyFileEdit(), gone);
         QVERIFY(editor->isValid());
-        QVERIFY(w.runAction()->isEnabled());
+        QVERIFY(runAction(w)->isEnabled());
         QVERIFY(QFile::remove(gone));
         QVERIFY(!editor->commit());
         QVERIFY(fieldProblem(editor->bodyFileEdit()).contains(QStringLiteral("does not exist")));
-        QVERIFY(!w.runAction()->isEnabled());
+        QVERIFY(!runAction(w)->isEnabled());
         QCOMPARE(stored(id).body, std::string("keep me"));
 
         // Back to Text: the body is the text box again, Run is back.
         editor->bodyModeCombo()->setCurrentIndex(0);
         QVERIFY(editor->isValid());
-        QVERIFY(w.runAction()->isEnabled());
+        QVERIFY(runAction(w)->isEnabled());
         QVERIFY(fieldProblem(editor->bodyFileEdit()).isEmpty());
     }
 

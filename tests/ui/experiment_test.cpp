@@ -13,6 +13,7 @@
 #include "run/experimenttask.h"
 #include "session/sessiondocument.h"
 #include "uitestsupport.h"
+#include "windowparts.h"
 
 #include <QAbstractItemModelTester>
 #include <QFile>
@@ -30,6 +31,7 @@
 
 using namespace wb;
 using namespace wb::ui;
+using namespace wb::uitest;
 
 class ExperimentTest : public QObject
 {
@@ -56,7 +58,7 @@ private slots:
     {
         MainWindow w;
         QVERIFY(w.openSession(m_dir.filePath(QStringLiteral("invalid.wrkbench")), true));
-        ExperimentPage* page = w.experimentPage();
+        ExperimentPage* page = experimentPage(w);
         const QString path = writePlan(QStringLiteral("one-target.json"),
             "{\"targets\": [{\"name\": \"A\", \"url\": \"http://builtin/\"}], \"duration\": \"300ms\"}");
         QVERIFY(!path.isEmpty());
@@ -74,7 +76,7 @@ private slots:
         const QString path = m_dir.filePath(QStringLiteral("shared-lab.wrkbench"));
         MainWindow w;
         QVERIFY(w.openSession(path, true));
-        ExperimentPage* page = w.experimentPage();
+        ExperimentPage* page = experimentPage(w);
         QCOMPARE(page->experimentList()->topLevelItemCount(), 0);
         // As wrkbench-cli experiment does it: its own connection to the same file.
         auto other = SessionStore::open(path.toStdString());
@@ -94,7 +96,7 @@ private slots:
     {
         MainWindow w;
         QVERIFY(w.openSession(m_dir.filePath(QStringLiteral("lab.wrkbench")), true));
-        ExperimentPage* page = w.experimentPage();
+        ExperimentPage* page = experimentPage(w);
         QAbstractItemModelTester tester(page->resultsModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
 
         // Ctrl+4 shows the tab.
@@ -102,7 +104,7 @@ private slots:
         QApplication::setActiveWindow(&w);
         QVERIFY(QTest::qWaitForWindowActive(&w));
         QTest::keyClick(&w, Qt::Key_4, Qt::ControlModifier);
-        QCOMPARE(w.tabs()->currentWidget(), page);
+        QCOMPARE(tabs(w)->currentWidget(), page);
 
         // Few connections: the delayed target is bound to connections / 20 ms, 100 req/s, where
         // the direct one makes thousands even on a busy machine.
@@ -131,7 +133,7 @@ private slots:
         QVERIFY(page->isRunning());
         QVERIFY(page->stopButton()->isEnabled());
         QVERIFY(!page->runButton()->isEnabled());
-        QVERIFY(!w.runAction()->isEnabled()); // one load at a time
+        QVERIFY(!runAction(w)->isEnabled()); // one load at a time
         QVERIFY(!page->progressBar()->isHidden());
         QVERIFY(finished.wait(60'000));
         const auto result = finished[0][0].value<ExperimentTaskResult>();
@@ -240,7 +242,7 @@ private slots:
     {
         MainWindow w;
         QVERIFY(w.openSession(m_dir.filePath(QStringLiteral("resume.wrkbench")), true));
-        ExperimentPage* page = w.experimentPage();
+        ExperimentPage* page = experimentPage(w);
         const QString path = writePlan(QStringLiteral("resume.json"),
             "{\"targets\": [{\"name\": \"A\", \"url\": \"http://builtin/\"}, {\"name\": \"B\", \"url\": "
             "\"http://builtin/delay/1\"}], \"load\": {\"threads\": 1, \"connections\": 2}, \"repetitions\": 2, "

@@ -17,6 +17,7 @@
 #include "run/runsession.h"
 #include "session/sessiondocument.h"
 #include "uitestsupport.h"
+#include "windowparts.h"
 
 #include <QAbstractItemModelTester>
 #include <QHeaderView>
@@ -561,21 +562,21 @@ private slots:
         const QString path = m_dir.filePath(QStringLiteral("live.wrkbench"));
         MainWindow w;
         QVERIFY(w.openStartupSession(path));
-        const int64_t target = w.targetsPanel()->addTarget();
+        const int64_t target = targetsPanel(w)->addTarget();
         QVERIFY(target > 0);
         const int64_t earlier = addSyntheticRun(w.document()->store(), target, synthetic(1000));
         QVERIFY(earlier);
         w.document()->reload();
-        QLineEdit* duration = w.profileEditor()->field(QStringLiteral("duration"));
+        QLineEdit* duration = profileEditor(w)->field(QStringLiteral("duration"));
         duration->setFocus();
         duration->selectAll();
         QTest::keyClick(duration, Qt::Key_Backspace);
         QTest::keyClicks(duration, QStringLiteral("30s"));
-        QVERIFY(w.profileEditor()->isValid());
+        QVERIFY(profileEditor(w)->isValid());
         QVERIFY(showAndActivate(w));
 
-        QSignalSpy finished(w.runSession(), &RunSession::finished);
-        QSignalSpy intervals(w.runSession(), &RunSession::intervalReceived);
+        QSignalSpy finished(runSession(w), &RunSession::finished);
+        QSignalSpy intervals(runSession(w), &RunSession::intervalReceived);
         QVERIFY(w.startRun());
         QTRY_VERIFY_WITH_TIMEOUT(intervals.count() >= 2, 30'000);
         // The session file already has the live run, as 'running'; the history shows it.
@@ -589,7 +590,7 @@ private slots:
             }(),
             15'000);
 
-        RunsPage* runs = w.runsPage();
+        RunsPage* runs = runsPage(w);
         w.showTab(MainWindow::RunsTab);
         runs->view()->setFocus();
         QTest::keyClick(runs->view(), Qt::Key_A, Qt::ControlModifier);
@@ -616,7 +617,7 @@ private slots:
         // Now finished, the run opens with a double-click and can be deleted.
         const QTableView* view = runs->view();
         doubleClick(view->viewport(), centerOf(view, 0, RunsTableModel::TargetColumn));
-        auto* detail = qobject_cast<RunDetailPage*>(w.tabs()->currentWidget());
+        auto* detail = qobject_cast<RunDetailPage*>(tabs(w)->currentWidget());
         QVERIFY(detail);
         QCOMPARE(detail->runId(), live);
         w.showTab(MainWindow::RunsTab);

@@ -30,6 +30,7 @@
 #include "session/sessionpaths.h"
 #include "session/sessionwatcher.h"
 #include "uitestsupport.h"
+#include "windowparts.h"
 
 #include <QAction>
 #include <QChartView>
@@ -54,6 +55,7 @@
 
 using namespace wb;
 using namespace wb::ui;
+using namespace wb::uitest;
 
 class MainWindowTest : public QObject
 {
@@ -71,9 +73,9 @@ class MainWindowTest : public QObject
     }
     static void setDuration(MainWindow& w, const QString& duration, const QString& connections = QStringLiteral("20"))
     {
-        typeInto(w.profileEditor()->field(QStringLiteral("duration")), duration);
-        typeInto(w.profileEditor()->field(QStringLiteral("connections")), connections);
-        QVERIFY(w.profileEditor()->isValid());
+        typeInto(profileEditor(w)->field(QStringLiteral("duration")), duration);
+        typeInto(profileEditor(w)->field(QStringLiteral("connections")), connections);
+        QVERIFY(profileEditor(w)->isValid());
     }
     static bool showAndActivate(MainWindow& w)
     {
@@ -84,9 +86,9 @@ class MainWindowTest : public QObject
     /// Presses F5 and waits for the run to end; returns its outcome.
     static RunOutcome runWithF5(MainWindow& w, int timeoutMs = 20'000)
     {
-        QSignalSpy finished(w.runSession(), &RunSession::finished);
+        QSignalSpy finished(runSession(w), &RunSession::finished);
         QTest::keyClick(&w, Qt::Key_F5);
-        if (!w.runSession()->isActive()) return {};
+        if (!runSession(w)->isActive()) return {};
         if (!finished.wait(timeoutMs) && finished.isEmpty()) return {};
         return finished.takeFirst()[0].value<RunOutcome>();
     }
@@ -100,7 +102,7 @@ class MainWindowTest : public QObject
     /// The rps line of the live charts: each redraw replaces its points once.
     static QLineSeries* liveRpsLine(MainWindow& w)
     {
-        const auto* view = w.livePage()->charts()->findChild<QChartView*>(QStringLiteral("rpsChartView"));
+        const auto* view = livePage(w)->charts()->findChild<QChartView*>(QStringLiteral("rpsChartView"));
         if (!view) return nullptr;
         for (QAbstractSeries* series : view->chart()->series())
             if (series->objectName() == QLatin1String("rps")) return qobject_cast<QLineSeries*>(series);
@@ -122,16 +124,16 @@ private slots:
         QCOMPARE(w.document()->path(), QFileInfo(defaultSessionPath()).absoluteFilePath());
         QVERIFY(w.document()->targets().size() >= 3);
         // The first target is selected and Run works with the default profile: 2 threads, 50 connections, 10 s.
-        QCOMPARE(w.targetsPanel()->list()->currentIndex().data().toString(), QStringLiteral("Demo: fast"));
-        const RunConfig load = w.profileEditor()->currentProfile().load;
+        QCOMPARE(targetsPanel(w)->list()->currentIndex().data().toString(), QStringLiteral("Demo: fast"));
+        const RunConfig load = profileEditor(w)->currentProfile().load;
         QCOMPARE(load.threads, 2u);
         QCOMPARE(load.connections, 50u);
         QCOMPARE(load.durationUs, uint64_t(10'000'000));
-        QVERIFY(w.runAction()->isEnabled());
-        QVERIFY(!w.stopAction()->isEnabled());
-        QVERIFY(w.runAction()->shortcuts().contains(QKeySequence(Qt::Key_F5)));
-        QVERIFY(w.runAction()->shortcuts().contains(QKeySequence(Qt::CTRL | Qt::Key_R)));
-        QCOMPARE(w.stopAction()->shortcut(), QKeySequence(Qt::Key_Escape));
+        QVERIFY(runAction(w)->isEnabled());
+        QVERIFY(!stopAction(w)->isEnabled());
+        QVERIFY(runAction(w)->shortcuts().contains(QKeySequence(Qt::Key_F5)));
+        QVERIFY(runAction(w)->shortcuts().contains(QKeySequence(Qt::CTRL | Qt::Key_R)));
+        QCOMPARE(stopAction(w)->shortcut(), QKeySequence(Qt::Key_Escape));
         for (const Target& t : w.document()->targets())
             QVERIFY(QString::fromStdString(t.url).startsWith(QStringLiteral("http://builtin/")));
     }
@@ -143,18 +145,18 @@ private slots:
         QVERIFY(w.openStartupSession(path));
         QCOMPARE(w.document()->path(), path);
         QVERIFY(w.document()->targets().empty());
-        QVERIFY(!w.runAction()->isEnabled()); // nothing to run yet
+        QVERIFY(!runAction(w)->isEnabled()); // nothing to run yet
         QVERIFY(showAndActivate(w));
 
         // Add a target with the keyboard (Ctrl+T) and fill it in.
         QTest::keyClick(&w, Qt::Key_T, Qt::ControlModifier);
         QCOMPARE(w.document()->targets().size(), size_t(1));
-        TargetEditor* editor = w.targetsPanel()->editor();
+        TargetEditor* editor = targetsPanel(w)->editor();
         typeInto(editor->nameEdit(), QStringLiteral("NodePort ingress"));
         typeInto(editor->urlEdit(), QStringLiteral("htp://builtin/delay/1"));
         QVERIFY(!editor->isValid());
         QVERIFY(fieldProblem(editor->urlEdit()).contains(QStringLiteral("htp")));
-        QVERIFY(!w.runAction()->isEnabled()); // bad input: Run stays disabled
+        QVERIFY(!runAction(w)->isEnabled()); // bad input: Run stays disabled
         QTest::qWait(TargetEditor::SAVE_DELAY_MS + 100);
         QCOMPARE(w.document()->targets()[0].url, std::string("http://builtin/")); // nothing saved half-way
         typeInto(editor->urlEdit(), QStringLiteral("http://builtin/delay/1"));
@@ -162,27 +164,27 @@ private slots:
         QTest::keyClicks(editor->tagEdit()->lineEdit(), QStringLiteral("NodePort"));
         QTest::keyClick(editor->tagEdit()->lineEdit(), Qt::Key_Return);
         QVERIFY(editor->isValid());
-        QVERIFY(w.runAction()->isEnabled());
+        QVERIFY(runAction(w)->isEnabled());
         QTRY_COMPARE_WITH_TIMEOUT(w.document()->targets()[0].name, std::string("NodePort ingress"), 15'000);
         QCOMPARE(w.document()->targets()[0].url, std::string("http://builtin/delay/1"));
         QCOMPARE(w.document()->targets()[0].tags, std::vector<std::string> { "NodePort" });
 
         // A bad number in the profile disables Run as well.
-        typeInto(w.profileEditor()->field(QStringLiteral("threads")), QStringLiteral("two"));
-        QVERIFY(!w.runAction()->isEnabled());
-        QVERIFY(!fieldProblem(w.profileEditor()->field(QStringLiteral("threads"))).isEmpty());
-        typeInto(w.profileEditor()->field(QStringLiteral("threads")), QStringLiteral("2"));
+        typeInto(profileEditor(w)->field(QStringLiteral("threads")), QStringLiteral("two"));
+        QVERIFY(!runAction(w)->isEnabled());
+        QVERIFY(!fieldProblem(profileEditor(w)->field(QStringLiteral("threads"))).isEmpty());
+        typeInto(profileEditor(w)->field(QStringLiteral("threads")), QStringLiteral("2"));
         setDuration(w, QStringLiteral("2s"));
-        QVERIFY(w.runAction()->isEnabled());
+        QVERIFY(runAction(w)->isEnabled());
 
         // Run 1: F5. The live page follows it, the history shows it with plausible numbers.
         const RunOutcome first = runWithF5(w);
         QCOMPARE(first.status, RunStatus::Completed);
         QVERIFY(first.runId > 0);
-        QVERIFY(w.livePage()->intervalCount() >= 7); // 250 ms intervals over 2 s
-        QCOMPARE(w.livePage()->header()->progressPercent(), 100);
-        QVERIFY(w.livePage()->charts()->pointCount() >= 7);
-        QVERIFY(w.lastRunText().contains(QStringLiteral("#%1").arg(first.runId)));
+        QVERIFY(livePage(w)->intervalCount() >= 7); // 250 ms intervals over 2 s
+        QCOMPARE(livePage(w)->header()->progressPercent(), 100);
+        QVERIFY(livePage(w)->charts()->pointCount() >= 7);
+        QVERIFY(lastRunText(w).contains(QStringLiteral("#%1").arg(first.runId)));
         const RunRecord* r1 = runById(w, first.runId);
         QVERIFY(r1);
         QCOMPARE(r1->status, RunStatus::Completed);
@@ -198,21 +200,21 @@ private slots:
         QCOMPARE(r1->totals.errors.total(), uint64_t(0));
 
         // Run 2: a second target, added with the + button, plain "/", run with Ctrl+R.
-        const int64_t second = w.targetsPanel()->addTarget();
+        const int64_t second = targetsPanel(w)->addTarget();
         QVERIFY(second > 0);
         typeInto(editor->nameEdit(), QStringLiteral("NEG ingress"));
         QVERIFY(editor->isValid());
-        QSignalSpy finished(w.runSession(), &RunSession::finished);
+        QSignalSpy finished(runSession(w), &RunSession::finished);
         QTest::keyClick(&w, Qt::Key_R, Qt::ControlModifier);
-        QVERIFY(w.runSession()->isActive());
-        QVERIFY(!w.runAction()->isEnabled());
+        QVERIFY(runSession(w)->isActive());
+        QVERIFY(!runAction(w)->isEnabled());
         QVERIFY(finished.wait(20'000));
         const auto secondOutcome = finished[0][0].value<RunOutcome>();
         QCOMPARE(secondOutcome.status, RunStatus::Completed);
         QCOMPARE(w.document()->targetById(second)->name, std::string("NEG ingress"));
 
         // History: both runs, newest first.
-        RunsPage* runs = w.runsPage();
+        RunsPage* runs = runsPage(w);
         QTRY_COMPARE_WITH_TIMEOUT(runs->filter()->rowCount(), 2, 15'000);
         QCOMPARE(runs->filter()->index(0, RunsTableModel::IdColumn).data(RunsTableModel::RunIdRole).toLongLong(),
             secondOutcome.runId);
@@ -222,12 +224,12 @@ private slots:
 
         // Select both, compare (Ctrl+Shift+C): the older run is the baseline.
         QTest::keyClick(&w, Qt::Key_2, Qt::ControlModifier);
-        QCOMPARE(w.tabs()->currentWidget(), runs);
+        QCOMPARE(tabs(w)->currentWidget(), runs);
         runs->view()->selectAll();
         QCOMPARE(runs->selectedRunIds().size(), 2);
         QTest::keyClick(&w, Qt::Key_C, Qt::ControlModifier | Qt::ShiftModifier);
-        QCOMPARE(w.tabs()->currentWidget(), w.comparePage());
-        CompareModel* compare = w.comparePage()->model();
+        QCOMPARE(tabs(w)->currentWidget(), comparePage(w));
+        CompareModel* compare = comparePage(w)->model();
         QCOMPARE(compare->runs().size(), size_t(2));
         QCOMPARE(compare->runs()[0].id, first.runId);
         const RunRecord* a = runById(w, first.runId);
@@ -242,12 +244,12 @@ private slots:
             = compare->index(compare->rowOfMetric(QStringLiteral("p50")), CompareModel::deltaColumn(1));
         QVERIFY(p50Delta.data(CompareModel::ValueRole).toDouble() < -50);
         QCOMPARE(p50Delta.data(Qt::ForegroundRole).value<QColor>(), deltaColor(-60, false));
-        QCOMPARE(w.comparePage()->charts()->runCount(), 2);
+        QCOMPARE(comparePage(w)->charts()->runCount(), 2);
 
         // Exports: a chart PNG of the requested size, CSVs, the whole comparison as one PNG.
         const QString png = m_dir.filePath(QStringLiteral("live.png"));
         QString error;
-        QVERIFY2(w.livePage()->charts()->exportPng(png, QSize(900, 600), &error), qPrintable(error));
+        QVERIFY2(livePage(w)->charts()->exportPng(png, QSize(900, 600), &error), qPrintable(error));
         QFile pngFile(png);
         QVERIFY(pngFile.open(QIODevice::ReadOnly));
         QCOMPARE(pngFile.read(8), QByteArray("\x89PNG\r\n\x1a\n", 8));
@@ -257,19 +259,19 @@ private slots:
         QVERIFY(!QImage(png).isNull());
 
         const QString report = m_dir.filePath(QStringLiteral("report.png"));
-        QVERIFY2(w.comparePage()->exportReport(report, 1200, &error), qPrintable(error));
+        QVERIFY2(comparePage(w)->exportReport(report, 1200, &error), qPrintable(error));
         const QImage reportImage(report);
         QCOMPARE(reportImage.width(), 1200 + 2 * 24);
         QVERIFY(reportImage.height() > 900);
 
         const QString spectrum = m_dir.filePath(QStringLiteral("spectrum.png"));
         QVERIFY2(
-            w.comparePage()->charts()->exportChartPng(QStringLiteral("spectrum"), spectrum, QSize(640, 400), &error),
+            comparePage(w)->charts()->exportChartPng(QStringLiteral("spectrum"), spectrum, QSize(640, 400), &error),
             qPrintable(error));
         QCOMPARE(QImageReader(spectrum).size(), QSize(640, 400));
 
         const QString compareCsv = m_dir.filePath(QStringLiteral("compare.csv"));
-        QVERIFY(w.comparePage()->exportCsv(compareCsv));
+        QVERIFY(comparePage(w)->exportCsv(compareCsv));
         QFile csv(compareCsv);
         QVERIFY(csv.open(QIODevice::ReadOnly));
         const QString csvText = QString::fromUtf8(csv.readAll());
@@ -284,7 +286,7 @@ private slots:
 
         // Double-click: the run's own tab with its stored charts, summary and spectrum.
         w.openRun(first.runId);
-        auto* detail = qobject_cast<RunDetailPage*>(w.tabs()->currentWidget());
+        auto* detail = qobject_cast<RunDetailPage*>(tabs(w)->currentWidget());
         QVERIFY(detail);
         QCOMPARE(detail->runId(), first.runId);
         QVERIFY(detail->charts()->pointCount() >= 7);
@@ -324,13 +326,13 @@ private slots:
         QVERIFY(!runCharts->isEnabled()); // no run tab in front
         QVERIFY(exportAction(QStringLiteral("Comparison chart: req/s over time"))->isEnabled());
         QVERIFY(!exportAction(QStringLiteral("Experiment charts"))->isEnabled()); // no experiment here
-        w.tabs()->setCurrentWidget(detail);
+        tabs(w)->setCurrentWidget(detail);
 
         // Deleting a run closes its tab and drops it from the comparison.
         runs->selectRuns({ first.runId });
         QVERIFY(runs->deleteSelected());
         QCOMPARE(runs->filter()->rowCount(), 1);
-        QVERIFY(!qobject_cast<RunDetailPage*>(w.tabs()->currentWidget()));
+        QVERIFY(!qobject_cast<RunDetailPage*>(tabs(w)->currentWidget()));
         QCOMPARE(compare->runs().size(), size_t(1));
     }
 
@@ -339,19 +341,19 @@ private slots:
         const QString path = m_dir.filePath(QStringLiteral("stop.wrkbench"));
         MainWindow w;
         QVERIFY(w.openStartupSession(path));
-        w.targetsPanel()->addTarget();
+        targetsPanel(w)->addTarget();
         QVERIFY(showAndActivate(w));
         setDuration(w, QStringLiteral("30s"));
-        QSignalSpy finished(w.runSession(), &RunSession::finished);
-        QSignalSpy intervals(w.runSession(), &RunSession::intervalReceived);
+        QSignalSpy finished(runSession(w), &RunSession::finished);
+        QSignalSpy intervals(runSession(w), &RunSession::intervalReceived);
         QTest::keyClick(&w, Qt::Key_F5);
         QTRY_VERIFY_WITH_TIMEOUT(intervals.count() >= 2, 10'000);
-        QVERIFY(w.stopAction()->isEnabled());
+        QVERIFY(stopAction(w)->isEnabled());
         QElapsedTimer timer;
         timer.start();
         QTest::keyClick(&w, Qt::Key_Escape);
-        QVERIFY(!w.stopAction()->isEnabled()); // at once, before the engine has even seen the flag
-        QVERIFY(w.runSession()->isStopping());
+        QVERIFY(!stopAction(w)->isEnabled()); // at once, before the engine has even seen the flag
+        QVERIFY(runSession(w)->isStopping());
         // Stopping does not wait for the 30 s run: the engine ends at its next loop turn
         // (bench/ui-responsiveness.sh measures how soon: ~15 ms). The generous deadline
         // here only tells "stopped" from "ran to the end" on a busy machine.
@@ -361,7 +363,7 @@ private slots:
         QCOMPARE(outcome.status, RunStatus::Stopped);
         QVERIFY2(outcome.durationS < 20, qPrintable(QString::number(outcome.durationS)));
         QCOMPARE(runById(w, outcome.runId)->status, RunStatus::Stopped);
-        QVERIFY(w.runAction()->isEnabled());
+        QVERIFY(runAction(w)->isEnabled());
     }
 
     void aRunCanBeFollowedFromAnotherTab()
@@ -369,13 +371,13 @@ private slots:
         const QString path = m_dir.filePath(QStringLiteral("follow.wrkbench"));
         MainWindow w;
         QVERIFY(w.openStartupSession(path));
-        w.targetsPanel()->addTarget();
+        targetsPanel(w)->addTarget();
         QVERIFY(showAndActivate(w));
         setDuration(w, QStringLiteral("8s")); // long enough to be still running at every check below
-        RunBadge* badge = w.runBadge();
+        RunBadge* badge = runBadge(w);
         QVERIFY(!badge->isVisible());
-        QSignalSpy finished(w.runSession(), &RunSession::finished);
-        QSignalSpy intervals(w.runSession(), &RunSession::intervalReceived);
+        QSignalSpy finished(runSession(w), &RunSession::finished);
+        QSignalSpy intervals(runSession(w), &RunSession::intervalReceived);
         QVERIFY(w.startRun());
         QVERIFY(!badge->isVisible()); // the Live tab shows the run itself
         w.showTab(MainWindow::RunsTab);
@@ -386,7 +388,7 @@ private slots:
             qPrintable(badge->text()));
         QTRY_VERIFY_WITH_TIMEOUT(badge->progressPercent() >= 10, 15'000);
         QTest::mouseClick(badge, Qt::LeftButton);
-        QCOMPARE(w.tabs()->currentIndex(), int(MainWindow::LiveTab));
+        QCOMPARE(tabs(w)->currentIndex(), int(MainWindow::LiveTab));
         QVERIFY(!badge->isVisible());
         w.showTab(MainWindow::CompareTab);
         QVERIFY(badge->isVisible());
@@ -402,10 +404,10 @@ private slots:
         {
             MainWindow w;
             QVERIFY(w.openStartupSession(path));
-            w.targetsPanel()->addTarget();
+            targetsPanel(w)->addTarget();
             setDuration(w, QStringLiteral("1m"));
-            QSignalSpy started(w.runSession(), &RunSession::started);
-            QSignalSpy finished(w.runSession(), &RunSession::finished);
+            QSignalSpy started(runSession(w), &RunSession::started);
+            QSignalSpy finished(runSession(w), &RunSession::finished);
             QVERIFY(w.startRun());
             QVERIFY(started.wait(10'000));
             QTest::qWait(300);
@@ -417,7 +419,7 @@ private slots:
             });
             QVERIFY(!w.close());
             QVERIFY2(asked.contains(QStringLiteral("A run is in progress")), qPrintable(asked));
-            QVERIFY(w.runSession()->isActive());
+            QVERIFY(runSession(w)->isActive());
             QCOMPARE(finished.count(), 0);
             setConfirmHandler([](const QString&) { return true; });
             QVERIFY(w.close()); // "Stop the run"
@@ -444,17 +446,17 @@ private slots:
         const QString path = m_dir.filePath(QStringLiteral("busy.wrkbench"));
         MainWindow w;
         QVERIFY(w.openStartupSession(path));
-        w.targetsPanel()->addTarget();
+        targetsPanel(w)->addTarget();
         QVERIFY(showAndActivate(w));
         // Ten updates a second, the most the live view takes.
-        typeInto(w.profileEditor()->field(QStringLiteral("interval")), QStringLiteral("100ms"));
+        typeInto(profileEditor(w)->field(QStringLiteral("interval")), QStringLiteral("100ms"));
         setDuration(w, QStringLiteral("60s"), QStringLiteral("400")); // stopped below, long before
         QLineSeries* rps = liveRpsLine(w);
         QVERIFY(rps);
         auto* watcher = w.document()->findChild<SessionWatcher*>();
         QVERIFY(watcher);
-        QSignalSpy intervals(w.runSession(), &RunSession::intervalReceived);
-        QSignalSpy finished(w.runSession(), &RunSession::finished);
+        QSignalSpy intervals(runSession(w), &RunSession::intervalReceived);
+        QSignalSpy finished(runSession(w), &RunSession::finished);
         QSignalSpy redraws(rps, &QXYSeries::pointsReplaced);
         QSignalSpy rereads(watcher, &SessionWatcher::changed);
         QElapsedTimer clock;
@@ -465,7 +467,7 @@ private slots:
 
         // Hidden behind another tab: intervals keep coming, nothing is drawn.
         w.showTab(MainWindow::RunsTab);
-        QVERIFY(!w.livePage()->charts()->isVisible());
+        QVERIFY(!livePage(w)->charts()->isVisible());
         const qsizetype redrawsWhenHidden = redraws.count();
         const qsizetype intervalsWhenHidden = intervals.count();
         QTRY_VERIFY_WITH_TIMEOUT(intervals.count() >= intervalsWhenHidden + 5, 60'000);
@@ -486,7 +488,7 @@ private slots:
         auto stored = w.document()->loadRun(outcome.runId);
         QVERIFY(stored.ok());
         QCOMPARE(int(intervals.count()), int(stored->intervals.size()));
-        QCOMPARE(w.livePage()->intervalCount(), int(intervals.count()));
+        QCOMPARE(livePage(w)->intervalCount(), int(intervals.count()));
         // At most one redraw per interval received, plus the reset at the start.
         qInfo("%lld intervals, %lld redraws, %lld session re-reads in %lld ms",
             static_cast<long long>(intervals.count()), static_cast<long long>(redraws.count()),
@@ -523,8 +525,8 @@ private slots:
         const QString path = m_dir.filePath(QStringLiteral("shared.wrkbench"));
         MainWindow w;
         QVERIFY(w.openStartupSession(path));
-        QCOMPARE(w.runsPage()->model()->rowCount(), 0);
-        QVERIFY2(w.lastRunText().startsWith(QStringLiteral("0 runs in the session")), qPrintable(w.lastRunText()));
+        QCOMPARE(runsPage(w)->model()->rowCount(), 0);
+        QVERIFY2(lastRunText(w).startsWith(QStringLiteral("0 runs in the session")), qPrintable(lastRunText(w)));
         auto port = ensureBuiltinServer();
         QVERIFY(port);
         QProcess process;
@@ -534,18 +536,18 @@ private slots:
                 QStringLiteral("http://127.0.0.1:%1/").arg(*port) });
         QVERIFY(process.waitForFinished(60'000));
         QVERIFY2(process.exitCode() == 0, process.readAllStandardError().constData());
-        QTRY_COMPARE_WITH_TIMEOUT(w.runsPage()->model()->rowCount(), 1, 15'000);
-        QCOMPARE(w.runsPage()->model()->record(0).targetName, std::string("from the CLI"));
-        QCOMPARE(w.runsPage()->model()->record(0).status, RunStatus::Completed);
-        QTRY_COMPARE_WITH_TIMEOUT(w.targetsPanel()->model()->rowCount(), 1, 15'000); // its new target too
+        QTRY_COMPARE_WITH_TIMEOUT(runsPage(w)->model()->rowCount(), 1, 15'000);
+        QCOMPARE(runsPage(w)->model()->record(0).targetName, std::string("from the CLI"));
+        QCOMPARE(runsPage(w)->model()->record(0).status, RunStatus::Completed);
+        QTRY_COMPARE_WITH_TIMEOUT(targetsPanel(w)->model()->rowCount(), 1, 15'000); // its new target too
         // The status bar's count follows runs that come from elsewhere as well.
-        QVERIFY2(w.lastRunText().startsWith(QStringLiteral("1 run in the session")), qPrintable(w.lastRunText()));
+        QVERIFY2(lastRunText(w).startsWith(QStringLiteral("1 run in the session")), qPrintable(lastRunText(w)));
     }
 
     static int profileRowContaining(MainWindow& w, const QString& text)
     {
-        for (int i = 0; i < w.profileCombo()->count(); ++i)
-            if (w.profileCombo()->itemText(i).contains(text)) return i;
+        for (int i = 0; i < profileCombo(w)->count(); ++i)
+            if (profileCombo(w)->itemText(i).contains(text)) return i;
         return -1;
     }
 
@@ -558,13 +560,13 @@ private slots:
             MainWindow w;
             QVERIFY(w.openStartupSession(first));
             w.resize(1111, 777);
-            const int64_t id = w.targetsPanel()->addTarget();
+            const int64_t id = targetsPanel(w)->addTarget();
             QVERIFY(uitest::addSyntheticRun(w.document()->store(), id, {}) > 0);
             w.document()->reload();
             // Each session remembers its own last profile.
             const int classic = profileRowContaining(w, QStringLiteral("wrk classic"));
             QVERIFY(classic >= 0);
-            w.profileCombo()->setCurrentIndex(classic);
+            profileCombo(w)->setCurrentIndex(classic);
             // Save as: a copy with everything, and the window continues in it.
             QVERIFY(w.saveSessionAs(copy));
             QCOMPARE(w.document()->path(), copy);
@@ -579,7 +581,7 @@ private slots:
             QVERIFY(w.document()->targets().empty());
             const int soak = profileRowContaining(w, QStringLiteral("Soak"));
             QVERIFY(soak >= 0);
-            w.profileCombo()->setCurrentIndex(soak);
+            profileCombo(w)->setCurrentIndex(soak);
             QVERIFY(w.close());
         }
         QVERIFY(recentSessions().contains(fresh));
@@ -589,8 +591,8 @@ private slots:
         QVERIFY(again.openStartupSession({}));
         QCOMPARE(again.document()->path(), fresh);
         QCOMPARE(again.size(), QSize(1111, 777));
-        QVERIFY2(again.profileCombo()->currentText().contains(QStringLiteral("Soak")),
-            qPrintable(again.profileCombo()->currentText()));
+        QVERIFY2(profileCombo(again)->currentText().contains(QStringLiteral("Soak")),
+            qPrintable(profileCombo(again)->currentText()));
         // File > Open recent lists the sessions and opens them; the first one's profile comes back with it.
         auto* recent = again.findChild<QMenu*>(QStringLiteral("recentMenu"));
         QVERIFY(recent);
@@ -600,8 +602,8 @@ private slots:
         QVERIFY(firstEntry);
         firstEntry->trigger();
         QCOMPARE(again.document()->path(), first);
-        QVERIFY2(again.profileCombo()->currentText().contains(QStringLiteral("wrk classic")),
-            qPrintable(again.profileCombo()->currentText()));
+        QVERIFY2(profileCombo(again)->currentText().contains(QStringLiteral("wrk classic")),
+            qPrintable(profileCombo(again)->currentText()));
     }
 
     void saveAsDuringARunAsksFirst()
@@ -611,9 +613,9 @@ private slots:
         const QString copy = m_dir.filePath(QStringLiteral("saving-copy.wrkbench"));
         MainWindow w;
         QVERIFY(w.openStartupSession(path));
-        w.targetsPanel()->addTarget();
+        targetsPanel(w)->addTarget();
         setDuration(w, QStringLiteral("30s"));
-        QSignalSpy intervals(w.runSession(), &RunSession::intervalReceived);
+        QSignalSpy intervals(runSession(w), &RunSession::intervalReceived);
         QVERIFY(w.startRun());
         QTRY_VERIFY_WITH_TIMEOUT(intervals.count() >= 1, 10'000);
         // A file the user chose to replace: it stays as it is until the copy is complete.
@@ -628,12 +630,12 @@ private slots:
         QVERIFY(!QFileInfo::exists(refused));
         QVERIFY(!w.saveSessionAs(copy, true));
         QCOMPARE(QFileInfo(copy).size(), qint64(41));
-        QVERIFY(w.runSession()->isActive());
+        QVERIFY(runSession(w)->isActive());
         // "Stop the run": the copy replaces the file and holds the run as stopped, never as 'running'.
         setConfirmHandler([](const QString&) { return true; });
         QVERIFY(w.saveSessionAs(copy, true));
         QVERIFY(QDir(m_dir.path()).entryList({ QStringLiteral("*.saving-*") }).isEmpty());
-        QVERIFY(!w.runSession()->isActive());
+        QVERIFY(!runSession(w)->isActive());
         QCOMPARE(w.document()->path(), copy);
         QCOMPARE(w.document()->runs().size(), size_t(1));
         QCOMPARE(w.document()->runs().front().status, RunStatus::Stopped);
@@ -644,24 +646,24 @@ private slots:
         const QString path = m_dir.filePath(QStringLiteral("delete.wrkbench"));
         MainWindow w;
         QVERIFY(w.openStartupSession(path));
-        const int64_t id = w.targetsPanel()->addTarget();
-        w.targetsPanel()->addTarget();
+        const int64_t id = targetsPanel(w)->addTarget();
+        targetsPanel(w)->addTarget();
         QVERIFY(uitest::addSyntheticRun(w.document()->store(), id, {}) > 0);
         w.document()->reload();
-        w.targetsPanel()->selectTarget(id);
+        targetsPanel(w)->selectTarget(id);
         QString asked;
         setConfirmHandler([&](const QString& text) {
             asked = text;
             return false;
         });
-        QVERIFY(!w.targetsPanel()->deleteTarget());
+        QVERIFY(!targetsPanel(w)->deleteTarget());
         QVERIFY(asked.contains(QStringLiteral("1 stored run")));
         QCOMPARE(w.document()->targets().size(), size_t(2));
         setConfirmHandler([](const QString&) { return true; });
-        QVERIFY(w.targetsPanel()->deleteTarget());
+        QVERIFY(targetsPanel(w)->deleteTarget());
         QCOMPARE(w.document()->targets().size(), size_t(1));
         QVERIFY(w.document()->runs().empty());
-        QVERIFY(w.targetsPanel()->currentTargetId() != 0); // the remaining target is selected
+        QVERIFY(targetsPanel(w)->currentTargetId() != 0); // the remaining target is selected
     }
 };
 

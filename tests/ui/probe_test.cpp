@@ -16,6 +16,7 @@
 #include "session/sessiondocument.h"
 #include "testsupport.h"
 #include "uitestsupport.h"
+#include "windowparts.h"
 
 #include <QAbstractButton>
 #include <QElapsedTimer>
@@ -34,6 +35,7 @@
 
 using namespace wb;
 using namespace wb::ui;
+using namespace wb::uitest;
 
 namespace {
 
@@ -94,13 +96,6 @@ void typeInto(QLineEdit* edit, const QString& text)
     QTest::keyClicks(edit, text);
 }
 
-QAbstractButton* buttonNamed(QMessageBox* box, const QString& text)
-{
-    for (QAbstractButton* b : box->buttons())
-        if (b->text().remove(QLatin1Char('&')) == text) return b;
-    return nullptr;
-}
-
 } // namespace
 
 class ProbeTest : public QObject
@@ -114,10 +109,10 @@ class ProbeTest : public QObject
     {
         auto w = std::make_unique<MainWindow>();
         if (!w->openStartupSession(m_dir.filePath(file))) return {};
-        w->targetsPanel()->addTarget();
-        typeInto(w->targetsPanel()->editor()->urlEdit(), QString::fromStdString(url));
-        typeInto(w->profileEditor()->field(QStringLiteral("duration")), QStringLiteral("1s"));
-        typeInto(w->profileEditor()->field(QStringLiteral("connections")), QStringLiteral("4"));
+        targetsPanel(*w)->addTarget();
+        typeInto(targetsPanel(*w)->editor()->urlEdit(), QString::fromStdString(url));
+        typeInto(profileEditor(*w)->field(QStringLiteral("duration")), QStringLiteral("1s"));
+        typeInto(profileEditor(*w)->field(QStringLiteral("connections")), QStringLiteral("4"));
         return w;
     }
 
@@ -287,32 +282,32 @@ private slots:
         QVERIFY(w);
         w->show();
         QVERIFY(QTest::qWaitForWindowExposed(w.get()));
-        QVERIFY(w->probeAction()->isEnabled());
-        QCOMPARE(w->probeAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_P));
-        QVERIFY(w->targetsPanel()->probeButton()->isEnabled());
-        w->probeAction()->trigger();
-        QVERIFY(w->probeDialog());
-        QVERIFY(w->probeDialog()->isVisible());
-        QSignalSpy finished(w->probeDialog(), &ProbeDialog::probeFinished);
+        QVERIFY(probeAction(*w)->isEnabled());
+        QCOMPARE(probeAction(*w)->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_P));
+        QVERIFY(targetsPanel(*w)->probeButton()->isEnabled());
+        probeAction(*w)->trigger();
+        QVERIFY(probeDialog(*w));
+        QVERIFY(probeDialog(*w)->isVisible());
+        QSignalSpy finished(probeDialog(*w), &ProbeDialog::probeFinished);
         QVERIFY(finished.wait(10'000));
         // A 404 is an answer: the probe passed, and shows it.
-        QVERIFY2(w->probeDialog()->outcome().ok, qPrintable(w->probeDialog()->outcome().error));
-        QVERIFY(w->probeDialog()->statusText().contains(QStringLiteral("404")));
-        QCOMPARE(w->probeDialog()->target().url, std::string("http://builtin/status/404"));
-        w->probeDialog()->close();
+        QVERIFY2(probeDialog(*w)->outcome().ok, qPrintable(probeDialog(*w)->outcome().error));
+        QVERIFY(probeDialog(*w)->statusText().contains(QStringLiteral("404")));
+        QCOMPARE(probeDialog(*w)->target().url, std::string("http://builtin/status/404"));
+        probeDialog(*w)->close();
         // A target with a field in red cannot be probed.
-        typeInto(w->targetsPanel()->editor()->urlEdit(), QStringLiteral("htp://nowhere"));
-        QVERIFY(!w->probeAction()->isEnabled());
-        QVERIFY(!w->targetsPanel()->probeButton()->isEnabled());
+        typeInto(targetsPanel(*w)->editor()->urlEdit(), QStringLiteral("htp://nowhere"));
+        QVERIFY(!probeAction(*w)->isEnabled());
+        QVERIFY(!targetsPanel(*w)->probeButton()->isEnabled());
     }
 
     void preRunProbeThatPassesTravelsWithTheRun()
     {
         auto w = windowWithTarget(QStringLiteral("passes.wrkbench"), "http://builtin/");
         QVERIFY(w);
-        QSignalSpy finished(w->runSession(), &RunSession::finished);
+        QSignalSpy finished(runSession(*w), &RunSession::finished);
         QVERIFY(w->startRun());
-        QVERIFY(w->runSession()->plan().probeFirst);
+        QVERIFY(runSession(*w)->plan().probeFirst);
         QVERIFY(finished.wait(15'000));
         const auto outcome = finished[0][0].value<RunOutcome>();
         QCOMPARE(outcome.status, RunStatus::Completed);
@@ -322,7 +317,7 @@ private slots:
         QVERIFY2(probe, probe ? "" : probe.error().c_str());
         QCOMPARE(probe->statusCode, 200);
         QVERIFY(QString::fromStdString(probe->url).startsWith(QStringLiteral("http://127.0.0.1:")));
-        QVERIFY(!w->probeFailedBox());
+        QVERIFY(!probeFailedBox(*w));
         // Stored with the run it preceded.
         w->document()->reload();
         QCOMPARE(w->document()->runs().size(), size_t(1));
@@ -337,8 +332,8 @@ private slots:
         w->show();
         QVERIFY(QTest::qWaitForWindowExposed(w.get()));
         const QString reason = QStringLiteral("connection refused by 127.0.0.1:%1").arg(port);
-        QSignalSpy finished(w->runSession(), &RunSession::finished);
-        QSignalSpy started(w->runSession(), &RunSession::started);
+        QSignalSpy finished(runSession(*w), &RunSession::finished);
+        QSignalSpy started(runSession(*w), &RunSession::started);
 
         // Run, then Cancel in the question: no load, nothing stored.
         QString asked;
@@ -366,12 +361,12 @@ private slots:
         QVERIFY(blocked.probeFailed);
         QCOMPARE(blocked.runId, int64_t(0));
         QVERIFY(blocked.error.contains(reason));
-        QTRY_VERIFY(!w->probeFailedBox());
-        QVERIFY(!w->runSession()->isActive());
+        QTRY_VERIFY(!probeFailedBox(*w));
+        QVERIFY(!runSession(*w)->isActive());
         QCOMPARE(started.count(), 0);
         w->document()->reload();
         QVERIFY(w->document()->runs().empty()); // nothing stored
-        QVERIFY(w->runAction()->isEnabled());
+        QVERIFY(runAction(*w)->isEnabled());
 
         // Run again, then "Run anyway": the run goes ahead with the engine's own check, and is stored.
         clicked = false;
@@ -384,7 +379,7 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 3, 15'000); // the blocked run, the second probe, the run
         const auto ran = finished[2][0].value<RunOutcome>();
         QVERIFY(!ran.probeFailed);
-        QVERIFY(!w->runSession()->plan().probeFirst);
+        QVERIFY(!runSession(*w)->plan().probeFirst);
         QVERIFY(ran.runId > 0);
         w->document()->reload();
         QCOMPARE(w->document()->runs().size(), size_t(1));
@@ -405,13 +400,13 @@ private slots:
         w->show();
         QApplication::setActiveWindow(w.get());
         QVERIFY(QTest::qWaitForWindowActive(w.get()));
-        QSignalSpy finished(w->runSession(), &RunSession::finished);
+        QSignalSpy finished(runSession(*w), &RunSession::finished);
         QTest::keyClick(w.get(), Qt::Key_F5);
-        QVERIFY(w->runSession()->isActive());
-        QCOMPARE(w->runSession()->phase(), RunSession::Phase::Probing);
+        QVERIFY(runSession(*w)->isActive());
+        QCOMPARE(runSession(*w)->phase(), RunSession::Phase::Probing);
         QTRY_VERIFY_WITH_TIMEOUT(silent.hasPendingConnection(), 4000); // connected, waiting for the first byte
-        QCOMPARE(w->runSession()->phase(), RunSession::Phase::Probing);
-        QVERIFY(w->stopAction()->isEnabled());
+        QCOMPARE(runSession(*w)->phase(), RunSession::Phase::Probing);
+        QVERIFY(stopAction(*w)->isEnabled());
         QElapsedTimer clock;
         clock.start();
         QTest::keyClick(w.get(), Qt::Key_Escape);
@@ -423,7 +418,7 @@ private slots:
         QVERIFY(outcome.cancelled);
         QVERIFY(!outcome.probeFailed);
         QCOMPARE(outcome.runId, int64_t(0));
-        QVERIFY(!w->probeFailedBox()); // no question after a cancel
+        QVERIFY(!probeFailedBox(*w)); // no question after a cancel
         w->document()->reload();
         QVERIFY(w->document()->runs().empty());
     }

@@ -16,6 +16,7 @@
 #include "pages/targetspanel.h"
 #include "run/runsession.h"
 #include "uitestsupport.h"
+#include "windowparts.h"
 
 #include <QElapsedTimer>
 #include <QLineEdit>
@@ -27,6 +28,7 @@
 
 using namespace wb;
 using namespace wb::ui;
+using namespace wb::uitest;
 
 class ResponsivenessBench : public QObject
 {
@@ -61,17 +63,17 @@ private slots:
         const int runs = qEnvironmentVariableIntValue("WB_RUNS") > 0 ? qEnvironmentVariableIntValue("WB_RUNS") : 1;
         MainWindow w;
         QVERIFY(w.openStartupSession(m_dir.filePath(QStringLiteral("busy.wrkbench"))));
-        w.targetsPanel()->addTarget();
+        targetsPanel(w)->addTarget();
         w.show();
         QApplication::setActiveWindow(&w);
         QVERIFY(QTest::qWaitForWindowActive(&w));
-        typeInto(w.profileEditor()->field(QStringLiteral("interval")), QStringLiteral("100ms"));
-        typeInto(w.profileEditor()->field(QStringLiteral("duration")), QStringLiteral("3s"));
-        typeInto(w.profileEditor()->field(QStringLiteral("connections")), QStringLiteral("400"));
-        QVERIFY(w.profileEditor()->isValid());
+        typeInto(profileEditor(w)->field(QStringLiteral("interval")), QStringLiteral("100ms"));
+        typeInto(profileEditor(w)->field(QStringLiteral("duration")), QStringLiteral("3s"));
+        typeInto(profileEditor(w)->field(QStringLiteral("connections")), QStringLiteral("400"));
+        QVERIFY(profileEditor(w)->isValid());
 
         for (int run = 0; run < runs; ++run) {
-            QSignalSpy finished(w.runSession(), &RunSession::finished);
+            QSignalSpy finished(runSession(w), &RunSession::finished);
             QElapsedTimer clock;
             qint64 lastMs = 0, worstGapMs = 0;
             double lastCpuMs = 0, worstBusyMs = 0;
@@ -88,7 +90,7 @@ private slots:
                 lastCpuMs = cpuMs;
             });
             QVERIFY(w.startRun());
-            QVERIFY(QTest::qWaitFor([&] { return w.runSession()->phase() == RunSession::Phase::Running; }, 60'000));
+            QVERIFY(QTest::qWaitFor([&] { return runSession(w)->phase() == RunSession::Phase::Running; }, 60'000));
             clock.start();
             beat.start();
             const double cpuBeforeMs = threadCpuMs();

@@ -7,7 +7,9 @@
 #include "stats/snapshot.h"
 #include "store/sessionstore.h"
 
+#include <QAbstractButton>
 #include <QApplication>
+#include <QMessageBox>
 #include <QTemporaryDir>
 #include <QTest>
 #include <cstdlib>
@@ -128,6 +130,14 @@ inline uint16_t closedPort()
     ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
     ::close(fd);
     return ntohs(a.sin_port);
+}
+
+/// The button of box labelled text (mnemonic '&' ignored), or null.
+inline QAbstractButton* buttonNamed(QMessageBox* box, const QString& text)
+{
+    for (QAbstractButton* b : box->buttons())
+        if (b->text().remove(QLatin1Char('&')) == text) return b;
+    return nullptr;
 }
 
 inline Target makeTarget(const std::string& name, const std::string& url, std::vector<std::string> tags = {})

@@ -67,6 +67,21 @@ protected:
         }
     }
 
+    /// One record added or replaced: a replaced row changes in place, a new one is
+    /// inserted at rowIfNew (clamped to the rows there are).
+    void putRow(T record, int rowIfNew)
+    {
+        if (const int found = rowOfId(record.id); found >= 0) {
+            m_rows[static_cast<size_t>(found)] = std::move(record);
+            emit dataChanged(index(found, 0), index(found, columnCount() - 1));
+            return;
+        }
+        const int row = std::clamp(rowIfNew, 0, rowCount());
+        beginInsertRows({}, row, row);
+        m_rows.insert(m_rows.begin() + row, std::move(record));
+        endInsertRows();
+    }
+
     std::vector<T> m_rows;
 };
 

@@ -49,6 +49,12 @@ void RunsTableModel::setDocument(SessionDocument* doc)
     m_doc = doc;
     if (m_doc) {
         connect(m_doc, &SessionDocument::runsChanged, this, &RunsTableModel::refresh);
+        // A run this window recorded: one row, not a comparison of the whole history.
+        connect(m_doc, &SessionDocument::runStored, this, [this](qint64 runId) {
+            const std::vector<RunRecord>& runs = m_doc->runs();
+            for (size_t i = 0; i < runs.size(); ++i)
+                if (runs[i].id == runId) putRow(runs[i], static_cast<int>(i));
+        });
         // Target tags show in the Tags column: a target edit changes them.
         connect(m_doc, &SessionDocument::targetsChanged, this, [this] {
             if (rowCount() > 0) emit dataChanged(index(0, TagsColumn), index(rowCount() - 1, TagsColumn));

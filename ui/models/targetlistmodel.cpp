@@ -33,6 +33,12 @@ void TargetListModel::setDocument(SessionDocument* doc)
             if (rowCount() > 0)
                 emit dataChanged(index(0, 0), index(rowCount() - 1, 0), { RunCountRole, Qt::ToolTipRole });
         });
+        connect(m_doc, &SessionDocument::runStored, this, [this](qint64 runId) {
+            for (const RunRecord& r : m_doc->runs())
+                if (r.id == runId)
+                    if (const int row = rowOfId(r.targetId); row >= 0)
+                        emit dataChanged(index(row, 0), index(row, 0), { RunCountRole, Qt::ToolTipRole });
+        });
     }
     beginResetModel();
     m_rows = m_doc ? m_doc->targets() : std::vector<Target> {};

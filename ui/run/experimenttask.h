@@ -1,23 +1,21 @@
 #pragma once
 // Runs (or resumes) one experiment from the GUI without blocking the UI thread,
-// in the pattern of RunSession:
+// as a BackgroundJob (run/backgroundjob.h):
 //
-//   UI thread                          experiment thread (std::thread)
+//   UI thread                          experiment thread
 //   start(path, id, plan) ──────────▶  ExperimentRunner::preflight(plan), then
 //                                      ExperimentRunner::run(id); its progress
 //                                      callback (once per run started / finished)
-//                                      ──▶ mutex-protected queue
-//   QTimer every DRAIN_MS  ◀────────── emits progress / finished
-//   stop() ──▶ ExperimentRunner::cancel() (safe from any thread)
+//                                      ──▶ the job's queue
+//   every DRAIN_MS         ◀────────── emits progress, then finished
+//   stop() ──▶ the job's cancel hook: ExperimentRunner::cancel() (safe from any thread)
 
 #include "experiment/experimentplan.h"
 #include "experiment/experimentrunner.h"
+#include "run/backgroundjob.h"
 
 #include <QObject>
 #include <QString>
-#include <QTimer>
-#include <memory>
-#include <thread>
 
 Q_DECLARE_METATYPE(wb::ExperimentProgress)
 
@@ -39,7 +37,7 @@ public:
 
     explicit ExperimentTask(QObject* parent = nullptr);
     /// Cancels an experiment still going and waits for it.
-    ~ExperimentTask() override;
+    ~ExperimentTask() override = default;
 
     /// Runs what experiment experimentId of the session at sessionPath still lacks
     /// (plan: its parsed plan, for the pre-run check). False when one is already running.
@@ -49,22 +47,15 @@ public:
     /// Blocks until the thread has ended, then delivers the remaining signals. False on timeout.
     bool waitForFinished(int timeoutMs = 10'000);
 
-    bool isActive() const { return m_active; }
+    bool isActive() const { return m_job.isRunning(); }
     int64_t experimentId() const { return m_experimentId; }
-
-    struct Shared; ///< internal (defined in the .cpp)
 
 signals:
     void progress(const wb::ExperimentProgress& progress);
     void finished(const wb::ui::ExperimentTaskResult& result);
 
 private:
-    void drain();
-
-    std::shared_ptr<Shared> m_shared;
-    std::thread m_thread;
-    QTimer m_drain;
-    bool m_active = false;
+    BackgroundJob<ExperimentTaskResult, ExperimentProgress> m_job;
     int64_t m_experimentId = 0;
 };
 

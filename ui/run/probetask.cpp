@@ -36,44 +36,26 @@ ProbeOutcome probeTarget(const Target& target, const std::atomic<bool>* cancel)
 
 ProbeTask::ProbeTask(QObject* parent)
     : QObject(parent)
-    , m_cancel(std::make_shared<std::atomic<bool>>(false))
+    , m_job(nullptr, [this](ProbeOutcome& outcome) { deliver(outcome); })
 { }
-
-ProbeTask::~ProbeTask()
-{
-    if (m_thread.joinable()) {
-        m_cancel->store(true);
-        m_thread.join(); // its queued result dies with this object
-    }
-}
 
 bool ProbeTask::start(const Target& target)
 {
     if (m_started) return false;
     m_started = true;
-    m_running = true;
-    m_thread = std::thread([this, target, cancel = m_cancel] {
-        ProbeOutcome outcome = probeTarget(target, cancel.get());
-        // The destructor joins this thread before `this` goes, and deleting the
-        // object drops the queued call: `this` is valid for both.
-        QMetaObject::invokeMethod(
-            this, [this, outcome = std::move(outcome)] { deliver(outcome); }, Qt::QueuedConnection);
-    });
-    return true;
+    return m_job.start(
+        [target](BackgroundJob<ProbeOutcome>::Context& context) { return probeTarget(target, &context.cancelFlag()); });
 }
 
 void ProbeTask::cancel()
 {
-    m_cancel->store(true);
+    m_job.cancel();
 }
 
-void ProbeTask::deliver(const ProbeOutcome& outcome)
+void ProbeTask::deliver(ProbeOutcome& outcome)
 {
-    if (m_thread.joinable()) m_thread.join(); // it has posted its last word: returns at once
-    m_running = false;
-    ProbeOutcome out = outcome;
-    if (m_cancel->load() && !out.ok) out.cancelled = true;
-    emit finished(out);
+    if (m_job.isCancelled() && !outcome.ok) outcome.cancelled = true;
+    emit finished(outcome);
 }
 
 } // namespace wb::ui

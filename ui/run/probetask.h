@@ -1,25 +1,23 @@
 #pragma once
 // One probe of a target (wb::probe: a single request timed phase by phase) on
-// its own thread, for the Probe button. The probe is blocking; this runs it on
-// a std::thread and hands the result to the UI thread with one queued call.
+// its own thread, for the Probe button: a BackgroundJob whose result is the outcome.
 //
 //   UI thread                       probe thread
 //   start(target) ───────────────▶  built-in server if needed, wb::probe()
-//   cancel() ──▶ atomic flag ─────▶ the probe's poll loop sees it (< ~20 ms)
-//   finished(outcome) ◀──────────── queued call
+//   cancel() ──▶ the job's flag ──▶ the probe's poll loop sees it (< ~20 ms)
+//   finished(outcome) ◀──────────── the job's result (a queued wake-up when the probe returns)
 //
 // Single use: start() once. Destroying a task that is still probing cancels it
 // and waits for the thread (a few tens of milliseconds).
 
 #include "probe/proberesult.h"
+#include "run/backgroundjob.h"
 #include "store/sessiontypes.h"
 
 #include <QMetaType>
 #include <QObject>
 #include <QString>
 #include <atomic>
-#include <memory>
-#include <thread>
 
 namespace wb::ui {
 
@@ -43,24 +41,22 @@ class ProbeTask : public QObject
 public:
     explicit ProbeTask(QObject* parent = nullptr);
     /// Cancels a probe still going and waits for its thread.
-    ~ProbeTask() override;
+    ~ProbeTask() override = default;
 
     /// Starts probing target on a new thread. False when already started.
     bool start(const Target& target);
     /// Asks the probe to give up; finished() follows with cancelled = true.
     void cancel();
-    bool isRunning() const { return m_running; }
+    bool isRunning() const { return m_job.isRunning(); }
 
 signals:
     void finished(const wb::ui::ProbeOutcome& outcome);
 
 private:
-    void deliver(const ProbeOutcome& outcome);
+    void deliver(ProbeOutcome& outcome);
 
-    std::shared_ptr<std::atomic<bool>> m_cancel;
-    std::thread m_thread;
+    BackgroundJob<ProbeOutcome> m_job;
     bool m_started = false;
-    bool m_running = false;
 };
 
 } // namespace wb::ui

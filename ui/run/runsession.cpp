@@ -4,57 +4,27 @@
 #include "pipeline/recordedrun.h"
 #include "report/generatorlag.h"
 
-#include <atomic>
-#include <condition_variable>
-#include <deque>
-#include <mutex>
-#include <variant>
 
 namespace wb::ui {
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
+using Context = RunSession::Job::Context;
 
-struct StartedEvent
-{
-    Clock::time_point at;
-};
-using Event = std::variant<StartedEvent, IntervalRecord, RunOutcome>;
-
-} // namespace
-
-/// What the run thread and the UI thread share; everything under mutex.
-struct RunSession::Shared
-{
-    std::mutex mutex;
-    std::condition_variable doneChanged;
-    std::deque<Event> events;
-    StopSwitch stop; ///< pulled by RunSession::stop(): cancels the probe, stops the load
-    bool done = false;
-
-    void push(Event event)
-    {
-        std::lock_guard lock(mutex);
-        events.push_back(std::move(event));
-    }
-};
-
-namespace {
-
-/// Runs on the controller's thread: queues each interval record as it is (a few
+/// Runs on the controller's thread: posts each interval record as it is (a few
 /// hundred bytes: the histograms are serialised). Never blocks for long.
 class QueueObserver : public RunObserver
 {
 public:
-    explicit QueueObserver(RunSession::Shared& shared)
-        : m_shared(shared)
+    explicit QueueObserver(Context& context)
+        : m_context(context)
     { }
-    void onStarted(const RunConfig&) override { m_shared.push(StartedEvent { Clock::now() }); }
-    void onInterval(const IntervalRecord& interval) override { m_shared.push(interval); }
+    void onStarted(const RunConfig&) override { m_context.post(RunSession::LoadStarted { Clock::now() }); }
+    void onInterval(const IntervalRecord& interval) override { m_context.post(interval); }
 
 private:
-    RunSession::Shared& m_shared;
+    Context& m_context;
 };
 
 RunOutcome outcomeOf(const RunResult& result)
@@ -83,7 +53,7 @@ RunOutcome failed(const std::string& error)
 }
 
 /// The whole life of one run, on its own thread: the engine's run pipeline.
-RunOutcome runThread(RunSession::Shared& shared, const RunPlan& plan)
+RunOutcome runThread(Context& context, const RunPlan& plan)
 {
     auto config = runConfigFor(plan.target, plan.profile.load);
     if (!config) return failed(config.error());
@@ -97,8 +67,10 @@ RunOutcome runThread(RunSession::Shared& shared, const RunPlan& plan)
     options.profileName = plan.profile.name;
     options.probeFirst = plan.probeFirst;
     options.storeProbeFailure = false; // the user decides: "Run anyway" or not
-    RecordedRun run(*config, options, &shared.stop);
-    QueueObserver queue(shared);
+    RecordedRun run(*config, options);
+    // Stop cancels the probe or stops the load (a flag: instant); before the run it is remembered.
+    const auto stopHook = context.onCancel([&run] { run.stopSwitch().pull(); });
+    QueueObserver queue(context);
     run.addObserver(&queue);
     const RecordedRunOutcome ran = run.run();
 
@@ -130,63 +102,42 @@ RunOutcome runThread(RunSession::Shared& shared, const RunPlan& plan)
 
 RunSession::RunSession(QObject* parent)
     : QObject(parent)
-{
-    m_drain.setInterval(DRAIN_MS);
-    connect(&m_drain, &QTimer::timeout, this, &RunSession::drain);
-}
+    , m_job([this](Event& event) { onEvent(event); },
+          [this](RunOutcome& outcome) {
+              m_stopping = false;
+              setPhase(Phase::Idle);
+              emit finished(outcome);
+          },
+          DRAIN_MS)
+{ }
 
-RunSession::~RunSession()
-{
-    if (m_thread.joinable()) {
-        stop();
-        m_thread.join();
-    }
-}
+RunSession::~RunSession() = default; // the job cancels and joins
 
 bool RunSession::start(const RunPlan& plan)
 {
     if (isActive()) return false;
-    if (m_thread.joinable()) m_thread.join(); // ended, but its outcome was already delivered
     m_plan = plan;
     m_stopping = false;
     m_loadStarted = false;
     m_lastPoint = {};
-    m_shared = std::make_shared<Shared>();
-    auto shared = m_shared;
-    m_thread = std::thread([shared, plan] {
-        RunOutcome outcome = runThread(*shared, plan);
-        std::lock_guard lock(shared->mutex);
-        shared->events.push_back(std::move(outcome));
-        shared->done = true;
-        shared->doneChanged.notify_all();
-    });
+    m_job.setDrainInterval(DRAIN_MS);
+    if (!m_job.start([plan](Context& context) { return runThread(context, plan); })) return false;
     setPhase(Phase::Probing);
-    m_drain.setInterval(DRAIN_MS);
-    m_drain.start();
     return true;
 }
 
 void RunSession::stop()
 {
-    if (!m_shared) return;
-    m_shared->stop.pull();
+    m_job.cancel();
     m_stopping = isActive();
     // The run ends within milliseconds of the flag; look for its outcome often
     // so that Stop is done well within 200 ms, not at the next 100 ms tick.
-    if (m_stopping) m_drain.setInterval(STOPPING_DRAIN_MS);
+    if (m_stopping) m_job.setDrainInterval(STOPPING_DRAIN_MS);
 }
 
 bool RunSession::waitForFinished(int timeoutMs)
 {
-    if (!isActive()) return true;
-    {
-        std::unique_lock lock(m_shared->mutex);
-        if (!m_shared->doneChanged.wait_for(
-                lock, std::chrono::milliseconds(timeoutMs), [this] { return m_shared->done; }))
-            return false;
-    }
-    drain();
-    return true;
+    return !isActive() || m_job.waitForFinished(timeoutMs);
 }
 
 double RunSession::elapsedS() const
@@ -208,31 +159,17 @@ void RunSession::setPhase(Phase phase)
     emit phaseChanged(phase);
 }
 
-void RunSession::drain()
+void RunSession::onEvent(Event& event)
 {
-    if (!m_shared) return;
-    std::deque<Event> events;
-    {
-        std::lock_guard lock(m_shared->mutex);
-        events.swap(m_shared->events);
-    }
-    for (Event& event : events) {
-        if (auto* begin = std::get_if<StartedEvent>(&event)) {
-            m_loadStart = begin->at;
-            m_loadStarted = true;
-            setPhase(Phase::Running);
-            emit started();
-        } else if (auto* interval = std::get_if<IntervalRecord>(&event)) {
-            // The same reduction as a stored interval's, so a run looks alike live and reopened.
-            m_lastPoint = intervalPointOf(*interval, m_lastPoint);
-            emit intervalReceived(liveIntervalOf(*interval, m_lastPoint));
-        } else if (auto* outcome = std::get_if<RunOutcome>(&event)) {
-            m_drain.stop();
-            if (m_thread.joinable()) m_thread.join(); // it has pushed its last event: returns at once
-            m_stopping = false;
-            setPhase(Phase::Idle);
-            emit finished(*outcome);
-        }
+    if (auto* begin = std::get_if<LoadStarted>(&event)) {
+        m_loadStart = begin->at;
+        m_loadStarted = true;
+        setPhase(Phase::Running);
+        emit started();
+    } else if (auto* interval = std::get_if<IntervalRecord>(&event)) {
+        // The same reduction as a stored interval's, so a run looks alike live and reopened.
+        m_lastPoint = intervalPointOf(*interval, m_lastPoint);
+        emit intervalReceived(liveIntervalOf(*interval, m_lastPoint));
     }
 }
 

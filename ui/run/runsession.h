@@ -1,30 +1,29 @@
 #pragma once
 // Runs one load test from the GUI without ever blocking the UI thread.
 //
-//   UI thread                         run thread (std::thread)
+//   UI thread                         run thread (a BackgroundJob)
 //   start(plan) ───────────────────▶  wb::RecordedRun (engine/pipeline): built-in
 //                                     server, probe (plan.probeFirst; a failure ends
 //                                     the run here: RunOutcome::probeFailed, nothing
 //                                     stored), prepare, record into the session, run,
 //                                     with one more observer:
-//                                       QueueObserver ──▶ mutex-protected queue
-//   QTimer every DRAIN_MS  ◀───────── (IntervalRecords, a few per second, made
+//                                       QueueObserver ──▶ the job's queue
+//   drained every DRAIN_MS ◀───────── (IntervalRecords, a few per second, made
 //                                      LiveIntervals on the UI thread)
 //   emits started / intervalReceived / finished
-//   stop() ──▶ StopSwitch::pull(): stops the controller (a flag: instant) or
-//              cancels the probe (it notices within ~20 ms)
+//   stop() ──▶ the job's cancel hook: StopSwitch::pull() stops the controller
+//              (a flag: instant) or cancels the probe (it notices within ~20 ms)
 //
 // The UI thread never waits for the engine, except in waitForFinished(),
 // which closing the window uses after stop().
 
+#include "run/backgroundjob.h"
 #include "run/runevents.h"
 #include "run/runplan.h"
 
 #include <QObject>
-#include <QTimer>
 #include <chrono>
-#include <memory>
-#include <thread>
+#include <variant>
 
 namespace wb::ui {
 
@@ -63,8 +62,13 @@ public:
     /// Warm-up plus measured duration, seconds.
     double plannedS() const;
 
-    /// Internal: what the run thread and the UI thread share (defined in the .cpp).
-    struct Shared;
+    /// What the run thread posts: the load started, an interval ended.
+    struct LoadStarted
+    {
+        std::chrono::steady_clock::time_point at;
+    };
+    using Event = std::variant<LoadStarted, IntervalRecord>;
+    using Job = BackgroundJob<RunOutcome, Event>;
 
 signals:
     void phaseChanged(wb::ui::RunSession::Phase phase);
@@ -74,18 +78,16 @@ signals:
     void finished(const wb::ui::RunOutcome& outcome);
 
 private:
-    void drain();
+    void onEvent(Event& event);
     void setPhase(Phase phase);
 
-    std::shared_ptr<Shared> m_shared;
-    std::thread m_thread;
-    QTimer m_drain;
     RunPlan m_plan;
     Phase m_phase = Phase::Idle;
     bool m_stopping = false;
     std::chrono::steady_clock::time_point m_loadStart {}; ///< when the run thread saw the load start
     bool m_loadStarted = false;
     IntervalPoint m_lastPoint; ///< the previous interval's point (an empty interval holds its latencies)
+    Job m_job; // last: its destructor joins the run thread before the members it uses go
 };
 
 } // namespace wb::ui

@@ -103,6 +103,24 @@ bool SessionDocument::reloadRuns()
     return true;
 }
 
+bool SessionDocument::refreshRun(int64_t runId)
+{
+    auto run = m_store->runRecord(runId);
+    if (!run) {
+        emit errorOccurred(QString::fromStdString(run.error()));
+        return false;
+    }
+    // runs() is in id order (SessionStore::listRuns); a new run is nearly always the last.
+    auto at = std::lower_bound(
+        m_runs.begin(), m_runs.end(), runId, [](const RunRecord& r, int64_t id) { return r.id < id; });
+    if (at != m_runs.end() && at->id == runId)
+        *at = std::move(*run);
+    else
+        m_runs.insert(at, std::move(*run));
+    emit runStored(runId);
+    return true;
+}
+
 void SessionDocument::setRecording(bool recording)
 {
     m_watcher->setBusy(recording);

@@ -61,6 +61,11 @@ public:
 
     /// Re-reads everything (after an external change); emits only what changed.
     void reload();
+    /// Reads run runId alone (one this process just recorded) into runs(): added in
+    /// id order, or replacing the cached record. Emits runStored(runId), not runsChanged():
+    /// the views add or redraw one row instead of comparing the whole history. A run
+    /// that cannot be read emits errorOccurred() and returns false.
+    bool refreshRun(int64_t runId);
     /// A run of this process is recording into the session: external changes are picked up less often.
     void setRecording(bool recording);
 
@@ -71,6 +76,8 @@ signals:
     void targetsChanged();
     void profilesChanged();
     void runsChanged();
+    /// One run was added to runs() or replaced there (refreshRun()).
+    void runStored(qint64 runId);
     /// The session's experiments changed (made, run, finished by this or another process).
     void experimentsChanged();
     /// A store call failed while reloading (e.g. the file was removed).

@@ -1,0 +1,210 @@
+#include "run/runcoordinator.h"
+
+#include "models/format.h"
+#include "pages/dialogs.h"
+#include "run/experimenttask.h"
+#include "run/runsession.h"
+#include "session/sessiondocument.h"
+
+#include <QMessageBox>
+#include <QPushButton>
+#include <QTime>
+#include <QWidget>
+
+namespace wb::ui {
+
+RunCoordinator::RunCoordinator(QWidget* window)
+    : QObject(window)
+    , m_window(window)
+    , m_run(new RunSession(this))
+{
+    setObjectName(QStringLiteral("RunCoordinator"));
+    connect(m_run, &RunSession::phaseChanged, this, &RunCoordinator::phaseChanged);
+    connect(m_run, &RunSession::finished, this, &RunCoordinator::runFinished);
+}
+
+// A run still going is stopped by RunSession's destructor, which delivers nothing:
+// the window calls stopAndWait() first, while what its signals reach still exists.
+RunCoordinator::~RunCoordinator() = default;
+
+void RunCoordinator::setDocument(SessionDocument* doc)
+{
+    m_doc = doc;
+    if (m_doc) m_doc->setRecording(m_run->isActive());
+    setLastRunNote({}); // the note is about this window's last run in the session shown
+}
+
+void RunCoordinator::setExperimentTask(ExperimentTask* task)
+{
+    m_experiment = task;
+}
+
+RunPlan RunCoordinator::planFor(const Target& target, LoadProfile profile, bool profileModified)
+{
+    RunPlan plan;
+    plan.target = target;
+    if (profileModified) {
+        // A preset changed on the fly is not that preset any more.
+        profile.id = 0;
+        profile.name += " (modified)";
+    } else if (profile.id < 0) {
+        profile.id = 0; // presets are not stored: the run keeps only their name
+    }
+    plan.profile = std::move(profile);
+    return plan;
+}
+
+bool RunCoordinator::start(RunPlan plan)
+{
+    if (isBusy() || !m_doc) return false;
+    plan.sessionPath = m_doc->path();
+    plan.probeFirst = true; // one request first: a target that does not answer gets no load
+    if (!m_run->start(plan)) return false;
+    emit liveViewWanted();
+    emit message(tr("Probing %1…").arg(QString::fromStdString(plan.target.url)), 6000);
+    return true;
+}
+
+void RunCoordinator::stop()
+{
+    if (isExperimentRunning()) emit experimentStopRequested();
+    if (!m_run->isActive()) return;
+    m_run->stop();
+    emit busyChanged(); // Stop is disabled at once, before the engine has seen the flag
+    emit message(tr("Stopping…"), 2000);
+}
+
+bool RunCoordinator::settle(const QString& why)
+{
+    if (isExperimentRunning()) {
+        if (!confirm(m_window, tr("An experiment is running"),
+                tr("An experiment is running. Stop it to %1? Its completed runs are kept; Resume makes the rest.")
+                    .arg(why),
+                tr("Stop the experiment")))
+            return false;
+        emit experimentStopRequested();
+        m_experiment->waitForFinished(SETTLE_TIMEOUT_MS);
+        if (isExperimentRunning()) return false;
+    }
+    if (!m_run->isActive()) return true;
+    if (!confirm(m_window, tr("A run is in progress"),
+            tr("A run is in progress. Stop it to %1? What it measured so far is kept as a stopped run.").arg(why),
+            tr("Stop the run")))
+        return false;
+    m_run->stop();
+    m_run->waitForFinished(SETTLE_TIMEOUT_MS); // delivers finished(): the run is in the document
+    return !m_run->isActive();
+}
+
+void RunCoordinator::stopAndWait()
+{
+    // The run is kept as 'stopped'; an experiment's run in progress too, and Resume makes it again.
+    if (m_run->isActive()) {
+        m_run->stop();
+        m_run->waitForFinished(SETTLE_TIMEOUT_MS);
+    }
+    if (isExperimentRunning()) {
+        emit experimentStopRequested();
+        m_experiment->waitForFinished(SETTLE_TIMEOUT_MS);
+    }
+}
+
+bool RunCoordinator::isRunActive() const
+{
+    return m_run->isActive();
+}
+
+bool RunCoordinator::isBusy() const
+{
+    // An experiment's runs and a single run would skew each other's numbers: one at a time.
+    return m_run->isActive() || isExperimentRunning();
+}
+
+bool RunCoordinator::canStop() const
+{
+    return (m_run->isActive() && !m_run->isStopping()) || isExperimentRunning();
+}
+
+QMessageBox* RunCoordinator::runAnywayBox() const
+{
+    return m_runAnywayBox;
+}
+
+bool RunCoordinator::isExperimentRunning() const
+{
+    return m_experiment && m_experiment->isActive();
+}
+
+void RunCoordinator::phaseChanged()
+{
+    // While this process records into the session, its own commits need not be re-read often.
+    if (m_doc) m_doc->setRecording(m_run->isActive());
+    emit runTargetChanged(m_run->isActive() ? m_run->plan().target.id : 0);
+    emit busyChanged();
+}
+
+void RunCoordinator::setLastRunNote(const QString& note)
+{
+    if (note == m_lastRunNote) return;
+    m_lastRunNote = note;
+    emit lastRunNoteChanged(note);
+}
+
+void RunCoordinator::runFinished(const RunOutcome& outcome)
+{
+    // At once, and only this run: the history shows it before finished() reaches anyone else.
+    if (m_doc && outcome.runId) m_doc->refreshRun(outcome.runId);
+    emit busyChanged();
+    if (outcome.cancelled) {
+        emit message(tr("Run cancelled before the load started"), 6000);
+        return;
+    }
+    if (outcome.probeFailed) {
+        emit message(tr("The probe failed, no load was sent: %1").arg(outcome.error), 15'000);
+        askRunAnyway(outcome);
+        return;
+    }
+    if (outcome.status == RunStatus::Failed) {
+        emit message(tr("The run did not start: %1").arg(outcome.error), 15'000);
+        if (outcome.runId) setLastRunNote(tr("last run #%1 failed").arg(outcome.runId));
+        return;
+    }
+    if (outcome.runId)
+        setLastRunNote(tr("last run #%1 stored %2 (%3, %4 req/s)")
+                           .arg(outcome.runId)
+                           .arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")),
+                               QString::fromUtf8(runStatusName(outcome.status)), formatCount(outcome.requestsPerS)));
+    if (!outcome.storageWarning.isEmpty()) emit message(outcome.storageWarning, 15'000);
+}
+
+void RunCoordinator::askRunAnyway(const RunOutcome& outcome)
+{
+    if (m_runAnywayBox) m_runAnywayBox->close();
+    RunPlan plan = m_run->plan();
+    const QString name = QString::fromStdString(plan.target.name);
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("The target did not answer"),
+        tr("The probe of “%1” failed: %2").arg(name, outcome.error), QMessageBox::NoButton, m_window);
+    box->setObjectName(QStringLiteral("probeFailedBox"));
+    box->setInformativeText(
+        tr("No load was sent. Run anyway? The run then starts with its own check (name resolution, a connection, "
+           "the TLS handshake) and is stored whatever happens."));
+    QPushButton* runAnyway = box->addButton(tr("Run anyway"), QMessageBox::AcceptRole);
+    QPushButton* cancel = box->addButton(QMessageBox::Cancel);
+    box->setDefaultButton(cancel);
+    box->setEscapeButton(cancel);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    m_runAnywayBox = box;
+    connect(box, &QMessageBox::finished, this, [this, box, runAnyway, plan]() mutable {
+        if (m_runAnywayBox == box) m_runAnywayBox = nullptr;
+        if (box->clickedButton() != runAnyway) {
+            emit message(tr("Run cancelled: the target did not answer the probe"), 6000);
+            return;
+        }
+        plan.probeFirst = false;
+        if (m_run->start(plan))
+            emit message(tr("Running %1 without a probe…").arg(QString::fromStdString(plan.target.url)), 6000);
+    });
+    box->open(); // window-modal, without a nested event loop: drains and redraws go on
+}
+
+} // namespace wb::ui

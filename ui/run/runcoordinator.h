@@ -1,0 +1,106 @@
+#pragma once
+// Run control for the main window: starts a run of a target with a load profile
+// (after one probe request), asks "Run anyway?" when that probe fails, stops it,
+// settles it before the session changes or the window closes (asking first),
+// and puts each finished run into the open SessionDocument: one run read
+// (SessionDocument::refreshRun), not a reload of the whole session.
+//
+//   MainWindow ── start(target, profile) / stop() / settle(why) ──▶ RunCoordinator
+//   RunCoordinator ── owns ──▶ RunSession (its thread, its drain timer)
+//   RunSession::finished ──▶ RunCoordinator: refreshRun(id), the last-run note,
+//                             "Run anyway?" after a failed probe
+//   RunCoordinator ── message / busyChanged / runTargetChanged / liveViewWanted /
+//                     lastRunNoteChanged / experimentStopRequested ──▶ MainWindow ──▶ pages
+//
+// One load at a time: an experiment running (its ExperimentTask, see
+// setExperimentTask) makes the coordinator busy too; stop() and settle() end it
+// through experimentStopRequested(), which the window connects to the
+// Experiments page. The coordinator never touches a page itself.
+
+#include "run/runevents.h"
+#include "run/runplan.h"
+
+#include <QObject>
+#include <QPointer>
+#include <QString>
+
+class QMessageBox;
+class QWidget;
+
+namespace wb::ui {
+
+class ExperimentTask;
+class RunSession;
+class SessionDocument;
+
+class RunCoordinator : public QObject
+{
+    Q_OBJECT
+public:
+    static constexpr int SETTLE_TIMEOUT_MS = 10'000; ///< how long settle() waits for a stopped run or experiment
+
+    /// window: where its questions are shown (and this object's parent).
+    explicit RunCoordinator(QWidget* window);
+    ~RunCoordinator() override;
+
+    RunSession* session() const { return m_run; }
+    /// The session runs are recorded into and added to (null: none open).
+    void setDocument(SessionDocument* doc);
+    /// The Experiments page's task: while it runs, no run starts.
+    void setExperimentTask(ExperimentTask* task);
+
+    /// The plan of a run of target with profile: a preset or a profile edited on the
+    /// fly (profileModified) is stored by its name only, as "name (modified)" when edited.
+    static RunPlan planFor(const Target& target, LoadProfile profile, bool profileModified);
+    /// Starts plan in the open session, with a probe request first. False when busy or no session is open.
+    bool start(RunPlan plan);
+    /// Stops the run (its measurements are kept as 'stopped') and an experiment going.
+    void stop();
+    /// Before the session changes or the window closes: asks to stop a run or an
+    /// experiment going (why: "close wrkbench"), stops it and waits for its end.
+    /// True when none is going (any more).
+    bool settle(const QString& why);
+    /// Stops a run and an experiment without asking, and waits (the window is going).
+    void stopAndWait();
+
+    /// A run is going (probe included).
+    bool isRunActive() const;
+    /// A run or an experiment is going: Run is disabled, the profile is fixed.
+    bool isBusy() const;
+    /// Something to stop, not already stopping.
+    bool canStop() const;
+    /// What the last run from here did ("last run #4 stored 12:00:03 (completed, 1,234 req/s)"); "" before.
+    QString lastRunNote() const { return m_lastRunNote; }
+    /// The "Run anyway?" question after a failed pre-run probe, while it is shown.
+    QMessageBox* runAnywayBox() const;
+
+signals:
+    /// For the status bar.
+    void message(const QString& text, int timeoutMs);
+    /// isBusy() or canStop() may have changed.
+    void busyChanged();
+    /// The target of the run going, 0 when none (it cannot be deleted meanwhile).
+    void runTargetChanged(qint64 targetId);
+    /// A run was started: show it live.
+    void liveViewWanted();
+    void lastRunNoteChanged(const QString& note);
+    /// stop() or settle() wants the running experiment stopped (ExperimentPage::stop).
+    void experimentStopRequested();
+
+private:
+    void phaseChanged();
+    void runFinished(const RunOutcome& outcome);
+    /// A pre-run probe failed: says why and offers to run anyway.
+    void askRunAnyway(const RunOutcome& outcome);
+    bool isExperimentRunning() const;
+    void setLastRunNote(const QString& note);
+
+    QWidget* m_window;
+    RunSession* m_run;
+    QPointer<SessionDocument> m_doc;
+    QPointer<ExperimentTask> m_experiment;
+    QPointer<QMessageBox> m_runAnywayBox;
+    QString m_lastRunNote;
+};
+
+} // namespace wb::ui
