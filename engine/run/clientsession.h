@@ -48,6 +48,7 @@ protected:
 /// What became of the input handed to a session.
 enum class SessionResult : uint8_t {
     Ok, ///< everything was consumed; the connection goes on (or, after end of file, closes cleanly)
+    OkWithOutput, ///< as Ok, and reading made output of the session's own (HTTP/2: SETTINGS ack, PING reply)
     Stopped, ///< the completion handler closed or replaced the connection: touch nothing more
     ProtocolError, ///< the peer's bytes are not the protocol (or answer nothing that was asked)
     Truncated, ///< end of file while requests were in flight: they will never complete
@@ -71,20 +72,22 @@ public:
     /// The connection is gone: everything in flight is forgotten.
     virtual void reset() = 0;
 
-    /// How many more requests the session takes now. The worker submits only
-    /// while the session has no output pending (a blocked write first drains).
+    /// How many more requests the session takes now. The open model submits only
+    /// while the session has no output pending: a request queued behind a blocked
+    /// write would carry a send time that is not when it went out.
     virtual uint32_t capacity() const = 0;
     /// Queues one request; its bytes become pending output. At most capacity() of them.
     virtual void submit(uint64_t dueUs, uint64_t sentUs) = 0;
 
     /// Bytes the session wants written, or an empty span.
     virtual std::span<const char> pendingOutput() = 0;
-    /// The first n bytes of pendingOutput() went to the transport.
-    virtual void onWritten(size_t n) = 0;
+    /// The first n bytes of pendingOutput() went to the transport; returns what is left to write.
+    virtual std::span<const char> onWritten(size_t n) = 0;
     bool hasOutput() { return !pendingOutput().empty(); }
 
     /// Feeds bytes read from the transport (the buffer is shared: nothing may
-    /// point into it after the call). Completions go to the handler as they end.
+    /// point into it after the call). Completions go to the handler as they end;
+    /// output the handler submits is the worker's to write, so it is no reason for OkWithOutput.
     virtual SessionResult onRead(const char* data, size_t length, CompletionHandler& handler) = 0;
     /// The peer closed the connection: completes a response delimited by the close.
     virtual SessionResult onEof(CompletionHandler& handler) = 0;

@@ -43,11 +43,12 @@ void Http1Session::submit(uint64_t dueUs, uint64_t sentUs)
     m_writeTarget += m_requests->requestBytes;
 }
 
-void Http1Session::onWritten(size_t n)
+std::span<const char> Http1Session::onWritten(size_t n)
 {
     m_writeOffset += n;
     // Fully written: the next requests start again at the front of the batch.
     if (m_writeOffset == m_writeTarget) m_writeOffset = m_writeTarget = 0;
+    return pendingOutput();
 }
 
 SessionResult Http1Session::onRead(const char* data, size_t length, CompletionHandler& handler)

@@ -50,7 +50,7 @@ public:
     {
         return { m_requests->batch.data() + m_writeOffset, m_writeTarget - m_writeOffset };
     }
-    void onWritten(size_t n) override;
+    std::span<const char> onWritten(size_t n) override;
 
     SessionResult onRead(const char* data, size_t length, CompletionHandler& handler) override;
     SessionResult onEof(CompletionHandler& handler) override;

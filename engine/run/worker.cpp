@@ -284,7 +284,7 @@ void Worker::startSession(Connection& c)
     if (m_plan.schedule)
         sendDue(c, monotonicNowUs());
     else
-        startBatch(c);
+        startBatch(c, c.session->capacity());
 }
 
 void Worker::continueHandshake(Connection& c)
@@ -303,13 +303,13 @@ void Worker::continueHandshake(Connection& c)
     }
 }
 
-// Closed loop: as many requests as the session takes go out at once (HTTP/1.1:
-// the whole pipeline batch when the previous one is answered, as wrk does).
-// Returns false when the connection failed (and was recycled).
-bool Worker::startBatch(Connection& c)
+// Closed loop: as many requests as the session takes (its capacity()) go out at
+// once (HTTP/1.1: the whole pipeline batch when the previous one is answered, as
+// wrk does). Returns false when the connection failed (and was recycled).
+bool Worker::startBatch(Connection& c, uint32_t requests)
 {
     const uint64_t now = monotonicNowUs();
-    for (uint32_t n = c.session->capacity(); n > 0; --n)
+    for (; requests > 0; --requests)
         c.session->submit(now, now);
     return flushWrite(c);
 }
@@ -363,13 +363,11 @@ void Worker::runDueTimers(uint64_t nowUs)
 // blocked, so a request costs one write() and no epoll_ctl().
 bool Worker::flushWrite(Connection& c)
 {
-    for (;;) {
-        const std::span<const char> output = c.session->pendingOutput();
-        if (output.empty()) break;
+    for (std::span<const char> output = c.session->pendingOutput(); !output.empty();) {
         size_t n = 0;
         switch (c.write(output.data(), output.size(), n)) {
         case IoStatus::Ok:
-            c.session->onWritten(n);
+            output = c.session->onWritten(n);
             continue;
         case IoStatus::WantWrite:
             setWriteInterest(c, true);
@@ -417,18 +415,17 @@ bool Worker::consume(Connection& c, size_t length)
     ResponseHandler handler(*this, c);
     switch (c.session->onRead(m_readBuffer.get(), length, handler)) {
     case SessionResult::Ok:
-        break;
+        return true;
+    case SessionResult::OkWithOutput: // HTTP/2 frames of its own; HTTP/1.1 never has any
+        return flushWrite(c);
     case SessionResult::Stopped:
         return false;
     case SessionResult::ProtocolError:
     case SessionResult::Truncated:
-        fail(c, &ErrorCounts::parse, {});
-        return false;
+        break;
     }
-    // Output the session made while reading (HTTP/2: a SETTINGS ack, WINDOW_UPDATE, PING
-    // reply). HTTP/1.1 wrote its requests from the completions already: nothing is left.
-    if (!c.writeInterest && c.session->hasOutput()) return flushWrite(c);
-    return true;
+    fail(c, &ErrorCounts::parse, {});
+    return false;
 }
 
 bool Worker::onResponse(Connection& c, const Completion& done)
@@ -455,15 +452,14 @@ bool Worker::onResponse(Connection& c, const Completion& done)
             m_current.sendLag.record(lagUs);
         }
     }
-    const uint32_t inFlight = c.session->inFlight();
-    if (done.closing || (c.closeAfterResponse && inFlight == 0)) {
+    if (done.closing || (c.closeAfterResponse && c.session->inFlight() == 0)) {
         recycle(c, false);
         return false;
     }
-    if (m_plan.stopRequested.load(std::memory_order_relaxed)) return inFlight > 0;
+    if (m_plan.stopRequested.load(std::memory_order_relaxed)) return c.session->inFlight() > 0;
     if (m_plan.schedule && (now < m_plan.endUs || m_draining)) return sendDue(c, now);
-    if (now >= m_plan.endUs) return inFlight > 0;
-    if (c.session->capacity() > 0) return startBatch(c);
+    if (now >= m_plan.endUs) return c.session->inFlight() > 0;
+    if (const uint32_t room = c.session->capacity(); room > 0) return startBatch(c, room);
     return true;
 }
 
@@ -472,6 +468,7 @@ void Worker::onPeerClosed(Connection& c)
     ResponseHandler handler(*this, c);
     switch (c.session->onEof(handler)) {
     case SessionResult::Ok: // idle, or the last response was delimited by the close
+    case SessionResult::OkWithOutput:
         return recycle(c, false);
     case SessionResult::Stopped:
         return;

@@ -60,7 +60,7 @@ private:
     void onConnected(Connection& c);
     void continueHandshake(Connection& c);
     void startSession(Connection& c);
-    bool startBatch(Connection& c);
+    bool startBatch(Connection& c, uint32_t requests);
     bool sendDue(Connection& c, uint64_t nowUs);
     bool flushWrite(Connection& c);
     void onReadable(Connection& c);

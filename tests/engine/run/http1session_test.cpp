@@ -89,9 +89,10 @@ TEST(Http1Session, SubmittedRequestsBecomeOutputUntilWritten)
     s.submit(10, 11);
     s.submit(20, 21);
     EXPECT_EQ(output(s), request + request);
-    s.onWritten(5); // a partial write: the rest stays pending
+    const auto rest = s.onWritten(5); // a partial write: the rest stays pending
+    EXPECT_EQ(std::string(rest.data(), rest.size()), (request + request).substr(5));
     EXPECT_EQ(output(s), (request + request).substr(5));
-    s.onWritten(2 * request.size() - 5);
+    EXPECT_TRUE(s.onWritten(2 * request.size() - 5).empty());
     EXPECT_FALSE(s.hasOutput());
     s.submit(30, 31); // after a full write the next one starts at the front of the batch again
     EXPECT_EQ(output(s), request);
