@@ -41,8 +41,8 @@ Result<std::shared_ptr<TlsContext>> TlsContext::create(const TlsClientOptions& o
             protos += id;
         }
         // The one OpenSSL call that returns 0 on success.
-        if (SSL_CTX_set_alpn_protos(ctx, reinterpret_cast<const unsigned char*>(protos.data()),
-                static_cast<unsigned>(protos.size()))
+        if (SSL_CTX_set_alpn_protos(
+                ctx, reinterpret_cast<const unsigned char*>(protos.data()), static_cast<unsigned>(protos.size()))
             != 0)
             return Error { "cannot set ALPN protocols: " + takeOpenSslError() };
     }
