@@ -32,8 +32,20 @@ Result<std::shared_ptr<TlsContext>> TlsContext::create(const TlsClientOptions& o
     SSL_CTX_set_read_ahead(ctx, 1);
     SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_CLIENT | SSL_SESS_CACHE_NO_INTERNAL_STORE);
 
-    static const unsigned char ALPN_HTTP11[] = { 8, 'h', 't', 't', 'p', '/', '1', '.', '1' };
-    SSL_CTX_set_alpn_protos(ctx, ALPN_HTTP11, sizeof ALPN_HTTP11);
+    if (!options.alpn.empty()) {
+        // Wire format (RFC 7301): each id preceded by its length.
+        std::string protos;
+        for (const std::string& id : options.alpn) {
+            if (id.empty() || id.size() > 255) return Error { "invalid ALPN protocol id '" + id + "'" };
+            protos += static_cast<char>(id.size());
+            protos += id;
+        }
+        // The one OpenSSL call that returns 0 on success.
+        if (SSL_CTX_set_alpn_protos(
+                ctx, reinterpret_cast<const unsigned char*>(protos.data()), static_cast<unsigned>(protos.size()))
+            != 0)
+            return Error { "cannot set ALPN protocols: " + takeOpenSslError() };
+    }
 
     if (options.verifyPeer) {
         SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, nullptr);

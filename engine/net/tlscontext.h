@@ -1,12 +1,13 @@
 #pragma once
 // One OpenSSL client context per run, shared by all workers (SSL_CTX is
 // thread-safe once configured): verification against the system store or a CA
-// file, ALPN http/1.1, client session cache for resumption on reconnect.
+// file, the ALPN protocols offered, client session cache for resumption on reconnect.
 
 #include "common/result.h"
 
 #include <memory>
 #include <string>
+#include <vector>
 
 using SSL_CTX = struct ssl_ctx_st;
 
@@ -16,6 +17,8 @@ struct TlsClientOptions
 {
     bool verifyPeer = true;
     std::string caFile; ///< PEM CA bundle; empty = system store
+    /// ALPN protocol ids offered, most preferred first (e.g. "h2", "http/1.1"); empty = no ALPN.
+    std::vector<std::string> alpn;
 };
 
 class TlsContext

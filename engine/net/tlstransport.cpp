@@ -120,4 +120,13 @@ bool TlsTransport::hasPendingInput() const
     return m_ssl && SSL_has_pending(m_ssl);
 }
 
+std::string_view TlsTransport::negotiatedProtocol() const
+{
+    if (!m_ssl) return {};
+    const unsigned char* id = nullptr;
+    unsigned length = 0;
+    SSL_get0_alpn_selected(m_ssl, &id, &length);
+    return id ? std::string_view(reinterpret_cast<const char*>(id), length) : std::string_view();
+}
+
 } // namespace wb

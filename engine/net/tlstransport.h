@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 
 using SSL = struct ssl_st;
 using SSL_SESSION = struct ssl_session_st;
@@ -33,6 +34,9 @@ public:
     IoStatus write(const char* data, size_t length, size_t& bytesWritten);
     /// Decrypted bytes already buffered inside OpenSSL (the socket may be empty).
     bool hasPendingInput() const;
+    /// The ALPN protocol the server chose in the handshake ("http/1.1", "h2"); empty when it
+    /// chose none or no handshake finished. Valid until detach().
+    std::string_view negotiatedProtocol() const;
     /// Human reason for the last failure, e.g. "certificate verify failed: self-signed certificate".
     std::string lastError() const { return m_lastError; }
 

@@ -14,10 +14,7 @@ void Connection::close()
     state = State::Idle;
     writeInterest = false;
     closeAfterResponse = false;
-    inFlight = 0;
-    ringHead = 0;
-    writeOffset = 0;
-    writeTarget = 0;
+    if (session) session->reset();
 }
 
 IoStatus Connection::plainReadFd(char* buffer, size_t length, size_t& n)

@@ -1,23 +1,17 @@
 #pragma once
 // One client connection slot of a worker. The slot lives for the whole run;
 // its socket is replaced when the server closes it, on errors and timeouts.
-// Transport is plain TCP or TLS (TlsTransport); everything above it is shared.
+// Transport is plain TCP or TLS (TlsTransport); the protocol above it is the
+// slot's ClientSession (owned by the worker, reset with every new socket).
 
-#include "http/responseparser.h"
 #include "net/iostatus.h"
 #include "net/tlstransport.h"
+#include "run/clientsession.h"
 
 #include <cstdint>
 #include <memory>
 
 namespace wb {
-
-/// Due and send times of one request in flight.
-struct InFlightRequest
-{
-    uint64_t dueUs = 0; ///< when the schedule wanted it sent (closed loop: = sentUs)
-    uint64_t sentUs = 0; ///< when it was handed to the kernel
-};
 
 struct Connection
 {
@@ -32,18 +26,14 @@ struct Connection
     State state = State::Idle;
     bool writeInterest = false; ///< EPOLLOUT is registered (only while a write is blocked)
     bool closeAfterResponse = false; ///< a connection ramp is going down: close when idle
-    uint32_t inFlight = 0; ///< requests written (or being written) whose responses are pending
-    uint32_t ringHead = 0; ///< oldest in-flight request in the worker's ring slice
-    size_t writeOffset = 0; ///< bytes of the current write already sent
-    size_t writeTarget = 0; ///< bytes of the current write (one batch or the due requests)
     uint64_t stateSinceUs = 0; ///< when Connecting/Handshaking began (connect timeout)
     uint64_t retryAtUs = 0; ///< Idle: when to connect again after a failure (0 = not waiting)
     uint64_t nextSequence = 0; ///< open model: this connection's next request number
     uint64_t nextDueUs = 0; ///< open model: when that request is due (UINT64_MAX = plan over)
-    ResponseParser parser;
+    ClientSession* session = nullptr; ///< the protocol on this slot (the worker's, lives as long)
     std::unique_ptr<TlsTransport> tls; ///< set for https targets, reused across reconnects
 
-    bool writePending() const { return state == State::Active && writeOffset < writeTarget; }
+    bool writePending() const { return state == State::Active && session->hasOutput(); }
 
     IoStatus read(char* buffer, size_t length, size_t& n)
     {
@@ -55,7 +45,7 @@ struct Connection
     }
     bool hasBufferedInput() const { return tls && tls->hasPendingInput(); }
 
-    /// Closes the socket (and TLS state, keeping the session for resumption).
+    /// Closes the socket (and TLS state, keeping the TLS session for resumption); resets the session.
     void close();
 
 private:

@@ -15,11 +15,8 @@ namespace wb {
 
 struct LoadPlan
 {
-    RunConfig config;
-    std::string batch; ///< `pipeline` copies of the serialised request, sent with one write
-    size_t requestBytes = 0; ///< length of one request in batch
+    RunConfig config; ///< the request itself is serialised by each worker's sessions
     std::unique_ptr<RateSchedule> schedule; ///< open model; null for the closed loop
-    bool responseToHead = false; ///< HEAD responses carry no body
     SocketAddress address; ///< the address that answered the pre-run check
     std::shared_ptr<TlsContext> tls; ///< null for plain http
     std::string serverName; ///< SNI and certificate name

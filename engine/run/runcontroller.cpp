@@ -4,6 +4,7 @@
 #include "net/socket.h"
 #include "net/tlstransport.h"
 #include "run/filelimit.h"
+#include "run/http1session.h"
 #include "run/worker.h"
 
 #include <algorithm>
@@ -58,19 +59,13 @@ Status RunController::prepare()
     auto addresses = resolveHost(url.host, url.port);
     if (!addresses) return Error { addresses.error() };
     if (url.isTls()) {
-        auto tls = TlsContext::create({ cfg.tls.verifyPeer, cfg.tls.caFile });
+        auto tls = TlsContext::create({ cfg.tls.verifyPeer, cfg.tls.caFile, { std::string(Http1Session::ALPN) } });
         if (!tls) return Error { tls.error() };
         m_plan.tls = *tls;
         m_plan.serverName = url.host;
     }
     if (auto st = preflight(*addresses); !st) return st;
 
-    m_plan.batch.clear();
-    const std::string one = buildRequest(cfg.request);
-    for (unsigned i = 0; i < cfg.pipeline; ++i)
-        m_plan.batch += one;
-    m_plan.requestBytes = one.size();
-    m_plan.responseToHead = methodHasNoResponseBody(cfg.request.method);
     if (cfg.openModel()) {
         m_plan.schedule = std::make_unique<RateSchedule>(
             cfg.ratePerS, cfg.stagesAreConnections ? std::vector<Stage> {} : cfg.stages);

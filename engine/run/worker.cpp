@@ -37,15 +37,32 @@ uint64_t eventData(uint32_t index, uint32_t generation)
 }
 } // namespace
 
+// Completions of one connection's session go to onResponse().
+class Worker::ResponseHandler final : public CompletionHandler
+{
+public:
+    ResponseHandler(Worker& worker, Connection& connection)
+        : m_worker(worker)
+        , m_connection(connection)
+    { }
+    bool onCompletion(const Completion& done) override { return m_worker.onResponse(m_connection, done); }
+
+private:
+    Worker& m_worker;
+    Connection& m_connection;
+};
+
 Worker::Worker(const LoadPlan& plan, unsigned workerIndex, unsigned connectionCount)
     : m_plan(plan)
     , m_connections(connectionCount)
     , m_generation(connectionCount, 0)
-    , m_ring(static_cast<size_t>(connectionCount) * plan.config.pipeline)
+    , m_http1(Http1Requests::build(plan.config.request, plan.config.pipeline, !plan.schedule), connectionCount)
     , m_workerIndex(workerIndex)
     , m_enabledConnections(connectionCount)
     , m_readBuffer(new char[READ_BUFFER_BYTES])
 {
+    for (uint32_t i = 0; i < connectionCount; ++i)
+        m_connections[i].session = &m_http1[i];
     if (plan.tls)
         for (auto& c : m_connections)
             c.tls = std::make_unique<TlsTransport>();
@@ -164,7 +181,7 @@ void Worker::drain(epoll_event* events, int maxEvents)
     const uint64_t endUs = m_plan.endUs;
     auto waiting = [&] {
         return std::any_of(m_connections.begin(), m_connections.end(),
-            [endUs](const Connection& c) { return c.inFlight > 0 || c.nextDueUs < endUs; });
+            [endUs](const Connection& c) { return c.session->inFlight() > 0 || c.nextDueUs < endUs; });
     };
     // Connections that were blocked at the end send their backlog now.
     for (auto& c : m_connections)
@@ -183,11 +200,9 @@ void Worker::drain(epoll_event* events, int maxEvents)
         }
     }
     for (auto& c : m_connections) {
-        const InFlightRequest* ring = ringOf(c);
-        for (uint32_t i = 0; i < c.inFlight; ++i) {
-            const InFlightRequest& r = ring[(c.ringHead + i) % m_plan.config.pipeline];
+        c.session->forEachInFlight([&](const InFlightRequest& r) {
             if (r.dueUs >= m_plan.measureStartUs && r.dueUs < endUs) ++m_current.errors.timeout;
-        }
+        });
         // Due in the window but never sent: the connection stayed blocked until the deadline.
         while (c.nextDueUs < endUs) {
             if (c.nextDueUs >= m_plan.measureStartUs) ++m_current.errors.timeout;
@@ -256,22 +271,27 @@ void Worker::onConnected(Connection& c)
         c.stateSinceUs = monotonicNowUs();
         return continueHandshake(c);
     }
+    startSession(c);
+}
+
+// The transport is ready: the session starts, and the first requests go out.
+void Worker::startSession(Connection& c)
+{
     c.state = Connection::State::Active;
-    c.parser.reset(m_plan.responseToHead);
+    c.session->onConnected();
+    // Output of the session's own (an HTTP/2 preface) first; HTTP/1.1 has none.
+    if (c.session->hasOutput() && !flushWrite(c)) return;
     if (m_plan.schedule)
         sendDue(c, monotonicNowUs());
     else
-        startBatch(c);
+        startBatch(c, c.session->capacity());
 }
 
 void Worker::continueHandshake(Connection& c)
 {
     switch (c.tls->handshake()) {
     case IoStatus::Ok:
-        c.state = Connection::State::Active;
-        c.parser.reset(m_plan.responseToHead);
-        if (m_plan.schedule) return sendDue(c, monotonicNowUs());
-        return startBatch(c);
+        return startSession(c);
     case IoStatus::WantRead:
         return setWriteInterest(c, false);
     case IoStatus::WantWrite:
@@ -283,49 +303,43 @@ void Worker::continueHandshake(Connection& c)
     }
 }
 
-// Closed loop: the whole pipeline batch goes out at once, as wrk does.
-void Worker::startBatch(Connection& c)
+// Closed loop: as many requests as the session takes (its capacity()) go out at
+// once (HTTP/1.1: the whole pipeline batch when the previous one is answered, as
+// wrk does). Returns false when the connection failed (and was recycled).
+bool Worker::startBatch(Connection& c, uint32_t requests)
 {
     const uint64_t now = monotonicNowUs();
-    InFlightRequest* ring = ringOf(c);
-    for (uint32_t i = 0; i < m_plan.config.pipeline; ++i)
-        ring[i] = { now, now };
-    c.ringHead = 0;
-    c.inFlight = m_plan.config.pipeline;
-    c.writeOffset = 0;
-    c.writeTarget = m_plan.batch.size();
-    flushWrite(c);
+    for (; requests > 0; --requests)
+        c.session->submit(now, now);
+    return flushWrite(c);
 }
 
 // Open model: sends every request of this connection that is due (as many as
-// the pipeline depth allows), each with its own due time. A connection that is
-// behind catches up at once; its later due times stay where they were.
-void Worker::sendDue(Connection& c, uint64_t nowUs)
+// the session takes), each with its own due time. A connection that is behind
+// catches up at once; its later due times stay where they were. Nothing is
+// submitted behind a blocked write: its send time would be a lie. Returns
+// false when the connection failed (and was recycled).
+bool Worker::sendDue(Connection& c, uint64_t nowUs)
 {
-    if (c.writePending() || c.closeAfterResponse) return;
-    const unsigned depth = m_plan.config.pipeline;
-    InFlightRequest* ring = ringOf(c);
+    if (c.writePending() || c.closeAfterResponse) return true;
+    const uint32_t room = c.session->capacity();
     uint32_t added = 0;
     // While draining, only the backlog due before the end goes out.
     const uint64_t lastDueUs = m_draining ? m_plan.endUs - 1 : nowUs;
-    while (c.inFlight + added < depth && c.nextDueUs <= std::min(nowUs, lastDueUs)) {
-        ring[(c.ringHead + c.inFlight + added) % depth] = { c.nextDueUs, nowUs };
+    while (added < room && c.nextDueUs <= std::min(nowUs, lastDueUs)) {
+        c.session->submit(c.nextDueUs, nowUs);
         ++added;
         ++c.nextSequence;
         c.nextDueUs = dueUsOf(globalSlotOf(c) + c.nextSequence * m_plan.config.connections);
     }
-    if (added > 0) {
-        c.inFlight += added;
-        c.writeOffset = 0;
-        c.writeTarget = added * m_plan.requestBytes;
-        if (!flushWrite(c)) return;
-    }
+    if (added > 0 && !flushWrite(c)) return false;
     scheduleNext(c);
+    return true;
 }
 
 void Worker::scheduleNext(Connection& c)
 {
-    if (c.inFlight >= m_plan.config.pipeline || c.nextDueUs >= m_plan.endUs) return;
+    if (c.session->capacity() == 0 || c.nextDueUs >= m_plan.endUs) return;
     m_timers.push_back({ c.nextDueUs, indexOf(c), m_generation[indexOf(c)] });
     std::push_heap(m_timers.begin(), m_timers.end(), std::greater<> {});
 }
@@ -349,12 +363,11 @@ void Worker::runDueTimers(uint64_t nowUs)
 // blocked, so a request costs one write() and no epoll_ctl().
 bool Worker::flushWrite(Connection& c)
 {
-    const std::string& batch = m_plan.batch;
-    while (c.writeOffset < c.writeTarget) {
+    for (std::span<const char> output = c.session->pendingOutput(); !output.empty();) {
         size_t n = 0;
-        switch (c.write(batch.data() + c.writeOffset, c.writeTarget - c.writeOffset, n)) {
+        switch (c.write(output.data(), output.size(), n)) {
         case IoStatus::Ok:
-            c.writeOffset += n;
+            output = c.session->onWritten(n);
             continue;
         case IoStatus::WantWrite:
             setWriteInterest(c, true);
@@ -393,40 +406,39 @@ void Worker::onReadable(Connection& c)
     }
 }
 
-// Feeds freshly read bytes to the parser. Returns false when the connection
+// Feeds freshly read bytes to the session. Returns false when the connection
 // was closed or replaced meanwhile (the rest of the buffer is then moot).
 bool Worker::consume(Connection& c, size_t length)
 {
-    if (c.inFlight > 0 && ringOf(c)[c.ringHead].sentUs >= m_plan.measureStartUs) m_current.bytes += length;
-    const char* data = m_readBuffer.get();
-    size_t offset = 0;
-    while (offset < length) {
-        size_t used = 0;
-        const auto r = c.parser.feed(data + offset, length - offset, used);
-        offset += used;
-        if (r == ResponseParser::Result::NeedMore) return true;
-        if (r == ResponseParser::Result::Error || c.inFlight == 0) {
-            fail(c, &ErrorCounts::parse, {});
-            return false;
-        }
-        if (!onResponse(c)) return false;
+    // A measured request is in flight: the bytes belong to it (or to one after it).
+    if (c.session->oldestInFlight().sentUs >= m_plan.measureStartUs) m_current.bytes += length;
+    ResponseHandler handler(*this, c);
+    switch (c.session->onRead(m_readBuffer.get(), length, handler)) {
+    case SessionResult::Ok:
+        return true;
+    case SessionResult::OkWithOutput: // HTTP/2 frames of its own; HTTP/1.1 never has any
+        return flushWrite(c);
+    case SessionResult::Stopped:
+        return false;
+    case SessionResult::ProtocolError:
+    case SessionResult::Truncated:
+        break;
     }
-    return true;
+    fail(c, &ErrorCounts::parse, {});
+    return false;
 }
 
-bool Worker::onResponse(Connection& c)
+bool Worker::onResponse(Connection& c, const Completion& done)
 {
     const uint64_t now = monotonicNowUs();
-    const InFlightRequest request = ringOf(c)[c.ringHead];
-    c.ringHead = (c.ringHead + 1) % m_plan.config.pipeline;
-    --c.inFlight;
+    const InFlightRequest& request = done.request;
     // Requests due in the measured window count; their responses may arrive while
     // draining after the end, but not after a stop.
     const bool inWindow = request.dueUs < m_plan.endUs && now < m_plan.stopAtUs.load(std::memory_order_relaxed)
         && (now < m_plan.endUs || m_draining);
     if (inWindow && now >= m_nextTickUs && now < m_plan.endUs) publishUpTo(now);
     if (inWindow && request.dueUs >= m_plan.measureStartUs) {
-        const int status = c.parser.statusCode();
+        const int status = done.status;
         ++m_current.requests;
         ++m_requestsSinceSample;
         m_current.latency.record(now - request.dueUs);
@@ -440,32 +452,30 @@ bool Worker::onResponse(Connection& c)
             m_current.sendLag.record(lagUs);
         }
     }
-    if (!c.parser.keepAlive() || (c.closeAfterResponse && c.inFlight == 0)) {
+    if (done.closing || (c.closeAfterResponse && c.session->inFlight() == 0)) {
         recycle(c, false);
         return false;
     }
-    c.parser.reset(m_plan.responseToHead);
-    if (m_plan.stopRequested.load(std::memory_order_relaxed)) return c.inFlight > 0;
-    if (m_plan.schedule && (now < m_plan.endUs || m_draining)) {
-        sendDue(c, now);
-        return c.state == Connection::State::Active;
-    }
-    if (now >= m_plan.endUs) return c.inFlight > 0;
-    if (c.inFlight == 0) {
-        startBatch(c);
-        return c.state == Connection::State::Active;
-    }
+    if (m_plan.stopRequested.load(std::memory_order_relaxed)) return c.session->inFlight() > 0;
+    if (m_plan.schedule && (now < m_plan.endUs || m_draining)) return sendDue(c, now);
+    if (now >= m_plan.endUs) return c.session->inFlight() > 0;
+    if (const uint32_t room = c.session->capacity(); room > 0) return startBatch(c, room);
     return true;
 }
 
 void Worker::onPeerClosed(Connection& c)
 {
-    if (c.inFlight > 0 && c.parser.started() && c.parser.finishOnEof() == ResponseParser::Result::Complete) {
-        if (onResponse(c)) recycle(c, false); // a body delimited by the close
+    ResponseHandler handler(*this, c);
+    switch (c.session->onEof(handler)) {
+    case SessionResult::Ok: // idle, or the last response was delimited by the close
+    case SessionResult::OkWithOutput:
+        return recycle(c, false);
+    case SessionResult::Stopped:
         return;
+    case SessionResult::ProtocolError:
+    case SessionResult::Truncated:
+        return fail(c, &ErrorCounts::read, {});
     }
-    if (c.inFlight > 0) return fail(c, &ErrorCounts::read, {});
-    recycle(c, false);
 }
 
 void Worker::fail(Connection& c, uint64_t ErrorCounts::*kind, const std::string& reason)
@@ -535,7 +545,7 @@ void Worker::applyConnectionRamp(uint64_t nowUs)
     }
     for (unsigned i = wanted; i < previous; ++i) {
         Connection& c = m_connections[i];
-        if (c.state == Connection::State::Active && c.inFlight > 0)
+        if (c.state == Connection::State::Active && c.session->inFlight() > 0)
             c.closeAfterResponse = true; // let the request in flight finish
         else if (c.state != Connection::State::Idle)
             recycle(c, false);
@@ -557,12 +567,15 @@ void Worker::housekeeping(uint64_t nowUs)
     if (cfg.stagesAreConnections && !cfg.stages.empty()) applyConnectionRamp(nowUs);
     for (auto& c : m_connections) {
         switch (c.state) {
-        case Connection::State::Active:
-            if (c.inFlight > 0 && elapsedUs(ringOf(c)[c.ringHead].sentUs, nowUs) > cfg.timeoutUs) {
-                if (measuring(nowUs)) m_current.errors.timeout += c.inFlight;
+        case Connection::State::Active: {
+            const Expiry expired = c.session->expire(nowUs, cfg.timeoutUs);
+            if (expired.timedOut > 0 && measuring(nowUs)) m_current.errors.timeout += expired.timedOut;
+            if (expired.closeConnection)
                 recycle(c, false);
-            }
+            else if (expired.timedOut > 0 && !c.writeInterest && c.session->hasOutput())
+                flushWrite(c); // HTTP/2: the streams given up are reset on the wire
             break;
+        }
         case Connection::State::Connecting:
             if (elapsedUs(c.stateSinceUs, nowUs) > cfg.connectTimeoutUs)
                 fail(c, &ErrorCounts::connect, "connection to " + m_plan.address.toString() + " timed out");

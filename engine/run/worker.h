@@ -1,9 +1,12 @@
 #pragma once
 // One worker thread: an epoll loop driving its share of the connections.
+// The wire protocol is each connection's ClientSession; the worker owns the
+// sockets, the clock, the schedule, timeouts and what is measured.
 // The hot path touches only this worker's state; interval data is handed to
 // the run controller through a small mutex-protected queue once per interval.
 
 #include "run/connection.h"
+#include "run/http1session.h"
 #include "run/loadplan.h"
 #include "stats/ratesamples.h"
 #include "stats/snapshot.h"
@@ -49,17 +52,20 @@ public:
     const std::string& firstConnectError() const { return m_firstConnectError; }
 
 private:
+    class ResponseHandler;
+
     void connect(uint32_t index);
     void onEvent(uint32_t index, uint32_t events);
     void finishConnect(Connection& c);
     void onConnected(Connection& c);
     void continueHandshake(Connection& c);
-    void startBatch(Connection& c);
-    void sendDue(Connection& c, uint64_t nowUs);
+    void startSession(Connection& c);
+    bool startBatch(Connection& c, uint32_t requests);
+    bool sendDue(Connection& c, uint64_t nowUs);
     bool flushWrite(Connection& c);
     void onReadable(Connection& c);
     bool consume(Connection& c, size_t length);
-    bool onResponse(Connection& c);
+    bool onResponse(Connection& c, const Completion& done);
     void onPeerClosed(Connection& c);
     void fail(Connection& c, uint64_t ErrorCounts::*kind, const std::string& reason);
     void recycle(Connection& c, bool backoff);
@@ -74,10 +80,6 @@ private:
     void publishCurrent();
     bool measuring(uint64_t nowUs) const { return nowUs >= m_plan.measureStartUs; }
     uint32_t indexOf(const Connection& c) const { return static_cast<uint32_t>(&c - m_connections.data()); }
-    InFlightRequest* ringOf(const Connection& c)
-    {
-        return &m_ring[static_cast<size_t>(indexOf(c)) * m_plan.config.pipeline];
-    }
     uint64_t dueUsOf(uint64_t globalSequence) const;
     /// Connection i of worker w is global slot w + i * threads (a bijection onto [0, connections)).
     uint64_t globalSlotOf(const Connection& c) const
@@ -97,7 +99,7 @@ private:
     const LoadPlan& m_plan;
     std::vector<Connection> m_connections;
     std::vector<uint32_t> m_generation; ///< bumped per socket, tags epoll events so stale ones are ignored
-    std::vector<InFlightRequest> m_ring; ///< `pipeline` slots per connection: requests in flight, oldest first
+    Http1SessionPool m_http1; ///< one session per connection, in one allocation (plus their rings)
     std::vector<DueTimer> m_timers; ///< min-heap by due time (open model)
     unsigned m_workerIndex = 0;
     unsigned m_enabledConnections = 0; ///< connections [0, this) may be open (all, unless a ramp limits them)

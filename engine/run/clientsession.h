@@ -1,0 +1,105 @@
+#pragma once
+// The protocol seam of a worker: one ClientSession per connection speaks the
+// wire protocol (HTTP/1.1 today, HTTP/2 next, in the spirit of h2load's
+// Session), the worker owns everything else (sockets, epoll, time keeping,
+// the open-model schedule, timeouts, statistics).
+//
+// The worker hands the session every byte it reads and writes whatever the
+// session has to send; the session tells the worker, through a
+// CompletionHandler, each time a request got its response. Nothing here
+// assumes that responses come in order, that every frame on the wire is a
+// request, or that the session's output is a slice of a pre-built batch.
+// Calls are per read, per write or per response, never per byte.
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <span>
+
+namespace wb {
+
+/// Due and send times of one request in flight.
+struct InFlightRequest
+{
+    uint64_t dueUs = 0; ///< when the schedule wanted it sent (closed loop: = sentUs)
+    uint64_t sentUs = 0; ///< when it was handed to the session for sending
+};
+
+/// One request that got its response.
+struct Completion
+{
+    InFlightRequest request;
+    int status = 0; ///< the response's status code
+    bool closing = false; ///< the connection cannot carry another request after this response
+};
+
+/// Receives completions while the session parses. It may call back into the
+/// session (submit, write). Returns false when it closed or replaced the
+/// connection: the session has been reset and must return Stopped at once.
+class CompletionHandler
+{
+public:
+    virtual bool onCompletion(const Completion& completion) = 0;
+
+protected:
+    ~CompletionHandler() = default;
+};
+
+/// What became of the input handed to a session.
+enum class SessionResult : uint8_t {
+    Ok, ///< everything was consumed; the connection goes on (or, after end of file, closes cleanly)
+    OkWithOutput, ///< as Ok, and reading made output of the session's own (HTTP/2: SETTINGS ack, PING reply)
+    Stopped, ///< the completion handler closed or replaced the connection: touch nothing more
+    ProtocolError, ///< the peer's bytes are not the protocol (or answer nothing that was asked)
+    Truncated, ///< end of file while requests were in flight: they will never complete
+};
+
+/// Requests that timed out in ClientSession::expire().
+struct Expiry
+{
+    uint32_t timedOut = 0; ///< requests given up (each counts as a timeout)
+    bool closeConnection = false; ///< the connection is unusable (HTTP/1.1: the answers queue behind them)
+};
+
+class ClientSession
+{
+public:
+    virtual ~ClientSession() = default;
+
+    /// A new transport is ready (TCP connected, TLS handshake done). Forgets the
+    /// previous connection's state; may queue output of its own (e.g. a preface).
+    virtual void onConnected() = 0;
+    /// The connection is gone: everything in flight is forgotten.
+    virtual void reset() = 0;
+
+    /// How many more requests the session takes now. The open model submits only
+    /// while the session has no output pending: a request queued behind a blocked
+    /// write would carry a send time that is not when it went out.
+    virtual uint32_t capacity() const = 0;
+    /// Queues one request; its bytes become pending output. At most capacity() of them.
+    virtual void submit(uint64_t dueUs, uint64_t sentUs) = 0;
+
+    /// Bytes the session wants written, or an empty span.
+    virtual std::span<const char> pendingOutput() = 0;
+    /// The first n bytes of pendingOutput() went to the transport; returns what is left to write.
+    virtual std::span<const char> onWritten(size_t n) = 0;
+    bool hasOutput() { return !pendingOutput().empty(); }
+
+    /// Feeds bytes read from the transport (the buffer is shared: nothing may
+    /// point into it after the call). Completions go to the handler as they end;
+    /// output the handler submits is the worker's to write, so it is no reason for OkWithOutput.
+    virtual SessionResult onRead(const char* data, size_t length, CompletionHandler& handler) = 0;
+    /// The peer closed the connection: completes a response delimited by the close.
+    virtual SessionResult onEof(CompletionHandler& handler) = 0;
+
+    /// Requests sent whose responses are pending.
+    virtual uint32_t inFlight() const = 0;
+    /// The in-flight request sent first (all zero when none): what the bytes just read belong to.
+    virtual InFlightRequest oldestInFlight() const = 0;
+    /// Gives up the requests sent more than timeoutUs before nowUs.
+    virtual Expiry expire(uint64_t nowUs, uint64_t timeoutUs) = 0;
+    /// Every request in flight (the open model's drain counts those never answered).
+    virtual void forEachInFlight(const std::function<void(const InFlightRequest&)>& visit) const = 0;
+};
+
+} // namespace wb

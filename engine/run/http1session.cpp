@@ -1,0 +1,113 @@
+#include "run/http1session.h"
+
+namespace wb {
+
+Http1Requests Http1Requests::build(const RequestSpec& request, uint32_t depth, bool closedLoop)
+{
+    Http1Requests r;
+    const std::string one = buildRequest(request);
+    r.batch.reserve(one.size() * depth);
+    for (uint32_t i = 0; i < depth; ++i)
+        r.batch += one;
+    r.requestBytes = one.size();
+    r.depth = depth;
+    r.responseToHead = methodHasNoResponseBody(request.method);
+    r.batchWhenIdle = closedLoop;
+    return r;
+}
+
+void Http1Session::onConnected()
+{
+    reset();
+}
+
+void Http1Session::reset()
+{
+    m_inFlight = 0;
+    m_ringHead = 0;
+    m_writeOffset = 0;
+    m_writeTarget = 0;
+    m_parser.reset(m_requests->responseToHead);
+}
+
+uint32_t Http1Session::capacity() const
+{
+    if (m_requests->batchWhenIdle) return m_inFlight == 0 ? m_requests->depth : 0;
+    return m_requests->depth - m_inFlight;
+}
+
+void Http1Session::submit(uint64_t dueUs, uint64_t sentUs)
+{
+    m_ring[(m_ringHead + m_inFlight) % m_requests->depth] = { dueUs, sentUs };
+    ++m_inFlight;
+    m_writeTarget += m_requests->requestBytes;
+}
+
+std::span<const char> Http1Session::onWritten(size_t n)
+{
+    m_writeOffset += n;
+    // Fully written: the next requests start again at the front of the batch.
+    if (m_writeOffset == m_writeTarget) m_writeOffset = m_writeTarget = 0;
+    return pendingOutput();
+}
+
+SessionResult Http1Session::onRead(const char* data, size_t length, CompletionHandler& handler)
+{
+    size_t offset = 0;
+    while (offset < length) {
+        size_t used = 0;
+        const auto r = m_parser.feed(data + offset, length - offset, used);
+        offset += used;
+        if (r == ResponseParser::Result::NeedMore) return SessionResult::Ok;
+        // A response to nothing that was asked is as wrong as a malformed one.
+        if (r == ResponseParser::Result::Error || m_inFlight == 0) return SessionResult::ProtocolError;
+        if (!complete(handler)) return SessionResult::Stopped;
+    }
+    return SessionResult::Ok;
+}
+
+SessionResult Http1Session::onEof(CompletionHandler& handler)
+{
+    if (m_inFlight == 0) return SessionResult::Ok; // an idle close (stray bytes before it do not matter)
+    if (m_parser.started() && m_parser.finishOnEof() == ResponseParser::Result::Complete)
+        return complete(handler) ? SessionResult::Ok : SessionResult::Stopped; // a body delimited by the close
+    return SessionResult::Truncated;
+}
+
+bool Http1Session::complete(CompletionHandler& handler)
+{
+    const Completion done { m_ring[m_ringHead], m_parser.statusCode(), !m_parser.keepAlive() };
+    m_ringHead = (m_ringHead + 1) % m_requests->depth;
+    --m_inFlight;
+    // Ready for the next response before the handler runs: it may submit and write at once.
+    m_parser.reset(m_requests->responseToHead);
+    return handler.onCompletion(done);
+}
+
+Expiry Http1Session::expire(uint64_t nowUs, uint64_t timeoutUs)
+{
+    if (m_inFlight == 0) return {};
+    // A request handed over after `nowUs` was taken (during the caller's pass) is 0 old.
+    const uint64_t sentUs = m_ring[m_ringHead].sentUs;
+    const uint64_t ageUs = nowUs > sentUs ? nowUs - sentUs : 0;
+    // Responses come in order: everything queued behind the oldest is lost with it.
+    if (ageUs > timeoutUs) return { m_inFlight, true };
+    return {};
+}
+
+void Http1Session::forEachInFlight(const std::function<void(const InFlightRequest&)>& visit) const
+{
+    for (uint32_t i = 0; i < m_inFlight; ++i)
+        visit(m_ring[(m_ringHead + i) % m_requests->depth]);
+}
+
+Http1SessionPool::Http1SessionPool(Http1Requests requests, size_t sessions)
+    : m_requests(std::move(requests))
+    , m_ring(sessions * m_requests.depth)
+{
+    m_sessions.reserve(sessions);
+    for (size_t i = 0; i < sessions; ++i)
+        m_sessions.emplace_back(m_requests, m_ring.data() + i * m_requests.depth);
+}
+
+} // namespace wb

@@ -1,0 +1,95 @@
+#pragma once
+// HTTP/1.1 behind the ClientSession seam: pipelining, responses in order.
+// A session is small (no buffer of its own): its output is a slice of the
+// pre-built batch all sessions of a worker share, its requests in flight sit
+// in a ring slice handed to it by Http1SessionPool, and responses are parsed
+// straight from the worker's shared read buffer.
+
+#include "http/request.h"
+#include "http/responseparser.h"
+#include "run/clientsession.h"
+
+#include <string>
+#include <vector>
+
+namespace wb {
+
+/// What every HTTP/1.1 session of a worker reads: the request bytes and how to pipeline.
+struct Http1Requests
+{
+    std::string batch; ///< `depth` copies of the serialised request: any run of them is one write
+    size_t requestBytes = 0; ///< length of one request in batch
+    uint32_t depth = 1; ///< requests in flight per connection (--pipeline)
+    bool responseToHead = false; ///< HEAD responses carry no body
+    /// Closed loop (wrk): a batch of `depth` goes out when every response of the previous one
+    /// has arrived. Open model: a request goes out whenever one is due and a slot is free.
+    bool batchWhenIdle = true;
+
+    static Http1Requests build(const RequestSpec& request, uint32_t depth, bool closedLoop);
+};
+
+class Http1Session final : public ClientSession
+{
+public:
+    /// The ALPN protocol id this session speaks.
+    static constexpr const char* ALPN = "http/1.1";
+
+    /// ring: `requests.depth` slots owned by the caller, for this session alone.
+    Http1Session(const Http1Requests& requests, InFlightRequest* ring)
+        : m_requests(&requests)
+        , m_ring(ring)
+    { }
+
+    void onConnected() override;
+    void reset() override;
+
+    uint32_t capacity() const override;
+    void submit(uint64_t dueUs, uint64_t sentUs) override;
+
+    std::span<const char> pendingOutput() override
+    {
+        return { m_requests->batch.data() + m_writeOffset, m_writeTarget - m_writeOffset };
+    }
+    std::span<const char> onWritten(size_t n) override;
+
+    SessionResult onRead(const char* data, size_t length, CompletionHandler& handler) override;
+    SessionResult onEof(CompletionHandler& handler) override;
+
+    uint32_t inFlight() const override { return m_inFlight; }
+    InFlightRequest oldestInFlight() const override { return m_inFlight > 0 ? m_ring[m_ringHead] : InFlightRequest {}; }
+    Expiry expire(uint64_t nowUs, uint64_t timeoutUs) override;
+    void forEachInFlight(const std::function<void(const InFlightRequest&)>& visit) const override;
+
+private:
+    /// The response at the head of the ring ended: hands it over, oldest request first.
+    bool complete(CompletionHandler& handler);
+
+    const Http1Requests* m_requests;
+    InFlightRequest* m_ring; ///< requests in flight, oldest at m_ringHead
+    uint32_t m_inFlight = 0; ///< requests submitted whose responses are pending
+    uint32_t m_ringHead = 0;
+    // Pending output is batch[m_writeOffset, m_writeTarget): the batch holds `depth` identical
+    // copies and at most `depth` requests are in flight, so the slice always fits.
+    size_t m_writeOffset = 0;
+    size_t m_writeTarget = 0;
+    ResponseParser m_parser;
+};
+
+/// The sessions of one worker and their ring slices, in two allocations.
+class Http1SessionPool
+{
+public:
+    Http1SessionPool(Http1Requests requests, size_t sessions);
+    Http1SessionPool(const Http1SessionPool&) = delete;
+    Http1SessionPool& operator=(const Http1SessionPool&) = delete;
+
+    Http1Session& operator[](size_t i) { return m_sessions[i]; }
+    size_t size() const { return m_sessions.size(); }
+
+private:
+    Http1Requests m_requests;
+    std::vector<InFlightRequest> m_ring;
+    std::vector<Http1Session> m_sessions;
+};
+
+} // namespace wb
