@@ -204,6 +204,8 @@ struct LiveCharts::Impl
 
     void fill(const Line& line, bool positiveOnly)
     {
+        // A hidden line stays empty: replacing nothing with nothing would still repaint the chart.
+        if (!line.series->isVisible() && line.series->count() == 0) return;
         buffer.clear();
         if (line.series->isVisible()) {
             const QVector<IntervalPoint>& pts = history.points();
@@ -281,6 +283,8 @@ struct LiveCharts::Impl
             alignPlotAreas({ rps.chart, latency.chart, errors.chart });
             alignedFor = key;
         }
+        for (Panel* p : { &rps, &latency, &errors })
+            cacheGridLines(p->chart);
     }
 
     /// The timer's redraw: charts nobody can see wait until they are shown.
