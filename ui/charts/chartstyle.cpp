@@ -89,6 +89,9 @@ void styleView(QChartView* view)
     view->setFrameShape(QFrame::NoFrame);
     view->setBackgroundBrush(Qt::white);
     view->setRubberBand(QChartView::NoRubberBand);
+    // The view fills its background itself: no fill of the viewport (and of the
+    // widgets under it) before each paint.
+    view->viewport()->setAttribute(Qt::WA_OpaquePaintEvent);
     // Chart items move on every layout: a BSP index would be rebuilt for each move.
     if (view->scene()) view->scene()->setItemIndexMethod(QGraphicsScene::NoIndex);
 }

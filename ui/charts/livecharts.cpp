@@ -85,6 +85,9 @@ struct LiveCharts::Impl
         p.view->setObjectName(objectName);
         styleView(p.view);
         p.view->setMinimumHeight(120);
+        // The view paints its background white: the chart's own white rectangle
+        // under the plot would be a second fill of the whole panel per repaint.
+        p.chart->setBackgroundVisible(false);
         p.x = new QValueAxis(p.chart);
         styleAxis(p.x); // the labels carry the unit ("30 s"): no axis title eating a panel's height
         autoHideLegend(p.chart);
@@ -280,7 +283,9 @@ struct LiveCharts::Impl
 
         const QString key = yScalesKey();
         if (key != alignedFor) {
-            alignPlotAreas({ rps.chart, latency.chart, errors.chart });
+            // After decorate() the legends changed too; otherwise only an axis did.
+            alignPlotAreas({ rps.chart, latency.chart, errors.chart },
+                alignedFor.isEmpty() ? ChartRelayout::All : ChartRelayout::Pending);
             alignedFor = key;
         }
         for (Panel* p : { &rps, &latency, &errors })
