@@ -32,12 +32,15 @@ void layoutNow(QChart* chart)
 
 } // namespace
 
-void alignPlotAreas(const QList<QChart*>& charts)
+void alignPlotAreas(const QList<QChart*>& charts, ChartRelayout relayout)
 {
     QList<qreal> natural;
     qreal widest = 0;
     for (QChart* c : charts) {
-        layoutNow(c);
+        if (relayout == ChartRelayout::All)
+            layoutNow(c);
+        else
+            c->layout()->activate(); // a no-op when nothing changed
         // The part of the left edge that is labels and title, without our previous padding.
         const qreal n = c->plotArea().left() - (c->margins().left() - CHART_MARGIN_LEFT);
         natural.append(n);

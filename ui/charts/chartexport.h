@@ -26,10 +26,17 @@ QImage renderCharts(const QList<ChartSlot>& placements, QSize size, bool alignLe
 /// Writes a PNG; on failure fills `error` with the writer's message.
 bool savePng(const QImage& image, const QString& path, QString* error);
 
+/// Which charts alignPlotAreas() lays out again.
+enum class ChartRelayout {
+    All, ///< every chart, legends included (after series were renamed, shown or hidden)
+    Pending, ///< only charts whose layout is invalid (an axis changed): a full layout
+             ///< re-shapes every label through QTextDocument, for charts that did not change too
+};
+
 /// Lays the charts out now (instead of on the next event loop pass) and widens
 /// the left margins so that all plot areas start at the same x, which keeps the
 /// time axes of stacked charts lined up whatever the widths of their y labels.
-void alignPlotAreas(const QList<QChart*>& charts);
+void alignPlotAreas(const QList<QChart*>& charts, ChartRelayout relayout = ChartRelayout::All);
 
 /// Splits `total` pixels into parts proportional to `weights`.
 QList<int> splitByWeights(int total, const QList<int>& weights);

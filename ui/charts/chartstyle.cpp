@@ -7,6 +7,8 @@
 #include <QChartView>
 #include <QFontMetricsF>
 #include <QGraphicsLayout>
+#include <QGraphicsLineItem>
+#include <QGraphicsScene>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
@@ -64,9 +66,16 @@ void styleAxis(QAbstractAxis* axis, const QString& title)
 {
     axis->setLabelsFont(chartFont(8));
     axis->setLabelsColor(chartcolors::AXIS_LABEL);
-    axis->setGridLinePen(QPen(chartcolors::GRID, 1));
-    axis->setMinorGridLinePen(QPen(chartcolors::MINOR_GRID, 1));
-    axis->setLinePen(QPen(chartcolors::AXIS_LINE, 1));
+    // Cosmetic 1 px pens: the raster engine draws them with its line rasterizer,
+    // where a non-cosmetic pen under antialiasing goes through the path stroker.
+    const auto hairline = [](const QColor& color) {
+        QPen pen(color, 1);
+        pen.setCosmetic(true);
+        return pen;
+    };
+    axis->setGridLinePen(hairline(chartcolors::GRID));
+    axis->setMinorGridLinePen(hairline(chartcolors::MINOR_GRID));
+    axis->setLinePen(hairline(chartcolors::AXIS_LINE));
     axis->setTitleText(title);
     axis->setTitleFont(chartFont(8.5));
     axis->setTitleBrush(chartcolors::AXIS_LABEL);
@@ -80,6 +89,40 @@ void styleView(QChartView* view)
     view->setFrameShape(QFrame::NoFrame);
     view->setBackgroundBrush(Qt::white);
     view->setRubberBand(QChartView::NoRubberBand);
+    // The view fills its background itself: no fill of the viewport (and of the
+    // widgets under it) before each paint.
+    view->viewport()->setAttribute(Qt::WA_OpaquePaintEvent);
+    // Chart items move on every layout: a BSP index would be rebuilt for each move.
+    if (view->scene()) view->scene()->setItemIndexMethod(QGraphicsScene::NoIndex);
+}
+
+namespace {
+
+constexpr int ITEM_CACHE_EXEMPT_KEY = 0x57B0; // QGraphicsItem::data key
+
+void cacheGridLinesBelow(QGraphicsItem* parent)
+{
+    for (QGraphicsItem* item : parent->childItems()) {
+        if (item->data(ITEM_CACHE_EXEMPT_KEY).toBool()) continue;
+        // Series (QtCharts' private ChartItem subclasses) change on every new point.
+        if (const QGraphicsObject* o = item->toGraphicsObject(); o && o->inherits("ChartItem")) continue;
+        if (dynamic_cast<QGraphicsLineItem*>(item) && item->cacheMode() == QGraphicsItem::NoCache)
+            item->setCacheMode(QGraphicsItem::DeviceCoordinateCache);
+        cacheGridLinesBelow(item);
+    }
+}
+
+} // namespace
+
+void cacheGridLines(QChart* chart)
+{
+    cacheGridLinesBelow(chart);
+}
+
+void exemptFromItemCache(QGraphicsItem* item)
+{
+    item->setData(ITEM_CACHE_EXEMPT_KEY, true);
+    item->setCacheMode(QGraphicsItem::NoCache);
 }
 
 void setLinePen(QLineSeries* series, const QColor& color, qreal width, Qt::PenStyle style)

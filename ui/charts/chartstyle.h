@@ -10,6 +10,7 @@
 class QAbstractAxis;
 class QChart;
 class QChartView;
+class QGraphicsItem;
 class QLineSeries;
 
 namespace wb::ui {
@@ -34,6 +35,15 @@ void styleChart(QChart* chart, const QString& title);
 void styleAxis(QAbstractAxis* axis, const QString& title = {});
 /// A view with antialiasing, no frame, white background.
 void styleView(QChartView* view);
+/// Lets Qt keep the chart's grid and axis lines as pixmaps that are blitted on a
+/// repaint: a live chart repaints its whole plot area for each new point, and
+/// the raster engine draws antialiased hairlines pixel by pixel (they were a
+/// third of the live charts' painting). Call again after axes change (new ticks
+/// are new items). Texts are left alone: QtCharts resizes its label items
+/// without telling the cache. Items flagged with exemptFromItemCache() stay drawn.
+void cacheGridLines(QChart* chart);
+/// Marks an item that moves or changes often (a crosshair): cacheGridLines() leaves it alone.
+void exemptFromItemCache(QGraphicsItem* item);
 /// Sets a line series' pen (call after the series is added: adding re-applies the theme).
 void setLinePen(QLineSeries* series, const QColor& color, qreal width = 2.0, Qt::PenStyle style = Qt::SolidLine);
 

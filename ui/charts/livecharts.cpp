@@ -85,6 +85,9 @@ struct LiveCharts::Impl
         p.view->setObjectName(objectName);
         styleView(p.view);
         p.view->setMinimumHeight(120);
+        // The view paints its background white: the chart's own white rectangle
+        // under the plot would be a second fill of the whole panel per repaint.
+        p.chart->setBackgroundVisible(false);
         p.x = new QValueAxis(p.chart);
         styleAxis(p.x); // the labels carry the unit ("30 s"): no axis title eating a panel's height
         autoHideLegend(p.chart);
@@ -204,6 +207,8 @@ struct LiveCharts::Impl
 
     void fill(const Line& line, bool positiveOnly)
     {
+        // A hidden line stays empty: replacing nothing with nothing would still repaint the chart.
+        if (!line.series->isVisible() && line.series->count() == 0) return;
         buffer.clear();
         if (line.series->isVisible()) {
             const QVector<IntervalPoint>& pts = history.points();
@@ -278,9 +283,13 @@ struct LiveCharts::Impl
 
         const QString key = yScalesKey();
         if (key != alignedFor) {
-            alignPlotAreas({ rps.chart, latency.chart, errors.chart });
+            // After decorate() the legends changed too; otherwise only an axis did.
+            alignPlotAreas({ rps.chart, latency.chart, errors.chart },
+                alignedFor.isEmpty() ? ChartRelayout::All : ChartRelayout::Pending);
             alignedFor = key;
         }
+        for (Panel* p : { &rps, &latency, &errors })
+            cacheGridLines(p->chart);
     }
 
     /// The timer's redraw: charts nobody can see wait until they are shown.

@@ -1,24 +1,23 @@
 #include "pages/runbadge.h"
 
 #include "models/format.h"
+#include "pages/runprogressbar.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMouseEvent>
-#include <QProgressBar>
 #include <algorithm>
 
 namespace wb::ui {
 
 RunBadge::RunBadge(QWidget* parent)
     : QWidget(parent)
-    , m_progress(new QProgressBar(this))
+    , m_progress(new RunProgressBar(this))
     , m_label(new QLabel(this))
 {
     setObjectName(QStringLiteral("runBadge"));
     setCursor(Qt::PointingHandCursor);
     setToolTip(tr("A run is in progress: click to follow it on the Live tab"));
-    m_progress->setRange(0, 1000);
     m_progress->setTextVisible(false);
     m_progress->setFixedSize(90, 8);
     auto* layout = new QHBoxLayout(this);
@@ -35,15 +34,14 @@ void RunBadge::begin(const QString& target, double plannedS)
     m_errors = 0;
     m_non2xx = 0;
     m_active = true;
-    m_progress->setValue(0);
+    m_progress->setFraction(0);
     m_label->setText(tr("%1: starting…").arg(m_target));
     updateVisibility();
 }
 
 void RunBadge::setElapsed(double elapsedS)
 {
-    const int value = m_plannedS > 0 ? static_cast<int>(1000 * std::min(elapsedS, m_plannedS) / m_plannedS) : 0;
-    if (value != m_progress->value()) m_progress->setValue(value);
+    m_progress->setFraction(m_plannedS > 0 ? std::min(elapsedS, m_plannedS) / m_plannedS : 0);
 }
 
 void RunBadge::addInterval(const LiveInterval& interval)
@@ -78,7 +76,7 @@ QString RunBadge::text() const
 
 int RunBadge::progressPercent() const
 {
-    return m_progress->value() / 10;
+    return static_cast<int>(1000 * m_progress->fraction()) / 10;
 }
 
 void RunBadge::mousePressEvent(QMouseEvent* event)

@@ -9,9 +9,10 @@
 #include <QWidget>
 
 class QLabel;
-class QProgressBar;
 
 namespace wb::ui {
+
+class RunProgressBar;
 
 class RunBadge : public QWidget
 {
@@ -41,7 +42,7 @@ protected:
 private:
     void updateVisibility();
 
-    QProgressBar* m_progress;
+    RunProgressBar* m_progress;
     QLabel* m_label;
     QString m_target;
     double m_plannedS = 0;

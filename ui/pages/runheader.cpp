@@ -1,12 +1,14 @@
 #include "pages/runheader.h"
 
 #include "models/format.h"
+#include "pages/runprogressbar.h"
 
+#include <QFontMetrics>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QProgressBar>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 
 namespace wb::ui {
@@ -22,7 +24,10 @@ QLabel* metricLabel(QWidget* parent, QGridLayout* grid, int column, const QStrin
     f.setBold(true);
     value->setFont(f);
     value->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    value->setMinimumWidth(110);
+    // A fixed size: a label whose size may change asks its layout to run again
+    // on every setText(), which is every interval.
+    const QFontMetrics metrics(f);
+    value->setFixedSize(std::max(110, metrics.horizontalAdvance(QStringLiteral("888,888,888")) + 4), value->sizeHint().height());
     auto* label = new QLabel(caption, parent);
     label->setAlignment(Qt::AlignRight);
     label->setStyleSheet(QStringLiteral("color: palette(mid);"));
@@ -46,10 +51,7 @@ RunHeader::RunHeader(QWidget* parent)
     m_load = new QLabel(this);
     m_load->setStyleSheet(QStringLiteral("color: palette(mid);"));
     m_phase = new QLabel(this);
-    m_progress = new QProgressBar(this);
-    m_progress->setRange(0, 1000);
-    m_progress->setTextVisible(true);
-    m_progress->setFormat(QString());
+    m_progress = new RunProgressBar(this);
     m_progress->setMinimumWidth(220);
 
     auto* top = new QHBoxLayout;
@@ -90,8 +92,8 @@ void RunHeader::showHint(const QString& text)
     m_load->setText(text);
     m_dot->setStyleSheet(QString());
     m_phase->clear();
-    m_progress->setValue(0);
-    m_progress->setFormat(QString());
+    m_progress->setFraction(0);
+    m_progress->setText(QString());
     m_progress->hide();
 }
 
@@ -121,12 +123,10 @@ void RunHeader::setPhaseText(const QString& text)
 void RunHeader::setElapsed(double elapsedS)
 {
     const double shown = std::min(elapsedS, m_plannedS);
-    const int value = m_plannedS > 0 ? static_cast<int>(1000 * shown / m_plannedS) : 0;
-    const QString text
-        = tr("%1 / %2   (%3 left)").arg(formatClock(shown), formatClock(m_plannedS), formatClock(m_plannedS - shown));
-    // QProgressBar::setValue() repaints synchronously: only when something shows a change.
-    if (text != m_progress->format()) m_progress->setFormat(text);
-    if (value != m_progress->value()) m_progress->setValue(value);
+    // The bar repaints (through update()) only when its text or filled pixels change.
+    m_progress->setFraction(m_plannedS > 0 ? shown / m_plannedS : 0);
+    m_progress->setText(
+        tr("%1 / %2   (%3 left)").arg(formatClock(shown), formatClock(m_plannedS), formatClock(m_plannedS - shown)));
 }
 
 void RunHeader::setNumbers(double rps, double p50Ms, double p99Ms)
@@ -158,8 +158,8 @@ void RunHeader::finish(const RunOutcome& outcome)
     }
     if (outcome.status == RunStatus::Failed) {
         m_phase->setText(outcome.probeFailed ? tr("probe failed") : tr("did not start"));
-        m_progress->setValue(0);
-        m_progress->setFormat(QString());
+        m_progress->setFraction(0);
+        m_progress->setText(QString());
         m_message->setStyleSheet(QStringLiteral("color: #c62828; font-weight: bold;"));
         m_message->setText(outcome.probeFailed
                 ? tr("The probe failed, no load was sent: %1").arg(outcome.error)
@@ -200,7 +200,7 @@ QString RunHeader::messageText() const
 }
 int RunHeader::progressPercent() const
 {
-    return m_progress->value() / 10;
+    return static_cast<int>(1000 * m_progress->fraction()) / 10;
 }
 
 } // namespace wb::ui

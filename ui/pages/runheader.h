@@ -8,9 +8,10 @@
 #include <QWidget>
 
 class QLabel;
-class QProgressBar;
 
 namespace wb::ui {
+
+class RunProgressBar;
 
 class RunHeader : public QWidget
 {
@@ -43,7 +44,7 @@ private:
     QLabel* m_title;
     QLabel* m_load;
     QLabel* m_phase;
-    QProgressBar* m_progress;
+    RunProgressBar* m_progress;
     QLabel* m_rps;
     QLabel* m_p50;
     QLabel* m_p99;

@@ -17,6 +17,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QElapsedTimer>
+#include <QGraphicsLineItem>
 #include <QLegend>
 #include <QLineSeries>
 #include <QLogValueAxis>
@@ -25,6 +26,8 @@
 #include <QToolTip>
 #include <QValueAxis>
 #include <QtTest>
+#include <algorithm>
+#include <cmath>
 
 using namespace wb::ui;
 using wb::ui::samples::point;
@@ -161,6 +164,7 @@ private slots:
     void compareHoverListsEveryRun();
     void liveExportPng();
     void liveRedrawTime();
+    void liveCachedGridDrawsTheSamePixels();
 
     void compareThreeRuns();
     void compareSpectrumLogAxisShowsLabels();
@@ -563,6 +567,71 @@ void ChartsTest::liveRedrawTime()
     // machine any bound on it is a bet on the load. The test is that the full history paints.
     qInfo("redraw at %d points x 9 series: data + axes + layout %.1f ms, paint %.1f ms", w.pointCount(), dataNs / 1e6,
         paintNs / 1e6);
+}
+
+/// Every QGraphicsItem of a chart, depth first.
+static QList<QGraphicsItem*> itemsOf(QChart* chart)
+{
+    QList<QGraphicsItem*> items;
+    QList<QGraphicsItem*> todo = chart->childItems();
+    while (!todo.isEmpty()) {
+        QGraphicsItem* item = todo.takeLast();
+        items.append(item);
+        todo.append(item->childItems());
+    }
+    return items;
+}
+
+void ChartsTest::liveCachedGridDrawsTheSamePixels()
+{
+    // The grid and axis lines are kept as pixmaps (cacheGridLines) so a repaint
+    // for a new point blits them: the window must look exactly as if they were
+    // stroked again, before and after the axes change under a live run.
+    LiveCharts w;
+    w.resize(1100, 700);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.reset(QStringLiteral("cached"), colorForTarget(1), true);
+    for (int i = 1; i <= 8; ++i)
+        w.appendInterval(point(i * 0.25, 20000 + 500 * i, 3.0));
+    w.redrawNow();
+    QVERIFY(!w.grab().isNull()); // the first paint fills the caches
+    for (int i = 9; i <= 60; ++i) { // the y scales and the x range move
+        IntervalPoint p = point(i * 0.25, 20000 + 900 * i, i == 50 ? 30.0 : 3.0);
+        p.errorsPerS = i % 5;
+        w.appendInterval(p);
+    }
+    w.redrawNow();
+    const QImage cached = w.grab().toImage().convertToFormat(QImage::Format_RGB32);
+
+    const QList<QChartView*> views = w.findChildren<QChartView*>();
+    QCOMPARE(views.size(), 3);
+    int cachedLines = 0;
+    for (QChartView* view : views)
+        for (QGraphicsItem* item : itemsOf(view->chart()))
+            if (item->cacheMode() != QGraphicsItem::NoCache) {
+                QVERIFY(dynamic_cast<QGraphicsLineItem*>(item)); // texts and series are drawn every time
+                ++cachedLines;
+                item->setCacheMode(QGraphicsItem::NoCache);
+            }
+    QVERIFY2(cachedLines >= 3 * 10, qPrintable(QString::number(cachedLines))); // grids, ticks and axis lines
+    const QImage stroked = w.grab().toImage().convertToFormat(QImage::Format_RGB32);
+    QCOMPARE(cached.size(), stroked.size());
+    // A hairline rendered into a transparent pixmap and blended may come out a few
+    // levels lighter or darker than stroked straight onto white; a line in the wrong
+    // place would differ by far more pixels (one 1,000 px grid line: ~2,000).
+    int differing = 0;
+    int maxDelta = 0;
+    for (int y = 0; y < cached.height(); ++y)
+        for (int x = 0; x < cached.width(); ++x) {
+            const QRgb a = cached.pixel(x, y), b = stroked.pixel(x, y);
+            const int delta = std::max({ std::abs(qRed(a) - qRed(b)), std::abs(qGreen(a) - qGreen(b)),
+                std::abs(qBlue(a) - qBlue(b)) });
+            maxDelta = std::max(maxDelta, delta);
+            differing += delta > 8 ? 1 : 0;
+        }
+    qInfo("cached vs stroked grid: %d pixels differ by more than 8 levels, largest difference %d", differing, maxDelta);
+    QVERIFY2(differing <= cached.width() * cached.height() / 1000, qPrintable(QString::number(differing)));
 }
 
 void ChartsTest::compareThreeRuns()
