@@ -1,7 +1,7 @@
 #include "mainwindow.h"
 
 #include "charts/comparecharts.h"
-#include "models/format.h"
+#include "text/format.h"
 #include "models/profilelistmodel.h"
 #include "pages/comparepage.h"
 #include "pages/dialogs.h"
@@ -13,10 +13,10 @@
 #include "pages/runspage.h"
 #include "pages/targeteditor.h"
 #include "pages/targetspanel.h"
-#include "run/experimenttask.h"
+#include "control/experimenttask.h"
 #include "run/runcontroller.h" // engineVersion()
-#include "run/runcoordinator.h"
-#include "run/runsession.h"
+#include "control/runcoordinator.h"
+#include "control/runsession.h"
 #include "session/sessiondocument.h"
 #include "session/sessionpaths.h"
 #include "session/sessionseed.h"

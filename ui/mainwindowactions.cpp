@@ -15,7 +15,7 @@
 #include "pages/targeteditor.h"
 #include "pages/targetspanel.h"
 #include "run/runcontroller.h" // engineVersion()
-#include "run/runcoordinator.h"
+#include "control/runcoordinator.h"
 #include "session/recordequality.h"
 #include "session/sessioncopy.h"
 #include "session/sessiondocument.h"

@@ -1,9 +1,9 @@
-// BackgroundJob (ui/run/backgroundjob.h): a body on its own thread, its events and
+// BackgroundJob (ui/control/backgroundjob.h): a body on its own thread, its events and
 // its result delivered on the UI thread in order, cancel through the flag and the
 // body's hook, waitForFinished, a new start from onFinished, and a destructor that
 // cancels and joins. Real threads and a real event loop; no time is asserted.
 
-#include "run/backgroundjob.h"
+#include "control/backgroundjob.h"
 #include "uitestsupport.h"
 
 #include <QSignalSpy>

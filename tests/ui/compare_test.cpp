@@ -7,7 +7,7 @@
 
 #include "charts/comparecharts.h"
 #include "models/comparemodel.h"
-#include "models/format.h"
+#include "text/format.h"
 #include "pages/compareheadlines.h"
 #include "pages/comparepage.h"
 #include "pages/comparetable.h"

@@ -7,7 +7,7 @@
 // a target with a run in progress that cannot be deleted.
 
 #include "mainwindow.h"
-#include "models/format.h"
+#include "text/format.h"
 #include "pages/dialogs.h"
 #include "pages/fieldstate.h"
 #include "pages/profileeditor.h"

@@ -10,7 +10,7 @@
 #include "mainwindow.h"
 #include "models/experimentresultsmodel.h"
 #include "pages/experimentpage.h"
-#include "run/experimenttask.h"
+#include "control/experimenttask.h"
 #include "session/sessiondocument.h"
 #include "uitestsupport.h"
 #include "windowparts.h"

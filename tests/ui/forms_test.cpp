@@ -1,7 +1,7 @@
 // The target and load profile editors' checks: every problem is reported on
 // its field in words the user can act on, and a valid form round-trips.
 
-#include "models/formvalidation.h"
+#include "forms/formvalidation.h"
 #include "session/sessionseed.h"
 #include "uitestsupport.h"
 

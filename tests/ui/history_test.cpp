@@ -6,7 +6,7 @@
 // of the main window that is then stored completely.
 
 #include "mainwindow.h"
-#include "models/format.h"
+#include "text/format.h"
 #include "models/runsfiltermodel.h"
 #include "models/runstablemodel.h"
 #include "pages/dialogs.h"
@@ -14,7 +14,7 @@
 #include "pages/rundetailpage.h"
 #include "pages/runspage.h"
 #include "pages/targetspanel.h"
-#include "run/runsession.h"
+#include "control/runsession.h"
 #include "session/sessiondocument.h"
 #include "uitestsupport.h"
 #include "windowparts.h"

@@ -4,7 +4,7 @@
 
 #include "charts/comparecharts.h"
 #include "models/comparemodel.h"
-#include "models/format.h"
+#include "text/format.h"
 #include "models/profilelistmodel.h"
 #include "models/runsfiltermodel.h"
 #include "models/runstablemodel.h"

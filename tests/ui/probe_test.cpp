@@ -12,7 +12,7 @@
 #include "pages/profileeditor.h"
 #include "pages/targeteditor.h"
 #include "pages/targetspanel.h"
-#include "run/runsession.h"
+#include "control/runsession.h"
 #include "session/sessiondocument.h"
 #include "testsupport.h"
 #include "uitestsupport.h"

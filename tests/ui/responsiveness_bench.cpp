@@ -14,7 +14,7 @@
 #include "pages/dialogs.h"
 #include "pages/profileeditor.h"
 #include "pages/targetspanel.h"
-#include "run/runsession.h"
+#include "control/runsession.h"
 #include "uitestsupport.h"
 #include "windowparts.h"
 

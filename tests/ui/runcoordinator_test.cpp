@@ -10,9 +10,9 @@
 #include "models/runstablemodel.h"
 #include "pages/dialogs.h"
 #include "serve/builtinserver.h"
-#include "run/experimenttask.h"
-#include "run/runcoordinator.h"
-#include "run/runsession.h"
+#include "control/experimenttask.h"
+#include "control/runcoordinator.h"
+#include "control/runsession.h"
 #include "session/sessiondocument.h"
 #include "session/sessionseed.h"
 #include "session/sessionwatcher.h"
@@ -72,7 +72,7 @@ class RunCoordinatorTest : public QObject
         std::unique_ptr<RunCoordinator> coordinator; ///< after doc: goes first
         RunsTableModel model;
 
-        RunPlan plan(uint64_t durationMs) const
+        RunSetup plan(uint64_t durationMs) const
         {
             return RunCoordinator::planFor(target, shortProfile(durationMs), false);
         }
@@ -113,10 +113,10 @@ private slots:
         LoadProfile stored = shortProfile(1000);
         stored.id = 7;
         QCOMPARE(RunCoordinator::planFor(t, stored, false).profile.id, int64_t(7));
-        const RunPlan preset = RunCoordinator::planFor(t, shortProfile(1000), false);
+        const RunSetup preset = RunCoordinator::planFor(t, shortProfile(1000), false);
         QCOMPARE(preset.profile.id, int64_t(0));
         QCOMPARE(preset.profile.name, std::string("short"));
-        const RunPlan modified = RunCoordinator::planFor(t, stored, true);
+        const RunSetup modified = RunCoordinator::planFor(t, stored, true);
         QCOMPARE(modified.profile.id, int64_t(0));
         QCOMPARE(modified.profile.name, std::string("short (modified)"));
         QCOMPARE(modified.target.url, t.url);

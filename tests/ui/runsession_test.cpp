@@ -3,10 +3,10 @@
 // queue, the run is stored in the session as the CLI stores it, Stop is
 // prompt, and a target that cannot be reached fails with a clear message.
 
-#include "models/formvalidation.h"
+#include "forms/formvalidation.h"
 #include "models/runseries.h"
 #include "serve/builtinserver.h"
-#include "run/runsession.h"
+#include "control/runsession.h"
 #include "session/sessiondocument.h"
 #include "session/sessionseed.h"
 #include "testsupport.h"
@@ -31,7 +31,7 @@ class RunSessionTest : public QObject
     QString m_path;
     std::unique_ptr<SessionDocument> m_doc;
 
-    RunPlan plan(const std::string& url, uint64_t durationMs, unsigned connections = 8)
+    RunSetup plan(const std::string& url, uint64_t durationMs, unsigned connections = 8)
     {
         Target t = makeTarget("target " + url, url);
         auto id = m_doc->addTarget(t);
@@ -39,7 +39,7 @@ class RunSessionTest : public QObject
             t.id = *id;
         else if (auto existing = m_doc->store().targetByName(t.name); existing && *existing)
             t = **existing;
-        RunPlan p;
+        RunSetup p;
         p.target = t;
         p.profile.name = "test";
         p.profile.load = defaultLoad();
@@ -72,7 +72,7 @@ private slots:
         form.interval = QStringLiteral("250ms");
         form.mode = ProfileForm::Mode::Stages;
         form.stages = QStringLiteral("500ms:4c,1s:12c");
-        RunPlan p = plan("http://builtin/", 10'000);
+        RunSetup p = plan("http://builtin/", 10'000);
         QVERIFY(checkProfileForm(form, &p.profile.load).isEmpty());
         QCOMPARE(p.profile.load.durationUs, uint64_t(10'000'000)); // the form's, untouched
         RunSession session;
@@ -268,7 +268,7 @@ private slots:
     {
         RunSession session;
         QSignalSpy finished(&session, &RunSession::finished);
-        RunPlan p = plan("http://builtin/", 1000);
+        RunSetup p = plan("http://builtin/", 1000);
         p.target.url = "gopher://x/";
         QVERIFY(session.start(p));
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30'000);

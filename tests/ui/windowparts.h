@@ -11,8 +11,8 @@
 #include "pages/runbadge.h"
 #include "pages/runspage.h"
 #include "pages/targetspanel.h"
-#include "run/runcoordinator.h"
-#include "run/runsession.h"
+#include "control/runcoordinator.h"
+#include "control/runsession.h"
 
 #include <QAction>
 #include <QComboBox>

@@ -1,7 +1,7 @@
 #include "models/comparemodel.h"
 
 #include "charts/comparecharts.h"
-#include "models/format.h"
+#include "text/format.h"
 #include "models/runseries.h"
 #include "store/csvexport.h"
 

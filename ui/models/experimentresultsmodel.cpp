@@ -1,6 +1,6 @@
 #include "models/experimentresultsmodel.h"
 
-#include "models/format.h"
+#include "text/format.h"
 
 #include <QFont>
 #include <cmath>

@@ -1,6 +1,6 @@
 #include "models/profilelistmodel.h"
 
-#include "models/format.h"
+#include "text/format.h"
 #include "session/recordequality.h"
 #include "session/sessiondocument.h"
 #include "session/sessionseed.h"

@@ -1,7 +1,7 @@
 #include "models/runstablemodel.h"
 
 #include "charts/comparecharts.h"
-#include "models/format.h"
+#include "text/format.h"
 #include "session/recordequality.h"
 #include "session/sessiondocument.h"
 

@@ -1,7 +1,7 @@
 #include "pages/compareheadlines.h"
 
 #include "models/comparemodel.h"
-#include "models/format.h"
+#include "text/format.h"
 
 #include <QFrame>
 #include <QGridLayout>

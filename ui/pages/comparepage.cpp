@@ -2,7 +2,7 @@
 
 #include "charts/comparecharts.h"
 #include "models/comparemodel.h"
-#include "models/format.h"
+#include "text/format.h"
 #include "models/runseries.h"
 #include "pages/compareheadlines.h"
 #include "pages/comparetable.h"

@@ -7,9 +7,9 @@
 #include "experiment/experimentrunner.h"
 #include "http/url.h"
 #include "models/experimentresultsmodel.h"
-#include "models/format.h"
+#include "text/format.h"
 #include "pages/dialogs.h"
-#include "run/experimenttask.h"
+#include "control/experimenttask.h"
 #include "session/sessiondocument.h"
 
 #include <QDateTime>

@@ -2,9 +2,9 @@
 
 #include "charts/comparecharts.h"
 #include "charts/livecharts.h"
-#include "models/format.h"
+#include "text/format.h"
 #include "pages/runheader.h"
-#include "run/runsession.h"
+#include "control/runsession.h"
 
 #include <QFrame>
 #include <QVBoxLayout>
@@ -48,7 +48,7 @@ void LivePage::setHint(const QString& text)
 
 void LivePage::begin()
 {
-    const RunPlan& plan = m_session->plan();
+    const RunSetup& plan = m_session->plan();
     const QColor color = colorForTarget(plan.target.id);
     const QString title = QString::fromStdString(plan.target.name);
     m_intervals = 0;

@@ -3,7 +3,7 @@
 // It keeps receiving while another tab is shown, so a run can be followed
 // from anywhere.
 
-#include "run/runevents.h"
+#include "control/runevents.h"
 
 #include <QTimer>
 #include <QWidget>
@@ -13,7 +13,7 @@ namespace wb::ui {
 class LiveCharts;
 class RunHeader;
 class RunSession;
-struct RunPlan;
+struct RunSetup;
 
 class LivePage : public QWidget
 {

@@ -4,7 +4,7 @@
 // way (addresses, HTTP version, ALPN, TLS, certificate chain, status line,
 // headers, body size, redirects). Closing it (Esc) cancels a probe still going.
 
-#include "run/probetask.h"
+#include "control/probetask.h"
 #include "store/sessiontypes.h"
 
 #include <QDialog>

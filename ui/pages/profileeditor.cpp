@@ -1,6 +1,6 @@
 #include "pages/profileeditor.h"
 
-#include "models/format.h"
+#include "text/format.h"
 #include "pages/dialogs.h"
 #include "pages/fieldstate.h"
 #include "session/recordequality.h"

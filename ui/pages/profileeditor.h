@@ -8,7 +8,7 @@
 // never changed: its edits are used by Run as they are, and "Save as…" keeps
 // them as a new session profile.
 
-#include "models/formvalidation.h"
+#include "forms/formvalidation.h"
 
 #include <QPointer>
 #include <QTimer>

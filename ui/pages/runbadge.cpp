@@ -1,6 +1,6 @@
 #include "pages/runbadge.h"
 
-#include "models/format.h"
+#include "text/format.h"
 #include "pages/runprogressbar.h"
 
 #include <QHBoxLayout>

@@ -4,7 +4,7 @@
 // goes to the Live tab. Hidden while no run is active and on the Live tab
 // itself (its header shows the same, larger).
 
-#include "run/runevents.h"
+#include "control/runevents.h"
 
 #include <QWidget>
 

@@ -3,7 +3,7 @@
 #include "charts/comparecharts.h"
 #include "charts/livecharts.h"
 #include "models/comparemodel.h"
-#include "models/format.h"
+#include "text/format.h"
 #include "models/runseries.h"
 #include "models/runstablemodel.h"
 #include "pages/dialogs.h"

@@ -1,6 +1,6 @@
 #include "pages/runheader.h"
 
-#include "models/format.h"
+#include "text/format.h"
 #include "pages/runprogressbar.h"
 
 #include <QFontMetrics>

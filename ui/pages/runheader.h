@@ -3,7 +3,7 @@
 // elapsed/remaining as a progress bar, and the current req/s, p50, p99,
 // errors and non-2xx. A failed start shows its reason here, in red.
 
-#include "run/runevents.h"
+#include "control/runevents.h"
 
 #include <QWidget>
 

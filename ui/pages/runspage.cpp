@@ -1,6 +1,6 @@
 #include "pages/runspage.h"
 
-#include "models/format.h"
+#include "text/format.h"
 #include "models/runsfiltermodel.h"
 #include "models/runstablemodel.h"
 #include "pages/dialogs.h"

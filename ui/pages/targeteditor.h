@@ -12,7 +12,7 @@
 // stored body stays. A line under the body says what is stored ("1,234 bytes
 // of binary data from /data/req.bin").
 
-#include "models/formvalidation.h"
+#include "forms/formvalidation.h"
 
 #include <QPointer>
 #include <QTimer>

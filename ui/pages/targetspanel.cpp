@@ -1,6 +1,6 @@
 #include "pages/targetspanel.h"
 
-#include "models/format.h"
+#include "text/format.h"
 #include "models/targetlistmodel.h"
 #include "pages/dialogs.h"
 #include "pages/targetdelegate.h"

@@ -1,4 +1,4 @@
-#include "run/runplan.h"
+#include "control/runsetup.h"
 
 #include "pipeline/recordedrun.h"
 #include "serve/builtinserver.h"

@@ -1,4 +1,4 @@
-#include "run/runsession.h"
+#include "control/runsession.h"
 
 #include "models/runseries.h"
 #include "pipeline/recordedrun.h"
@@ -53,7 +53,7 @@ RunOutcome failed(const std::string& error)
 }
 
 /// The whole life of one run, on its own thread: the engine's run pipeline.
-RunOutcome runThread(Context& context, const RunPlan& plan)
+RunOutcome runThread(Context& context, const RunSetup& plan)
 {
     auto config = runConfigFor(plan.target, plan.profile.load);
     if (!config) return failed(config.error());
@@ -113,7 +113,7 @@ RunSession::RunSession(QObject* parent)
 
 RunSession::~RunSession() = default; // the job cancels and joins
 
-bool RunSession::start(const RunPlan& plan)
+bool RunSession::start(const RunSetup& plan)
 {
     if (isActive()) return false;
     m_plan = plan;

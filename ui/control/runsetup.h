@@ -11,7 +11,7 @@
 
 namespace wb::ui {
 
-struct RunPlan
+struct RunSetup
 {
     Target target;
     LoadProfile profile; ///< id > 0: stored in the session; <= 0: a preset or unsaved edits

@@ -1,4 +1,4 @@
-#include "models/format.h"
+#include "text/format.h"
 
 #include "report/units.h"
 #include "run/runconfig.h"

@@ -1,4 +1,4 @@
-#include "run/experimenttask.h"
+#include "control/experimenttask.h"
 
 namespace wb::ui {
 

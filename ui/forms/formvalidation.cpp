@@ -1,7 +1,7 @@
-#include "models/formvalidation.h"
+#include "forms/formvalidation.h"
 
 #include "common/utf8.h"
-#include "models/format.h"
+#include "text/format.h"
 #include "parse/stageparse.h"
 #include "report/units.h"
 #include "serve/builtinserver.h"

@@ -42,10 +42,10 @@ struct RunOutcome
     RunStatus status = RunStatus::Failed; ///< Completed, Stopped, or Failed (never started)
     int64_t runId = 0; ///< 0 when nothing was stored (cancelled during the probe, or storage failed)
     QString error; ///< why the run did not start
-    /// The pre-run probe (RunPlan::probeFirst) failed: no load was sent and nothing
+    /// The pre-run probe (RunSetup::probeFirst) failed: no load was sent and nothing
     /// was stored; error is the probe's reason. The UI offers "Run anyway".
     bool probeFailed = false;
-    /// The pre-run probe that passed, as ProbeResult::toJsonText() (RunPlan::probeFirst).
+    /// The pre-run probe that passed, as ProbeResult::toJsonText() (RunSetup::probeFirst).
     QString probeJson;
     QString storageWarning; ///< the run happened but was not stored whole
     bool cancelled = false; ///< stopped before the load started: nothing ran, nothing stored

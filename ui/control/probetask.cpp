@@ -1,6 +1,6 @@
-#include "run/probetask.h"
+#include "control/probetask.h"
 
-#include "run/runplan.h"
+#include "control/runsetup.h"
 
 #include <chrono>
 

@@ -17,9 +17,9 @@
 // The UI thread never waits for the engine, except in waitForFinished(),
 // which closing the window uses after stop().
 
-#include "run/backgroundjob.h"
-#include "run/runevents.h"
-#include "run/runplan.h"
+#include "control/backgroundjob.h"
+#include "control/runevents.h"
+#include "control/runsetup.h"
 
 #include <QObject>
 #include <chrono>
@@ -46,7 +46,7 @@ public:
     ~RunSession() override;
 
     /// Starts plan on a new thread. False when a run is already active.
-    bool start(const RunPlan& plan);
+    bool start(const RunSetup& plan);
     /// Asks the run to end now (async: finished() follows within ~200 ms).
     void stop();
     /// Blocks until the run thread has ended, then delivers its remaining
@@ -56,7 +56,7 @@ public:
     Phase phase() const { return m_phase; }
     bool isActive() const { return m_phase != Phase::Idle; }
     bool isStopping() const { return m_stopping; }
-    const RunPlan& plan() const { return m_plan; }
+    const RunSetup& plan() const { return m_plan; }
     /// Seconds since the load started (warm-up included); 0 before.
     double elapsedS() const;
     /// Warm-up plus measured duration, seconds.
@@ -81,7 +81,7 @@ private:
     void onEvent(Event& event);
     void setPhase(Phase phase);
 
-    RunPlan m_plan;
+    RunSetup m_plan;
     Phase m_phase = Phase::Idle;
     bool m_stopping = false;
     std::chrono::steady_clock::time_point m_loadStart {}; ///< when the run thread saw the load start

@@ -11,7 +11,7 @@
 // and waits for the thread (a few tens of milliseconds).
 
 #include "probe/proberesult.h"
-#include "run/backgroundjob.h"
+#include "control/backgroundjob.h"
 #include "store/sessiontypes.h"
 
 #include <QMetaType>

@@ -1,9 +1,9 @@
-#include "run/runcoordinator.h"
+#include "control/runcoordinator.h"
 
-#include "models/format.h"
+#include "text/format.h"
 #include "pages/dialogs.h"
-#include "run/experimenttask.h"
-#include "run/runsession.h"
+#include "control/experimenttask.h"
+#include "control/runsession.h"
 #include "session/sessiondocument.h"
 
 #include <QMessageBox>
@@ -39,9 +39,9 @@ void RunCoordinator::setExperimentTask(ExperimentTask* task)
     m_experiment = task;
 }
 
-RunPlan RunCoordinator::planFor(const Target& target, LoadProfile profile, bool profileModified)
+RunSetup RunCoordinator::planFor(const Target& target, LoadProfile profile, bool profileModified)
 {
-    RunPlan plan;
+    RunSetup plan;
     plan.target = target;
     if (profileModified) {
         // A preset changed on the fly is not that preset any more.
@@ -54,7 +54,7 @@ RunPlan RunCoordinator::planFor(const Target& target, LoadProfile profile, bool 
     return plan;
 }
 
-bool RunCoordinator::start(RunPlan plan)
+bool RunCoordinator::start(RunSetup plan)
 {
     if (isBusy() || !m_doc) return false;
     plan.sessionPath = m_doc->path();
@@ -180,7 +180,7 @@ void RunCoordinator::runFinished(const RunOutcome& outcome)
 void RunCoordinator::askRunAnyway(const RunOutcome& outcome)
 {
     if (m_runAnywayBox) m_runAnywayBox->close();
-    RunPlan plan = m_run->plan();
+    RunSetup plan = m_run->plan();
     const QString name = QString::fromStdString(plan.target.name);
     auto* box = new QMessageBox(QMessageBox::Warning, tr("The target did not answer"),
         tr("The probe of “%1” failed: %2").arg(name, outcome.error), QMessageBox::NoButton, m_window);

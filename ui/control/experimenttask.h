@@ -12,7 +12,7 @@
 
 #include "experiment/experimentplan.h"
 #include "experiment/experimentrunner.h"
-#include "run/backgroundjob.h"
+#include "control/backgroundjob.h"
 
 #include <QObject>
 #include <QString>

@@ -17,8 +17,8 @@
 // through experimentStopRequested(), which the window connects to the
 // Experiments page. The coordinator never touches a page itself.
 
-#include "run/runevents.h"
-#include "run/runplan.h"
+#include "control/runevents.h"
+#include "control/runsetup.h"
 
 #include <QObject>
 #include <QPointer>
@@ -51,9 +51,9 @@ public:
 
     /// The plan of a run of target with profile: a preset or a profile edited on the
     /// fly (profileModified) is stored by its name only, as "name (modified)" when edited.
-    static RunPlan planFor(const Target& target, LoadProfile profile, bool profileModified);
+    static RunSetup planFor(const Target& target, LoadProfile profile, bool profileModified);
     /// Starts plan in the open session, with a probe request first. False when busy or no session is open.
-    bool start(RunPlan plan);
+    bool start(RunSetup plan);
     /// Stops the run (its measurements are kept as 'stopped') and an experiment going.
     void stop();
     /// Before the session changes or the window closes: asks to stop a run or an
