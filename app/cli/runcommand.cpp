@@ -1,11 +1,11 @@
 #include "runcommand.h"
 
 #include "cliparse.h"
-#include "report/jsonreport.h"
 #include "parse/stageparse.h"
+#include "pipeline/recordedrun.h"
+#include "report/jsonreport.h"
 #include "report/units.h"
 #include "report/wrktext.h"
-#include "pipeline/recordedrun.h"
 #include "run/runobserver.h"
 #include "run/stages.h"
 

@@ -143,11 +143,11 @@ std::string formatResultsTable(const ExperimentResults& results)
     for (const ExperimentRow& r : results.rows) {
         rows.push_back({ r.cellLabel, r.targetName + (r.baseline ? " *" : ""), std::to_string(r.runIds.size()),
             meanSd(r.requestsPerS, rateText), meanSd(r.p50Us, latencyText), meanSd(r.p99Us, latencyText),
-            meanSd(r.errors, errorsText), meanSd(r.non2xx, errorsText), r.baseline ? "-" : ratioText(r.requestsPerSRatio),
-            lossText(r), r.verdict });
+            meanSd(r.errors, errorsText), meanSd(r.non2xx, errorsText),
+            r.baseline ? "-" : ratioText(r.requestsPerSRatio), lossText(r), r.verdict });
     }
-    return alignedTable(rows, { false, false, true, true, true, true, true, true, false, true, false }) + "* baseline. Mean "
-        + PLUS_MINUS + " standard deviation across repetitions; 95% confidence interval of "
+    return alignedTable(rows, { false, false, true, true, true, true, true, true, false, true, false })
+        + "* baseline. Mean " + PLUS_MINUS + " standard deviation across repetitions; 95% confidence interval of "
         + "the ratio by Fieller's method with Welch's t.\n";
 }
 
@@ -225,7 +225,8 @@ std::string formatMarkdownReport(const ExperimentResults& results, const Markdow
 
     if (options.listRuns && !results.runs.empty()) {
         out += "## Runs\n\n";
-        out += mdRow({ "run", "level", "repetition", "target", "status", "started", "req/s", "p50", "p99", "errors", "non-2xx" });
+        out += mdRow({ "run", "level", "repetition", "target", "status", "started", "req/s", "p50", "p99", "errors",
+            "non-2xx" });
         out += "|--:|---|--:|---|---|---|--:|--:|--:|--:|--:|\n";
         for (const RunRecord& r : results.runs) {
             const int cell = r.experiment.cellIndex;
@@ -248,9 +249,9 @@ std::string resultsCsv(const ExperimentResults& results)
     const ExperimentPlan& plan = results.plan;
     std::string out = csvRow({ "experiment_id", "cell", "level", "axis", "axis_value", "threads", "connections", "rate",
         "target", "baseline", "runs", "rps_mean", "rps_stdev", "p50_ms_mean", "p50_ms_stdev", "p99_ms_mean",
-        "p99_ms_stdev", "errors_mean", "errors_stdev", "non2xx_mean", "non2xx_stdev", "rps_ratio", "rps_ratio_ci_low", "rps_ratio_ci_high", "loss_pct",
-        "p50_ratio", "p50_ratio_ci_low", "p50_ratio_ci_high", "p99_ratio", "p99_ratio_ci_low", "p99_ratio_ci_high",
-        "df", "significant", "verdict", "run_ids" });
+        "p99_ms_stdev", "errors_mean", "errors_stdev", "non2xx_mean", "non2xx_stdev", "rps_ratio", "rps_ratio_ci_low",
+        "rps_ratio_ci_high", "loss_pct", "p50_ratio", "p50_ratio_ci_low", "p50_ratio_ci_high", "p99_ratio",
+        "p99_ratio_ci_low", "p99_ratio_ci_high", "df", "significant", "verdict", "run_ids" });
     auto ms = [](double us) { return csvNumber(us / 1000.0); };
     for (const ExperimentRow& r : results.rows) {
         const LoadLevel& level = plan.levels[r.cell];
@@ -263,10 +264,10 @@ std::string resultsCsv(const ExperimentResults& results)
             csvNumber(level.load.ratePerS), r.targetName, r.baseline ? "1" : "0", std::to_string(r.runIds.size()),
             csvNumber(r.requestsPerS.mean), csvNumber(r.requestsPerS.stdev), ms(r.p50Us.mean), ms(r.p50Us.stdev),
             ms(r.p99Us.mean), ms(r.p99Us.stdev), csvNumber(r.errors.mean), csvNumber(r.errors.stdev),
-            csvNumber(r.non2xx.mean), csvNumber(r.non2xx.stdev), csvNumber(q.ratio), ciCell(q.low), ciCell(q.high), r.baseline ? "" : csvNumber(r.lossPct()),
-            csvNumber(r.p50Ratio.ratio), ciCell(r.p50Ratio.low), ciCell(r.p50Ratio.high), csvNumber(r.p99Ratio.ratio),
-            ciCell(r.p99Ratio.low), ciCell(r.p99Ratio.high), csvNumber(q.df),
-            r.baseline ? "" : (q.significant() ? "1" : "0"), r.verdict, ids });
+            csvNumber(r.non2xx.mean), csvNumber(r.non2xx.stdev), csvNumber(q.ratio), ciCell(q.low), ciCell(q.high),
+            r.baseline ? "" : csvNumber(r.lossPct()), csvNumber(r.p50Ratio.ratio), ciCell(r.p50Ratio.low),
+            ciCell(r.p50Ratio.high), csvNumber(r.p99Ratio.ratio), ciCell(r.p99Ratio.low), ciCell(r.p99Ratio.high),
+            csvNumber(q.df), r.baseline ? "" : (q.significant() ? "1" : "0"), r.verdict, ids });
     }
     return out;
 }

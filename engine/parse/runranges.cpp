@@ -34,7 +34,8 @@ Result<std::vector<int64_t>> parseRunRanges(const std::string& text)
     size_t start = 0;
     for (;;) {
         const size_t comma = text.find(',', start);
-        const std::string part = trimmed(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+        const std::string part
+            = trimmed(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
         if (part.empty()) return Error { "empty run range in '" + text + "'" };
         const size_t dash = part.find('-', 1);
         auto first = runId(trimmed(part.substr(0, dash)));

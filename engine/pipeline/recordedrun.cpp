@@ -16,8 +16,8 @@ Result<int64_t> findOrCreateTarget(SessionStore& store, const std::string& name,
     if (!existing) return Error { existing.error() };
     if (existing->has_value()) {
         if ((*existing)->url != url && warnings)
-            warnings->push_back("target '" + name + "' was created with URL " + (*existing)->url + "; " + user
-                + " uses " + url);
+            warnings->push_back(
+                "target '" + name + "' was created with URL " + (*existing)->url + "; " + user + " uses " + url);
         return (*existing)->id;
     }
     Target target;

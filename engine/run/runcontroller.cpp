@@ -8,6 +8,7 @@
 #include "run/worker.h"
 
 #include <algorithm>
+#include <cmath>
 #include <csignal>
 #include <poll.h>
 #include <thread>
@@ -205,7 +206,7 @@ void RunController::mergeInterval(uint32_t index, uint64_t runEndUs, RunResult& 
     if (s.endS - s.startS < 0.001 && s.requests == 0 && s.errors.total() == 0) return;
     if (s.endS < s.startS) s.endS = s.startS;
 
-    IntervalRecord record = IntervalRecord::of(s, result.measureStartUnixMs + static_cast<int64_t>(s.startS * 1000));
+    IntervalRecord record = IntervalRecord::of(s, result.measureStartUnixMs + std::llround(s.startS * 1000));
     for (auto* o : m_observers)
         o->onInterval(record);
     result.addInterval(s, std::move(record));

@@ -5,8 +5,8 @@
 #include "run/runconfig.h"
 #include "stats/counters.h"
 #include "stats/histogram.h"
-#include "stats/ratesamples.h"
 #include "stats/intervalrecord.h"
+#include "stats/ratesamples.h"
 #include "stats/snapshot.h"
 
 #include <string>

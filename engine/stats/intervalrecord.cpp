@@ -90,7 +90,8 @@ void IntervalRecord::add(const IntervalRecord& o)
     latency = mergeInto(latencyHistogram, o.latencyHistogram);
     serviceLatency = mergeInto(serviceHistogram, o.serviceHistogram);
     sendLag = mergeInto(sendLagHistogram, o.sendLagHistogram);
-    if (!std::isnan(o.targetRatePerS)) targetRatePerS = (std::isnan(targetRatePerS) ? 0 : targetRatePerS) + o.targetRatePerS;
+    if (!std::isnan(o.targetRatePerS))
+        targetRatePerS = (std::isnan(targetRatePerS) ? 0 : targetRatePerS) + o.targetRatePerS;
     lateRequests += o.lateRequests;
     maxLagUs = std::max(maxLagUs, o.maxLagUs);
     std::map<int, uint64_t> codes(statusCodes.begin(), statusCodes.end());

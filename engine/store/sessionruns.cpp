@@ -10,7 +10,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 
 namespace wb {
 
@@ -234,7 +233,8 @@ Status SessionStore::changeRunTags(
         q.reset();
         for (int64_t id : ids) {
             std::vector<std::string> tags = readTags("run_tags", "run_id", id);
-            std::erase_if(tags, [&](const std::string& t) { return std::find(remove.begin(), remove.end(), t) != remove.end(); });
+            std::erase_if(
+                tags, [&](const std::string& t) { return std::find(remove.begin(), remove.end(), t) != remove.end(); });
             for (const auto& t : add)
                 if (std::find(tags.begin(), tags.end(), t) == tags.end()) tags.push_back(t);
             writeTags("run_tags", "run_id", id, tags);
@@ -301,36 +301,34 @@ bool SessionStore::recoverRun(int64_t runId)
     const auto config = runConfigFromJson(run.text(1));
     run.reset();
 
-    FinishedRun f;
-    f.status = RunStatus::Interrupted;
-    RunTotals& t = f.totals;
-    LatencyHistogram latency, service;
-    std::map<int, uint64_t> codes;
+    // The intervals add up exactly, as two loaders' records of one interval do (IntervalRecord::add).
+    IntervalRecord all;
+    double durationS = 0;
     SqlStatement& q = m_db->prepare("SELECT " + joinColumns(intervalColumns()) + " FROM intervals WHERE run_id = ?");
     q.bind(runId);
     while (q.step()) {
         int column = 0;
         const IntervalRecord r = readInterval(q, column);
-        t.durationS = std::max(t.durationS, r.endS);
-        t.requests += r.requests;
-        t.bytes += r.bytes;
-        t.errors += r.errors;
-        t.lateRequests += r.lateRequests;
-        t.maxLagUs = std::max(t.maxLagUs, r.maxLagUs);
-        for (const auto& [code, count] : r.statusCodes)
-            codes[code] += count;
-        LatencyHistogram h;
-        if (!r.latencyHistogram.empty() && h.deserialize(r.latencyHistogram)) latency.merge(h);
-        if (!r.serviceHistogram.empty() && h.deserialize(r.serviceHistogram)) service.merge(h);
+        durationS = std::max(durationS, r.endS);
+        all.add(r);
     }
+    FinishedRun f;
+    f.status = RunStatus::Interrupted;
+    RunTotals& t = f.totals;
+    t.durationS = durationS;
+    t.requests = all.requests;
+    t.bytes = all.bytes;
+    t.errors = all.errors;
+    t.lateRequests = all.lateRequests;
+    t.maxLagUs = all.maxLagUs;
     t.requestsPerS = t.durationS > 0 ? static_cast<double>(t.requests) / t.durationS : 0;
     t.bytesPerS = t.durationS > 0 ? static_cast<double>(t.bytes) / t.durationS : 0;
-    t.latency = LatencySummary::of(latency);
-    t.serviceLatency = LatencySummary::of(service);
+    t.latency = all.latency;
+    t.serviceLatency = all.serviceLatency;
     t.stoppedEarly = true;
-    f.statusCodes.assign(codes.begin(), codes.end());
-    if (!latency.empty()) f.latencyHistogram = latency.serialize();
-    if (!service.empty()) f.serviceHistogram = service.serialize();
+    f.statusCodes = all.statusCodes;
+    f.latencyHistogram = all.latencyHistogram;
+    f.serviceHistogram = all.serviceHistogram;
     // The run ended, at the latest, when its last interval did.
     const uint64_t warmupUs = config ? config->warmupUs : 0;
     if (startedAtMs)

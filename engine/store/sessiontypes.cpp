@@ -2,8 +2,6 @@
 
 #include "run/runresult.h"
 
-
-
 namespace wb {
 
 namespace {

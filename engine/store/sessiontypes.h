@@ -218,5 +218,4 @@ struct FinishedRun
     static FinishedRun of(const RunResult& result, int64_t finishedAtMs);
 };
 
-
 } // namespace wb

@@ -479,7 +479,8 @@ TEST_F(StoreCli, TagAddsAndRemovesTagsOnRunRangesAtOnce)
         EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
         EXPECT_EQ(bad.out, "");
     }
-    EXPECT_NE(cli({ "tag", "--db", m_db, "--run", "1-9", "--add", "x" }).err.find("no run with id 9"), std::string::npos);
+    EXPECT_NE(
+        cli({ "tag", "--db", m_db, "--run", "1-9", "--add", "x" }).err.find("no run with id 9"), std::string::npos);
     EXPECT_EQ(test::readFile(m_db), before);
 }
 

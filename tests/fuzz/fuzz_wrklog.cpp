@@ -8,9 +8,9 @@
 //   - each report read again alone (just its own lines) reads the same.
 // A violation traps.
 
+#include "common/utf8.h"
 #include "parse/logheadings.h"
 #include "parse/runranges.h"
-#include "common/utf8.h"
 #include "parse/wrklog.h"
 
 #include <cmath>
@@ -18,9 +18,9 @@
 #include <cstdint>
 #include <string>
 
+using wb::isValidUtf8;
 using wb::WrkLogParseResult;
 using wb::WrkLogReport;
-using wb::isValidUtf8;
 
 namespace {
 
@@ -28,7 +28,6 @@ void check(bool ok)
 {
     if (!ok) __builtin_trap();
 }
-
 
 bool isAmount(double v)
 {

@@ -7,12 +7,12 @@
 
 #include "charts/comparecharts.h"
 #include "models/comparemodel.h"
-#include "text/format.h"
 #include "pages/compareheadlines.h"
 #include "pages/comparepage.h"
 #include "pages/comparetable.h"
 #include "session/sessiondocument.h"
 #include "store/wrkimport.h"
+#include "text/format.h"
 #include "uitestsupport.h"
 
 #include <QAbstractItemModelTester>

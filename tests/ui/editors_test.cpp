@@ -7,7 +7,6 @@
 // a target with a run in progress that cannot be deleted.
 
 #include "mainwindow.h"
-#include "text/format.h"
 #include "pages/dialogs.h"
 #include "pages/fieldstate.h"
 #include "pages/profileeditor.h"
@@ -16,6 +15,7 @@
 #include "pages/targetspanel.h"
 #include "session/sessiondocument.h"
 #include "session/sessionseed.h"
+#include "text/format.h"
 #include "uitestsupport.h"
 #include "windowparts.h"
 

@@ -7,10 +7,10 @@
 // QAbstractItemModelTester throughout.
 
 #include "charts/experimentcharts.h"
+#include "control/experimenttask.h"
 #include "mainwindow.h"
 #include "models/experimentresultsmodel.h"
 #include "pages/experimentpage.h"
-#include "control/experimenttask.h"
 #include "session/sessiondocument.h"
 #include "uitestsupport.h"
 #include "windowparts.h"

@@ -5,8 +5,8 @@
 // deletion that never touches a run still being recorded, down to a live run
 // of the main window that is then stored completely.
 
+#include "control/runsession.h"
 #include "mainwindow.h"
-#include "text/format.h"
 #include "models/runsfiltermodel.h"
 #include "models/runstablemodel.h"
 #include "pages/dialogs.h"
@@ -14,8 +14,8 @@
 #include "pages/rundetailpage.h"
 #include "pages/runspage.h"
 #include "pages/targetspanel.h"
-#include "control/runsession.h"
 #include "session/sessiondocument.h"
+#include "text/format.h"
 #include "uitestsupport.h"
 #include "windowparts.h"
 

@@ -4,6 +4,7 @@
 // target that cannot be reached, and the session side (schema v2 from a v1
 // file, experiments left running by a dead process, deleting experiments).
 
+#include "../store/storetestutil.h"
 #include "experiment/experimentresults.h"
 #include "experiment/experimentrunner.h"
 #include "run/runobserver.h"
@@ -11,7 +12,6 @@
 #include "store/runowner.h"
 #include "store/schema.h"
 #include "store/sessionstore.h"
-#include "../store/storetestutil.h"
 #include "testsupport.h"
 
 #include <chrono>
@@ -61,7 +61,6 @@ int64_t createExperiment(const std::string& path, const ExperimentPlan& plan)
     EXPECT_TRUE(id.ok()) << id.error();
     return id ? *id : 0;
 }
-
 
 struct CountingObserver : RunObserver
 {

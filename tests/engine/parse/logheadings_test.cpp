@@ -11,12 +11,14 @@ namespace {
 
 std::string report(const std::string& url, int rps)
 {
-    return "Running 10s test @ " + url + "\n  2 threads and 25 connections\n"
-        "  Thread Stats   Avg      Stdev     Max   +/- Stdev\n"
-        "    Latency     1.00ms    0.50ms  10.00ms   80.00%\n"
-        "    Req/Sec     5.00k     1.00k    9.00k    70.00%\n"
-        "  100000 requests in 10.00s, 10.00MB read\n"
-        "Requests/sec: " + std::to_string(rps) + ".00\nTransfer/sec:      1.00MB\n";
+    return "Running 10s test @ " + url
+        + "\n  2 threads and 25 connections\n"
+          "  Thread Stats   Avg      Stdev     Max   +/- Stdev\n"
+          "    Latency     1.00ms    0.50ms  10.00ms   80.00%\n"
+          "    Req/Sec     5.00k     1.00k    9.00k    70.00%\n"
+          "  100000 requests in 10.00s, 10.00MB read\n"
+          "Requests/sec: "
+        + std::to_string(rps) + ".00\nTransfer/sec:      1.00MB\n";
 }
 
 } // namespace
@@ -44,6 +46,6 @@ TEST(LogHeadings, EachReportGetsTheNearestHeadingAboveIt)
         + "10-nodes.md\n" + report("http://neg/", 4);
     const WrkLogParseResult parsed = parseWrkLog(text);
     ASSERT_EQ(parsed.reports.size(), 4u);
-    EXPECT_EQ(reportHeadings(text, parsed.reports),
-        (std::vector<std::string> { "", "4 nodes", "4 nodes", "10-nodes" }));
+    EXPECT_EQ(
+        reportHeadings(text, parsed.reports), (std::vector<std::string> { "", "4 nodes", "4 nodes", "10-nodes" }));
 }

@@ -705,7 +705,6 @@ struct Random
     }
 };
 
-
 } // namespace
 
 TEST(WrkLog, BinaryGarbageFindsNothingAndStaysValid)

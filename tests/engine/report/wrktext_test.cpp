@@ -1,9 +1,8 @@
 #include "report/generatorlag.h"
 #include "report/wrktext.h"
-
-#include <cmath>
 #include "testsupport.h"
 
+#include <cmath>
 #include <gtest/gtest.h>
 #include <sstream>
 #include <string>

@@ -625,8 +625,8 @@ void ChartsTest::liveCachedGridDrawsTheSamePixels()
     for (int y = 0; y < cached.height(); ++y)
         for (int x = 0; x < cached.width(); ++x) {
             const QRgb a = cached.pixel(x, y), b = stroked.pixel(x, y);
-            const int delta = std::max({ std::abs(qRed(a) - qRed(b)), std::abs(qGreen(a) - qGreen(b)),
-                std::abs(qBlue(a) - qBlue(b)) });
+            const int delta = std::max(
+                { std::abs(qRed(a) - qRed(b)), std::abs(qGreen(a) - qGreen(b)), std::abs(qBlue(a) - qBlue(b)) });
             maxDelta = std::max(maxDelta, delta);
             differing += delta > 8 ? 1 : 0;
         }
