@@ -8,12 +8,15 @@ free_port() {
     python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
 }
 
-# start_nginx DIR CPU: nginx with one worker pinned to CPU, plain and TLS listeners.
+# start_nginx DIR CPU: nginx with one worker pinned to CPU; HTTP/1.1 plain (NGINX_PORT) and TLS
+# (NGINX_TLS_PORT), HTTP/2 h2c with prior knowledge (NGINX_H2C_PORT) and h2 by ALPN (NGINX_H2_PORT).
 start_nginx() {
     local dir=$1 cpu=$2
     mkdir -p "$dir/logs"
     NGINX_PORT=$(free_port)
     NGINX_TLS_PORT=$(free_port)
+    NGINX_H2C_PORT=$(free_port)
+    NGINX_H2_PORT=$(free_port)
     openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 \
         -keyout "$dir/key.pem" -out "$dir/cert.pem" -subj /CN=localhost \
         -addext "subjectAltName=DNS:localhost,IP:127.0.0.1" >/dev/null 2>&1
@@ -34,6 +37,8 @@ http {
     server {
         listen 127.0.0.1:$NGINX_PORT backlog=16384;
         listen 127.0.0.1:$NGINX_TLS_PORT ssl backlog=16384;
+        listen 127.0.0.1:$NGINX_H2C_PORT http2 backlog=16384;
+        listen 127.0.0.1:$NGINX_H2_PORT ssl http2 backlog=16384;
         ssl_certificate $dir/cert.pem;
         ssl_certificate_key $dir/key.pem;
         location / { default_type text/plain; return 200 "hello world\n"; }

@@ -92,6 +92,17 @@ Result<RunConfig> toConfig(const RunArgs& a)
         if (auto st = duration(a.sendSpin, "send spin", cfg.sendSpinUs); !st) return Error { st.error() };
     }
     cfg.pipeline = a.pipeline;
+    cfg.httpVersion = a.http2 ? HttpVersion::Http2 : HttpVersion::Http1;
+    if (!a.streams.empty()) {
+        if (!a.http2)
+            return Error { "--streams needs HTTP/2 (--http2); over HTTP/1.1, --pipeline keeps several requests in "
+                           "flight per connection" };
+        if (auto st = count(a.streams, "streams", cfg.streams); !st) return Error { st.error() };
+    }
+    if (a.windowBits) cfg.windowBits = *a.windowBits;
+    if (a.connectionWindowBits) cfg.connectionWindowBits = *a.connectionWindowBits;
+    if (!a.http2 && (a.windowBits || a.connectionWindowBits))
+        return Error { "--window-bits and --connection-window-bits need HTTP/2 (--http2)" };
     if (!a.rate.empty()) {
         auto rate = parseCount(a.rate);
         if (!rate) return Error { "rate: " + rate.error() };
@@ -138,7 +149,8 @@ void addRunCommand(CLI::App& app, RunArgs& a)
     run->add_option("-t,--threads", a.threads, "Number of threads to use (default 2)");
     run->add_option("-c,--connections", a.connections, "Connections to keep open, over all threads (default 10)");
     run->add_option("-d,--duration", a.duration, "Duration of test, e.g. 30s, 2m (a bare number is seconds)");
-    run->add_option("-H,--header", a.headers, "Add header to request, \"Name: value\" (repeatable)");
+    run->add_option("-H,--header", a.headers, "Add header to request, \"Name: value\" (repeatable)")
+        ->allow_extra_args(false); // one value per -H: the URL after it is the URL
     run->add_option("-X,--method", a.method, "HTTP method (default GET)");
     run->add_option("--body", a.body, "Request body");
     run->add_option("--body-file", a.bodyFile, "Read the request body from a file");
@@ -146,6 +158,14 @@ void addRunCommand(CLI::App& app, RunArgs& a)
     run->add_option("--timeout", a.timeout, "Request timeout (default 2s)");
     run->add_option("--connect-timeout", a.connectTimeout, "Connect and TLS handshake timeout (default 5s)");
     run->add_option("--pipeline", a.pipeline, "Requests in flight per connection (HTTP/1.1 pipelining)");
+    run->add_flag("--http2,--h2", a.http2,
+        "Speak HTTP/2: h2 by ALPN over https (required), h2c with prior knowledge over http");
+    run->add_option("-m,--streams", a.streams,
+        "HTTP/2: concurrent streams per connection (default 1; the server's limit applies if lower)");
+    run->add_option("--window-bits", a.windowBits,
+        "HTTP/2: stream flow-control window of 2^N-1 bytes (16-30, default 30: effectively none)");
+    run->add_option("--connection-window-bits", a.connectionWindowBits,
+        "HTTP/2: connection flow-control window of 2^N-1 bytes (16-30, default 30)");
     run->add_option("-R,--rate", a.rate,
         "Constant request rate over all connections (open model, latency corrected for coordinated omission)");
     run->add_option("--stages", a.stages,

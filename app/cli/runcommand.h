@@ -1,6 +1,7 @@
 #pragma once
 // `wrkbench-cli run`: wrk's command line and report on wrkbench's engine.
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,10 @@ struct RunArgs
     std::string body;
     std::string bodyFile;
     unsigned pipeline = 1;
+    bool http2 = false;
+    std::string streams; ///< empty = 1
+    std::optional<unsigned> windowBits;
+    std::optional<unsigned> connectionWindowBits;
     std::string rate; ///< -R: requests/s over all connections (open model)
     std::string stages; ///< ramps: "10s:1000,30s:5000" or "10s:50c,30s:200c"
     std::string sendSpin; ///< --send-spin: open model, poll this long before a due send (empty: the default)

@@ -43,7 +43,7 @@ std::string element(const std::string& path, size_t i)
 
 // The keys of "load" and of each entry of "levels".
 const std::vector<std::string> LOAD_KEYS
-    = { "threads", "connections", "pipeline", "rate", "timeout", "connect_timeout", "interval" };
+    = { "threads", "connections", "pipeline", "streams", "rate", "timeout", "connect_timeout", "interval" };
 
 std::vector<std::string> withLoadKeys(std::vector<std::string> keys)
 {
@@ -135,6 +135,8 @@ void readLoad(const Json& j, const std::string& path, RunConfig& cfg)
             cfg.connections = readCount(value, at);
         else if (key == "pipeline")
             cfg.pipeline = readCount(value, at);
+        else if (key == "streams")
+            cfg.streams = readCount(value, at);
         else if (key == "rate")
             cfg.ratePerS = readRate(value, at);
         else if (key == "timeout")
@@ -149,7 +151,8 @@ void readLoad(const Json& j, const std::string& path, RunConfig& cfg)
 ExperimentTarget readTarget(const Json& j, const std::string& path)
 {
     checkObject(
-        j, path, { "name", "url", "baseline", "method", "headers", "body", "insecure", "cacert", "session_target_id" });
+        j, path, { "name", "url", "baseline", "method", "headers", "body", "insecure", "cacert", "http_version",
+            "session_target_id" });
     ExperimentTarget t;
     if (!j.contains("name")) fail(path, "a target needs a \"name\"");
     t.name = readString(j["name"], member(path, "name"));
@@ -177,6 +180,11 @@ ExperimentTarget readTarget(const Json& j, const std::string& path)
     if (j.contains("body")) t.request.body = readString(j["body"], member(path, "body"));
     if (j.contains("insecure")) t.tls.verifyPeer = !readBool(j["insecure"], member(path, "insecure"));
     if (j.contains("cacert")) t.tls.caFile = readString(j["cacert"], member(path, "cacert"));
+    if (j.contains("http_version")) {
+        auto version = parseHttpVersion(readString(j["http_version"], member(path, "http_version")));
+        if (!version) fail(member(path, "http_version"), version.error());
+        t.httpVersion = *version;
+    }
     if (j.contains("baseline")) t.baseline = readBool(j["baseline"], member(path, "baseline"));
     if (j.contains("session_target_id")) {
         const Json& id = j["session_target_id"];
@@ -378,6 +386,7 @@ RunConfig ExperimentPlan::runConfig(size_t cell, size_t target) const
     RunConfig c = levels.at(cell).load;
     c.request = targets.at(target).request;
     c.tls = targets.at(target).tls;
+    c.httpVersion = targets.at(target).httpVersion;
     c.durationUs = durationUs;
     c.warmupUs = warmupUs;
     c.stages.clear();
@@ -438,6 +447,7 @@ std::string experimentPlanToJson(const ExperimentPlan& plan, int indent)
         j["body"] = t.request.body;
         j["insecure"] = !t.tls.verifyPeer;
         j["cacert"] = t.tls.caFile;
+        if (t.httpVersion != HttpVersion::Http1) j["http_version"] = httpVersionId(t.httpVersion);
         if (t.sessionTargetId) j["session_target_id"] = t.sessionTargetId;
         targets.push_back(j);
     }
@@ -447,7 +457,7 @@ std::string experimentPlanToJson(const ExperimentPlan& plan, int indent)
     for (const auto& level : plan.levels) {
         const RunConfig& c = level.load;
         levels.push_back(Json { { "label", level.label }, { "threads", c.threads }, { "connections", c.connections },
-            { "pipeline", c.pipeline }, { "rate", c.ratePerS }, { "timeout", planDurationText(c.timeoutUs) },
+            { "pipeline", c.pipeline }, { "streams", c.streams }, { "rate", c.ratePerS }, { "timeout", planDurationText(c.timeoutUs) },
             { "connect_timeout", planDurationText(c.connectTimeoutUs) },
             { "interval", planDurationText(c.intervalUs) } });
     }

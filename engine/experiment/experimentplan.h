@@ -31,6 +31,7 @@ struct ExperimentTarget
     std::string name; ///< the session target's name
     RequestSpec request; ///< URL, method, headers, body
     TlsOptions tls;
+    HttpVersion httpVersion = HttpVersion::Http1; ///< "http_version": "h2" in the plan
     bool baseline = false;
     int64_t sessionTargetId = 0; ///< set once the experiment is in a session (survives renaming the target)
 };

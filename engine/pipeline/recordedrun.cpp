@@ -9,7 +9,7 @@
 namespace wb {
 
 Result<int64_t> findOrCreateTarget(SessionStore& store, const std::string& name, const RequestSpec& request,
-    const TlsOptions& tls, std::vector<std::string>* warnings, const std::string& user)
+    const TlsOptions& tls, HttpVersion httpVersion, std::vector<std::string>* warnings, const std::string& user)
 {
     const std::string url = request.url.displayText();
     auto existing = store.targetByName(name);
@@ -27,6 +27,7 @@ Result<int64_t> findOrCreateTarget(SessionStore& store, const std::string& name,
     target.headers = request.headers;
     target.body = request.body;
     target.tls = tls;
+    target.httpVersion = httpVersion;
     return store.ensureTarget(target); // another process may have created it meanwhile
 }
 
@@ -35,6 +36,7 @@ ProbeOptions probeOptionsFor(const RunConfig& config)
     ProbeOptions options;
     options.request = config.request;
     options.tls = config.tls;
+    options.allowHttp2 = config.http2(); // the probe speaks what the run will
     // Never stricter than the run: a target the run waits 10 s for must not fail its probe at 5 s.
     options.timeoutUs = std::max(options.timeoutUs, config.timeoutUs);
     options.connectTimeoutUs = std::max(options.connectTimeoutUs, config.connectTimeoutUs);
@@ -106,7 +108,8 @@ RecordedRunOutcome RecordedRun::run()
                 const std::string name
                     = m_options.targetName.empty() ? m_config.request.url.displayText() : m_options.targetName;
                 std::vector<std::string> warnings;
-                auto id = findOrCreateTarget(*m_store, name, m_config.request, m_config.tls, &warnings);
+                auto id = findOrCreateTarget(
+                    *m_store, name, m_config.request, m_config.tls, m_config.httpVersion, &warnings);
                 if (!id) return fail(Ended::SessionFailed, id.error());
                 m_targetId = *id;
                 for (const auto& w : warnings)
@@ -147,6 +150,8 @@ RecordedRunOutcome RecordedRun::run()
     const Status prepared = controller.prepare();
     if (cancelled()) return fail(Ended::Cancelled, {});
     if (!prepared) return fail(Ended::PrepareFailed, prepared.error());
+    for (const std::string& w : controller.warnings())
+        warn(w);
 
     std::unique_ptr<SessionRecorder> recorder;
     if (m_store && !m_store->isReadOnly()) {

@@ -86,7 +86,8 @@ struct RecordedRunOutcome
 /// is, with a warning ("target 'X' was created with URL A; this run uses B"). Works
 /// inside or outside a transaction of the caller's.
 Result<int64_t> findOrCreateTarget(SessionStore& store, const std::string& name, const RequestSpec& request,
-    const TlsOptions& tls, std::vector<std::string>* warnings, const std::string& user = "this run");
+    const TlsOptions& tls, HttpVersion httpVersion, std::vector<std::string>* warnings,
+    const std::string& user = "this run");
 
 /// The probe of what config would send: same request and TLS checks; the time limits are
 /// the probe's defaults (5 s), or the run's own when those are longer.

@@ -248,7 +248,9 @@ void setupHandle(CURL* easy, Transfer& t, const ProbeOptions& o)
     curl_easy_setopt(easy, CURLOPT_PATH_AS_IS, 1L); // send the path as the engine does
     curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, toMs(o.timeoutUs));
     curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, toMs(std::min(o.connectTimeoutUs, o.timeoutUs)));
-    curl_easy_setopt(easy, CURLOPT_HTTP_VERSION, o.allowHttp2 ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_1_1);
+    // HTTP/2 as the load engine speaks it: h2 by ALPN over TLS, prior knowledge (h2c) over plain TCP.
+    const long http2 = o.request.url.isTls() ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE;
+    curl_easy_setopt(easy, CURLOPT_HTTP_VERSION, o.allowHttp2 ? http2 : static_cast<long>(CURL_HTTP_VERSION_1_1));
     curl_easy_setopt(easy, CURLOPT_SSLVERSION, CURL_SSLVERSION_TLSv1_2); // the engine's minimum
     curl_easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, o.tls.verifyPeer ? 1L : 0L);
     curl_easy_setopt(easy, CURLOPT_SSL_VERIFYHOST, o.tls.verifyPeer ? 2L : 0L);

@@ -24,8 +24,8 @@ struct ProbeOptions
     uint64_t connectTimeoutUs = 5'000'000; ///< DNS + TCP connect + TLS handshake
     bool followRedirects = false; ///< a run never follows them, so by default neither does the probe
     unsigned maxRedirects = 10;
-    /// Offer h2 in ALPN. Off by default: the load engine speaks HTTP/1.1, and the
-    /// probe should see what the run will see.
+    /// Speak HTTP/2 as a --http2 run does: offer h2 by ALPN over https, h2c with prior
+    /// knowledge over http. Off by default, as for a run: the probe sees what the run will see.
     bool allowHttp2 = false;
     /// Set from another thread to abandon the probe; it returns "cancelled"
     /// within ~20 ms (the transfer runs in a multi handle polled that often).

@@ -30,6 +30,7 @@ Json configJson(const RunConfig& config)
         { "warmup_s", secondsOf(config.warmupUs) },
         { "timeout_s", secondsOf(config.timeoutUs) },
         { "pipeline", config.pipeline },
+        { "streams", config.streams },
         // null: closed loop, requests as fast as responses come back
         { "rate", config.ratePerS > 0 ? Json(config.ratePerS) : Json(nullptr) },
         { "stages", std::move(stages) },
@@ -74,6 +75,7 @@ Json errorsJson(const ErrorCounts& errors)
         { "timeout", errors.timeout },
         { "tls", errors.tls },
         { "parse", errors.parse },
+        { "stream", errors.stream },
         { "status", errors.status },
     };
 }
@@ -135,6 +137,10 @@ std::string formatJsonReport(const RunResult& result)
     doc["version"] = result.engineVersion;
     doc["url"] = result.config.request.url.displayText();
     doc["method"] = result.config.request.method;
+    // What was spoken: "http/1.1", "h2" (by ALPN) or "h2c" (prior knowledge).
+    doc["protocol"] = result.protocol.empty()
+        ? protocolId(result.config.httpVersion, result.config.request.url.isTls())
+        : result.protocol;
     doc["config"] = configJson(result.config);
     doc["summary"] = Json {
         { "requests", result.requests },
@@ -147,7 +153,9 @@ std::string formatJsonReport(const RunResult& result)
         { "errors", errorsJson(result.errors) },
         { "stopped_early", result.stoppedEarly },
         { "start_unix_ms", result.measureStartUnixMs },
+        { "reconnects", result.reconnects },
     };
+    if (result.serverStreamLimit > 0) doc["summary"]["server_stream_limit"] = result.serverStreamLimit;
     const bool open = result.config.openModel();
     if (open) {
         // latency_us above is corrected for coordinated omission (from each request's due time).

@@ -125,6 +125,12 @@ std::string statusCodeList(const StatusCounts& status)
 
 } // namespace
 
+std::string protocolDescription(const RunConfig& config)
+{
+    if (!config.http2()) return "HTTP/1.1";
+    return config.request.url.isTls() ? "HTTP/2 (h2 by ALPN)" : "HTTP/2 (h2c)";
+}
+
 std::string formatRunHeader(const RunConfig& config)
 {
     // wrk's duration is whole seconds; ours may be finer, formatTimeS rounds.
@@ -134,6 +140,9 @@ std::string formatRunHeader(const RunConfig& config)
         : formatTimeUs(static_cast<double>(config.durationUs));
     std::string out = fmt::format("Running {} test @ {}\n  {} threads and {} connections\n", duration,
         config.request.url.displayText(), config.threads, config.connections);
+    if (config.http2())
+        fmt::format_to(std::back_inserter(out), "  {}, {} stream{} per connection\n", protocolDescription(config),
+            config.streams, config.streams == 1 ? "" : "s");
     if (config.openModel() && config.stages.empty())
         fmt::format_to(std::back_inserter(out), "  Constant rate: {:.0f} requests/s (open model)\n", config.ratePerS);
     else if (config.openModel())
@@ -209,6 +218,12 @@ std::string formatRunReport(const RunResult& result, const TextReportOptions& op
         out += '\n';
     }
     if (errors.parse > 0) fmt::format_to(std::back_inserter(out), "  Parse errors: {}\n", errors.parse);
+    if (errors.stream > 0) fmt::format_to(std::back_inserter(out), "  Stream resets: {}\n", errors.stream);
+    if (result.serverStreamLimit > 0)
+        fmt::format_to(std::back_inserter(out), "  The server allowed {} concurrent streams per connection (asked {})\n",
+            result.serverStreamLimit, result.config.streams);
+    if (result.reconnects > 0)
+        fmt::format_to(std::back_inserter(out), "  Reconnects after GOAWAY: {}\n", result.reconnects);
     if (result.status.total() > 0 && (options.latencyDistribution || hasNonSuccessStatus(result.status)))
         fmt::format_to(std::back_inserter(out), "  Status codes: {}\n", statusCodeList(result.status));
 

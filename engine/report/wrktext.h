@@ -15,6 +15,8 @@ struct TextReportOptions
 };
 
 /// "Running 2m test @ http://host/" and the threads/connections line.
+/// "HTTP/1.1", "HTTP/2 (h2 by ALPN)" or "HTTP/2 (h2c)".
+std::string protocolDescription(const RunConfig& config);
 std::string formatRunHeader(const RunConfig& config);
 /// Everything after the header: thread stats, totals, errors, rates.
 std::string formatRunReport(const RunResult& result, const TextReportOptions& options);

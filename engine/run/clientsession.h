@@ -29,8 +29,9 @@ struct InFlightRequest
 struct Completion
 {
     InFlightRequest request;
-    int status = 0; ///< the response's status code
+    int status = 0; ///< the response's status code (0 when reset)
     bool closing = false; ///< the connection cannot carry another request after this response
+    bool reset = false; ///< HTTP/2: the server reset the stream (RST_STREAM): no response, the connection goes on
 };
 
 /// Receives completions while the session parses. It may call back into the
@@ -52,6 +53,7 @@ enum class SessionResult : uint8_t {
     Stopped, ///< the completion handler closed or replaced the connection: touch nothing more
     ProtocolError, ///< the peer's bytes are not the protocol (or answer nothing that was asked)
     Truncated, ///< end of file while requests were in flight: they will never complete
+    Finished, ///< the server ended the session gracefully (HTTP/2 GOAWAY) and nothing is left in flight: reconnect
 };
 
 /// Requests that timed out in ClientSession::expire().

@@ -3,6 +3,7 @@
 #include "run/stages.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <string>
 
@@ -17,6 +18,14 @@ Status RunConfig::validate() const
             + std::to_string(threads) + "): each thread needs a connection" };
     if (threads > 1024) return Error { "threads must be at most 1024" };
     if (pipeline == 0 || pipeline > 1024) return Error { "pipeline depth must be between 1 and 1024" };
+    if (streams == 0 || streams > 65536) return Error { "streams per connection must be between 1 and 65536" };
+    if (!http2() && streams > 1)
+        return Error { "--streams needs HTTP/2 (--http2); for HTTP/1.1, --pipeline keeps several requests in flight" };
+    if (http2() && pipeline > 1)
+        return Error { "--pipeline is HTTP/1.1 pipelining; over HTTP/2 use --streams for requests in flight" };
+    for (unsigned bits : { windowBits, connectionWindowBits })
+        if (bits < 16 || bits > 30)
+            return Error { "HTTP/2 window bits must be between 16 and 30 (a window of 2^bits - 1 bytes)" };
     if (durationUs < 100'000) return Error { "duration must be at least 100ms" };
     if (timeoutUs == 0) return Error { "timeout must be greater than zero" };
     if (intervalUs < 100'000) return Error { "interval must be at least 100ms" };
@@ -32,6 +41,27 @@ Status RunConfig::validate() const
     for (char c : request.method)
         if (c < 'A' || c > 'Z') return Error { "invalid method '" + request.method + "' (use e.g. GET, POST)" };
     return {};
+}
+
+const char* protocolId(HttpVersion version, bool tls)
+{
+    if (version == HttpVersion::Http1) return "http/1.1";
+    return tls ? "h2" : "h2c";
+}
+
+const char* httpVersionName(HttpVersion version)
+{
+    return version == HttpVersion::Http2 ? "HTTP/2" : "HTTP/1.1";
+}
+
+Result<HttpVersion> parseHttpVersion(const std::string& text)
+{
+    std::string t;
+    for (char c : text)
+        t.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+    if (t == "http/1.1" || t == "h1" || t == "1.1" || t == "http1") return HttpVersion::Http1;
+    if (t == "h2" || t == "h2c" || t == "http/2" || t == "2" || t == "http2") return HttpVersion::Http2;
+    return Error { "unknown HTTP version '" + text + "' (use http/1.1 or h2)" };
 }
 
 RunConfig RunConfig::normalized() const

@@ -17,6 +17,22 @@ struct TlsOptions
     std::string caFile; ///< PEM file with trusted CA certificates; empty = system store
 };
 
+/// The HTTP version a run speaks. HTTP/2 runs over TLS as "h2" (ALPN) and over
+/// plain TCP as "h2c" with prior knowledge, as h2load and curl --http2-prior-knowledge.
+enum class HttpVersion : uint8_t { Http1, Http2 };
+
+/// "http/1.1", "h2" (HTTP/2 over TLS) or "h2c" (cleartext): the names of the JSON and the store.
+const char* protocolId(HttpVersion version, bool tls);
+/// "http/1.1" or "h2": the HTTP version alone, as a target and a config file keep it.
+inline const char* httpVersionId(HttpVersion version)
+{
+    return version == HttpVersion::Http2 ? "h2" : "http/1.1";
+}
+/// "HTTP/1.1" or "HTTP/2", for people.
+const char* httpVersionName(HttpVersion version);
+/// Parses "http/1.1", "h1", "1.1" or "h2", "h2c", "http/2", "2" (case-insensitive).
+Result<HttpVersion> parseHttpVersion(const std::string& text);
+
 /// One step of a ramp: over durationUs, move linearly from the previous
 /// target (0 at the start) to this one: a rate (requests/s) in the open model,
 /// a connection count in the closed model.
@@ -33,7 +49,13 @@ struct RunConfig
     TlsOptions tls;
     unsigned threads = 2;
     unsigned connections = 10; ///< total, spread evenly over the threads
-    unsigned pipeline = 1; ///< requests in flight per connection
+    unsigned pipeline = 1; ///< HTTP/1.1: requests in flight per connection
+    HttpVersion httpVersion = HttpVersion::Http1;
+    unsigned streams = 1; ///< HTTP/2: concurrent streams per connection (h2load's -m; the server may allow fewer)
+    /// HTTP/2 flow-control windows, as 2^bits - 1 bytes (h2load's -w/-W). 30 is effectively no flow control.
+    unsigned windowBits = DEFAULT_WINDOW_BITS;
+    unsigned connectionWindowBits = DEFAULT_WINDOW_BITS;
+    static constexpr unsigned DEFAULT_WINDOW_BITS = 30;
     uint64_t durationUs = 10'000'000; ///< measured part of the run
     uint64_t warmupUs = 0; ///< traffic flows but nothing is recorded
     uint64_t timeoutUs = 2'000'000; ///< per-request timeout (wrk's --timeout)
@@ -52,6 +74,9 @@ struct RunConfig
     uint64_t sendSpinUs = DEFAULT_SEND_SPIN_US;
     static constexpr uint64_t DEFAULT_SEND_SPIN_US = 50;
 
+    bool http2() const { return httpVersion == HttpVersion::Http2; }
+    /// Requests one connection may carry at once: the pipeline depth or the stream count.
+    unsigned depthPerConnection() const { return http2() ? streams : pipeline; }
     bool openModel() const { return ratePerS > 0 || (!stages.empty() && !stagesAreConnections); }
 
     /// Checks the numbers against each other; the error says what to change.

@@ -5,6 +5,8 @@
 #include "net/tlstransport.h"
 #include "run/filelimit.h"
 #include "run/http1session.h"
+#include "run/http2hello.h"
+#include "run/http2session.h"
 #include "run/worker.h"
 
 #include <algorithm>
@@ -60,10 +62,17 @@ Status RunController::prepare()
     auto addresses = resolveHost(url.host, url.port);
     if (!addresses) return Error { addresses.error() };
     if (url.isTls()) {
-        auto tls = TlsContext::create({ cfg.tls.verifyPeer, cfg.tls.caFile, { std::string(Http1Session::ALPN) } });
+        // HTTP/2 offers h2 alone and requires it; the pre-run check offers both, to say what the server picks.
+        const std::string alpn = cfg.http2() ? Http2Session::ALPN : Http1Session::ALPN;
+        auto tls = TlsContext::create({ cfg.tls.verifyPeer, cfg.tls.caFile, { alpn } });
         if (!tls) return Error { tls.error() };
         m_plan.tls = *tls;
         m_plan.serverName = url.host;
+    }
+    m_warnings.clear();
+    if (cfg.http2()) {
+        if (auto dropped = droppedFieldsWarning(buildHttp2Fields(cfg.request)); !dropped.empty())
+            m_warnings.push_back(dropped);
     }
     if (auto st = preflight(*addresses); !st) return st;
 
@@ -95,12 +104,34 @@ Status RunController::preflight(const std::vector<SocketAddress>& addresses)
             continue;
         }
         Status st;
+        TlsTransport tls;
         if (m_plan.tls) {
-            TlsTransport tls;
-            st = tls.attach(*m_plan.tls, *fd, m_plan.serverName) ? handshakeWithin(tls, *fd, timeoutMs)
-                                                                 : Status(Error { tls.lastError() });
+            std::shared_ptr<TlsContext> context = m_plan.tls;
+            if (m_plan.config.http2()) {
+                auto both = TlsContext::create({ m_plan.config.tls.verifyPeer, m_plan.config.tls.caFile,
+                    { Http2Session::ALPN, Http1Session::ALPN } });
+                if (!both) return Error { both.error() };
+                context = *both;
+            }
+            st = tls.attach(*context, *fd, m_plan.serverName) ? handshakeWithin(tls, *fd, timeoutMs)
+                                                              : Status(Error { tls.lastError() });
             if (!st) st = Error { "TLS handshake with " + address.toString() + " failed: " + st.error() };
+            if (st && m_plan.config.http2() && tls.negotiatedProtocol() != Http2Session::ALPN) {
+                const std::string chose(tls.negotiatedProtocol());
+                st = Error { address.toString() + " does not speak HTTP/2: offered h2 and http/1.1 by ALPN, the server "
+                    + (chose.empty() ? std::string("selected none") : "selected " + chose) };
+            }
         }
+        if (st && m_plan.config.http2()) {
+            auto hello = exchangeHttp2Settings(m_plan.config, *fd, m_plan.tls ? &tls : nullptr, timeoutMs);
+            if (!hello)
+                st = Error { address.toString() + ": " + hello.error() };
+            else if (hello->maxConcurrentStreams < m_plan.config.streams)
+                m_warnings.push_back("the server allows " + std::to_string(hello->maxConcurrentStreams)
+                    + " concurrent streams per connection: using that many instead of "
+                    + std::to_string(m_plan.config.streams));
+        }
+        tls.detach();
         ::close(*fd);
         if (!st) return st; // a TLS problem is the target's, not this address's
         m_plan.address = address;
@@ -124,6 +155,7 @@ RunResult RunController::run()
     RunResult result;
     result.config = m_plan.config;
     result.engineVersion = engineVersion();
+    result.protocol = protocolId(m_plan.config.httpVersion, m_plan.config.request.url.isTls());
     if (!m_prepared) return result;
 
     const RunConfig& cfg = m_plan.config;
@@ -178,6 +210,10 @@ RunResult RunController::run()
             result.threadRates.perThreadRequestsPerS.end(), samples.begin(), samples.end());
         if (result.firstTlsError.empty()) result.firstTlsError = w->firstTlsError();
         if (result.firstConnectError.empty()) result.firstConnectError = w->firstConnectError();
+        result.reconnects += w->reconnects();
+        if (const uint32_t limit = w->serverStreamLimit();
+            limit > 0 && (result.serverStreamLimit == 0 || limit < result.serverStreamLimit))
+            result.serverStreamLimit = limit;
     }
     for (auto* o : m_observers)
         o->onFinished(result);

@@ -12,6 +12,7 @@
 #include "run/runresult.h"
 
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace wb {
@@ -39,6 +40,9 @@ public:
     void stop();
 
     const RunConfig& config() const { return m_plan.config; }
+    /// What prepare() noticed and the user should hear once, e.g. HTTP/1.1 headers HTTP/2
+    /// leaves out, or a server that allows fewer streams than asked.
+    const std::vector<std::string>& warnings() const { return m_warnings; }
 
 private:
     Status preflight(const std::vector<SocketAddress>& addresses);
@@ -47,6 +51,7 @@ private:
     LoadPlan m_plan;
     std::vector<std::unique_ptr<Worker>> m_workers;
     std::vector<RunObserver*> m_observers;
+    std::vector<std::string> m_warnings;
     bool m_prepared = false;
 };
 

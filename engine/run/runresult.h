@@ -28,6 +28,11 @@ struct RunResult : Measurements
     bool stoppedEarly = false; ///< stopped by the user or a signal before the duration elapsed
     std::string firstTlsError; ///< reason of the first TLS handshake failure, if any
     std::string firstConnectError; ///< reason of the first connect failure, if any
+    std::string protocol; ///< what was spoken: "http/1.1", "h2" (by ALPN) or "h2c" (prior knowledge)
+    uint64_t reconnects = 0; ///< HTTP/2: connections replaced after the server's graceful GOAWAY
+    /// HTTP/2: the lowest SETTINGS_MAX_CONCURRENT_STREAMS a server sent when lower than
+    /// config.streams (the run used that many streams per connection); 0 when it never limited it.
+    uint32_t serverStreamLimit = 0;
 
     /// Adds one merged interval to the totals and the series.
     void addInterval(const IntervalSnapshot& s, IntervalRecord record)

@@ -56,13 +56,19 @@ Worker::Worker(const LoadPlan& plan, unsigned workerIndex, unsigned connectionCo
     : m_plan(plan)
     , m_connections(connectionCount)
     , m_generation(connectionCount, 0)
-    , m_http1(Http1Requests::build(plan.config.request, plan.config.pipeline, !plan.schedule), connectionCount)
     , m_workerIndex(workerIndex)
     , m_enabledConnections(connectionCount)
     , m_readBuffer(new char[READ_BUFFER_BYTES])
 {
-    for (uint32_t i = 0; i < connectionCount; ++i)
-        m_connections[i].session = &m_http1[i];
+    if (plan.config.http2()) {
+        m_http2.emplace(plan.config, connectionCount);
+        for (uint32_t i = 0; i < connectionCount; ++i)
+            m_connections[i].session = &(*m_http2)[i];
+    } else {
+        m_http1.emplace(Http1Requests::build(plan.config.request, plan.config.pipeline, !plan.schedule), connectionCount);
+        for (uint32_t i = 0; i < connectionCount; ++i)
+            m_connections[i].session = &(*m_http1)[i];
+    }
     if (plan.tls)
         for (auto& c : m_connections)
             c.tls = std::make_unique<TlsTransport>();
@@ -277,6 +283,8 @@ void Worker::onConnected(Connection& c)
 // The transport is ready: the session starts, and the first requests go out.
 void Worker::startSession(Connection& c)
 {
+    if (m_http2 && c.tls && c.tls->negotiatedProtocol() != Http2Session::ALPN)
+        return fail(c, &ErrorCounts::tls, "the server did not select h2 by ALPN");
     c.state = Connection::State::Active;
     c.session->onConnected();
     // Output of the session's own (an HTTP/2 preface) first; HTTP/1.1 has none.
@@ -420,6 +428,10 @@ bool Worker::consume(Connection& c, size_t length)
         return flushWrite(c);
     case SessionResult::Stopped:
         return false;
+    case SessionResult::Finished: // a graceful GOAWAY: what it refused goes out on the next connection
+        ++m_reconnects;
+        recycle(c, false);
+        return false;
     case SessionResult::ProtocolError:
     case SessionResult::Truncated:
         break;
@@ -437,7 +449,9 @@ bool Worker::onResponse(Connection& c, const Completion& done)
     const bool inWindow = request.dueUs < m_plan.endUs && now < m_plan.stopAtUs.load(std::memory_order_relaxed)
         && (now < m_plan.endUs || m_draining);
     if (inWindow && now >= m_nextTickUs && now < m_plan.endUs) publishUpTo(now);
-    if (inWindow && request.dueUs >= m_plan.measureStartUs) {
+    if (inWindow && request.dueUs >= m_plan.measureStartUs && done.reset) {
+        ++m_current.errors.stream; // no response: not a request, not a latency
+    } else if (inWindow && request.dueUs >= m_plan.measureStartUs) {
         const int status = done.status;
         ++m_current.requests;
         ++m_requestsSinceSample;
@@ -469,6 +483,7 @@ void Worker::onPeerClosed(Connection& c)
     switch (c.session->onEof(handler)) {
     case SessionResult::Ok: // idle, or the last response was delimited by the close
     case SessionResult::OkWithOutput:
+    case SessionResult::Finished:
         return recycle(c, false);
     case SessionResult::Stopped:
         return;
@@ -570,10 +585,17 @@ void Worker::housekeeping(uint64_t nowUs)
         case Connection::State::Active: {
             const Expiry expired = c.session->expire(nowUs, cfg.timeoutUs);
             if (expired.timedOut > 0 && measuring(nowUs)) m_current.errors.timeout += expired.timedOut;
-            if (expired.closeConnection)
+            if (expired.closeConnection) {
                 recycle(c, false);
-            else if (expired.timedOut > 0 && !c.writeInterest && c.session->hasOutput())
-                flushWrite(c); // HTTP/2: the streams given up are reset on the wire
+            } else if (expired.timedOut > 0) {
+                // HTTP/2: the streams given up are reset on the wire (which frees their slots),
+                // and new requests take their place on the same connection.
+                if (!c.writeInterest && c.session->hasOutput() && !flushWrite(c)) break;
+                if (m_plan.schedule)
+                    sendDue(c, nowUs);
+                else if (nowUs < m_plan.endUs && c.session->capacity() > 0)
+                    startBatch(c, c.session->capacity());
+            }
             break;
         }
         case Connection::State::Connecting:

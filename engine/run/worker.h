@@ -7,6 +7,7 @@
 
 #include "run/connection.h"
 #include "run/http1session.h"
+#include "run/http2session.h"
 #include "run/loadplan.h"
 #include "stats/ratesamples.h"
 #include "stats/snapshot.h"
@@ -15,6 +16,7 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,6 +52,9 @@ public:
     const RateSamples& rateSamples() const { return m_rates; }
     const std::string& firstTlsError() const { return m_firstTlsError; }
     const std::string& firstConnectError() const { return m_firstConnectError; }
+    uint64_t reconnects() const { return m_reconnects; }
+    /// HTTP/2: the lowest stream limit a server set below --streams (0 = none).
+    uint32_t serverStreamLimit() const { return m_http2 ? m_http2->lowestServerLimit() : 0; }
 
 private:
     class ResponseHandler;
@@ -99,7 +104,9 @@ private:
     const LoadPlan& m_plan;
     std::vector<Connection> m_connections;
     std::vector<uint32_t> m_generation; ///< bumped per socket, tags epoll events so stale ones are ignored
-    Http1SessionPool m_http1; ///< one session per connection, in one allocation (plus their rings)
+    // One session per connection, of the run's protocol.
+    std::optional<Http1SessionPool> m_http1; ///< in one allocation (plus their rings)
+    std::optional<Http2SessionPool> m_http2;
     std::vector<DueTimer> m_timers; ///< min-heap by due time (open model)
     unsigned m_workerIndex = 0;
     unsigned m_enabledConnections = 0; ///< connections [0, this) may be open (all, unless a ramp limits them)
@@ -122,6 +129,7 @@ private:
     RateSamples m_rates;
     std::string m_firstTlsError;
     std::string m_firstConnectError;
+    uint64_t m_reconnects = 0;
 
     std::mutex m_queueMutex;
     std::deque<IntervalSnapshot> m_queue; ///< published, not yet taken by the controller

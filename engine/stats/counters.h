@@ -15,16 +15,17 @@ struct ErrorCounts
     uint64_t write = 0; ///< sending the request failed (EPIPE, ECONNRESET, ...)
     uint64_t timeout = 0; ///< no complete response within the request timeout; the connection was replaced
     uint64_t tls = 0; ///< TLS handshake failed (certificate, protocol, alert)
-    uint64_t parse = 0; ///< the response was not valid HTTP/1.x; the connection was recycled
+    uint64_t parse = 0; ///< the response was not valid HTTP/1.x (or HTTP/2 framing); the connection was recycled
+    uint64_t stream = 0; ///< HTTP/2: the server reset the request's stream (RST_STREAM); the connection goes on
     uint64_t status = 0; ///< complete responses with a status outside 2xx/3xx (also counted as requests)
 
     /// Socket errors in wrk's sense (connect, read, write, timeout).
     uint64_t socketErrors() const { return connect + read + write + timeout; }
-    /// Requests that got no usable answer: socket, TLS and parse errors, i.e. everything
+    /// Requests that got no usable answer: socket, TLS, parse and stream errors, i.e. everything
     /// but the non-2xx/3xx responses (which are answers, counted in `status`).
-    uint64_t transportErrors() const { return connect + read + write + timeout + tls + parse; }
+    uint64_t transportErrors() const { return connect + read + write + timeout + tls + parse + stream; }
     /// Everything that went wrong, non-2xx/3xx responses included.
-    uint64_t total() const { return connect + read + write + timeout + tls + parse + status; }
+    uint64_t total() const { return transportErrors() + status; }
 
     ErrorCounts& operator+=(const ErrorCounts& o)
     {
@@ -34,6 +35,7 @@ struct ErrorCounts
         timeout += o.timeout;
         tls += o.tls;
         parse += o.parse;
+        stream += o.stream;
         status += o.status;
         return *this;
     }

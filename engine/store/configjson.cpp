@@ -71,6 +71,9 @@ void putLoad(Json& j, const RunConfig& c)
     j["threads"] = c.threads;
     j["connections"] = c.connections;
     j["pipeline"] = c.pipeline;
+    j["streams"] = c.streams;
+    if (c.windowBits != RunConfig::DEFAULT_WINDOW_BITS) j["window_bits"] = c.windowBits;
+    if (c.connectionWindowBits != RunConfig::DEFAULT_WINDOW_BITS) j["connection_window_bits"] = c.connectionWindowBits;
     j["duration_us"] = c.durationUs;
     j["warmup_us"] = c.warmupUs;
     j["timeout_us"] = c.timeoutUs;
@@ -95,6 +98,9 @@ void getLoad(const Json& j, RunConfig& c)
     readIf(j, "threads", c.threads);
     readIf(j, "connections", c.connections);
     readIf(j, "pipeline", c.pipeline);
+    readIf(j, "streams", c.streams);
+    readIf(j, "window_bits", c.windowBits);
+    readIf(j, "connection_window_bits", c.connectionWindowBits);
     readIf(j, "duration_us", c.durationUs);
     readIf(j, "warmup_us", c.warmupUs);
     readIf(j, "timeout_us", c.timeoutUs);
@@ -139,6 +145,7 @@ std::string runConfigToJson(const RunConfig& c)
     j["format"] = FORMAT;
     j["url"] = c.request.url.displayText();
     j["method"] = c.request.method;
+    j["http_version"] = protocolId(c.httpVersion, c.request.url.isTls());
     j["headers"] = headersJson(c.request.headers);
     if (isValidUtf8(c.request.body))
         j["body"] = c.request.body;
@@ -160,6 +167,11 @@ Result<RunConfig> runConfigFromJson(const std::string& text)
         if (auto parsed = parseUrl(url)) c.request.url = *parsed;
         c.request.url.original = url;
         readIf(j, "method", c.request.method);
+        if (auto it = j.find("http_version"); it != j.end() && it->is_string()) {
+            auto version = parseHttpVersion(it->get<std::string>());
+            if (!version) return Error { version.error() };
+            c.httpVersion = *version;
+        }
         if (auto it = j.find("headers"); it != j.end()) c.request.headers = readHeaders(*it);
         readIf(j, "body", c.request.body);
         if (auto it = j.find("body_base64"); it != j.end()) {

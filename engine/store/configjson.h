@@ -3,8 +3,8 @@
 // was made. Durations are integer microseconds (no rounding); a request body
 // that is not UTF-8 is stored as base64 ("body_base64").
 //
-//   {"format":1,"url":"https://10.0.0.1/","method":"GET","headers":[{"name":"Host","value":"a"}],
-//    "body":"","tls":{"verify":true,"ca_file":""},"threads":2,"connections":10,"pipeline":1,
+//   {"format":1,"url":"https://10.0.0.1/","method":"GET","http_version":"h2","headers":[{"name":"Host","value":"a"}],
+//    "body":"","tls":{"verify":true,"ca_file":""},"threads":2,"connections":10,"pipeline":1,"streams":1,
 //    "duration_us":10000000,"warmup_us":0,"timeout_us":2000000,"connect_timeout_us":2000000,
 //    "interval_us":1000000,"rate_per_s":0,"stages":[{"duration_us":..,"target":..}],"stages_are_connections":false}
 

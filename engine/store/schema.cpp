@@ -209,10 +209,26 @@ std::string schemaV4()
     return out;
 }
 
+// Version 5: HTTP/2. A request whose stream the server reset is an error of its own
+// (errors_stream, 0 before); a run keeps the protocol it spoke ('http/1.1', 'h2', 'h2c';
+// '' when unknown: imported runs and runs stored before), its reconnects (GOAWAY) and the
+// server's stream limit when it was lower than asked; a target says which HTTP version to speak.
+std::string schemaV5()
+{
+    return R"sql(
+ALTER TABLE runs ADD COLUMN errors_stream INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE intervals ADD COLUMN errors_stream INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE runs ADD COLUMN protocol TEXT NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN reconnects INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE runs ADD COLUMN stream_limit INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE targets ADD COLUMN http_version TEXT NOT NULL DEFAULT 'http/1.1';
+)sql";
+}
+
 using MigrationStep = std::string (*)();
 
 // MIGRATIONS[n] takes a file from version n to n + 1.
-constexpr MigrationStep MIGRATIONS[] = { schemaV1, schemaV2, schemaV3, schemaV4 };
+constexpr MigrationStep MIGRATIONS[] = { schemaV1, schemaV2, schemaV3, schemaV4, schemaV5 };
 static_assert(std::size(MIGRATIONS) == SCHEMA_VERSION, "one migration step per schema version");
 
 } // namespace

@@ -12,7 +12,7 @@ namespace {
 
 const char* const LATENCY_FIELDS[] = { "min_us", "mean_us", "stdev_us", "max_us", "within_stdev_pct", "p50_us",
     "p75_us", "p90_us", "p99_us", "p99_9_us", "p99_99_us" };
-const char* const ERROR_FIELDS[] = { "connect", "read", "write", "timeout", "tls", "parse", "status" };
+const char* const ERROR_FIELDS[] = { "connect", "read", "write", "timeout", "tls", "parse", "status", "stream" };
 
 void addLatencyColumns(std::vector<std::string>& out, const std::string& prefix)
 {
@@ -37,7 +37,7 @@ double* latencyField(LatencySummary& s, int i)
 // Same order as ERROR_FIELDS.
 uint64_t* errorField(ErrorCounts& e, int i)
 {
-    uint64_t* fields[] = { &e.connect, &e.read, &e.write, &e.timeout, &e.tls, &e.parse, &e.status };
+    uint64_t* fields[] = { &e.connect, &e.read, &e.write, &e.timeout, &e.tls, &e.parse, &e.status, &e.stream };
     return fields[i];
 }
 
@@ -86,6 +86,8 @@ const std::vector<std::string>& totalsColumns()
                  "first_tls_error", "first_connect_error" })
             c.push_back(name);
         addLatencyColumns(c, "send_lag_"); // schema version 3
+        for (const char* name : { "protocol", "reconnects", "stream_limit" }) // schema version 5
+            c.push_back(name);
         return c;
     }();
     return columns;
@@ -101,6 +103,7 @@ void bindTotals(SqlStatement& q, const RunTotals& t)
     q.bind(t.targetRatePerS).bind(t.lateRequests).bind(t.maxLagUs).bind(t.stoppedEarly);
     q.bind(t.firstTlsError).bind(t.firstConnectError);
     bindLatency(q, t.sendLag);
+    q.bind(t.protocol).bind(t.reconnects).bind(t.serverStreamLimit);
 }
 
 RunTotals readTotals(const SqlStatement& q, int& column)
@@ -125,6 +128,9 @@ RunTotals readTotals(const SqlStatement& q, int& column)
     t.firstTlsError = q.text(column++);
     t.firstConnectError = q.text(column++);
     t.sendLag = readLatency(q, column);
+    t.protocol = q.text(column++);
+    t.reconnects = q.uint64(column++);
+    t.serverStreamLimit = static_cast<uint32_t>(q.uint64(column++));
     return t;
 }
 

@@ -13,7 +13,7 @@ namespace wb {
 
 namespace {
 
-constexpr char TARGET_COLUMNS[] = "id, name, url, method, headers, body, tls_verify, ca_file, notes, created_at_ms";
+constexpr char TARGET_COLUMNS[] = "id, name, url, method, headers, body, tls_verify, ca_file, notes, created_at_ms, http_version";
 
 } // namespace
 
@@ -148,6 +148,7 @@ Target SessionStore::readTarget(int64_t id)
     t.tls.caFile = q.text(7);
     t.notes = q.text(8);
     t.createdAtMs = q.int64(9);
+    if (auto version = parseHttpVersion(q.text(10))) t.httpVersion = *version;
     q.reset();
     t.tags = readTags("target_tags", "target_id", id);
     return t;
@@ -202,12 +203,13 @@ Result<int64_t> SessionStore::addTarget(const Target& t)
         exists.bind(t.name);
         if (exists.step()) return Error { "a target named '" + t.name + "' already exists" };
         SqlStatement& q = m_db->prepare("INSERT INTO targets (name, url, method, headers, body, tls_verify, ca_file, "
-                                        "notes, created_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                                        "notes, created_at_ms, http_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
         q.bind(t.name).bind(t.url).bind(t.method).bind(headersToJson(t.headers)).bindBlob(t.body);
         q.bind(t.tls.verifyPeer)
             .bind(t.tls.caFile)
             .bind(t.notes)
-            .bind(t.createdAtMs ? t.createdAtMs : wallClockNowMs());
+            .bind(t.createdAtMs ? t.createdAtMs : wallClockNowMs())
+            .bind(httpVersionId(t.httpVersion));
         q.run();
         id = m_db->lastInsertId();
         writeTags("target_tags", "target_id", id, t.tags);
@@ -248,9 +250,9 @@ Status SessionStore::updateTarget(const Target& t)
         clash.bind(t.name).bind(t.id);
         if (clash.step()) return Error { "a target named '" + t.name + "' already exists" };
         SqlStatement& q = m_db->prepare("UPDATE targets SET name = ?, url = ?, method = ?, headers = ?, body = ?, "
-                                        "tls_verify = ?, ca_file = ?, notes = ? WHERE id = ?");
+                                        "tls_verify = ?, ca_file = ?, notes = ?, http_version = ? WHERE id = ?");
         q.bind(t.name).bind(t.url).bind(t.method).bind(headersToJson(t.headers)).bindBlob(t.body);
-        q.bind(t.tls.verifyPeer).bind(t.tls.caFile).bind(t.notes).bind(t.id);
+        q.bind(t.tls.verifyPeer).bind(t.tls.caFile).bind(t.notes).bind(httpVersionId(t.httpVersion)).bind(t.id);
         q.run();
         if (m_db->changes() == 0) return Error { "no target with id " + std::to_string(t.id) };
         writeTags("target_tags", "target_id", t.id, t.tags);

@@ -78,6 +78,9 @@ FinishedRun FinishedRun::of(const RunResult& result, int64_t finishedAtMs)
     t.stoppedEarly = result.stoppedEarly;
     t.firstTlsError = result.firstTlsError;
     t.firstConnectError = result.firstConnectError;
+    t.protocol = result.protocol;
+    t.reconnects = result.reconnects;
+    t.serverStreamLimit = result.serverStreamLimit;
     f.statusCodes = nonZeroStatusCodes(result.status);
     if (!result.latency.empty()) f.latencyHistogram = result.latency.serialize();
     if (!result.serviceLatency.empty()) f.serviceHistogram = result.serviceLatency.serialize();

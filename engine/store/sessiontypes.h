@@ -90,6 +90,7 @@ struct Target
     std::vector<Header> headers;
     std::string body;
     TlsOptions tls;
+    HttpVersion httpVersion = HttpVersion::Http1; ///< HTTP/2 is h2 by ALPN over https, h2c over http
     std::vector<std::string> tags; ///< e.g. "NEG", "NodePort", "Ambassador", "Service"
     std::string notes;
     int64_t createdAtMs = 0;
@@ -131,6 +132,9 @@ struct RunTotals
     bool stoppedEarly = false;
     std::string firstTlsError;
     std::string firstConnectError;
+    std::string protocol; ///< what the run spoke: "http/1.1", "h2", "h2c"; "" when unknown (imported, stored before v5)
+    uint64_t reconnects = 0; ///< connections replaced after a graceful GOAWAY
+    uint32_t serverStreamLimit = 0; ///< HTTP/2: the server's stream limit when lower than --streams, else 0
 };
 
 /// One row of the runs table.

@@ -64,12 +64,15 @@ bool Nginx::start(const NginxOptions& options)
     const bool tls = !options.certFile.empty() && !options.keyFile.empty();
     if (tls) m_tlsPort = freeTcpPort();
     if (options.reverseProxy) m_proxyPort = freeTcpPort();
+    if (options.http2) m_h2cPort = freeTcpPort();
+    if (options.http2 && tls) m_h2Port = freeTcpPort();
 
     std::string locations = R"(
         location = / { default_type text/plain; return 200 "hello from nginx\n"; }
         location = /close { keepalive_timeout 0; default_type text/plain; return 200 "bye\n"; }
         location = /big { root )"
         + dir + R"(/html; default_type application/octet-stream; }
+        location = /mixed { if ($request_id ~ [0-7]$) { return 503; } default_type text/plain; return 200 "ok\n"; }
         location / { return 404; }
 )";
     std::string conf = "worker_processes 1;\n"
@@ -81,6 +84,7 @@ bool Nginx::start(const NginxOptions& options)
         + "  client_body_temp_path " + dir + "/cbt; proxy_temp_path " + dir + "/pt; fastcgi_temp_path " + dir
         + "/ft; uwsgi_temp_path " + dir + "/ut; scgi_temp_path " + dir + "/st;\n" + "  keepalive_requests 1000000;\n"
         + "  log_format tls_resumption '$ssl_protocol $ssl_session_reused';\n"
+        + "  log_format protocol_status '$server_protocol $status';\n"
         + "  server {\n    listen 127.0.0.1:" + std::to_string(m_port) + " backlog=4096;\n" + locations + "  }\n";
     if (tls) {
         // Also on 127.0.0.2, an address the certificate does not name (host name checks).
@@ -89,6 +93,18 @@ bool Nginx::start(const NginxOptions& options)
             + options.certFile + ";\n    ssl_certificate_key " + options.keyFile + ";\n"
             + "    ssl_session_cache shared:SSL:1m;\n" + "    access_log " + dir
             + "/logs/tls_access.log tls_resumption;\n" + locations + "  }\n";
+    }
+    if (options.http2) {
+        // nginx 1.22: "listen ... http2" (a plain port speaks h2c with prior knowledge only).
+        std::string h2 = "    http2_max_concurrent_streams " + std::to_string(options.maxConcurrentStreams) + ";\n"
+            + "    access_log " + dir + "/logs/h2_access.log protocol_status;\n"
+            + "    location = /slow { alias " + dir + "/html/big; limit_rate 16k; default_type text/plain; }\n"
+            + locations;
+        conf += "  server {\n    listen 127.0.0.1:" + std::to_string(m_h2cPort) + " http2 backlog=4096;\n" + h2 + "  }\n";
+        if (tls)
+            conf += "  server {\n    listen 127.0.0.1:" + std::to_string(m_h2Port) + " ssl http2 backlog=4096;\n"
+                + "    ssl_certificate " + options.certFile + ";\n    ssl_certificate_key " + options.keyFile + ";\n"
+                + h2 + "  }\n";
     }
     if (options.reverseProxy) {
         // HTTP/1.1 with the Connection header cleared, so the upstream connections are kept alive.
@@ -111,7 +127,14 @@ bool Nginx::start(const NginxOptions& options)
         return false;
     if (!waitForPort("127.0.0.1", m_port, START_TIMEOUT_MS)) return false;
     if (options.reverseProxy && !waitForPort("127.0.0.1", m_proxyPort, START_TIMEOUT_MS)) return false;
+    if (m_h2cPort && !waitForPort("127.0.0.1", m_h2cPort, START_TIMEOUT_MS)) return false;
+    if (m_h2Port && !waitForPort("127.0.0.1", m_h2Port, START_TIMEOUT_MS)) return false;
     return !tls || waitForPort("127.0.0.1", m_tlsPort, START_TIMEOUT_MS);
+}
+
+std::string Nginx::http2AccessLog() const
+{
+    return readFile(m_dir.path() + "/logs/h2_access.log");
 }
 
 void Nginx::stop()

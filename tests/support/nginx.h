@@ -21,6 +21,10 @@ struct NginxOptions
     /// With reverseProxy: nginx's limit_rate for every answer of the proxy port
     /// ("2m" = 2 MiB/s per response), to make that hop slow by a known amount.
     std::string proxyLimitRate;
+    /// Adds HTTP/2 listeners: h2c with prior knowledge (h2cPort()) and, with a certificate,
+    /// h2 by ALPN (h2Port()). Their requests are logged as "<protocol> <status>" (http2AccessLog()).
+    bool http2 = false;
+    unsigned maxConcurrentStreams = 128; ///< nginx's http2_max_concurrent_streams
 };
 
 /// Options for a TLS listener with these certificates (and the plain one).
@@ -38,19 +42,26 @@ public:
     uint16_t port() const { return m_port; }
     uint16_t tlsPort() const { return m_tlsPort; }
     uint16_t proxyPort() const { return m_proxyPort; }
+    uint16_t h2cPort() const { return m_h2cPort; }
+    uint16_t h2Port() const { return m_h2Port; }
+    /// One line per request on the HTTP/2 ports: "<server protocol> <status>", e.g. "HTTP/2.0 200".
+    std::string http2AccessLog() const;
     std::string log() const;
     /// One line per TLS request: "<protocol> <r if the session was resumed, else .>".
     std::string tlsAccessLog() const;
     static bool available();
 
-    // Locations served on both ports: "/" 200 "hello from nginx\n"; "/close" 200 with
-    // Connection: close; "/big" a 256 KiB file; anything else 404.
+    // Locations served on every port: "/" 200 "hello from nginx\n"; "/close" 200 with
+    // Connection: close; "/big" a 256 KiB file; "/mixed" 200 or 503 at random (about
+    // half each); "/slow" (HTTP/2 ports only) the 256 KiB file at 16 KiB/s; anything else 404.
 private:
     TempDir m_dir;
     ChildProcess m_process;
     uint16_t m_port = 0;
     uint16_t m_tlsPort = 0;
     uint16_t m_proxyPort = 0;
+    uint16_t m_h2cPort = 0;
+    uint16_t m_h2Port = 0;
 };
 
 } // namespace wb::test
