@@ -77,6 +77,8 @@ Http2Requests::Http2Requests(const RunConfig& config)
     nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, onStreamCloseCallback);
     nghttp2_session_callbacks_set_on_frame_send_callback(callbacks, onFrameSendCallback);
     nghttp2_option_new(&options);
+    // Closed streams are kept only for the priority tree, which a load generator does not use.
+    nghttp2_option_set_no_closed_streams(options, 1);
 }
 
 Http2Requests::~Http2Requests()
@@ -107,11 +109,7 @@ void Http2Session::onConnected()
     nghttp2_session_set_local_window_size(m_session, NGHTTP2_FLAG_NONE, 0, m_requests->connectionWindow);
     // Requests a GOAWAY refused go first, with the due times they had.
     const uint64_t now = monotonicNowUs();
-    while (!m_retry.empty() && capacity() > 0) {
-        const InFlightRequest r = m_retry.front();
-        m_retry.pop_front();
-        submit(r.dueUs, now);
-    }
+    resubmitRefused(now);
 }
 
 void Http2Session::reset()
@@ -227,11 +225,7 @@ SessionResult Http2Session::onRead(const char* data, size_t length, CompletionHa
     m_holdOutput = false;
     m_dispatching.clear();
     // Streams the server refused without going away (over its limit) go out again at once.
-    const uint64_t now = m_retry.empty() ? 0 : monotonicNowUs();
-    while (!m_goaway && !m_retry.empty() && capacity() > 0) {
-        submit(m_retry.front().dueUs, now);
-        m_retry.pop_front();
-    }
+    if (!m_goaway && !m_retry.empty()) resubmitRefused(monotonicNowUs());
     if (used < 0) return SessionResult::ProtocolError; // a flood, out of memory
     // nghttp2 answers a protocol error of the server's (bad framing, a WINDOW_UPDATE of 0)
     // with a GOAWAY of its own, which shows when its output is made: make it now.
@@ -245,6 +239,14 @@ SessionResult Http2Session::onRead(const char* data, size_t length, CompletionHa
 SessionResult Http2Session::onEof(CompletionHandler&)
 {
     return m_active == 0 ? SessionResult::Ok : SessionResult::Truncated;
+}
+
+void Http2Session::resubmitRefused(uint64_t nowUs)
+{
+    size_t sent = 0;
+    for (; sent < m_retry.size() && capacity() > 0; ++sent)
+        submit(m_retry[sent].dueUs, nowUs);
+    m_retry.erase(m_retry.begin(), m_retry.begin() + static_cast<std::ptrdiff_t>(sent));
 }
 
 Http2Stream* Http2Session::slotOf(int32_t streamId) const

@@ -100,6 +100,8 @@ public:
 
 private:
     Http2Stream* slotOf(int32_t streamId) const;
+    /// Sends refused requests again, oldest first, as far as capacity() allows.
+    void resubmitRefused(uint64_t nowUs);
     void free(Http2Stream& slot);
     void send(Http2Stream& slot);
 
@@ -113,7 +115,9 @@ private:
     size_t m_outputOffset = 0;
     std::vector<Completion> m_done; ///< completions of the current read, handed over after nghttp2 returns
     std::vector<Completion> m_dispatching;
-    std::deque<InFlightRequest> m_retry; ///< refused by a GOAWAY: sent again on the next connection
+    /// Refused by a GOAWAY: sent again on the next connection, oldest first. (A vector: an
+    /// empty std::deque allocates ~600 bytes, 6 MB over 10,000 connections.)
+    std::vector<InFlightRequest> m_retry;
     bool m_holdOutput = false; ///< while completions are handed over: their requests go out in one write
     bool m_goaway = false;
     bool m_settingsReceived = false;
