@@ -204,6 +204,9 @@ public:
             body.appendTo(q, 0, body.size);
     }
 
+    /// The normal body (the text, the host name line, or filler), for HTTP/2 answers.
+    const Body& body() const { return m_body; }
+
     /// An error answer after which the connection closes; the body is the reason.
     static void composeError(OutQueue& q, int status)
     {

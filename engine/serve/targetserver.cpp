@@ -1,9 +1,11 @@
-// One Loop per thread: its own listening socket (SO_REUSEPORT), epoll set,
+// HTTP/1.1 and, on the same port, HTTP/2 with prior knowledge (h2c; told apart by
+// the connection preface). One Loop per thread: its own listening socket (SO_REUSEPORT), epoll set,
 // eventfd for stop() and timer heap for delays. Level-triggered: one read per
 // readiness, every complete request in it answered, all answers written with
 // one sendmsg; EPOLLOUT is registered only while a write is incomplete.
 #include "serve/targetserver.h"
 
+#include "serve/h2serverconnection.h"
 #include "serve/outqueue.h"
 #include "serve/requesthead.h"
 #include "serve/response.h"
@@ -29,6 +31,7 @@
 namespace wb {
 namespace {
 
+using serve::H2ServerConnection;
 using serve::OutQueue;
 using serve::RequestHead;
 using serve::Responder;
@@ -85,6 +88,9 @@ struct Connection
     size_t delayedHead = 0;
     int64_t timerDueNs = 0; // the timer armed for the first delayed answer, 0 = none
     int64_t lingerUntilNs = 0;
+    // The first bytes tell the protocols apart: HTTP/2's connection preface, or an HTTP/1.1 request.
+    bool protocolKnown = false;
+    std::unique_ptr<H2ServerConnection> h2; // set when the connection began with the preface
 
     bool hasDelayed() const { return delayedHead < delayed.size(); }
     size_t delayedCount() const { return delayed.size() - delayedHead; }
@@ -304,8 +310,57 @@ private:
             return;
         }
         if (c.lingering || c.discardInput) return;
+        if (c.h2) return receiveHttp2(c, m_readBuffer.get(), size_t(n));
+        if (!c.protocolKnown) {
+            if (!c.in.empty()) c.in.append(m_readBuffer.get(), size_t(n));
+            const std::string_view seen = c.in.empty() ? std::string_view(m_readBuffer.get(), size_t(n)) : c.in;
+            if (serve::startsHttp2Preface(seen)) {
+                if (seen.size() < sizeof(NGHTTP2_CLIENT_MAGIC) - 1) { // the rest of the preface is still to come
+                    if (c.in.empty()) c.in.assign(seen);
+                    return;
+                }
+                std::string bytes(seen);
+                c.in.clear();
+                c.protocolKnown = true;
+                c.h2 = std::make_unique<H2ServerConnection>(m_responder, m_delayNs);
+                return receiveHttp2(c, bytes.data(), bytes.size());
+            }
+            c.protocolKnown = true;
+            if (!c.in.empty()) {
+                const std::string bytes = std::exchange(c.in, {});
+                consume(c, bytes.data(), bytes.size());
+                releaseDue(c);
+                flush(c);
+                return;
+            }
+        }
         consume(c, m_readBuffer.get(), size_t(n));
         releaseDue(c);
+        flush(c);
+    }
+
+    void receiveHttp2(Connection& c, const char* data, size_t size)
+    {
+        const bool ok = c.h2->receive(data, size, m_nowNs);
+        pumpHttp2(c, ok);
+    }
+
+    /// Moves the HTTP/2 session's frames to the output, arms the timer of its next
+    /// delayed answer, and writes.
+    void pumpHttp2(Connection& c, bool ok)
+    {
+        m_h2Frames.clear();
+        c.h2->takeOutput(m_h2Frames);
+        c.out.appendBytes(m_h2Frames);
+        m_served += c.h2->takeAnswered();
+        if (const int64_t due = c.h2->nextDueNs(); due != 0 && due != c.timerDueNs) {
+            c.timerDueNs = due;
+            m_timers.push({ due, c.fd, c.serial });
+        }
+        if (!ok || c.h2->finished()) {
+            c.discardInput = true;
+            c.closeAfterFlush = true;
+        }
         flush(c);
     }
 
@@ -507,6 +562,11 @@ private:
             }
             if (t.dueNs == c.timerDueNs) c.timerDueNs = 0;
             try {
+                if (c.h2) {
+                    c.h2->releaseDue(m_nowNs);
+                    pumpHttp2(c, true);
+                    continue;
+                }
                 releaseDue(c);
                 flush(c);
             } catch (...) {
@@ -538,6 +598,7 @@ private:
     uint64_t m_servedPublished = 0;
     std::atomic<uint64_t> m_servedShared { 0 };
     std::unique_ptr<char[]> m_readBuffer;
+    std::string m_h2Frames; // HTTP/2 output on its way to a connection's queue
     std::vector<std::unique_ptr<Connection>> m_connections; // by descriptor
     std::priority_queue<Timer, std::vector<Timer>, std::greater<>> m_timers;
 };

@@ -1,6 +1,7 @@
 #pragma once
-// The built-in HTTP/1.1 target server (`wrkbench-cli serve`): epoll, one event
-// loop per thread on a shared SO_REUSEPORT port, keep-alive and pipelining.
+// The built-in target server (`wrkbench-cli serve`): epoll, one event loop per
+// thread on a shared SO_REUSEPORT port; HTTP/1.1 with keep-alive and pipelining,
+// and HTTP/2 with prior knowledge (h2c) on the same port, told apart by the preface.
 // It answers like the demo apps of the studies wrkbench replaces (a host name
 // or a fixed text) and offers a few paths that tests and demos need.
 
