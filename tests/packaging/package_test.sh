@@ -56,6 +56,7 @@ depends=$(field "$deb" Depends)
 # dpkg-shlibdeps ran (libc6 and libssl3 are linked for real) and found no Qt.
 grep -q 'libc6 (>=' <<<"$depends" || fail "$cliDeb: Depends lacks computed libc6: '$depends'"
 grep -q 'libssl3' <<<"$depends" || fail "$cliDeb: Depends lacks libssl3: '$depends'"
+grep -q 'libnghttp2-14' <<<"$depends" || fail "$cliDeb: Depends lacks libnghttp2-14 (HTTP/2): '$depends'"
 grep -qi 'qt' <<<"$depends" && fail "$cliDeb: Depends names Qt: '$depends'"
 
 cli=$work/cli

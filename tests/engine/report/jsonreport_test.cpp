@@ -38,6 +38,7 @@ RunResult sampleResult()
     r.errors.timeout = 4;
     r.errors.tls = 5;
     r.errors.parse = 6;
+    r.errors.stream = 8;
     r.errors.status = 7;
     for (int i = 0; i < 10; ++i)
         r.status.add(200);
@@ -126,7 +127,7 @@ TEST(JsonReport, Summary)
     const json& e = s["errors"];
     EXPECT_EQ(e,
         json({ { "connect", 1 }, { "read", 2 }, { "write", 3 }, { "timeout", 4 }, { "tls", 5 }, { "parse", 6 },
-            { "status", 7 } }));
+            { "status", 7 }, { "stream", 8 } }));
 }
 
 TEST(JsonReport, ThreadRates)
