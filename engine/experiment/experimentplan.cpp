@@ -383,10 +383,9 @@ size_t ExperimentPlan::baselineIndex() const
 
 RunConfig ExperimentPlan::runConfig(size_t cell, size_t target) const
 {
-    RunConfig c = levels.at(cell).load;
+    RunConfig c = levels.at(cell).load.withHttpVersion(targets.at(target).httpVersion);
     c.request = targets.at(target).request;
     c.tls = targets.at(target).tls;
-    c.httpVersion = targets.at(target).httpVersion;
     c.durationUs = durationUs;
     c.warmupUs = warmupUs;
     c.stages.clear();

@@ -64,6 +64,17 @@ Result<HttpVersion> parseHttpVersion(const std::string& text)
     return Error { "unknown HTTP version '" + text + "' (use http/1.1 or h2)" };
 }
 
+RunConfig RunConfig::withHttpVersion(HttpVersion version) const
+{
+    RunConfig c = *this;
+    c.httpVersion = version;
+    if (version == HttpVersion::Http2)
+        c.pipeline = 1;
+    else
+        c.streams = 1;
+    return c;
+}
+
 RunConfig RunConfig::normalized() const
 {
     RunConfig c = *this;

@@ -79,6 +79,11 @@ struct RunConfig
     unsigned depthPerConnection() const { return http2() ? streams : pipeline; }
     bool openModel() const { return ratePerS > 0 || (!stages.empty() && !stagesAreConnections); }
 
+    /// This load spoken in `version`: a load profile keeps both depths, --pipeline for
+    /// HTTP/1.1 and --streams for HTTP/2, and only the one of the protocol applies (so one
+    /// profile runs a target over either protocol).
+    RunConfig withHttpVersion(HttpVersion version) const;
+
     /// Checks the numbers against each other; the error says what to change.
     Status validate() const;
 

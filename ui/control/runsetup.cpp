@@ -7,7 +7,7 @@ namespace wb::ui {
 
 Result<RunConfig> runConfigFor(const Target& target, const RunConfig& load)
 {
-    RunConfig config = load;
+    RunConfig config = load.withHttpVersion(target.httpVersion);
     auto url = parseUrl(target.url);
     if (!url) return Error { "URL: " + url.error() };
     if (isBuiltinUrl(*url) && url->isTls())

@@ -155,6 +155,7 @@ FieldErrors checkTargetForm(const TargetForm& form, const QStringList& takenName
     if (!ca.isEmpty())
         if (QString problem = fileProblem(ca); !problem.isEmpty()) errors[QStringLiteral("caFile")] = problem;
     t.tls.caFile = ca.toStdString();
+    t.httpVersion = form.http2 ? HttpVersion::Http2 : HttpVersion::Http1;
 
     for (const QString& tag : form.tags) {
         if (Status st = validateTag(tag.toStdString()); !st) {
@@ -185,6 +186,7 @@ TargetForm targetFormOf(const Target& t)
     form.bodyText = q(t.body);
     form.verifyTls = t.tls.verifyPeer;
     form.caFile = q(t.tls.caFile);
+    form.http2 = t.httpVersion == HttpVersion::Http2;
     for (const auto& tag : t.tags)
         form.tags << q(tag);
     form.notes = q(t.notes);
@@ -223,6 +225,7 @@ FieldErrors checkProfileForm(const ProfileForm& form, RunConfig* load)
         c.connections = static_cast<unsigned>(n);
     if (checkCount(form.pipeline, 1, 1024, QStringLiteral("pipeline"), errors, &n))
         c.pipeline = static_cast<unsigned>(n);
+    if (checkCount(form.streams, 1, 65536, QStringLiteral("streams"), errors, &n)) c.streams = static_cast<unsigned>(n);
     if (!errors.contains(QStringLiteral("threads")) && !errors.contains(QStringLiteral("connections"))
         && c.connections < c.threads)
         errors[QStringLiteral("connections")]
@@ -285,6 +288,7 @@ ProfileForm profileFormOf(const RunConfig& c)
     f.threads = QString::number(c.threads);
     f.connections = QString::number(c.connections);
     f.pipeline = QString::number(c.pipeline);
+    f.streams = QString::number(c.streams);
     f.duration = durationText(c.durationUs);
     f.warmup = durationText(c.warmupUs);
     f.timeout = durationText(c.timeoutUs);

@@ -26,6 +26,7 @@ struct TargetForm
     QString bodyFile;
     bool verifyTls = true;
     QString caFile;
+    bool http2 = false; ///< HTTP/2: h2 by ALPN over https, h2c over http
     QStringList tags;
     QString notes;
 };
@@ -56,6 +57,7 @@ struct ProfileForm
     QString warmup = QStringLiteral("0s");
     QString timeout = QStringLiteral("2s");
     QString pipeline = QStringLiteral("1");
+    QString streams = QStringLiteral("1"); ///< HTTP/2 streams per connection (HTTP/1.1 targets ignore it)
     QString interval = QStringLiteral("250ms");
     Mode mode = Mode::ClosedLoop;
     QString rate;

@@ -311,9 +311,9 @@ void CompareModel::buildRows()
         "socket_errors", tr("Socket errors (connect, read, write, timeout)"), Better::Lower,
         [](const RunRecord& r) { return orUnknown(r, static_cast<double>(r.totals.errors.socketErrors())); }, count);
     number(
-        "tls_parse_errors", tr("TLS and parse errors"), Better::Lower,
+        "tls_parse_errors", tr("TLS, parse and stream errors"), Better::Lower,
         [](const RunRecord& r) {
-            return orUnknown(r, static_cast<double>(r.totals.errors.tls + r.totals.errors.parse));
+            return orUnknown(r, static_cast<double>(r.totals.errors.tls + r.totals.errors.parse + r.totals.errors.stream));
         },
         count);
     number(
@@ -324,6 +324,10 @@ void CompareModel::buildRows()
     text("target", "Target", [](const RunRecord& r) { return QString::fromStdString(r.targetName); });
     text("url", "URL", [](const RunRecord& r) { return QString::fromStdString(r.url); });
     text("load", "Load", [](const RunRecord& r) { return describeLoad(r.config); });
+    text("protocol", "Protocol", [](const RunRecord& r) {
+        // An imported wrk log spoke HTTP/1.1; a run stored before schema 5 did too.
+        return describeProtocol(r.config, r.totals.protocol);
+    });
     text("model", "Model",
         [](const RunRecord& r) { return r.config.openModel() ? tr("open (constant rate)") : tr("closed loop"); });
     text("status", "Status", [](const RunRecord& r) { return QString::fromUtf8(runStatusName(r.status)); });

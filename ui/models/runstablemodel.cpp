@@ -185,13 +185,15 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const
         if (column == StatusColumn && !r.error.empty()) return QString::fromStdString(r.error);
         if (column == ErrorsColumn && r.hasTotals) {
             const ErrorCounts& e = r.totals.errors;
-            return QStringLiteral("connect %1, read %2, write %3, timeout %4, TLS %5, parse %6")
-                .arg(e.connect)
-                .arg(e.read)
-                .arg(e.write)
-                .arg(e.timeout)
-                .arg(e.tls)
-                .arg(e.parse);
+            QString text = QStringLiteral("connect %1, read %2, write %3, timeout %4, TLS %5, parse %6")
+                               .arg(e.connect)
+                               .arg(e.read)
+                               .arg(e.write)
+                               .arg(e.timeout)
+                               .arg(e.tls)
+                               .arg(e.parse);
+            if (e.stream > 0) text += QStringLiteral(", stream resets %1").arg(e.stream);
+            return text;
         }
         if (column == LoadColumn || column == TargetColumn) return QString::fromStdString(r.url);
         if (column == OriginColumn && !r.source.empty()) return QString::fromStdString(r.source);

@@ -53,9 +53,10 @@ void LivePage::begin()
     const QString title = QString::fromStdString(plan.target.name);
     m_intervals = 0;
     m_ran = true;
-    m_header->beginRun(title, color, describeLoad(plan.profile.load), m_session->plannedS());
-    m_charts->reset(
-        title + QStringLiteral("  ") + describeLoad(plan.profile.load), color, plan.profile.load.openModel());
+    // The load as this target runs it: the profile spoken in the target's protocol.
+    const RunConfig load = plan.profile.load.withHttpVersion(plan.target.httpVersion);
+    m_header->beginRun(title, color, describeLoad(load), m_session->plannedS());
+    m_charts->reset(title + QStringLiteral("  ") + describeLoad(load), color, load.openModel());
 }
 
 void LivePage::phaseChanged()

@@ -30,6 +30,7 @@ constexpr FieldSpec FIELDS[] = {
     { "warmup", "Warm-up", "Load sent before measuring; nothing from it is recorded" },
     { "timeout", "Timeout", "Per-request timeout; a timed-out connection is counted and replaced" },
     { "pipeline", "Pipelining", "HTTP/1.1 requests in flight per connection" },
+    { "streams", "Streams", "HTTP/2 streams in flight per connection (h2load's -m); HTTP/1.1 targets ignore it" },
     { "rate", "Rate (req/s)",
         "Requests per second over all connections: an open model, latency corrected for "
         "coordinated omission (wrk2 -R)" },
@@ -127,6 +128,7 @@ void ProfileEditor::load(const LoadProfile& profile)
     m_fields[QStringLiteral("warmup")]->setText(f.warmup);
     m_fields[QStringLiteral("timeout")]->setText(f.timeout);
     m_fields[QStringLiteral("pipeline")]->setText(f.pipeline);
+    m_fields[QStringLiteral("streams")]->setText(f.streams);
     m_fields[QStringLiteral("interval")]->setText(f.interval);
     m_fields[QStringLiteral("rate")]->setText(f.rate);
     m_fields[QStringLiteral("stages")]->setText(f.stages);
@@ -152,6 +154,7 @@ ProfileForm ProfileEditor::form() const
     f.warmup = m_fields[QStringLiteral("warmup")]->text();
     f.timeout = m_fields[QStringLiteral("timeout")]->text();
     f.pipeline = m_fields[QStringLiteral("pipeline")]->text();
+    f.streams = m_fields[QStringLiteral("streams")]->text();
     f.interval = m_fields[QStringLiteral("interval")]->text();
     f.rate = m_fields[QStringLiteral("rate")]->text();
     f.stages = m_fields[QStringLiteral("stages")]->text();

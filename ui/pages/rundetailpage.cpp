@@ -140,6 +140,7 @@ void RunDetailPage::fillSummary()
     row(tr("Target"), QString::fromStdString(r.targetName));
     row(tr("URL"), QString::fromStdString(r.url));
     row(tr("Load"), describeLoad(r.config));
+    row(tr("Protocol"), describeProtocol(r.config, r.totals.protocol));
     if (!r.profileName.empty()) row(tr("Profile"), QString::fromStdString(r.profileName));
     row(tr("Started"), when(r.startedAtMs > 0 ? r.startedAtMs : r.createdAtMs));
     row(tr("Finished"), when(r.finishedAtMs));
@@ -224,7 +225,8 @@ void RunDetailPage::fillErrors()
         { "write", e.write, "sending the request failed" },
         { "timeout", e.timeout, "no complete response within the timeout" },
         { "tls", e.tls, "TLS handshake failed" },
-        { "parse", e.parse, "the response was not valid HTTP/1.x" },
+        { "parse", e.parse, "the response was not valid HTTP/1.x (or HTTP/2 framing)" },
+        { "stream", e.stream, "HTTP/2: the server reset the request's stream" },
         { "status", e.status, "responses outside 2xx/3xx (also counted as requests)" },
     };
     for (const auto& row : rows) {

@@ -150,6 +150,11 @@ void TargetEditor::build()
     tlsRow->addWidget(m_caFile, 1);
     tlsRow->addWidget(browseButton(this, m_caFile, tr("CA certificates")));
 
+    m_protocol = new QComboBox(this);
+    m_protocol->addItems({ tr("HTTP/1.1"), tr("HTTP/2") });
+    m_protocol->setToolTip(tr("HTTP/2: h2 by ALPN over https (the server must select it), h2c with prior "
+                              "knowledge over http. The profile's Streams field sets streams per connection."));
+
     m_tags = new TagEdit(this);
     m_notes = new QLineEdit(this);
     m_status = new QLabel(this);
@@ -166,6 +171,7 @@ void TargetEditor::build()
     form->addRow(tr("Request"), urlRow);
     form->addRow(tr("Headers"), m_headers);
     form->addRow(tr("Body"), bodyBox);
+    form->addRow(tr("Protocol"), m_protocol);
     form->addRow(tr("TLS"), tlsRow);
     form->addRow(tr("Tags"), m_tags);
     form->addRow(tr("Notes"), m_notes);
@@ -190,6 +196,9 @@ void TargetEditor::build()
     });
     connect(m_bodyClear, &QToolButton::clicked, this, &TargetEditor::clearBody);
     connect(m_verify, &QCheckBox::toggled, this, &TargetEditor::edited);
+    connect(m_protocol, &QComboBox::currentIndexChanged, this, [this] {
+        if (!m_loading) edited();
+    });
     connect(m_tags, &TagEdit::tagsChanged, this, &TargetEditor::edited);
 }
 
@@ -253,6 +262,7 @@ void TargetEditor::load(const Target& t)
     m_bodyStack->setCurrentIndex(m_bodyMode->currentIndex());
     m_verify->setChecked(f.verifyTls);
     m_caFile->setText(f.caFile);
+    m_protocol->setCurrentIndex(f.http2 ? 1 : 0);
     m_tags->setTags(f.tags);
     m_notes->setText(f.notes);
     m_loading = false;
@@ -354,6 +364,7 @@ TargetForm TargetEditor::form() const
     f.bodyFile = m_bodyFile->text();
     f.verifyTls = m_verify->isChecked();
     f.caFile = m_caFile->text();
+    f.http2 = m_protocol->currentIndex() == 1;
     f.tags = m_tags->tags();
     f.notes = m_notes->text();
     return f;

@@ -66,6 +66,7 @@ public:
     /// The line under the form: what is wrong, or whether the edits are saved.
     QLabel* statusLabel() const { return m_status; }
     QLineEdit* caFileEdit() const { return m_caFile; }
+    QComboBox* protocolBox() const { return m_protocol; }
     TagEdit* tagEdit() const { return m_tags; }
 
 signals:
@@ -126,6 +127,7 @@ private:
     QToolButton* m_bodyClear;
     QCheckBox* m_verify;
     QLineEdit* m_caFile;
+    QComboBox* m_protocol; ///< HTTP/1.1 or HTTP/2
     TagEdit* m_tags;
     QLineEdit* m_notes;
     QLabel* m_status;

@@ -4,9 +4,11 @@ namespace wb::ui {
 
 namespace {
 
-Target demo(const char* name, const char* path, std::vector<std::string> tags, const char* notes)
+Target demo(const char* name, const char* path, std::vector<std::string> tags, const char* notes,
+    HttpVersion version = HttpVersion::Http1)
 {
     Target t;
+    t.httpVersion = version;
     t.name = name;
     t.url = std::string("http://builtin") + path;
     t.tags = std::move(tags);
@@ -38,6 +40,10 @@ std::vector<Target> demoTargets()
         demo(
             "Demo: not found (404)", "/status/404", { "demo", "builtin" }, "Every answer is a 404: non-2xx responses."),
         demo("Demo: slow (2 ms delay)", "/delay/2", { "demo", "builtin" }, "Every answer 2 ms late: a slower backend."),
+        demo("Demo: fast over HTTP/2 (h2c)", "/", { "demo", "builtin", "http2" },
+            "The built-in server over HTTP/2 with prior knowledge: compare with \"Demo: fast\"; raise the "
+            "profile's Streams for many requests per connection.",
+            HttpVersion::Http2),
     };
 }
 

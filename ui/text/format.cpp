@@ -3,6 +3,7 @@
 #include "report/units.h"
 #include "run/runconfig.h"
 
+#include <QObject>
 #include <QPainter>
 #include <QPixmap>
 #include <QStringList>
@@ -75,6 +76,14 @@ QString formatClock(double seconds)
     return QStringLiteral("%1:%2").arg(m).arg(s, 2, 10, QLatin1Char('0'));
 }
 
+QString describeProtocol(const RunConfig& config, const std::string& spoken)
+{
+    const std::string id = spoken.empty() ? protocolId(config.httpVersion, config.request.url.isTls()) : spoken;
+    if (id == "http/1.1") return QStringLiteral("HTTP/1.1");
+    const QString name = id == "h2" ? QObject::tr("HTTP/2 (h2 by ALPN)") : QObject::tr("HTTP/2 (h2c)");
+    return QObject::tr("%1, %n stream(s) per connection", nullptr, static_cast<int>(config.streams)).arg(name);
+}
+
 QString describeLoad(const RunConfig& load)
 {
     const RunConfig c = load.normalized(); // as it runs: a connection ramp opens its highest stage's count
@@ -90,6 +99,8 @@ QString describeLoad(const RunConfig& load)
     }
     if (c.ratePerS > 0) parts << QStringLiteral("-R%1").arg(std::llround(c.ratePerS));
     if (c.pipeline > 1) parts << QStringLiteral("--pipeline %1").arg(c.pipeline);
+    if (c.http2()) parts << QStringLiteral("--http2");
+    if (c.streams > 1) parts << QStringLiteral("-m%1").arg(c.streams);
     if (c.warmupUs > 0)
         parts << QStringLiteral("--warmup %1")
                      .arg(QString::fromStdString(formatTimeS(static_cast<double>(c.warmupUs) / 1e6)));

@@ -34,6 +34,9 @@ QString countText(qint64 n, const char* one, const char* many);
 QString formatClock(double seconds);
 /// The load shape in wrk's words: "-t2 -c50 -d10s", plus "-R 2000" or "stages" when set.
 QString describeLoad(const RunConfig& config);
+/// "HTTP/1.1", "HTTP/2 (h2c)" or "HTTP/2 (h2 by ALPN)", with ", N streams per connection" for HTTP/2.
+/// `spoken`: what a stored run recorded ("h2", "h2c", "http/1.1"; empty = unknown, then the config's).
+QString describeProtocol(const RunConfig& config, const std::string& spoken = {});
 
 /// Green when a change is better, red when worse, for a metric where higher is better (or not).
 QColor deltaColor(double pct, bool higherIsBetter);
