@@ -4,6 +4,8 @@
 // live, stored and comparison charts look like one product.
 
 #include <QColor>
+#include <QFont>
+#include <QLocale>
 #include <QPen>
 #include <QString>
 
@@ -29,6 +31,11 @@ inline const QColor TARGET_RATE { 0x55, 0x55, 0x55 }; ///< open model schedule
 /// Left margin of every chart; alignPlotAreas() adds to it.
 constexpr int CHART_MARGIN_LEFT = 6;
 
+/// The charts' font at this size (the application font's family).
+QFont chartFont(qreal pointSize, bool bold = false);
+/// The locale of every chart number: en-US group separators whatever the system's.
+QLocale chartLocale();
+
 /// Applies the wrkbench theme to a new chart (call before adding series).
 void styleChart(QChart* chart, const QString& title);
 /// Applies fonts and grid colours to an axis.
@@ -44,6 +51,8 @@ void styleView(QChartView* view);
 void cacheGridLines(QChart* chart);
 /// Marks an item that moves or changes often (a crosshair): cacheGridLines() leaves it alone.
 void exemptFromItemCache(QGraphicsItem* item);
+/// The pen of a chart line: round caps and joins, short dashes for Qt::DashLine.
+QPen linePen(const QColor& color, qreal width = 2.0, Qt::PenStyle style = Qt::SolidLine);
 /// Sets a line series' pen (call after the series is added: adding re-applies the theme).
 void setLinePen(QLineSeries* series, const QColor& color, qreal width = 2.0, Qt::PenStyle style = Qt::SolidLine);
 
