@@ -7,7 +7,6 @@
 #include <QChartView>
 #include <QFontMetricsF>
 #include <QGraphicsLayout>
-#include <QGraphicsLineItem>
 #include <QGraphicsScene>
 #include <QLegend>
 #include <QLegendMarker>
@@ -90,35 +89,6 @@ void styleView(QChartView* view)
     view->viewport()->setAttribute(Qt::WA_OpaquePaintEvent);
     // Chart items move on every layout: a BSP index would be rebuilt for each move.
     if (view->scene()) view->scene()->setItemIndexMethod(QGraphicsScene::NoIndex);
-}
-
-namespace {
-
-constexpr int ITEM_CACHE_EXEMPT_KEY = 0x57B0; // QGraphicsItem::data key
-
-void cacheGridLinesBelow(QGraphicsItem* parent)
-{
-    for (QGraphicsItem* item : parent->childItems()) {
-        if (item->data(ITEM_CACHE_EXEMPT_KEY).toBool()) continue;
-        // Series (QtCharts' private ChartItem subclasses) change on every new point.
-        if (const QGraphicsObject* o = item->toGraphicsObject(); o && o->inherits("ChartItem")) continue;
-        if (dynamic_cast<QGraphicsLineItem*>(item) && item->cacheMode() == QGraphicsItem::NoCache)
-            item->setCacheMode(QGraphicsItem::DeviceCoordinateCache);
-        cacheGridLinesBelow(item);
-    }
-}
-
-} // namespace
-
-void cacheGridLines(QChart* chart)
-{
-    cacheGridLinesBelow(chart);
-}
-
-void exemptFromItemCache(QGraphicsItem* item)
-{
-    item->setData(ITEM_CACHE_EXEMPT_KEY, true);
-    item->setCacheMode(QGraphicsItem::NoCache);
 }
 
 QPen linePen(const QColor& color, qreal width, Qt::PenStyle style)
