@@ -19,6 +19,7 @@ TimePlot::TimePlot(const QString& title, QWidget* parent)
     , m_title(title)
     , m_formatX([](double t) { return QStringLiteral("t = %1 s").arg(QString::number(t, 'f', 2)); })
     , m_formatValue([](double v) { return formatNumber(v); })
+    , m_naturalYLabelWidthPx(yLabelWidthPx(m_yScale))
     , m_shownX(std::numeric_limits<double>::quiet_NaN())
 {
     // paintEvent covers every pixel of what it is asked to repaint from the
@@ -86,6 +87,7 @@ void TimePlot::setYScale(const PlotYScale& scale)
 {
     if (scale == m_yScale) return;
     m_yScale = scale;
+    m_naturalYLabelWidthPx = yLabelWidthPx(scale);
     invalidate();
 }
 
@@ -98,7 +100,7 @@ void TimePlot::setTimeAxis(const PlotTimeAxis& axis)
 
 int TimePlot::naturalYLabelWidthPx() const
 {
-    return yLabelWidthPx(m_yScale);
+    return m_naturalYLabelWidthPx;
 }
 
 void TimePlot::setYLabelWidthPx(int widthPx)
@@ -117,6 +119,7 @@ void TimePlot::setHoverFormat(XFormatter formatX, ValueFormatter formatValue)
 void TimePlot::invalidate()
 {
     m_cacheValid = false;
+    m_plotRect = QRectF();
     for (PlotLine& l : m_lines) {
         l.drawnCount = 0;
         l.drawnLengthPx = 0;
@@ -126,7 +129,9 @@ void TimePlot::invalidate()
 
 QRectF TimePlot::plotRect() const
 {
-    return plotGeometry(rect(), { m_title, &m_lines, m_yScale, m_timeAxis, m_yLabelWidthPx }).plot;
+    if (m_plotRect.isNull())
+        m_plotRect = plotGeometry(rect(), { m_title, &m_lines, m_yScale, m_timeAxis, m_yLabelWidthPx }).plot;
+    return m_plotRect;
 }
 
 QPointF TimePlot::positionOf(QPointF value) const

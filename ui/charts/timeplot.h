@@ -120,6 +120,12 @@ private:
     XFormatter m_formatX;
     ValueFormatter m_formatValue;
 
+    /// plotRect() and naturalYLabelWidthPx() as last computed: a redraw asks for them for
+    /// every line, and laying out measures every label (fonts, tick texts). Everything
+    /// they depend on goes through invalidate() or setYScale().
+    mutable QRectF m_plotRect;
+    int m_naturalYLabelWidthPx = 0;
+
     QPixmap m_cache; ///< frame + lines as drawn so far, in widget pixels
     bool m_cacheValid = false;
     int m_fullRepaints = 0;
