@@ -6,9 +6,10 @@
 
 #include "charts/comparecharts.h"
 #include "charts/livecharts.h"
+#include "charts/timeplot.h"
+#include "control/runsession.h"
 #include "mainwindow.h"
 #include "models/comparemodel.h"
-#include "text/format.h"
 #include "models/runsfiltermodel.h"
 #include "models/runstablemodel.h"
 #include "models/targetlistmodel.h"
@@ -25,22 +26,20 @@
 #include "pages/targeteditor.h"
 #include "pages/targetspanel.h"
 #include "serve/builtinserver.h"
-#include "control/runsession.h"
 #include "session/sessiondocument.h"
 #include "session/sessionpaths.h"
 #include "session/sessionwatcher.h"
+#include "text/format.h"
 #include "uitestsupport.h"
 #include "windowparts.h"
 
 #include <QAction>
-#include <QChartView>
 #include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QImageReader>
 #include <QLineEdit>
-#include <QLineSeries>
 #include <QListView>
 #include <QMenu>
 #include <QProcess>
@@ -99,14 +98,17 @@ class MainWindowTest : public QObject
         return nullptr;
     }
 
-    /// The rps line of the live charts: each redraw replaces its points once.
-    static QLineSeries* liveRpsLine(MainWindow& w)
+    /// Points drawn (or due to be drawn) on the live req/s line.
+    static int liveRpsPoints(MainWindow& w)
     {
-        const auto* view = livePage(w)->charts()->findChild<QChartView*>(QStringLiteral("rpsChartView"));
-        if (!view) return nullptr;
-        for (QAbstractSeries* series : view->chart()->series())
-            if (series->objectName() == QLatin1String("rps")) return qobject_cast<QLineSeries*>(series);
-        return nullptr;
+        const TimePlot* plot = livePage(w)->charts()->plot(QStringLiteral("rpsPlot"));
+        return plot ? static_cast<int>(plot->line(plot->lineIndex(QStringLiteral("rps"))).points.size()) : -1;
+    }
+    /// Times the live req/s plot painted anything into its pixmap (a whole repaint or new segments).
+    static int liveRpsPaints(MainWindow& w)
+    {
+        const TimePlot* plot = livePage(w)->charts()->plot(QStringLiteral("rpsPlot"));
+        return plot->fullRepaintCount() + plot->segmentRepaintCount();
     }
 
 private slots:
@@ -451,33 +453,37 @@ private slots:
         // Ten updates a second, the most the live view takes.
         typeInto(profileEditor(w)->field(QStringLiteral("interval")), QStringLiteral("100ms"));
         setDuration(w, QStringLiteral("60s"), QStringLiteral("400")); // stopped below, long before
-        QLineSeries* rps = liveRpsLine(w);
-        QVERIFY(rps);
+        LiveCharts* charts = livePage(w)->charts();
+        QVERIFY(charts->plot(QStringLiteral("rpsPlot")));
         auto* watcher = w.document()->findChild<SessionWatcher*>();
         QVERIFY(watcher);
         QSignalSpy intervals(runSession(w), &RunSession::intervalReceived);
         QSignalSpy finished(runSession(w), &RunSession::finished);
-        QSignalSpy redraws(rps, &QXYSeries::pointsReplaced);
+        QSignalSpy redraws(charts, &LiveCharts::redrawn);
         QSignalSpy rereads(watcher, &SessionWatcher::changed);
         QElapsedTimer clock;
         clock.start();
         QVERIFY(w.startRun());
         QTRY_VERIFY_WITH_TIMEOUT(intervals.count() >= 5, 60'000);
-        QTRY_COMPARE_WITH_TIMEOUT(rps->count(), int(intervals.count()), 10'000); // drawn, up to date
+        QTRY_COMPARE_WITH_TIMEOUT(liveRpsPoints(w), int(intervals.count()), 10'000); // drawn, up to date
 
         // Hidden behind another tab: intervals keep coming, nothing is drawn.
         w.showTab(MainWindow::RunsTab);
-        QVERIFY(!livePage(w)->charts()->isVisible());
+        QVERIFY(!charts->isVisible());
         const qsizetype redrawsWhenHidden = redraws.count();
+        QCoreApplication::processEvents(); // a repaint posted before the switch
+        const int paintsWhenHidden = liveRpsPaints(w);
         const qsizetype intervalsWhenHidden = intervals.count();
         QTRY_VERIFY_WITH_TIMEOUT(intervals.count() >= intervalsWhenHidden + 5, 60'000);
         QTest::qWait(2 * LiveCharts::REDRAW_INTERVAL_MS); // any redraw scheduled before the switch has fired
         QCOMPARE(redraws.count(), redrawsWhenHidden);
-        QVERIFY(rps->count() < int(intervals.count()));
+        QCOMPARE(liveRpsPaints(w), paintsWhenHidden); // nothing painted either
+        QVERIFY(liveRpsPoints(w) < int(intervals.count()));
         // Shown again: one redraw brings every interval received so far.
         w.showTab(MainWindow::LiveTab);
         QCOMPARE(redraws.count(), redrawsWhenHidden + 1);
-        QCOMPARE(rps->count(), int(intervals.count()));
+        QCOMPARE(liveRpsPoints(w), int(intervals.count()));
+        QTRY_VERIFY(liveRpsPaints(w) > paintsWhenHidden); // and painted
 
         w.stopRun();
         QVERIFY(finished.wait(60'000));

@@ -44,11 +44,16 @@ QAbstractAxis* AdaptiveYAxis::current() const
     return m_log ? static_cast<QAbstractAxis*>(m_logAxis) : static_cast<QAbstractAxis*>(m_linear);
 }
 
-bool AdaptiveYAxis::wantsLog(double minPositive, double max) const
+bool wantsLogScale(bool currentlyLog, double minPositive, double max)
 {
     if (!(minPositive > 0) || !(max > 0)) return false;
     const double ratio = max / minPositive;
-    return m_log ? ratio >= LINEAR_BELOW_RATIO : ratio > LOG_ABOVE_RATIO;
+    return currentlyLog ? ratio >= AdaptiveYAxis::LINEAR_BELOW_RATIO : ratio > AdaptiveYAxis::LOG_ABOVE_RATIO;
+}
+
+bool AdaptiveYAxis::wantsLog(double minPositive, double max) const
+{
+    return wantsLogScale(m_log, minPositive, max);
 }
 
 bool AdaptiveYAxis::update(double minPositive, double max)

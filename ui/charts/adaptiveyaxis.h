@@ -20,6 +20,11 @@ class QValueAxis;
 
 namespace wb::ui {
 
+/// The rule above as a function, for plots without a QtCharts axis: the mode for
+/// data in [minPositive, max] (minPositive: the smallest value > 0) when the
+/// axis is in log mode now (`currentlyLog`) or not.
+bool wantsLogScale(bool currentlyLog, double minPositive, double max);
+
 class AdaptiveYAxis
 {
 public:

@@ -111,7 +111,6 @@ void ChartCrosshair::showAt(const QPoint& viewportPos)
         m_line = new QGraphicsLineItem(chart);
         m_line->setPen(QPen(chartcolors::AXIS_LINE, 1, Qt::DashLine));
         m_line->setZValue(1000); // over the series
-        exemptFromItemCache(m_line); // it follows the mouse
     }
     m_line->setLine(lineX, plot.top(), lineX, plot.bottom());
     m_line->show();

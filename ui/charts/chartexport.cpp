@@ -32,32 +32,6 @@ void layoutNow(QChart* chart)
 
 } // namespace
 
-void alignPlotAreas(const QList<QChart*>& charts, ChartRelayout relayout)
-{
-    QList<qreal> natural;
-    qreal widest = 0;
-    for (QChart* c : charts) {
-        if (relayout == ChartRelayout::All)
-            layoutNow(c);
-        else
-            c->layout()->activate(); // a no-op when nothing changed
-        // The part of the left edge that is labels and title, without our previous padding.
-        const qreal n = c->plotArea().left() - (c->margins().left() - CHART_MARGIN_LEFT);
-        natural.append(n);
-        widest = std::max(widest, n);
-    }
-    for (qsizetype i = 0; i < charts.size(); ++i) {
-        QChart* c = charts[i];
-        QMargins m = c->margins();
-        const int left = CHART_MARGIN_LEFT + static_cast<int>(std::lround(widest - natural[i]));
-        if (m.left() != left) {
-            m.setLeft(left);
-            c->setMargins(m);
-            layoutNow(c);
-        }
-    }
-}
-
 QList<int> splitByWeights(int total, const QList<int>& weights)
 {
     int sum = 0;
@@ -73,23 +47,17 @@ QList<int> splitByWeights(int total, const QList<int>& weights)
     return parts;
 }
 
-QImage renderCharts(const QList<ChartSlot>& placements, QSize size, bool alignLeft)
+QImage renderCharts(const QList<ChartSlot>& placements, QSize size)
 {
     QImage image(size, QImage::Format_ARGB32_Premultiplied);
     image.fill(Qt::white);
 
     QList<QSizeF> oldSizes;
-    QList<QChart*> charts;
     for (const ChartSlot& s : placements) {
         oldSizes.append(s.chart->size());
-        charts.append(s.chart);
         s.chart->resize(s.rect.size());
+        layoutNow(s.chart);
     }
-    if (alignLeft)
-        alignPlotAreas(charts);
-    else
-        for (QChart* c : charts)
-            layoutNow(c);
 
     {
         QPainter painter(&image);
@@ -103,7 +71,6 @@ QImage renderCharts(const QList<ChartSlot>& placements, QSize size, bool alignLe
 
     for (qsizetype i = 0; i < placements.size(); ++i)
         placements[i].chart->resize(oldSizes[i]);
-    if (alignLeft) alignPlotAreas(charts);
     return image;
 }
 

@@ -7,7 +7,6 @@
 #include <QChartView>
 #include <QFontMetricsF>
 #include <QGraphicsLayout>
-#include <QGraphicsLineItem>
 #include <QGraphicsScene>
 #include <QLegend>
 #include <QLegendMarker>
@@ -17,9 +16,7 @@
 
 namespace wb::ui {
 
-namespace {
-
-QFont chartFont(qreal pointSize, bool bold = false)
+QFont chartFont(qreal pointSize, bool bold)
 {
     QFont f = QApplication::font();
     f.setPointSizeF(pointSize);
@@ -27,14 +24,12 @@ QFont chartFont(qreal pointSize, bool bold = false)
     return f;
 }
 
-QLocale numberLocale()
+QLocale chartLocale()
 {
     // Group separators regardless of the system locale (C/POSIX has none), so
     // 34893 reads as 34,893 in the labels as well as in the tooltips.
     return QLocale(QLocale::English, QLocale::UnitedStates);
 }
-
-} // namespace
 
 void styleChart(QChart* chart, const QString& title)
 {
@@ -47,7 +42,7 @@ void styleChart(QChart* chart, const QString& title)
     chart->setMargins(QMargins(CHART_MARGIN_LEFT, 2, 14, 5));
     chart->layout()->setContentsMargins(0, 0, 0, 0);
     chart->setLocalizeNumbers(true);
-    chart->setLocale(numberLocale());
+    chart->setLocale(chartLocale());
 
     chart->setTitle(title);
     chart->setTitleFont(chartFont(10, true));
@@ -96,41 +91,17 @@ void styleView(QChartView* view)
     if (view->scene()) view->scene()->setItemIndexMethod(QGraphicsScene::NoIndex);
 }
 
-namespace {
-
-constexpr int ITEM_CACHE_EXEMPT_KEY = 0x57B0; // QGraphicsItem::data key
-
-void cacheGridLinesBelow(QGraphicsItem* parent)
-{
-    for (QGraphicsItem* item : parent->childItems()) {
-        if (item->data(ITEM_CACHE_EXEMPT_KEY).toBool()) continue;
-        // Series (QtCharts' private ChartItem subclasses) change on every new point.
-        if (const QGraphicsObject* o = item->toGraphicsObject(); o && o->inherits("ChartItem")) continue;
-        if (dynamic_cast<QGraphicsLineItem*>(item) && item->cacheMode() == QGraphicsItem::NoCache)
-            item->setCacheMode(QGraphicsItem::DeviceCoordinateCache);
-        cacheGridLinesBelow(item);
-    }
-}
-
-} // namespace
-
-void cacheGridLines(QChart* chart)
-{
-    cacheGridLinesBelow(chart);
-}
-
-void exemptFromItemCache(QGraphicsItem* item)
-{
-    item->setData(ITEM_CACHE_EXEMPT_KEY, true);
-    item->setCacheMode(QGraphicsItem::NoCache);
-}
-
-void setLinePen(QLineSeries* series, const QColor& color, qreal width, Qt::PenStyle style)
+QPen linePen(const QColor& color, qreal width, Qt::PenStyle style)
 {
     QPen pen(color, width, style, Qt::RoundCap, Qt::RoundJoin);
     if (style == Qt::DashLine)
         pen.setDashPattern({ 4.0, 2.5 }); // in pen widths; Qt's default dashes are too long for thin lines
-    series->setPen(pen);
+    return pen;
+}
+
+void setLinePen(QLineSeries* series, const QColor& color, qreal width, Qt::PenStyle style)
+{
+    series->setPen(linePen(color, width, style));
 }
 
 void autoHideLegend(QChart* chart)
@@ -170,14 +141,14 @@ QString formatNumber(double value)
 {
     const double magnitude = std::abs(value);
     const int decimals = magnitude >= 100 ? 0 : magnitude >= 10 ? 1 : magnitude >= 1 ? 2 : 3;
-    return numberLocale().toString(value, 'f', decimals);
+    return chartLocale().toString(value, 'f', decimals);
 }
 
 QString formatMs(double ms)
 {
     const double magnitude = std::abs(ms);
     const int decimals = magnitude >= 100 ? 0 : magnitude >= 10 ? 1 : magnitude >= 1 ? 2 : 3;
-    return numberLocale().toString(ms, 'f', decimals) + QStringLiteral(" ms");
+    return chartLocale().toString(ms, 'f', decimals) + QStringLiteral(" ms");
 }
 
 } // namespace wb::ui

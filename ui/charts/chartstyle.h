@@ -4,13 +4,14 @@
 // live, stored and comparison charts look like one product.
 
 #include <QColor>
+#include <QFont>
+#include <QLocale>
 #include <QPen>
 #include <QString>
 
 class QAbstractAxis;
 class QChart;
 class QChartView;
-class QGraphicsItem;
 class QLineSeries;
 
 namespace wb::ui {
@@ -26,8 +27,13 @@ inline const QColor NON2XX { 0xf2, 0x8e, 0x2b }; ///< non-2xx responses
 inline const QColor TARGET_RATE { 0x55, 0x55, 0x55 }; ///< open model schedule
 } // namespace chartcolors
 
-/// Left margin of every chart; alignPlotAreas() adds to it.
+/// Left margin of every chart.
 constexpr int CHART_MARGIN_LEFT = 6;
+
+/// The charts' font at this size (the application font's family).
+QFont chartFont(qreal pointSize, bool bold = false);
+/// The locale of every chart number: en-US group separators whatever the system's.
+QLocale chartLocale();
 
 /// Applies the wrkbench theme to a new chart (call before adding series).
 void styleChart(QChart* chart, const QString& title);
@@ -35,15 +41,8 @@ void styleChart(QChart* chart, const QString& title);
 void styleAxis(QAbstractAxis* axis, const QString& title = {});
 /// A view with antialiasing, no frame, white background.
 void styleView(QChartView* view);
-/// Lets Qt keep the chart's grid and axis lines as pixmaps that are blitted on a
-/// repaint: a live chart repaints its whole plot area for each new point, and
-/// the raster engine draws antialiased hairlines pixel by pixel (they were a
-/// third of the live charts' painting). Call again after axes change (new ticks
-/// are new items). Texts are left alone: QtCharts resizes its label items
-/// without telling the cache. Items flagged with exemptFromItemCache() stay drawn.
-void cacheGridLines(QChart* chart);
-/// Marks an item that moves or changes often (a crosshair): cacheGridLines() leaves it alone.
-void exemptFromItemCache(QGraphicsItem* item);
+/// The pen of a chart line: round caps and joins, short dashes for Qt::DashLine.
+QPen linePen(const QColor& color, qreal width = 2.0, Qt::PenStyle style = Qt::SolidLine);
 /// Sets a line series' pen (call after the series is added: adding re-applies the theme).
 void setLinePen(QLineSeries* series, const QColor& color, qreal width = 2.0, Qt::PenStyle style = Qt::SolidLine);
 

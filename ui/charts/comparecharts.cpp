@@ -348,7 +348,7 @@ int CompareCharts::runCount() const
 bool CompareCharts::exportPng(const QString& path, QSize size, QString* error) const
 {
     const QSize imageSize = size.isValid() && !size.isEmpty() ? size : this->size();
-    return savePng(renderCharts(d->gridSlots(imageSize), imageSize, false), path, error);
+    return savePng(renderCharts(d->gridSlots(imageSize), imageSize), path, error);
 }
 
 bool CompareCharts::exportChartPng(const QString& which, const QString& path, QSize size, QString* error) const
@@ -359,7 +359,7 @@ bool CompareCharts::exportChartPng(const QString& which, const QString& path, QS
         return false;
     }
     const QSize imageSize = size.isValid() && !size.isEmpty() ? size : p->view->size();
-    return savePng(renderCharts({ { p->chart, QRect(QPoint(0, 0), imageSize) } }, imageSize, false), path, error);
+    return savePng(renderCharts({ { p->chart, QRect(QPoint(0, 0), imageSize) } }, imageSize), path, error);
 }
 
 } // namespace wb::ui

@@ -264,7 +264,7 @@ bool ExperimentCharts::exportPng(const QString& path, QSize size, QString* error
     return savePng(
         renderCharts({ { d->bars.chart, QRect(0, 0, half, imageSize.height()) },
                          { d->latency.chart, QRect(half, 0, imageSize.width() - half, imageSize.height()) } },
-            imageSize, false),
+            imageSize),
         path, error);
 }
 
@@ -276,7 +276,7 @@ bool ExperimentCharts::exportChartPng(const QString& which, const QString& path,
         return false;
     }
     const QSize imageSize = size.isValid() && !size.isEmpty() ? size : p->view->size();
-    return savePng(renderCharts({ { p->chart, QRect(QPoint(0, 0), imageSize) } }, imageSize, false), path, error);
+    return savePng(renderCharts({ { p->chart, QRect(QPoint(0, 0), imageSize) } }, imageSize), path, error);
 }
 
 } // namespace wb::ui

@@ -1,22 +1,18 @@
 #include "charts/livecharts.h"
 
 #include "charts/adaptiveyaxis.h"
-#include "charts/chartcrosshair.h"
 #include "charts/chartexport.h"
 #include "charts/chartstyle.h"
 #include "charts/intervalhistory.h"
 #include "charts/niceaxis.h"
+#include "charts/timeplot.h"
 
-#include <QChart>
-#include <QChartView>
 #include <QFileDialog>
-#include <QLineSeries>
-#include <QLogValueAxis>
 #include <QMenu>
 #include <QMessageBox>
+#include <QPainter>
 #include <QTimer>
 #include <QVBoxLayout>
-#include <QValueAxis>
 #include <algorithm>
 #include <limits>
 
@@ -27,13 +23,13 @@ namespace {
 constexpr double MIN_X_RANGE_S = 10.0; // a run's first seconds do not stretch over the whole width
 constexpr int X_MAX_INTERVALS = 10;
 constexpr int Y_MAX_INTERVALS = 4;
+constexpr int LATENCY_Y_MAX_INTERVALS = 5;
 const QList<int> PANEL_WEIGHTS = { 4, 5, 3 }; // rps, latency, errors: latency has the most lines
-
-enum class Unit { Rate, Latency, PerSecond };
 
 struct Line
 {
-    QLineSeries* series = nullptr;
+    TimePlot* plot = nullptr;
+    int index = -1;
     double IntervalPoint::*field = nullptr;
     bool openOnly = false; ///< shown in the open model only
 };
@@ -42,13 +38,6 @@ struct Line
 
 struct LiveCharts::Impl
 {
-    struct Panel
-    {
-        QChartView* view = nullptr;
-        QChart* chart = nullptr;
-        QValueAxis* x = nullptr;
-    };
-
     LiveCharts* q;
     IntervalHistory history;
     QTimer redrawTimer;
@@ -58,17 +47,13 @@ struct LiveCharts::Impl
     /// A whole stored run (setSeries): the x axis spans the run itself. Live
     /// runs keep at least MIN_X_RANGE_S so their first seconds do not stretch.
     bool stored = false;
+    /// The latency axis is log (see AdaptiveYAxis for when and why).
+    bool latencyLog = false;
 
-    Panel rps, latency, errors;
-    QValueAxis* rpsY = nullptr;
-    QValueAxis* errorsY = nullptr;
-    std::unique_ptr<AdaptiveYAxis> latencyY;
+    TimePlot* rps = nullptr;
+    TimePlot* latency = nullptr;
+    TimePlot* errors = nullptr;
     QList<Line> rpsLines, latencyLines, errorLines;
-    QList<QPointF> buffer;
-    /// What the left edges were last aligned for (y scales, latency axis mode);
-    /// empty after decorate(): aligning forces three synchronous chart layouts,
-    /// so it runs only when a y axis' labels can have changed width.
-    QString alignedFor;
     /// A timer redraw came while the charts were hidden (another tab): done on show.
     bool redrawPending = false;
 
@@ -76,83 +61,50 @@ struct LiveCharts::Impl
         : q(owner)
     { }
 
-    Panel makePanel(const QString& chartTitle, const QString& objectName, Unit unit)
+    TimePlot* makePlot(const QString& plotTitle, const QString& objectName, TimePlot::ValueFormatter formatValue)
     {
-        Panel p;
-        p.chart = new QChart;
-        styleChart(p.chart, chartTitle);
-        p.view = new QChartView(p.chart, q);
-        p.view->setObjectName(objectName);
-        styleView(p.view);
-        p.view->setMinimumHeight(120);
-        // The view paints its background white: the chart's own white rectangle
-        // under the plot would be a second fill of the whole panel per repaint.
-        p.chart->setBackgroundVisible(false);
-        p.x = new QValueAxis(p.chart);
-        styleAxis(p.x); // the labels carry the unit ("30 s"): no axis title eating a panel's height
-        autoHideLegend(p.chart);
-        applyTimeAxis(p.x, MIN_X_RANGE_S, X_MAX_INTERVALS);
-        p.chart->addAxis(p.x, Qt::AlignBottom);
-        p.view->setContextMenuPolicy(Qt::CustomContextMenu);
-        QObject::connect(p.view, &QWidget::customContextMenuRequested, q,
-            [this, view = p.view](const QPoint& pos) { showContextMenu(view->mapToGlobal(pos)); });
-        new ChartCrosshair(
-            p.view, [](double x) { return QObject::tr("t = %1 s").arg(QString::number(x, 'f', 2)); },
-            [unit](const QXYSeries*, double y) {
-                return unit == Unit::Latency ? formatMs(y)
-                    : unit == Unit::Rate     ? formatNumber(y) + QStringLiteral(" req/s")
-                                             : formatNumber(y) + QStringLiteral("/s");
-            });
+        auto* p = new TimePlot(plotTitle, q);
+        p->setObjectName(objectName);
+        p->setHoverFormat(
+            [](double x) { return QObject::tr("t = %1 s").arg(QString::number(x, 'f', 2)); }, std::move(formatValue));
+        p->setContextMenuPolicy(Qt::CustomContextMenu);
+        QObject::connect(p, &QWidget::customContextMenuRequested, q,
+            [this, p](const QPoint& pos) { showContextMenu(p->mapToGlobal(pos)); });
         return p;
     }
 
-    QLineSeries* addLine(Panel& p, QList<Line>& lines, const char* objectName, double IntervalPoint::*field,
-        bool openOnly, QAbstractAxis* y)
+    static void addLine(TimePlot* p, QList<Line>& lines, const char* key, double IntervalPoint::*field, bool openOnly)
     {
-        auto* s = new QLineSeries;
-        s->setObjectName(QLatin1String(objectName));
-        p.chart->addSeries(s);
-        s->attachAxis(p.x);
-        if (y) s->attachAxis(y);
-        lines.append({ s, field, openOnly });
-        return s;
+        lines.append({ p, p->addLine(QLatin1String(key)), field, openOnly });
     }
 
     void build()
     {
-        rps = makePanel(QObject::tr("Requests/s"), QStringLiteral("rpsChartView"), Unit::Rate);
-        latency = makePanel(QObject::tr("Latency (ms)"), QStringLiteral("latencyChartView"), Unit::Latency);
-        errors = makePanel(QObject::tr("Errors/s"), QStringLiteral("errorsChartView"), Unit::PerSecond);
+        rps = makePlot(QObject::tr("Requests/s"), QStringLiteral("rpsPlot"),
+            [](double y) { return formatNumber(y) + QStringLiteral(" req/s"); });
+        latency = makePlot(
+            QObject::tr("Latency (ms)"), QStringLiteral("latencyPlot"), [](double y) { return formatMs(y); });
+        errors = makePlot(QObject::tr("Errors/s"), QStringLiteral("errorsPlot"),
+            [](double y) { return formatNumber(y) + QStringLiteral("/s"); });
 
-        rpsY = new QValueAxis(rps.chart);
-        styleAxis(rpsY);
-        rps.chart->addAxis(rpsY, Qt::AlignLeft);
-        addLine(rps, rpsLines, "rps", &IntervalPoint::requestsPerS, false, rpsY);
-        addLine(rps, rpsLines, "targetRate", &IntervalPoint::targetRatePerS, true, rpsY);
-
-        latencyY = std::make_unique<AdaptiveYAxis>(latency.chart, QString());
+        addLine(rps, rpsLines, "rps", &IntervalPoint::requestsPerS, false);
+        addLine(rps, rpsLines, "targetRate", &IntervalPoint::targetRatePerS, true);
         // Service time first so the corrected latency is drawn on top of it.
-        addLine(latency, latencyLines, "serviceP50", &IntervalPoint::serviceP50Ms, true, nullptr);
-        addLine(latency, latencyLines, "serviceP90", &IntervalPoint::serviceP90Ms, true, nullptr);
-        addLine(latency, latencyLines, "serviceP99", &IntervalPoint::serviceP99Ms, true, nullptr);
-        addLine(latency, latencyLines, "p50", &IntervalPoint::p50Ms, false, nullptr);
-        addLine(latency, latencyLines, "p90", &IntervalPoint::p90Ms, false, nullptr);
-        addLine(latency, latencyLines, "p99", &IntervalPoint::p99Ms, false, nullptr);
-        for (const Line& l : std::as_const(latencyLines))
-            latencyY->addSeries(l.series);
-
-        errorsY = new QValueAxis(errors.chart);
-        styleAxis(errorsY);
-        errors.chart->addAxis(errorsY, Qt::AlignLeft);
-        addLine(errors, errorLines, "errors", &IntervalPoint::errorsPerS, false, errorsY);
-        addLine(errors, errorLines, "non2xx", &IntervalPoint::non2xxPerS, false, errorsY);
+        addLine(latency, latencyLines, "serviceP50", &IntervalPoint::serviceP50Ms, true);
+        addLine(latency, latencyLines, "serviceP90", &IntervalPoint::serviceP90Ms, true);
+        addLine(latency, latencyLines, "serviceP99", &IntervalPoint::serviceP99Ms, true);
+        addLine(latency, latencyLines, "p50", &IntervalPoint::p50Ms, false);
+        addLine(latency, latencyLines, "p90", &IntervalPoint::p90Ms, false);
+        addLine(latency, latencyLines, "p99", &IntervalPoint::p99Ms, false);
+        addLine(errors, errorLines, "errors", &IntervalPoint::errorsPerS, false);
+        addLine(errors, errorLines, "non2xx", &IntervalPoint::non2xxPerS, false);
 
         auto* layout = new QVBoxLayout(q);
         layout->setContentsMargins(0, 0, 0, 0);
         layout->setSpacing(0);
-        layout->addWidget(rps.view, PANEL_WEIGHTS[0]);
-        layout->addWidget(latency.view, PANEL_WEIGHTS[1]);
-        layout->addWidget(errors.view, PANEL_WEIGHTS[2]);
+        layout->addWidget(rps, PANEL_WEIGHTS[0]);
+        layout->addWidget(latency, PANEL_WEIGHTS[1]);
+        layout->addWidget(errors, PANEL_WEIGHTS[2]);
 
         redrawTimer.setSingleShot(true);
         redrawTimer.setInterval(REDRAW_INTERVAL_MS);
@@ -162,11 +114,9 @@ struct LiveCharts::Impl
     /// Names, pens and visibility for the current run (colours follow the run's target colour).
     void decorate()
     {
-        QLineSeries* const rpsLine = rpsLines[0].series;
-        rpsLine->setName(title.isEmpty() ? QObject::tr("Requests/s") : title);
-        setLinePen(rpsLine, color, 2.0);
-        rpsLines[1].series->setName(QObject::tr("Target rate"));
-        setLinePen(rpsLines[1].series, chartcolors::TARGET_RATE, 1.0, Qt::DashLine);
+        rps->setLineLook(rpsLines[0].index, title.isEmpty() ? QObject::tr("Requests/s") : title, linePen(color, 2.0));
+        rps->setLineLook(
+            rpsLines[1].index, QObject::tr("Target rate"), linePen(chartcolors::TARGET_RATE, 1.0, Qt::DashLine));
 
         // Shades of the run colour: the median lightest, the tail darkest (the eye goes to the darkest line).
         const QColor p50Color = tint(color, 0.5);
@@ -178,9 +128,7 @@ struct LiveCharts::Impl
             qreal width;
             Qt::PenStyle style;
         } latencyLooks[] = {
-            // 1 px: dashed pens wider than a pixel go through Qt's path dasher and
-            // stroker, which costs ~15 ms per 2,000-point line; 1 px dashes take
-            // the raster engine's fast cosmetic path (~1 ms).
+            // 1 px dashes: the raster engine's fast cosmetic path (wider dashes go through the dasher and stroker).
             { QObject::tr("service p50"), shade(p50Color, 0.15), 1.0, Qt::DashLine },
             { QObject::tr("service p90"), color, 1.0, Qt::DashLine },
             { QObject::tr("service p99"), p99Color, 1.0, Qt::DashLine },
@@ -189,36 +137,29 @@ struct LiveCharts::Impl
             { QObject::tr("p99"), p99Color, 2.0, Qt::SolidLine },
         };
         for (qsizetype i = 0; i < latencyLines.size(); ++i) {
-            latencyLines[i].series->setName(latencyLooks[i].name);
-            setLinePen(latencyLines[i].series, latencyLooks[i].color, latencyLooks[i].width, latencyLooks[i].style);
+            const auto& look = latencyLooks[i];
+            latency->setLineLook(latencyLines[i].index, look.name, linePen(look.color, look.width, look.style));
         }
-        errorLines[0].series->setName(QObject::tr("errors"));
-        setLinePen(errorLines[0].series, chartcolors::ERRORS, 2.0);
-        errorLines[1].series->setName(QObject::tr("non-2xx"));
-        setLinePen(errorLines[1].series, chartcolors::NON2XX, 2.0);
+        errors->setLineLook(errorLines[0].index, QObject::tr("errors"), linePen(chartcolors::ERRORS, 2.0));
+        errors->setLineLook(errorLines[1].index, QObject::tr("non-2xx"), linePen(chartcolors::NON2XX, 2.0));
 
         for (const QList<Line>* lines : { &rpsLines, &latencyLines, &errorLines })
             for (const Line& l : *lines)
-                l.series->setVisible(!l.openOnly || openModel);
-        for (const Panel* p : { &rps, &latency, &errors })
-            updateLegendFit(p->chart);
-        alignedFor.clear();
+                l.plot->setLineVisible(l.index, !l.openOnly || openModel);
     }
 
-    void fill(const Line& line, bool positiveOnly)
+    void fill(const Line& line, bool positiveOnly) const
     {
-        // A hidden line stays empty: replacing nothing with nothing would still repaint the chart.
-        if (!line.series->isVisible() && line.series->count() == 0) return;
-        buffer.clear();
-        if (line.series->isVisible()) {
+        QList<QPointF> points;
+        if (line.plot->line(line.index).visible) {
             const QVector<IntervalPoint>& pts = history.points();
-            buffer.reserve(pts.size());
+            points.reserve(pts.size());
             for (const IntervalPoint& p : pts) {
                 const double v = p.*(line.field);
-                if (!positiveOnly || v > 0) buffer.append(QPointF(p.endS, v));
+                if (!positiveOnly || v > 0) points.append(QPointF(p.endS, v));
             }
         }
-        line.series->replace(buffer);
+        line.plot->setPoints(line.index, std::move(points));
     }
 
     /// Largest value of the visible lines (and smallest positive one).
@@ -227,7 +168,7 @@ struct LiveCharts::Impl
         minPositive = std::numeric_limits<double>::infinity();
         max = 0;
         for (const Line& l : lines) {
-            if (!l.series->isVisible()) continue;
+            if (!l.plot->line(l.index).visible) continue;
             for (const IntervalPoint& p : history.points()) {
                 const double v = p.*(l.field);
                 max = std::max(max, v);
@@ -236,60 +177,44 @@ struct LiveCharts::Impl
         }
     }
 
-    /// The y scales as text: equal keys mean equal label widths.
-    QString yScalesKey() const
-    {
-        const auto range = [](const QAbstractAxis* axis) {
-            if (const auto* v = qobject_cast<const QValueAxis*>(axis))
-                return QStringLiteral("%1:%2:%3:%4")
-                    .arg(v->min())
-                    .arg(v->max())
-                    .arg(v->tickCount())
-                    .arg(v->labelFormat());
-            if (const auto* l = qobject_cast<const QLogValueAxis*>(axis))
-                return QStringLiteral("log%1:%2").arg(l->min()).arg(l->max());
-            return QString();
-        };
-        return range(rpsY) + QLatin1Char('|') + range(latencyY->current()) + QLatin1Char('|') + range(errorsY);
-    }
-
     void redraw()
     {
         redrawTimer.stop();
         redrawPending = false;
         double minPositive = 0, max = 0;
 
-        // The latency mode comes first: the log axis cannot show values <= 0.
+        // The scales first: a plot that changes scale repaints whole, and is not
+        // asked to draw the new segments on the old one first.
         valueRange(latencyLines, minPositive, max);
-        const bool log = latencyY->update(minPositive, max > 0 ? max : 1.0);
-        for (const Line& l : std::as_const(latencyLines))
-            fill(l, log);
-
-        for (const Line& l : std::as_const(rpsLines))
-            fill(l, false);
+        latencyLog = wantsLogScale(latencyLog, minPositive, max > 0 ? max : 1.0);
+        // Linear latency starts at zero so heights compare honestly; 8% headroom keeps the top line off the frame.
+        latency->setYScale(latencyLog
+                ? PlotYScale::decades(decadeRange(minPositive, max))
+                : PlotYScale::linear(niceScale(0, max > 0 ? max * 1.08 : 1.0, LATENCY_Y_MAX_INTERVALS)));
         valueRange(rpsLines, minPositive, max);
-        applyScale(rpsY, niceScale(0, std::max(max * 1.08, 10.0), Y_MAX_INTERVALS));
-
-        for (const Line& l : std::as_const(errorLines))
-            fill(l, false);
+        rps->setYScale(PlotYScale::linear(niceScale(0, std::max(max * 1.08, 10.0), Y_MAX_INTERVALS)));
         valueRange(errorLines, minPositive, max);
         // An idle errors chart reads 0..4 with whole-number ticks rather than 0.00..1.00.
-        applyScale(errorsY, niceScale(0, std::max(max * 1.08, 4.0), Y_MAX_INTERVALS));
+        errors->setYScale(PlotYScale::linear(niceScale(0, std::max(max * 1.08, 4.0), Y_MAX_INTERVALS)));
 
         const double lastS = history.isEmpty() ? 0.0 : history.points().back().endS;
-        const double xMaxS = stored && lastS > 0 ? lastS : std::max(lastS, MIN_X_RANGE_S);
-        for (Panel* p : { &rps, &latency, &errors })
-            applyTimeAxis(p->x, xMaxS, X_MAX_INTERVALS);
-
-        const QString key = yScalesKey();
-        if (key != alignedFor) {
-            // After decorate() the legends changed too; otherwise only an axis did.
-            alignPlotAreas({ rps.chart, latency.chart, errors.chart },
-                alignedFor.isEmpty() ? ChartRelayout::All : ChartRelayout::Pending);
-            alignedFor = key;
+        const PlotTimeAxis time = stored && lastS > 0 ? PlotTimeAxis::upTo(lastS, X_MAX_INTERVALS)
+                                                      : growingTimeAxis(lastS, MIN_X_RANGE_S, X_MAX_INTERVALS);
+        int labelWidthPx = 0;
+        for (TimePlot* p : { rps, latency, errors }) {
+            p->setTimeAxis(time);
+            labelWidthPx = std::max(labelWidthPx, p->naturalYLabelWidthPx());
         }
-        for (Panel* p : { &rps, &latency, &errors })
-            cacheGridLines(p->chart);
+        // The widest y labels of the three set the left edge of all: the time axes line up.
+        for (TimePlot* p : { rps, latency, errors })
+            p->setYLabelWidthPx(labelWidthPx);
+
+        for (const QList<Line>* lines : { &rpsLines, &errorLines })
+            for (const Line& l : *lines)
+                fill(l, false);
+        for (const Line& l : std::as_const(latencyLines))
+            fill(l, latencyLog); // the log axis cannot show values <= 0
+        emit q->redrawn();
     }
 
     /// The timer's redraw: charts nobody can see wait until they are shown.
@@ -343,6 +268,7 @@ void LiveCharts::reset(const QString& title, const QColor& color, bool openModel
     d->title = title;
     if (color.isValid()) d->color = color;
     d->openModel = openModel;
+    d->latencyLog = false;
     d->decorate();
     d->redraw();
 }
@@ -359,6 +285,7 @@ void LiveCharts::setSeries(const RunSeries& series)
     if (series.color.isValid()) d->color = series.color;
     d->openModel = series.openModel;
     d->stored = true;
+    d->latencyLog = false;
     d->decorate();
     d->history.assign(series.intervals);
     d->redraw();
@@ -374,6 +301,13 @@ void LiveCharts::redrawNow()
     d->redraw();
 }
 
+TimePlot* LiveCharts::plot(const QString& objectName) const
+{
+    for (TimePlot* p : { d->rps, d->latency, d->errors })
+        if (p->objectName() == objectName) return p;
+    return nullptr;
+}
+
 void LiveCharts::showEvent(QShowEvent* event)
 {
     QWidget::showEvent(event);
@@ -384,15 +318,20 @@ bool LiveCharts::exportPng(const QString& path, QSize size, QString* error) cons
 {
     if (d->redrawTimer.isActive() || d->redrawPending) d->redraw(); // the file shows every interval received so far
     const QSize imageSize = size.isValid() && !size.isEmpty() ? size : this->size();
-    const QList<int> heights = splitByWeights(imageSize.height(), PANEL_WEIGHTS);
-    QList<ChartSlot> placements;
-    int y = 0;
-    const Impl::Panel* panels[] = { &d->rps, &d->latency, &d->errors };
-    for (int i = 0; i < 3; ++i) {
-        placements.append({ panels[i]->chart, QRect(0, y, imageSize.width(), heights[i]) });
-        y += heights[i];
+    QImage image(imageSize, QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::white);
+    {
+        QPainter painter(&image);
+        painter.setRenderHint(QPainter::TextAntialiasing);
+        const QList<int> heights = splitByWeights(imageSize.height(), PANEL_WEIGHTS);
+        int y = 0;
+        const TimePlot* plots[] = { d->rps, d->latency, d->errors };
+        for (int i = 0; i < 3; ++i) {
+            plots[i]->paintTo(painter, QRect(0, y, imageSize.width(), heights[i]));
+            y += heights[i];
+        }
     }
-    return savePng(renderCharts(placements, imageSize, true), path, error);
+    return savePng(image, path, error);
 }
 
 } // namespace wb::ui

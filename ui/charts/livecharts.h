@@ -3,8 +3,8 @@
 // open model), latency p50/p90/p99 (plus service time in the open model), and
 // errors and non-2xx responses per second. Used live (appendInterval, redrawn
 // at most ~10 times a second by a coalescing timer, not at all while hidden) and for stored runs
-// (setSeries). Axes rescale to the data; hovering shows values; the context
-// menu exports PNG.
+// (setSeries). Each chart is a TimePlot, which draws only the new segments of a
+// live run; axes rescale to the data; hovering shows values; the context menu exports PNG.
 
 #include "charts/chartdata.h"
 
@@ -12,6 +12,8 @@
 #include <memory>
 
 namespace wb::ui {
+
+class TimePlot;
 
 class LiveCharts : public QWidget
 {
@@ -31,11 +33,18 @@ public:
     /// Applies pending intervals to the charts now instead of at the next timer tick.
     void redrawNow();
 
+    /// The three charts, top to bottom: "rpsPlot", "latencyPlot", "errorsPlot".
+    TimePlot* plot(const QString& objectName) const;
+
     /// Redraws are coalesced to at most one per this many milliseconds.
     static constexpr int REDRAW_INTERVAL_MS = 100;
 
     /// Renders the three charts to a PNG of the widget's size (or `size` if valid).
     bool exportPng(const QString& path, QSize size = {}, QString* error = nullptr) const;
+
+signals:
+    /// The history was handed to the charts (once per coalesced redraw, reset or stored run).
+    void redrawn();
 
 protected:
     void showEvent(QShowEvent* event) override;
