@@ -82,6 +82,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_targets->editor(), &TargetEditor::saved, this, &MainWindow::updateHint);
     connect(m_targets, &TargetsPanel::message, this, [this](const QString& text) { showMessage(text); });
     connect(m_targets, &TargetsPanel::probeRequested, this, &MainWindow::probeTarget);
+    connect(m_targets, &TargetsPanel::bothProtocolsRequested, this, &MainWindow::runBothProtocols);
     connect(m_profileEditor, &ProfileEditor::validityChanged, this, &MainWindow::updateActions);
     connect(m_profileEditor, &ProfileEditor::loadChanged, this, &MainWindow::updateHint);
     connect(m_profileEditor, &ProfileEditor::profileCreated, this, &MainWindow::selectProfile);
@@ -117,6 +118,7 @@ void MainWindow::connectRunControl()
     });
     connect(m_coordinator, &RunCoordinator::runTargetChanged, m_targets, &TargetsPanel::setBusyTargetId);
     connect(m_coordinator, &RunCoordinator::liveViewWanted, this, [this] { showTab(LiveTab); });
+    connect(m_coordinator, &RunCoordinator::bothProtocolsRan, this, &MainWindow::compareRuns);
     connect(m_coordinator, &RunCoordinator::message, this, &MainWindow::showMessage);
     connect(m_coordinator, &RunCoordinator::lastRunNoteChanged, this, &MainWindow::updateRunsLabel);
     connect(m_coordinator, &RunCoordinator::experimentStopRequested, m_experiments, &ExperimentPage::stop);

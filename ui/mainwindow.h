@@ -60,6 +60,8 @@ public:
     /// Runs the selected target with the current profile, after one probe request
     /// (a failed probe asks "Run anyway" / "Cancel"). False when Run is disabled.
     bool startRun();
+    /// The selected target with the current profile over HTTP/1.1, then HTTP/2; Compare shows both.
+    bool runBothProtocols();
     void stopRun();
     /// Probes the selected target and shows the Probe dialog. False when Probe is disabled.
     bool probeTarget();

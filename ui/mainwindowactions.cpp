@@ -238,6 +238,15 @@ bool MainWindow::startRun()
         m_targets->editor()->currentTarget(), m_profileEditor->currentProfile(), m_profileEditor->isModified()));
 }
 
+bool MainWindow::runBothProtocols()
+{
+    if (!m_runAction->isEnabled()) return false;
+    m_targets->editor()->commit();
+    m_profileEditor->commit();
+    return m_coordinator->startBothProtocols(RunCoordinator::planFor(
+        m_targets->editor()->currentTarget(), m_profileEditor->currentProfile(), m_profileEditor->isModified()));
+}
+
 void MainWindow::stopRun()
 {
     m_coordinator->stop();

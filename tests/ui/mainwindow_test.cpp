@@ -140,6 +140,56 @@ private slots:
             QVERIFY(QString::fromStdString(t.url).startsWith(QStringLiteral("http://builtin/")));
     }
 
+    /// HTTP/2 end to end: the target editor's Protocol field is stored, F5 runs the target
+    /// over h2c on the built-in server, the run says so; "Run over HTTP/1.1 and HTTP/2"
+    /// makes the pair and opens Compare with both, the protocol on its own row.
+    void protocolFieldRunsHttp2AndBothProtocolsCompare()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("http2.wrkbench"));
+        MainWindow w;
+        QVERIFY(w.openStartupSession(path));
+        QVERIFY(showAndActivate(w));
+        const int64_t id = targetsPanel(w)->addTarget();
+        QVERIFY(id > 0);
+        TargetEditor* editor = targetsPanel(w)->editor();
+        typeInto(editor->nameEdit(), QStringLiteral("front door"));
+        typeInto(editor->urlEdit(), QStringLiteral("http://builtin/"));
+        QCOMPARE(editor->protocolBox()->currentIndex(), 0); // HTTP/1.1 unless chosen
+        editor->protocolBox()->setCurrentIndex(1);
+        QVERIFY(editor->commit());
+        QCOMPARE(w.document()->targetById(id)->httpVersion, HttpVersion::Http2);
+        setDuration(w, QStringLiteral("1s"), QStringLiteral("4"));
+        typeInto(profileEditor(w)->field(QStringLiteral("threads")), QStringLiteral("1"));
+        typeInto(profileEditor(w)->field(QStringLiteral("streams")), QStringLiteral("4"));
+        QVERIFY2(profileEditor(w)->isValid(), qPrintable(profileEditor(w)->statusLabel()->text()));
+
+        const RunOutcome h2 = runWithF5(w);
+        QCOMPARE(h2.status, RunStatus::Completed);
+        const RunRecord* r = runById(w, h2.runId);
+        QVERIFY(r);
+        QCOMPARE(r->totals.protocol, std::string("h2c"));
+        QCOMPARE(r->config.streams, 4u);
+        QVERIFY(r->totals.requests > 0);
+        QCOMPARE(r->totals.errors.total(), uint64_t(0));
+
+        // One click: the pair, then Compare.
+        QSignalSpy finished(runSession(w), &RunSession::finished);
+        QVERIFY(w.runBothProtocols());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 30'000);
+        QTRY_COMPARE_WITH_TIMEOUT(tabs(w)->currentWidget(), static_cast<QWidget*>(comparePage(w)), 10'000);
+        CompareModel* compare = comparePage(w)->model();
+        QCOMPARE(compare->runs().size(), size_t(2));
+        QCOMPARE(compare->runs()[0].totals.protocol, std::string("http/1.1"));
+        QCOMPARE(compare->runs()[1].totals.protocol, std::string("h2c"));
+        QCOMPARE(compare->runs()[0].config.streams, 1u); // the profile's streams apply to HTTP/2 only
+        QCOMPARE(compare->runs()[1].config.streams, 4u);
+        const int row = compare->rowOfMetric(QStringLiteral("protocol"));
+        QVERIFY(row >= 0);
+        QCOMPARE(compare->index(row, CompareModel::valueColumn(0)).data().toString(), QStringLiteral("HTTP/1.1"));
+        QVERIFY(compare->index(row, CompareModel::valueColumn(1)).data().toString().startsWith(
+            QStringLiteral("HTTP/2 (h2c), 4 streams")));
+    }
+
     void addTargetRunCompareAndExport()
     {
         const QString path = m_dir.filePath(QStringLiteral("workflow.wrkbench"));

@@ -150,11 +150,45 @@ void RunCoordinator::setLastRunNote(const QString& note)
     emit lastRunNoteChanged(note);
 }
 
+bool RunCoordinator::startBothProtocols(RunSetup plan)
+{
+    RunSetup second = plan;
+    plan.target.httpVersion = HttpVersion::Http1;
+    second.target.httpVersion = HttpVersion::Http2;
+    if (!start(plan)) return false;
+    m_nextOfPair = second;
+    m_pairRuns.clear();
+    return true;
+}
+
 void RunCoordinator::runFinished(const RunOutcome& outcome)
 {
     // At once, and only this run: the history shows it before finished() reaches anyone else.
     if (m_doc && outcome.runId) m_doc->refreshRun(outcome.runId);
     emit busyChanged();
+    if (m_nextOfPair) {
+        if (outcome.status != RunStatus::Completed || outcome.runId == 0) {
+            m_nextOfPair.reset(); // a pair with a failed or stopped half compares nothing
+        } else {
+            m_pairRuns << outcome.runId;
+            RunSetup next = *m_nextOfPair;
+            m_nextOfPair.reset();
+            // Queued: this finished() is still being delivered to others.
+            QMetaObject::invokeMethod(
+                this,
+                [this, next] {
+                    if (!start(next)) m_pairRuns.clear();
+                },
+                Qt::QueuedConnection);
+        }
+    } else if (!m_pairRuns.isEmpty()) {
+        if (outcome.status == RunStatus::Completed && outcome.runId) {
+            m_pairRuns << outcome.runId;
+            QMetaObject::invokeMethod(
+                this, [this, runs = m_pairRuns] { emit bothProtocolsRan(runs); }, Qt::QueuedConnection);
+        }
+        m_pairRuns.clear();
+    }
     if (outcome.cancelled) {
         emit message(tr("Run cancelled before the load started"), 6000);
         return;

@@ -22,7 +22,9 @@
 
 #include <QObject>
 #include <QPointer>
+#include <QList>
 #include <QString>
+#include <optional>
 
 class QMessageBox;
 class QWidget;
@@ -54,6 +56,10 @@ public:
     static RunSetup planFor(const Target& target, LoadProfile profile, bool profileModified);
     /// Starts plan in the open session, with a probe request first. False when busy or no session is open.
     bool start(RunSetup plan);
+    /// The same target and profile over HTTP/1.1, then over HTTP/2 (the obvious comparison
+    /// of one front door): when both completed, bothProtocolsRan() names the two runs. A run
+    /// that fails or is stopped ends the pair.
+    bool startBothProtocols(RunSetup plan);
     /// Stops the run (its measurements are kept as 'stopped') and an experiment going.
     void stop();
     /// Before the session changes or the window closes: asks to stop a run or an
@@ -86,6 +92,8 @@ signals:
     void lastRunNoteChanged(const QString& note);
     /// stop() or settle() wants the running experiment stopped (ExperimentPage::stop).
     void experimentStopRequested();
+    /// startBothProtocols(): the HTTP/1.1 run and the HTTP/2 run, both completed.
+    void bothProtocolsRan(QList<qint64> runIds);
 
 private:
     void phaseChanged();
@@ -101,6 +109,8 @@ private:
     QPointer<ExperimentTask> m_experiment;
     QPointer<QMessageBox> m_runAnywayBox;
     QString m_lastRunNote;
+    std::optional<RunSetup> m_nextOfPair; ///< startBothProtocols(): the HTTP/2 run, after the HTTP/1.1 one
+    QList<qint64> m_pairRuns;
 };
 
 } // namespace wb::ui

@@ -274,9 +274,12 @@ FieldErrors checkProfileForm(const ProfileForm& form, RunConfig* load)
     }
     if (errors.isEmpty()) {
         // Whatever the fields cannot see on their own (RunConfig is the authority).
-        RunConfig check = c;
-        check.request.method = "GET";
-        if (Status st = check.validate(); !st) errors[QStringLiteral("form")] = q(st.error());
+        // A profile serves either protocol: each half is checked as the protocol it is for.
+        for (HttpVersion version : { HttpVersion::Http1, HttpVersion::Http2 }) {
+            RunConfig check = c.withHttpVersion(version);
+            check.request.method = "GET";
+            if (Status st = check.validate(); !st && errors.isEmpty()) errors[QStringLiteral("form")] = q(st.error());
+        }
     }
     if (errors.isEmpty() && load) *load = c;
     return errors;

@@ -160,6 +160,8 @@ void TargetsPanel::showContextMenu(const QPoint& pos)
     QMenu menu(this);
     menu.addAction(tr("Probe"), QKeySequence(Qt::CTRL | Qt::Key_P), this, &TargetsPanel::probeRequested)
         ->setEnabled(m_probe->isEnabled());
+    menu.addAction(tr("Run over HTTP/1.1 and HTTP/2, then compare"), this, &TargetsPanel::bothProtocolsRequested)
+        ->setEnabled(m_probe->isEnabled());
     menu.addSeparator();
     menu.addAction(tr("Duplicate"), this, &TargetsPanel::duplicateTarget)->setEnabled(m_duplicate->isEnabled());
     menu.addAction(tr("Delete…"), this, &TargetsPanel::deleteTarget)->setEnabled(m_delete->isEnabled());

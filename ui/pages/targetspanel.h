@@ -50,6 +50,8 @@ signals:
     void message(const QString& text);
     /// The Probe button or the list's context menu: probe the selected target.
     void probeRequested();
+    /// The context menu: run the selected target over HTTP/1.1, then over HTTP/2, and compare.
+    void bothProtocolsRequested();
 
 private:
     void currentChanged();

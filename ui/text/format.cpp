@@ -81,7 +81,8 @@ QString describeProtocol(const RunConfig& config, const std::string& spoken)
     const std::string id = spoken.empty() ? protocolId(config.httpVersion, config.request.url.isTls()) : spoken;
     if (id == "http/1.1") return QStringLiteral("HTTP/1.1");
     const QString name = id == "h2" ? QObject::tr("HTTP/2 (h2 by ALPN)") : QObject::tr("HTTP/2 (h2c)");
-    return QObject::tr("%1, %n stream(s) per connection", nullptr, static_cast<int>(config.streams)).arg(name);
+    return config.streams == 1 ? QObject::tr("%1, 1 stream per connection").arg(name)
+                               : QObject::tr("%1, %2 streams per connection").arg(name).arg(config.streams);
 }
 
 QString describeLoad(const RunConfig& load)
