@@ -39,13 +39,13 @@ void addLatency(Row& row, const LatencySummary& s)
 
 void addErrorsHeader(Row& row)
 {
-    for (const char* name : { "connect", "read", "write", "timeout", "tls", "parse", "status" })
+    for (const char* name : { "connect", "read", "write", "timeout", "tls", "parse", "status", "stream" })
         row.push_back(std::string("errors_") + name);
 }
 
 void addErrors(Row& row, const ErrorCounts& e)
 {
-    for (uint64_t n : { e.connect, e.read, e.write, e.timeout, e.tls, e.parse, e.status })
+    for (uint64_t n : { e.connect, e.read, e.write, e.timeout, e.tls, e.parse, e.status, e.stream })
         row.push_back(num(n));
 }
 
@@ -153,7 +153,8 @@ std::string summaryCsv(const std::vector<RunData>& runs)
     addLatencyHeader(header, "service_");
     for (const char* name :
         { "thread_rps_mean", "thread_rps_stdev", "thread_rps_max", "thread_rps_within_stdev_pct", "target_rate_per_s",
-            "late_requests", "max_lag_ms", "stopped_early", "notes", "source", "command_line", "error" })
+            "late_requests", "max_lag_ms", "stopped_early", "notes", "source", "command_line", "error", "protocol",
+            "streams", "reconnects" })
         header.push_back(name);
     std::string out = csvRow(header);
     for (const RunData& d : runs) {
@@ -177,6 +178,9 @@ std::string summaryCsv(const std::vector<RunData>& runs)
         row.push_back(t.stoppedEarly ? "1" : "0");
         for (const std::string* s : { &r.notes, &r.source, &r.commandLine, &r.error })
             row.push_back(*s);
+        row.push_back(t.protocol);
+        row.push_back(num(c.streams));
+        row.push_back(ifTotals(r, num(t.reconnects)));
         out += csvRow(row);
     }
     return out;
