@@ -394,50 +394,66 @@ bool Worker::flushWrite(Connection& c)
 
 void Worker::onReadable(Connection& c)
 {
+    // Output the session made while reading (HTTP/2: the requests that replace the answered
+    // streams, WINDOW_UPDATEs) goes out once, after the last read: over TLS one read returns
+    // one record, and a socket's worth of records would otherwise cost a write each.
+    bool output = false;
     for (;;) {
         size_t n = 0;
         switch (c.read(m_readBuffer.get(), READ_BUFFER_BYTES, n)) {
         case IoStatus::Ok:
-            if (!consume(c, n)) return;
+            switch (consume(c, n)) {
+            case Consumed::Gone:
+                return;
+            case Consumed::WithOutput:
+                output = true;
+                break;
+            case Consumed::Done:
+                break;
+            }
             // A short read drained the socket: the next bytes raise a new edge (or, level-triggered, a new event).
-            if (n < READ_BUFFER_BYTES && !c.hasBufferedInput()) return;
+            if (n < READ_BUFFER_BYTES && !c.hasBufferedInput()) break;
             continue;
         case IoStatus::WantRead:
-            return;
+            break;
         case IoStatus::WantWrite:
-            return setWriteInterest(c, true);
+            setWriteInterest(c, true);
+            break;
         case IoStatus::Closed:
             return onPeerClosed(c);
         case IoStatus::Error:
             return fail(c, &ErrorCounts::read, {});
         }
+        break;
     }
+    if (output && !c.writeInterest) flushWrite(c);
 }
 
-// Feeds freshly read bytes to the session. Returns false when the connection
-// was closed or replaced meanwhile (the rest of the buffer is then moot).
-bool Worker::consume(Connection& c, size_t length)
+// Feeds freshly read bytes to the session. Gone: the connection was closed or
+// replaced meanwhile (the rest of the buffer is then moot); WithOutput: the
+// session has frames of its own to write (the caller writes them once).
+Worker::Consumed Worker::consume(Connection& c, size_t length)
 {
     // A measured request is in flight: the bytes belong to it (or to one after it).
     if (c.session->oldestInFlight().sentUs >= m_plan.measureStartUs) m_current.bytes += length;
     ResponseHandler handler(*this, c);
     switch (c.session->onRead(m_readBuffer.get(), length, handler)) {
     case SessionResult::Ok:
-        return true;
+        return Consumed::Done;
     case SessionResult::OkWithOutput: // HTTP/2 frames of its own; HTTP/1.1 never has any
-        return flushWrite(c);
+        return Consumed::WithOutput;
     case SessionResult::Stopped:
-        return false;
+        return Consumed::Gone;
     case SessionResult::Finished: // a graceful GOAWAY: what it refused goes out on the next connection
         ++m_reconnects;
         recycle(c, false);
-        return false;
+        return Consumed::Gone;
     case SessionResult::ProtocolError:
     case SessionResult::Truncated:
         break;
     }
     fail(c, &ErrorCounts::parse, {});
-    return false;
+    return Consumed::Gone;
 }
 
 bool Worker::onResponse(Connection& c, const Completion& done)

@@ -69,7 +69,8 @@ private:
     bool sendDue(Connection& c, uint64_t nowUs);
     bool flushWrite(Connection& c);
     void onReadable(Connection& c);
-    bool consume(Connection& c, size_t length);
+    enum class Consumed : uint8_t { Done, WithOutput, Gone };
+    Consumed consume(Connection& c, size_t length);
     bool onResponse(Connection& c, const Completion& done);
     void onPeerClosed(Connection& c);
     void fail(Connection& c, uint64_t ErrorCounts::*kind, const std::string& reason);

@@ -170,9 +170,11 @@ void RawH2Server::serve(int fd)
         case Behaviour::GoawayAfter20:
             if (answeredHere == 20) {
                 // Graceful: everything up to lastAnswered is done, the rest was not processed.
+                // The client's frames are read (and ignored) until it closes: closing with
+                // unread bytes would send a reset that can destroy the GOAWAY in flight.
                 writeAll(fd, frame(GOAWAY, 0, 0, be32(lastAnswered) + be32(0)));
-                ::usleep(20'000);
-                ::shutdown(fd, SHUT_RDWR);
+                char sink[4096];
+                while (readExactly(fd, sink, 1, m_stop)) { }
                 return;
             }
             [[fallthrough]];

@@ -23,7 +23,7 @@ public:
         HeadersWithoutEndHeaders, ///< answers with HEADERS lacking END_HEADERS, then DATA (no CONTINUATION)
         WindowUpdateZero, ///< a connection WINDOW_UPDATE of 0 once the first request arrives
         ResetEveryStream, ///< RST_STREAM(INTERNAL_ERROR) for every request
-        GoawayAfter20, ///< answers 20 requests per connection, then GOAWAY(last answered) and closes
+        GoawayAfter20, ///< answers 20 requests per connection, then GOAWAY(last answered); closes after the client
         NeverSendsSettings, ///< reads, never writes
         Http1Only, ///< answers the preface as an HTTP/1.1 server does: 400 and close
     };

@@ -95,7 +95,7 @@ TEST(Http2BadServer, GoawayMidRunRetriesWhatItRefusedOnANewConnection)
     const RunResult r = runAgainst(Behaviour::GoawayAfter20, &server);
     EXPECT_GT(r.reconnects, 0u);
     EXPECT_GT(server->connections(), 3u);
-    EXPECT_GT(r.requests, 40u);
+    EXPECT_GT(r.requests, 20u); // more than one connection's 20
     // Refused streams were sent again, not lost; a connection torn down right after its
     // GOAWAY may at most lose the streams sent before the GOAWAY arrived.
     EXPECT_EQ(r.errors.parse + r.errors.stream + r.errors.timeout, 0u);
