@@ -1,7 +1,9 @@
 #include "mainwindow.h"
 
 #include "charts/comparecharts.h"
-#include "text/format.h"
+#include "control/experimenttask.h"
+#include "control/runcoordinator.h"
+#include "control/runsession.h"
 #include "models/profilelistmodel.h"
 #include "pages/comparepage.h"
 #include "pages/dialogs.h"
@@ -13,13 +15,11 @@
 #include "pages/runspage.h"
 #include "pages/targeteditor.h"
 #include "pages/targetspanel.h"
-#include "control/experimenttask.h"
 #include "run/runcontroller.h" // engineVersion()
-#include "control/runcoordinator.h"
-#include "control/runsession.h"
 #include "session/sessiondocument.h"
 #include "session/sessionpaths.h"
 #include "session/sessionseed.h"
+#include "text/format.h"
 
 #include <QCloseEvent>
 #include <QComboBox>

@@ -1,5 +1,6 @@
 // MainWindow: actions, menus, toolbar, and what they do (run, probe, sessions, export).
 #include "charts/livecharts.h"
+#include "control/runcoordinator.h"
 #include "mainwindow.h"
 #include "models/comparemodel.h"
 #include "models/experimentresultsmodel.h"
@@ -15,7 +16,6 @@
 #include "pages/targeteditor.h"
 #include "pages/targetspanel.h"
 #include "run/runcontroller.h" // engineVersion()
-#include "control/runcoordinator.h"
 #include "session/recordequality.h"
 #include "session/sessioncopy.h"
 #include "session/sessiondocument.h"

@@ -158,8 +158,8 @@ void addRunCommand(CLI::App& app, RunArgs& a)
     run->add_option("--timeout", a.timeout, "Request timeout (default 2s)");
     run->add_option("--connect-timeout", a.connectTimeout, "Connect and TLS handshake timeout (default 5s)");
     run->add_option("--pipeline", a.pipeline, "Requests in flight per connection (HTTP/1.1 pipelining)");
-    run->add_flag("--http2,--h2", a.http2,
-        "Speak HTTP/2: h2 by ALPN over https (required), h2c with prior knowledge over http");
+    run->add_flag(
+        "--http2,--h2", a.http2, "Speak HTTP/2: h2 by ALPN over https (required), h2c with prior knowledge over http");
     run->add_option("-m,--streams", a.streams,
         "HTTP/2: concurrent streams per connection (default 1; the server's limit applies if lower)");
     run->add_option("--window-bits", a.windowBits,

@@ -150,8 +150,8 @@ void readLoad(const Json& j, const std::string& path, RunConfig& cfg)
 
 ExperimentTarget readTarget(const Json& j, const std::string& path)
 {
-    checkObject(
-        j, path, { "name", "url", "baseline", "method", "headers", "body", "insecure", "cacert", "http_version",
+    checkObject(j, path,
+        { "name", "url", "baseline", "method", "headers", "body", "insecure", "cacert", "http_version",
             "session_target_id" });
     ExperimentTarget t;
     if (!j.contains("name")) fail(path, "a target needs a \"name\"");
@@ -456,8 +456,8 @@ std::string experimentPlanToJson(const ExperimentPlan& plan, int indent)
     for (const auto& level : plan.levels) {
         const RunConfig& c = level.load;
         levels.push_back(Json { { "label", level.label }, { "threads", c.threads }, { "connections", c.connections },
-            { "pipeline", c.pipeline }, { "streams", c.streams }, { "rate", c.ratePerS }, { "timeout", planDurationText(c.timeoutUs) },
-            { "connect_timeout", planDurationText(c.connectTimeoutUs) },
+            { "pipeline", c.pipeline }, { "streams", c.streams }, { "rate", c.ratePerS },
+            { "timeout", planDurationText(c.timeoutUs) }, { "connect_timeout", planDurationText(c.connectTimeoutUs) },
             { "interval", planDurationText(c.intervalUs) } });
     }
     root["levels"] = levels;

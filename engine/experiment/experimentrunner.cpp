@@ -45,7 +45,8 @@ Result<int64_t> ExperimentRunner::create(SessionStore& store, ExperimentPlan pla
     // One transaction: the targets and the experiment appear together or not at all.
     auto st = store.transaction([&]() -> Status {
         for (auto& t : plan.targets) {
-            auto target = findOrCreateTarget(store, t.name, t.request, t.tls, t.httpVersion, warnings, "this experiment");
+            auto target
+                = findOrCreateTarget(store, t.name, t.request, t.tls, t.httpVersion, warnings, "this experiment");
             if (!target) return Error { target.error() };
             t.sessionTargetId = *target;
         }

@@ -18,8 +18,8 @@ std::string lowerCase(const std::string& s)
 // RFC 9113 8.2.2: fields that are specific to one HTTP/1.1 connection. TE is allowed only as "trailers".
 bool isConnectionSpecific(const std::string& lowerName, const std::string& value)
 {
-    static const char* const NAMES[] = { "connection", "keep-alive", "proxy-connection", "transfer-encoding",
-        "upgrade" };
+    static const char* const NAMES[]
+        = { "connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade" };
     if (std::find(std::begin(NAMES), std::end(NAMES), lowerName) != std::end(NAMES)) return true;
     return lowerName == "te" && lowerCase(value) != "trailers";
 }

@@ -138,9 +138,8 @@ std::string formatJsonReport(const RunResult& result)
     doc["url"] = result.config.request.url.displayText();
     doc["method"] = result.config.request.method;
     // What was spoken: "http/1.1", "h2" (by ALPN) or "h2c" (prior knowledge).
-    doc["protocol"] = result.protocol.empty()
-        ? protocolId(result.config.httpVersion, result.config.request.url.isTls())
-        : result.protocol;
+    doc["protocol"] = result.protocol.empty() ? protocolId(result.config.httpVersion, result.config.request.url.isTls())
+                                              : result.protocol;
     doc["config"] = configJson(result.config);
     doc["summary"] = Json {
         { "requests", result.requests },

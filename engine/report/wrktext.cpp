@@ -220,8 +220,9 @@ std::string formatRunReport(const RunResult& result, const TextReportOptions& op
     if (errors.parse > 0) fmt::format_to(std::back_inserter(out), "  Parse errors: {}\n", errors.parse);
     if (errors.stream > 0) fmt::format_to(std::back_inserter(out), "  Stream resets: {}\n", errors.stream);
     if (result.serverStreamLimit > 0)
-        fmt::format_to(std::back_inserter(out), "  The server allowed {} concurrent streams per connection (asked {})\n",
-            result.serverStreamLimit, result.config.streams);
+        fmt::format_to(std::back_inserter(out),
+            "  The server allowed {} concurrent streams per connection (asked {})\n", result.serverStreamLimit,
+            result.config.streams);
     if (result.reconnects > 0)
         fmt::format_to(std::back_inserter(out), "  Reconnects after GOAWAY: {}\n", result.reconnects);
     if (result.status.total() > 0 && (options.latencyDistribution || hasNonSuccessStatus(result.status)))

@@ -145,9 +145,8 @@ uint32_t Http2Session::capacity() const
 
 void Http2Session::submit(uint64_t dueUs, uint64_t sentUs)
 {
-    Http2Stream* slot = std::find_if(m_slots, m_slots + m_requests->streams, [](const Http2Stream& s) {
-        return s.id == 0;
-    });
+    Http2Stream* slot
+        = std::find_if(m_slots, m_slots + m_requests->streams, [](const Http2Stream& s) { return s.id == 0; });
     if (slot == m_slots + m_requests->streams || !m_session) return; // capacity() said no
     *slot = { { dueUs, sentUs }, -1, 0, 0, false };
     send(*slot);

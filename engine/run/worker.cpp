@@ -65,7 +65,8 @@ Worker::Worker(const LoadPlan& plan, unsigned workerIndex, unsigned connectionCo
         for (uint32_t i = 0; i < connectionCount; ++i)
             m_connections[i].session = &(*m_http2)[i];
     } else {
-        m_http1.emplace(Http1Requests::build(plan.config.request, plan.config.pipeline, !plan.schedule), connectionCount);
+        m_http1.emplace(
+            Http1Requests::build(plan.config.request, plan.config.pipeline, !plan.schedule), connectionCount);
         for (uint32_t i = 0; i < connectionCount; ++i)
             m_connections[i].session = &(*m_http1)[i];
     }

@@ -35,8 +35,8 @@ struct Callbacks
                     { reinterpret_cast<const char*>(value), valueLength });
                 return 0;
             });
-        nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks,
-            [](nghttp2_session*, uint8_t, int32_t stream, const uint8_t* data, size_t size, void* u) {
+        nghttp2_session_callbacks_set_on_data_chunk_recv_callback(
+            callbacks, [](nghttp2_session*, uint8_t, int32_t stream, const uint8_t* data, size_t size, void* u) {
                 self(u).onData(stream, data, size);
                 return 0;
             });
@@ -203,18 +203,19 @@ void H2ServerConnection::answer(int32_t id, Stream& s)
     char statusText[4] = {};
     std::to_chars(statusText, statusText + 3, status);
     char lengthText[24] = {};
-    const size_t lengthSize = static_cast<size_t>(std::to_chars(lengthText, lengthText + 20, s.body.size).ptr - lengthText);
+    const size_t lengthSize
+        = static_cast<size_t>(std::to_chars(lengthText, lengthText + 20, s.body.size).ptr - lengthText);
     auto field = [](const char* name, const char* value, size_t valueLength) {
         return nghttp2_nv { reinterpret_cast<uint8_t*>(const_cast<char*>(name)),
-            reinterpret_cast<uint8_t*>(const_cast<char*>(value)), std::strlen(name), valueLength, NGHTTP2_NV_FLAG_NONE };
+            reinterpret_cast<uint8_t*>(const_cast<char*>(value)), std::strlen(name), valueLength,
+            NGHTTP2_NV_FLAG_NONE };
     };
     const nghttp2_nv fields[] = { field(":status", statusText, 3), field("server", "wrkbench", 8),
         field("content-type", "text/plain", 10), field("content-length", lengthText, lengthSize) };
     nghttp2_data_provider provider {};
-    provider.read_callback = [](nghttp2_session*, int32_t stream, uint8_t* buffer, size_t size, uint32_t* flags,
-                                 nghttp2_data_source*, void* u) {
-        return self(u).readBody(stream, buffer, size, flags);
-    };
+    provider.read_callback
+        = [](nghttp2_session*, int32_t stream, uint8_t* buffer, size_t size, uint32_t* flags, nghttp2_data_source*,
+              void* u) { return self(u).readBody(stream, buffer, size, flags); };
     const bool withLength = status != 204 && status != 304;
     nghttp2_submit_response(
         m_session, id, fields, withLength ? std::size(fields) : std::size(fields) - 1, noBody ? nullptr : &provider);

@@ -151,10 +151,9 @@ std::string summaryCsv(const std::vector<RunData>& runs)
     addErrorsHeader(header);
     addLatencyHeader(header, "latency_");
     addLatencyHeader(header, "service_");
-    for (const char* name :
-        { "thread_rps_mean", "thread_rps_stdev", "thread_rps_max", "thread_rps_within_stdev_pct", "target_rate_per_s",
-            "late_requests", "max_lag_ms", "stopped_early", "notes", "source", "command_line", "error", "protocol",
-            "streams", "reconnects" })
+    for (const char* name : { "thread_rps_mean", "thread_rps_stdev", "thread_rps_max", "thread_rps_within_stdev_pct",
+             "target_rate_per_s", "late_requests", "max_lag_ms", "stopped_early", "notes", "source", "command_line",
+             "error", "protocol", "streams", "reconnects" })
         header.push_back(name);
     std::string out = csvRow(header);
     for (const RunData& d : runs) {

@@ -13,7 +13,8 @@ namespace wb {
 
 namespace {
 
-constexpr char TARGET_COLUMNS[] = "id, name, url, method, headers, body, tls_verify, ca_file, notes, created_at_ms, http_version";
+constexpr char TARGET_COLUMNS[]
+    = "id, name, url, method, headers, body, tls_verify, ca_file, notes, created_at_ms, http_version";
 
 } // namespace
 

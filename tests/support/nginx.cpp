@@ -97,10 +97,10 @@ bool Nginx::start(const NginxOptions& options)
     if (options.http2) {
         // nginx 1.22: "listen ... http2" (a plain port speaks h2c with prior knowledge only).
         std::string h2 = "    http2_max_concurrent_streams " + std::to_string(options.maxConcurrentStreams) + ";\n"
-            + "    access_log " + dir + "/logs/h2_access.log protocol_status;\n"
-            + "    location = /slow { alias " + dir + "/html/big; limit_rate 16k; default_type text/plain; }\n"
-            + locations;
-        conf += "  server {\n    listen 127.0.0.1:" + std::to_string(m_h2cPort) + " http2 backlog=4096;\n" + h2 + "  }\n";
+            + "    access_log " + dir + "/logs/h2_access.log protocol_status;\n" + "    location = /slow { alias " + dir
+            + "/html/big; limit_rate 16k; default_type text/plain; }\n" + locations;
+        conf += "  server {\n    listen 127.0.0.1:" + std::to_string(m_h2cPort) + " http2 backlog=4096;\n" + h2
+            + "  }\n";
         if (tls)
             conf += "  server {\n    listen 127.0.0.1:" + std::to_string(m_h2Port) + " ssl http2 backlog=4096;\n"
                 + "    ssl_certificate " + options.certFile + ";\n    ssl_certificate_key " + options.keyFile + ";\n"

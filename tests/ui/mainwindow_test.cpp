@@ -186,8 +186,10 @@ private slots:
         const int row = compare->rowOfMetric(QStringLiteral("protocol"));
         QVERIFY(row >= 0);
         QCOMPARE(compare->index(row, CompareModel::valueColumn(0)).data().toString(), QStringLiteral("HTTP/1.1"));
-        QVERIFY(compare->index(row, CompareModel::valueColumn(1)).data().toString().startsWith(
-            QStringLiteral("HTTP/2 (h2c), 4 streams")));
+        QVERIFY(compare->index(row, CompareModel::valueColumn(1))
+                    .data()
+                    .toString()
+                    .startsWith(QStringLiteral("HTTP/2 (h2c), 4 streams")));
     }
 
     void addTargetRunCompareAndExport()

@@ -1,10 +1,10 @@
 #include "control/runcoordinator.h"
 
-#include "text/format.h"
-#include "pages/dialogs.h"
 #include "control/experimenttask.h"
 #include "control/runsession.h"
+#include "pages/dialogs.h"
 #include "session/sessiondocument.h"
+#include "text/format.h"
 
 #include <QMessageBox>
 #include <QPushButton>

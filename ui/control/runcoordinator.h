@@ -20,9 +20,9 @@
 #include "control/runevents.h"
 #include "control/runsetup.h"
 
+#include <QList>
 #include <QObject>
 #include <QPointer>
-#include <QList>
 #include <QString>
 #include <optional>
 

@@ -1,11 +1,11 @@
 #include "forms/formvalidation.h"
 
 #include "common/utf8.h"
-#include "text/format.h"
 #include "parse/stageparse.h"
 #include "report/units.h"
 #include "serve/builtinserver.h"
 #include "store/sessionstore.h"
+#include "text/format.h"
 
 #include <QDateTime>
 #include <QFile>

@@ -1,9 +1,9 @@
 #include "models/comparemodel.h"
 
 #include "charts/comparecharts.h"
-#include "text/format.h"
 #include "models/runseries.h"
 #include "store/csvexport.h"
+#include "text/format.h"
 
 #include <QDateTime>
 #include <QFont>
@@ -313,7 +313,8 @@ void CompareModel::buildRows()
     number(
         "tls_parse_errors", tr("TLS, parse and stream errors"), Better::Lower,
         [](const RunRecord& r) {
-            return orUnknown(r, static_cast<double>(r.totals.errors.tls + r.totals.errors.parse + r.totals.errors.stream));
+            return orUnknown(
+                r, static_cast<double>(r.totals.errors.tls + r.totals.errors.parse + r.totals.errors.stream));
         },
         count);
     number(

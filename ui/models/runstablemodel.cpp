@@ -1,9 +1,9 @@
 #include "models/runstablemodel.h"
 
 #include "charts/comparecharts.h"
-#include "text/format.h"
 #include "session/recordequality.h"
 #include "session/sessiondocument.h"
+#include "text/format.h"
 
 #include <QColor>
 #include <QDateTime>

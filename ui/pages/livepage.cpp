@@ -2,9 +2,9 @@
 
 #include "charts/comparecharts.h"
 #include "charts/livecharts.h"
-#include "text/format.h"
-#include "pages/runheader.h"
 #include "control/runsession.h"
+#include "pages/runheader.h"
+#include "text/format.h"
 
 #include <QFrame>
 #include <QVBoxLayout>

@@ -1,10 +1,10 @@
 #include "pages/profileeditor.h"
 
-#include "text/format.h"
 #include "pages/dialogs.h"
 #include "pages/fieldstate.h"
 #include "session/recordequality.h"
 #include "session/sessiondocument.h"
+#include "text/format.h"
 
 #include <QComboBox>
 #include <QFormLayout>

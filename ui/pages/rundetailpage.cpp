@@ -3,13 +3,13 @@
 #include "charts/comparecharts.h"
 #include "charts/livecharts.h"
 #include "models/comparemodel.h"
-#include "text/format.h"
 #include "models/runseries.h"
 #include "models/runstablemodel.h"
 #include "pages/dialogs.h"
 #include "report/generatorlag.h"
 #include "stats/spectrum.h"
 #include "store/csvexport.h"
+#include "text/format.h"
 
 #include <QDateTime>
 #include <QFile>

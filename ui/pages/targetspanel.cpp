@@ -1,11 +1,11 @@
 #include "pages/targetspanel.h"
 
-#include "text/format.h"
 #include "models/targetlistmodel.h"
 #include "pages/dialogs.h"
 #include "pages/targetdelegate.h"
 #include "pages/targeteditor.h"
 #include "session/sessiondocument.h"
+#include "text/format.h"
 
 #include <QHBoxLayout>
 #include <QLabel>

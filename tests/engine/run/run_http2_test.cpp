@@ -125,9 +125,8 @@ TEST_F(Http2AgainstNginx, H2cCountsEveryResponseNginxLoggedAsHttp2)
     }
     const uint64_t inFlight = uint64_t { cfg.connections } * cfg.streams;
     for (const int code : { 200, 503 }) {
-        const uint64_t inLog = lines.count("HTTP/2.0 " + std::to_string(code))
-            ? lines.at("HTTP/2.0 " + std::to_string(code))
-            : 0;
+        const uint64_t inLog
+            = lines.count("HTTP/2.0 " + std::to_string(code)) ? lines.at("HTTP/2.0 " + std::to_string(code)) : 0;
         EXPECT_GE(inLog, r.status.byCode[code]) << code;
         EXPECT_LE(inLog, r.status.byCode[code] + inFlight) << code;
     }
