@@ -32,6 +32,7 @@ class ProfileListModel;
 class RunBadge;
 class RunCoordinator;
 class RunsPage;
+struct RunSetup;
 class SessionDocument;
 class TargetsPanel;
 
@@ -77,6 +78,8 @@ protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
+    /// The selected target with the current profile, after saving both editors.
+    RunSetup runSetupOfEditors();
     void buildActions();
     void buildMenus();
     void buildToolBar();

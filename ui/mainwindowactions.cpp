@@ -228,23 +228,23 @@ void MainWindow::selectProfile(qint64 id)
         m_profileCombo->setCurrentIndex(row);
 }
 
-bool MainWindow::startRun()
+RunSetup MainWindow::runSetupOfEditors()
 {
-    if (!m_runAction->isEnabled()) return false;
     // Edits typed a moment ago are saved first: the run and the session agree on the target.
     m_targets->editor()->commit();
     m_profileEditor->commit();
-    return m_coordinator->start(RunCoordinator::planFor(
-        m_targets->editor()->currentTarget(), m_profileEditor->currentProfile(), m_profileEditor->isModified()));
+    return RunCoordinator::planFor(
+        m_targets->editor()->currentTarget(), m_profileEditor->currentProfile(), m_profileEditor->isModified());
+}
+
+bool MainWindow::startRun()
+{
+    return m_runAction->isEnabled() && m_coordinator->start(runSetupOfEditors());
 }
 
 bool MainWindow::runBothProtocols()
 {
-    if (!m_runAction->isEnabled()) return false;
-    m_targets->editor()->commit();
-    m_profileEditor->commit();
-    return m_coordinator->startBothProtocols(RunCoordinator::planFor(
-        m_targets->editor()->currentTarget(), m_profileEditor->currentProfile(), m_profileEditor->isModified()));
+    return m_runAction->isEnabled() && m_coordinator->startBothProtocols(runSetupOfEditors());
 }
 
 void MainWindow::stopRun()

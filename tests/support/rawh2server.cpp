@@ -7,6 +7,7 @@
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include <utility>
 
 namespace wb::test {
 
@@ -59,6 +60,9 @@ bool readExactly(int fd, char* out, size_t n, const std::atomic<bool>& stop)
 
 // HPACK: ":status: 200" is entry 8 of the static table, one byte.
 const std::string STATUS_200 = "\x88";
+// A dynamic table size update to 0: the client announced SETTINGS_HEADER_TABLE_SIZE 0, and the
+// first header block after it must say so (RFC 7541 4.2).
+const std::string TABLE_SIZE_0 = "\x20";
 
 } // namespace
 
@@ -125,6 +129,10 @@ void RawH2Server::serve(int fd)
     }
     if (!writeAll(fd, frame(SETTINGS, 0, 0, ""))) return;
     unsigned answeredHere = 0;
+    bool tableSizeSent = false;
+    auto statusBlock = [&tableSizeSent] {
+        return std::exchange(tableSizeSent, true) ? STATUS_200 : TABLE_SIZE_0 + STATUS_200;
+    };
     uint32_t lastAnswered = 0;
     bool misbehaved = false;
     for (;;) {
@@ -158,7 +166,7 @@ void RawH2Server::serve(int fd)
             misbehaved = true;
             break;
         case Behaviour::HeadersWithoutEndHeaders:
-            reply = frame(HEADERS, 0, stream, STATUS_200) + frame(DATA, END_STREAM, stream, "ok");
+            reply = frame(HEADERS, 0, stream, statusBlock()) + frame(DATA, END_STREAM, stream, "ok");
             break;
         case Behaviour::WindowUpdateZero:
             if (!misbehaved) reply = frame(WINDOW_UPDATE, 0, 0, be32(0));
@@ -179,7 +187,7 @@ void RawH2Server::serve(int fd)
             }
             [[fallthrough]];
         case Behaviour::Good:
-            reply = frame(HEADERS, END_HEADERS, stream, STATUS_200) + frame(DATA, END_STREAM, stream, "ok");
+            reply = frame(HEADERS, END_HEADERS, stream, statusBlock()) + frame(DATA, END_STREAM, stream, "ok");
             ++answeredHere;
             lastAnswered = stream;
             ++m_answered;
