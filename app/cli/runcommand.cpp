@@ -101,8 +101,13 @@ Result<RunConfig> toConfig(const RunArgs& a)
     }
     if (a.windowBits) cfg.windowBits = *a.windowBits;
     if (a.connectionWindowBits) cfg.connectionWindowBits = *a.connectionWindowBits;
-    if (!a.http2 && (a.windowBits || a.connectionWindowBits))
-        return Error { "--window-bits and --connection-window-bits need HTTP/2 (--http2)" };
+    if (!a.http2 && (a.windowBits || a.connectionWindowBits || !a.headerTableSize.empty()))
+        return Error { "--window-bits, --connection-window-bits and --header-table-size need HTTP/2 (--http2)" };
+    if (!a.headerTableSize.empty()) {
+        unsigned bytes = 0;
+        if (auto st = count(a.headerTableSize, "header table size", bytes); !st) return Error { st.error() };
+        cfg.headerTableBytes = bytes;
+    }
     if (!a.rate.empty()) {
         auto rate = parseCount(a.rate);
         if (!rate) return Error { "rate: " + rate.error() };
@@ -166,6 +171,9 @@ void addRunCommand(CLI::App& app, RunArgs& a)
         "HTTP/2: stream flow-control window of 2^N-1 bytes (16-30, default 30: effectively none)");
     run->add_option("--connection-window-bits", a.connectionWindowBits,
         "HTTP/2: connection flow-control window of 2^N-1 bytes (16-30, default 30)");
+    run->add_option("--header-table-size", a.headerTableSize,
+        "HTTP/2: the HPACK table the server may use for its responses (default 0; 4096 for servers that do "
+        "not send a table size update)");
     run->add_option("-R,--rate", a.rate,
         "Constant request rate over all connections (open model, latency corrected for coordinated omission)");
     run->add_option("--stages", a.stages,

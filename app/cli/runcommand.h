@@ -31,6 +31,7 @@ struct RunArgs
     std::string streams; ///< empty = 1
     std::optional<unsigned> windowBits;
     std::optional<unsigned> connectionWindowBits;
+    std::string headerTableSize; ///< empty = 0
     std::string rate; ///< -R: requests/s over all connections (open model)
     std::string stages; ///< ramps: "10s:1000,30s:5000" or "10s:50c,30s:200c"
     std::string sendSpin; ///< --send-spin: open model, poll this long before a due send (empty: the default)

@@ -13,9 +13,6 @@ constexpr size_t OUTPUT_CHUNK_BYTES = 64 * 1024; // more waits for the next writ
 // Streams open before the server's SETTINGS arrive: nghttp2's own assumption (it holds more
 // back), so a server that allows fewer refuses none of them.
 constexpr uint32_t INITIAL_SERVER_LIMIT = 100;
-// The HPACK table the server may fill with the headers of its responses (RFC 7541's 4 KB
-// by default, kept per connection): a load generator reads no header but :status.
-constexpr uint32_t HEADER_TABLE_BYTES = 0;
 
 Http2Session& sessionOf(void* userData)
 {
@@ -71,6 +68,7 @@ Http2Requests::Http2Requests(const RunConfig& config)
     , streams(config.streams)
     , streamWindow(static_cast<int32_t>((1u << config.windowBits) - 1))
     , connectionWindow(static_cast<int32_t>((1u << config.connectionWindowBits) - 1))
+    , headerTableBytes(config.headerTableBytes)
 {
     for (const Header& h : fields.fields)
         headerBlock.push_back(fieldOf(h));
@@ -107,7 +105,7 @@ void Http2Session::onConnected()
     const nghttp2_settings_entry settings[] = {
         { NGHTTP2_SETTINGS_ENABLE_PUSH, 0 },
         { NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE, static_cast<uint32_t>(m_requests->streamWindow) },
-        { NGHTTP2_SETTINGS_HEADER_TABLE_SIZE, HEADER_TABLE_BYTES },
+        { NGHTTP2_SETTINGS_HEADER_TABLE_SIZE, m_requests->headerTableBytes },
     };
     nghttp2_submit_settings(m_session, NGHTTP2_FLAG_NONE, settings, std::size(settings));
     nghttp2_session_set_local_window_size(m_session, NGHTTP2_FLAG_NONE, 0, m_requests->connectionWindow);

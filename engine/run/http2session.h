@@ -48,6 +48,7 @@ public:
     uint32_t streams = 1; ///< wanted per connection
     int32_t streamWindow = 0; ///< SETTINGS_INITIAL_WINDOW_SIZE we send
     int32_t connectionWindow = 0;
+    uint32_t headerTableBytes = 0; ///< SETTINGS_HEADER_TABLE_SIZE we send
     nghttp2_session_callbacks* callbacks = nullptr;
     nghttp2_option* options = nullptr;
     /// The lowest SETTINGS_MAX_CONCURRENT_STREAMS a server sent below `streams` (0 = never lower).

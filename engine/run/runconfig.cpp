@@ -23,6 +23,7 @@ Status RunConfig::validate() const
         return Error { "--streams needs HTTP/2 (--http2); for HTTP/1.1, --pipeline keeps several requests in flight" };
     if (http2() && pipeline > 1)
         return Error { "--pipeline is HTTP/1.1 pipelining; over HTTP/2 use --streams for requests in flight" };
+    if (headerTableBytes > 1u << 30) return Error { "the HTTP/2 header table size must be at most 1 GiB" };
     for (unsigned bits : { windowBits, connectionWindowBits })
         if (bits < 16 || bits > 30)
             return Error { "HTTP/2 window bits must be between 16 and 30 (a window of 2^bits - 1 bytes)" };

@@ -56,6 +56,11 @@ struct RunConfig
     unsigned windowBits = DEFAULT_WINDOW_BITS;
     unsigned connectionWindowBits = DEFAULT_WINDOW_BITS;
     static constexpr unsigned DEFAULT_WINDOW_BITS = 30;
+    /// HTTP/2: SETTINGS_HEADER_TABLE_SIZE we announce, the HPACK table a server may fill with
+    /// its response headers per connection. 0 saves up to 4 KB a connection; it asks the server
+    /// to start with a table size update (RFC 7541 4.2), which some servers omit: 4096 is the
+    /// protocol's default for those.
+    uint32_t headerTableBytes = 0;
     uint64_t durationUs = 10'000'000; ///< measured part of the run
     uint64_t warmupUs = 0; ///< traffic flows but nothing is recorded
     uint64_t timeoutUs = 2'000'000; ///< per-request timeout (wrk's --timeout)

@@ -74,6 +74,7 @@ void putLoad(Json& j, const RunConfig& c)
     j["streams"] = c.streams;
     if (c.windowBits != RunConfig::DEFAULT_WINDOW_BITS) j["window_bits"] = c.windowBits;
     if (c.connectionWindowBits != RunConfig::DEFAULT_WINDOW_BITS) j["connection_window_bits"] = c.connectionWindowBits;
+    if (c.headerTableBytes != 0) j["header_table_size"] = c.headerTableBytes;
     j["duration_us"] = c.durationUs;
     j["warmup_us"] = c.warmupUs;
     j["timeout_us"] = c.timeoutUs;
@@ -101,6 +102,7 @@ void getLoad(const Json& j, RunConfig& c)
     readIf(j, "streams", c.streams);
     readIf(j, "window_bits", c.windowBits);
     readIf(j, "connection_window_bits", c.connectionWindowBits);
+    readIf(j, "header_table_size", c.headerTableBytes);
     readIf(j, "duration_us", c.durationUs);
     readIf(j, "warmup_us", c.warmupUs);
     readIf(j, "timeout_us", c.timeoutUs);

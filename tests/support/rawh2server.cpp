@@ -129,10 +129,9 @@ void RawH2Server::serve(int fd)
     }
     if (!writeAll(fd, frame(SETTINGS, 0, 0, ""))) return;
     unsigned answeredHere = 0;
-    bool tableSizeSent = false;
-    auto statusBlock = [&tableSizeSent] {
-        return std::exchange(tableSizeSent, true) ? STATUS_200 : TABLE_SIZE_0 + STATUS_200;
-    };
+    bool tableSizeSent = m_behaviour == Behaviour::OmitsTableSizeUpdate;
+    auto statusBlock
+        = [&tableSizeSent] { return std::exchange(tableSizeSent, true) ? STATUS_200 : TABLE_SIZE_0 + STATUS_200; };
     uint32_t lastAnswered = 0;
     bool misbehaved = false;
     for (;;) {
@@ -187,6 +186,7 @@ void RawH2Server::serve(int fd)
             }
             [[fallthrough]];
         case Behaviour::Good:
+        case Behaviour::OmitsTableSizeUpdate:
             reply = frame(HEADERS, END_HEADERS, stream, statusBlock()) + frame(DATA, END_STREAM, stream, "ok");
             ++answeredHere;
             lastAnswered = stream;

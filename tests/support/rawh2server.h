@@ -18,6 +18,7 @@ class RawH2Server
 public:
     enum class Behaviour {
         Good, ///< a correct (tiny) server
+        OmitsTableSizeUpdate, ///< as Good, but ignores a client's smaller HPACK table (RFC 7541 4.2)
         GarbageAfterPreface, ///< SETTINGS, then bytes that are no frame once the first request arrives
         SettingsFlood, ///< 50,000 empty SETTINGS frames once the first request arrives
         HeadersWithoutEndHeaders, ///< answers with HEADERS lacking END_HEADERS, then DATA (no CONTINUATION)

@@ -102,6 +102,31 @@ TEST(Http2BadServer, GoawayMidRunRetriesWhatItRefusedOnANewConnection)
     EXPECT_EQ(r.status.byCode[200], r.requests);
 }
 
+TEST(Http2BadServer, AServerOmittingTheTableSizeUpdateNeedsTheDefaultHeaderTable)
+{
+    // wrkbench announces an HPACK table of 0 bytes; a server that answers as if it had not
+    // seen that breaks RFC 7541 4.2, and its answers cannot be decoded: parse errors, counted.
+    {
+        test::RawH2Server server(Behaviour::OmitsTableSizeUpdate);
+        RunController controller(configFor(server));
+        ASSERT_TRUE(controller.prepare().ok());
+        const RunResult r = controller.run();
+        EXPECT_EQ(r.requests, 0u);
+        EXPECT_GT(r.errors.parse, 0u);
+    }
+    // With RFC 7541's default table (--header-table-size 4096) such a server works. (A server
+    // of its own: the one above may still be accepting the connections that failed.)
+    test::RawH2Server server(Behaviour::OmitsTableSizeUpdate);
+    RunConfig cfg = configFor(server);
+    cfg.headerTableBytes = 4096;
+    RunController controller(cfg);
+    const Status st = controller.prepare();
+    ASSERT_TRUE(st.ok()) << st.error();
+    const RunResult r = controller.run();
+    EXPECT_GT(r.requests, 10u);
+    EXPECT_EQ(r.errors.total(), 0u);
+}
+
 TEST(Http2BadServer, AServerThatNeverSendsSettingsIsRefusedBeforeLoad)
 {
     test::RawH2Server server(Behaviour::NeverSendsSettings);
