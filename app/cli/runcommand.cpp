@@ -93,12 +93,9 @@ Result<RunConfig> toConfig(const RunArgs& a)
     }
     cfg.pipeline = a.pipeline;
     cfg.httpVersion = a.http2 ? HttpVersion::Http2 : HttpVersion::Http1;
-    if (!a.streams.empty()) {
-        if (!a.http2)
-            return Error { "--streams needs HTTP/2 (--http2); over HTTP/1.1, --pipeline keeps several requests in "
-                           "flight per connection" };
+    // RunConfig::validate() refuses --streams without --http2 (and points to --pipeline).
+    if (!a.streams.empty())
         if (auto st = count(a.streams, "streams", cfg.streams); !st) return Error { st.error() };
-    }
     if (a.windowBits) cfg.windowBits = *a.windowBits;
     if (a.connectionWindowBits) cfg.connectionWindowBits = *a.connectionWindowBits;
     if (!a.http2 && (a.windowBits || a.connectionWindowBits || !a.headerTableSize.empty()))

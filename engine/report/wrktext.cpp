@@ -125,10 +125,12 @@ std::string statusCodeList(const StatusCounts& status)
 
 } // namespace
 
-std::string protocolDescription(const RunConfig& config)
+std::string protocolDescription(const RunConfig& config, const std::string& spoken)
 {
-    if (!config.http2()) return "HTTP/1.1";
-    return config.request.url.isTls() ? "HTTP/2 (h2 by ALPN)" : "HTTP/2 (h2c)";
+    const std::string id = spoken.empty() ? protocolId(config.httpVersion, config.request.url.isTls()) : spoken;
+    if (id == "http/1.1") return "HTTP/1.1";
+    return fmt::format("{}, {} stream{} per connection", id == "h2" ? "HTTP/2 (h2 by ALPN)" : "HTTP/2 (h2c)",
+        config.streams, config.streams == 1 ? "" : "s");
 }
 
 std::string formatRunHeader(const RunConfig& config)
@@ -140,9 +142,7 @@ std::string formatRunHeader(const RunConfig& config)
         : formatTimeUs(static_cast<double>(config.durationUs));
     std::string out = fmt::format("Running {} test @ {}\n  {} threads and {} connections\n", duration,
         config.request.url.displayText(), config.threads, config.connections);
-    if (config.http2())
-        fmt::format_to(std::back_inserter(out), "  {}, {} stream{} per connection\n", protocolDescription(config),
-            config.streams, config.streams == 1 ? "" : "s");
+    if (config.http2()) fmt::format_to(std::back_inserter(out), "  {}\n", protocolDescription(config));
     if (config.openModel() && config.stages.empty())
         fmt::format_to(std::back_inserter(out), "  Constant rate: {:.0f} requests/s (open model)\n", config.ratePerS);
     else if (config.openModel())

@@ -14,9 +14,10 @@ struct TextReportOptions
     bool latencyDistribution = false; ///< wrk's --latency block
 };
 
+/// "HTTP/1.1", or "HTTP/2 (h2c), 10 streams per connection" ("h2 by ALPN" over TLS).
+/// `spoken`: what a stored run recorded ("h2", "h2c", "http/1.1"); empty = the config's protocol.
+std::string protocolDescription(const RunConfig& config, const std::string& spoken = {});
 /// "Running 2m test @ http://host/" and the threads/connections line.
-/// "HTTP/1.1", "HTTP/2 (h2 by ALPN)" or "HTTP/2 (h2c)".
-std::string protocolDescription(const RunConfig& config);
 std::string formatRunHeader(const RunConfig& config);
 /// Everything after the header: thread stats, totals, errors, rates.
 std::string formatRunReport(const RunResult& result, const TextReportOptions& options);

@@ -4,13 +4,13 @@
 
 #include "charts/comparecharts.h"
 #include "models/comparemodel.h"
-#include "text/format.h"
 #include "models/profilelistmodel.h"
 #include "models/runsfiltermodel.h"
 #include "models/runstablemodel.h"
 #include "models/targetlistmodel.h"
 #include "session/sessiondocument.h"
 #include "session/sessionseed.h"
+#include "text/format.h"
 #include "uitestsupport.h"
 
 #include <QAbstractItemModelTester>

@@ -6,13 +6,13 @@
 // probe that passed travels with the run's outcome as JSON.
 
 #include "charts/probewaterfall.h"
+#include "control/runsession.h"
 #include "mainwindow.h"
 #include "pages/probedetails.h"
 #include "pages/probedialog.h"
 #include "pages/profileeditor.h"
 #include "pages/targeteditor.h"
 #include "pages/targetspanel.h"
-#include "control/runsession.h"
 #include "session/sessiondocument.h"
 #include "testsupport.h"
 #include "uitestsupport.h"

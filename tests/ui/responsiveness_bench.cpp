@@ -10,11 +10,11 @@
 // These are milliseconds of a shared machine, so they are quoted as medians by
 // the bench script and asserted nowhere.
 
+#include "control/runsession.h"
 #include "mainwindow.h"
 #include "pages/dialogs.h"
 #include "pages/profileeditor.h"
 #include "pages/targetspanel.h"
-#include "control/runsession.h"
 #include "uitestsupport.h"
 #include "windowparts.h"
 

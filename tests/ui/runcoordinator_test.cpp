@@ -6,13 +6,13 @@
 // nothing, Run anyway stores the attempt), and runs that wrkbench-cli writes
 // into the open session still appear through the file watcher.
 
+#include "control/experimenttask.h"
+#include "control/runcoordinator.h"
+#include "control/runsession.h"
 #include "experiment/experimentplan.h"
 #include "models/runstablemodel.h"
 #include "pages/dialogs.h"
 #include "serve/builtinserver.h"
-#include "control/experimenttask.h"
-#include "control/runcoordinator.h"
-#include "control/runsession.h"
 #include "session/sessiondocument.h"
 #include "session/sessionseed.h"
 #include "session/sessionwatcher.h"

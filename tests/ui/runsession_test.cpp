@@ -3,10 +3,10 @@
 // queue, the run is stored in the session as the CLI stores it, Stop is
 // prompt, and a target that cannot be reached fails with a clear message.
 
+#include "control/runsession.h"
 #include "forms/formvalidation.h"
 #include "models/runseries.h"
 #include "serve/builtinserver.h"
-#include "control/runsession.h"
 #include "session/sessiondocument.h"
 #include "session/sessionseed.h"
 #include "testsupport.h"

@@ -2,6 +2,8 @@
 // The main window's parts, found the way a user's tools would find them: by
 // type or object name (QObject::findChild), not through accessors kept for tests.
 
+#include "control/runcoordinator.h"
+#include "control/runsession.h"
 #include "mainwindow.h"
 #include "pages/comparepage.h"
 #include "pages/experimentpage.h"
@@ -11,8 +13,6 @@
 #include "pages/runbadge.h"
 #include "pages/runspage.h"
 #include "pages/targetspanel.h"
-#include "control/runcoordinator.h"
-#include "control/runsession.h"
 
 #include <QAction>
 #include <QComboBox>

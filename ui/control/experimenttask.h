@@ -10,9 +10,9 @@
 //   every DRAIN_MS         ◀────────── emits progress, then finished
 //   stop() ──▶ the job's cancel hook: ExperimentRunner::cancel() (safe from any thread)
 
+#include "control/backgroundjob.h"
 #include "experiment/experimentplan.h"
 #include "experiment/experimentrunner.h"
-#include "control/backgroundjob.h"
 
 #include <QObject>
 #include <QString>

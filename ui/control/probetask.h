@@ -10,8 +10,8 @@
 // Single use: start() once. Destroying a task that is still probing cancels it
 // and waits for the thread (a few tens of milliseconds).
 
-#include "probe/proberesult.h"
 #include "control/backgroundjob.h"
+#include "probe/proberesult.h"
 #include "store/sessiontypes.h"
 
 #include <QMetaType>

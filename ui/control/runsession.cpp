@@ -4,7 +4,6 @@
 #include "pipeline/recordedrun.h"
 #include "report/generatorlag.h"
 
-
 namespace wb::ui {
 
 namespace {

@@ -1,9 +1,9 @@
 #include "models/profilelistmodel.h"
 
-#include "text/format.h"
 #include "session/recordequality.h"
 #include "session/sessiondocument.h"
 #include "session/sessionseed.h"
+#include "text/format.h"
 
 #include <QFont>
 

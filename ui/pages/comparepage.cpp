@@ -2,11 +2,11 @@
 
 #include "charts/comparecharts.h"
 #include "models/comparemodel.h"
-#include "text/format.h"
 #include "models/runseries.h"
 #include "pages/compareheadlines.h"
 #include "pages/comparetable.h"
 #include "pages/dialogs.h"
+#include "text/format.h"
 
 #include <QComboBox>
 #include <QDateTime>

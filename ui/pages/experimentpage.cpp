@@ -2,15 +2,15 @@
 
 #include "charts/comparecharts.h"
 #include "charts/experimentcharts.h"
+#include "control/experimenttask.h"
 #include "experiment/experimentreport.h"
 #include "experiment/experimentresults.h"
 #include "experiment/experimentrunner.h"
 #include "http/url.h"
 #include "models/experimentresultsmodel.h"
-#include "text/format.h"
 #include "pages/dialogs.h"
-#include "control/experimenttask.h"
 #include "session/sessiondocument.h"
+#include "text/format.h"
 
 #include <QDateTime>
 #include <QDir>

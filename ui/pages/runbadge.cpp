@@ -1,7 +1,7 @@
 #include "pages/runbadge.h"
 
-#include "text/format.h"
 #include "pages/runprogressbar.h"
+#include "text/format.h"
 
 #include <QHBoxLayout>
 #include <QLabel>

@@ -1,7 +1,7 @@
 #include "pages/runheader.h"
 
-#include "text/format.h"
 #include "pages/runprogressbar.h"
+#include "text/format.h"
 
 #include <QFontMetrics>
 #include <QGridLayout>
@@ -27,7 +27,8 @@ QLabel* metricLabel(QWidget* parent, QGridLayout* grid, int column, const QStrin
     // A fixed size: a label whose size may change asks its layout to run again
     // on every setText(), which is every interval.
     const QFontMetrics metrics(f);
-    value->setFixedSize(std::max(110, metrics.horizontalAdvance(QStringLiteral("888,888,888")) + 4), value->sizeHint().height());
+    value->setFixedSize(
+        std::max(110, metrics.horizontalAdvance(QStringLiteral("888,888,888")) + 4), value->sizeHint().height());
     auto* label = new QLabel(caption, parent);
     label->setAlignment(Qt::AlignRight);
     label->setStyleSheet(QStringLiteral("color: palette(mid);"));

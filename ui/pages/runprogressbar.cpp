@@ -68,7 +68,8 @@ void RunProgressBar::paintEvent(QPaintEvent*)
     painter.drawRect(outer.adjusted(0, 0, -1, -1));
     const int filled = filledWidth();
     const QRect inner = outer.adjusted(1, 1, -1, -1);
-    if (filled > 0) painter.fillRect(QRect(inner.left(), inner.top(), filled, inner.height()), pal.color(QPalette::Highlight));
+    if (filled > 0)
+        painter.fillRect(QRect(inner.left(), inner.top(), filled, inner.height()), pal.color(QPalette::Highlight));
     m_paintedFilledWidth = filled;
     if (!m_textVisible || m_text.isEmpty()) return;
     // The text reads in the base text colour over the empty part and in the

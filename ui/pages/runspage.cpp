@@ -1,11 +1,11 @@
 #include "pages/runspage.h"
 
-#include "text/format.h"
 #include "models/runsfiltermodel.h"
 #include "models/runstablemodel.h"
 #include "pages/dialogs.h"
 #include "session/sessiondocument.h"
 #include "store/csvexport.h"
+#include "text/format.h"
 
 #include <QComboBox>
 #include <QFile>

@@ -49,8 +49,8 @@ public:
     Status setRunNotes(int64_t runId, const std::string& notes);
     Status deleteRuns(const std::vector<int64_t>& runIds);
     /// Adds and removes run tags on all of runIds at once (SessionStore::changeRunTags).
-    Status changeRunTags(
-        const std::vector<int64_t>& runIds, const std::vector<std::string>& add, const std::vector<std::string>& remove);
+    Status changeRunTags(const std::vector<int64_t>& runIds, const std::vector<std::string>& add,
+        const std::vector<std::string>& remove);
     /// Everything stored about one run (intervals, histograms, status codes).
     Result<RunData> loadRun(int64_t runId);
     /// Number of runs stored against a target.

@@ -1,9 +1,9 @@
 #include "text/format.h"
 
 #include "report/units.h"
+#include "report/wrktext.h"
 #include "run/runconfig.h"
 
-#include <QObject>
 #include <QPainter>
 #include <QPixmap>
 #include <QStringList>
@@ -78,11 +78,7 @@ QString formatClock(double seconds)
 
 QString describeProtocol(const RunConfig& config, const std::string& spoken)
 {
-    const std::string id = spoken.empty() ? protocolId(config.httpVersion, config.request.url.isTls()) : spoken;
-    if (id == "http/1.1") return QStringLiteral("HTTP/1.1");
-    const QString name = id == "h2" ? QObject::tr("HTTP/2 (h2 by ALPN)") : QObject::tr("HTTP/2 (h2c)");
-    return config.streams == 1 ? QObject::tr("%1, 1 stream per connection").arg(name)
-                               : QObject::tr("%1, %2 streams per connection").arg(name).arg(config.streams);
+    return QString::fromStdString(protocolDescription(config, spoken)); // the CLI report's words
 }
 
 QString describeLoad(const RunConfig& load)
