@@ -80,6 +80,19 @@ Json errorsJson(const ErrorCounts& errors)
     };
 }
 
+// A connection phase (connect, TLS handshake, first byte): how often and how long.
+Json phaseJson(const LatencyHistogram& h)
+{
+    return Json {
+        { "count", h.count() },
+        { "mean", h.meanUs() },
+        { "p50", h.valueAtPercentileUs(50) },
+        { "p90", h.valueAtPercentileUs(90) },
+        { "p99", h.valueAtPercentileUs(99) },
+        { "max", h.maxUs() },
+    };
+}
+
 // A latency of an interval without responses is unknown: 0 in these fields, as before.
 uint64_t usOrZero(double us)
 {
@@ -154,6 +167,11 @@ std::string formatJsonReport(const RunResult& result)
         { "start_unix_ms", result.measureStartUnixMs },
         { "reconnects", result.reconnects },
     };
+    // Connection phases under load: every connection opened (reconnects included), and the
+    // first byte of every response, from its send.
+    doc["summary"]["connect_us"] = phaseJson(result.connectTime);
+    if (result.config.request.url.isTls()) doc["summary"]["tls_handshake_us"] = phaseJson(result.tlsHandshake);
+    doc["summary"]["ttfb_us"] = phaseJson(result.firstByte);
     if (result.serverStreamLimit > 0) doc["summary"]["server_stream_limit"] = result.serverStreamLimit;
     const bool open = result.config.openModel();
     if (open) {

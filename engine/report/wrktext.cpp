@@ -89,6 +89,24 @@ void appendSpectrum(std::string& out, const char* title, const LatencyHistogram&
     out += "----------------------------------------------------------\n";
 }
 
+// Where the time of a request goes under load: the connects and TLS handshakes of every
+// connection opened, and the first byte of each response (k6's connecting/tls_handshaking/waiting).
+void appendConnectionPhases(std::string& out, const RunResult& result)
+{
+    fmt::format_to(std::back_inserter(out), "  Connection Phases{:>10}{:>10}{:>10}{:>10}{:>8}\n", "p50", "p90", "p99",
+        "Max", "Count");
+    const auto row = [&](const char* name, const LatencyHistogram& h) {
+        fmt::format_to(std::back_inserter(out), "    {:<15}", name);
+        for (double p : { 50.0, 90.0, 99.0 })
+            appendUnits(out, static_cast<double>(h.valueAtPercentileUs(p)), formatTimeUs, 10);
+        appendUnits(out, static_cast<double>(h.maxUs()), formatTimeUs, 10);
+        fmt::format_to(std::back_inserter(out), "{:>8}\n", h.count());
+    };
+    row("Connect", result.connectTime);
+    if (result.config.request.url.isTls()) row("TLS handshake", result.tlsHandshake);
+    row("First byte", result.firstByte);
+}
+
 std::string stageList(const RunConfig& config)
 {
     std::string list;
@@ -182,6 +200,7 @@ std::string formatRunReport(const RunResult& result, const TextReportOptions& op
         appendLatencyDistribution(out, latency);
         appendSpectrum(out, "Detailed Percentile spectrum:", latency);
     }
+    if (options.latencyDistribution) appendConnectionPhases(out, result);
 
     fmt::format_to(std::back_inserter(out), "  {} requests in {}, {}B read\n", result.requests,
         formatTimeUs(result.durationS * 1e6), formatBinary(static_cast<double>(result.bytes)));

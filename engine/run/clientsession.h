@@ -32,6 +32,7 @@ struct Completion
     int status = 0; ///< the response's status code (0 when reset)
     bool closing = false; ///< the connection cannot carry another request after this response
     bool reset = false; ///< HTTP/2: the server reset the stream (RST_STREAM): no response, the connection goes on
+    uint64_t firstByteUs = 0; ///< when the read began that brought the response's first byte (0 when reset)
 };
 
 /// Receives completions while the session parses. It may call back into the

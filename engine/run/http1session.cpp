@@ -1,5 +1,7 @@
 #include "run/http1session.h"
 
+#include "common/clock.h"
+
 namespace wb {
 
 Http1Requests Http1Requests::build(const RequestSpec& request, uint32_t depth, bool closedLoop)
@@ -54,7 +56,12 @@ std::span<const char> Http1Session::onWritten(size_t n)
 SessionResult Http1Session::onRead(const char* data, size_t length, CompletionHandler& handler)
 {
     size_t offset = 0;
+    uint64_t readAtUs = 0; // taken once per read, and only when a response begins in it
     while (offset < length) {
+        if (!m_parser.started()) {
+            if (readAtUs == 0) readAtUs = monotonicNowUs();
+            m_firstByteUs = readAtUs;
+        }
         size_t used = 0;
         const auto r = m_parser.feed(data + offset, length - offset, used);
         offset += used;
@@ -76,7 +83,8 @@ SessionResult Http1Session::onEof(CompletionHandler& handler)
 
 bool Http1Session::complete(CompletionHandler& handler)
 {
-    const Completion done { m_ring[m_ringHead], m_parser.statusCode(), !m_parser.keepAlive() };
+    Completion done { m_ring[m_ringHead], m_parser.statusCode(), !m_parser.keepAlive() };
+    done.firstByteUs = m_firstByteUs;
     m_ringHead = (m_ringHead + 1) % m_requests->depth;
     --m_inFlight;
     // Ready for the next response before the handler runs: it may submit and write at once.

@@ -72,6 +72,7 @@ private:
     // copies and at most `depth` requests are in flight, so the slice always fits.
     size_t m_writeOffset = 0;
     size_t m_writeTarget = 0;
+    uint64_t m_firstByteUs = 0; ///< when the read began that brought the current response's first byte
     ResponseParser m_parser;
 };
 

@@ -146,7 +146,7 @@ void Http2Session::submit(uint64_t dueUs, uint64_t sentUs)
     Http2Stream* slot
         = std::find_if(m_slots, m_slots + m_requests->streams, [](const Http2Stream& s) { return s.id == 0; });
     if (slot == m_slots + m_requests->streams || !m_session) return; // capacity() said no
-    *slot = { { dueUs, sentUs }, -1, 0, 0, false };
+    *slot = { { dueUs, sentUs }, -1, 0, 0, false, 0 };
     send(*slot);
 }
 
@@ -215,6 +215,7 @@ SessionResult Http2Session::onRead(const char* data, size_t length, CompletionHa
             return SessionResult::ProtocolError;
         }
     }
+    m_readAtUs = 0;
     const ssize_t used = nghttp2_session_mem_recv(m_session, reinterpret_cast<const uint8_t*>(data), length);
     // Hand the responses over after nghttp2 returned (its callbacks must not re-enter it). The
     // requests the handler submits meanwhile are written together, after the last one.
@@ -263,6 +264,11 @@ void Http2Session::onHeader(
     Http2Stream* slot = slotOf(streamId);
     if (!slot) return;
     const int status = (value[0] - '0') * 100 + (value[1] - '0') * 10 + (value[2] - '0');
+    if (slot->firstByteUs == 0) {
+        // The read that brought the response's HEADERS: its clock is taken once, on the first response in it.
+        if (m_readAtUs == 0) m_readAtUs = monotonicNowUs();
+        slot->firstByteUs = m_readAtUs;
+    }
     if (status >= 200 || slot->status == 0) slot->status = status; // a final status wins over 1xx
 }
 
@@ -292,7 +298,7 @@ void Http2Session::onStreamClose(int32_t streamId, uint32_t errorCode)
     if (!slot->cancelled) {
         --m_active;
         if (errorCode == NGHTTP2_NO_ERROR && slot->status > 0)
-            m_done.push_back({ slot->request, slot->status, false, false });
+            m_done.push_back({ slot->request, slot->status, false, false, slot->firstByteUs });
         else if (errorCode == NGHTTP2_REFUSED_STREAM)
             m_retry.push_back(slot->request); // not processed by the server (RFC 9113 8.7): safe to send again
         else

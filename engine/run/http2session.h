@@ -31,6 +31,7 @@ struct Http2Stream
     int status = 0; ///< :status of the response, once its headers arrived
     uint32_t bodySent = 0; ///< request body bytes handed to nghttp2
     bool cancelled = false; ///< timed out: reset by us, no longer counted
+    uint64_t firstByteUs = 0; ///< when the read began that brought the response's HEADERS (0 = none yet)
 };
 
 /// What every HTTP/2 session of a worker shares: the request, the settings, the callbacks.
@@ -125,6 +126,7 @@ private:
     bool m_http1Answer = false;
     bool m_failed = false; ///< nghttp2 failed (out of stream ids, memory): the connection is unusable
     bool m_receivedAny = false;
+    uint64_t m_readAtUs = 0; ///< the current read's clock, taken when a response first needs it (0 = not yet)
 };
 
 /// The sessions of one worker and their stream slots.

@@ -272,10 +272,12 @@ void Worker::finishConnect(Connection& c)
 
 void Worker::onConnected(Connection& c)
 {
+    const uint64_t now = monotonicNowUs();
+    if (measuring(now)) m_current.connectTime.record(elapsedUs(c.stateSinceUs, now));
     if (c.tls) {
         if (!c.tls->attach(*m_plan.tls, c.fd, m_plan.serverName)) return fail(c, &ErrorCounts::tls, c.tls->lastError());
         c.state = Connection::State::Handshaking;
-        c.stateSinceUs = monotonicNowUs();
+        c.stateSinceUs = now;
         return continueHandshake(c);
     }
     startSession(c);
@@ -299,8 +301,11 @@ void Worker::startSession(Connection& c)
 void Worker::continueHandshake(Connection& c)
 {
     switch (c.tls->handshake()) {
-    case IoStatus::Ok:
+    case IoStatus::Ok: {
+        const uint64_t now = monotonicNowUs();
+        if (measuring(now)) m_current.tlsHandshake.record(elapsedUs(c.stateSinceUs, now));
         return startSession(c);
+    }
     case IoStatus::WantRead:
         return setWriteInterest(c, false);
     case IoStatus::WantWrite:
@@ -473,6 +478,8 @@ bool Worker::onResponse(Connection& c, const Completion& done)
         ++m_current.requests;
         ++m_requestsSinceSample;
         m_current.latency.record(now - request.dueUs);
+        if (done.firstByteUs >= request.sentUs && done.firstByteUs != 0)
+            m_current.firstByte.record(done.firstByteUs - request.sentUs);
         m_current.status.add(status);
         if (status < 200 || status > 399) ++m_current.errors.status;
         if (m_plan.schedule) {

@@ -62,6 +62,9 @@ IntervalRecord IntervalRecord::of(const IntervalSnapshot& s, int64_t startUnixMs
     r.latencyHistogram = serialized(s.latency);
     r.serviceHistogram = serialized(s.serviceLatency);
     r.sendLagHistogram = serialized(s.sendLag);
+    r.connectHistogram = serialized(s.connectTime);
+    r.tlsHandshakeHistogram = serialized(s.tlsHandshake);
+    r.firstByteHistogram = serialized(s.firstByte);
     return r;
 }
 
@@ -80,6 +83,21 @@ LatencyHistogram IntervalRecord::sendLagHistogramDecoded() const
     return decoded(sendLagHistogram);
 }
 
+LatencyHistogram IntervalRecord::connectHistogramDecoded() const
+{
+    return decoded(connectHistogram);
+}
+
+LatencyHistogram IntervalRecord::tlsHandshakeHistogramDecoded() const
+{
+    return decoded(tlsHandshakeHistogram);
+}
+
+LatencyHistogram IntervalRecord::firstByteHistogramDecoded() const
+{
+    return decoded(firstByteHistogram);
+}
+
 void IntervalRecord::add(const IntervalRecord& o)
 {
     if (o.startUnixMs > 0 && (startUnixMs == 0 || o.startUnixMs < startUnixMs)) startUnixMs = o.startUnixMs;
@@ -90,6 +108,9 @@ void IntervalRecord::add(const IntervalRecord& o)
     latency = mergeInto(latencyHistogram, o.latencyHistogram);
     serviceLatency = mergeInto(serviceHistogram, o.serviceHistogram);
     sendLag = mergeInto(sendLagHistogram, o.sendLagHistogram);
+    mergeInto(connectHistogram, o.connectHistogram);
+    mergeInto(tlsHandshakeHistogram, o.tlsHandshakeHistogram);
+    mergeInto(firstByteHistogram, o.firstByteHistogram);
     if (!std::isnan(o.targetRatePerS))
         targetRatePerS = (std::isnan(targetRatePerS) ? 0 : targetRatePerS) + o.targetRatePerS;
     lateRequests += o.lateRequests;

@@ -4,7 +4,7 @@
 // it to observers, keeps it in the RunResult; the store writes and reads it as
 // is; the GUI draws it, live and stored, through one function. It is whole:
 // every counter, error kind and status code, both latency histograms and the
-// send lag (serialised), and the wall-clock start, so records of several
+// send lag, the connection phases (serialised), and the wall-clock start, so records of several
 // loaders can be merged exactly (add(): counts summed, histograms added).
 
 #include "stats/counters.h"
@@ -39,6 +39,11 @@ struct IntervalRecord
     std::string latencyHistogram; ///< LatencyHistogram::serialize(), empty when nothing was recorded
     std::string serviceHistogram;
     std::string sendLagHistogram;
+    /// Connection phases (serialised like the others): TCP connects and TLS handshakes of the
+    /// connections opened in the interval, and the first byte of each response.
+    std::string connectHistogram;
+    std::string tlsHandshakeHistogram;
+    std::string firstByteHistogram;
 
     /// The record of a merged snapshot; startUnixMs is the wall clock at its start.
     static IntervalRecord of(const IntervalSnapshot& snapshot, int64_t startUnixMs = 0);
@@ -54,6 +59,9 @@ struct IntervalRecord
     LatencyHistogram latencyHistogramDecoded() const;
     LatencyHistogram serviceHistogramDecoded() const;
     LatencyHistogram sendLagHistogramDecoded() const;
+    LatencyHistogram connectHistogramDecoded() const;
+    LatencyHistogram tlsHandshakeHistogramDecoded() const;
+    LatencyHistogram firstByteHistogramDecoded() const;
 
     /// Adds the same interval as measured by another loader: counts and status codes
     /// summed, histograms added exactly and their summaries recomputed, the earliest

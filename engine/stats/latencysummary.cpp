@@ -27,4 +27,17 @@ LatencySummary LatencySummary::of(const LatencyHistogram& h)
     return s;
 }
 
+PhaseSummary PhaseSummary::of(const LatencyHistogram& h)
+{
+    PhaseSummary s;
+    if (h.empty()) return s;
+    s.count = h.count();
+    s.meanUs = h.meanUs();
+    s.p50Us = asDouble(h.valueAtPercentileUs(50));
+    s.p90Us = asDouble(h.valueAtPercentileUs(90));
+    s.p99Us = asDouble(h.valueAtPercentileUs(99));
+    s.maxUs = asDouble(h.maxUs());
+    return s;
+}
+
 } // namespace wb

@@ -24,4 +24,14 @@ struct LatencySummary
     bool known() const { return !std::isnan(meanUs) || !std::isnan(p50Us) || !std::isnan(maxUs); }
 };
 
+/// A connection phase under load (TCP connect, TLS handshake, time to first byte): how
+/// often it happened and how long it took. Values are unknown when count is 0.
+struct PhaseSummary
+{
+    uint64_t count = 0;
+    double meanUs = UNKNOWN, p50Us = UNKNOWN, p90Us = UNKNOWN, p99Us = UNKNOWN, maxUs = UNKNOWN;
+
+    static PhaseSummary of(const LatencyHistogram& h);
+};
+
 } // namespace wb

@@ -24,6 +24,10 @@ struct Measurements
     uint64_t lateRequests = 0; ///< open model: requests sent more than 1 ms after their due time
     uint64_t maxLagUs = 0; ///< open model: largest send time minus due time
     LatencyHistogram sendLag; ///< open model: send time minus due time (scheduling error + catch-up)
+    // Where the time goes, phase by phase (k6's http_req_connecting / _tls_handshaking / _waiting):
+    LatencyHistogram connectTime; ///< TCP connect of every connection opened (reconnects included), successful ones
+    LatencyHistogram tlsHandshake; ///< TLS handshake of every connection opened, successful ones
+    LatencyHistogram firstByte; ///< send of a request to the first byte of its response (not corrected)
 
     /// Adds another set of measurements (another worker's, or the next interval's).
     void add(const Measurements& o)
@@ -35,6 +39,9 @@ struct Measurements
         latency.merge(o.latency);
         serviceLatency.merge(o.serviceLatency);
         sendLag.merge(o.sendLag);
+        connectTime.merge(o.connectTime);
+        tlsHandshake.merge(o.tlsHandshake);
+        firstByte.merge(o.firstByte);
         lateRequests += o.lateRequests;
         maxLagUs = std::max(maxLagUs, o.maxLagUs);
     }
@@ -47,6 +54,9 @@ struct Measurements
         latency.reset();
         serviceLatency.reset();
         sendLag.reset();
+        connectTime.reset();
+        tlsHandshake.reset();
+        firstByte.reset();
         lateRequests = 0;
         maxLagUs = 0;
     }

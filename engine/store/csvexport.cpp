@@ -155,6 +155,9 @@ std::string summaryCsv(const std::vector<RunData>& runs)
              "target_rate_per_s", "late_requests", "max_lag_ms", "stopped_early", "notes", "source", "command_line",
              "error", "protocol", "streams", "reconnects" })
         header.push_back(name);
+    for (const char* phase : { "connect_", "tls_handshake_", "first_byte_" })
+        for (const char* c : { "count", "p50_ms", "p99_ms", "max_ms" })
+            header.push_back(std::string(phase) + c);
     std::string out = csvRow(header);
     for (const RunData& d : runs) {
         const RunRecord& r = d.run;
@@ -180,6 +183,12 @@ std::string summaryCsv(const std::vector<RunData>& runs)
         row.push_back(t.protocol);
         row.push_back(num(c.streams));
         row.push_back(ifTotals(r, num(t.reconnects)));
+        // Connection phases: empty when the run has none (imported, or stored before schema 6).
+        for (const PhaseSummary* p : { &t.connect, &t.tlsHandshake, &t.firstByte }) {
+            row.push_back(p->count ? num(p->count) : "");
+            for (double v : { p->p50Us, p->p99Us, p->maxUs })
+                row.push_back(p->count ? ms(v) : "");
+        }
         out += csvRow(row);
     }
     return out;

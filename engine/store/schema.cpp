@@ -225,10 +225,43 @@ ALTER TABLE targets ADD COLUMN http_version TEXT NOT NULL DEFAULT 'http/1.1';
 )sql";
 }
 
+// The columns of one connection phase summary (PhaseSummary), each named prefix + suffix.
+constexpr const char* PHASE_SUFFIXES[] = { "mean_us", "p50_us", "p90_us", "p99_us", "max_us" };
+
+// Version 6: where the time goes under load, and the run's verdict. A run keeps a summary of
+// its TCP connects, TLS handshakes and times to first byte (count NOT NULL DEFAULT 0, the
+// rest NULL before), and their histograms; each interval keeps the three histograms (so
+// loaders merge exactly). The SLOs a run was judged by, with their values and verdicts, as
+// JSON (runs.slo, '[]' when none). The histograms table takes the new kinds: SQLite cannot
+// change a CHECK constraint, so the table is rebuilt with its rows.
+std::string schemaV6()
+{
+    std::string out;
+    for (const char* phase : { "connect_", "tls_handshake_", "first_byte_" }) {
+        out += std::string("ALTER TABLE runs ADD COLUMN ") + phase + "count INTEGER NOT NULL DEFAULT 0;\n";
+        for (const char* c : PHASE_SUFFIXES)
+            out += std::string("ALTER TABLE runs ADD COLUMN ") + phase + c + " REAL;\n";
+        out += std::string("ALTER TABLE intervals ADD COLUMN ") + phase + "histogram BLOB;\n";
+    }
+    out += R"sql(
+ALTER TABLE runs ADD COLUMN slo TEXT NOT NULL DEFAULT '[]';  -- JSON [{"expr", "value", "ok"}]
+CREATE TABLE histograms_v6 (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    kind TEXT NOT NULL CHECK (kind IN ('latency', 'service', 'connect', 'tls_handshake', 'first_byte')),
+    data BLOB NOT NULL,                         -- LatencyHistogram::serialize()
+    PRIMARY KEY (run_id, kind)
+) WITHOUT ROWID;
+INSERT INTO histograms_v6 (run_id, kind, data) SELECT run_id, kind, data FROM histograms;
+DROP TABLE histograms;
+ALTER TABLE histograms_v6 RENAME TO histograms;
+)sql";
+    return out;
+}
+
 using MigrationStep = std::string (*)();
 
 // MIGRATIONS[n] takes a file from version n to n + 1.
-constexpr MigrationStep MIGRATIONS[] = { schemaV1, schemaV2, schemaV3, schemaV4, schemaV5 };
+constexpr MigrationStep MIGRATIONS[] = { schemaV1, schemaV2, schemaV3, schemaV4, schemaV5, schemaV6 };
 static_assert(std::size(MIGRATIONS) == SCHEMA_VERSION, "one migration step per schema version");
 
 } // namespace

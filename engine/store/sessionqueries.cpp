@@ -133,7 +133,17 @@ Result<RunData> SessionStore::loadRun(int64_t id)
             if (!h.deserialize(hq.blob(1)))
                 throw SqlError(SQLITE_CORRUPT,
                     "the " + hq.text(0) + " histogram of run " + std::to_string(id) + " is not a valid encoding");
-            (hq.text(0) == "service" ? data.serviceLatency : data.latency) = h;
+            const std::string kind = hq.text(0);
+            if (kind == "service")
+                data.serviceLatency = h;
+            else if (kind == "connect")
+                data.connect = h;
+            else if (kind == "tls_handshake")
+                data.tlsHandshake = h;
+            else if (kind == "first_byte")
+                data.firstByte = h;
+            else
+                data.latency = h;
         }
         SqlStatement& pq = m_db->prepare(
             "SELECT kind, percentile, value_us, total_count FROM percentiles WHERE run_id = ? ORDER BY kind, seq");

@@ -41,6 +41,30 @@ uint64_t* errorField(ErrorCounts& e, int i)
     return fields[i];
 }
 
+const char* const PHASE_FIELDS[] = { "count", "mean_us", "p50_us", "p90_us", "p99_us", "max_us" };
+const char* const PHASE_PREFIXES[] = { "connect_", "tls_handshake_", "first_byte_" };
+
+// Same order as PHASE_PREFIXES.
+PhaseSummary* phaseOf(RunTotals& t, int i)
+{
+    PhaseSummary* phases[] = { &t.connect, &t.tlsHandshake, &t.firstByte };
+    return phases[i];
+}
+
+void bindPhase(SqlStatement& q, const PhaseSummary& s)
+{
+    q.bind(s.count).bind(s.meanUs).bind(s.p50Us).bind(s.p90Us).bind(s.p99Us).bind(s.maxUs);
+}
+
+PhaseSummary readPhase(const SqlStatement& q, int& column)
+{
+    PhaseSummary s;
+    s.count = q.uint64(column++);
+    for (double* f : { &s.meanUs, &s.p50Us, &s.p90Us, &s.p99Us, &s.maxUs })
+        *f = q.real(column++);
+    return s;
+}
+
 constexpr int LATENCY_FIELD_COUNT = static_cast<int>(std::size(LATENCY_FIELDS));
 constexpr int ERROR_FIELD_COUNT = static_cast<int>(std::size(ERROR_FIELDS));
 
@@ -88,6 +112,9 @@ const std::vector<std::string>& totalsColumns()
         addLatencyColumns(c, "send_lag_"); // schema version 3
         for (const char* name : { "protocol", "reconnects", "stream_limit" }) // schema version 5
             c.push_back(name);
+        for (const char* prefix : PHASE_PREFIXES) // schema version 6
+            for (const char* f : PHASE_FIELDS)
+                c.push_back(std::string(prefix) + f);
         return c;
     }();
     return columns;
@@ -104,6 +131,8 @@ void bindTotals(SqlStatement& q, const RunTotals& t)
     q.bind(t.firstTlsError).bind(t.firstConnectError);
     bindLatency(q, t.sendLag);
     q.bind(t.protocol).bind(t.reconnects).bind(t.serverStreamLimit);
+    for (const PhaseSummary* phase : { &t.connect, &t.tlsHandshake, &t.firstByte }) // as PHASE_PREFIXES
+        bindPhase(q, *phase);
 }
 
 RunTotals readTotals(const SqlStatement& q, int& column)
@@ -131,6 +160,8 @@ RunTotals readTotals(const SqlStatement& q, int& column)
     t.protocol = q.text(column++);
     t.reconnects = q.uint64(column++);
     t.serverStreamLimit = static_cast<uint32_t>(q.uint64(column++));
+    for (int i = 0; i < static_cast<int>(std::size(PHASE_PREFIXES)); ++i)
+        *phaseOf(t, i) = readPhase(q, column);
     return t;
 }
 
@@ -147,6 +178,8 @@ const std::vector<std::string>& intervalColumns()
             c.push_back(name);
         addLatencyColumns(c, "send_lag_");
         c.push_back("send_lag_histogram");
+        for (const char* prefix : PHASE_PREFIXES) // schema version 6
+            c.push_back(std::string(prefix) + "histogram");
         return c;
     }();
     return columns;
@@ -164,6 +197,7 @@ void bindInterval(SqlStatement& q, const IntervalRecord& r)
     q.bind(r.startUnixMs);
     bindLatency(q, r.sendLag);
     q.bindBlob(r.sendLagHistogram);
+    q.bindBlob(r.connectHistogram).bindBlob(r.tlsHandshakeHistogram).bindBlob(r.firstByteHistogram);
 }
 
 IntervalRecord readInterval(const SqlStatement& q, int& column)
@@ -187,6 +221,9 @@ IntervalRecord readInterval(const SqlStatement& q, int& column)
     r.startUnixMs = q.int64(column++);
     r.sendLag = readLatency(q, column);
     r.sendLagHistogram = q.blob(column++);
+    r.connectHistogram = q.blob(column++);
+    r.tlsHandshakeHistogram = q.blob(column++);
+    r.firstByteHistogram = q.blob(column++);
     return r;
 }
 

@@ -127,6 +127,9 @@ bool SessionStore::writeFinish(int64_t runId, const FinishedRun& f)
     writeTotals(runId, f.totals);
     writeHistogram(runId, "latency", f.latencyHistogram);
     writeHistogram(runId, "service", f.serviceHistogram);
+    writeHistogram(runId, "connect", f.connectHistogram);
+    writeHistogram(runId, "tls_handshake", f.tlsHandshakeHistogram);
+    writeHistogram(runId, "first_byte", f.firstByteHistogram);
     writeStatusCodes(runId, f.statusCodes);
     return true;
 }
@@ -329,6 +332,12 @@ bool SessionStore::recoverRun(int64_t runId)
     f.statusCodes = all.statusCodes;
     f.latencyHistogram = all.latencyHistogram;
     f.serviceHistogram = all.serviceHistogram;
+    f.connectHistogram = all.connectHistogram;
+    f.tlsHandshakeHistogram = all.tlsHandshakeHistogram;
+    f.firstByteHistogram = all.firstByteHistogram;
+    t.connect = PhaseSummary::of(all.connectHistogramDecoded());
+    t.tlsHandshake = PhaseSummary::of(all.tlsHandshakeHistogramDecoded());
+    t.firstByte = PhaseSummary::of(all.firstByteHistogramDecoded());
     // The run ended, at the latest, when its last interval did.
     const uint64_t warmupUs = config ? config->warmupUs : 0;
     if (startedAtMs)

@@ -81,9 +81,15 @@ FinishedRun FinishedRun::of(const RunResult& result, int64_t finishedAtMs)
     t.protocol = result.protocol;
     t.reconnects = result.reconnects;
     t.serverStreamLimit = result.serverStreamLimit;
+    t.connect = PhaseSummary::of(result.connectTime);
+    t.tlsHandshake = PhaseSummary::of(result.tlsHandshake);
+    t.firstByte = PhaseSummary::of(result.firstByte);
     f.statusCodes = nonZeroStatusCodes(result.status);
     if (!result.latency.empty()) f.latencyHistogram = result.latency.serialize();
     if (!result.serviceLatency.empty()) f.serviceHistogram = result.serviceLatency.serialize();
+    if (!result.connectTime.empty()) f.connectHistogram = result.connectTime.serialize();
+    if (!result.tlsHandshake.empty()) f.tlsHandshakeHistogram = result.tlsHandshake.serialize();
+    if (!result.firstByte.empty()) f.firstByteHistogram = result.firstByte.serialize();
     return f;
 }
 

@@ -135,6 +135,10 @@ struct RunTotals
     std::string protocol; ///< what the run spoke: "http/1.1", "h2", "h2c"; "" when unknown (imported, stored before v5)
     uint64_t reconnects = 0; ///< connections replaced after a graceful GOAWAY
     uint32_t serverStreamLimit = 0; ///< HTTP/2: the server's stream limit when lower than --streams, else 0
+    // Connection phases under load (count 0 for imported runs and runs stored before v6).
+    PhaseSummary connect; ///< TCP connects of every connection opened
+    PhaseSummary tlsHandshake; ///< TLS handshakes of every connection opened
+    PhaseSummary firstByte; ///< send to first response byte, per request
 };
 
 /// One row of the runs table.
@@ -182,6 +186,9 @@ struct RunData
     std::vector<std::pair<int, uint64_t>> statusCodes; ///< non-zero counts, by code
     std::optional<LatencyHistogram> latency; ///< the final histogram (absent for imported runs)
     std::optional<LatencyHistogram> serviceLatency; ///< open model only
+    std::optional<LatencyHistogram> connect; ///< connection phases (absent before v6 and for imported runs)
+    std::optional<LatencyHistogram> tlsHandshake;
+    std::optional<LatencyHistogram> firstByte;
     std::vector<PercentileRow> latencyDistribution; ///< imported: wrk's "Latency Distribution"
     std::vector<PercentileRow> spectrum; ///< imported: wrk2's "Detailed Percentile spectrum"
 };
@@ -218,6 +225,9 @@ struct FinishedRun
     std::vector<std::pair<int, uint64_t>> statusCodes;
     std::string latencyHistogram; ///< serialize() blobs
     std::string serviceHistogram;
+    std::string connectHistogram;
+    std::string tlsHandshakeHistogram;
+    std::string firstByteHistogram;
 
     static FinishedRun of(const RunResult& result, int64_t finishedAtMs);
 };

@@ -269,6 +269,33 @@ private slots:
             cardLabel(page.headlines(), 1, "lossLine")->text(), QStringLiteral("no loss vs the baseline (0.00 %)"));
     }
 
+    void connectionPhasesAreRowsWhenRunsHaveThem()
+    {
+        const int64_t t = target("svc", "https://10.0.0.9/");
+        SyntheticRun slow;
+        slow.connectUs = 2000;
+        slow.tlsHandshakeUs = 8000;
+        slow.latencyUs = 4000;
+        SyntheticRun fast = slow;
+        fast.tlsHandshakeUs = 2000;
+        ComparePage page;
+        page.setRuns({ run(t, slow), run(t, fast) });
+        const CompareModel& model = *page.model();
+        QVERIFY(model.rowOfMetric(QStringLiteral("phases")) >= 0);
+        QCOMPARE(model.value(QStringLiteral("connect_count"), 0), 50.0);
+        QCOMPARE(cellText(model, "tls_handshake_p50", CompareModel::valueColumn(0)), QStringLiteral("8.00"));
+        QCOMPARE(cellText(model, "tls_handshake_p99", CompareModel::deltaColumn(1)), QStringLiteral("−75.0 %"));
+        QCOMPARE(cellText(model, "connect_p50", CompareModel::deltaColumn(1)), QStringLiteral("±0.0 %"));
+        QVERIFY(model.value(QStringLiteral("first_byte_p50"), 0) > 0);
+
+        // Runs without them (imported, or stored before schema 6) get no such rows.
+        SyntheticRun none;
+        ComparePage plain;
+        plain.setRuns({ run(t, none), run(t, none) });
+        QCOMPARE(plain.model()->rowOfMetric(QStringLiteral("phases")), -1);
+        QCOMPARE(plain.model()->rowOfMetric(QStringLiteral("connect_p50")), -1);
+    }
+
     void importedReportsAsInTheReference()
     {
         const WrkLogParseResult parsed = parseWrkLog(NATIVE_AND_DOCKER);

@@ -53,6 +53,10 @@ struct SyntheticRun
     /// When set: an open-model run at requestsPerS whose every request was sent this
     /// late (send lag), with the service time latencyUs - sendLagUs.
     uint64_t sendLagUs = 0;
+    /// When set: every connection connected in the first interval, taking this long, and every
+    /// response's first byte came after half its latency (the connection phases, schema 6).
+    uint64_t connectUs = 0;
+    uint64_t tlsHandshakeUs = 0; ///< with connectUs: each connection's TLS handshake
 };
 
 inline IntervalSnapshot syntheticInterval(const SyntheticRun& s, uint32_t index)
@@ -71,6 +75,11 @@ inline IntervalSnapshot syntheticInterval(const SyntheticRun& s, uint32_t index)
             snap.serviceLatency.record(latencyUs > s.sendLagUs ? latencyUs - s.sendLagUs : 1);
         }
         snap.status.add(i < non2xx ? 503 : 200);
+        if (s.connectUs > 0) snap.firstByte.record(latencyUs / 2);
+    }
+    if (s.connectUs > 0 && index == 0) {
+        snap.connectTime.recordN(s.connectUs, s.connections);
+        if (s.tlsHandshakeUs > 0) snap.tlsHandshake.recordN(s.tlsHandshakeUs, s.connections);
     }
     snap.requests = n;
     snap.bytes = n * 150;

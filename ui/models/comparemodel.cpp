@@ -306,6 +306,49 @@ void CompareModel::buildRows()
             [](const RunRecord& r) { return orUnknown(r, static_cast<double>(r.totals.lateRequests)); }, count);
     }
 
+    // Connection phases (stored since schema 6): a load balancer's handshake, an extra hop.
+    // Shown when a run has them (runs imported or stored before have none); TLS for https runs.
+    const bool anyPhases = std::any_of(m_runs.begin(), m_runs.end(),
+        [](const RunRecord& r) { return r.totals.connect.count > 0 || r.totals.firstByte.count > 0; });
+    const bool anyTls
+        = std::any_of(m_runs.begin(), m_runs.end(), [](const RunRecord& r) { return r.totals.tlsHandshake.count > 0; });
+    if (anyPhases) section("phases", tr("Connection phases (ms)"));
+    struct P
+    {
+        const char* key;
+        const char* title;
+        PhaseSummary RunTotals::*phase;
+    };
+    static const P PHASES[] = {
+        { "connect", "Connect", &RunTotals::connect },
+        { "tls_handshake", "TLS handshake", &RunTotals::tlsHandshake },
+        { "first_byte", "First byte", &RunTotals::firstByte },
+    };
+    for (const P& p : PHASES) {
+        if (!anyPhases || (p.phase == &RunTotals::tlsHandshake && !anyTls)) continue;
+        const auto phase = p.phase;
+        const QString title = QString::fromUtf8(p.title);
+        const QString key = QString::fromLatin1(p.key);
+        for (const auto& [suffix, label, field] : { std::tuple { "_p50", "p50", &PhaseSummary::p50Us },
+                 std::tuple { "_p99", "p99", &PhaseSummary::p99Us } }) {
+            Row* r = number(
+                "", title + QLatin1Char(' ') + QString::fromLatin1(label), Better::Lower,
+                [phase, field](const RunRecord& run) {
+                    const PhaseSummary& summary = run.totals.*phase;
+                    return summary.count ? orUnknown(run, summary.*field) : NOT_KNOWN;
+                },
+                ms);
+            r->key = key + QString::fromLatin1(suffix);
+        }
+        Row* countRow = number(
+            "", title + tr(" count"), Better::Neither,
+            [phase](const RunRecord& run) {
+                return (run.totals.*phase).count ? static_cast<double>((run.totals.*phase).count) : NOT_KNOWN;
+            },
+            count);
+        countRow->key = key + QStringLiteral("_count");
+    }
+
     section("errors", tr("Errors"));
     number(
         "socket_errors", tr("Socket errors (connect, read, write, timeout)"), Better::Lower,

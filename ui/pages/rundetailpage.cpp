@@ -178,6 +178,17 @@ void RunDetailPage::fillSummary()
             }
         }
     }
+    // Where the time goes: connects and handshakes of every connection opened, first bytes.
+    const auto phase = [&](const QString& name, const PhaseSummary& p) {
+        if (p.count == 0) return;
+        row(name,
+            tr("%1 / %2 / %3 (%4×)")
+                .arg(formatUsAsMs(p.p50Us), formatUsAsMs(p.p99Us), formatUsAsMs(p.maxUs),
+                    formatCount(static_cast<double>(p.count))));
+    };
+    phase(tr("Connect p50 / p99 / max (ms)"), t.connect);
+    phase(tr("TLS handshake p50 / p99 / max (ms)"), t.tlsHandshake);
+    phase(tr("First byte p50 / p99 / max (ms)"), t.firstByte);
     if (!std::isnan(t.threadRate.mean))
         row(tr("Req/s per thread"),
             tr("%1 ± %2 (max %3)")

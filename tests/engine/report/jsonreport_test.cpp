@@ -130,6 +130,27 @@ TEST(JsonReport, Summary)
             { "status", 7 }, { "stream", 8 } }));
 }
 
+TEST(JsonReport, ConnectionPhases)
+{
+    RunResult r = sampleResult();
+    r.connectTime.recordN(120, 63);
+    r.connectTime.record(5000);
+    r.firstByte.recordN(30, 1000);
+    json s = parse(r)["summary"];
+    EXPECT_EQ(s["connect_us"],
+        json({ { "count", 64 }, { "mean", r.connectTime.meanUs() }, { "p50", 120 }, { "p90", 120 }, { "p99", 5000 },
+            { "max", 5000 } }));
+    EXPECT_EQ(s["ttfb_us"]["count"], 1000);
+    EXPECT_EQ(s["ttfb_us"]["p99"], 30);
+    EXPECT_FALSE(s.contains("tls_handshake_us")); // plain http
+
+    r.config.request.url.scheme = "https";
+    r.tlsHandshake.recordN(2000, 64);
+    s = parse(r)["summary"];
+    EXPECT_EQ(s["tls_handshake_us"]["count"], 64);
+    EXPECT_EQ(s["tls_handshake_us"]["p50"], 2000);
+}
+
 TEST(JsonReport, ThreadRates)
 {
     const RunResult r = sampleResult();

@@ -373,9 +373,40 @@ TEST(WrkText, LatencyDistribution)
     const size_t total = indexOf(lines, "#[Max     =");
     ASSERT_NE(total, SIZE_MAX);
     EXPECT_EQ(lines[total - 2], "       0.060     1.000000        10000");
-    EXPECT_NE(lines[total + 2].find(" requests in "), std::string::npos);
+    // Then the connection phases (plain http: no TLS row), then wrk's totals line.
+    EXPECT_EQ(lines[total + 2].rfind("  Connection Phases", 0), 0u) << lines[total + 2];
+    EXPECT_NE(lines[total + 5].find(" requests in "), std::string::npos) << lines[total + 5];
 
     EXPECT_EQ(indexOf(linesOf(formatRunReport(r, {})), "  Latency Distribution"), SIZE_MAX);
+}
+
+TEST(WrkText, ConnectionPhaseRowsUnderLatency)
+{
+    RunResult r = resultWithExactStats();
+    r.connectTime.recordN(100, 9); // p50, p90
+    r.connectTime.record(900); // p99 and max
+    r.firstByte.recordN(40, 1000);
+    TextReportOptions options;
+    options.latencyDistribution = true;
+    auto lines = linesOf(formatRunReport(r, options));
+    const size_t block = indexOf(lines, "  Connection Phases");
+    ASSERT_NE(block, SIZE_MAX);
+    EXPECT_EQ(lines[block], "  Connection Phases       p50       p90       p99       Max   Count");
+    EXPECT_EQ(lines[block + 1], "    Connect          100.00us  100.00us    0.90ms    0.90ms      10");
+    EXPECT_EQ(lines[block + 2], "    First byte        40.00us   40.00us   40.00us   40.00us    1000");
+    // The values end under their headings.
+    EXPECT_EQ(tokenEnds(lines[block + 1]).back(), tokenEnds(lines[block]).back());
+    EXPECT_EQ(indexOf(lines, "    TLS handshake"), SIZE_MAX); // plain http
+
+    r.config.request.url = *parseUrl("https://example.test/");
+    r.tlsHandshake.recordN(2500, 10);
+    lines = linesOf(formatRunReport(r, options));
+    const size_t tls = indexOf(lines, "    TLS handshake");
+    ASSERT_NE(tls, SIZE_MAX);
+    EXPECT_EQ(lines[tls], "    TLS handshake      2.50ms    2.50ms    2.50ms    2.50ms      10");
+    EXPECT_EQ(tls, indexOf(lines, "    Connect") + 1);
+
+    EXPECT_EQ(indexOf(linesOf(formatRunReport(r, {})), "  Connection Phases"), SIZE_MAX); // only with --latency
 }
 
 TEST(WrkText, EmptyResultDoesNotCrash)

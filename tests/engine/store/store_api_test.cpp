@@ -6,6 +6,7 @@
 #include "store/sessionstore.h"
 #include "storetestutil.h"
 
+#include <cmath>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -433,4 +434,72 @@ TEST_F(Store, SendLagIsKeptWithTheTotals)
     auto closedRecord = store().runRecord(closed);
     ASSERT_TRUE(closedRecord.ok());
     EXPECT_FALSE(closedRecord->totals.sendLag.known());
+}
+
+// Schema version 6: where the time went, kept with the run (summary columns and
+// histograms) and with each interval (so loaders merge exactly, and a run whose
+// process died gets them back from its intervals).
+TEST_F(Store, ConnectionPhasesAreKeptWithTheRunAndItsIntervals)
+{
+    const int64_t target = addSampleTarget(store());
+    NewRun run;
+    run.targetId = target;
+    run.config = sampleConfig();
+    run.startedAtMs = 1'700'000'000'000;
+    auto id = store().beginRun(run);
+    ASSERT_TRUE(id.ok()) << id.error();
+    RunResult result;
+    result.config = run.config;
+    result.durationS = 1;
+    std::vector<IntervalRecord> intervals;
+    for (uint32_t i = 0; i < 2; ++i) {
+        IntervalSnapshot s = sampleSnapshot(i, 1000, 100);
+        s.connectTime.recordN(150 + i, 4);
+        s.tlsHandshake.recordN(3000, 4);
+        s.firstByte.recordN(700, 100);
+        intervals.push_back(IntervalRecord::of(s));
+        result.add(s);
+    }
+    ASSERT_TRUE(store().appendIntervals(*id, intervals).ok());
+    ASSERT_TRUE(store().finishRun(*id, FinishedRun::of(result, 1'700'000'001'000)).ok());
+
+    auto data = store().loadRun(*id);
+    ASSERT_TRUE(data.ok()) << data.error();
+    const RunTotals& t = data->run.totals;
+    EXPECT_EQ(t.connect.count, 8u);
+    EXPECT_NEAR(t.connect.p50Us, 150, 1);
+    EXPECT_EQ(t.tlsHandshake.count, 8u);
+    EXPECT_NEAR(t.tlsHandshake.p99Us, 3000, 12);
+    EXPECT_EQ(t.firstByte.count, 200u);
+    EXPECT_NEAR(t.firstByte.maxUs, 700, 3);
+    ASSERT_TRUE(data->connect && data->tlsHandshake && data->firstByte);
+    EXPECT_EQ(data->connect->count(), 8u);
+    EXPECT_EQ(data->firstByte->count(), 200u);
+    ASSERT_EQ(data->intervals.size(), 2u);
+    EXPECT_EQ(data->intervals[1].connectHistogramDecoded().count(), 4u);
+    EXPECT_EQ(data->intervals[1].connectHistogramDecoded().minUs(), 151u);
+    EXPECT_EQ(data->intervals[0].tlsHandshakeHistogramDecoded().count(), 4u);
+    EXPECT_EQ(data->intervals[0].firstByteHistogramDecoded().count(), 100u);
+
+    // A run stored without them (imported, or before version 6) has count 0 and unknown values.
+    const int64_t plain = addFinishedRun(target, {});
+    auto record = store().runRecord(plain);
+    ASSERT_TRUE(record.ok());
+    EXPECT_EQ(record->totals.connect.count, 0u);
+    EXPECT_TRUE(std::isnan(record->totals.connect.p50Us));
+
+    // A dead process's run gets them back from its intervals.
+    auto dead = store().beginRun(run);
+    ASSERT_TRUE(dead.ok());
+    ASSERT_TRUE(store().appendIntervals(*dead, intervals).ok());
+    sqlText(
+        store(), "UPDATE runs SET owner_pid = " + std::to_string(deadPid()) + " WHERE id = " + std::to_string(*dead));
+    reopen();
+    auto recovered = store().loadRun(*dead);
+    ASSERT_TRUE(recovered.ok()) << recovered.error();
+    EXPECT_EQ(recovered->run.status, RunStatus::Interrupted);
+    EXPECT_EQ(recovered->run.totals.connect.count, 8u);
+    EXPECT_EQ(recovered->run.totals.firstByte.count, 200u);
+    ASSERT_TRUE(recovered->tlsHandshake.has_value());
+    EXPECT_EQ(recovered->tlsHandshake->count(), 8u);
 }
