@@ -25,6 +25,8 @@ namespace {
 
 std::atomic<StopSwitch*> g_stop { nullptr };
 
+constexpr int EXIT_SLO_FAILED = 4; // the run went through and an --slo threshold failed
+
 extern "C" void onInterrupt(int)
 {
     // First Ctrl-C: stop and report what completed (as wrk does). Second: default action.
@@ -111,6 +113,12 @@ Result<RunConfig> toConfig(const RunArgs& a)
         if (*rate == 0) return Error { "rate must be greater than zero" };
         cfg.ratePerS = static_cast<double>(*rate);
     }
+    for (const std::string& text : a.slos) {
+        auto slo = parseSlo(text);
+        if (!slo) return Error { slo.error() };
+        cfg.slos.push_back(*slo);
+    }
+    cfg.sloAbort = a.sloAbort;
     if (!a.stages.empty()) {
         auto plan = parseStages(a.stages);
         if (!plan) return Error { plan.error() };
@@ -186,6 +194,13 @@ void addRunCommand(CLI::App& app, RunArgs& a)
     run->add_option("-s,--script", a.script, "Lua script (wrk): not supported");
     run->add_flag("--probe", a.probe,
         "Probe the target with one request first (phases, TLS; see 'probe'); stored with the run by --db");
+    run->add_option("--slo", a.slos,
+           "Judge the run by this threshold (repeatable): p99<250ms, p99.9<1s, mean<20ms, errors<0.1%, non2xx<1%, "
+           "errors<10, rps>5000, service_p99<50ms (open model), connect_p99<5ms, tls_p99<20ms, ttfb_p99<100ms; "
+           "exit code 4 when one fails")
+        ->allow_extra_args(false);
+    run->add_flag("--slo-abort", a.sloAbort,
+        "Stop early once an errors or non-2xx budget is spent (checked after 5s of measurement)");
     CLI::Option* db = run->add_option("--db", a.dbPath, "Store the run in this session file (created when missing)");
     run->add_option("--target", a.targetName, "Session target of the run (default: named after the URL)")->needs(db);
     run->add_option("--tag", a.tags, "Tag the stored run (repeatable)")->needs(db)->allow_extra_args(false);
@@ -200,6 +215,11 @@ int runCommand(const RunArgs& a)
     auto cfg = toConfig(a);
     if (!cfg) {
         printError(cfg.error());
+        return 2;
+    }
+    // Numbers that do not fit together are a usage error too (2), found before anything runs.
+    if (auto st = cfg->normalized().validate(); !st) {
+        printError(st.error());
         return 2;
     }
     // With the JSON on stdout, the text report goes to stderr so stdout stays parseable.
@@ -251,7 +271,10 @@ int runCommand(const RunArgs& a)
     } else if (out.runId) {
         text << "Stored as run " << out.runId << " in '" << a.dbPath << "'" << std::endl;
     }
-    return jsonOk ? stored : 1;
+    if (!jsonOk) return 1;
+    // A failed SLO is the verdict a pipeline acts on: it wins over a storage warning (3).
+    if (!allSlosMet(result.slo)) return EXIT_SLO_FAILED;
+    return stored;
 }
 
 } // namespace wb::cli

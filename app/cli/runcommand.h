@@ -41,6 +41,8 @@ struct RunArgs
     std::string caFile;
     std::string script;
     bool probe = false;
+    std::vector<std::string> slos; ///< --slo: thresholds the run is judged by (exit code 4 when one fails)
+    bool sloAbort = false;
     std::string dbPath; ///< --db: store the run in this session
     std::string targetName; ///< --target: the session's target (default: named after the URL)
     std::vector<std::string> tags; ///< --tag: tags of the stored run

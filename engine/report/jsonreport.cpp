@@ -197,6 +197,15 @@ std::string formatJsonReport(const RunResult& result)
     for (const IntervalRecord& interval : result.intervals)
         intervals.push_back(intervalJson(interval, open));
     doc["intervals"] = std::move(intervals);
+    if (!result.config.slos.empty()) {
+        Json slo = Json::array();
+        for (const SloVerdict& v : result.slo)
+            slo.push_back(Json { { "expr", v.expr }, { "value", std::isnan(v.value) ? Json() : Json(v.value) },
+                { "unit", v.unit }, { "ok", v.ok } });
+        doc["slo"] = std::move(slo);
+        doc["slo_ok"] = allSlosMet(result.slo);
+        if (!result.sloAbortedBy.empty()) doc["slo_aborted_by"] = result.sloAbortedBy;
+    }
     if (!result.firstTlsError.empty()) doc["first_tls_error"] = result.firstTlsError;
     if (!result.firstConnectError.empty()) doc["first_connect_error"] = result.firstConnectError;
     // Replace invalid UTF-8 (an error string from the peer, say) instead of throwing.

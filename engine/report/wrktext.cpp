@@ -249,6 +249,12 @@ std::string formatRunReport(const RunResult& result, const TextReportOptions& op
 
     fmt::format_to(std::back_inserter(out), "Requests/sec: {:9.2f}\n", result.requestsPerS());
     fmt::format_to(std::back_inserter(out), "Transfer/sec: {:>10}B\n", formatBinary(result.bytesPerS()));
+    // The verdicts last, after every wrk line, so a pipeline's log ends with them.
+    if (!result.sloAbortedBy.empty())
+        fmt::format_to(std::back_inserter(out), "SLO abort: stopped after {}: the budget {} was spent\n",
+            formatTimeUs(result.durationS * 1e6), result.sloAbortedBy);
+    for (const SloVerdict& v : result.slo)
+        out += formatSloLine(v) + '\n';
     return out;
 }
 

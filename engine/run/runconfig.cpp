@@ -38,6 +38,15 @@ Status RunConfig::validate() const
         return Error { "connection stages ramp the closed model; they cannot be combined with -R/--rate" };
     if (!stages.empty() && warmupUs > 0)
         return Error { "--warmup cannot be combined with --stages; start the plan with a stage instead" };
+    for (const Slo& slo : slos) {
+        if (slo.metric == Slo::Metric::Service && !openModel())
+            return Error { "SLO '" + slo.expr
+                + "': the service time is measured in the open model only (-R/--rate or rate stages)" };
+        if (slo.metric == Slo::Metric::TlsHandshake && !request.url.isTls())
+            return Error { "SLO '" + slo.expr + "': an http:// target has no TLS handshake" };
+    }
+    if (sloAbort && std::none_of(slos.begin(), slos.end(), [](const Slo& s) { return s.isBudget(); }))
+        return Error { "--slo-abort watches errors and non-2xx budgets: add one, e.g. --slo 'errors<1%'" };
     if (request.method.empty()) return Error { "method must not be empty" };
     for (char c : request.method)
         if (c < 'A' || c > 'Z') return Error { "invalid method '" + request.method + "' (use e.g. GET, POST)" };

@@ -4,6 +4,7 @@
 
 #include "common/result.h"
 #include "http/request.h"
+#include "run/slo.h"
 
 #include <cstdint>
 #include <string>
@@ -78,6 +79,11 @@ struct RunConfig
     /// target's latency. Costs CPU only in that stretch (bench/open-model.sh); 0 = always sleep.
     uint64_t sendSpinUs = DEFAULT_SEND_SPIN_US;
     static constexpr uint64_t DEFAULT_SEND_SPIN_US = 50;
+
+    /// Thresholds the run is judged by (--slo); their verdicts end the report and set the exit code.
+    std::vector<Slo> slos;
+    /// --slo-abort: stop once an errors or non-2xx budget is spent (after 5 s of measurement).
+    bool sloAbort = false;
 
     bool http2() const { return httpVersion == HttpVersion::Http2; }
     /// Requests one connection may carry at once: the pipeline depth or the stream count.

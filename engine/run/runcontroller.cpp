@@ -215,6 +215,7 @@ RunResult RunController::run()
             limit > 0 && (result.serverStreamLimit == 0 || limit < result.serverStreamLimit))
             result.serverStreamLimit = limit;
     }
+    result.slo = evaluateSlos(cfg.slos, sloInputsOf(result, result.durationS));
     for (auto* o : m_observers)
         o->onFinished(result);
     m_prepared = false; // a controller runs once
@@ -246,6 +247,28 @@ void RunController::mergeInterval(uint32_t index, uint64_t runEndUs, RunResult& 
     for (auto* o : m_observers)
         o->onInterval(record);
     result.addInterval(s, std::move(record));
+    if (m_plan.config.sloAbort) checkSloBudgets(s.endS, result);
+}
+
+// --slo-abort: a spent errors or non-2xx budget ends the run, judged on the totals so far and
+// not before 5 s of measurement (a few early errors of a cold target are not a verdict).
+void RunController::checkSloBudgets(double measuredS, RunResult& result)
+{
+    constexpr double MIN_MEASURED_S = 5;
+    if (measuredS < MIN_MEASURED_S || !result.sloAbortedBy.empty() || m_plan.stopRequested.load()) return;
+    double plannedRequests = 0; // the open model knows how many requests the whole run makes
+    if (m_plan.schedule) {
+        const double offsetS = static_cast<double>(m_plan.measureStartUs - m_plan.startUs) / 1e6;
+        plannedRequests = m_plan.schedule->cumulative(offsetS + static_cast<double>(m_plan.config.durationUs) / 1e6)
+            - m_plan.schedule->cumulative(offsetS);
+    }
+    const SloInputs sofar = sloInputsOf(result, measuredS);
+    for (const Slo& slo : m_plan.config.slos) {
+        if (!sloCannotBeMet(slo, sofar, plannedRequests)) continue;
+        result.sloAbortedBy = slo.expr;
+        stop();
+        return;
+    }
 }
 
 } // namespace wb

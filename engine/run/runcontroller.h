@@ -47,6 +47,7 @@ public:
 private:
     Status preflight(const std::vector<SocketAddress>& addresses);
     void mergeInterval(uint32_t index, uint64_t runEndUs, RunResult& result);
+    void checkSloBudgets(double measuredS, RunResult& result);
 
     LoadPlan m_plan;
     std::vector<std::unique_ptr<Worker>> m_workers;

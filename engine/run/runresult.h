@@ -33,6 +33,8 @@ struct RunResult : Measurements
     /// HTTP/2: the lowest SETTINGS_MAX_CONCURRENT_STREAMS a server sent when lower than
     /// config.streams (the run used that many streams per connection); 0 when it never limited it.
     uint32_t serverStreamLimit = 0;
+    std::vector<SloVerdict> slo; ///< one verdict per config.slos, in order
+    std::string sloAbortedBy; ///< --slo-abort: the budget that was spent ("" when the run was not aborted)
 
     /// Adds one merged interval to the totals and the series.
     void addInterval(const IntervalSnapshot& s, IntervalRecord record)

@@ -1,5 +1,6 @@
 #include "store/configjson.h"
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 namespace wb {
@@ -87,6 +88,13 @@ void putLoad(Json& j, const RunConfig& c)
     j["stages"] = std::move(stages);
     j["stages_are_connections"] = c.stagesAreConnections;
     if (c.sendSpinUs != RunConfig::DEFAULT_SEND_SPIN_US) j["send_spin_us"] = c.sendSpinUs;
+    if (!c.slos.empty()) {
+        Json slos = Json::array();
+        for (const Slo& slo : c.slos)
+            slos.push_back(slo.expr);
+        j["slo"] = std::move(slos);
+    }
+    if (c.sloAbort) j["slo_abort"] = true;
 }
 
 template<typename T> void readIf(const Json& j, const char* key, T& out)
@@ -94,7 +102,7 @@ template<typename T> void readIf(const Json& j, const char* key, T& out)
     if (auto it = j.find(key); it != j.end() && !it->is_null()) out = it->template get<T>();
 }
 
-void getLoad(const Json& j, RunConfig& c)
+Status getLoad(const Json& j, RunConfig& c)
 {
     readIf(j, "threads", c.threads);
     readIf(j, "connections", c.connections);
@@ -116,6 +124,16 @@ void getLoad(const Json& j, RunConfig& c)
     }
     readIf(j, "stages_are_connections", c.stagesAreConnections);
     readIf(j, "send_spin_us", c.sendSpinUs);
+    if (auto it = j.find("slo"); it != j.end() && it->is_array()) {
+        c.slos.clear();
+        for (const Json& text : *it) {
+            auto slo = parseSlo(text.get<std::string>());
+            if (!slo) return Error { slo.error() };
+            c.slos.push_back(*slo);
+        }
+    }
+    readIf(j, "slo_abort", c.sloAbort);
+    return {};
 }
 
 Json headersJson(const std::vector<Header>& headers)
@@ -185,7 +203,7 @@ Result<RunConfig> runConfigFromJson(const std::string& text)
             readIf(*it, "verify", c.tls.verifyPeer);
             readIf(*it, "ca_file", c.tls.caFile);
         }
-        getLoad(j, c);
+        if (auto st = getLoad(j, c); !st) return Error { st.error() };
         return c;
     } catch (const Json::exception& e) {
         return Error { std::string("invalid run configuration: ") + e.what() };
@@ -206,7 +224,7 @@ Result<RunConfig> loadProfileFromJson(const std::string& text)
         const Json j = Json::parse(text);
         if (!j.is_object()) return Error { "load profile is not a JSON object" };
         RunConfig c;
-        getLoad(j, c);
+        if (auto st = getLoad(j, c); !st) return Error { st.error() };
         return c;
     } catch (const Json::exception& e) {
         return Error { std::string("invalid load profile: ") + e.what() };
@@ -227,6 +245,36 @@ Result<std::vector<Header>> headersFromJson(const std::string& text)
     } catch (const Json::exception& e) {
         return Error { std::string("invalid headers: ") + e.what() };
     }
+}
+
+std::string sloVerdictsToJson(const std::vector<SloVerdict>& verdicts)
+{
+    Json out = Json::array();
+    for (const SloVerdict& v : verdicts)
+        out.push_back(Json { { "expr", v.expr }, { "value", std::isnan(v.value) ? Json() : Json(v.value) },
+            { "unit", v.unit }, { "ok", v.ok } });
+    return dump(out);
+}
+
+std::vector<SloVerdict> sloVerdictsFromJson(const std::string& text)
+{
+    std::vector<SloVerdict> out;
+    const Json j = Json::parse(text, nullptr, false);
+    if (!j.is_array()) return out;
+    for (const Json& v : j) {
+        if (!v.is_object()) continue;
+        // Field by field, type-checked: a damaged row reads as what it still says, never throws.
+        const auto field = [&v](const char* key) { return v.find(key); };
+        SloVerdict verdict;
+        if (auto it = field("expr"); it != v.end() && it->is_string()) verdict.expr = it->get<std::string>();
+        if (verdict.expr.empty()) continue;
+        auto value = field("value");
+        verdict.value = value != v.end() && value->is_number() ? value->get<double>() : std::nan("");
+        if (auto it = field("unit"); it != v.end() && it->is_string()) verdict.unit = it->get<std::string>();
+        if (auto it = field("ok"); it != v.end() && it->is_boolean()) verdict.ok = it->get<bool>();
+        out.push_back(std::move(verdict));
+    }
+    return out;
 }
 
 } // namespace wb

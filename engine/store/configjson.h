@@ -32,4 +32,9 @@ Result<RunConfig> loadProfileFromJson(const std::string& json);
 std::string headersToJson(const std::vector<Header>& headers);
 Result<std::vector<Header>> headersFromJson(const std::string& json);
 
+/// A run's SLO verdicts as stored (runs.slo): [{"expr", "value" (null when unknown), "unit", "ok"}].
+std::string sloVerdictsToJson(const std::vector<SloVerdict>& verdicts);
+/// The inverse; an unreadable text is no verdicts (never an exception).
+std::vector<SloVerdict> sloVerdictsFromJson(const std::string& json);
+
 } // namespace wb

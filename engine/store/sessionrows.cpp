@@ -1,5 +1,6 @@
 #include "store/sessionrows.h"
 
+#include "store/configjson.h"
 #include "store/sqldatabase.h"
 
 #include <algorithm>
@@ -115,6 +116,7 @@ const std::vector<std::string>& totalsColumns()
         for (const char* prefix : PHASE_PREFIXES) // schema version 6
             for (const char* f : PHASE_FIELDS)
                 c.push_back(std::string(prefix) + f);
+        c.push_back("slo");
         return c;
     }();
     return columns;
@@ -133,6 +135,7 @@ void bindTotals(SqlStatement& q, const RunTotals& t)
     q.bind(t.protocol).bind(t.reconnects).bind(t.serverStreamLimit);
     for (const PhaseSummary* phase : { &t.connect, &t.tlsHandshake, &t.firstByte }) // as PHASE_PREFIXES
         bindPhase(q, *phase);
+    q.bind(sloVerdictsToJson(t.slo));
 }
 
 RunTotals readTotals(const SqlStatement& q, int& column)
@@ -162,6 +165,7 @@ RunTotals readTotals(const SqlStatement& q, int& column)
     t.serverStreamLimit = static_cast<uint32_t>(q.uint64(column++));
     for (int i = 0; i < static_cast<int>(std::size(PHASE_PREFIXES)); ++i)
         *phaseOf(t, i) = readPhase(q, column);
+    t.slo = sloVerdictsFromJson(q.text(column++));
     return t;
 }
 

@@ -81,6 +81,7 @@ FinishedRun FinishedRun::of(const RunResult& result, int64_t finishedAtMs)
     t.protocol = result.protocol;
     t.reconnects = result.reconnects;
     t.serverStreamLimit = result.serverStreamLimit;
+    t.slo = result.slo;
     t.connect = PhaseSummary::of(result.connectTime);
     t.tlsHandshake = PhaseSummary::of(result.tlsHandshake);
     t.firstByte = PhaseSummary::of(result.firstByte);

@@ -139,6 +139,7 @@ struct RunTotals
     PhaseSummary connect; ///< TCP connects of every connection opened
     PhaseSummary tlsHandshake; ///< TLS handshakes of every connection opened
     PhaseSummary firstByte; ///< send to first response byte, per request
+    std::vector<SloVerdict> slo; ///< the verdicts of config.slos (schema 6), in order
 };
 
 /// One row of the runs table.

@@ -73,6 +73,8 @@ bool Nginx::start(const NginxOptions& options)
         location = /big { root )"
         + dir + R"(/html; default_type application/octet-stream; }
         location = /mixed { if ($request_id ~ [0-7]$) { return 503; } default_type text/plain; return 200 "ok\n"; }
+        location = /status/500 { return 500; }
+        location /mix/ { default_type text/plain; return 200 "mix $request_method $uri\n"; }
         location / { return 404; }
 )";
     std::string conf = "worker_processes 1;\n"
@@ -85,7 +87,10 @@ bool Nginx::start(const NginxOptions& options)
         + "/ft; uwsgi_temp_path " + dir + "/ut; scgi_temp_path " + dir + "/st;\n" + "  keepalive_requests 1000000;\n"
         + "  log_format tls_resumption '$ssl_protocol $ssl_session_reused';\n"
         + "  log_format protocol_status '$server_protocol $status';\n"
-        + "  server {\n    listen 127.0.0.1:" + std::to_string(m_port) + " backlog=4096;\n" + locations + "  }\n";
+        + "  log_format method_uri_status '$request_method $request_uri $status';\n"
+        + "  server {\n    listen 127.0.0.1:" + std::to_string(m_port) + " backlog=4096;\n"
+        + (options.requestLog ? "    access_log " + dir + "/logs/access.log method_uri_status;\n" : std::string())
+        + locations + "  }\n";
     if (tls) {
         // Also on 127.0.0.2, an address the certificate does not name (host name checks).
         conf += "  server {\n    listen 127.0.0.1:" + std::to_string(m_tlsPort) + " ssl backlog=4096;\n"
@@ -130,6 +135,11 @@ bool Nginx::start(const NginxOptions& options)
     if (m_h2cPort && !waitForPort("127.0.0.1", m_h2cPort, START_TIMEOUT_MS)) return false;
     if (m_h2Port && !waitForPort("127.0.0.1", m_h2Port, START_TIMEOUT_MS)) return false;
     return !tls || waitForPort("127.0.0.1", m_tlsPort, START_TIMEOUT_MS);
+}
+
+std::string Nginx::requestLog() const
+{
+    return readFile(m_dir.path() + "/logs/access.log");
 }
 
 std::string Nginx::http2AccessLog() const

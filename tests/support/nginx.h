@@ -25,6 +25,8 @@ struct NginxOptions
     /// h2 by ALPN (h2Port()). Their requests are logged as "<protocol> <status>" (http2AccessLog()).
     bool http2 = false;
     unsigned maxConcurrentStreams = 128; ///< nginx's http2_max_concurrent_streams
+    /// Logs every request on the plain port as "<method> <request URI> <status>" (requestLog()).
+    bool requestLog = false;
 };
 
 /// Options for a TLS listener with these certificates (and the plain one).
@@ -46,6 +48,8 @@ public:
     uint16_t h2Port() const { return m_h2Port; }
     /// One line per request on the HTTP/2 ports: "<server protocol> <status>", e.g. "HTTP/2.0 200".
     std::string http2AccessLog() const;
+    /// With NginxOptions::requestLog: one line per request on the plain port, "GET /mix/a?x=1 200".
+    std::string requestLog() const;
     std::string log() const;
     /// One line per TLS request: "<protocol> <r if the session was resumed, else .>".
     std::string tlsAccessLog() const;
@@ -53,7 +57,8 @@ public:
 
     // Locations served on every port: "/" 200 "hello from nginx\n"; "/close" 200 with
     // Connection: close; "/big" a 256 KiB file; "/mixed" 200 or 503 at random (about
-    // half each); "/slow" (HTTP/2 ports only) the 256 KiB file at 16 KiB/s; anything else 404.
+    // half each); "/status/500" 500; "/mix/..." 200 "mix <method> <path>" for any method;
+    // "/slow" (HTTP/2 ports only) the 256 KiB file at 16 KiB/s; anything else 404.
 private:
     TempDir m_dir;
     ChildProcess m_process;

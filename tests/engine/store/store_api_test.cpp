@@ -109,6 +109,43 @@ TEST(ConfigJson, RoundTripsEveryField)
     EXPECT_FALSE(runConfigFromJson("{\"threads\":\"x\"}").ok());
 }
 
+TEST(ConfigJson, SlosTravelWithTheConfigAndTheProfile)
+{
+    RunConfig c = sampleConfig();
+    c.slos = { *parseSlo("p99<250ms"), *parseSlo("errors < 0.1%") };
+    c.sloAbort = true;
+    for (const auto& back : { runConfigFromJson(runConfigToJson(c)), loadProfileFromJson(loadProfileToJson(c)) }) {
+        ASSERT_TRUE(back.ok()) << back.error();
+        ASSERT_EQ(back->slos.size(), 2u);
+        EXPECT_EQ(back->slos[0].expr, "p99<250ms");
+        EXPECT_DOUBLE_EQ(back->slos[0].threshold, 250'000);
+        EXPECT_EQ(back->slos[1].expr, "errors<0.1%");
+        EXPECT_TRUE(back->slos[1].share);
+        EXPECT_TRUE(back->sloAbort);
+    }
+    EXPECT_EQ(runConfigToJson(sampleConfig()).find("slo"), std::string::npos); // none: nothing written
+    // A damaged expression in a file is an error that names it, not a crash.
+    const auto bad = runConfigFromJson(R"({"url":"http://a/","slo":["p99<1x"]})");
+    ASSERT_FALSE(bad.ok());
+    EXPECT_NE(bad.error().find("SLO 'p99<1x'"), std::string::npos) << bad.error();
+}
+
+TEST(ConfigJson, SloVerdictsRoundTrip)
+{
+    std::vector<SloVerdict> verdicts { { "p99<250ms", 181'200, "us", true },
+        { "connect_p99<1ms", std::nan(""), "us", false } };
+    const auto back = sloVerdictsFromJson(sloVerdictsToJson(verdicts));
+    ASSERT_EQ(back.size(), 2u);
+    EXPECT_EQ(back[0].expr, "p99<250ms");
+    EXPECT_DOUBLE_EQ(back[0].value, 181'200);
+    EXPECT_EQ(back[0].unit, "us");
+    EXPECT_TRUE(back[0].ok);
+    EXPECT_TRUE(std::isnan(back[1].value));
+    EXPECT_FALSE(back[1].ok);
+    EXPECT_TRUE(sloVerdictsFromJson("not json").empty());
+    EXPECT_TRUE(sloVerdictsFromJson("[1, {\"expr\": 3}, {\"expr\": \"p99<1s\", \"ok\": \"yes\"}]").size() == 1);
+}
+
 TEST_F(Store, TargetsCrud)
 {
     Target t;
@@ -481,12 +518,25 @@ TEST_F(Store, ConnectionPhasesAreKeptWithTheRunAndItsIntervals)
     EXPECT_EQ(data->intervals[0].tlsHandshakeHistogramDecoded().count(), 4u);
     EXPECT_EQ(data->intervals[0].firstByteHistogramDecoded().count(), 100u);
 
+    // The SLO verdicts are kept with the totals.
+    auto judged = store().beginRun(run);
+    ASSERT_TRUE(judged.ok());
+    result.slo = { { "p99<250ms", 1000, "us", true }, { "errors<1", 3, "", false } };
+    ASSERT_TRUE(store().finishRun(*judged, FinishedRun::of(result, 1'700'000'001'000)).ok());
+    auto judgedRecord = store().runRecord(*judged);
+    ASSERT_TRUE(judgedRecord.ok());
+    ASSERT_EQ(judgedRecord->totals.slo.size(), 2u);
+    EXPECT_EQ(judgedRecord->totals.slo[1].expr, "errors<1");
+    EXPECT_FALSE(judgedRecord->totals.slo[1].ok);
+    EXPECT_DOUBLE_EQ(judgedRecord->totals.slo[1].value, 3);
+
     // A run stored without them (imported, or before version 6) has count 0 and unknown values.
     const int64_t plain = addFinishedRun(target, {});
     auto record = store().runRecord(plain);
     ASSERT_TRUE(record.ok());
     EXPECT_EQ(record->totals.connect.count, 0u);
     EXPECT_TRUE(std::isnan(record->totals.connect.p50Us));
+    EXPECT_TRUE(record->totals.slo.empty());
 
     // A dead process's run gets them back from its intervals.
     auto dead = store().beginRun(run);
