@@ -1,6 +1,7 @@
 #include "runcommand.h"
 
 #include "cliparse.h"
+#include "parse/requestmix.h"
 #include "parse/stageparse.h"
 #include "pipeline/recordedrun.h"
 #include "report/jsonreport.h"
@@ -49,20 +50,41 @@ private:
     std::ostream& m_out;
 };
 
+// --requests FILE: the mix replaces the URL, the method and the body; -H applies to every entry.
+Status applyMixArgs(const RunArgs& a, RunConfig& cfg)
+{
+    if (!a.url.empty())
+        return Error { "give either a URL or --requests FILE (its entries carry their URLs), not both" };
+    if (a.method != "GET" || !a.body.empty() || !a.bodyFile.empty())
+        return Error { "-X, --body and --body-file do not combine with --requests: each entry of the mix has its own" };
+    auto order = parseMixOrder(a.mixOrder);
+    if (!order) return Error { order.error() };
+    auto mix = loadRequestMix(a.requestsPath);
+    if (!mix) return Error { mix.error() };
+    applyRequestMix(cfg, *mix, *order, a.seed, cfg.request.headers);
+    return {};
+}
+
 Result<RunConfig> toConfig(const RunArgs& a)
 {
     RunConfig cfg;
-    auto url = parseUrl(a.url);
-    if (!url) return Error { url.error() };
-    cfg.request.url = *url;
-    cfg.request.method = a.method;
     for (const auto& text : a.headers) {
         auto header = parseHeader(text);
         if (!header) return Error { header.error() };
         cfg.request.headers.push_back(*header);
     }
+    if (!a.requestsPath.empty()) {
+        if (auto st = applyMixArgs(a, cfg); !st) return Error { st.error() };
+    } else if (a.url.empty()) {
+        return Error { "a URL is required (or --requests FILE)" };
+    } else {
+        auto url = parseUrl(a.url);
+        if (!url) return Error { url.error() };
+        cfg.request.url = *url;
+        cfg.request.method = a.method;
+    }
     if (!a.body.empty() && !a.bodyFile.empty()) return Error { "use either --body or --body-file, not both" };
-    cfg.request.body = a.body;
+    if (a.requestsPath.empty()) cfg.request.body = a.body;
     if (!a.bodyFile.empty()) {
         std::ifstream in(a.bodyFile, std::ios::binary);
         if (!in) return Error { "cannot read body file '" + a.bodyFile + "'" };
@@ -155,7 +177,7 @@ bool writeJson(const std::string& path, const RunResult& result)
 void addRunCommand(CLI::App& app, RunArgs& a)
 {
     CLI::App* run = app.add_subcommand("run", "Run a load test (the default: wrk's command lines work as they are)");
-    run->add_option("url", a.url, "Target URL (http:// or https://)")->required();
+    run->add_option("url", a.url, "Target URL (http:// or https://); not with --requests");
     run->add_option("-t,--threads", a.threads, "Number of threads to use (default 2)");
     run->add_option("-c,--connections", a.connections, "Connections to keep open, over all threads (default 10)");
     run->add_option("-d,--duration", a.duration, "Duration of test, e.g. 30s, 2m (a bare number is seconds)");
@@ -194,6 +216,12 @@ void addRunCommand(CLI::App& app, RunArgs& a)
     run->add_option("-s,--script", a.script, "Lua script (wrk): not supported");
     run->add_flag("--probe", a.probe,
         "Probe the target with one request first (phases, TLS; see 'probe'); stored with the run by --db");
+    run->add_option("--requests", a.requestsPath,
+        "Send a request mix from FILE instead of one URL: METHOD URL lines with headers and @body lines "
+        "(vegeta's format), or JSON Lines with weights");
+    run->add_option(
+        "--mix-order", a.mixOrder, "How each connection walks the mix: round-robin (default), random or weighted");
+    run->add_option("--seed", a.seed, "Seed of the random and weighted mix orders (default 1: runs repeat)");
     run->add_option("--slo", a.slos,
            "Judge the run by this threshold (repeatable): p99<250ms, p99.9<1s, mean<20ms, errors<0.1%, non2xx<1%, "
            "errors<10, rps>5000, service_p99<50ms (open model), connect_p99<5ms, tls_p99<20ms, ttfb_p99<100ms; "

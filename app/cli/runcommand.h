@@ -41,6 +41,9 @@ struct RunArgs
     std::string caFile;
     std::string script;
     bool probe = false;
+    std::string requestsPath; ///< --requests: a request mix instead of one URL
+    std::string mixOrder = "round-robin"; ///< --mix-order
+    uint64_t seed = 1; ///< --seed: random and weighted mixes repeat with the same seed
     std::vector<std::string> slos; ///< --slo: thresholds the run is judged by (exit code 4 when one fails)
     bool sloAbort = false;
     std::string dbPath; ///< --db: store the run in this session

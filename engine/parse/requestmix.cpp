@@ -1,11 +1,13 @@
 #include "parse/requestmix.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <exception>
 #include <fcntl.h>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <unordered_map>
@@ -441,6 +443,29 @@ Result<RequestMix> loadRequestMix(const std::string& path)
     std::string baseDir = std::filesystem::path(path).parent_path().string();
     if (baseDir.empty()) baseDir = ".";
     return parseRequestMix(*text, path, baseDir);
+}
+
+void applyRequestMix(
+    RunConfig& config, const RequestMix& mix, MixOrder order, uint64_t seed, const std::vector<Header>& extraHeaders)
+{
+    config.mix = {};
+    config.mix.source = mix.source;
+    config.mix.order = order;
+    config.mix.seed = seed;
+    for (const MixEntry& e : mix.entries) {
+        MixRequest r;
+        r.request = e.request;
+        for (const Header& h : extraHeaders) {
+            const bool set = std::any_of(r.request.headers.begin(), r.request.headers.end(),
+                [&](const Header& own) { return strcasecmp(own.name.c_str(), h.name.c_str()) == 0; });
+            if (!set) r.request.headers.push_back(h);
+        }
+        r.weight = e.weight;
+        r.line = e.line;
+        r.label = e.label();
+        config.mix.entries.push_back(std::move(r));
+    }
+    if (!config.mix.entries.empty()) config.request = config.mix.entries.front().request;
 }
 
 } // namespace wb

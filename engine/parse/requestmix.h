@@ -19,6 +19,7 @@
 #include "http/request.h"
 #include "http/url.h"
 #include "run/mixorder.h"
+#include "run/runconfig.h"
 
 #include <cstdint>
 #include <string>
@@ -58,5 +59,11 @@ constexpr uint64_t MAX_REQUEST_MIX_BODY_TOTAL_BYTES = 1024ull * 1024 * 1024;
 Result<RequestMix> loadRequestMix(const std::string& path);
 /// Same from text already in memory (name is used in messages, baseDir resolves body files).
 Result<RequestMix> parseRequestMix(std::string_view text, const std::string& name, const std::string& baseDir);
+
+/// Makes `config` send the mix: config.mix holds the entries (with `extraHeaders`, e.g. the
+/// CLI's -H, added to each unless the entry sets the same name), config.request the first
+/// entry (the origin that the pre-run check, TLS and the report read).
+void applyRequestMix(RunConfig& config, const RequestMix& mix, MixOrder order, uint64_t seed,
+    const std::vector<Header>& extraHeaders = {});
 
 } // namespace wb

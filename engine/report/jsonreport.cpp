@@ -197,6 +197,32 @@ std::string formatJsonReport(const RunResult& result)
     for (const IntervalRecord& interval : result.intervals)
         intervals.push_back(intervalJson(interval, open));
     doc["intervals"] = std::move(intervals);
+    if (!result.config.mix.empty()) {
+        // The mix, entry by entry, in the file's order (config.mix in the JSON config says how it was walked).
+        const RequestMixSpec& mix = result.config.mix;
+        doc["mix"] = Json { { "source", mix.source }, { "order", mixOrderId(mix.order) }, { "seed", mix.seed },
+            { "entries", mix.entries.size() } };
+        Json entries = Json::array();
+        for (size_t i = 0; i < mix.entries.size(); ++i) {
+            const EntryStats none;
+            const EntryStats& e = i < result.entries.size() ? result.entries[i] : none;
+            const MixRequest& m = mix.entries[i];
+            Json status = Json::object();
+            for (const auto& [code, n] : e.statusCodes)
+                status[std::to_string(code)] = n;
+            Json entry { { "index", i }, { "line", m.line }, { "label", m.label }, { "method", m.request.method },
+                { "url", m.request.url.displayText() }, { "weight", m.weight }, { "requests", e.requests },
+                { "rps", result.durationS > 0 ? static_cast<double>(e.requests) / result.durationS : 0.0 },
+                { "errors", e.errors.transportErrors() }, { "non2xx", e.errors.status },
+                { "errors_by_kind", errorsJson(e.errors) }, { "status_codes", std::move(status) } };
+            if (e.latency && !e.latency->empty())
+                entry["latency_us"] = Json { { "p50", e.latency->valueAtPercentileUs(50) },
+                    { "p90", e.latency->valueAtPercentileUs(90) }, { "p99", e.latency->valueAtPercentileUs(99) },
+                    { "max", e.latency->maxUs() }, { "mean", e.latency->meanUs() } };
+            entries.push_back(std::move(entry));
+        }
+        doc["entries"] = std::move(entries);
+    }
     if (!result.config.slos.empty()) {
         Json slo = Json::array();
         for (const SloVerdict& v : result.slo)

@@ -107,6 +107,36 @@ void appendConnectionPhases(std::string& out, const RunResult& result)
     row("First byte", result.firstByte);
 }
 
+// A request mix: one row per entry (the first MAX_ROWS; the JSON has them all).
+void appendMixEntries(std::string& out, const RunResult& result)
+{
+    constexpr size_t MAX_ROWS = 20;
+    constexpr size_t LABEL_WIDTH = 32;
+    const RequestMixSpec& mix = result.config.mix;
+    fmt::format_to(std::back_inserter(out), "  Request mix {}: {} entries, {}\n", mix.source, mix.entries.size(),
+        mixOrderId(mix.order));
+    fmt::format_to(std::back_inserter(out), "  {:>5}  {:<{}}{:>10}{:>11}{:>10}{:>10}{:>8}{:>8}\n", "#", "Request",
+        LABEL_WIDTH, "Requests", "Req/s", "p50", "p99", "Errors", "Non-2xx");
+    for (size_t i = 0; i < mix.entries.size() && i < MAX_ROWS; ++i) {
+        const EntryStats empty;
+        const EntryStats& e = i < result.entries.size() ? result.entries[i] : empty;
+        std::string label = mix.entries[i].label;
+        if (label.size() > LABEL_WIDTH - 1) label = label.substr(0, LABEL_WIDTH - 4) + "...";
+        fmt::format_to(std::back_inserter(out), "  {:>5}  {:<{}}{:>10}{:>11.2f}", i + 1, label, LABEL_WIDTH, e.requests,
+            result.durationS > 0 ? static_cast<double>(e.requests) / result.durationS : 0.0);
+        for (double p : { 50.0, 99.0 }) {
+            if (e.latency && !e.latency->empty())
+                appendUnits(out, static_cast<double>(e.latency->valueAtPercentileUs(p)), formatTimeUs, 10);
+            else
+                fmt::format_to(std::back_inserter(out), "{:>10}", "-");
+        }
+        fmt::format_to(std::back_inserter(out), "{:>8}{:>8}\n", e.errors.transportErrors(), e.errors.status);
+    }
+    if (mix.entries.size() > MAX_ROWS)
+        fmt::format_to(std::back_inserter(out), "  ... and {} more entries (--json has every one)\n",
+            mix.entries.size() - MAX_ROWS);
+}
+
 std::string stageList(const RunConfig& config)
 {
     std::string list;
@@ -158,8 +188,13 @@ std::string formatRunHeader(const RunConfig& config)
     const std::string duration = config.durationUs % 1'000'000 == 0
         ? formatTimeS(static_cast<double>(config.durationUs) / 1e6)
         : formatTimeUs(static_cast<double>(config.durationUs));
-    std::string out = fmt::format("Running {} test @ {}\n  {} threads and {} connections\n", duration,
-        config.request.url.displayText(), config.threads, config.connections);
+    // A mix names its file and its origin (its entries carry their own paths).
+    const Url& url = config.request.url;
+    const std::string target = config.mix.empty()
+        ? url.displayText()
+        : fmt::format("{} ({}://{}/)", config.mix.source, url.scheme, url.hostHeader());
+    std::string out = fmt::format("Running {} test @ {}\n  {} threads and {} connections\n", duration, target,
+        config.threads, config.connections);
     if (config.http2()) fmt::format_to(std::back_inserter(out), "  {}\n", protocolDescription(config));
     if (config.openModel() && config.stages.empty())
         fmt::format_to(std::back_inserter(out), "  Constant rate: {:.0f} requests/s (open model)\n", config.ratePerS);
@@ -246,6 +281,7 @@ std::string formatRunReport(const RunResult& result, const TextReportOptions& op
         fmt::format_to(std::back_inserter(out), "  Reconnects after GOAWAY: {}\n", result.reconnects);
     if (result.status.total() > 0 && (options.latencyDistribution || hasNonSuccessStatus(result.status)))
         fmt::format_to(std::back_inserter(out), "  Status codes: {}\n", statusCodeList(result.status));
+    if (!result.config.mix.empty()) appendMixEntries(out, result);
 
     fmt::format_to(std::back_inserter(out), "Requests/sec: {:9.2f}\n", result.requestsPerS());
     fmt::format_to(std::back_inserter(out), "Transfer/sec: {:>10}B\n", formatBinary(result.bytesPerS()));

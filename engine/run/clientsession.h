@@ -23,6 +23,7 @@ struct InFlightRequest
 {
     uint64_t dueUs = 0; ///< when the schedule wanted it sent (closed loop: = sentUs)
     uint64_t sentUs = 0; ///< when it was handed to the session for sending
+    uint16_t entry = 0; ///< which request of the run's mix (0 without a mix)
 };
 
 /// One request that got its response.
@@ -79,8 +80,9 @@ public:
     /// while the session has no output pending: a request queued behind a blocked
     /// write would carry a send time that is not when it went out.
     virtual uint32_t capacity() const = 0;
-    /// Queues one request; its bytes become pending output. At most capacity() of them.
-    virtual void submit(uint64_t dueUs, uint64_t sentUs) = 0;
+    /// Queues one request (entry `entry` of the run's requests); its bytes become pending
+    /// output. At most capacity() of them.
+    virtual void submit(uint64_t dueUs, uint64_t sentUs, uint16_t entry) = 0;
 
     /// Bytes the session wants written, or an empty span.
     virtual std::span<const char> pendingOutput() = 0;

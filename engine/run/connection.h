@@ -7,6 +7,7 @@
 #include "net/iostatus.h"
 #include "net/tlstransport.h"
 #include "run/clientsession.h"
+#include "run/mixpicker.h"
 
 #include <cstdint>
 #include <memory>
@@ -31,6 +32,7 @@ struct Connection
     uint64_t nextSequence = 0; ///< open model: this connection's next request number
     uint64_t nextDueUs = 0; ///< open model: when that request is due (UINT64_MAX = plan over)
     ClientSession* session = nullptr; ///< the protocol on this slot (the worker's, lives as long)
+    MixPicker picker; ///< which request of a mix goes next (always 0 without one); kept across reconnects
     std::unique_ptr<TlsTransport> tls; ///< set for https targets, reused across reconnects
 
     bool writePending() const { return state == State::Active && session->hasOutput(); }

@@ -4,9 +4,19 @@
 
 namespace wb {
 
-Http1Requests Http1Requests::build(const RequestSpec& request, uint32_t depth, bool closedLoop)
+Http1Requests Http1Requests::build(const std::vector<RequestSpec>& requests, uint32_t depth, bool closedLoop)
 {
     Http1Requests r;
+    if (requests.size() > 1) {
+        for (const RequestSpec& request : requests) {
+            r.entries.push_back(buildRequest(request));
+            r.entryIsHead.push_back(methodHasNoResponseBody(request.method));
+        }
+        r.depth = depth;
+        r.batchWhenIdle = closedLoop;
+        return r;
+    }
+    const RequestSpec& request = requests.front();
     const std::string one = buildRequest(request);
     r.batch.reserve(one.size() * depth);
     for (uint32_t i = 0; i < depth; ++i)
@@ -29,7 +39,15 @@ void Http1Session::reset()
     m_ringHead = 0;
     m_writeOffset = 0;
     m_writeTarget = 0;
+    m_view = nullptr;
+    m_mixOutput.clear();
     m_parser.reset(m_requests->responseToHead);
+}
+
+bool Http1Session::headAwaitsNoBody() const
+{
+    if (!m_requests->mixed()) return m_requests->responseToHead;
+    return m_inFlight > 0 && m_requests->entryIsHead[m_ring[m_ringHead].entry];
 }
 
 uint32_t Http1Session::capacity() const
@@ -38,15 +56,45 @@ uint32_t Http1Session::capacity() const
     return m_requests->depth - m_inFlight;
 }
 
-void Http1Session::submit(uint64_t dueUs, uint64_t sentUs)
+void Http1Session::submit(uint64_t dueUs, uint64_t sentUs, uint16_t entry)
 {
-    m_ring[(m_ringHead + m_inFlight) % m_requests->depth] = { dueUs, sentUs };
+    m_ring[(m_ringHead + m_inFlight) % m_requests->depth] = { dueUs, sentUs, entry };
     ++m_inFlight;
+    if (m_requests->mixed()) return submitMixed(entry);
     m_writeTarget += m_requests->requestBytes;
+}
+
+void Http1Session::submitMixed(uint16_t entry)
+{
+    // The response awaited next may now be this request's: a HEAD one has no body.
+    if (m_inFlight == 1) m_parser.reset(m_requests->entryIsHead[entry]);
+    const std::string& bytes = m_requests->entries[entry];
+    if (!m_view && m_mixOutput.empty()) {
+        m_view = &bytes; // all there is to send: written from the shared entry, not copied
+        m_writeOffset = 0;
+        return;
+    }
+    if (m_view) {
+        // Pipelined behind a request still being written: both go out of one buffer.
+        m_mixOutput.assign(m_view->data() + m_writeOffset, m_view->size() - m_writeOffset);
+        m_view = nullptr;
+        m_writeOffset = 0;
+    }
+    m_mixOutput += bytes;
 }
 
 std::span<const char> Http1Session::onWritten(size_t n)
 {
+    if (m_requests->mixed()) {
+        m_writeOffset += n;
+        const std::string& out = m_view ? *m_view : m_mixOutput;
+        if (m_writeOffset == out.size()) {
+            m_view = nullptr;
+            m_mixOutput.clear();
+            m_writeOffset = 0;
+        }
+        return pendingOutput();
+    }
     m_writeOffset += n;
     // Fully written: the next requests start again at the front of the batch.
     if (m_writeOffset == m_writeTarget) m_writeOffset = m_writeTarget = 0;
@@ -88,7 +136,7 @@ bool Http1Session::complete(CompletionHandler& handler)
     m_ringHead = (m_ringHead + 1) % m_requests->depth;
     --m_inFlight;
     // Ready for the next response before the handler runs: it may submit and write at once.
-    m_parser.reset(m_requests->responseToHead);
+    m_parser.reset(headAwaitsNoBody());
     return handler.onCompletion(done);
 }
 

@@ -24,8 +24,15 @@ struct Http1Requests
     /// Closed loop (wrk): a batch of `depth` goes out when every response of the previous one
     /// has arrived. Open model: a request goes out whenever one is due and a slot is free.
     bool batchWhenIdle = true;
+    /// A request mix: every entry serialised once. A session writes an entry straight from
+    /// here when it is all there is to send (one request in flight: no copy), and copies the
+    /// entries it pipelines behind each other into its own buffer. Empty without a mix.
+    std::vector<std::string> entries;
+    std::vector<uint8_t> entryIsHead; ///< per entry: a HEAD request (its response has no body)
+    bool mixed() const { return !entries.empty(); }
 
-    static Http1Requests build(const RequestSpec& request, uint32_t depth, bool closedLoop);
+    /// One request (the batch), or a mix when `requests` has more than one.
+    static Http1Requests build(const std::vector<RequestSpec>& requests, uint32_t depth, bool closedLoop);
 };
 
 class Http1Session final : public ClientSession
@@ -44,11 +51,13 @@ public:
     void reset() override;
 
     uint32_t capacity() const override;
-    void submit(uint64_t dueUs, uint64_t sentUs) override;
+    void submit(uint64_t dueUs, uint64_t sentUs, uint16_t entry) override;
 
     std::span<const char> pendingOutput() override
     {
-        return { m_requests->batch.data() + m_writeOffset, m_writeTarget - m_writeOffset };
+        if (!m_requests->mixed()) return { m_requests->batch.data() + m_writeOffset, m_writeTarget - m_writeOffset };
+        const std::string& out = m_view ? *m_view : m_mixOutput;
+        return { out.data() + m_writeOffset, out.size() - m_writeOffset };
     }
     std::span<const char> onWritten(size_t n) override;
 
@@ -63,6 +72,9 @@ public:
 private:
     /// The response at the head of the ring ended: hands it over, oldest request first.
     bool complete(CompletionHandler& handler);
+    /// Whether the response now awaited (the ring's head) answers a HEAD request.
+    bool headAwaitsNoBody() const;
+    void submitMixed(uint16_t entry);
 
     const Http1Requests* m_requests;
     InFlightRequest* m_ring; ///< requests in flight, oldest at m_ringHead
@@ -73,6 +85,10 @@ private:
     size_t m_writeOffset = 0;
     size_t m_writeTarget = 0;
     uint64_t m_firstByteUs = 0; ///< when the read began that brought the current response's first byte
+    // A mix: pending output is m_view[m_writeOffset..] (one entry, not copied) or
+    // m_mixOutput[m_writeOffset..] (requests pipelined behind each other).
+    const std::string* m_view = nullptr;
+    std::string m_mixOutput;
     ResponseParser m_parser;
 };
 

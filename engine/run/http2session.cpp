@@ -63,15 +63,20 @@ nghttp2_nv fieldOf(const Header& h)
 } // namespace
 
 Http2Requests::Http2Requests(const RunConfig& config)
-    : fields(buildHttp2Fields(config.request))
-    , body(config.request.body)
+    : entries(config.requests().size())
     , streams(config.streams)
     , streamWindow(static_cast<int32_t>((1u << config.windowBits) - 1))
     , connectionWindow(static_cast<int32_t>((1u << config.connectionWindowBits) - 1))
     , headerTableBytes(config.headerTableBytes)
 {
-    for (const Header& h : fields.fields)
-        headerBlock.push_back(fieldOf(h));
+    const std::vector<RequestSpec> requests = config.requests();
+    for (size_t i = 0; i < requests.size(); ++i) {
+        Entry& e = entries[i];
+        e.fields = buildHttp2Fields(requests[i]);
+        e.body = requests[i].body;
+        for (const Header& h : e.fields.fields)
+            e.headerBlock.push_back(fieldOf(h));
+    }
     nghttp2_session_callbacks_new(&callbacks);
     nghttp2_session_callbacks_set_on_header_callback(callbacks, onHeaderCallback);
     nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, onFrameRecvCallback);
@@ -141,12 +146,12 @@ uint32_t Http2Session::capacity() const
     return limit > m_open ? limit - m_open : 0;
 }
 
-void Http2Session::submit(uint64_t dueUs, uint64_t sentUs)
+void Http2Session::submit(uint64_t dueUs, uint64_t sentUs, uint16_t entry)
 {
     Http2Stream* slot
         = std::find_if(m_slots, m_slots + m_requests->streams, [](const Http2Stream& s) { return s.id == 0; });
     if (slot == m_slots + m_requests->streams || !m_session) return; // capacity() said no
-    *slot = { { dueUs, sentUs }, -1, 0, 0, false, 0 };
+    *slot = { { dueUs, sentUs, entry }, -1, 0, 0, false, 0 };
     send(*slot);
 }
 
@@ -154,8 +159,9 @@ void Http2Session::send(Http2Stream& slot)
 {
     nghttp2_data_provider body {};
     body.read_callback = readBodyCallback;
-    const int32_t id = nghttp2_submit_request(m_session, nullptr, m_requests->headerBlock.data(),
-        m_requests->headerBlock.size(), m_requests->body.empty() ? nullptr : &body, &slot);
+    const Http2Requests::Entry& e = m_requests->entries[slot.request.entry];
+    const int32_t id = nghttp2_submit_request(
+        m_session, nullptr, e.headerBlock.data(), e.headerBlock.size(), e.body.empty() ? nullptr : &body, &slot);
     if (id < 0) {
         // Out of stream ids (2^31 per connection) or memory: this connection is done.
         slot = {};
@@ -171,7 +177,7 @@ ssize_t Http2Session::readBody(int32_t streamId, uint8_t* buffer, size_t length,
 {
     Http2Stream* slot = slotOf(streamId);
     if (!slot) return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE;
-    const std::string& body = m_requests->body;
+    const std::string& body = m_requests->entries[slot->request.entry].body;
     const size_t n = std::min(length, body.size() - slot->bodySent);
     std::memcpy(buffer, body.data() + slot->bodySent, n);
     slot->bodySent += static_cast<uint32_t>(n);
@@ -247,7 +253,7 @@ void Http2Session::resubmitRefused(uint64_t nowUs)
 {
     size_t sent = 0;
     for (; sent < m_retry.size() && capacity() > 0; ++sent)
-        submit(m_retry[sent].dueUs, nowUs);
+        submit(m_retry[sent].dueUs, nowUs, m_retry[sent].entry);
     m_retry.erase(m_retry.begin(), m_retry.begin() + static_cast<std::ptrdiff_t>(sent));
 }
 

@@ -43,9 +43,16 @@ public:
     Http2Requests(const Http2Requests&) = delete;
     Http2Requests& operator=(const Http2Requests&) = delete;
 
-    Http2Fields fields;
-    std::vector<nghttp2_nv> headerBlock; ///< points into `fields` (no copies per request)
-    std::string body;
+    /// One request of the run (a mix has several): its header block and body.
+    struct Entry
+    {
+        Http2Fields fields;
+        std::vector<nghttp2_nv> headerBlock; ///< points into `fields` (no copies per request)
+        std::string body;
+    };
+    std::vector<Entry> entries; ///< never moved once built: headerBlock points into it
+    /// The fields of the first request (warnings about dropped headers read them).
+    const Http2Fields& fields() const { return entries.front().fields; }
     uint32_t streams = 1; ///< wanted per connection
     int32_t streamWindow = 0; ///< SETTINGS_INITIAL_WINDOW_SIZE we send
     int32_t connectionWindow = 0;
@@ -72,7 +79,7 @@ public:
     void reset() override;
 
     uint32_t capacity() const override;
-    void submit(uint64_t dueUs, uint64_t sentUs) override;
+    void submit(uint64_t dueUs, uint64_t sentUs, uint16_t entry) override;
 
     std::span<const char> pendingOutput() override;
     std::span<const char> onWritten(size_t n) override;
@@ -137,7 +144,7 @@ public:
     Http2Session& operator[](size_t i) { return m_sessions[i]; }
     size_t size() const { return m_sessions.size(); }
     uint32_t lowestServerLimit() const { return m_requests.lowestServerLimit; }
-    const Http2Fields& fields() const { return m_requests.fields; }
+    const Http2Fields& fields() const { return m_requests.fields(); }
 
 private:
     Http2Requests m_requests;

@@ -3,6 +3,7 @@
 
 #include "net/address.h"
 #include "net/tlscontext.h"
+#include "run/mixpicker.h"
 #include "run/rateschedule.h"
 #include "run/runconfig.h"
 
@@ -17,6 +18,7 @@ struct LoadPlan
 {
     RunConfig config; ///< the request itself is serialised by each worker's sessions
     std::unique_ptr<RateSchedule> schedule; ///< open model; null for the closed loop
+    std::unique_ptr<MixTable> mix; ///< a request mix: its order (and weights); null without one
     SocketAddress address; ///< the address that answered the pre-run check
     std::shared_ptr<TlsContext> tls; ///< null for plain http
     std::string serverName; ///< SNI and certificate name

@@ -47,6 +47,12 @@ Status RunConfig::validate() const
     }
     if (sloAbort && std::none_of(slos.begin(), slos.end(), [](const Slo& s) { return s.isBudget(); }))
         return Error { "--slo-abort watches errors and non-2xx budgets: add one, e.g. --slo 'errors<1%'" };
+    if (mix.entries.size() > 65535) return Error { "a request mix has at most 65,535 entries" };
+    for (const MixRequest& e : mix.entries)
+        if (e.request.url.scheme != request.url.scheme || e.request.url.host != request.url.host
+            || e.request.url.port != request.url.port)
+            return Error { "every request of a mix must go to " + request.url.scheme + "://" + request.url.hostHeader()
+                + " (one connection pool serves one origin), not " + e.request.url.displayText() };
     if (request.method.empty()) return Error { "method must not be empty" };
     for (char c : request.method)
         if (c < 'A' || c > 'Z') return Error { "invalid method '" + request.method + "' (use e.g. GET, POST)" };
@@ -72,6 +78,16 @@ Result<HttpVersion> parseHttpVersion(const std::string& text)
     if (t == "http/1.1" || t == "h1" || t == "1.1" || t == "http1") return HttpVersion::Http1;
     if (t == "h2" || t == "h2c" || t == "http/2" || t == "2" || t == "http2") return HttpVersion::Http2;
     return Error { "unknown HTTP version '" + text + "' (use http/1.1 or h2)" };
+}
+
+std::vector<RequestSpec> RunConfig::requests() const
+{
+    if (mix.empty()) return { request };
+    std::vector<RequestSpec> out;
+    out.reserve(mix.entries.size());
+    for (const MixRequest& e : mix.entries)
+        out.push_back(e.request);
+    return out;
 }
 
 RunConfig RunConfig::withHttpVersion(HttpVersion version) const

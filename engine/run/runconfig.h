@@ -4,6 +4,7 @@
 
 #include "common/result.h"
 #include "http/request.h"
+#include "run/mixorder.h"
 #include "run/slo.h"
 
 #include <cstdint>
@@ -44,6 +45,26 @@ struct Stage
     bool operator==(const Stage&) const = default;
 };
 
+/// One request of a request mix (--requests): what is sent, and how often (weighted order).
+struct MixRequest
+{
+    RequestSpec request;
+    double weight = 1;
+    unsigned line = 0; ///< where it starts in the mix file (0: not from a file)
+    std::string label; ///< "GET /path?q", for report tables
+};
+
+/// A request mix: several requests to one origin, each connection choosing its next one
+/// (MixPicker). Empty: the run sends RunConfig::request alone.
+struct RequestMixSpec
+{
+    std::string source; ///< the file it was read from
+    std::vector<MixRequest> entries;
+    MixOrder order = MixOrder::RoundRobin;
+    uint64_t seed = 1; ///< random and weighted orders repeat with the same seed
+    bool empty() const { return entries.empty(); }
+};
+
 struct RunConfig
 {
     RequestSpec request;
@@ -79,6 +100,12 @@ struct RunConfig
     /// target's latency. Costs CPU only in that stretch (bench/open-model.sh); 0 = always sleep.
     uint64_t sendSpinUs = DEFAULT_SEND_SPIN_US;
     static constexpr uint64_t DEFAULT_SEND_SPIN_US = 50;
+
+    /// --requests: a mix of requests instead of `request` alone (which then holds the first
+    /// entry, so the origin, TLS and the pre-run check read it as before).
+    RequestMixSpec mix;
+    /// The requests the run sends: the mix's, or `request` alone. Entry i of a mix is request i.
+    std::vector<RequestSpec> requests() const;
 
     /// Thresholds the run is judged by (--slo); their verdicts end the report and set the exit code.
     std::vector<Slo> slos;

@@ -71,14 +71,24 @@ Status RunController::prepare()
     }
     m_warnings.clear();
     if (cfg.http2()) {
-        if (auto dropped = droppedFieldsWarning(buildHttp2Fields(cfg.request)); !dropped.empty())
-            m_warnings.push_back(dropped);
+        // Once per distinct warning: a mix's entries often share their headers.
+        for (const RequestSpec& request : cfg.requests())
+            if (auto dropped = droppedFieldsWarning(buildHttp2Fields(request));
+                !dropped.empty() && std::find(m_warnings.begin(), m_warnings.end(), dropped) == m_warnings.end())
+                m_warnings.push_back(dropped);
     }
     if (auto st = preflight(*addresses); !st) return st;
 
     if (cfg.openModel()) {
         m_plan.schedule = std::make_unique<RateSchedule>(
             cfg.ratePerS, cfg.stagesAreConnections ? std::vector<Stage> {} : cfg.stages);
+    }
+
+    if (!cfg.mix.empty()) {
+        std::vector<double> weights;
+        for (const MixRequest& e : cfg.mix.entries)
+            weights.push_back(e.weight);
+        m_plan.mix = std::make_unique<MixTable>(weights, cfg.mix.order);
     }
 
     m_workers.clear();
@@ -211,6 +221,10 @@ RunResult RunController::run()
         if (result.firstTlsError.empty()) result.firstTlsError = w->firstTlsError();
         if (result.firstConnectError.empty()) result.firstConnectError = w->firstConnectError();
         result.reconnects += w->reconnects();
+        const std::vector<EntryStats>& entries = w->entryStats();
+        if (result.entries.size() < entries.size()) result.entries.resize(entries.size());
+        for (size_t i = 0; i < entries.size(); ++i)
+            result.entries[i].add(entries[i]);
         if (const uint32_t limit = w->serverStreamLimit();
             limit > 0 && (result.serverStreamLimit == 0 || limit < result.serverStreamLimit))
             result.serverStreamLimit = limit;

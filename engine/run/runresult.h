@@ -4,6 +4,7 @@
 
 #include "run/runconfig.h"
 #include "stats/counters.h"
+#include "stats/entrystats.h"
 #include "stats/histogram.h"
 #include "stats/intervalrecord.h"
 #include "stats/ratesamples.h"
@@ -34,6 +35,8 @@ struct RunResult : Measurements
     /// config.streams (the run used that many streams per connection); 0 when it never limited it.
     uint32_t serverStreamLimit = 0;
     std::vector<SloVerdict> slo; ///< one verdict per config.slos, in order
+    /// A request mix: what each entry got (config.mix.entries[i] is entry i); empty without one.
+    std::vector<EntryStats> entries;
     std::string sloAbortedBy; ///< --slo-abort: the budget that was spent ("" when the run was not aborted)
 
     /// Adds one merged interval to the totals and the series.

@@ -66,13 +66,19 @@ Worker::Worker(const LoadPlan& plan, unsigned workerIndex, unsigned connectionCo
             m_connections[i].session = &(*m_http2)[i];
     } else {
         m_http1.emplace(
-            Http1Requests::build(plan.config.request, plan.config.pipeline, !plan.schedule), connectionCount);
+            Http1Requests::build(plan.config.requests(), plan.config.pipeline, !plan.schedule), connectionCount);
         for (uint32_t i = 0; i < connectionCount; ++i)
             m_connections[i].session = &(*m_http1)[i];
     }
     if (plan.tls)
         for (auto& c : m_connections)
             c.tls = std::make_unique<TlsTransport>();
+    if (plan.mix) {
+        // Each connection picks on its own, from a stream of its own (its global slot).
+        m_entries.resize(plan.config.mix.entries.size());
+        for (auto& c : m_connections)
+            c.picker = MixPicker(*plan.mix, plan.config.mix.seed, static_cast<uint32_t>(globalSlotOf(c)));
+    }
     if (plan.config.stagesAreConnections && !plan.config.stages.empty()) m_enabledConnections = 0;
     // Plain sockets are edge-triggered: level-triggered epoll keeps every reported socket on
     // its ready list and polls it again on the next wait, one more tcp_poll() per response.
@@ -208,7 +214,9 @@ void Worker::drain(epoll_event* events, int maxEvents)
     }
     for (auto& c : m_connections) {
         c.session->forEachInFlight([&](const InFlightRequest& r) {
-            if (r.dueUs >= m_plan.measureStartUs && r.dueUs < endUs) ++m_current.errors.timeout;
+            if (r.dueUs < m_plan.measureStartUs || r.dueUs >= endUs) return;
+            ++m_current.errors.timeout;
+            if (!m_entries.empty()) ++m_entries[r.entry].errors.timeout;
         });
         // Due in the window but never sent: the connection stayed blocked until the deadline.
         while (c.nextDueUs < endUs) {
@@ -324,7 +332,7 @@ bool Worker::startBatch(Connection& c, uint32_t requests)
 {
     const uint64_t now = monotonicNowUs();
     for (; requests > 0; --requests)
-        c.session->submit(now, now);
+        c.session->submit(now, now, c.picker.next());
     return flushWrite(c);
 }
 
@@ -341,7 +349,7 @@ bool Worker::sendDue(Connection& c, uint64_t nowUs)
     // While draining, only the backlog due before the end goes out.
     const uint64_t lastDueUs = m_draining ? m_plan.endUs - 1 : nowUs;
     while (added < room && c.nextDueUs <= std::min(nowUs, lastDueUs)) {
-        c.session->submit(c.nextDueUs, nowUs);
+        c.session->submit(c.nextDueUs, nowUs, c.picker.next());
         ++added;
         ++c.nextSequence;
         c.nextDueUs = dueUsOf(globalSlotOf(c) + c.nextSequence * m_plan.config.connections);
@@ -473,11 +481,15 @@ bool Worker::onResponse(Connection& c, const Completion& done)
     if (inWindow && now >= m_nextTickUs && now < m_plan.endUs) publishUpTo(now);
     if (inWindow && request.dueUs >= m_plan.measureStartUs && done.reset) {
         ++m_current.errors.stream; // no response: not a request, not a latency
+        if (!m_entries.empty()) ++m_entries[request.entry].errors.stream;
     } else if (inWindow && request.dueUs >= m_plan.measureStartUs) {
         const int status = done.status;
         ++m_current.requests;
         ++m_requestsSinceSample;
         m_current.latency.record(now - request.dueUs);
+        if (!m_entries.empty())
+            m_entries[request.entry].addResponse(
+                status, now - request.dueUs, request.entry < EntryStats::MAX_WITH_HISTOGRAM);
         if (done.firstByteUs >= request.sentUs && done.firstByteUs != 0)
             m_current.firstByte.record(done.firstByteUs - request.sentUs);
         m_current.status.add(status);
@@ -517,10 +529,19 @@ void Worker::onPeerClosed(Connection& c)
     }
 }
 
+void Worker::chargeEntry(const Connection& c, uint64_t ErrorCounts::*kind, uint64_t count)
+{
+    if (m_entries.empty() || c.state != Connection::State::Active || c.session->inFlight() == 0) return;
+    m_entries[c.session->oldestInFlight().entry].errors.*kind += count;
+}
+
 void Worker::fail(Connection& c, uint64_t ErrorCounts::*kind, const std::string& reason)
 {
     const uint64_t now = monotonicNowUs();
-    if (measuring(now)) ++(m_current.errors.*kind);
+    if (measuring(now)) {
+        ++(m_current.errors.*kind);
+        chargeEntry(c, kind);
+    }
     if (kind == &ErrorCounts::tls && m_firstTlsError.empty()) m_firstTlsError = reason;
     if (kind == &ErrorCounts::connect && m_firstConnectError.empty()) m_firstConnectError = reason;
     recycle(c, kind == &ErrorCounts::connect || kind == &ErrorCounts::tls);
@@ -607,8 +628,12 @@ void Worker::housekeeping(uint64_t nowUs)
     for (auto& c : m_connections) {
         switch (c.state) {
         case Connection::State::Active: {
+            const InFlightRequest oldest = c.session->oldestInFlight();
             const Expiry expired = c.session->expire(nowUs, cfg.timeoutUs);
-            if (expired.timedOut > 0 && measuring(nowUs)) m_current.errors.timeout += expired.timedOut;
+            if (expired.timedOut > 0 && measuring(nowUs)) {
+                m_current.errors.timeout += expired.timedOut;
+                if (!m_entries.empty()) m_entries[oldest.entry].errors.timeout += expired.timedOut;
+            }
             if (expired.closeConnection) {
                 recycle(c, false);
             } else if (expired.timedOut > 0) {

@@ -9,6 +9,7 @@
 #include "run/http1session.h"
 #include "run/http2session.h"
 #include "run/loadplan.h"
+#include "stats/entrystats.h"
 #include "stats/ratesamples.h"
 #include "stats/snapshot.h"
 
@@ -53,6 +54,8 @@ public:
     const std::string& firstTlsError() const { return m_firstTlsError; }
     const std::string& firstConnectError() const { return m_firstConnectError; }
     uint64_t reconnects() const { return m_reconnects; }
+    /// A request mix: what each entry got over the measured run (read once the worker finished).
+    const std::vector<EntryStats>& entryStats() const { return m_entries; }
     /// HTTP/2: the lowest stream limit a server set below --streams (0 = none).
     uint32_t serverStreamLimit() const { return m_http2 ? m_http2->lowestServerLimit() : 0; }
 
@@ -131,6 +134,9 @@ private:
     std::string m_firstTlsError;
     std::string m_firstConnectError;
     uint64_t m_reconnects = 0;
+    std::vector<EntryStats> m_entries; ///< per mix entry, the whole run (empty without a mix)
+    /// A connection failed with requests in flight: the error is charged to the oldest one's entry.
+    void chargeEntry(const Connection& c, uint64_t ErrorCounts::*kind, uint64_t count = 1);
 
     std::mutex m_queueMutex;
     std::deque<IntervalSnapshot> m_queue; ///< published, not yet taken by the controller

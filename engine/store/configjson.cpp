@@ -152,6 +152,54 @@ std::vector<Header> readHeaders(const Json& j)
     return out;
 }
 
+// A request mix, whole (bodies included), so a stored run can be run again as it was.
+Json mixJson(const RequestMixSpec& mix)
+{
+    Json entries = Json::array();
+    for (const MixRequest& e : mix.entries) {
+        Json j { { "method", e.request.method }, { "url", e.request.url.displayText() },
+            { "headers", headersJson(e.request.headers) }, { "weight", e.weight }, { "line", e.line },
+            { "label", e.label } };
+        if (isValidUtf8(e.request.body))
+            j["body"] = e.request.body;
+        else
+            j["body_base64"] = base64Encode(e.request.body);
+        entries.push_back(std::move(j));
+    }
+    return Json { { "source", mix.source }, { "order", mixOrderId(mix.order) }, { "seed", mix.seed },
+        { "entries", std::move(entries) } };
+}
+
+Status readMix(const Json& j, RequestMixSpec& mix)
+{
+    readIf(j, "source", mix.source);
+    if (auto it = j.find("order"); it != j.end() && it->is_string()) {
+        auto order = parseMixOrder(it->get<std::string>());
+        if (!order) return Error { order.error() };
+        mix.order = *order;
+    }
+    readIf(j, "seed", mix.seed);
+    for (const Json& e : j.at("entries")) {
+        MixRequest r;
+        readIf(e, "method", r.request.method);
+        auto url = parseUrl(e.at("url").get<std::string>());
+        if (!url) return Error { "request mix: " + url.error() };
+        r.request.url = *url;
+        if (auto it = e.find("headers"); it != e.end()) r.request.headers = readHeaders(*it);
+        readIf(e, "body", r.request.body);
+        if (auto it = e.find("body_base64"); it != e.end()) {
+            auto body = base64Decode(it->get<std::string>());
+            if (!body) return Error { body.error() };
+            r.request.body = *body;
+        }
+        readIf(e, "weight", r.weight);
+        readIf(e, "line", r.line);
+        readIf(e, "label", r.label);
+        mix.entries.push_back(std::move(r));
+    }
+    return {};
+}
+
 std::string dump(const Json& j)
 {
     return j.dump(-1, ' ', false, Json::error_handler_t::replace);
@@ -173,6 +221,7 @@ std::string runConfigToJson(const RunConfig& c)
         j["body_base64"] = base64Encode(c.request.body);
     j["tls"] = Json { { "verify", c.tls.verifyPeer }, { "ca_file", c.tls.caFile } };
     putLoad(j, c);
+    if (!c.mix.empty()) j["mix"] = mixJson(c.mix);
     return dump(j);
 }
 
@@ -204,6 +253,8 @@ Result<RunConfig> runConfigFromJson(const std::string& text)
             readIf(*it, "ca_file", c.tls.caFile);
         }
         if (auto st = getLoad(j, c); !st) return Error { st.error() };
+        if (auto it = j.find("mix"); it != j.end() && it->is_object())
+            if (auto st = readMix(*it, c.mix); !st) return Error { st.error() };
         return c;
     } catch (const Json::exception& e) {
         return Error { std::string("invalid run configuration: ") + e.what() };

@@ -258,10 +258,30 @@ ALTER TABLE histograms_v6 RENAME TO histograms;
     return out;
 }
 
+// Version 7: request mixes. What each entry of a run's mix got (the mix itself is in the
+// run's configuration JSON, entry i at index i): its responses, errors by kind, status codes
+// and latency histogram (NULL beyond the first 1,024 entries, see EntryStats).
+std::string schemaV7()
+{
+    return R"sql(
+CREATE TABLE run_entries (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    idx INTEGER NOT NULL,                       -- 0-based, the mix's order
+    label TEXT NOT NULL DEFAULT '',             -- "GET /path", as the reports show it
+    requests INTEGER NOT NULL DEFAULT 0,
+)sql" + errorColumns()
+        + R"sql(    errors_stream INTEGER NOT NULL DEFAULT 0,
+    status_codes TEXT NOT NULL DEFAULT '{}',    -- JSON {"200": count, ...}
+    latency_histogram BLOB,                     -- LatencyHistogram::serialize()
+    PRIMARY KEY (run_id, idx)
+) WITHOUT ROWID;
+)sql";
+}
+
 using MigrationStep = std::string (*)();
 
 // MIGRATIONS[n] takes a file from version n to n + 1.
-constexpr MigrationStep MIGRATIONS[] = { schemaV1, schemaV2, schemaV3, schemaV4, schemaV5, schemaV6 };
+constexpr MigrationStep MIGRATIONS[] = { schemaV1, schemaV2, schemaV3, schemaV4, schemaV5, schemaV6, schemaV7 };
 static_assert(std::size(MIGRATIONS) == SCHEMA_VERSION, "one migration step per schema version");
 
 } // namespace

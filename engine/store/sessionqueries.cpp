@@ -145,6 +145,17 @@ Result<RunData> SessionStore::loadRun(int64_t id)
             else
                 data.latency = h;
         }
+        SqlStatement& eq = m_db->prepare(
+            "SELECT " + joinColumns(entryColumns()) + " FROM run_entries WHERE run_id = ? ORDER BY idx");
+        eq.bind(id);
+        while (eq.step()) {
+            int column = 0;
+            size_t index = 0;
+            EntryStats e = readEntry(eq, column, index);
+            if (index >= 65536) continue; // not ours
+            if (data.entries.size() <= index) data.entries.resize(index + 1);
+            data.entries[index] = std::move(e);
+        }
         SqlStatement& pq = m_db->prepare(
             "SELECT kind, percentile, value_us, total_count FROM percentiles WHERE run_id = ? ORDER BY kind, seq");
         pq.bind(id);

@@ -231,6 +231,42 @@ IntervalRecord readInterval(const SqlStatement& q, int& column)
     return r;
 }
 
+const std::vector<std::string>& entryColumns()
+{
+    static const std::vector<std::string> columns = [] {
+        std::vector<std::string> c { "idx", "label", "requests" };
+        addErrorColumns(c);
+        c.push_back("status_codes");
+        c.push_back("latency_histogram");
+        return c;
+    }();
+    return columns;
+}
+
+void bindEntry(SqlStatement& q, size_t index, const std::string& label, const EntryStats& e)
+{
+    q.bind(static_cast<uint64_t>(index)).bind(label).bind(e.requests);
+    bindErrors(q, e.errors);
+    q.bind(statusCodesToJson(e.statusCodes));
+    q.bindBlob(e.latency && !e.latency->empty() ? e.latency->serialize() : std::string());
+}
+
+EntryStats readEntry(const SqlStatement& q, int& column, size_t& index)
+{
+    EntryStats e;
+    index = static_cast<size_t>(q.int64(column++));
+    ++column; // label: the configuration has it
+    e.requests = q.uint64(column++);
+    e.errors = readErrors(q, column);
+    e.statusCodes = statusCodesFromJson(q.text(column++));
+    const std::string blob = q.blob(column++);
+    if (!blob.empty()) {
+        auto h = std::make_unique<LatencyHistogram>();
+        if (h->deserialize(blob)) e.latency = std::move(h);
+    }
+    return e;
+}
+
 std::string joinColumns(const std::vector<std::string>& columns, const std::string& prefix)
 {
     std::string out;

@@ -23,6 +23,11 @@ const std::vector<std::string>& intervalColumns();
 void bindInterval(SqlStatement& q, const IntervalRecord& r);
 IntervalRecord readInterval(const SqlStatement& q, int& column);
 
+/// The columns of run_entries (schema 7), without run_id; readEntry() returns the entry's index too.
+const std::vector<std::string>& entryColumns();
+void bindEntry(SqlStatement& q, size_t index, const std::string& label, const EntryStats& e);
+EntryStats readEntry(const SqlStatement& q, int& column, size_t& index);
+
 /// "a, b, c" and "?, ?, ?".
 std::string joinColumns(const std::vector<std::string>& columns, const std::string& prefix = {});
 std::string placeholders(size_t n);

@@ -131,7 +131,22 @@ bool SessionStore::writeFinish(int64_t runId, const FinishedRun& f)
     writeHistogram(runId, "tls_handshake", f.tlsHandshakeHistogram);
     writeHistogram(runId, "first_byte", f.firstByteHistogram);
     writeStatusCodes(runId, f.statusCodes);
+    writeEntries(runId, f);
     return true;
+}
+
+void SessionStore::writeEntries(int64_t runId, const FinishedRun& f)
+{
+    if (f.entries.empty()) return;
+    const auto& columns = entryColumns();
+    SqlStatement& q = m_db->prepare("INSERT OR REPLACE INTO run_entries (run_id, " + joinColumns(columns)
+        + ") VALUES (?, " + placeholders(columns.size()) + ")");
+    for (size_t i = 0; i < f.entries.size(); ++i) {
+        q.reset();
+        q.bind(runId);
+        bindEntry(q, i, i < f.entryLabels.size() ? f.entryLabels[i] : std::string(), f.entries[i]);
+        q.run();
+    }
 }
 
 Status SessionStore::finishRun(int64_t runId, const FinishedRun& f)

@@ -82,6 +82,9 @@ FinishedRun FinishedRun::of(const RunResult& result, int64_t finishedAtMs)
     t.reconnects = result.reconnects;
     t.serverStreamLimit = result.serverStreamLimit;
     t.slo = result.slo;
+    f.entries = result.entries;
+    for (const MixRequest& e : result.config.mix.entries)
+        f.entryLabels.push_back(e.label);
     t.connect = PhaseSummary::of(result.connectTime);
     t.tlsHandshake = PhaseSummary::of(result.tlsHandshake);
     t.firstByte = PhaseSummary::of(result.firstByte);

@@ -10,6 +10,7 @@
 #include "common/clock.h"
 #include "run/runconfig.h"
 #include "stats/counters.h"
+#include "stats/entrystats.h"
 #include "stats/histogram.h"
 #include "stats/intervalrecord.h"
 #include "stats/latencysummary.h"
@@ -192,6 +193,8 @@ struct RunData
     std::optional<LatencyHistogram> firstByte;
     std::vector<PercentileRow> latencyDistribution; ///< imported: wrk's "Latency Distribution"
     std::vector<PercentileRow> spectrum; ///< imported: wrk2's "Detailed Percentile spectrum"
+    /// A request mix: what each entry got (run.config.mix.entries[i] is entry i); empty without one.
+    std::vector<EntryStats> entries;
 };
 
 /// Which runs listRuns() returns. Empty fields do not filter.
@@ -229,6 +232,8 @@ struct FinishedRun
     std::string connectHistogram;
     std::string tlsHandshakeHistogram;
     std::string firstByteHistogram;
+    std::vector<EntryStats> entries; ///< a request mix: per entry
+    std::vector<std::string> entryLabels; ///< their labels, for the table's readers
 
     static FinishedRun of(const RunResult& result, int64_t finishedAtMs);
 };

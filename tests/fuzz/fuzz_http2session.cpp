@@ -34,7 +34,7 @@ public:
         check(done.reset || (done.status >= 100 && done.status <= 999));
         ++completions;
         ++m_now;
-        if (m_session.capacity() > 0) m_session.submit(m_now, m_now);
+        if (m_session.capacity() > 0) m_session.submit(m_now, m_now, 0);
         return true;
     }
     uint64_t completions = 0;
@@ -68,7 +68,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     Http2Session& session = pool[0];
     session.onConnected();
     for (uint32_t n = session.capacity(); n > 0; --n)
-        session.submit(1, 1);
+        session.submit(1, 1, 0);
     check(session.inFlight() <= streams);
     Resubmit handler(session);
     size_t offset = 1;

@@ -58,7 +58,7 @@ SessionResult feedInPieces(Http1Session& s, std::string_view stream, std::vector
 struct OneSession
 {
     OneSession(uint32_t depth, bool closedLoop, const std::string& method = "GET")
-        : pool(Http1Requests::build(getRequest(method), depth, closedLoop), 1)
+        : pool(Http1Requests::build({ getRequest(method) }, depth, closedLoop), 1)
         , session(pool[0])
     {
         session.onConnected();
@@ -86,15 +86,15 @@ TEST(Http1Session, SubmittedRequestsBecomeOutputUntilWritten)
     Http1Session& s = one.session;
     const std::string request = buildRequest(getRequest());
     EXPECT_FALSE(s.hasOutput());
-    s.submit(10, 11);
-    s.submit(20, 21);
+    s.submit(10, 11, 0);
+    s.submit(20, 21, 0);
     EXPECT_EQ(output(s), request + request);
     const auto rest = s.onWritten(5); // a partial write: the rest stays pending
     EXPECT_EQ(std::string(rest.data(), rest.size()), (request + request).substr(5));
     EXPECT_EQ(output(s), (request + request).substr(5));
     EXPECT_TRUE(s.onWritten(2 * request.size() - 5).empty());
     EXPECT_FALSE(s.hasOutput());
-    s.submit(30, 31); // after a full write the next one starts at the front of the batch again
+    s.submit(30, 31, 0); // after a full write the next one starts at the front of the batch again
     EXPECT_EQ(output(s), request);
     EXPECT_EQ(s.inFlight(), 3u);
 }
@@ -105,7 +105,7 @@ TEST(Http1Session, ClosedLoopTakesAWholeBatchOnlyWhenIdle)
     Http1Session& s = one.session;
     EXPECT_EQ(s.capacity(), 3u);
     for (int i = 0; i < 3; ++i)
-        s.submit(100, 100);
+        s.submit(100, 100, 0);
     s.onWritten(s.pendingOutput().size());
     EXPECT_EQ(s.capacity(), 0u);
     Recorder r;
@@ -122,8 +122,8 @@ TEST(Http1Session, OpenModelTakesWhatThePipelineHasRoomFor)
     OneSession one(3, false);
     Http1Session& s = one.session;
     EXPECT_EQ(s.capacity(), 3u);
-    s.submit(1, 1);
-    s.submit(2, 2);
+    s.submit(1, 1, 0);
+    s.submit(2, 2, 0);
     EXPECT_EQ(s.capacity(), 1u);
     s.onWritten(s.pendingOutput().size());
     Recorder r;
@@ -144,9 +144,9 @@ TEST(Http1Session, PipelinedResponsesSplitAnywhereCompleteInOrderWithTheirTimes)
     for (const auto& cuts : cutsList) {
         OneSession one(4, false);
         Http1Session& s = one.session;
-        s.submit(100, 150);
-        s.submit(200, 250);
-        s.submit(300, 350);
+        s.submit(100, 150, 0);
+        s.submit(200, 250, 0);
+        s.submit(300, 350, 0);
         s.onWritten(s.pendingOutput().size());
         Recorder r;
         ASSERT_EQ(feedInPieces(s, stream, cuts, r), SessionResult::Ok) << "cut at " << cuts[0];
@@ -171,8 +171,8 @@ TEST(Http1Session, ByteByByte)
         cuts.push_back(i);
     OneSession one(2, true);
     Http1Session& s = one.session;
-    s.submit(1, 1);
-    s.submit(1, 1);
+    s.submit(1, 1, 0);
+    s.submit(1, 1, 0);
     Recorder r;
     ASSERT_EQ(feedInPieces(s, stream, cuts, r), SessionResult::Ok);
     ASSERT_EQ(r.completions.size(), 2u);
@@ -185,8 +185,8 @@ TEST(Http1Session, ResponsesToHeadHaveNoBody)
     OneSession one(2, true, "HEAD");
     Http1Session& s = one.session;
     EXPECT_EQ(output(s).substr(0, 5), ""); // nothing before a submit
-    s.submit(1, 1);
-    s.submit(2, 2);
+    s.submit(1, 1, 0);
+    s.submit(2, 2, 0);
     EXPECT_EQ(output(s).substr(0, 5), "HEAD ");
     s.onWritten(s.pendingOutput().size());
     // Content-Length names the size a GET would have had; no body follows.
@@ -203,7 +203,7 @@ TEST(Http1Session, BodyDelimitedByTheCloseCompletesAtEndOfFile)
 {
     OneSession one(1, true);
     Http1Session& s = one.session;
-    s.submit(7, 8);
+    s.submit(7, 8, 0);
     const std::string head = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nsome body ";
     Recorder r;
     ASSERT_EQ(s.onRead(head.data(), head.size(), r), SessionResult::Ok);
@@ -220,8 +220,8 @@ TEST(Http1Session, EndOfFileMidResponseLosesTheRequestsInFlight)
 {
     OneSession one(2, true);
     Http1Session& s = one.session;
-    s.submit(1, 1);
-    s.submit(1, 1);
+    s.submit(1, 1, 0);
+    s.submit(1, 1, 0);
     Recorder r;
     const std::string partial = std::string(OK_LENGTH) + "HTTP/1.1 200 OK\r\nContent-Le";
     ASSERT_EQ(s.onRead(partial.data(), partial.size(), r), SessionResult::Ok);
@@ -233,7 +233,7 @@ TEST(Http1Session, EndOfFileMidResponseLosesTheRequestsInFlight)
     EXPECT_EQ(idle.session.onEof(r), SessionResult::Ok);
     // In flight but nothing received yet: lost as well.
     OneSession waiting(1, true);
-    waiting.session.submit(1, 1);
+    waiting.session.submit(1, 1, 0);
     EXPECT_EQ(waiting.session.onEof(r), SessionResult::Truncated);
 }
 
@@ -241,7 +241,7 @@ TEST(Http1Session, ConnectionCloseMakesTheCompletionClosing)
 {
     OneSession one(1, true);
     Http1Session& s = one.session;
-    s.submit(1, 1);
+    s.submit(1, 1, 0);
     const std::string stream = "HTTP/1.1 503 Busy\r\nConnection: close\r\nContent-Length: 0\r\n\r\n";
     Recorder r;
     ASSERT_EQ(s.onRead(stream.data(), stream.size(), r), SessionResult::Ok);
@@ -254,14 +254,14 @@ TEST(Http1Session, MalformedInputIsAProtocolError)
 {
     OneSession one(1, true);
     Http1Session& s = one.session;
-    s.submit(1, 1);
+    s.submit(1, 1, 0);
     Recorder r;
     const std::string garbage = "SSH-2.0-OpenSSH_9.6\r\n";
     EXPECT_EQ(s.onRead(garbage.data(), garbage.size(), r), SessionResult::ProtocolError);
     EXPECT_TRUE(r.completions.empty());
 
     OneSession chunk(1, true);
-    chunk.session.submit(1, 1);
+    chunk.session.submit(1, 1, 0);
     const std::string badChunk = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n";
     EXPECT_EQ(chunk.session.onRead(badChunk.data(), badChunk.size(), r), SessionResult::ProtocolError);
 }
@@ -270,7 +270,7 @@ TEST(Http1Session, AResponseNobodyAskedForIsAProtocolError)
 {
     OneSession one(2, true);
     Http1Session& s = one.session;
-    s.submit(1, 1);
+    s.submit(1, 1, 0);
     const std::string two = std::string(OK_LENGTH) + std::string(OK_LENGTH);
     Recorder r;
     EXPECT_EQ(s.onRead(two.data(), two.size(), r), SessionResult::ProtocolError);
@@ -282,7 +282,7 @@ TEST(Http1Session, AHandlerThatClosesTheConnectionStopsTheParse)
     OneSession one(3, true);
     Http1Session& s = one.session;
     for (int i = 0; i < 3; ++i)
-        s.submit(1, 1);
+        s.submit(1, 1, 0);
     Recorder r;
     r.stopAfter = 1;
     r.then = [&](const Completion&) { s.reset(); }; // what a worker's recycle does
@@ -296,13 +296,13 @@ TEST(Http1Session, AHandlerMaySubmitTheNextBatchFromInsideTheParse)
 {
     OneSession one(1, true);
     Http1Session& s = one.session;
-    s.submit(1, 1);
+    s.submit(1, 1, 0);
     s.onWritten(s.pendingOutput().size());
     Recorder r;
     uint64_t next = 2;
     r.then = [&](const Completion&) {
         ASSERT_EQ(s.capacity(), 1u);
-        s.submit(next, next);
+        s.submit(next, next, 0);
         ++next;
         s.onWritten(s.pendingOutput().size());
     };
@@ -322,12 +322,12 @@ TEST(Http1Session, InFlightRequestsOldestFirstAcrossTheRingsWrap)
     OneSession one(3, false);
     Http1Session& s = one.session;
     EXPECT_EQ(s.oldestInFlight().sentUs, 0u);
-    s.submit(10, 11);
-    s.submit(20, 21);
+    s.submit(10, 11, 0);
+    s.submit(20, 21, 0);
     Recorder r;
     ASSERT_EQ(s.onRead(OK_LENGTH.data(), OK_LENGTH.size(), r), SessionResult::Ok);
-    s.submit(30, 31);
-    s.submit(40, 41); // wraps around the 3-slot ring
+    s.submit(30, 31, 0);
+    s.submit(40, 41, 0); // wraps around the 3-slot ring
     EXPECT_EQ(s.oldestInFlight().dueUs, 20u);
     std::vector<uint64_t> due;
     s.forEachInFlight([&](const InFlightRequest& q) { due.push_back(q.dueUs); });
@@ -343,8 +343,8 @@ TEST(Http1Session, TheOldestRequestTimingOutLosesTheConnection)
     OneSession one(2, false);
     Http1Session& s = one.session;
     EXPECT_EQ(s.expire(1'000'000, 10).timedOut, 0u);
-    s.submit(100, 100);
-    s.submit(500, 500);
+    s.submit(100, 100, 0);
+    s.submit(500, 500, 0);
     Expiry e = s.expire(150, 100);
     EXPECT_EQ(e.timedOut, 0u);
     EXPECT_FALSE(e.closeConnection);
@@ -359,8 +359,8 @@ TEST(Http1Session, ResetForgetsEverything)
 {
     OneSession one(2, true);
     Http1Session& s = one.session;
-    s.submit(1, 1);
-    s.submit(1, 1);
+    s.submit(1, 1, 0);
+    s.submit(1, 1, 0);
     s.onWritten(3);
     Recorder r;
     ASSERT_EQ(s.onRead("HTTP/1.1 2", 10, r), SessionResult::Ok);
@@ -368,7 +368,7 @@ TEST(Http1Session, ResetForgetsEverything)
     EXPECT_EQ(s.inFlight(), 0u);
     EXPECT_FALSE(s.hasOutput());
     EXPECT_EQ(s.capacity(), 2u);
-    s.submit(5, 5);
+    s.submit(5, 5, 0);
     ASSERT_EQ(s.onRead(OK_LENGTH.data(), OK_LENGTH.size(), r), SessionResult::Ok);
     ASSERT_EQ(r.completions.size(), 1u);
     EXPECT_EQ(r.completions[0].request.dueUs, 5u);
@@ -376,12 +376,12 @@ TEST(Http1Session, ResetForgetsEverything)
 
 TEST(Http1Session, SessionsOfAPoolHaveTheirOwnRings)
 {
-    Http1SessionPool pool(Http1Requests::build(getRequest(), 2, false), 3);
+    Http1SessionPool pool(Http1Requests::build({ getRequest() }, 2, false), 3);
     ASSERT_EQ(pool.size(), 3u);
     for (size_t i = 0; i < 3; ++i) {
         pool[i].onConnected();
-        pool[i].submit(10 * i, 10 * i);
-        pool[i].submit(10 * i + 1, 10 * i + 1);
+        pool[i].submit(10 * i, 10 * i, 0);
+        pool[i].submit(10 * i + 1, 10 * i + 1, 0);
     }
     for (size_t i = 0; i < 3; ++i) {
         std::vector<uint64_t> due;
