@@ -151,6 +151,46 @@ TEST(JsonReport, ConnectionPhases)
     EXPECT_EQ(s["tls_handshake_us"]["p50"], 2000);
 }
 
+TEST(JsonReport, RequestMixEntries)
+{
+    RunResult r = sampleResult();
+    r.config.mix.source = "mix.jsonl";
+    r.config.mix.order = MixOrder::Random;
+    r.config.mix.seed = 9;
+    for (int i = 0; i < 2; ++i) {
+        MixRequest e;
+        e.request = r.config.request;
+        e.request.method = i ? "POST" : "GET";
+        e.weight = i ? 3 : 1;
+        e.line = static_cast<unsigned>(i + 1);
+        e.label = i ? "POST /b" : "GET /a";
+        r.config.mix.entries.push_back(e);
+    }
+    r.entries.resize(2);
+    r.entries[0].addResponse(200, 1000, true);
+    r.entries[0].addResponse(404, 3000, true);
+    r.entries[1].errors.read = 1;
+    const json j = parse(r);
+    EXPECT_EQ(j["mix"], json({ { "source", "mix.jsonl" }, { "order", "random" }, { "seed", 9 }, { "entries", 2 } }));
+    ASSERT_EQ(j["entries"].size(), 2u);
+    const json& a = j["entries"][0];
+    EXPECT_EQ(a["label"], "GET /a");
+    EXPECT_EQ(a["method"], "GET");
+    EXPECT_EQ(a["line"], 1);
+    EXPECT_EQ(a["requests"], 2);
+    EXPECT_EQ(a["non2xx"], 1);
+    EXPECT_EQ(a["errors"], 0);
+    EXPECT_EQ(a["status_codes"], json({ { "200", 1 }, { "404", 1 } }));
+    EXPECT_EQ(a["latency_us"]["max"], 3000);
+    EXPECT_DOUBLE_EQ(a["rps"].get<double>(), 2 / r.durationS);
+    const json& b = j["entries"][1];
+    EXPECT_EQ(b["weight"], 3.0);
+    EXPECT_EQ(b["errors"], 1);
+    EXPECT_EQ(b["errors_by_kind"]["read"], 1);
+    EXPECT_FALSE(b.contains("latency_us")); // no response: no latency
+    EXPECT_FALSE(parse(sampleResult()).contains("entries"));
+}
+
 TEST(JsonReport, ThreadRates)
 {
     const RunResult r = sampleResult();
