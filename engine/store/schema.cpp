@@ -260,7 +260,8 @@ ALTER TABLE histograms_v6 RENAME TO histograms;
 
 // Version 7: request mixes. What each entry of a run's mix got (the mix itself is in the
 // run's configuration JSON, entry i at index i): its responses, errors by kind, status codes
-// and latency histogram (NULL beyond the first 1,024 entries, see EntryStats).
+// and latency histogram (NULL beyond the first 1,024 entries, see EntryStats). A target may
+// name a mix file to send instead of its one request (request_mix, '' for none) and its order.
 std::string schemaV7()
 {
     return R"sql(
@@ -275,6 +276,8 @@ CREATE TABLE run_entries (
     latency_histogram BLOB,                     -- LatencyHistogram::serialize()
     PRIMARY KEY (run_id, idx)
 ) WITHOUT ROWID;
+ALTER TABLE targets ADD COLUMN request_mix TEXT NOT NULL DEFAULT '';
+ALTER TABLE targets ADD COLUMN mix_order TEXT NOT NULL DEFAULT 'round-robin';
 )sql";
 }
 

@@ -14,7 +14,8 @@ namespace wb {
 namespace {
 
 constexpr char TARGET_COLUMNS[]
-    = "id, name, url, method, headers, body, tls_verify, ca_file, notes, created_at_ms, http_version";
+    = "id, name, url, method, headers, body, tls_verify, ca_file, notes, created_at_ms, http_version, request_mix, "
+      "mix_order";
 
 } // namespace
 
@@ -150,6 +151,8 @@ Target SessionStore::readTarget(int64_t id)
     t.notes = q.text(8);
     t.createdAtMs = q.int64(9);
     if (auto version = parseHttpVersion(q.text(10))) t.httpVersion = *version;
+    t.requestMix = q.text(11);
+    if (auto order = parseMixOrder(q.text(12))) t.mixOrder = *order;
     q.reset();
     t.tags = readTags("target_tags", "target_id", id);
     return t;
@@ -204,13 +207,16 @@ Result<int64_t> SessionStore::addTarget(const Target& t)
         exists.bind(t.name);
         if (exists.step()) return Error { "a target named '" + t.name + "' already exists" };
         SqlStatement& q = m_db->prepare("INSERT INTO targets (name, url, method, headers, body, tls_verify, ca_file, "
-                                        "notes, created_at_ms, http_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                                        "notes, created_at_ms, http_version, request_mix, mix_order) VALUES (?, ?, "
+                                        "?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
         q.bind(t.name).bind(t.url).bind(t.method).bind(headersToJson(t.headers)).bindBlob(t.body);
         q.bind(t.tls.verifyPeer)
             .bind(t.tls.caFile)
             .bind(t.notes)
             .bind(t.createdAtMs ? t.createdAtMs : wallClockNowMs())
-            .bind(httpVersionId(t.httpVersion));
+            .bind(httpVersionId(t.httpVersion))
+            .bind(t.requestMix)
+            .bind(mixOrderId(t.mixOrder));
         q.run();
         id = m_db->lastInsertId();
         writeTags("target_tags", "target_id", id, t.tags);
@@ -251,9 +257,11 @@ Status SessionStore::updateTarget(const Target& t)
         clash.bind(t.name).bind(t.id);
         if (clash.step()) return Error { "a target named '" + t.name + "' already exists" };
         SqlStatement& q = m_db->prepare("UPDATE targets SET name = ?, url = ?, method = ?, headers = ?, body = ?, "
-                                        "tls_verify = ?, ca_file = ?, notes = ?, http_version = ? WHERE id = ?");
+                                        "tls_verify = ?, ca_file = ?, notes = ?, http_version = ?, request_mix = ?, "
+                                        "mix_order = ? WHERE id = ?");
         q.bind(t.name).bind(t.url).bind(t.method).bind(headersToJson(t.headers)).bindBlob(t.body);
-        q.bind(t.tls.verifyPeer).bind(t.tls.caFile).bind(t.notes).bind(httpVersionId(t.httpVersion)).bind(t.id);
+        q.bind(t.tls.verifyPeer).bind(t.tls.caFile).bind(t.notes).bind(httpVersionId(t.httpVersion));
+        q.bind(t.requestMix).bind(mixOrderId(t.mixOrder)).bind(t.id);
         q.run();
         if (m_db->changes() == 0) return Error { "no target with id " + std::to_string(t.id) };
         writeTags("target_tags", "target_id", t.id, t.tags);

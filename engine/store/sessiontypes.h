@@ -92,6 +92,10 @@ struct Target
     std::string body;
     TlsOptions tls;
     HttpVersion httpVersion = HttpVersion::Http1; ///< HTTP/2 is h2 by ALPN over https, h2c over http
+    /// A request mix file (--requests) sent instead of the one request above; its entries must go
+    /// to the URL's origin. Empty: none. Read when a run starts, so edits to the file count.
+    std::string requestMix;
+    MixOrder mixOrder = MixOrder::RoundRobin;
     std::vector<std::string> tags; ///< e.g. "NEG", "NodePort", "Ambassador", "Service"
     std::string notes;
     int64_t createdAtMs = 0;

@@ -6,10 +6,12 @@
 // the form's labels; chips that wrap in a 380 px dock; duplicate; headers;
 // a target with a run in progress that cannot be deleted.
 
+#include "control/runsetup.h"
 #include "mainwindow.h"
 #include "pages/dialogs.h"
 #include "pages/fieldstate.h"
 #include "pages/profileeditor.h"
+#include "pages/rundetailpage.h"
 #include "pages/tagedit.h"
 #include "pages/targeteditor.h"
 #include "pages/targetspanel.h"
@@ -22,6 +24,7 @@
 #include <QAction>
 #include <QComboBox>
 #include <QFile>
+#include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -419,6 +422,90 @@ private slots:
         // The editor shows the copy, binary body kept as it is.
         QCOMPARE(panel.editor()->targetId(), copyId);
         QVERIFY(panel.editor()->bodyInfoLabel()->toolTip().contains(QStringLiteral("binary data")));
+    }
+
+    void requestMixFileIsCheckedStoredAndSent()
+    {
+        MainWindow w;
+        QVERIFY(w.openStartupSession(m_path));
+        const int64_t id = targetsPanel(w)->addTarget();
+        QVERIFY(id > 0);
+        TargetEditor* editor = targetsPanel(w)->editor();
+        typeInto(editor->urlEdit(), QStringLiteral("http://127.0.0.1:8089/"));
+        QVERIFY(editor->commit());
+
+        // A broken file: the Mix field says where, nothing is saved, Run is off.
+        const QString broken
+            = writeFile(QStringLiteral("broken.txt"), "GET http://127.0.0.1:8089/a\n\nGTE http://127.0.0.1:8089/b\n");
+        typeInto(editor->requestMixEdit(), broken);
+        QVERIFY(!editor->isValid());
+        QVERIFY2(fieldProblem(editor->requestMixEdit()).contains(broken + QStringLiteral(":3: unknown method 'GTE'")),
+            qPrintable(fieldProblem(editor->requestMixEdit())));
+        QVERIFY(editor->statusLabel()->text().startsWith(QStringLiteral("Mix: ")));
+        QVERIFY(!runAction(w)->isEnabled());
+        // Another origin than the URL's.
+        const QString elsewhere = writeFile(QStringLiteral("elsewhere.txt"), "GET http://127.0.0.2:9/a\n");
+        typeInto(editor->requestMixEdit(), elsewhere);
+        QVERIFY(fieldProblem(editor->requestMixEdit()).contains(QStringLiteral("the mix goes to http://127.0.0.2:9/")));
+
+        const QString good = writeFile(QStringLiteral("good.jsonl"),
+            "{\"url\": \"http://127.0.0.1:8089/a\", \"weight\": 3}\n{\"method\": \"POST\", \"url\": "
+            "\"http://127.0.0.1:8089/b\", \"body\": \"x\"}\n");
+        typeInto(editor->requestMixEdit(), good);
+        editor->mixOrderBox()->setCurrentIndex(2);
+        QVERIFY(editor->isValid());
+        QVERIFY(editor->commit());
+        const Target t = stored(id);
+        QCOMPARE(QString::fromStdString(t.requestMix), QFileInfo(good).absoluteFilePath());
+        QCOMPARE(t.mixOrder, MixOrder::Weighted);
+
+        // What a run of it sends: the file's entries, in the weighted order.
+        auto config = runConfigFor(t, RunConfig {});
+        QVERIFY2(config.ok(), config ? "" : config.error().c_str());
+        QCOMPARE(config->mix.entries.size(), size_t(2));
+        QCOMPARE(config->mix.order, MixOrder::Weighted);
+        QCOMPARE(config->mix.entries[1].request.method, std::string("POST"));
+        QCOMPARE(config->mix.entries[0].weight, 3.0);
+        // The file is read at each run: a file broken since is the run's error, in words.
+        writeFile(QStringLiteral("good.jsonl"), "{\"url\": 5}\n");
+        auto broke = runConfigFor(t, RunConfig {});
+        QVERIFY(!broke.ok());
+        QVERIFY2(broke.error().rfind("request mix: ", 0) == 0, broke.error().c_str());
+    }
+
+    void runDetailsShowEachMixEntry()
+    {
+        RunData data;
+        data.run.targetName = "api";
+        data.run.hasTotals = true;
+        data.run.totals.durationS = 2;
+        data.run.config.request.url = *parseUrl("http://127.0.0.1:8089/");
+        data.run.config.mix.source = "mix.txt";
+        for (const char* label : { "GET /a", "HEAD /b" }) {
+            MixRequest e;
+            e.request.url = data.run.config.request.url;
+            e.label = label;
+            data.run.config.mix.entries.push_back(e);
+        }
+        data.entries.resize(2);
+        data.entries[0].addResponse(200, 1500, true);
+        data.entries[0].addResponse(503, 2500, true);
+        data.entries[1].errors.timeout = 1;
+        RunDetailPage page(data);
+        QTableWidget* table = page.entriesTable();
+        QVERIFY(table);
+        QCOMPARE(table->rowCount(), 2);
+        QCOMPARE(table->item(0, 1)->text(), QStringLiteral("GET /a"));
+        QCOMPARE(table->item(0, 2)->text(), QStringLiteral("2"));
+        QCOMPARE(table->item(0, 7)->text(), QStringLiteral("1")); // one 503
+        QCOMPARE(table->item(0, 8)->text(), QStringLiteral("200: 1, 503: 1"));
+        QCOMPARE(table->item(1, 4)->text(), QStringLiteral("—")); // no answer, no latency
+        QCOMPARE(table->item(1, 6)->text(), QStringLiteral("1"));
+
+        RunData single;
+        single.run.config.request.url = data.run.config.request.url;
+        RunDetailPage plain(single);
+        QVERIFY(!plain.entriesTable());
     }
 
     void headersTableEditsAreStored()

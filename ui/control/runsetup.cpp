@@ -1,5 +1,6 @@
 #include "control/runsetup.h"
 
+#include "parse/requestmix.h"
 #include "pipeline/recordedrun.h"
 #include "serve/builtinserver.h"
 
@@ -17,6 +18,12 @@ Result<RunConfig> runConfigFor(const Target& target, const RunConfig& load)
     config.request.headers = target.headers;
     config.request.body = target.body;
     config.tls = target.tls;
+    if (!target.requestMix.empty()) {
+        // Read at each run, so the file's current entries go out; the target's headers apply to each.
+        auto mix = loadRequestMix(target.requestMix);
+        if (!mix) return Error { "request mix: " + mix.error() };
+        applyRequestMix(config, *mix, target.mixOrder, config.mix.seed, target.headers);
+    }
     if (Status st = config.validate(); !st) return Error { st.error() };
     return config;
 }

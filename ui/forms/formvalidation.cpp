@@ -1,6 +1,7 @@
 #include "forms/formvalidation.h"
 
 #include "common/utf8.h"
+#include "parse/requestmix.h"
 #include "parse/stageparse.h"
 #include "report/units.h"
 #include "serve/builtinserver.h"
@@ -10,6 +11,7 @@
 #include <QDateTime>
 #include <QFile>
 #include <QFileInfo>
+#include <algorithm>
 #include <cmath>
 
 namespace wb::ui {
@@ -84,6 +86,22 @@ QString fileProblem(const QString& path)
 
 } // namespace
 
+Result<RequestMix> loadRequestMixCached(const QString& path)
+{
+    struct Cached
+    {
+        QString path;
+        qint64 size = -1;
+        QDateTime modified;
+        Result<RequestMix> mix = Error { "not read" };
+    };
+    static Cached cache;
+    const QFileInfo info(path);
+    if (cache.path != path || cache.size != info.size() || cache.modified != info.lastModified())
+        cache = { path, info.size(), info.lastModified(), loadRequestMix(path.toStdString()) };
+    return cache.mix;
+}
+
 FieldErrors checkTargetForm(const TargetForm& form, const QStringList& takenNames, Target* target)
 {
     FieldErrors errors;
@@ -157,6 +175,24 @@ FieldErrors checkTargetForm(const TargetForm& form, const QStringList& takenName
     t.tls.caFile = ca.toStdString();
     t.httpVersion = form.http2 ? HttpVersion::Http2 : HttpVersion::Http1;
 
+    // A mix replaces method, URL path and body; its entries must go to the URL's origin.
+    const QString mixPath = form.requestMix.trimmed();
+    if (!mixPath.isEmpty()) {
+        auto mix = loadRequestMixCached(QFileInfo(mixPath).absoluteFilePath());
+        auto url = parseUrl(urlText.toStdString());
+        if (!mix) {
+            errors[QStringLiteral("requestMix")] = q(mix.error());
+        } else if (url) {
+            const Url origin = mix->origin();
+            if (origin.scheme != url->scheme || origin.host != url->host || origin.port != url->port)
+                errors[QStringLiteral("requestMix")]
+                    = QStringLiteral("the mix goes to %1, the URL to %2://%3/")
+                          .arg(q(origin.toString()), q(url->scheme), q(url->hostHeader()));
+        }
+    }
+    t.requestMix = mixPath.isEmpty() ? std::string() : QFileInfo(mixPath).absoluteFilePath().toStdString();
+    t.mixOrder = static_cast<MixOrder>(std::clamp(form.mixOrder, 0, 2));
+
     for (const QString& tag : form.tags) {
         if (Status st = validateTag(tag.toStdString()); !st) {
             errors[QStringLiteral("tags")] = QStringLiteral("tag '%1': %2").arg(tag, q(st.error()));
@@ -187,6 +223,8 @@ TargetForm targetFormOf(const Target& t)
     form.verifyTls = t.tls.verifyPeer;
     form.caFile = q(t.tls.caFile);
     form.http2 = t.httpVersion == HttpVersion::Http2;
+    form.requestMix = q(t.requestMix);
+    form.mixOrder = static_cast<int>(t.mixOrder);
     for (const auto& tag : t.tags)
         form.tags << q(tag);
     form.notes = q(t.notes);

@@ -3,6 +3,7 @@
 // problem is reported against the field it belongs to, in words the user can
 // act on; nothing is saved while any field has a problem.
 
+#include "parse/requestmix.h"
 #include "store/sessiontypes.h"
 
 #include <QMap>
@@ -27,6 +28,8 @@ struct TargetForm
     bool verifyTls = true;
     QString caFile;
     bool http2 = false; ///< HTTP/2: h2 by ALPN over https, h2c over http
+    QString requestMix; ///< a request mix file sent instead of the one request; empty: none
+    int mixOrder = 0; ///< MixOrder: round-robin, random, weighted
     QStringList tags;
     QString notes;
 };
@@ -38,6 +41,8 @@ inline constexpr qint64 MAX_BODY_FILE_BYTES = 64ll * 1024 * 1024;
 FieldErrors checkTargetForm(const TargetForm& form, const QStringList& takenNames, Target* target);
 /// The form showing target.
 TargetForm targetFormOf(const Target& target);
+/// The request mix in a file, read again only when the file changed (the editor checks on every keystroke).
+Result<RequestMix> loadRequestMixCached(const QString& path);
 
 /// True when body can be shown and edited in a text box (UTF-8 without NUL bytes).
 bool isTextBody(const std::string& body);

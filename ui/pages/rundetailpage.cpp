@@ -104,6 +104,12 @@ RunDetailPage::RunDetailPage(RunData data, QWidget* parent)
     tabs->addTab(m_spectrum, tr("Percentiles"));
     tabs->addTab(m_status, tr("Status codes"));
     tabs->addTab(m_errors, tr("Errors"));
+    if (!r.config.mix.empty()) {
+        m_entries = makeTable(this,
+            { tr("#"), tr("Request"), tr("Requests"), tr("Req/s"), tr("p50 (ms)"), tr("p99 (ms)"), tr("Errors"),
+                tr("Non-2xx"), tr("Status codes") });
+        tabs->addTab(m_entries, tr("Mix (%1)").arg(r.config.mix.entries.size()));
+    }
 
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_charts);
@@ -128,6 +134,33 @@ RunDetailPage::RunDetailPage(RunData data, QWidget* parent)
     fillStatus();
     fillErrors();
     fillSpectrum();
+    fillEntries();
+}
+
+// What each entry of a request mix got, in the file's order.
+void RunDetailPage::fillEntries()
+{
+    if (!m_entries) return;
+    const RunRecord& r = m_data.run;
+    const double durationS = r.totals.durationS;
+    for (size_t i = 0; i < r.config.mix.entries.size(); ++i) {
+        const EntryStats none;
+        const EntryStats& e = i < m_data.entries.size() ? m_data.entries[i] : none;
+        const bool timed = e.latency && !e.latency->empty();
+        QStringList codes;
+        for (const auto& [code, count] : e.statusCodes)
+            codes << QStringLiteral("%1: %2").arg(code).arg(count);
+        addRow(m_entries,
+            { QString::number(i + 1), QString::fromStdString(r.config.mix.entries[i].label),
+                formatCount(static_cast<double>(e.requests)),
+                formatRate(durationS > 0 ? static_cast<double>(e.requests) / durationS : 0.0),
+                timed ? formatUsAsMs(static_cast<double>(e.latency->valueAtPercentileUs(50))) : QStringLiteral("—"),
+                timed ? formatUsAsMs(static_cast<double>(e.latency->valueAtPercentileUs(99))) : QStringLiteral("—"),
+                formatCount(static_cast<double>(e.errors.transportErrors())),
+                formatCount(static_cast<double>(e.errors.status)), codes.join(QStringLiteral(", ")) },
+            { true, false, true, true, true, true, true, true, false });
+    }
+    m_entries->resizeColumnsToContents();
 }
 
 void RunDetailPage::fillSummary()

@@ -31,6 +31,8 @@ public:
     bool exportCsv(const QString& what, const QString& path, QString* error = nullptr) const;
     /// Asks where and writes the run's charts as PNG (its Export button, File > Export).
     void askExportPng();
+    /// The request mix table, or null when the run sent one request.
+    QTableWidget* entriesTable() const { return m_entries; }
 
 signals:
     void message(const QString& text);
@@ -41,6 +43,7 @@ private:
     void fillStatus();
     void fillErrors();
     void fillSpectrum();
+    void fillEntries();
     void askExportCsv(const QString& what);
 
     RunData m_data;
@@ -49,6 +52,7 @@ private:
     QTableWidget* m_status;
     QTableWidget* m_errors;
     QTableWidget* m_spectrum;
+    QTableWidget* m_entries = nullptr; ///< a request mix: one row per entry (absent without a mix)
 };
 
 } // namespace wb::ui

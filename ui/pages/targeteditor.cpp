@@ -155,6 +155,20 @@ void TargetEditor::build()
     m_protocol->setToolTip(tr("HTTP/2: h2 by ALPN over https (the server must select it), h2c with prior "
                               "knowledge over http. The profile's Streams field sets streams per connection."));
 
+    // A request mix file instead of the one request: its entries go to this URL's origin.
+    m_requestMix = new QLineEdit(this);
+    m_requestMix->setPlaceholderText(tr("optional: a request mix file (sent instead of the request above)"));
+    m_requestMix->setToolTip(tr("METHOD URL lines with headers and @body lines (vegeta's format), or JSON Lines "
+                                "with weights. The headers above apply to every entry."));
+    m_mixOrder = new QComboBox(this);
+    m_mixOrder->addItems({ tr("round-robin"), tr("random"), tr("weighted") });
+    m_mixOrder->setToolTip(tr("How each connection walks the mix"));
+    auto* mixRow = new QHBoxLayout;
+    mixRow->setSpacing(4);
+    mixRow->addWidget(m_requestMix, 1);
+    mixRow->addWidget(browseButton(this, m_requestMix, tr("Request mix")));
+    mixRow->addWidget(m_mixOrder);
+
     m_tags = new TagEdit(this);
     m_notes = new QLineEdit(this);
     m_status = new QLabel(this);
@@ -172,12 +186,13 @@ void TargetEditor::build()
     form->addRow(tr("Headers"), m_headers);
     form->addRow(tr("Body"), bodyBox);
     form->addRow(tr("Protocol"), m_protocol);
+    form->addRow(tr("Mix"), mixRow);
     form->addRow(tr("TLS"), tlsRow);
     form->addRow(tr("Tags"), m_tags);
     form->addRow(tr("Notes"), m_notes);
     form->addRow(m_status);
 
-    for (QLineEdit* edit : { m_name, m_url, m_bodyFile, m_caFile, m_notes })
+    for (QLineEdit* edit : { m_name, m_url, m_bodyFile, m_caFile, m_notes, m_requestMix })
         connect(edit, &QLineEdit::textEdited, this, &TargetEditor::edited);
     connect(m_method, &QComboBox::currentTextChanged, this, &TargetEditor::edited);
     connect(m_headers, &QTableWidget::itemChanged, this, [this] {
@@ -197,6 +212,9 @@ void TargetEditor::build()
     connect(m_bodyClear, &QToolButton::clicked, this, &TargetEditor::clearBody);
     connect(m_verify, &QCheckBox::toggled, this, &TargetEditor::edited);
     connect(m_protocol, &QComboBox::currentIndexChanged, this, [this] {
+        if (!m_loading) edited();
+    });
+    connect(m_mixOrder, &QComboBox::currentIndexChanged, this, [this] {
         if (!m_loading) edited();
     });
     connect(m_tags, &TagEdit::tagsChanged, this, &TargetEditor::edited);
@@ -263,6 +281,8 @@ void TargetEditor::load(const Target& t)
     m_verify->setChecked(f.verifyTls);
     m_caFile->setText(f.caFile);
     m_protocol->setCurrentIndex(f.http2 ? 1 : 0);
+    m_requestMix->setText(f.requestMix);
+    m_mixOrder->setCurrentIndex(f.mixOrder);
     m_tags->setTags(f.tags);
     m_notes->setText(f.notes);
     m_loading = false;
@@ -365,6 +385,8 @@ TargetForm TargetEditor::form() const
     f.verifyTls = m_verify->isChecked();
     f.caFile = m_caFile->text();
     f.http2 = m_protocol->currentIndex() == 1;
+    f.requestMix = m_requestMix->text();
+    f.mixOrder = m_mixOrder->currentIndex();
     f.tags = m_tags->tags();
     f.notes = m_notes->text();
     return f;
@@ -413,6 +435,7 @@ void TargetEditor::showProblems()
     setFieldProblem(m_method, m_errors.value(QStringLiteral("method")));
     setFieldProblem(m_bodyFile, m_errors.value(QStringLiteral("bodyFile")));
     setFieldProblem(m_caFile, m_errors.value(QStringLiteral("caFile")));
+    setFieldProblem(m_requestMix, m_errors.value(QStringLiteral("requestMix")));
     setFieldProblem(m_tags->lineEdit(), m_errors.value(QStringLiteral("tags")));
     QStringList headerProblems;
     for (int row = 0; row < m_headers->rowCount(); ++row) {
@@ -432,7 +455,7 @@ void TargetEditor::showProblems()
     static const QMap<QString, QString> LABELS { { QStringLiteral("name"), tr("Name") },
         { QStringLiteral("url"), tr("URL") }, { QStringLiteral("method"), tr("Method") },
         { QStringLiteral("bodyFile"), tr("Body file") }, { QStringLiteral("caFile"), tr("CA file") },
-        { QStringLiteral("tags"), tr("Tags") } };
+        { QStringLiteral("requestMix"), tr("Mix") }, { QStringLiteral("tags"), tr("Tags") } };
     QStringList lines;
     for (auto it = m_errors.cbegin(); it != m_errors.cend(); ++it) {
         const QString label = it.key().startsWith(QStringLiteral("header:"))

@@ -67,6 +67,8 @@ public:
     QLabel* statusLabel() const { return m_status; }
     QLineEdit* caFileEdit() const { return m_caFile; }
     QComboBox* protocolBox() const { return m_protocol; }
+    QLineEdit* requestMixEdit() const { return m_requestMix; }
+    QComboBox* mixOrderBox() const { return m_mixOrder; }
     TagEdit* tagEdit() const { return m_tags; }
 
 signals:
@@ -128,6 +130,8 @@ private:
     QCheckBox* m_verify;
     QLineEdit* m_caFile;
     QComboBox* m_protocol; ///< HTTP/1.1 or HTTP/2
+    QLineEdit* m_requestMix; ///< a request mix file, or empty
+    QComboBox* m_mixOrder; ///< round-robin, random, weighted
     TagEdit* m_tags;
     QLineEdit* m_notes;
     QLabel* m_status;
