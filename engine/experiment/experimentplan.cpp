@@ -1,5 +1,6 @@
 #include "experiment/experimentplan.h"
 
+#include "parse/requestmix.h"
 #include "report/units.h"
 
 #include <algorithm>
@@ -148,11 +149,38 @@ void readLoad(const Json& j, const std::string& path, RunConfig& cfg)
     }
 }
 
+// "requests": the mix replaces the target's one request (its headers apply to every entry).
+void readMix(const Json& j, const std::string& path, ExperimentTarget& t)
+{
+    t.requestsPath = readString(j["requests"], member(path, "requests"));
+    MixOrder order = MixOrder::RoundRobin;
+    if (j.contains("mix_order")) {
+        auto parsed = parseMixOrder(readString(j["mix_order"], member(path, "mix_order")));
+        if (!parsed) fail(member(path, "mix_order"), parsed.error());
+        order = *parsed;
+    }
+    uint64_t seed = 1;
+    if (j.contains("seed")) {
+        if (!j["seed"].is_number_unsigned()) fail(member(path, "seed"), "must be a whole number");
+        seed = j["seed"].get<uint64_t>();
+    }
+    auto mix = loadRequestMix(t.requestsPath);
+    if (!mix) fail(member(path, "requests"), mix.error());
+    const Url origin = mix->origin();
+    if (origin.scheme != t.request.url.scheme || origin.host != t.request.url.host || origin.port != t.request.url.port)
+        fail(member(path, "requests"),
+            "the mix goes to " + origin.toString() + ", the target's url to " + t.request.url.scheme + "://"
+                + t.request.url.hostHeader() + "/");
+    RunConfig cfg;
+    applyRequestMix(cfg, *mix, order, seed, t.request.headers);
+    t.mix = std::move(cfg.mix);
+}
+
 ExperimentTarget readTarget(const Json& j, const std::string& path)
 {
     checkObject(j, path,
         { "name", "url", "baseline", "method", "headers", "body", "insecure", "cacert", "http_version",
-            "session_target_id" });
+            "session_target_id", "requests", "mix_order", "seed" });
     ExperimentTarget t;
     if (!j.contains("name")) fail(path, "a target needs a \"name\"");
     t.name = readString(j["name"], member(path, "name"));
@@ -185,6 +213,7 @@ ExperimentTarget readTarget(const Json& j, const std::string& path)
         if (!version) fail(member(path, "http_version"), version.error());
         t.httpVersion = *version;
     }
+    if (j.contains("requests")) readMix(j, path, t);
     if (j.contains("baseline")) t.baseline = readBool(j["baseline"], member(path, "baseline"));
     if (j.contains("session_target_id")) {
         const Json& id = j["session_target_id"];
@@ -385,6 +414,10 @@ RunConfig ExperimentPlan::runConfig(size_t cell, size_t target) const
 {
     RunConfig c = levels.at(cell).load.withHttpVersion(targets.at(target).httpVersion);
     c.request = targets.at(target).request;
+    if (!targets.at(target).mix.empty()) {
+        c.mix = targets.at(target).mix;
+        c.request = c.mix.entries.front().request;
+    }
     c.tls = targets.at(target).tls;
     c.durationUs = durationUs;
     c.warmupUs = warmupUs;
@@ -448,6 +481,11 @@ std::string experimentPlanToJson(const ExperimentPlan& plan, int indent)
         j["cacert"] = t.tls.caFile;
         if (t.httpVersion != HttpVersion::Http1) j["http_version"] = httpVersionId(t.httpVersion);
         if (t.sessionTargetId) j["session_target_id"] = t.sessionTargetId;
+        if (!t.requestsPath.empty()) {
+            j["requests"] = t.requestsPath;
+            j["mix_order"] = mixOrderId(t.mix.order);
+            j["seed"] = t.mix.seed;
+        }
         targets.push_back(j);
     }
     root["targets"] = targets;

@@ -32,6 +32,10 @@ struct ExperimentTarget
     RequestSpec request; ///< URL, method, headers, body
     TlsOptions tls;
     HttpVersion httpVersion = HttpVersion::Http1; ///< "http_version": "h2" in the plan
+    /// "requests": a request mix file sent instead of `request` ("mix_order", "seed"); read when
+    /// the plan is parsed (a resumed experiment reads the file again). Its entries go to the URL's origin.
+    std::string requestsPath;
+    RequestMixSpec mix;
     bool baseline = false;
     int64_t sessionTargetId = 0; ///< set once the experiment is in a session (survives renaming the target)
 };

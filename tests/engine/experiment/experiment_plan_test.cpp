@@ -2,6 +2,7 @@
 // the canonical JSON round trip, and errors that name the field at fault.
 
 #include "experiment/experimentplan.h"
+#include "testsupport.h"
 
 #include <gtest/gtest.h>
 
@@ -187,4 +188,37 @@ TEST(ExperimentPlan, ErrorsNameTheField)
     EXPECT_EQ(parseError(withTargets(
                   R"([{"name": "A", "url": "http://x/", "method": "get"}, {"name": "B", "url": "http://y/"}])")),
         "targets[0].method: invalid method 'get' (use e.g. GET, POST)");
+}
+
+// A target may send a request mix ("requests"): read with the plan, checked against the
+// target's origin, kept in the canonical JSON by path, and in every run's configuration.
+TEST(ExperimentPlan, TargetsCanSendARequestMix)
+{
+    test::TempDir dir;
+    const std::string mix = dir.file("mix.txt");
+    test::writeFile(mix, "GET http://127.0.0.1:1/a\n\nPOST http://127.0.0.1:1/b\n@body.txt\n");
+    test::writeFile(dir.file("body.txt"), "payload");
+    const std::string targets = R"([{"name": "A", "url": "http://127.0.0.1:1/", "requests": ")" + mix
+        + R"(", "mix_order": "random", "seed": 7, "headers": ["X-Run: 1"]}, {"name": "B", "url": "http://127.0.0.1:2/"}])";
+    auto plan = parseExperimentPlan(withTargets(targets));
+    ASSERT_TRUE(plan.ok()) << plan.error();
+    const RunConfig a = plan->runConfig(0, 0);
+    ASSERT_EQ(a.mix.entries.size(), 2u);
+    EXPECT_EQ(a.mix.order, MixOrder::Random);
+    EXPECT_EQ(a.mix.seed, 7u);
+    EXPECT_EQ(a.mix.entries[1].request.body, "payload");
+    EXPECT_EQ(a.mix.entries[1].request.headers, (std::vector<Header> { { "X-Run", "1" } }));
+    EXPECT_TRUE(plan->runConfig(0, 1).mix.empty());
+    // The canonical form names the file; parsed again it is the same mix.
+    auto again = parseExperimentPlan(experimentPlanToJson(*plan));
+    ASSERT_TRUE(again.ok()) << again.error();
+    EXPECT_EQ(again->runConfig(0, 0).mix.entries.size(), 2u);
+
+    EXPECT_EQ(parseError(withTargets(R"([{"name": "A", "url": "http://127.0.0.1:9/", "requests": ")" + mix
+                  + R"("}, {"name": "B", "url": "http://127.0.0.1:2/"}])")),
+        "targets[0].requests: the mix goes to http://127.0.0.1:1/, the target's url to http://127.0.0.1:9/");
+    EXPECT_NE(parseError(withTargets(R"([{"name": "A", "url": "http://127.0.0.1:1/", "requests": "/nonexistent/m"}, )"
+                                     R"({"name": "B", "url": "http://127.0.0.1:2/"}])"))
+                  .find("targets[0].requests: cannot read request mix /nonexistent/m"),
+        std::string::npos);
 }
