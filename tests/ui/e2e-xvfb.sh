@@ -121,6 +121,25 @@ step "stored: completed run against 'Demo: fast' at $rps req/s"
 sleep 1
 shot live-done
 
+step "Down, F5: the HTTP/2 demo target (h2c on the built-in server), with the keyboard"
+key ctrl+shift+e # the targets dock: "Demo: fast" is selected, the h2c one sorts next
+key Down
+key F5
+deadline=$((SECONDS + 60))
+until [ "$(completed_runs)" -ge 2 ]; do
+    [ $SECONDS -lt $deadline ] || fail "no second completed run in $session after Down, F5"
+    kill -0 "$gui_pid" 2>/dev/null || fail "wrkbench exited during the HTTP/2 run"
+    sleep 0.5
+done
+h2_run=$("$cli" runs --db "$session" --csv --status completed | awk -F, 'NR > 1 && /HTTP\/2/ { print $1; exit }')
+[ -n "$h2_run" ] || fail "no completed run against the HTTP/2 demo target: $("$cli" runs --db "$session" --csv)"
+summary=$("$cli" export --db "$session" --run "$h2_run" --what summary --csv)
+echo "$summary" | grep -q ',h2c,' || fail "run $h2_run did not speak h2c: $summary"
+step "stored: run $h2_run spoke h2c"
+shot live-h2
+key ctrl+shift+e
+key Up # back to "Demo: fast" for the probe
+
 step "Ctrl+P: probe the selected target; Esc closes the dialog"
 key ctrl+p
 probe_window=$(xdotool search --sync --onlyvisible --name "Probe — Demo: fast" | head -1)
@@ -138,7 +157,7 @@ pids+=($!)
 port=$(serve_port "$tmp/serve.log") || fail "wrkbench-cli serve did not start"
 "$cli" run -t1 -c10 -d2s --db "$session" --target "CLI: serve" --tag NodePort "http://127.0.0.1:$port/" >"$tmp/cli.log" 2>&1 ||
     fail "wrkbench-cli run failed: $(cat "$tmp/cli.log")"
-[ "$(completed_runs)" -ge 2 ] || fail "the CLI run is not in the session"
+[ "$(completed_runs)" -ge 3 ] || fail "the CLI run is not in the session"
 sleep 3 # the GUI notices the write (file watcher, debounced)
 
 step "Ctrl+2: runs history; Ctrl+A, Ctrl+Shift+C: compare"
