@@ -78,7 +78,7 @@ void ProfileEditor::build()
     m_sloAbort = new QCheckBox(tr("Abort when an error budget is spent"), this);
     m_sloAbort->setToolTip(tr("Stop the run once an errors or non-2xx SLO can no longer be met (checked after 5 s "
                               "of measurement), as wrkbench-cli --slo-abort"));
-    form->addRow(QString(), m_sloAbort);
+    form->addRow(m_sloAbort); // the whole row: its text is wider than the fields
     connect(m_sloAbort, &QCheckBox::toggled, this, &ProfileEditor::edited);
     connect(m_mode, &QComboBox::currentIndexChanged, this, [this] {
         updateModeFields();
