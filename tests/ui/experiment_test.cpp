@@ -262,12 +262,18 @@ private slots:
         QCOMPARE(model->headerData(first + 1, Qt::Horizontal).toString(), QStringLiteral("SLO p99<1us"));
         QCOMPARE(model->index(0, first).data().toString(), QStringLiteral("—")); // no run yet
 
+        QSignalSpy progress(page->task(), &ExperimentTask::progress);
         QSignalSpy finished(page->task(), &ExperimentTask::finished);
         QTest::mouseClick(page->runButton(), Qt::LeftButton);
         QVERIFY(finished.wait(60'000));
         const auto result = finished[0][0].value<ExperimentTaskResult>();
         QVERIFY2(result.ok, qPrintable(result.error));
         QCOMPARE(result.outcome.status, ExperimentStatus::Completed);
+        // Each finished run's progress carries its verdicts (the progress line shows them).
+        const auto last = progress.last()[0].value<ExperimentProgress>();
+        QCOMPARE(last.event, ExperimentProgress::Event::RunFinished);
+        QCOMPARE(last.slo.size(), size_t(2));
+        QVERIFY(last.slo[0].ok && !last.slo[1].ok);
         QCOMPARE(model->rowCount(), 2);
         for (int row = 0; row < 2; ++row) {
             QCOMPARE(model->index(row, first).data().toString(), QStringLiteral("2/2"));
