@@ -24,6 +24,7 @@ namespace wb::cli {
 namespace {
 
 constexpr int EXIT_STOPPED = 130; // 128 + SIGINT, as shells report an interrupted command
+constexpr int EXIT_SLO_FAILED = 4; // as `run`: the experiment is complete and a run failed one of the plan's SLOs
 
 ExperimentRunner* g_runner = nullptr;
 
@@ -82,13 +83,16 @@ void addReportOptions(CLI::App* cmd, ExperimentReportArgs& a)
 }
 
 // The table on stdout unless a report goes there, then the files. False when a file could not be written.
-bool report(SessionStore& store, int64_t experimentId, const ExperimentReportArgs& a, const std::string& dbPath)
+// sloFailed (when given): whether a run the results use failed one of the plan's SLOs.
+bool report(SessionStore& store, int64_t experimentId, const ExperimentReportArgs& a, const std::string& dbPath,
+    bool* sloFailed = nullptr)
 {
     auto results = loadExperimentResults(store, experimentId);
     if (!results) {
         printError(results.error());
         return false;
     }
+    if (sloFailed) *sloFailed = results->anySloFailed();
     if (a.markdownPath != "-" && a.csvPath != "-") std::cout << "\n" << formatResultsTable(*results) << std::flush;
     bool ok = true;
     if (!a.markdownPath.empty()) {
@@ -111,6 +115,11 @@ void printPlan(const ExperimentPlan& plan, std::ostream& out)
         << planDurationText(plan.durationUs)
         << (plan.warmupUs ? " (+" + planDurationText(plan.warmupUs) + " warm-up)" : "") << ", "
         << experimentOrderName(plan.order) << ", about " << etaText(totalS) << std::endl;
+    if (plan.slos.empty()) return;
+    out << "Every run is judged by the SLOs";
+    for (size_t i = 0; i < plan.slos.size(); ++i)
+        out << (i ? ", " : " ") << plan.slos[i].expr;
+    out << std::endl;
 }
 
 void printProgress(const ExperimentProgress& p)
@@ -128,6 +137,12 @@ void printProgress(const ExperimentProgress& p)
     *g_text << groupedNumber(p.requestsPerS) << " req/s, p99 " << formatTimeUs(p.p99Us) << ", " << p.errors
             << (p.errors == 1 ? " error" : " errors");
     if (p.non2xx > 0) *g_text << ", " << p.non2xx << " non-2xx/3xx";
+    if (!p.slo.empty()) {
+        std::string failed;
+        for (const SloVerdict& v : p.slo)
+            if (!v.ok) failed += (failed.empty() ? "" : ", ") + v.expr;
+        *g_text << (failed.empty() ? ", SLOs met" : ", SLO FAILED: " + failed);
+    }
     if (p.status == RunStatus::Stopped)
         *g_text << "  [stopped: kept as run " << p.runId << ", not counted]" << std::endl;
     else
@@ -254,7 +269,8 @@ int experimentCommand(const ExperimentArgs& a)
     }
     if (outcome->runsSkipped > 0 && outcome->runsMade == 0 && outcome->status == ExperimentStatus::Completed)
         *g_text << "Nothing to do: all " << outcome->runsTotal << " runs were already complete." << std::endl;
-    const bool reported = report(**store, id, a.report, a.dbPath);
+    bool sloFailed = false;
+    const bool reported = report(**store, id, a.report, a.dbPath, &sloFailed);
     switch (outcome->status) {
     case ExperimentStatus::Failed:
         printError(outcome->error);
@@ -264,7 +280,12 @@ int experimentCommand(const ExperimentArgs& a)
     case ExperimentStatus::Completed:
         *g_text << "Experiment " << id << " complete: " << outcome->runsTotal << " runs in '" << a.dbPath << "'"
                 << std::endl;
-        return reported ? 0 : 1;
+        if (!reported) return 1;
+        if (sloFailed) {
+            *g_text << "A run failed an SLO (see the SLO columns)." << std::endl;
+            return EXIT_SLO_FAILED;
+        }
+        return 0;
     default:
         *g_text << "Experiment " << id << " stopped: " << outcome->runsDone << " of " << outcome->runsTotal
                 << " runs complete. Resume with: wrkbench-cli experiment --db " << a.dbPath << " --resume " << id

@@ -301,6 +301,22 @@ std::vector<LoadLevel> readLevels(const Json& j, const RunConfig& base)
     return levels;
 }
 
+// "slo": a list of expressions as --slo takes them (one string alone is a list of one).
+std::vector<Slo> readSlos(const Json& j)
+{
+    if (j.is_string()) return readSlos(Json::array({ j }));
+    if (!j.is_array()) fail("slo", "must be a list of thresholds such as [\"p99<250ms\", \"errors<0.1%\"]");
+    std::vector<Slo> slos;
+    for (size_t i = 0; i < j.size(); ++i) {
+        auto slo = parseSlo(readString(j[i], element("slo", i)));
+        if (!slo) fail(element("slo", i), slo.error());
+        if (std::any_of(slos.begin(), slos.end(), [&](const Slo& s) { return s.expr == slo->expr; }))
+            fail(element("slo", i), "'" + slo->expr + "' is given twice");
+        slos.push_back(*slo);
+    }
+    return slos;
+}
+
 // The path that names level i in errors: where the user wrote it.
 std::string levelPath(const Json& root, size_t i)
 {
@@ -313,7 +329,7 @@ ExperimentPlan readPlan(const Json& root)
 {
     checkObject(root, "",
         { "format", "name", "targets", "load", "sweep", "levels", "axis", "repetitions", "duration", "warmup",
-            "cooldown", "order" });
+            "cooldown", "order", "slo", "slo_abort" });
     ExperimentPlan plan;
     if (root.contains("format")) {
         if (!root["format"].is_number_integer() || root["format"].get<int>() != FORMAT)
@@ -381,10 +397,20 @@ ExperimentPlan readPlan(const Json& root)
             fail("order", "must be \"interleaved\" or \"sequential\" (not '" + order + "')");
     }
 
+    if (root.contains("slo")) plan.slos = readSlos(root["slo"]);
+    if (root.contains("slo_abort"))
+        fail("slo_abort",
+            "not for experiments: a run stopped early is not counted (a resume would make it again); "
+            "the SLOs judge every run when it ends");
+
     // Everything a run would refuse, refused now rather than half-way through.
     if (plan.durationUs < 100'000) fail("duration", "must be at least 100ms");
     for (size_t cell = 0; cell < plan.levels.size(); ++cell)
         if (auto st = plan.runConfig(cell, 0).validate(); !st) fail(levelPath(root, cell), st.error());
+    // An SLO may suit one target and not another (tls_ on an http:// target): each is checked.
+    for (size_t t = 1; t < plan.targets.size(); ++t)
+        for (size_t cell = 0; cell < plan.levels.size(); ++cell)
+            if (auto st = plan.runConfig(cell, t).validate(); !st) fail(element("targets", t), st.error());
     return plan;
 }
 
@@ -422,6 +448,7 @@ RunConfig ExperimentPlan::runConfig(size_t cell, size_t target) const
     c.durationUs = durationUs;
     c.warmupUs = warmupUs;
     c.stages.clear();
+    c.slos = slos;
     return c;
 }
 
@@ -504,6 +531,13 @@ std::string experimentPlanToJson(const ExperimentPlan& plan, int indent)
     root["warmup"] = planDurationText(plan.warmupUs);
     root["cooldown"] = planDurationText(plan.cooldownUs);
     root["order"] = experimentOrderName(plan.order);
+    // Only when set: the canonical form of a plan without SLOs stays as it was.
+    if (!plan.slos.empty()) {
+        Json slos = Json::array();
+        for (const Slo& slo : plan.slos)
+            slos.push_back(slo.expr);
+        root["slo"] = slos;
+    }
     // A body that is not UTF-8 would make dump() throw; plans are typed as JSON text, so it is always UTF-8.
     return root.dump(indent, ' ', false, Json::error_handler_t::replace);
 }

@@ -8,7 +8,8 @@
 //                {"name": "NodePort", "url": "http://10.0.0.2:30080/"}],
 //    "load": {"timeout": "2s"},
 //    "sweep": {"axis": "connections", "values": [25, 50, 100], "match_threads": true},
-//    "repetitions": 3, "duration": "30s", "warmup": "5s", "cooldown": "10s", "order": "interleaved"}
+//    "repetitions": 3, "duration": "30s", "warmup": "5s", "cooldown": "10s", "order": "interleaved",
+//    "slo": ["p99<250ms", "errors<0.1%"]}
 //
 // parseExperimentPlan() checks everything a run would check, before the first
 // run starts, and names the field at fault ("targets[1].url: ...").
@@ -74,6 +75,10 @@ struct ExperimentPlan
     uint64_t warmupUs = 0; ///< each run: load before measuring (not recorded)
     uint64_t cooldownUs = 0; ///< idle time between two runs
     ExperimentOrder order = ExperimentOrder::Interleaved;
+    /// Thresholds every run is judged by ("slo" in the plan, as --slo): each run stores its
+    /// verdicts, and the results count per cell and target how many repetitions met each.
+    /// No "slo_abort": a run stopped early does not count, and a resume would make it again.
+    std::vector<Slo> slos;
 
     size_t baselineIndex() const;
     size_t runCount() const { return levels.size() * targets.size() * repetitions; }

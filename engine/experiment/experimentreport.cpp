@@ -117,6 +117,35 @@ std::string levelDescription(const LoadLevel& level)
     return out + ")";
 }
 
+// "SLO p99<250ms": the column of one of the plan's SLOs.
+std::string sloHeader(const Slo& slo)
+{
+    return "SLO " + slo.expr;
+}
+
+// "3/3": the repetitions that met each SLO, in the plan's order.
+void appendSloCells(std::vector<std::string>& cells, const ExperimentRow& row)
+{
+    for (const SloTally& t : row.slo)
+        cells.push_back(t.text());
+}
+
+std::string sloNote(const ExperimentResults& results)
+{
+    return std::string("SLO columns: repetitions that met the threshold / repetitions judged")
+        + (results.anySloFailed() ? "; at least one run failed an SLO.\n" : "; every run met every SLO.\n");
+}
+
+// A run's own verdicts: "met", "failed: p99<1us, rps>1000000000".
+std::string runSloText(const std::vector<SloVerdict>& verdicts)
+{
+    std::string failed;
+    for (const SloVerdict& v : verdicts)
+        if (!v.ok) failed += (failed.empty() ? "" : ", ") + v.expr;
+    if (verdicts.empty()) return "-";
+    return failed.empty() ? "met" : "failed: " + failed;
+}
+
 std::string ciCell(double v)
 {
     return std::isfinite(v) ? csvNumber(v) : "";
@@ -140,15 +169,23 @@ std::string formatResultsTable(const ExperimentResults& results)
 {
     std::vector<std::vector<std::string>> rows { { "level", "target", "runs", "req/s", "p50", "p99", "errors",
         "non-2xx", "req/s vs baseline (95% CI)", "loss", "verdict" } };
+    std::vector<bool> right { false, false, true, true, true, true, true, true, false, true, false };
+    for (const Slo& slo : results.plan.slos) {
+        rows.front().push_back(sloHeader(slo));
+        right.push_back(true);
+    }
     for (const ExperimentRow& r : results.rows) {
         rows.push_back({ r.cellLabel, r.targetName + (r.baseline ? " *" : ""), std::to_string(r.runIds.size()),
             meanSd(r.requestsPerS, rateText), meanSd(r.p50Us, latencyText), meanSd(r.p99Us, latencyText),
             meanSd(r.errors, errorsText), meanSd(r.non2xx, errorsText),
             r.baseline ? "-" : ratioText(r.requestsPerSRatio), lossText(r), r.verdict });
+        appendSloCells(rows.back(), r);
     }
-    return alignedTable(rows, { false, false, true, true, true, true, true, true, false, true, false })
-        + "* baseline. Mean " + PLUS_MINUS + " standard deviation across repetitions; 95% confidence interval of "
+    std::string out = alignedTable(rows, right) + "* baseline. Mean " + PLUS_MINUS
+        + " standard deviation across repetitions; 95% confidence interval of "
         + "the ratio by Fieller's method with Welch's t.\n";
+    if (!results.plan.slos.empty()) out += sloNote(results);
+    return out;
 }
 
 std::string formatMarkdownReport(const ExperimentResults& results, const MarkdownOptions& options)
@@ -180,21 +217,37 @@ std::string formatMarkdownReport(const ExperimentResults& results, const Markdow
         + (plan.order == ExperimentOrder::Interleaved
                 ? "A B A B within each level, so that drift hits every target alike"
                 : "all repetitions of A, then of B, within each level")
-        + "). Request timeout " + planDurationText(plan.levels.front().load.timeoutUs) + ".\n\n";
+        + "). Request timeout " + planDurationText(plan.levels.front().load.timeoutUs) + ".";
+    if (!plan.slos.empty()) {
+        out += " Every run is judged by the SLOs ";
+        for (size_t i = 0; i < plan.slos.size(); ++i)
+            out += (i ? ", `" : "`") + plan.slos[i].expr + "`";
+        out += ".";
+    }
+    out += "\n\n";
 
     out += "## Results\n\n";
-    out += mdRow({ "level", "target", "runs", "req/s", "p50", "p99", "errors", "non-2xx",
-        "req/s vs " + baseline + " (95% CI)", "loss vs baseline", "verdict" });
-    out += "|---|---|--:|--:|--:|--:|--:|--:|---|--:|---|\n";
+    std::vector<std::string> header { "level", "target", "runs", "req/s", "p50", "p99", "errors", "non-2xx",
+        "req/s vs " + baseline + " (95% CI)", "loss vs baseline", "verdict" };
+    std::string rule = "|---|---|--:|--:|--:|--:|--:|--:|---|--:|---|";
+    for (const Slo& slo : plan.slos) {
+        header.push_back(sloHeader(slo));
+        rule += "--:|";
+    }
+    out += mdRow(header) + rule + "\n";
     for (const ExperimentRow& r : results.rows) {
-        out += mdRow({ r.cellLabel, r.baseline ? r.targetName + " (baseline)" : r.targetName,
+        std::vector<std::string> cells { r.cellLabel, r.baseline ? r.targetName + " (baseline)" : r.targetName,
             std::to_string(r.runIds.size()), meanSd(r.requestsPerS, rateText), meanSd(r.p50Us, latencyText),
             meanSd(r.p99Us, latencyText), meanSd(r.errors, errorsText), meanSd(r.non2xx, errorsText),
-            r.baseline ? "1" : ratioText(r.requestsPerSRatio), lossText(r), r.verdict });
+            r.baseline ? "1" : ratioText(r.requestsPerSRatio), lossText(r), r.verdict };
+        appendSloCells(cells, r);
+        out += mdRow(cells);
     }
     out += "\nMean " + std::string(PLUS_MINUS) + " standard deviation across repetitions. Loss vs baseline = 1 "
         + "- (mean req/s / baseline mean req/s). Errors: socket, TLS and parse errors per run "
-          "(requests without a usable answer); non-2xx: responses outside 2xx/3xx per run.\n\n";
+          "(requests without a usable answer); non-2xx: responses outside 2xx/3xx per run.";
+    if (!plan.slos.empty()) out += " " + sloNote(results);
+    out += "\n\n";
 
     out += "## Latency against the baseline\n\n";
     out += mdRow(
@@ -225,19 +278,24 @@ std::string formatMarkdownReport(const ExperimentResults& results, const Markdow
 
     if (options.listRuns && !results.runs.empty()) {
         out += "## Runs\n\n";
-        out += mdRow({ "run", "level", "repetition", "target", "status", "started", "req/s", "p50", "p99", "errors",
-            "non-2xx" });
-        out += "|--:|---|--:|---|---|---|--:|--:|--:|--:|--:|\n";
+        std::vector<std::string> runsHeader { "run", "level", "repetition", "target", "status", "started", "req/s",
+            "p50", "p99", "errors", "non-2xx" };
+        const bool slos = !plan.slos.empty();
+        if (slos) runsHeader.push_back("SLOs");
+        out += mdRow(runsHeader) + "|--:|---|--:|---|---|---|--:|--:|--:|--:|--:|" + (slos ? "---|" : "") + "\n";
         for (const RunRecord& r : results.runs) {
             const int cell = r.experiment.cellIndex;
             const std::string level
                 = cell >= 0 && static_cast<size_t>(cell) < plan.levels.size() ? plan.levels[cell].label : "-";
             const bool has = r.hasTotals;
-            out += mdRow({ std::to_string(r.id), level, std::to_string(r.experiment.repetition + 1), r.targetName,
-                runStatusName(r.status), isoTimestamp(r.startedAtMs), has ? groupedNumber(r.totals.requestsPerS) : "-",
-                has ? latencyText(r.totals.latency.p50Us) : "-", has ? latencyText(r.totals.latency.p99Us) : "-",
+            std::vector<std::string> cells { std::to_string(r.id), level, std::to_string(r.experiment.repetition + 1),
+                r.targetName, runStatusName(r.status), isoTimestamp(r.startedAtMs),
+                has ? groupedNumber(r.totals.requestsPerS) : "-", has ? latencyText(r.totals.latency.p50Us) : "-",
+                has ? latencyText(r.totals.latency.p99Us) : "-",
                 has ? std::to_string(r.totals.errors.transportErrors()) : "-",
-                has ? std::to_string(r.totals.errors.status) : "-" });
+                has ? std::to_string(r.totals.errors.status) : "-" };
+            if (slos) cells.push_back(has ? runSloText(r.totals.slo) : "-");
+            out += mdRow(cells);
         }
         out += "\n";
     }
@@ -247,11 +305,14 @@ std::string formatMarkdownReport(const ExperimentResults& results, const Markdow
 std::string resultsCsv(const ExperimentResults& results)
 {
     const ExperimentPlan& plan = results.plan;
-    std::string out = csvRow({ "experiment_id", "cell", "level", "axis", "axis_value", "threads", "connections", "rate",
-        "target", "baseline", "runs", "rps_mean", "rps_stdev", "p50_ms_mean", "p50_ms_stdev", "p99_ms_mean",
+    std::vector<std::string> header { "experiment_id", "cell", "level", "axis", "axis_value", "threads", "connections",
+        "rate", "target", "baseline", "runs", "rps_mean", "rps_stdev", "p50_ms_mean", "p50_ms_stdev", "p99_ms_mean",
         "p99_ms_stdev", "errors_mean", "errors_stdev", "non2xx_mean", "non2xx_stdev", "rps_ratio", "rps_ratio_ci_low",
         "rps_ratio_ci_high", "loss_pct", "p50_ratio", "p50_ratio_ci_low", "p50_ratio_ci_high", "p99_ratio",
-        "p99_ratio_ci_low", "p99_ratio_ci_high", "df", "significant", "verdict", "run_ids" });
+        "p99_ratio_ci_low", "p99_ratio_ci_high", "df", "significant", "verdict", "run_ids" };
+    for (const Slo& slo : plan.slos)
+        header.push_back("slo " + slo.expr);
+    std::string out = csvRow(header);
     auto ms = [](double us) { return csvNumber(us / 1000.0); };
     for (const ExperimentRow& r : results.rows) {
         const LoadLevel& level = plan.levels[r.cell];
@@ -259,15 +320,20 @@ std::string resultsCsv(const ExperimentResults& results)
         for (int64_t id : r.runIds)
             ids += (ids.empty() ? "" : ";") + std::to_string(id);
         const RatioEstimate& q = r.requestsPerSRatio;
-        out += csvRow({ std::to_string(results.experiment.id), std::to_string(r.cell), r.cellLabel, plan.axis,
-            csvNumber(level.axisValue), std::to_string(level.load.threads), std::to_string(level.load.connections),
-            csvNumber(level.load.ratePerS), r.targetName, r.baseline ? "1" : "0", std::to_string(r.runIds.size()),
-            csvNumber(r.requestsPerS.mean), csvNumber(r.requestsPerS.stdev), ms(r.p50Us.mean), ms(r.p50Us.stdev),
-            ms(r.p99Us.mean), ms(r.p99Us.stdev), csvNumber(r.errors.mean), csvNumber(r.errors.stdev),
-            csvNumber(r.non2xx.mean), csvNumber(r.non2xx.stdev), csvNumber(q.ratio), ciCell(q.low), ciCell(q.high),
-            r.baseline ? "" : csvNumber(r.lossPct()), csvNumber(r.p50Ratio.ratio), ciCell(r.p50Ratio.low),
-            ciCell(r.p50Ratio.high), csvNumber(r.p99Ratio.ratio), ciCell(r.p99Ratio.low), ciCell(r.p99Ratio.high),
-            csvNumber(q.df), r.baseline ? "" : (q.significant() ? "1" : "0"), r.verdict, ids });
+        std::vector<std::string> fields { std::to_string(results.experiment.id), std::to_string(r.cell), r.cellLabel,
+            plan.axis, csvNumber(level.axisValue), std::to_string(level.load.threads),
+            std::to_string(level.load.connections), csvNumber(level.load.ratePerS), r.targetName,
+            r.baseline ? "1" : "0", std::to_string(r.runIds.size()), csvNumber(r.requestsPerS.mean),
+            csvNumber(r.requestsPerS.stdev), ms(r.p50Us.mean), ms(r.p50Us.stdev), ms(r.p99Us.mean), ms(r.p99Us.stdev),
+            csvNumber(r.errors.mean), csvNumber(r.errors.stdev), csvNumber(r.non2xx.mean), csvNumber(r.non2xx.stdev),
+            csvNumber(q.ratio), ciCell(q.low), ciCell(q.high), r.baseline ? "" : csvNumber(r.lossPct()),
+            csvNumber(r.p50Ratio.ratio), ciCell(r.p50Ratio.low), ciCell(r.p50Ratio.high), csvNumber(r.p99Ratio.ratio),
+            ciCell(r.p99Ratio.low), ciCell(r.p99Ratio.high), csvNumber(q.df),
+            r.baseline ? "" : (q.significant() ? "1" : "0"), r.verdict, ids };
+        // "2/3" as in the tables; an empty field when no repetition was judged.
+        for (const SloTally& t : r.slo)
+            fields.push_back(t.judged ? t.text() : "");
+        out += csvRow(fields);
     }
     return out;
 }

@@ -25,7 +25,8 @@ struct MarkdownOptions
 };
 
 /// The plain-text table printed at the end of `wrkbench-cli experiment`:
-/// level, target, runs, req/s, p50, p99, errors (mean +- sd), ratio with its CI, loss, verdict.
+/// level, target, runs, req/s, p50, p99, errors (mean +- sd), ratio with its CI, loss, verdict,
+/// and one column per SLO of the plan: repetitions that met it ("3/3").
 std::string formatResultsTable(const ExperimentResults& results);
 
 /// The whole report in Markdown: title, setup, results table, latency ratios,
@@ -38,7 +39,8 @@ std::string formatMarkdownReport(const ExperimentResults& results, const Markdow
 /// rps_mean, rps_stdev, p50_ms_mean, p50_ms_stdev, p99_ms_mean, p99_ms_stdev, errors_mean,
 /// errors_stdev, rps_ratio, rps_ratio_ci_low, rps_ratio_ci_high, loss_pct, p50_ratio,
 /// p50_ratio_ci_low, p50_ratio_ci_high, p99_ratio, p99_ratio_ci_low, p99_ratio_ci_high,
-/// df, significant, verdict, run_ids.
+/// df, significant, verdict, run_ids, then one "slo EXPR" column per SLO of the plan
+/// ("2/3": repetitions that met it / repetitions judged).
 std::string resultsCsv(const ExperimentResults& results);
 
 /// "12,345" (thousands grouped, no decimals).

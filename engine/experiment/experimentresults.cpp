@@ -2,6 +2,7 @@
 
 #include "store/sessionstore.h"
 
+#include <algorithm>
 #include <map>
 #include <tuple>
 
@@ -13,9 +14,45 @@ struct Samples
 {
     std::vector<int64_t> runIds;
     std::vector<double> requestsPerS, p50Us, p99Us, errors, non2xx;
+    std::vector<const RunRecord*> runs;
 };
 
+// Each run judged itself when it ended (RunResult::slo, stored in runs.slo): the
+// tally reads those verdicts by expression rather than judging the totals again.
+std::vector<SloTally> tallySlos(const std::vector<Slo>& slos, const std::vector<const RunRecord*>& runs)
+{
+    std::vector<SloTally> out;
+    for (const Slo& slo : slos) {
+        SloTally tally;
+        tally.expr = slo.expr;
+        for (const RunRecord* run : runs)
+            for (const SloVerdict& v : run->totals.slo)
+                if (v.expr == slo.expr) {
+                    ++tally.judged;
+                    tally.met += v.ok ? 1 : 0;
+                    break;
+                }
+        out.push_back(std::move(tally));
+    }
+    return out;
+}
+
 } // namespace
+
+std::string SloTally::text() const
+{
+    return judged == 0 ? "-" : std::to_string(met) + "/" + std::to_string(judged);
+}
+
+bool ExperimentRow::anySloFailed() const
+{
+    return std::any_of(slo.begin(), slo.end(), [](const SloTally& t) { return !t.allMet(); });
+}
+
+bool ExperimentResults::anySloFailed() const
+{
+    return std::any_of(rows.begin(), rows.end(), [](const ExperimentRow& r) { return r.anySloFailed(); });
+}
 
 const ExperimentRow* ExperimentResults::row(size_t cell, size_t target) const
 {
@@ -56,6 +93,7 @@ ExperimentResults computeExperimentResults(
         s.p99Us.push_back(run->totals.latency.p99Us);
         s.errors.push_back(static_cast<double>(run->totals.errors.transportErrors()));
         s.non2xx.push_back(static_cast<double>(run->totals.errors.status));
+        s.runs.push_back(run);
     }
 
     const size_t base = plan.baselineIndex();
@@ -78,6 +116,7 @@ ExperimentResults computeExperimentResults(
             row.requestsPerSRatio = ratioOfMeans(b.requestsPerS, s.requestsPerS);
             row.p50Ratio = ratioOfMeans(b.p50Us, s.p50Us);
             row.p99Ratio = ratioOfMeans(b.p99Us, s.p99Us);
+            row.slo = tallySlos(plan.slos, s.runs);
             if (row.baseline) {
                 // Against itself the ratio is 1 by definition, not an estimate: no interval.
                 for (RatioEstimate* r : { &row.requestsPerSRatio, &row.p50Ratio, &row.p99Ratio })

@@ -19,6 +19,18 @@ namespace wb {
 
 class SessionStore;
 
+/// How the repetitions of one cell and target fared against one of the plan's SLOs.
+struct SloTally
+{
+    std::string expr; ///< the plan's expression: "p99<250ms"
+    size_t met = 0; ///< repetitions whose stored verdict is ok
+    size_t judged = 0; ///< repetitions with a verdict for it (the completed runs used)
+
+    bool allMet() const { return met == judged; }
+    /// "3/3", "2/3"; "-" when no run was judged.
+    std::string text() const;
+};
+
 struct ExperimentRow
 {
     size_t cell = 0;
@@ -36,6 +48,10 @@ struct ExperimentRow
     RatioEstimate requestsPerSRatio;
     RatioEstimate p50Ratio;
     RatioEstimate p99Ratio;
+    std::vector<SloTally> slo; ///< one per plan.slos, in order
+
+    /// True when a repetition used failed one of the SLOs.
+    bool anySloFailed() const;
 
     /// Throughput lost against the baseline, in percent: (1 - ratio) * 100 (negative = gained).
     double lossPct() const { return (1.0 - requestsPerSRatio.ratio) * 100.0; }
@@ -53,6 +69,8 @@ struct ExperimentResults
     size_t runsTotal = 0;
 
     const ExperimentRow* row(size_t cell, size_t target) const;
+    /// A completed run the results use failed one of the plan's SLOs (the experiment's exit code 4).
+    bool anySloFailed() const;
 };
 
 /// Computes the rows from an experiment's runs. A run counts when it completed

@@ -210,6 +210,7 @@ Result<ExperimentOutcome> ExperimentRunner::run(int64_t experimentId)
         finished.p99Us = result.latency.empty() ? 0.0 : static_cast<double>(result.latency.valueAtPercentileUs(99.0));
         finished.errors = result.errors.transportErrors();
         finished.non2xx = result.errors.status;
+        finished.slo = result.slo;
         finished.etaS = etaS(pending.size() - i - 1);
         if (m_progress) m_progress(finished);
 

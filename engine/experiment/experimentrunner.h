@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace wb {
 
@@ -55,6 +56,7 @@ struct ExperimentProgress
     double p99Us = 0;
     uint64_t errors = 0; ///< socket, TLS and parse errors (requests without a usable answer)
     uint64_t non2xx = 0; ///< responses outside 2xx/3xx, apart from errors
+    std::vector<SloVerdict> slo; ///< the run's verdicts on the plan's SLOs
     std::string message; ///< RunFinished with status Failed: why the run could not start
 };
 

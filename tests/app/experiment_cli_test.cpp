@@ -311,6 +311,50 @@ TEST_F(ExperimentCli, WrongPlansTargetsAndArguments)
     EXPECT_EQ(server.requestsServed(), served);
 }
 
+// SLOs in a plan: the progress says each run's verdict, the table and the CSV get a column
+// per SLO, and the exit code follows `run`'s: 4 when a run failed one, 0 when all held.
+TEST_F(ExperimentCli, SlosGetAColumnAndAFailedOneExitsWith4)
+{
+    TargetServer server(TargetServerOptions {});
+    ASSERT_TRUE(server.start().ok());
+    std::string plan = builtinPlan(server.port(), "300ms");
+    plan.insert(plan.rfind('}'), R"(, "slo": ["p99<60s", "rps>1000000000"])");
+    const std::string csvPath = m_dir.file("results.csv");
+    auto r = cli({ "experiment", "--db", m_db, "--csv", csvPath, writePlan(plan) });
+    EXPECT_EQ(r.exitCode, 4) << r.out << r.err;
+    EXPECT_NE(r.out.find("Every run is judged by the SLOs p99<60s, rps>1000000000"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(", SLO FAILED: rps>1000000000  [run 1;"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("SLO p99<60s  SLO rps>1000000000"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("A run failed an SLO"), std::string::npos) << r.out;
+    const nlohmann::json table = csv(test::readFile(csvPath));
+    ASSERT_TRUE(table.contains("header") && table["rows"].size() == 2) << table.dump();
+    EXPECT_EQ(table["header"].back(), "slo rps>1000000000");
+    for (const auto& row : table["rows"]) {
+        EXPECT_EQ(row["slo p99<60s"], "2/2") << row.dump();
+        EXPECT_EQ(row["slo rps>1000000000"], "0/2") << row.dump();
+    }
+
+    // Only SLOs that hold: a plain success. The report of the first still says what failed.
+    std::string holds = builtinPlan(server.port(), "300ms");
+    holds.insert(holds.rfind('}'), R"(, "slo": ["errors<100%", "p99<60s"])");
+    r = cli({ "experiment", "--db", m_db, writePlan(holds, "holds.json") });
+    EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find(", SLOs met  [run 5;"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("every run met every SLO"), std::string::npos) << r.out;
+    r = cli({ "experiment-report", "--db", m_db, "--experiment", "1" });
+    EXPECT_EQ(r.exitCode, 0) << "a report is not a verdict: " << r.err;
+    EXPECT_NE(r.out.find("at least one run failed an SLO"), std::string::npos) << r.out;
+
+    // A malformed SLO is a plan error naming its place and character; nothing runs.
+    std::string bad = builtinPlan(server.port(), "300ms");
+    bad.insert(bad.rfind('}'), R"(, "slo": ["p99<25x"])");
+    const uint64_t served = server.requestsServed();
+    r = cli({ "experiment", "--db", m_db, writePlan(bad, "bad.json") });
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("slo[0]: SLO 'p99<25x': at character 7"), std::string::npos) << r.err;
+    EXPECT_EQ(server.requestsServed(), served);
+}
+
 // The example in examples/ stays a valid plan.
 TEST_F(ExperimentCli, ExamplePlanIsValid)
 {

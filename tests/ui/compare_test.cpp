@@ -296,6 +296,52 @@ private slots:
         QCOMPARE(plain.model()->rowOfMetric(QStringLiteral("connect_p50")), -1);
     }
 
+    // Runs judged by SLOs: an "SLOs" section with the summary row and one row per expression
+    // of any compared run, pass or fail with the value; "—" where a run was not judged by it.
+    void sloRowsShowEachRunsVerdicts()
+    {
+        const int64_t t = target("svc", "http://10.0.0.9/");
+        SyntheticRun fast;
+        fast.latencyUs = 1000; // 1 to 2 ms
+        fast.slos = { "p99<60s", "p99<3ms" };
+        SyntheticRun slow;
+        slow.latencyUs = 5000; // 5 to 10 ms
+        slow.slos = { "p99<3ms", "rps>1000000000" };
+        ComparePage page;
+        page.setRuns({ run(t, fast), run(t, slow), run(t, SyntheticRun {}) });
+        const CompareModel& model = *page.model();
+        QVERIFY(model.rowOfMetric(QStringLiteral("slos")) >= 0);
+        QVERIFY(model.index(model.rowOfMetric(QStringLiteral("slos")), 0).data(CompareModel::IsSectionRole).toBool());
+        const int base = CompareModel::valueColumn(0);
+        const int second = CompareModel::valueColumn(1);
+        const int third = CompareModel::valueColumn(2);
+        QCOMPARE(cellText(model, "slo", base), QStringLiteral("all met (2)"));
+        QCOMPARE(cellText(model, "slo", second), QStringLiteral("2 of 2 failed"));
+        QCOMPARE(cellText(model, "slo", third), QStringLiteral("—"));
+        // The union of the expressions, in the order they first appear.
+        const int first = model.rowOfMetric(QStringLiteral("slo:p99<60s"));
+        QVERIFY(first > 0);
+        QCOMPARE(model.rowOfMetric(QStringLiteral("slo:p99<3ms")), first + 1);
+        QCOMPARE(model.rowOfMetric(QStringLiteral("slo:rps>1000000000")), first + 2);
+        QVERIFY2(cellText(model, "slo:p99<3ms", base).startsWith(QStringLiteral("✓ ")),
+            qPrintable(cellText(model, "slo:p99<3ms", base)));
+        QVERIFY2(cellText(model, "slo:p99<3ms", second).startsWith(QStringLiteral("✗ ")),
+            qPrintable(cellText(model, "slo:p99<3ms", second)));
+        QCOMPARE(cellText(model, "slo:p99<60s", second), QStringLiteral("—"));
+        QVERIFY(cellText(model, "slo:rps>1000000000", second).endsWith(QStringLiteral(" req/s")));
+        const QModelIndex failed = model.index(model.rowOfMetric(QStringLiteral("slo:p99<3ms")), second);
+        QCOMPARE(failed.data(Qt::ForegroundRole).value<QColor>(), QColor(0xc6, 0x28, 0x28));
+        QCOMPARE(model.index(model.rowOfMetric(QStringLiteral("slo")), base).data(Qt::ForegroundRole).value<QColor>(),
+            QColor(0x2e, 0x7d, 0x32));
+        QVERIFY(model.toCsv().contains(QStringLiteral("slo:p99<3ms,")));
+
+        // Runs without SLOs: no such section.
+        ComparePage plain;
+        plain.setRuns({ run(t, SyntheticRun {}), run(t, SyntheticRun {}) });
+        QCOMPARE(plain.model()->rowOfMetric(QStringLiteral("slos")), -1);
+        QCOMPARE(plain.model()->rowOfMetric(QStringLiteral("slo")), -1);
+    }
+
     void importedReportsAsInTheReference()
     {
         const WrkLogParseResult parsed = parseWrkLog(NATIVE_AND_DOCKER);

@@ -22,6 +22,7 @@
 #include "windowparts.h"
 
 #include <QAction>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFile>
 #include <QFileInfo>
@@ -341,6 +342,90 @@ private slots:
         for (const QString& line : lines)
             for (const char* key : { "pipeline", "interval", "warmup" })
                 QVERIFY2(!line.startsWith(QLatin1String(key)), qPrintable(line)); // no internal names
+    }
+
+    // The SLO field and its checkbox: typed as on the command line, saved with the session
+    // profile (read back through a connection of its own), shown again when it is reopened.
+    void profileSlosAreSavedAndLoadedBack()
+    {
+        LoadProfile profile;
+        profile.name = "judged";
+        profile.load = defaultLoad();
+        auto id = m_doc->addProfile(profile);
+        QVERIFY(id.ok());
+        profile.id = *id;
+        {
+            ProfileEditor editor;
+            editor.setDocument(m_doc.get());
+            editor.setProfile(profile);
+            QVERIFY(editor.sloAbortBox() && !editor.sloAbortBox()->isChecked());
+            typeInto(editor.field(QStringLiteral("slo")), QStringLiteral("p99 < 250ms, errors<1%,rps>10"));
+            editor.sloAbortBox()->click();
+            QVERIFY2(editor.isValid(), qPrintable(editor.statusLabel()->text()));
+            QVERIFY(editor.isModified());
+            QVERIFY(editor.commit());
+        }
+        auto store = SessionStore::open(m_path.toStdString());
+        QVERIFY(store.ok());
+        auto profiles = (*store)->profiles();
+        QVERIFY(profiles.ok());
+        const auto it = std::find_if(
+            profiles->begin(), profiles->end(), [&](const LoadProfile& p) { return p.id == profile.id; });
+        QVERIFY(it != profiles->end());
+        QCOMPARE(it->load.slos.size(), size_t(3));
+        QCOMPARE(it->load.slos[0].expr, std::string("p99<250ms"));
+        QCOMPARE(it->load.slos[1].expr, std::string("errors<1%"));
+        QCOMPARE(it->load.slos[2].expr, std::string("rps>10"));
+        QVERIFY(it->load.sloAbort);
+
+        ProfileEditor reopened;
+        reopened.setDocument(m_doc.get());
+        reopened.setProfile(*it);
+        QCOMPARE(reopened.field(QStringLiteral("slo"))->text(), QStringLiteral("p99<250ms, errors<1%, rps>10"));
+        QVERIFY(reopened.sloAbortBox()->isChecked());
+        QVERIFY(!reopened.isModified());
+    }
+
+    // A wrong SLO gets the red border and its reason under the form's label: the parser's
+    // words, naming the character; then what RunConfig::validate() refuses; nothing is saved.
+    void badSlosAreInlineErrors()
+    {
+        LoadProfile profile;
+        profile.name = "strict";
+        profile.load = defaultLoad();
+        auto id = m_doc->addProfile(profile);
+        QVERIFY(id.ok());
+        profile.id = *id;
+        ProfileEditor editor;
+        editor.setDocument(m_doc.get());
+        editor.setProfile(profile);
+        QLineEdit* slo = editor.field(QStringLiteral("slo"));
+        const auto firstLine = [&] { return editor.statusLabel()->text().split(QLatin1Char('\n')).value(0); };
+
+        typeInto(slo, QStringLiteral("p99<1s, p99<25x"));
+        QVERIFY(!editor.isValid());
+        QCOMPARE(
+            fieldProblem(slo), QStringLiteral("SLO 'p99<25x': at character 7, unknown unit 'x' (use us, ms or s)"));
+        QCOMPARE(
+            firstLine(), QStringLiteral("SLOs: SLO 'p99<25x': at character 7, unknown unit 'x' (use us, ms or s)"));
+
+        typeInto(slo, QStringLiteral("service_p99<5ms"));
+        QVERIFY(!editor.isValid());
+        QVERIFY2(fieldProblem(slo).contains(QStringLiteral("open model only")), qPrintable(fieldProblem(slo)));
+        editor.modeCombo()->setCurrentIndex(static_cast<int>(ProfileForm::Mode::ConstantRate));
+        typeInto(editor.field(QStringLiteral("rate")), QStringLiteral("100"));
+        QVERIFY2(editor.isValid(), qPrintable(editor.statusLabel()->text()));
+        editor.modeCombo()->setCurrentIndex(static_cast<int>(ProfileForm::Mode::ClosedLoop));
+
+        typeInto(slo, QStringLiteral("p99<1s"));
+        editor.sloAbortBox()->click();
+        QVERIFY(!editor.isValid());
+        QCOMPARE(
+            fieldProblem(slo), QStringLiteral("aborting watches an errors or non-2xx budget: add one, e.g. errors<1%"));
+        QVERIFY(!editor.commit());
+        typeInto(slo, QStringLiteral("p99<1s, non2xx<5"));
+        QVERIFY2(editor.isValid(), qPrintable(editor.statusLabel()->text()));
+        QVERIFY(fieldProblem(slo).isEmpty());
     }
 
     void tagChipsWrapInANarrowDock()

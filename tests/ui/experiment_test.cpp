@@ -238,6 +238,55 @@ private slots:
         QVERIFY(page->exportChartsPng(png));
         QVERIFY(!QImage(png).isNull());
     }
+    // A plan with SLOs: one column per SLO, counting the repetitions that met it, red when
+    // one did not. p99 under a minute holds on any machine, under a microsecond on none.
+    void sloColumnsCountTheRepetitionsThatMetThem()
+    {
+        MainWindow w;
+        QVERIFY(w.openSession(m_dir.filePath(QStringLiteral("slo-lab.wrkbench")), true));
+        ExperimentPage* page = experimentPage(w);
+        QAbstractItemModelTester tester(page->resultsModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const QString path = writePlan(QStringLiteral("slo.json"),
+            "{"
+            "\"targets\": [{\"name\": \"A\", \"url\": \"http://builtin/\"},"
+            "{\"name\": \"B\", \"url\": \"http://builtin/delay/1\"}],"
+            "\"load\": {\"threads\": 1, \"connections\": 2, \"interval\": \"100ms\"},"
+            "\"repetitions\": 2, \"duration\": \"300ms\", \"cooldown\": 0,"
+            "\"slo\": [\"p99<60s\", \"p99<1us\"]}");
+        const int64_t id = page->createFromPlanFile(path);
+        QVERIFY2(id > 0, qPrintable(page->errorLabel()->text()));
+        ExperimentResultsModel* model = page->resultsModel();
+        const int first = ExperimentResultsModel::FIRST_SLO_COLUMN;
+        QCOMPARE(model->columnCount(), first + 2);
+        QCOMPARE(model->headerData(first, Qt::Horizontal).toString(), QStringLiteral("SLO p99<60s"));
+        QCOMPARE(model->headerData(first + 1, Qt::Horizontal).toString(), QStringLiteral("SLO p99<1us"));
+        QCOMPARE(model->index(0, first).data().toString(), QStringLiteral("—")); // no run yet
+
+        QSignalSpy progress(page->task(), &ExperimentTask::progress);
+        QSignalSpy finished(page->task(), &ExperimentTask::finished);
+        QTest::mouseClick(page->runButton(), Qt::LeftButton);
+        QVERIFY(finished.wait(60'000));
+        const auto result = finished[0][0].value<ExperimentTaskResult>();
+        QVERIFY2(result.ok, qPrintable(result.error));
+        QCOMPARE(result.outcome.status, ExperimentStatus::Completed);
+        // Each finished run's progress carries its verdicts (the progress line shows them).
+        const auto last = progress.last()[0].value<ExperimentProgress>();
+        QCOMPARE(last.event, ExperimentProgress::Event::RunFinished);
+        QCOMPARE(last.slo.size(), size_t(2));
+        QVERIFY(last.slo[0].ok && !last.slo[1].ok);
+        QCOMPARE(model->rowCount(), 2);
+        for (int row = 0; row < 2; ++row) {
+            QCOMPARE(model->index(row, first).data().toString(), QStringLiteral("2/2"));
+            QCOMPARE(model->index(row, first + 1).data().toString(), QStringLiteral("0/2"));
+            QCOMPARE(model->index(row, first).data(ExperimentResultsModel::ValueRole).toDouble(), 1.0);
+            QCOMPARE(model->index(row, first + 1).data(ExperimentResultsModel::ValueRole).toDouble(), 0.0);
+            QCOMPARE(model->index(row, first + 1).data(Qt::ForegroundRole).value<QColor>(), QColor(0xc6, 0x28, 0x28));
+            QCOMPARE(model->index(row, first).data(Qt::ForegroundRole).value<QColor>(), QColor(0x2e, 0x7d, 0x32));
+            QCOMPARE(model->index(row, first + 1).data(Qt::ToolTipRole).toString(),
+                QStringLiteral("0 of 2 repetitions met p99<1us"));
+        }
+    }
+
     void stopThenResume()
     {
         MainWindow w;

@@ -13,6 +13,7 @@
 #include "pages/profileeditor.h"
 #include "pages/rundetailpage.h"
 #include "pages/runspage.h"
+#include "pages/slobadges.h"
 #include "pages/targetspanel.h"
 #include "session/sessiondocument.h"
 #include "text/format.h"
@@ -333,6 +334,60 @@ private slots:
             QVERIFY(!summaryValue(page, errorsLabel));
             QVERIFY(!summaryValue(page, non2xxLabel));
         }
+    }
+
+    /// A run judged by SLOs: a badge per SLO over its details (pass or fail with the value,
+    /// as formatSloValue() says it), a summary row each, and the Runs table's SLO column.
+    void runDetailAndRunsTableShowSloVerdicts()
+    {
+        SyntheticRun s;
+        s.latencyUs = 2000; // 2 to 4 ms
+        s.non2xxPerS = 100; // 10 % of 1,000 req/s
+        s.slos = { "p99<60s", "p99<1ms", "non2xx<50%" };
+        const int64_t judged = addRun(s);
+        SyntheticRun met;
+        met.slos = { "p99<60s" };
+        const int64_t passed = addRun(met);
+        const int64_t plain = addRun(SyntheticRun {});
+        QVERIFY(judged && passed && plain);
+        m_doc->reload();
+        {
+            auto data = m_doc->loadRun(judged);
+            QVERIFY(data);
+            RunDetailPage page(std::move(*data));
+            const QStringList badges = page.sloBadges()->badgeTexts();
+            QCOMPARE(badges.size(), 3);
+            QVERIFY2(badges[0].startsWith(QStringLiteral("✓ p99<60s  ")), qPrintable(badges[0]));
+            QVERIFY2(badges[1].startsWith(QStringLiteral("✗ p99<1ms  ")), qPrintable(badges[1]));
+            QCOMPARE(badges[2], QStringLiteral("✓ non2xx<50%  10.00%"));
+            QVERIFY(!page.sloBadges()->isHidden());
+            QTableWidgetItem* failed = summaryValue(page, QStringLiteral("SLO p99<1ms"));
+            QVERIFY(failed);
+            QVERIFY2(failed->text().startsWith(QStringLiteral("FAILED (")), qPrintable(failed->text()));
+            QCOMPARE(failed->foreground().color(), QColor(RED));
+            QCOMPARE(summaryValue(page, QStringLiteral("SLO non2xx<50%"))->text(), QStringLiteral("met (10.00%)"));
+        }
+        {
+            auto data = m_doc->loadRun(plain);
+            QVERIFY(data);
+            RunDetailPage page(std::move(*data));
+            QVERIFY(page.sloBadges()->badgeTexts().isEmpty());
+            QVERIFY(page.sloBadges()->isHidden());
+        }
+        RunsTableModel model;
+        model.setDocument(m_doc.get());
+        const auto sloCell = [&](int64_t id) {
+            for (int row = 0; row < model.rowCount(); ++row)
+                if (model.index(row, 0).data(RunsTableModel::RunIdRole).toLongLong() == id)
+                    return model.index(row, RunsTableModel::SloColumn);
+            return QModelIndex();
+        };
+        QCOMPARE(model.headerData(RunsTableModel::SloColumn, Qt::Horizontal).toString(), QStringLiteral("SLO"));
+        QCOMPARE(sloCell(judged).data().toString(), QStringLiteral("✗ 1 of 3 failed"));
+        QCOMPARE(sloCell(judged).data(Qt::ForegroundRole).value<QColor>(), QColor(RED));
+        QVERIFY(sloCell(judged).data(Qt::ToolTipRole).toString().contains(QStringLiteral("SLO p99<1ms: FAILED")));
+        QCOMPARE(sloCell(passed).data().toString(), QStringLiteral("✓ 1/1"));
+        QCOMPARE(sloCell(plain).data().toString(), QString());
     }
 
     /// Open model: the run's details show the generator's send lag, and warn (amber) when its

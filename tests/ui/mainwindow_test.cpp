@@ -22,6 +22,7 @@
 #include "pages/rundetailpage.h"
 #include "pages/runheader.h"
 #include "pages/runspage.h"
+#include "pages/slobadges.h"
 #include "pages/tagedit.h"
 #include "pages/targeteditor.h"
 #include "pages/targetspanel.h"
@@ -34,6 +35,7 @@
 #include "windowparts.h"
 
 #include <QAction>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
@@ -143,6 +145,63 @@ private slots:
     /// HTTP/2 end to end: the target editor's Protocol field is stored, F5 runs the target
     /// over h2c on the built-in server, the run says so; "Run over HTTP/1.1 and HTTP/2"
     /// makes the pair and opens Compare with both, the protocol on its own row.
+    // The profile's SLOs on the Live tab: a pending badge each while the run goes (a verdict
+    // needs the whole run), then pass or fail from the run's own verdicts, stored with it.
+    void liveHeaderShowsPendingThenVerdictBadges()
+    {
+        MainWindow w;
+        QVERIFY(w.openStartupSession(m_dir.filePath(QStringLiteral("slo-live.wrkbench"))));
+        QVERIFY(showAndActivate(w));
+        const int64_t id = targetsPanel(w)->addTarget();
+        QVERIFY(id > 0);
+        TargetEditor* editor = targetsPanel(w)->editor();
+        typeInto(editor->nameEdit(), QStringLiteral("judged"));
+        typeInto(editor->urlEdit(), QStringLiteral("http://builtin/"));
+        QVERIFY(editor->commit());
+        setDuration(w, QStringLiteral("1s"), QStringLiteral("4"));
+        typeInto(profileEditor(w)->field(QStringLiteral("slo")), QStringLiteral("p99<60s, p99<1us"));
+        QVERIFY2(profileEditor(w)->isValid(), qPrintable(profileEditor(w)->statusLabel()->text()));
+
+        QStringList whileRunning;
+        const auto connection = connect(runSession(w), &RunSession::started, this,
+            [&] { whileRunning = livePage(w)->header()->sloBadges()->badgeTexts(); });
+        const RunOutcome outcome = runWithF5(w);
+        disconnect(connection);
+        QCOMPARE(outcome.status, RunStatus::Completed);
+        QCOMPARE(
+            whileRunning, (QStringList { QStringLiteral("p99<60s · pending"), QStringLiteral("p99<1us · pending") }));
+        QCOMPARE(outcome.slo.size(), size_t(2));
+        QVERIFY(outcome.sloAbortedBy.isEmpty());
+        const QStringList badges = livePage(w)->header()->sloBadges()->badgeTexts();
+        QCOMPARE(badges.size(), 2);
+        QVERIFY2(badges[0].startsWith(QStringLiteral("✓ p99<60s  ")), qPrintable(badges[0]));
+        QVERIFY2(badges[1].startsWith(QStringLiteral("✗ p99<1us  ")), qPrintable(badges[1]));
+        QCOMPARE(livePage(w)->header()->phaseText(), QStringLiteral("completed"));
+        const RunRecord* r = runById(w, outcome.runId);
+        QVERIFY(r);
+        QCOMPARE(r->totals.slo.size(), size_t(2));
+        QVERIFY(r->totals.slo[0].ok && !r->totals.slo[1].ok);
+
+        // "Abort when an error budget is spent": every answer a 404 spends a 1 % non-2xx budget;
+        // after the engine's 5 s of measurement the run stops, and the header says why.
+        typeInto(editor->urlEdit(), QStringLiteral("http://builtin/status/404"));
+        QVERIFY(editor->commit());
+        setDuration(w, QStringLiteral("60s"), QStringLiteral("4"));
+        typeInto(profileEditor(w)->field(QStringLiteral("slo")), QStringLiteral("non2xx<1%"));
+        profileEditor(w)->sloAbortBox()->click();
+        QVERIFY2(profileEditor(w)->isValid(), qPrintable(profileEditor(w)->statusLabel()->text()));
+        const RunOutcome aborted = runWithF5(w, 40'000);
+        QCOMPARE(aborted.status, RunStatus::Stopped);
+        QCOMPARE(aborted.sloAbortedBy, QStringLiteral("non2xx<1%"));
+        QVERIFY2(livePage(w)->header()->phaseText().startsWith(QStringLiteral("stopped by SLO non2xx<1% after ")),
+            qPrintable(livePage(w)->header()->phaseText()));
+        QVERIFY2(
+            livePage(w)->header()->messageText().contains(QStringLiteral("the error budget of non2xx<1% was spent")),
+            qPrintable(livePage(w)->header()->messageText()));
+        QCOMPARE(
+            livePage(w)->header()->sloBadges()->badgeTexts(), QStringList { QStringLiteral("✗ non2xx<1%  100.00%") });
+    }
+
     void protocolFieldRunsHttp2AndBothProtocolsCompare()
     {
         const QString path = m_dir.filePath(QStringLiteral("http2.wrkbench"));

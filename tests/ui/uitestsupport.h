@@ -4,6 +4,7 @@
 // sessions filled with runs built from real histograms.
 
 #include "run/runresult.h"
+#include "run/slo.h"
 #include "stats/snapshot.h"
 #include "store/sessionstore.h"
 
@@ -57,6 +58,9 @@ struct SyntheticRun
     /// response's first byte came after half its latency (the connection phases, schema 6).
     uint64_t connectUs = 0;
     uint64_t tlsHandshakeUs = 0; ///< with connectUs: each connection's TLS handshake
+    /// SLOs the run is judged by ("p99<250ms"): in its config, and evaluated on its totals
+    /// when it ends by the engine's evaluateSlos(), as RunController does.
+    std::vector<std::string> slos;
 };
 
 inline IntervalSnapshot syntheticInterval(const SyntheticRun& s, uint32_t index)
@@ -102,6 +106,8 @@ inline int64_t addSyntheticRun(SessionStore& store, int64_t targetId, const Synt
     config.durationUs = static_cast<uint64_t>(intervals * s.intervalS * 1e6);
     config.intervalUs = static_cast<uint64_t>(s.intervalS * 1e6);
     if (s.sendLagUs > 0) config.ratePerS = s.requestsPerS;
+    for (const std::string& text : s.slos)
+        if (auto slo = parseSlo(text)) config.slos.push_back(*slo);
     NewRun run;
     run.targetId = targetId;
     run.config = config;
@@ -122,6 +128,7 @@ inline int64_t addSyntheticRun(SessionStore& store, int64_t targetId, const Synt
         result.addInterval(snap, records.back());
     }
     result.durationS = intervals * s.intervalS;
+    result.slo = evaluateSlos(config.slos, sloInputsOf(result, result.durationS));
     if (!store.appendIntervals(*id, records)) return 0;
     if (!store.finishRun(*id, FinishedRun::of(result, wallClockNowMs()))) return 0;
     return *id;

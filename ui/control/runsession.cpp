@@ -40,6 +40,8 @@ RunOutcome outcomeOf(const RunResult& result)
     out.non2xx = result.errors.status;
     out.errors = result.errors.transportErrors();
     out.generatorLagWarning = QString::fromStdString(generatorLagWarning(result));
+    out.slo = result.slo;
+    out.sloAbortedBy = QString::fromStdString(result.sloAbortedBy);
     return out;
 }
 

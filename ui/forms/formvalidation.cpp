@@ -310,13 +310,38 @@ FieldErrors checkProfileForm(const ProfileForm& form, RunConfig* load)
         else
             c.intervalUs = us;
     }
+    c.slos.clear();
+    for (const QString& text : form.slos.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        if (text.trimmed().isEmpty()) continue;
+        auto slo = parseSlo(text.trimmed().toStdString());
+        if (!slo) {
+            errors[QStringLiteral("slo")] = q(slo.error()); // names the expression and the character
+            break;
+        }
+        c.slos.push_back(*slo);
+    }
+    c.sloAbort = form.sloAbort;
     if (errors.isEmpty()) {
         // Whatever the fields cannot see on their own (RunConfig is the authority).
-        // A profile serves either protocol: each half is checked as the protocol it is for.
+        // A profile serves either protocol: each half is checked as the protocol it is for,
+        // and any scheme: tls_ SLOs are allowed here, an http:// target refuses them at Run.
         for (HttpVersion version : { HttpVersion::Http1, HttpVersion::Http2 }) {
             RunConfig check = c.withHttpVersion(version);
             check.request.method = "GET";
-            if (Status st = check.validate(); !st && errors.isEmpty()) errors[QStringLiteral("form")] = q(st.error());
+            check.request.url = *parseUrl("https://profile.invalid/");
+            if (Status st = check.validate(); !st && errors.isEmpty()) {
+                // What the SLOs alone get wrong is said under the SLO field.
+                RunConfig without = check;
+                without.slos.clear();
+                without.sloAbort = false;
+                const bool slosAtFault = without.validate().ok();
+                if (slosAtFault && c.sloAbort
+                    && std::none_of(c.slos.begin(), c.slos.end(), [](const Slo& slo) { return slo.isBudget(); }))
+                    errors[QStringLiteral("slo")]
+                        = QStringLiteral("aborting watches an errors or non-2xx budget: add one, e.g. errors<1%");
+                else
+                    errors[slosAtFault ? QStringLiteral("slo") : QStringLiteral("form")] = q(st.error());
+            }
         }
     }
     if (errors.isEmpty() && load) *load = c;
@@ -339,7 +364,17 @@ ProfileForm profileFormOf(const RunConfig& c)
                                : ProfileForm::Mode::ClosedLoop;
     f.rate = c.ratePerS > 0 ? QString::number(std::llround(c.ratePerS)) : QString();
     f.stages = stagesText(c.stages, c.stagesAreConnections);
+    f.slos = slosText(c.slos);
+    f.sloAbort = c.sloAbort;
     return f;
+}
+
+QString slosText(const std::vector<Slo>& slos)
+{
+    QStringList parts;
+    for (const Slo& slo : slos)
+        parts << q(slo.expr);
+    return parts.join(QStringLiteral(", "));
 }
 
 QString durationText(uint64_t us)

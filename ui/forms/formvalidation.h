@@ -67,11 +67,19 @@ struct ProfileForm
     Mode mode = Mode::ClosedLoop;
     QString rate;
     QString stages;
+    /// Thresholds the runs are judged by, as --slo takes them, separated by commas: "p99<250ms, errors<0.1%".
+    QString slos;
+    bool sloAbort = false; ///< stop a run once an errors or non-2xx budget is spent (--slo-abort)
 };
 
-/// Checks form; on success fills load's load fields (request/TLS untouched).
+/// Checks form; on success fills load's load fields (request/TLS untouched). An SLO that
+/// does not parse, or does not fit the load (service_ in the closed model, aborting without
+/// an errors or non-2xx budget), is reported against "slo".
 FieldErrors checkProfileForm(const ProfileForm& form, RunConfig* load);
 ProfileForm profileFormOf(const RunConfig& load);
+
+/// "p99<250ms, errors<0.1%": the SLO field's text for slos.
+QString slosText(const std::vector<Slo>& slos);
 
 /// "250ms", "10s", "2m", "1h": the shortest exact text for a duration.
 QString durationText(uint64_t us);

@@ -4,6 +4,7 @@
 #include "models/runseries.h"
 #include "store/csvexport.h"
 #include "text/format.h"
+#include "text/slotext.h"
 
 #include <QDateTime>
 #include <QFont>
@@ -364,6 +365,8 @@ void CompareModel::buildRows()
         "non2xx", tr("Non-2xx/3xx responses"), Better::Lower,
         [](const RunRecord& r) { return orUnknown(r, static_cast<double>(r.totals.errors.status)); }, count);
 
+    buildSloRows();
+
     section("config", tr("Configuration"));
     text("target", "Target", [](const RunRecord& r) { return QString::fromStdString(r.targetName); });
     text("url", "URL", [](const RunRecord& r) { return QString::fromStdString(r.url); });
@@ -390,6 +393,50 @@ void CompareModel::buildRows()
         return QStringLiteral("%1 (%2 CPUs)").arg(QString::fromStdString(r.hostName)).arg(r.cpuCount);
     });
     text("notes", "Notes", [](const RunRecord& r) { return QString::fromStdString(r.notes); });
+}
+
+void CompareModel::buildSloRows()
+{
+    // The union of the runs' expressions, in the order they first appear.
+    std::vector<std::string> exprs;
+    for (const RunRecord& r : m_runs)
+        for (const SloVerdict& v : r.totals.slo)
+            if (std::find(exprs.begin(), exprs.end(), v.expr) == exprs.end()) exprs.push_back(v.expr);
+    if (exprs.empty()) return;
+    Row title;
+    title.key = QStringLiteral("slos");
+    title.title = tr("SLOs");
+    title.section = true;
+    m_rows.push_back(title);
+
+    Row summary;
+    summary.key = QStringLiteral("slo");
+    summary.title = tr("SLOs met");
+    summary.text = [](const RunRecord& r) {
+        const auto& v = r.totals.slo;
+        if (v.empty()) return QStringLiteral("—");
+        const auto failed = std::count_if(v.begin(), v.end(), [](const SloVerdict& x) { return !x.ok; });
+        if (failed == 0) return tr("all met (%1)").arg(v.size());
+        return tr("%1 of %2 failed").arg(failed).arg(v.size());
+    };
+    summary.color
+        = [](const RunRecord& r) { return r.totals.slo.empty() ? QColor() : sloColor(allSlosMet(r.totals.slo)); };
+    m_rows.push_back(summary);
+
+    for (const std::string& expr : exprs) {
+        Row row;
+        row.key = QStringLiteral("slo:") + QString::fromStdString(expr);
+        row.title = QString::fromStdString(expr);
+        row.text = [expr](const RunRecord& r) {
+            const SloVerdict* v = findSloVerdict(r.totals.slo, expr);
+            return v ? sloVerdictText(*v) : QStringLiteral("—"); // not judged by it
+        };
+        row.color = [expr](const RunRecord& r) {
+            const SloVerdict* v = findSloVerdict(r.totals.slo, expr);
+            return v ? sloColor(v->ok) : QColor();
+        };
+        m_rows.push_back(row);
+    }
 }
 
 int CompareModel::rowCount(const QModelIndex& parent) const
@@ -481,6 +528,10 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
         }
         return {};
     case Qt::ForegroundRole: {
+        if (row.color && run >= 0 && !isDelta) {
+            const QColor c = row.color(m_runs[static_cast<size_t>(run)]);
+            return c.isValid() ? QVariant(c) : QVariant();
+        }
         if (isLoss && run > 0 && !isDelta) {
             // A loss is a drop in req/s: coloured as the req/s Δ is.
             const QColor c = deltaColor(-lossPct(run), true);

@@ -11,6 +11,10 @@
 //   | Requests/s       |         34,893.2  |   22,101.7  | −36.7 % |
 //   | Loss vs baseline |            0.00 % |    36.66 %  |         |
 //   | Latency p99 (ms) |            14.1   |      31.9   | +126 %  |
+//
+// Runs judged by SLOs get an "SLOs" section: a summary row (all met / N of M
+// failed) and one row per expression any compared run had, pass or fail with
+// the value ("✓ 181.2ms", "✗ 312.0ms"; "—" for a run not judged by it).
 
 #include "store/sessiontypes.h"
 
@@ -110,8 +114,11 @@ private:
         std::function<QString(double)> format;
         std::function<QString(int run)> display; ///< when set, shown instead of format(number)
         std::function<QString(const RunRecord&)> text;
+        std::function<QColor(const RunRecord&)> color; ///< text rows: the colour of a run's cell (invalid: none)
     };
     void buildRows();
+    /// The "SLOs" section: only when a compared run was judged by SLOs.
+    void buildSloRows();
     /// Puts the run with baselineId first, the others in the order given.
     void arrange(int64_t baselineId);
     QVariant cellDisplay(const Row& row, int run, bool isDelta) const;

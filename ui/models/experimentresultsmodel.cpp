@@ -1,6 +1,7 @@
 #include "models/experimentresultsmodel.h"
 
 #include "text/format.h"
+#include "text/slotext.h"
 
 #include <QFont>
 #include <cmath>
@@ -56,7 +57,7 @@ int ExperimentResultsModel::rowCount(const QModelIndex& parent) const
 
 int ExperimentResultsModel::columnCount(const QModelIndex& parent) const
 {
-    return parent.isValid() ? 0 : COLUMN_COUNT;
+    return parent.isValid() ? 0 : COLUMN_COUNT + static_cast<int>(m_results.plan.slos.size());
 }
 
 QVariant ExperimentResultsModel::data(const QModelIndex& index, int role) const
@@ -67,9 +68,14 @@ QVariant ExperimentResultsModel::data(const QModelIndex& index, int role) const
     case Qt::DisplayRole:
         return displayText(row, index.column());
     case Qt::ToolTipRole:
+        if (const SloTally* t = sloTally(row, index.column()); t && t->judged)
+            return tr("%1 of %2 repetitions met %3").arg(t->met).arg(t->judged).arg(QString::fromStdString(t->expr));
         return index.column() == VerdictColumn ? QString::fromStdString(row.verdict) : QVariant();
+    case Qt::ForegroundRole:
+        if (const SloTally* t = sloTally(row, index.column()); t && t->judged) return sloColor(t->allMet());
+        return {};
     case Qt::TextAlignmentRole:
-        return index.column() >= RunsColumn && index.column() <= LossColumn
+        return (index.column() >= RunsColumn && index.column() <= LossColumn) || index.column() >= FIRST_SLO_COLUMN
             ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
             : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
     case Qt::FontRole: {
@@ -90,6 +96,9 @@ QVariant ExperimentResultsModel::data(const QModelIndex& index, int role) const
 QVariant ExperimentResultsModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+    if (section >= FIRST_SLO_COLUMN && section < columnCount())
+        return tr("SLO %1").arg(
+            QString::fromStdString(m_results.plan.slos[static_cast<size_t>(section - FIRST_SLO_COLUMN)].expr));
     switch (section) {
     case LevelColumn:
         return tr("Level");
@@ -118,8 +127,16 @@ QVariant ExperimentResultsModel::headerData(int section, Qt::Orientation orienta
     }
 }
 
+const SloTally* ExperimentResultsModel::sloTally(const ExperimentRow& row, int column) const
+{
+    const int i = column - FIRST_SLO_COLUMN;
+    return i >= 0 && i < static_cast<int>(row.slo.size()) ? &row.slo[static_cast<size_t>(i)] : nullptr;
+}
+
 QString ExperimentResultsModel::displayText(const ExperimentRow& row, int column) const
 {
+    if (const SloTally* t = sloTally(row, column))
+        return t->judged ? QString::fromStdString(t->text()) : QStringLiteral("—");
     switch (column) {
     case LevelColumn:
         return QString::fromStdString(row.cellLabel);
@@ -152,6 +169,9 @@ QString ExperimentResultsModel::displayText(const ExperimentRow& row, int column
 
 double ExperimentResultsModel::value(const ExperimentRow& row, int column) const
 {
+    // An SLO column's number: the share of repetitions that met it (1 = all).
+    if (const SloTally* t = sloTally(row, column))
+        return t->judged ? static_cast<double>(t->met) / static_cast<double>(t->judged) : NOT_KNOWN;
     switch (column) {
     case RunsColumn:
         return static_cast<double>(row.requestsPerS.n);

@@ -2,7 +2,9 @@
 // The results of an experiment as a table: one row per load level and target
 // (engine/experiment/experimentresults.h), with mean ± sd across repetitions,
 // the ratio to the baseline with its 95% CI, the loss and the verdict.
-// The baseline rows are marked ("*" after the name, bold).
+// The baseline rows are marked ("*" after the name, bold). After the fixed
+// columns, one column per SLO of the plan: repetitions that met it ("3/3"),
+// red when one did not.
 
 #include "experiment/experimentresults.h"
 
@@ -26,7 +28,8 @@ public:
         RatioColumn,
         LossColumn,
         VerdictColumn,
-        COLUMN_COUNT
+        COLUMN_COUNT, ///< the first SLO column: one per plan.slos from here
+        FIRST_SLO_COLUMN = COLUMN_COUNT
     };
     /// The number behind a cell (mean req/s, mean p50 in us, ratio, loss %...); NaN when unknown.
     static constexpr int ValueRole = Qt::UserRole + 1;
@@ -47,6 +50,8 @@ public:
 private:
     QString displayText(const ExperimentRow& row, int column) const;
     double value(const ExperimentRow& row, int column) const;
+    /// The tally an SLO column shows, or null for the other columns.
+    const SloTally* sloTally(const ExperimentRow& row, int column) const;
 
     ExperimentResults m_results;
 };

@@ -4,9 +4,11 @@
 #include "session/recordequality.h"
 #include "session/sessiondocument.h"
 #include "text/format.h"
+#include "text/slotext.h"
 
 #include <QColor>
 #include <QDateTime>
+#include <algorithm>
 #include <cmath>
 
 namespace wb::ui {
@@ -125,6 +127,8 @@ QVariant RunsTableModel::displayOf(const RunRecord& r, int column) const
         return has ? formatCount(static_cast<double>(errorsOf(t))) : QStringLiteral("—");
     case Non2xxColumn:
         return has ? formatCount(static_cast<double>(non2xxOf(t))) : QStringLiteral("—");
+    case SloColumn:
+        return sloSummary(t.slo);
     case OriginColumn:
         return r.status == RunStatus::Imported
             ? QStringLiteral("imported (%1)").arg(QString::fromStdString(r.engineVersion))
@@ -155,6 +159,12 @@ QVariant RunsTableModel::sortValueOf(const RunRecord& r, int column) const
         return has ? static_cast<double>(errorsOf(t)) : NOT_KNOWN;
     case Non2xxColumn:
         return has ? static_cast<double>(non2xxOf(t)) : NOT_KNOWN;
+    case SloColumn: {
+        // Failed first when sorted ascending: the count of failed SLOs, negated; no SLOs last.
+        if (t.slo.empty()) return NOT_KNOWN;
+        const auto failed = std::count_if(t.slo.begin(), t.slo.end(), [](const SloVerdict& v) { return !v.ok; });
+        return -static_cast<double>(failed);
+    }
     default:
         return displayOf(r, column);
     }
@@ -180,6 +190,7 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const
         if (column == StatusColumn) return statusColor(displayOf(r, StatusColumn).toString());
         if (column == ErrorsColumn && r.hasTotals && errorsOf(r.totals) > 0) return QColor(ERROR_RGB);
         if (column == Non2xxColumn && r.hasTotals && non2xxOf(r.totals) > 0) return QColor(NON2XX_RGB);
+        if (column == SloColumn && !r.totals.slo.empty()) return sloColor(allSlosMet(r.totals.slo));
         return {};
     case Qt::ToolTipRole:
         if (column == StatusColumn && !r.error.empty()) return QString::fromStdString(r.error);
@@ -194,6 +205,12 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const
                                .arg(e.parse);
             if (e.stream > 0) text += QStringLiteral(", stream resets %1").arg(e.stream);
             return text;
+        }
+        if (column == SloColumn && !r.totals.slo.empty()) {
+            QStringList lines;
+            for (const SloVerdict& v : r.totals.slo)
+                lines << sloVerdictLine(v);
+            return lines.join(QLatin1Char('\n'));
         }
         if (column == LoadColumn || column == TargetColumn) return QString::fromStdString(r.url);
         if (column == OriginColumn && !r.source.empty()) return QString::fromStdString(r.source);
@@ -223,7 +240,7 @@ QVariant RunsTableModel::headerData(int section, Qt::Orientation orientation, in
 {
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) return {};
     static const char* const TITLES[ColumnCount] = { "#", "Target", "Tags", "Started", "Status", "Load", "Req/s",
-        "p50 (ms)", "p99 (ms)", "Errors", "Non-2xx", "Origin", "Notes" };
+        "p50 (ms)", "p99 (ms)", "Errors", "Non-2xx", "SLO", "Origin", "Notes" };
     if (role == Qt::DisplayRole) return QString::fromUtf8(TITLES[section]);
     if (role == Qt::TextAlignmentRole)
         return QVariant::fromValue((isNumeric(section) ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter);
@@ -232,6 +249,8 @@ QVariant RunsTableModel::headerData(int section, Qt::Orientation orientation, in
                               "are counted under Non-2xx");
     if (role == Qt::ToolTipRole && section == Non2xxColumn)
         return QStringLiteral("Complete responses with a status outside 2xx/3xx");
+    if (role == Qt::ToolTipRole && section == SloColumn)
+        return QStringLiteral("The SLOs of the run's profile, judged when it ended: met of all, or how many failed");
     return {};
 }
 

@@ -30,6 +30,7 @@ public:
         P99Column,
         ErrorsColumn, ///< socket, TLS and parse errors: every error kind but non-2xx/3xx responses
         Non2xxColumn, ///< complete responses with a status outside 2xx/3xx
+        SloColumn, ///< the run's SLO verdicts at a glance: "✓ 3/3", "✗ 1 of 3 failed" (empty without SLOs)
         OriginColumn,
         NotesColumn,
         ColumnCount

@@ -11,6 +11,7 @@
 #include "pages/dialogs.h"
 #include "session/sessiondocument.h"
 #include "text/format.h"
+#include "text/slotext.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -316,11 +317,13 @@ void ExperimentPage::showProgress(const ExperimentProgress& p)
         m_progressLabel->setText(tr("%1 …  [%2/%3 done%4]").arg(where).arg(p.runsDone).arg(p.runsTotal).arg(eta));
         if (m_doc) refresh(); // the status became 'running'
     } else {
+        // The run's verdicts on the plan's SLOs: "; SLOs ✗ 1 of 2 failed".
+        const QString sloText = p.slo.empty() ? QString() : tr("; SLOs %1").arg(sloSummary(p.slo));
         m_progressLabel->setText(tr("%1: %2 req/s, p99 %3 ms, %4 errors, %5 non-2xx (%6)  [%7/%8 done%9]")
                                      .arg(where, formatCount(p.requestsPerS), formatUsAsMs(p.p99Us))
                                      .arg(p.errors)
                                      .arg(p.non2xx)
-                                     .arg(QString::fromUtf8(runStatusName(p.status)))
+                                     .arg(QString::fromUtf8(runStatusName(p.status)) + sloText)
                                      .arg(p.runsDone)
                                      .arg(p.runsTotal)
                                      .arg(eta));

@@ -56,6 +56,7 @@ void LivePage::begin()
     // The load as this target runs it: the profile spoken in the target's protocol.
     const RunConfig load = plan.profile.load.withHttpVersion(plan.target.httpVersion);
     m_header->beginRun(title, color, describeLoad(load), m_session->plannedS());
+    m_header->setSlos(load.slos);
     m_charts->reset(title + QStringLiteral("  ") + describeLoad(load), color, load.openModel());
 }
 

@@ -6,6 +6,7 @@
 #include "session/sessiondocument.h"
 #include "text/format.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -36,6 +37,10 @@ constexpr FieldSpec FIELDS[] = {
         "coordinated omission (wrk2 -R)" },
     { "stages", "Stages", "Ramps: 10s:1000,30s:5000,10s:0 (rates) or 10s:50c,30s:200c (connections)" },
     { "interval", "Chart interval", "How often the live charts get a point (100ms or more); also the stored series" },
+    { "slo", "SLOs",
+        "Thresholds each run is judged by, separated by commas: p99<250ms, errors<0.1%, rps>5000, non2xx<1%, "
+        "ttfb_p99<100ms, connect_p99<5ms, tls_p99<20ms, service_p99<50ms (constant rate). Each run shows "
+        "pass or fail per SLO" },
 };
 } // namespace
 
@@ -69,6 +74,12 @@ void ProfileEditor::build()
     }
     m_fields[QStringLiteral("rate")]->setPlaceholderText(QStringLiteral("2000"));
     m_fields[QStringLiteral("stages")]->setPlaceholderText(QStringLiteral("10s:1000,30s:5000,10s:0"));
+    m_fields[QStringLiteral("slo")]->setPlaceholderText(QStringLiteral("p99<250ms, errors<0.1%"));
+    m_sloAbort = new QCheckBox(tr("Abort when an error budget is spent"), this);
+    m_sloAbort->setToolTip(tr("Stop the run once an errors or non-2xx SLO can no longer be met (checked after 5 s "
+                              "of measurement), as wrkbench-cli --slo-abort"));
+    form->addRow(m_sloAbort); // the whole row: its text is wider than the fields
+    connect(m_sloAbort, &QCheckBox::toggled, this, &ProfileEditor::edited);
     connect(m_mode, &QComboBox::currentIndexChanged, this, [this] {
         updateModeFields();
         edited();
@@ -132,6 +143,8 @@ void ProfileEditor::load(const LoadProfile& profile)
     m_fields[QStringLiteral("interval")]->setText(f.interval);
     m_fields[QStringLiteral("rate")]->setText(f.rate);
     m_fields[QStringLiteral("stages")]->setText(f.stages);
+    m_fields[QStringLiteral("slo")]->setText(f.slos);
+    m_sloAbort->setChecked(f.sloAbort);
     m_mode->setCurrentIndex(static_cast<int>(f.mode));
     updateModeFields();
     m_loading = false;
@@ -158,6 +171,8 @@ ProfileForm ProfileEditor::form() const
     f.interval = m_fields[QStringLiteral("interval")]->text();
     f.rate = m_fields[QStringLiteral("rate")]->text();
     f.stages = m_fields[QStringLiteral("stages")]->text();
+    f.slos = m_fields[QStringLiteral("slo")]->text();
+    f.sloAbort = m_sloAbort->isChecked();
     f.mode = static_cast<ProfileForm::Mode>(m_mode->currentIndex());
     return f;
 }

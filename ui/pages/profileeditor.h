@@ -1,7 +1,8 @@
 #pragma once
 // The load profile: threads, connections, duration, warm-up, timeout,
-// pipelining, mode (closed loop, constant rate, stages) and the chart
-// interval. Numbers and durations are typed as in wrk ("10k", "30s", "2m").
+// pipelining, mode (closed loop, constant rate, stages), the chart
+// interval and the SLOs runs are judged by. Numbers and durations are
+// typed as in wrk ("10k", "30s", "2m").
 // A wrong field gets a red border and says why; Run stays disabled.
 //
 // A session profile saves its valid edits after a short pause; a preset is
@@ -14,6 +15,7 @@
 #include <QTimer>
 #include <QWidget>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -48,6 +50,8 @@ public:
 
     QLineEdit* field(const QString& name) const;
     QComboBox* modeCombo() const { return m_mode; }
+    /// "Abort when an error budget is spent" (--slo-abort).
+    QCheckBox* sloAbortBox() const { return m_sloAbort; }
     /// The line under the form: what is wrong (under the fields' labels), or the load in wrk's words.
     QLabel* statusLabel() const { return m_status; }
 
@@ -80,6 +84,7 @@ private:
     QLabel* m_title;
     QComboBox* m_mode;
     QMap<QString, QLineEdit*> m_fields;
+    QCheckBox* m_sloAbort;
     QLabel* m_status;
     QPushButton* m_saveAs;
     QPushButton* m_delete;

@@ -6,10 +6,12 @@
 #include "models/runseries.h"
 #include "models/runstablemodel.h"
 #include "pages/dialogs.h"
+#include "pages/slobadges.h"
 #include "report/generatorlag.h"
 #include "stats/spectrum.h"
 #include "store/csvexport.h"
 #include "text/format.h"
+#include "text/slotext.h"
 
 #include <QDateTime>
 #include <QFile>
@@ -65,6 +67,7 @@ RunDetailPage::RunDetailPage(RunData data, QWidget* parent)
     : QWidget(parent)
     , m_data(std::move(data))
     , m_charts(new LiveCharts(this))
+    , m_slo(new SloBadges(this))
 {
     const RunRecord& r = m_data.run;
     const QColor color = colorForTarget(r.targetId);
@@ -121,6 +124,8 @@ RunDetailPage::RunDetailPage(RunData data, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 6, 8, 6);
     layout->addLayout(top);
+    m_slo->setVerdicts(r.totals.slo);
+    layout->addWidget(m_slo);
     if (!r.error.empty()) {
         auto* error = new QLabel(tr("This run did not start: %1").arg(QString::fromStdString(r.error)), this);
         error->setStyleSheet(QStringLiteral("color: #c62828; font-weight: bold;"));
@@ -234,6 +239,11 @@ void RunDetailPage::fillSummary()
     if (errors) m_summary->item(m_summary->rowCount() - 1, 1)->setForeground(QColor(0xc6, 0x28, 0x28));
     row(tr("Non-2xx/3xx responses"), formatCount(static_cast<double>(non2xx)));
     if (non2xx) m_summary->item(m_summary->rowCount() - 1, 1)->setForeground(QColor(0xb2, 0x6a, 0x00));
+    for (const SloVerdict& v : t.slo) {
+        row(tr("SLO %1").arg(QString::fromStdString(v.expr)),
+            (v.ok ? tr("met (%1)") : tr("FAILED (%1)")).arg(QString::fromStdString(formatSloValue(v))));
+        m_summary->item(m_summary->rowCount() - 1, 1)->setForeground(sloColor(v.ok));
+    }
     if (!r.notes.empty()) row(tr("Notes"), QString::fromStdString(r.notes));
     m_summary->resizeColumnToContents(0);
 }

@@ -1,6 +1,7 @@
 #pragma once
 // One stored run, opened from the history: its charts (as recorded), the
-// summary, status codes, errors, and the full percentile spectrum.
+// summary, status codes, errors, and the full percentile spectrum; a badge
+// per SLO it was judged by, pass or fail with the value.
 
 #include "store/sessiontypes.h"
 
@@ -13,6 +14,7 @@ class QTabWidget;
 namespace wb::ui {
 
 class LiveCharts;
+class SloBadges;
 
 class RunDetailPage : public QWidget
 {
@@ -26,6 +28,7 @@ public:
     QTableWidget* summaryTable() const { return m_summary; }
     QTableWidget* spectrumTable() const { return m_spectrum; }
     QTableWidget* statusTable() const { return m_status; }
+    SloBadges* sloBadges() const { return m_slo; }
 
     /// Writes one of the engine's CSV tables for this run: "summary", "series", "percentiles", "status".
     bool exportCsv(const QString& what, const QString& path, QString* error = nullptr) const;
@@ -48,6 +51,7 @@ private:
 
     RunData m_data;
     LiveCharts* m_charts;
+    SloBadges* m_slo;
     QTableWidget* m_summary;
     QTableWidget* m_status;
     QTableWidget* m_errors;

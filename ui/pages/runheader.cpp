@@ -1,6 +1,7 @@
 #include "pages/runheader.h"
 
 #include "pages/runprogressbar.h"
+#include "pages/slobadges.h"
 #include "text/format.h"
 
 #include <QFontMetrics>
@@ -74,6 +75,7 @@ RunHeader::RunHeader(QWidget* parent)
     m_non2xxLabel = metricLabel(this, grid, 4, tr("non-2xx/3xx"));
     grid->setColumnStretch(5, 1);
 
+    m_slo = new SloBadges(this);
     m_message = new QLabel(this);
     m_message->setWordWrap(true);
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -83,6 +85,7 @@ RunHeader::RunHeader(QWidget* parent)
     layout->setContentsMargins(10, 8, 10, 6);
     layout->addLayout(top);
     layout->addLayout(grid);
+    layout->addWidget(m_slo);
     layout->addWidget(m_message);
     showHint(QString());
 }
@@ -96,6 +99,7 @@ void RunHeader::showHint(const QString& text)
     m_progress->setFraction(0);
     m_progress->setText(QString());
     m_progress->hide();
+    m_slo->clear();
 }
 
 void RunHeader::beginRun(const QString& title, const QColor& color, const QString& load, double plannedS)
@@ -107,6 +111,7 @@ void RunHeader::beginRun(const QString& title, const QColor& color, const QStrin
     m_load->setText(load);
     m_dot->setStyleSheet(QStringLiteral("background: %1; border-radius: 7px;").arg(color.name()));
     m_message->hide();
+    m_slo->clear();
     m_progress->show();
     setNumbers(std::nan(""), std::nan(""), std::nan(""));
     m_errorsLabel->setText(QStringLiteral("0"));
@@ -119,6 +124,16 @@ void RunHeader::beginRun(const QString& title, const QColor& color, const QStrin
 void RunHeader::setPhaseText(const QString& text)
 {
     m_phase->setText(text);
+}
+
+QString RunHeader::phaseText() const
+{
+    return m_phase->text();
+}
+
+void RunHeader::setSlos(const std::vector<Slo>& slos)
+{
+    m_slo->setPending(slos);
 }
 
 void RunHeader::setElapsed(double elapsedS)
@@ -155,9 +170,11 @@ void RunHeader::finish(const RunOutcome& outcome)
 {
     if (outcome.cancelled) {
         m_phase->setText(tr("cancelled"));
+        m_slo->clear();
         return;
     }
     if (outcome.status == RunStatus::Failed) {
+        m_slo->clear(); // nothing ran: nothing to judge
         m_phase->setText(outcome.probeFailed ? tr("probe failed") : tr("did not start"));
         m_progress->setFraction(0);
         m_progress->setText(QString());
@@ -174,14 +191,22 @@ void RunHeader::finish(const RunOutcome& outcome)
     m_non2xxLabel->setText(formatCount(static_cast<double>(outcome.non2xx)));
     const bool stopped = outcome.status == RunStatus::Stopped;
     if (!stopped) setElapsed(m_plannedS);
-    m_phase->setText(
-        stopped ? tr("stopped after %1 s").arg(numberLocale().toString(outcome.durationS, 'f', 1)) : tr("completed"));
+    const QString after = numberLocale().toString(outcome.durationS, 'f', 1);
+    m_phase->setText(!outcome.sloAbortedBy.isEmpty()
+            ? tr("stopped by SLO %1 after %2 s").arg(outcome.sloAbortedBy, after)
+            : stopped ? tr("stopped after %1 s").arg(after)
+                      : tr("completed"));
+    // A stopped run is judged on what it measured, as the CLI does.
+    m_slo->setVerdicts(outcome.slo);
     QString text = outcome.runId ? tr("Stored as run #%1 — whole-run numbers above").arg(outcome.runId) : QString();
     const auto append
         = [&text](const QString& part) { text += (text.isEmpty() ? QString() : QStringLiteral("  ")) + part; };
+    if (!outcome.sloAbortedBy.isEmpty())
+        append(tr("Aborted: the error budget of %1 was spent, so it can no longer be met.").arg(outcome.sloAbortedBy));
     if (!outcome.storageWarning.isEmpty()) append(outcome.storageWarning);
     if (!outcome.generatorLagWarning.isEmpty()) append(tr("Warning: %1").arg(outcome.generatorLagWarning));
-    const bool warned = !outcome.storageWarning.isEmpty() || !outcome.generatorLagWarning.isEmpty();
+    const bool warned = !outcome.storageWarning.isEmpty() || !outcome.generatorLagWarning.isEmpty()
+        || !outcome.sloAbortedBy.isEmpty();
     m_message->setStyleSheet(warned ? QStringLiteral("color: #b26a00;") : QStringLiteral("color: palette(mid);"));
     m_message->setText(text);
     m_message->setVisible(!text.isEmpty());

@@ -1,7 +1,8 @@
 #pragma once
 // The strip above the live charts: what runs (target in its colour, load),
 // elapsed/remaining as a progress bar, and the current req/s, p50, p99,
-// errors and non-2xx. A failed start shows its reason here, in red.
+// errors and non-2xx, and a badge per SLO (pending until the run ends, then
+// pass or fail). A failed start shows its reason here, in red.
 
 #include "control/runevents.h"
 
@@ -12,6 +13,7 @@ class QLabel;
 namespace wb::ui {
 
 class RunProgressBar;
+class SloBadges;
 
 class RunHeader : public QWidget
 {
@@ -24,6 +26,8 @@ public:
     /// A run begins: title, colour, load text, planned seconds.
     void beginRun(const QString& title, const QColor& color, const QString& load, double plannedS);
     void setPhaseText(const QString& text);
+    /// The SLOs the run is judged by: pending badges until finish().
+    void setSlos(const std::vector<Slo>& slos);
     /// Elapsed seconds (progress bar), called by a UI timer.
     void setElapsed(double elapsedS);
     void addInterval(const LiveInterval& interval);
@@ -33,6 +37,8 @@ public:
     QString errorsText() const;
     QString messageText() const;
     int progressPercent() const;
+    SloBadges* sloBadges() const { return m_slo; }
+    QString phaseText() const;
 
 private:
     void setNumbers(double rps, double p50Ms, double p99Ms);
@@ -50,6 +56,7 @@ private:
     QLabel* m_p99;
     QLabel* m_errorsLabel;
     QLabel* m_non2xxLabel;
+    SloBadges* m_slo;
     QLabel* m_message;
 };
 

@@ -85,7 +85,8 @@ RunsPage::RunsPage(QWidget* parent)
     m_view->horizontalHeader()->setHighlightSections(false);
     m_view->horizontalHeader()->setStretchLastSection(true);
     m_view->setContextMenuPolicy(Qt::CustomContextMenu);
-    static const int WIDTHS[RunsTableModel::ColumnCount] = { 44, 170, 110, 136, 86, 120, 86, 70, 70, 60, 64, 116, 200 };
+    static const int WIDTHS[RunsTableModel::ColumnCount]
+        = { 44, 170, 110, 136, 86, 120, 86, 70, 70, 60, 64, 96, 116, 200 };
     for (int c = 0; c < RunsTableModel::ColumnCount; ++c)
         m_view->setColumnWidth(c, WIDTHS[c]);
 

@@ -1,5 +1,7 @@
 #include "session/recordequality.h"
 
+#include <algorithm>
+
 namespace wb::ui {
 
 bool sameTarget(const Target& a, const Target& b)
@@ -10,12 +12,21 @@ bool sameTarget(const Target& a, const Target& b)
         && a.mixOrder == b.mixOrder;
 }
 
+namespace {
+bool sameSlos(const std::vector<Slo>& x, const std::vector<Slo>& y)
+{
+    return std::equal(
+        x.begin(), x.end(), y.begin(), y.end(), [](const Slo& a, const Slo& b) { return a.expr == b.expr; });
+}
+} // namespace
+
 bool sameLoad(const RunConfig& x, const RunConfig& y)
 {
     return x.threads == y.threads && x.connections == y.connections && x.pipeline == y.pipeline
         && x.durationUs == y.durationUs && x.warmupUs == y.warmupUs && x.timeoutUs == y.timeoutUs
         && x.connectTimeoutUs == y.connectTimeoutUs && x.intervalUs == y.intervalUs && x.ratePerS == y.ratePerS
-        && x.stages == y.stages && x.stagesAreConnections == y.stagesAreConnections;
+        && x.stages == y.stages && x.stagesAreConnections == y.stagesAreConnections && sameSlos(x.slos, y.slos)
+        && x.sloAbort == y.sloAbort;
 }
 
 bool sameProfile(const LoadProfile& a, const LoadProfile& b)

@@ -222,3 +222,52 @@ TEST(ExperimentPlan, TargetsCanSendARequestMix)
                   .find("targets[0].requests: cannot read request mix /nonexistent/m"),
         std::string::npos);
 }
+
+// SLOs: every run of the plan is judged by them (the run configs carry them), the canonical
+// JSON keeps them, and a wrong one is named by its place and, within it, its character.
+TEST(ExperimentPlan, SlosReachEveryRunAndRoundTrip)
+{
+    auto plan = parseExperimentPlan(withTargets(
+        TWO_TARGETS, R"(, "sweep": {"axis": "connections", "values": [2, 4]}, "slo": ["p99<250ms", "errors < 1%"])"));
+    ASSERT_TRUE(plan.ok()) << plan.error();
+    ASSERT_EQ(plan->slos.size(), 2u);
+    EXPECT_EQ(plan->slos[1].expr, "errors<1%");
+    for (size_t cell = 0; cell < 2; ++cell)
+        for (size_t t = 0; t < 2; ++t) {
+            const RunConfig c = plan->runConfig(cell, t);
+            ASSERT_EQ(c.slos.size(), 2u);
+            EXPECT_EQ(c.slos[0].expr, "p99<250ms");
+            EXPECT_FALSE(c.sloAbort);
+        }
+    const std::string json = experimentPlanToJson(*plan);
+    EXPECT_NE(json.find(R"("slo":["p99<250ms","errors<1%"])"), std::string::npos) << json;
+    auto again = parseExperimentPlan(json);
+    ASSERT_TRUE(again.ok()) << again.error();
+    EXPECT_EQ(experimentPlanToJson(*again), json);
+
+    // One expression alone is a list of one; a plan without SLOs writes no "slo".
+    auto one = parseExperimentPlan(withTargets(TWO_TARGETS, R"(, "slo": "rps>10")"));
+    ASSERT_TRUE(one.ok()) << one.error();
+    EXPECT_EQ(one->slos.size(), 1u);
+    auto none = parseExperimentPlan(withTargets(TWO_TARGETS));
+    ASSERT_TRUE(none.ok());
+    EXPECT_EQ(experimentPlanToJson(*none).find("\"slo\""), std::string::npos);
+}
+
+TEST(ExperimentPlan, SloErrorsNameTheField)
+{
+    EXPECT_EQ(parseError(withTargets(TWO_TARGETS, R"(, "slo": ["p99<1s", "p99<25x"])")),
+        "slo[1]: SLO 'p99<25x': at character 7, unknown unit 'x' (use us, ms or s)");
+    EXPECT_EQ(
+        parseError(withTargets(TWO_TARGETS, R"(, "slo": ["p99<1s", "p99 < 1s"])")), "slo[1]: 'p99<1s' is given twice");
+    EXPECT_EQ(parseError(withTargets(TWO_TARGETS, R"(, "slo": 5)")).substr(0, 22), "slo: must be a list of");
+    EXPECT_TRUE(parseError(withTargets(TWO_TARGETS, R"(, "slo": ["errors<1%"], "slo_abort": true)"))
+                    .starts_with("slo_abort: not for experiments"));
+    // The engine's own checks, with the place they apply to.
+    EXPECT_EQ(parseError(withTargets(TWO_TARGETS, R"(, "slo": ["service_p99<5ms"])")),
+        "load: SLO 'service_p99<5ms': the service time is measured in the open model only (-R/--rate or rate "
+        "stages)");
+    EXPECT_EQ(parseError(withTargets(R"([{"name": "A", "url": "https://x/"}, {"name": "B", "url": "http://y/"}])",
+                  R"(, "slo": ["tls_p99<5ms"])")),
+        "targets[1]: SLO 'tls_p99<5ms': an http:// target has no TLS handshake");
+}

@@ -5,6 +5,7 @@
 // file, experiments left running by a dead process, deleting experiments).
 
 #include "../store/storetestutil.h"
+#include "experiment/experimentreport.h"
 #include "experiment/experimentresults.h"
 #include "experiment/experimentrunner.h"
 #include "run/runobserver.h"
@@ -185,6 +186,67 @@ TEST_F(ExperimentRunnerTest, RunsEveryCellInOrderAndStoresLinkedRuns)
         EXPECT_GT(slow->lossPct(), 60.0);
         EXPECT_GT(slow->p50Us.mean, SLOW_DELAY_US); // the delay itself
     }
+}
+
+// SLOs in the plan: every run judges itself by them when it ends and stores its verdicts;
+// the results count per cell and target how many repetitions met each, and the CSV,
+// Markdown and terminal tables get a column per SLO. One threshold surely holds on any
+// machine (p99 under a minute), one surely fails (p99 under a microsecond).
+TEST_F(ExperimentRunnerTest, SlosAreJudgedPerRunAndCountedPerCell)
+{
+    const ExperimentPlan plan = parsePlan(
+        planJson(m_server->port(), R"(, "repetitions": 2, "duration": "300ms", "slo": ["p99<60s", "p99<1us"])"));
+    ASSERT_EQ(plan.slos.size(), 2u);
+    const int64_t id = createExperiment(m_path, plan);
+    ASSERT_GT(id, 0);
+
+    ExperimentRunner runner(m_path);
+    std::vector<ExperimentProgress> finished;
+    runner.setProgressCallback([&](const ExperimentProgress& p) {
+        if (p.event == ExperimentProgress::Event::RunFinished) finished.push_back(p);
+    });
+    auto outcome = runner.run(id);
+    ASSERT_TRUE(outcome.ok()) << outcome.error();
+    ASSERT_EQ(outcome->status, ExperimentStatus::Completed);
+    ASSERT_EQ(finished.size(), 4u);
+    for (const ExperimentProgress& p : finished) {
+        ASSERT_EQ(p.slo.size(), 2u);
+        EXPECT_TRUE(p.slo[0].ok) << formatSloLine(p.slo[0]);
+        EXPECT_FALSE(p.slo[1].ok) << formatSloLine(p.slo[1]);
+    }
+
+    auto store = openStore(m_path);
+    auto results = loadExperimentResults(*store, id);
+    ASSERT_TRUE(results.ok()) << results.error();
+    ASSERT_EQ(results->rows.size(), 2u);
+    for (const ExperimentRow& row : results->rows) {
+        ASSERT_EQ(row.slo.size(), 2u) << row.targetName;
+        EXPECT_EQ(row.slo[0].expr, "p99<60s");
+        EXPECT_EQ(row.slo[0].text(), "2/2") << row.targetName;
+        EXPECT_EQ(row.slo[1].text(), "0/2") << row.targetName;
+        EXPECT_TRUE(row.anySloFailed());
+    }
+    EXPECT_TRUE(results->anySloFailed());
+    // Each stored run has its own verdicts (runs.slo), read back as the engine wrote them.
+    for (const RunRecord& r : results->runs) {
+        ASSERT_EQ(r.totals.slo.size(), 2u);
+        EXPECT_TRUE(r.totals.slo[0].ok);
+        EXPECT_FALSE(r.totals.slo[1].ok);
+    }
+
+    const std::string csv = resultsCsv(*results);
+    const std::string header = csv.substr(0, csv.find('\n'));
+    EXPECT_TRUE(
+        header.ends_with(",run_ids,slo p99<60s,slo p99<1us\r") || header.ends_with(",run_ids,slo p99<60s,slo p99<1us"))
+        << header;
+    EXPECT_NE(csv.find(",2/2,0/2"), std::string::npos) << csv;
+    const std::string table = formatResultsTable(*results);
+    EXPECT_NE(table.find("SLO p99<60s"), std::string::npos) << table;
+    EXPECT_NE(table.find("at least one run failed an SLO"), std::string::npos) << table;
+    const std::string markdown = formatMarkdownReport(*results);
+    EXPECT_NE(markdown.find("| SLO p99<60s | SLO p99<1us |"), std::string::npos) << markdown;
+    EXPECT_NE(markdown.find("| 2/2 | 0/2 |"), std::string::npos) << markdown;
+    EXPECT_NE(markdown.find("| failed: p99<1us |"), std::string::npos) << markdown;
 }
 
 TEST_F(ExperimentRunnerTest, CancelKeepsCompletedRunsAndResumeMakesOnlyTheRest)
