@@ -42,7 +42,12 @@ public:
         if (m_text.empty()) return Error { "empty SLO (write e.g. p99<250ms, errors<0.1% or rps>5000)" };
         if (auto st = readMetric(slo); !st) return Error { st.error() };
         if (auto st = readOp(slo); !st) return Error { st.error() };
+        const size_t thresholdAt = m_pos;
         if (auto st = readThreshold(slo); !st) return Error { st.error() };
+        if (!std::isfinite(slo.threshold)) { // a number of hundreds of digits, times its unit
+            m_pos = thresholdAt;
+            return fail("the threshold is too large");
+        }
         if (m_pos != m_text.size()) return fail("unexpected '" + m_text.substr(m_pos) + "' after the threshold");
         return slo;
     }

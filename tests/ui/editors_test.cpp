@@ -386,6 +386,34 @@ private slots:
         QVERIFY(!reopened.isModified());
     }
 
+    // Editing only the HTTP/2 streams of a session profile is an edit like any other: saved.
+    void profileStreamsAloneAreSaved()
+    {
+        LoadProfile profile;
+        profile.name = "h2";
+        profile.load = defaultLoad();
+        auto id = m_doc->addProfile(profile);
+        QVERIFY(id.ok());
+        profile.id = *id;
+        {
+            ProfileEditor editor;
+            editor.setDocument(m_doc.get());
+            editor.setProfile(profile);
+            typeInto(editor.field(QStringLiteral("streams")), QStringLiteral("16"));
+            QVERIFY2(editor.isValid(), qPrintable(editor.statusLabel()->text()));
+            QVERIFY(editor.isModified());
+            QVERIFY(editor.commit());
+        }
+        auto store = SessionStore::open(m_path.toStdString());
+        QVERIFY(store.ok());
+        auto profiles = (*store)->profiles();
+        QVERIFY(profiles.ok());
+        const auto it = std::find_if(
+            profiles->begin(), profiles->end(), [&](const LoadProfile& p) { return p.id == profile.id; });
+        QVERIFY(it != profiles->end());
+        QCOMPARE(it->load.streams, 16u);
+    }
+
     // A wrong SLO gets the red border and its reason under the form's label: the parser's
     // words, naming the character; then what RunConfig::validate() refuses; nothing is saved.
     void badSlosAreInlineErrors()

@@ -26,7 +26,9 @@ bool sameLoad(const RunConfig& x, const RunConfig& y)
         && x.durationUs == y.durationUs && x.warmupUs == y.warmupUs && x.timeoutUs == y.timeoutUs
         && x.connectTimeoutUs == y.connectTimeoutUs && x.intervalUs == y.intervalUs && x.ratePerS == y.ratePerS
         && x.stages == y.stages && x.stagesAreConnections == y.stagesAreConnections && sameSlos(x.slos, y.slos)
-        && x.sloAbort == y.sloAbort;
+        && x.sloAbort == y.sloAbort && x.streams == y.streams && x.headerTableBytes == y.headerTableBytes
+        && x.windowBits == y.windowBits && x.connectionWindowBits == y.connectionWindowBits
+        && x.sendSpinUs == y.sendSpinUs;
 }
 
 bool sameProfile(const LoadProfile& a, const LoadProfile& b)

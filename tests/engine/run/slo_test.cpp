@@ -86,6 +86,8 @@ TEST(SloParse, ErrorsPointAtTheBadCharacter)
     EXPECT_EQ(
         errorOf("rps>5q"), "SLO 'rps>5q': at character 6, unknown unit 'q' (requests/s: a number, or with k or M)");
     EXPECT_EQ(errorOf("p99<1.2.3ms"), "SLO 'p99<1.2.3ms': at character 5, expected a number");
+    EXPECT_EQ(errorOf("p99<" + std::string(305, '9') + "s"),
+        "SLO 'p99<" + std::string(305, '9') + "s': at character 5, the threshold is too large"); // found by fuzzing
     EXPECT_EQ(errorOf("").rfind("empty SLO", 0), 0u);
     EXPECT_EQ(errorOf("   ").rfind("empty SLO", 0), 0u);
 }
