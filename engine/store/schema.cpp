@@ -262,6 +262,7 @@ ALTER TABLE histograms_v6 RENAME TO histograms;
 // run's configuration JSON, entry i at index i): its responses, errors by kind, status codes
 // and latency histogram (NULL beyond the first 1,024 entries, see EntryStats). A target may
 // name a mix file to send instead of its one request (request_mix, '' for none) and its order.
+// A run stopped by --slo-abort keeps the budget that was spent (slo_aborted_by, '' otherwise).
 std::string schemaV7()
 {
     return R"sql(
@@ -277,6 +278,7 @@ CREATE TABLE run_entries (
     PRIMARY KEY (run_id, idx)
 ) WITHOUT ROWID;
 ALTER TABLE targets ADD COLUMN request_mix TEXT NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN slo_aborted_by TEXT NOT NULL DEFAULT '';  -- --slo-abort: the budget spent
 ALTER TABLE targets ADD COLUMN mix_order TEXT NOT NULL DEFAULT 'round-robin';
 )sql";
 }

@@ -117,6 +117,7 @@ const std::vector<std::string>& totalsColumns()
             for (const char* f : PHASE_FIELDS)
                 c.push_back(std::string(prefix) + f);
         c.push_back("slo");
+        c.push_back("slo_aborted_by"); // schema version 7
         return c;
     }();
     return columns;
@@ -136,6 +137,7 @@ void bindTotals(SqlStatement& q, const RunTotals& t)
     for (const PhaseSummary* phase : { &t.connect, &t.tlsHandshake, &t.firstByte }) // as PHASE_PREFIXES
         bindPhase(q, *phase);
     q.bind(sloVerdictsToJson(t.slo));
+    q.bind(t.sloAbortedBy);
 }
 
 RunTotals readTotals(const SqlStatement& q, int& column)
@@ -166,6 +168,7 @@ RunTotals readTotals(const SqlStatement& q, int& column)
     for (int i = 0; i < static_cast<int>(std::size(PHASE_PREFIXES)); ++i)
         *phaseOf(t, i) = readPhase(q, column);
     t.slo = sloVerdictsFromJson(q.text(column++));
+    t.sloAbortedBy = q.text(column++);
     return t;
 }
 

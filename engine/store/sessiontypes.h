@@ -145,6 +145,7 @@ struct RunTotals
     PhaseSummary tlsHandshake; ///< TLS handshakes of every connection opened
     PhaseSummary firstByte; ///< send to first response byte, per request
     std::vector<SloVerdict> slo; ///< the verdicts of config.slos (schema 6), in order
+    std::string sloAbortedBy; ///< --slo-abort stopped the run: the budget spent (schema 7; "" otherwise)
 };
 
 /// One row of the runs table.

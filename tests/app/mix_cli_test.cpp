@@ -13,24 +13,16 @@ using namespace wb;
 
 namespace {
 
-class MixCli : public ::testing::Test
+class MixCli : public test::NginxTest
 {
 protected:
-    static void SetUpTestSuite()
-    {
-        s_nginx = new test::Nginx;
-        s_ok = s_nginx->start();
-    }
-    static void TearDownTestSuite()
-    {
-        delete s_nginx;
-        s_nginx = nullptr;
-    }
+    static void SetUpTestSuite() { startNginx(); }
+    static void TearDownTestSuite() { stopNginx(); }
     void SetUp() override
     {
-        WB_REQUIRE_NGINX();
-        ASSERT_TRUE(s_ok) << s_nginx->log();
-        m_origin = "http://127.0.0.1:" + std::to_string(s_nginx->port());
+        NginxTest::SetUp();
+        if (IsSkipped() || HasFatalFailure()) return;
+        m_origin = "http://127.0.0.1:" + std::to_string(nginx().port());
     }
     std::string mixFile(const std::string& name, const std::string& text)
     {
@@ -46,14 +38,9 @@ protected:
         EXPECT_EQ(r.out, "");
     }
 
-    static test::Nginx* s_nginx;
-    static bool s_ok;
     test::TempDir m_dir;
     std::string m_origin;
 };
-
-test::Nginx* MixCli::s_nginx = nullptr;
-bool MixCli::s_ok = false;
 
 } // namespace
 

@@ -14,36 +14,17 @@ using namespace wb;
 
 namespace {
 
-class SloCli : public ::testing::Test
+class SloCli : public test::NginxTest
 {
 protected:
-    static void SetUpTestSuite()
-    {
-        s_nginx = new test::Nginx;
-        s_ok = s_nginx->start();
-    }
-    static void TearDownTestSuite()
-    {
-        delete s_nginx;
-        s_nginx = nullptr;
-    }
-    void SetUp() override
-    {
-        WB_REQUIRE_NGINX();
-        ASSERT_TRUE(s_ok) << s_nginx->log();
-    }
+    static void SetUpTestSuite() { startNginx(); }
+    static void TearDownTestSuite() { stopNginx(); }
     static std::string url(const std::string& path)
     {
-        return "http://127.0.0.1:" + std::to_string(s_nginx->port()) + path;
+        return "http://127.0.0.1:" + std::to_string(nginx().port()) + path;
     }
     static std::vector<std::string> lines(const std::string& text) { return test::splitLines(text); }
-
-    static test::Nginx* s_nginx;
-    static bool s_ok;
 };
-
-test::Nginx* SloCli::s_nginx = nullptr;
-bool SloCli::s_ok = false;
 
 } // namespace
 

@@ -16,3 +16,35 @@
                 GTEST_SKIP() << "nginx is not installed (packaging/install-deps.sh installs it)";                      \
         }                                                                                                              \
     } while (false)
+
+namespace wb::test {
+
+/// A fixture whose suite shares one nginx: a suite calls startNginx(options) in its
+/// SetUpTestSuite() and stopNginx() in its TearDownTestSuite(); every test then skips
+/// (or, under CI, fails) without nginx, and fails with nginx's log when it did not start.
+class NginxTest : public ::testing::Test
+{
+protected:
+    static void startNginx(const NginxOptions& options = {})
+    {
+        s_nginx = new Nginx;
+        s_ok = s_nginx->start(options);
+    }
+    static void stopNginx()
+    {
+        delete s_nginx;
+        s_nginx = nullptr;
+    }
+    void SetUp() override
+    {
+        WB_REQUIRE_NGINX();
+        ASSERT_TRUE(s_ok) << s_nginx->log();
+    }
+    static Nginx& nginx() { return *s_nginx; }
+
+private:
+    inline static Nginx* s_nginx = nullptr;
+    inline static bool s_ok = false;
+};
+
+} // namespace wb::test

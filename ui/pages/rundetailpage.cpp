@@ -244,6 +244,10 @@ void RunDetailPage::fillSummary()
             (v.ok ? tr("met (%1)") : tr("FAILED (%1)")).arg(QString::fromStdString(formatSloValue(v))));
         m_summary->item(m_summary->rowCount() - 1, 1)->setForeground(sloColor(v.ok));
     }
+    if (!t.sloAbortedBy.empty()) {
+        row(tr("Stopped by SLO"), tr("%1: the budget was spent").arg(QString::fromStdString(t.sloAbortedBy)));
+        m_summary->item(m_summary->rowCount() - 1, 1)->setForeground(sloColor(false));
+    }
     if (!r.notes.empty()) row(tr("Notes"), QString::fromStdString(r.notes));
     m_summary->resizeColumnToContents(0);
 }

@@ -16,27 +16,24 @@ using namespace wb;
 
 namespace {
 
-class RequestMixRun : public ::testing::Test
+test::NginxOptions mixOptions()
+{
+    test::NginxOptions options;
+    options.requestLog = true; // "METHOD URI STATUS" per request
+    options.http2 = true;
+    return options;
+}
+
+class RequestMixRun : public test::NginxTest
 {
 protected:
-    static void SetUpTestSuite()
-    {
-        s_nginx = new test::Nginx;
-        test::NginxOptions options;
-        options.requestLog = true;
-        options.http2 = true;
-        s_ok = s_nginx->start(options);
-    }
-    static void TearDownTestSuite()
-    {
-        delete s_nginx;
-        s_nginx = nullptr;
-    }
+    static void SetUpTestSuite() { startNginx(mixOptions()); }
+    static void TearDownTestSuite() { stopNginx(); }
     void SetUp() override
     {
-        WB_REQUIRE_NGINX();
-        ASSERT_TRUE(s_ok) << s_nginx->log();
-        m_logBefore = s_nginx->requestLog().size();
+        NginxTest::SetUp();
+        if (IsSkipped() || HasFatalFailure()) return;
+        m_logBefore = nginx().requestLog().size();
     }
 
     static std::string origin(uint16_t port) { return "http://127.0.0.1:" + std::to_string(port); }
@@ -62,16 +59,11 @@ protected:
     }
 
     /// The requests nginx logged during this test, "METHOD URI STATUS", in order.
-    std::vector<std::string> logged() const { return test::splitLines(s_nginx->requestLog().substr(m_logBefore)); }
+    std::vector<std::string> logged() const { return test::splitLines(nginx().requestLog().substr(m_logBefore)); }
 
-    static test::Nginx* s_nginx;
-    static bool s_ok;
     test::TempDir m_dir;
     size_t m_logBefore = 0;
 };
-
-test::Nginx* RequestMixRun::s_nginx = nullptr;
-bool RequestMixRun::s_ok = false;
 
 std::map<std::string, uint64_t> countByLine(const std::vector<std::string>& lines)
 {
@@ -85,7 +77,7 @@ std::map<std::string, uint64_t> countByLine(const std::vector<std::string>& line
 
 TEST_F(RequestMixRun, RoundRobinSendsTheEntriesInTurn)
 {
-    const std::string o = origin(s_nginx->port());
+    const std::string o = origin(nginx().port());
     test::writeFile(m_dir.file("order.json"), "{\"n\":1}");
     const RunConfig cfg = configFor("GET " + o + "/mix/a?x=1\n\nPOST " + o
             + "/mix/b\nContent-Type: application/json\n@order.json\n\nDELETE " + o + "/mix/c\n",
@@ -117,7 +109,7 @@ TEST_F(RequestMixRun, RoundRobinSendsTheEntriesInTurn)
 
 TEST_F(RequestMixRun, ConnectionsStartAtDifferentEntriesAndStayInTurn)
 {
-    const std::string o = origin(s_nginx->port());
+    const std::string o = origin(nginx().port());
     const RunConfig cfg
         = configFor("GET " + o + "/mix/1\n\nGET " + o + "/mix/2\n\nGET " + o + "/mix/3\n\nGET " + o + "/mix/4\n",
             MixOrder::RoundRobin, 4);
@@ -141,7 +133,7 @@ TEST_F(RequestMixRun, ConnectionsStartAtDifferentEntriesAndStayInTurn)
 
 TEST_F(RequestMixRun, WeightedFollowsTheWeights)
 {
-    const std::string o = origin(s_nginx->port());
+    const std::string o = origin(nginx().port());
     const std::string mix = "{\"url\": \"" + o + "/mix/w1\", \"weight\": 1}\n{\"url\": \"" + o
         + "/mix/w3\", \"weight\": 3}\n{\"url\": \"" + o + "/mix/w6\", \"weight\": 6}\n";
     RunConfig cfg = configFor(mix, MixOrder::Weighted, 4, 7);
@@ -169,7 +161,7 @@ TEST_F(RequestMixRun, WeightedFollowsTheWeights)
 
 TEST_F(RequestMixRun, PipelinedAndOverHttp2TheCountsStillAddUp)
 {
-    const std::string o = origin(s_nginx->port());
+    const std::string o = origin(nginx().port());
     RunConfig cfg = configFor(
         "GET " + o + "/mix/p\n\nHEAD " + o + "/mix/h\n\nGET " + o + "/status/500\n", MixOrder::RoundRobin, 2);
     cfg.pipeline = 8;
@@ -182,7 +174,7 @@ TEST_F(RequestMixRun, PipelinedAndOverHttp2TheCountsStillAddUp)
     EXPECT_EQ(r.entries[2].errors.status, r.entries[2].requests);
     EXPECT_EQ(r.errors.status, r.entries[2].requests);
 
-    const std::string h2 = origin(s_nginx->h2cPort());
+    const std::string h2 = origin(nginx().h2cPort());
     cfg = configFor(
         "GET " + h2 + "/mix/x\n\nPOST " + h2 + "/mix/y\n\nGET " + h2 + "/status/500\n", MixOrder::Random, 2, 42);
     cfg.httpVersion = HttpVersion::Http2;

@@ -12,32 +12,24 @@ using namespace wb;
 
 namespace {
 
-class RunAgainstNginx : public ::testing::Test
+test::NginxOptions manyConnections()
+{
+    test::NginxOptions options;
+    options.workerConnections = 4096;
+    return options;
+}
+
+class RunAgainstNginx : public test::NginxTest
 {
 protected:
-    static void SetUpTestSuite()
-    {
-        s_nginx = new test::Nginx;
-        test::NginxOptions options;
-        options.workerConnections = 4096;
-        s_ok = s_nginx->start(options);
-    }
-    static void TearDownTestSuite()
-    {
-        delete s_nginx;
-        s_nginx = nullptr;
-    }
-    void SetUp() override
-    {
-        WB_REQUIRE_NGINX();
-        ASSERT_TRUE(s_ok) << s_nginx->log();
-    }
+    static void SetUpTestSuite() { startNginx(manyConnections()); }
+    static void TearDownTestSuite() { stopNginx(); }
 
     RunResult run(
         const std::string& path, unsigned connections = 16, uint64_t durationMs = 1000, uint64_t timeoutMs = 2000)
     {
         RunConfig cfg;
-        cfg.request.url = *parseUrl("http://127.0.0.1:" + std::to_string(s_nginx->port()) + path);
+        cfg.request.url = *parseUrl("http://127.0.0.1:" + std::to_string(nginx().port()) + path);
         cfg.threads = 2;
         cfg.connections = connections;
         cfg.durationUs = durationMs * 1000;
@@ -47,13 +39,7 @@ protected:
         EXPECT_TRUE(st.ok()) << st.error();
         return controller.run();
     }
-
-    static test::Nginx* s_nginx;
-    static bool s_ok;
 };
-
-test::Nginx* RunAgainstNginx::s_nginx = nullptr;
-bool RunAgainstNginx::s_ok = false;
 
 } // namespace
 
@@ -93,7 +79,7 @@ TEST_F(RunAgainstNginx, LargeStaticFile)
 TEST_F(RunAgainstNginx, PipeliningWorksAgainstARealServer)
 {
     RunConfig cfg;
-    cfg.request.url = *parseUrl("http://127.0.0.1:" + std::to_string(s_nginx->port()) + "/");
+    cfg.request.url = *parseUrl("http://127.0.0.1:" + std::to_string(nginx().port()) + "/");
     cfg.threads = 1;
     cfg.connections = 4;
     cfg.pipeline = 16;

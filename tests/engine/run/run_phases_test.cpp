@@ -17,26 +17,18 @@ using namespace wb;
 
 namespace {
 
-class ConnectionPhases : public ::testing::Test
+test::NginxOptions http2Options()
+{
+    test::NginxOptions options;
+    options.http2 = true;
+    return options;
+}
+
+class ConnectionPhases : public test::NginxTest
 {
 protected:
-    static void SetUpTestSuite()
-    {
-        s_nginx = new test::Nginx;
-        test::NginxOptions options;
-        options.http2 = true;
-        s_ok = s_nginx->start(options);
-    }
-    static void TearDownTestSuite()
-    {
-        delete s_nginx;
-        s_nginx = nullptr;
-    }
-    void SetUp() override
-    {
-        WB_REQUIRE_NGINX();
-        ASSERT_TRUE(s_ok) << s_nginx->log();
-    }
+    static void SetUpTestSuite() { startNginx(http2Options()); }
+    static void TearDownTestSuite() { stopNginx(); }
 
     static RunConfig config(const std::string& url, unsigned connections)
     {
@@ -58,15 +50,9 @@ protected:
 
     static std::string plain(const std::string& path)
     {
-        return "http://127.0.0.1:" + std::to_string(s_nginx->port()) + path;
+        return "http://127.0.0.1:" + std::to_string(nginx().port()) + path;
     }
-
-    static test::Nginx* s_nginx;
-    static bool s_ok;
 };
-
-test::Nginx* ConnectionPhases::s_nginx = nullptr;
-bool ConnectionPhases::s_ok = false;
 
 // Each sample's first byte comes no later than its response's last: so does every percentile.
 void expectFirstByteBeforeEnd(const RunResult& r)
@@ -114,7 +100,7 @@ TEST_F(ConnectionPhases, PipelinedResponsesEachHaveAFirstByte)
 
 TEST_F(ConnectionPhases, Http2StreamsEachHaveAFirstByte)
 {
-    RunConfig cfg = config("http://127.0.0.1:" + std::to_string(s_nginx->h2cPort()) + "/", 2);
+    RunConfig cfg = config("http://127.0.0.1:" + std::to_string(nginx().h2cPort()) + "/", 2);
     cfg.httpVersion = HttpVersion::Http2;
     cfg.streams = 8;
     const RunResult r = run(cfg);

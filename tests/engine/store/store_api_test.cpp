@@ -522,6 +522,7 @@ TEST_F(Store, ConnectionPhasesAreKeptWithTheRunAndItsIntervals)
     auto judged = store().beginRun(run);
     ASSERT_TRUE(judged.ok());
     result.slo = { { "p99<250ms", 1000, "us", true }, { "errors<1", 3, "", false } };
+    result.sloAbortedBy = "errors<1";
     ASSERT_TRUE(store().finishRun(*judged, FinishedRun::of(result, 1'700'000'001'000)).ok());
     auto judgedRecord = store().runRecord(*judged);
     ASSERT_TRUE(judgedRecord.ok());
@@ -529,6 +530,7 @@ TEST_F(Store, ConnectionPhasesAreKeptWithTheRunAndItsIntervals)
     EXPECT_EQ(judgedRecord->totals.slo[1].expr, "errors<1");
     EXPECT_FALSE(judgedRecord->totals.slo[1].ok);
     EXPECT_DOUBLE_EQ(judgedRecord->totals.slo[1].value, 3);
+    EXPECT_EQ(judgedRecord->totals.sloAbortedBy, "errors<1");
 
     // A run stored without them (imported, or before version 6) has count 0 and unknown values.
     const int64_t plain = addFinishedRun(target, {});
