@@ -167,7 +167,7 @@ void readMix(const Json& j, const std::string& path, ExperimentTarget& t)
     auto mix = loadRequestMix(t.requestsPath);
     if (!mix) fail(member(path, "requests"), mix.error());
     const Url origin = mix->origin();
-    if (origin.scheme != t.request.url.scheme || origin.host != t.request.url.host || origin.port != t.request.url.port)
+    if (!origin.sameOrigin(t.request.url))
         fail(member(path, "requests"),
             "the mix goes to " + origin.toString() + ", the target's url to " + t.request.url.scheme + "://"
                 + t.request.url.hostHeader() + "/");

@@ -20,6 +20,8 @@ struct Url
     bool isTls() const { return scheme == "https"; }
     bool isIpv6Literal() const { return host.find(':') != std::string::npos; }
     bool hasDefaultPort() const { return port == (isTls() ? 443 : 80); }
+    /// Same scheme, host and port: one connection pool serves both (a request mix needs one origin).
+    bool sameOrigin(const Url& o) const { return scheme == o.scheme && host == o.host && port == o.port; }
     /// Host header value: host, bracketed when IPv6, with the port unless it is the default.
     std::string hostHeader() const;
     /// Canonical form, e.g. "https://[::1]:8443/a?b".

@@ -163,7 +163,7 @@ public:
         const Url& url = entry.request.url;
         if (!m_entries.empty()) {
             const Url& first = m_entries.front().request.url;
-            if (url.scheme != first.scheme || url.host != first.host || url.port != first.port)
+            if (!url.sameOrigin(first))
                 return fail(entry.line,
                     originText(url) + " is a second origin; every request of a mix must go to " + originText(first)
                         + " (line " + std::to_string(m_entries.front().line)

@@ -85,8 +85,8 @@ void Http1Session::submitMixed(uint16_t entry)
 
 std::span<const char> Http1Session::onWritten(size_t n)
 {
+    m_writeOffset += n;
     if (m_requests->mixed()) {
-        m_writeOffset += n;
         const std::string& out = m_view ? *m_view : m_mixOutput;
         if (m_writeOffset == out.size()) {
             m_view = nullptr;
@@ -95,7 +95,6 @@ std::span<const char> Http1Session::onWritten(size_t n)
         }
         return pendingOutput();
     }
-    m_writeOffset += n;
     // Fully written: the next requests start again at the front of the batch.
     if (m_writeOffset == m_writeTarget) m_writeOffset = m_writeTarget = 0;
     return pendingOutput();

@@ -49,8 +49,7 @@ Status RunConfig::validate() const
         return Error { "--slo-abort watches errors and non-2xx budgets: add one, e.g. --slo 'errors<1%'" };
     if (mix.entries.size() > 65535) return Error { "a request mix has at most 65,535 entries" };
     for (const MixRequest& e : mix.entries)
-        if (e.request.url.scheme != request.url.scheme || e.request.url.host != request.url.host
-            || e.request.url.port != request.url.port)
+        if (!e.request.url.sameOrigin(request.url))
             return Error { "every request of a mix must go to " + request.url.scheme + "://" + request.url.hostHeader()
                 + " (one connection pool serves one origin), not " + e.request.url.displayText() };
     if (request.method.empty()) return Error { "method must not be empty" };

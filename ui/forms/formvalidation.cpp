@@ -184,7 +184,7 @@ FieldErrors checkTargetForm(const TargetForm& form, const QStringList& takenName
             errors[QStringLiteral("requestMix")] = q(mix.error());
         } else if (url) {
             const Url origin = mix->origin();
-            if (origin.scheme != url->scheme || origin.host != url->host || origin.port != url->port)
+            if (!origin.sameOrigin(*url))
                 errors[QStringLiteral("requestMix")]
                     = QStringLiteral("the mix goes to %1, the URL to %2://%3/")
                           .arg(q(origin.toString()), q(url->scheme), q(url->hostHeader()));
