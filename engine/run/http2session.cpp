@@ -106,7 +106,7 @@ Http2Session::~Http2Session()
 void Http2Session::onConnected()
 {
     reset();
-    nghttp2_session_client_new2(&m_session, m_requests->callbacks, this, m_requests->options);
+    m_requests->memory.newClientSession(&m_session, m_requests->callbacks, this, m_requests->options);
     const nghttp2_settings_entry settings[] = {
         { NGHTTP2_SETTINGS_ENABLE_PUSH, 0 },
         { NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE, static_cast<uint32_t>(m_requests->streamWindow) },

@@ -13,6 +13,7 @@
 
 #include "http/http2fields.h"
 #include "run/clientsession.h"
+#include "run/http2memory.h"
 #include "run/runconfig.h"
 
 #include <cstdint>
@@ -59,6 +60,7 @@ public:
     uint32_t headerTableBytes = 0; ///< SETTINGS_HEADER_TABLE_SIZE we send
     nghttp2_session_callbacks* callbacks = nullptr;
     nghttp2_option* options = nullptr;
+    Http2SessionMemory memory; ///< the sessions' allocator: one frame buffer for all of them
     /// The lowest SETTINGS_MAX_CONCURRENT_STREAMS a server sent below `streams` (0 = never lower).
     uint32_t lowestServerLimit = 0;
 };
