@@ -5,10 +5,10 @@
 // HistogramLogReader) read our runs:
 //
 //   #[Histogram log format version 1.3]
-//   #[StartTime: 1796188488.123 (seconds since epoch), 2026-12-02T05:14:48.123Z]
-//   #[BaseTime: 1796188488.123 (seconds since epoch)]
+//   #[StartTime: 1796191762.886 (seconds since epoch), 2026-12-02T06:09:22.886Z]
+//   #[BaseTime: 1796191762.886 (seconds since epoch)]
 //   "StartTimestamp","Interval_Length","Interval_Max","Interval_Compressed_Histogram"
-//   Tag=latency,0.000,1.000,0.213,HISTFAAAA...
+//   Tag=latency,0.000,1.000,22.327,HISTFAAAARd4nC1M...
 //
 // One line per interval and histogram (tags as the JSON's histogram keys: latency,
 // service in the open model, connect, tls_handshake for https, ttfb), written and
