@@ -7,7 +7,7 @@ PACKAGES=(
     # build
     build-essential cmake ninja-build pkg-config ccache
     # engine
-    libssl-dev openssl libfmt-dev nlohmann-json3-dev libcli11-dev libsqlite3-dev libcurl4-openssl-dev libnghttp2-dev
+    libssl-dev openssl libfmt-dev nlohmann-json3-dev libcli11-dev libsqlite3-dev libcurl4-openssl-dev libnghttp2-dev zlib1g-dev
     # GUI: Qt 6 Widgets, Charts (which needs the OpenGL module), Network, Test; DejaVu fonts (without a
     # font Qt renders text as empty boxes, silently)
     qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev libgl1-mesa-dev fonts-dejavu-core
@@ -15,6 +15,8 @@ PACKAGES=(
     xvfb xauth xdotool imagemagick
     # tests: GoogleTest, a real nginx on loopback, clang + libFuzzer for the bounded fuzz run
     libgtest-dev libgmock-dev nginx-light clang libclang-rt-14-dev python3 ca-certificates
+    # tests: node, to check our HdrHistogram encoding with hdr-histogram-js (from npm, below)
+    nodejs
     # packaging test: dpkg-shlibdeps for the Depends of the .debs, validators for the desktop file, the
     # AppStream metainfo and the MIME type, groff for the man page
     dpkg-dev desktop-file-utils appstream shared-mime-info groff-base
@@ -26,11 +28,23 @@ missing=()
 for p in "${PACKAGES[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+# Debian's nodejs comes without npm (NodeSource's includes it).
+command -v npm >/dev/null || missing+=(npm)
 
-SUDO=""
-[ "$(id -u)" -ne 0 ] && SUDO="sudo"
-echo "install-deps: installing ${missing[*]}" >&2
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+if [ ${#missing[@]} -gt 0 ]; then
+    SUDO=""
+    [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+    echo "install-deps: installing ${missing[*]}" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    $SUDO apt-get update -qq
+    $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# Test peers from npm, never shipped: hdr-histogram-js, at the versions package-lock.json
+# pins, into tests/support/npm/node_modules. Skipped when that lock file is what was installed.
+npm_dir="$(cd "$(dirname "$0")/.." && pwd)/tests/support/npm"
+if ! cmp -s "$npm_dir/package-lock.json" "$npm_dir/node_modules/.installed-lock.json"; then
+    echo "install-deps: npm ci in $npm_dir" >&2
+    (cd "$npm_dir" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null)
+    cp "$npm_dir/package-lock.json" "$npm_dir/node_modules/.installed-lock.json"
+fi

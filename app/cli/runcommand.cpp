@@ -4,6 +4,7 @@
 #include "parse/requestmix.h"
 #include "parse/stageparse.h"
 #include "pipeline/recordedrun.h"
+#include "report/hdrlog.h"
 #include "report/jsonreport.h"
 #include "report/units.h"
 #include "report/wrktext.h"
@@ -211,6 +212,9 @@ void addRunCommand(CLI::App& app, RunArgs& a)
     run->add_option("--warmup", a.warmup, "Send load for this long before measuring");
     run->add_option("--interval", a.interval, "Interval of the time series (default 1s, at least 100ms)");
     run->add_option("--json", a.jsonPath, "Write the result as JSON to FILE ('-' for stdout)");
+    run->add_option("--hdr-log", a.hdrLogPath,
+        "Write an HdrHistogram interval log to FILE as the intervals arrive (HistogramLogWriter's format; "
+        "tags latency, service, connect, tls_handshake, ttfb)");
     run->add_flag("-k,--insecure", a.insecure, "Do not verify the server certificate");
     run->add_option("--cacert", a.caFile, "Trust the CA certificates in this PEM file");
     run->add_option("-s,--script", a.script, "Lua script (wrk): not supported");
@@ -265,9 +269,20 @@ int runCommand(const RunArgs& a)
             static_cast<double>(probed.totalUs) / 1000.0, static_cast<double>(probed.firstByteUs) / 1000.0,
             probed.remoteIp);
     };
+    // An unwritable log is a usage error, found before any load.
+    std::unique_ptr<HdrLogWriter> hdrLog;
+    if (!a.hdrLogPath.empty()) {
+        auto opened = HdrLogWriter::open(a.hdrLogPath);
+        if (!opened) {
+            printError(opened.error());
+            return 2;
+        }
+        hdrLog = std::move(*opened);
+    }
     RecordedRun run(*cfg, options);
     HeaderPrinter header(text);
     run.addObserver(&header);
+    if (hdrLog) run.addObserver(hdrLog.get());
 
     // From here on the first Ctrl-C ends the run with a report, as in wrk (a second one kills).
     g_stop = &run.stopSwitch();
@@ -292,6 +307,8 @@ int runCommand(const RunArgs& a)
     const RunResult& result = *out.result;
     text << formatRunReport(result, TextReportOptions { a.latency }) << std::flush;
     const bool jsonOk = a.jsonPath.empty() || writeJson(a.jsonPath, result);
+    const bool hdrLogOk = !hdrLog || hdrLog->error().empty();
+    if (!hdrLogOk) printError(hdrLog->error());
     int stored = 0;
     if (!out.storageWarning.empty()) {
         printWarning(out.storageWarning);
@@ -299,7 +316,7 @@ int runCommand(const RunArgs& a)
     } else if (out.runId) {
         text << "Stored as run " << out.runId << " in '" << a.dbPath << "'" << std::endl;
     }
-    if (!jsonOk) return 1;
+    if (!jsonOk || !hdrLogOk) return 1;
     // A failed SLO is the verdict a pipeline acts on: it wins over a storage warning (3).
     if (!allSlosMet(result.slo)) return EXIT_SLO_FAILED;
     return stored;

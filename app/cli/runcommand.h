@@ -37,6 +37,7 @@ struct RunArgs
     std::string sendSpin; ///< --send-spin: open model, poll this long before a due send (empty: the default)
     bool latency = false;
     std::string jsonPath;
+    std::string hdrLogPath; ///< --hdr-log: an HdrHistogram interval log, written as intervals arrive
     bool insecure = false;
     std::string caFile;
     std::string script;

@@ -1,6 +1,7 @@
 #include "report/jsonreport.h"
 
 #include "report/generatorlag.h"
+#include "stats/hdrcodec.h"
 
 #include <cmath>
 #include <nlohmann/json.hpp>
@@ -113,10 +114,56 @@ Json statusCodesJson(const std::vector<std::pair<int, uint64_t>>& codes)
     return j;
 }
 
+// Every histogram of a run or an interval, for mergers: "histograms" holds each as
+// HdrHistogram's V2 compressed base64 ("HISTF..."), bucket for bucket our layout, and
+// "histogram_totals" the exact count, min, max and sum that encoding does not carry.
+// Keys: latency (corrected in the open model), service (open model), connect,
+// tls_handshake (https), ttfb (first byte).
+struct NamedHistogram
+{
+    const char* key;
+    LatencyHistogram histogram;
+};
+
+void addHistograms(Json& j, const std::vector<NamedHistogram>& histograms)
+{
+    Json encoded = Json::object();
+    Json totals = Json::object();
+    for (const NamedHistogram& n : histograms) {
+        encoded[n.key] = encodeHdrBase64(n.histogram);
+        totals[n.key] = Json { { "count", n.histogram.count() }, { "min_us", n.histogram.minUs() },
+            { "max_us", n.histogram.maxUs() }, { "sum_us", n.histogram.sumUs() } };
+    }
+    j["histograms"] = std::move(encoded);
+    j["histogram_totals"] = std::move(totals);
+}
+
+// The same histograms, in the same order, for the summary and for each interval.
+std::vector<NamedHistogram> runHistograms(const RunResult& result)
+{
+    std::vector<NamedHistogram> out { { "latency", result.latency } };
+    if (result.config.openModel()) out.push_back({ "service", result.serviceLatency });
+    out.push_back({ "connect", result.connectTime });
+    if (result.config.request.url.isTls()) out.push_back({ "tls_handshake", result.tlsHandshake });
+    out.push_back({ "ttfb", result.firstByte });
+    return out;
+}
+
+std::vector<NamedHistogram> intervalHistograms(const IntervalRecord& interval, const RunConfig& config)
+{
+    std::vector<NamedHistogram> out { { "latency", interval.latencyHistogramDecoded() } };
+    if (config.openModel()) out.push_back({ "service", interval.serviceHistogramDecoded() });
+    out.push_back({ "connect", interval.connectHistogramDecoded() });
+    if (config.request.url.isTls()) out.push_back({ "tls_handshake", interval.tlsHandshakeHistogramDecoded() });
+    out.push_back({ "ttfb", interval.firstByteHistogramDecoded() });
+    return out;
+}
+
 // "errors" counts requests without a usable answer (socket, TLS, parse), as everywhere
 // else; responses outside 2xx/3xx are "non2xx", and every kind is in "errors_by_kind".
-Json intervalJson(const IntervalRecord& interval, bool open)
+Json intervalJson(const IntervalRecord& interval, const RunConfig& config)
 {
+    const bool open = config.openModel();
     Json j {
         { "t_s", interval.endS },
         { "start_s", interval.startS },
@@ -138,6 +185,7 @@ Json intervalJson(const IntervalRecord& interval, bool open)
         j["late_requests"] = interval.lateRequests;
         j["max_lag_us"] = interval.maxLagUs;
     }
+    addHistograms(j, intervalHistograms(interval, config));
     return j;
 }
 
@@ -186,6 +234,7 @@ std::string formatJsonReport(const RunResult& result)
             { "p99_9", result.sendLag.valueAtPercentileUs(99.9) }, { "max", result.sendLag.maxUs() } };
         doc["summary"]["generator_lag_noticeable"] = generatorLagNoticeable(result);
     }
+    addHistograms(doc["summary"], runHistograms(result));
     const RateSamples& rates = result.threadRates;
     doc["thread_rps"] = Json {
         { "mean", rates.mean() },
@@ -195,7 +244,7 @@ std::string formatJsonReport(const RunResult& result)
     };
     Json intervals = Json::array();
     for (const IntervalRecord& interval : result.intervals)
-        intervals.push_back(intervalJson(interval, open));
+        intervals.push_back(intervalJson(interval, result.config));
     doc["intervals"] = std::move(intervals);
     if (!result.config.mix.empty()) {
         // The mix, entry by entry, in the file's order (config.mix in the JSON config says how it was walked).

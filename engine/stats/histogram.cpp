@@ -37,6 +37,51 @@ void LatencyHistogram::merge(const LatencyHistogram& other)
     m_maxUs = std::max(m_maxUs, other.m_maxUs);
 }
 
+bool LatencyHistogram::addToBucket(int index, uint64_t count)
+{
+    if (index < 0 || index >= BUCKET_COUNT) return false;
+    if (count == 0) return true;
+    const uint64_t low = lowestOf(index);
+    const uint64_t high = low + widthOf(index) - 1;
+    uint64_t total = 0, part = 0, sum = 0;
+    if (__builtin_add_overflow(m_total, count, &total)) return false;
+    // The sum is an estimate here; past 2^64 it stays at the largest value rather than wrapping.
+    if (__builtin_mul_overflow(low + widthOf(index) / 2, count, &part) || __builtin_add_overflow(m_sumUs, part, &sum))
+        sum = UINT64_MAX;
+    m_counts[static_cast<size_t>(index)] += count;
+    m_total = total;
+    m_sumUs = sum;
+    m_minUs = std::min(m_minUs, low);
+    m_maxUs = std::max(m_maxUs, high);
+    return true;
+}
+
+bool LatencyHistogram::setExactTotals(uint64_t minUs, uint64_t maxUs, uint64_t sumUs)
+{
+    if (m_total == 0) return minUs == 0 && maxUs == 0 && sumUs == 0;
+    int first = 0, last = BUCKET_COUNT - 1;
+    while (!m_counts[static_cast<size_t>(first)])
+        ++first;
+    while (!m_counts[static_cast<size_t>(last)])
+        --last;
+    if (minUs > maxUs || indexOf(minUs) != first || indexOf(maxUs) != last || maxUs > MAX_VALUE_US) return false;
+    // The sum lies between every value at its bucket's lowest and every value at its highest,
+    // with the extremes pinned to min and max (one value each, at least).
+    __extension__ using Wide = unsigned __int128; // n values of up to 2^36 each: past 64 bits
+    Wide lowSum = 0, highSum = 0;
+    for (int i = first; i <= last; ++i) {
+        const uint64_t n = m_counts[static_cast<size_t>(i)];
+        if (!n) continue;
+        lowSum += static_cast<Wide>(std::max(lowestOf(i), minUs)) * n;
+        highSum += static_cast<Wide>(std::min(lowestOf(i) + widthOf(i) - 1, maxUs)) * n;
+    }
+    if (sumUs < lowSum || sumUs > highSum) return false;
+    m_minUs = minUs;
+    m_maxUs = maxUs;
+    m_sumUs = sumUs;
+    return true;
+}
+
 void LatencyHistogram::reset()
 {
     if (m_total == 0) return;
@@ -86,7 +131,11 @@ uint64_t LatencyHistogram::valueAtPercentileUs(double p) const
 {
     if (m_total == 0) return 0;
     p = std::clamp(p, 0.0, 100.0);
-    auto target = static_cast<uint64_t>(std::ceil(p / 100.0 * static_cast<double>(m_total)));
+    // The rank of the value: ceil(p% of all), less one ulp first, because p / 100 is rarely exact
+    // (99.9 / 100 * 2000 is 1998.0000000000002, and the 1999th value is not p99.9 of 2000).
+    // HdrHistogram does the same, so both read the same bucket.
+    const double rank = p / 100.0 * static_cast<double>(m_total);
+    auto target = static_cast<uint64_t>(std::ceil(rank - (std::nextafter(rank, INFINITY) - rank)));
     target = std::clamp<uint64_t>(target, 1, m_total);
     uint64_t cumulative = 0;
     for (int i = 0; i < BUCKET_COUNT; ++i) {

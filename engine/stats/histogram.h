@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -64,6 +65,25 @@ public:
     };
     /// Calls f for every non-empty bucket, lowest values first.
     void forEachBucket(const std::function<void(const Bucket&)>& f) const;
+
+    /// The counters, bucket by bucket (index i holds values lowestOf(i) .. lowestOf(i) + widthOf(i) - 1).
+    std::span<const uint64_t, BUCKET_COUNT> bucketCounts() const { return m_counts; }
+    /// Adds count values to bucket index (0 <= index < BUCKET_COUNT), for decoders of
+    /// bucket-exact encodings that do not carry the values themselves: min and max become
+    /// the bucket's lowest and highest value, and the sum grows by count times its median
+    /// value (HdrHistogram's convention), until setExactTotals() says otherwise.
+    /// False, and nothing added, when the total count would pass 2^64 (the estimated sum
+    /// stops at 2^64-1 instead).
+    bool addToBucket(int index, uint64_t count);
+    /// Replaces min, max and sum (estimates after addToBucket) by the exact values recorded
+    /// elsewhere. False, and nothing changed, when they cannot belong to these buckets
+    /// (min and max outside the first and last non-empty bucket, the sum outside what the
+    /// buckets allow, anything on an empty histogram but zeros).
+    bool setExactTotals(uint64_t minUs, uint64_t maxUs, uint64_t sumUs);
+    /// Exact sum of the recorded values (or the bucket estimate after addToBucket).
+    uint64_t sumUs() const { return m_sumUs; }
+    /// Same counters, min, max and sum.
+    bool operator==(const LatencyHistogram&) const = default;
 
     /// Compact, portable encoding (varint run-length of counters) for storage.
     std::string serialize() const;

@@ -1,4 +1,5 @@
 #include "report/jsonreport.h"
+#include "stats/hdrcodec.h"
 
 #include <cmath>
 #include <gtest/gtest.h>
@@ -278,4 +279,57 @@ TEST(JsonReport, InvalidUtf8InErrorTextIsReplaced)
     r.firstTlsError = "bad \xff byte";
     const json j = parse(r);
     EXPECT_EQ(j["first_tls_error"], "bad \xEF\xBF\xBD byte");
+}
+
+TEST(JsonReport, HistogramsForMergers)
+{
+    RunResult r = sampleResult();
+    r.connectTime.record(61);
+    r.firstByte.recordN(185, 4);
+    const auto j = nlohmann::ordered_json::parse(formatJsonReport(r)); // keys in the file's order
+    const auto& summary = j["summary"];
+    // Closed loop over http: no service time, no TLS handshake.
+    std::vector<std::string> keys;
+    for (const auto& [key, value] : summary["histograms"].items())
+        keys.push_back(key);
+    EXPECT_EQ(keys, (std::vector<std::string> { "latency", "connect", "ttfb" }));
+    auto latency = decodeHdrBase64(summary["histograms"]["latency"].get<std::string>());
+    ASSERT_TRUE(latency.ok()) << latency.error();
+    const auto& totals = summary["histogram_totals"]["latency"];
+    EXPECT_EQ(totals["count"], r.latency.count());
+    EXPECT_EQ(totals["min_us"], r.latency.minUs());
+    EXPECT_EQ(totals["max_us"], r.latency.maxUs());
+    EXPECT_EQ(totals["sum_us"], r.latency.sumUs());
+    ASSERT_TRUE(latency->setExactTotals(totals["min_us"], totals["max_us"], totals["sum_us"]));
+    EXPECT_TRUE(*latency == r.latency);
+    EXPECT_EQ(summary["histogram_totals"]["ttfb"]["count"], 4);
+    // Each interval has the same keys, and its own histograms.
+    ASSERT_EQ(j["intervals"].size(), 2u);
+    for (size_t i = 0; i < 2; ++i) {
+        const auto& interval = j["intervals"][i];
+        EXPECT_EQ(interval["histograms"].size(), 3u);
+        auto h = decodeHdrBase64(interval["histograms"]["latency"].get<std::string>());
+        ASSERT_TRUE(h.ok()) << h.error();
+        const LatencyHistogram expected = r.intervals[i].latencyHistogramDecoded();
+        ASSERT_TRUE(h->setExactTotals(interval["histogram_totals"]["latency"]["min_us"],
+            interval["histogram_totals"]["latency"]["max_us"], interval["histogram_totals"]["latency"]["sum_us"]));
+        EXPECT_TRUE(*h == expected);
+        EXPECT_EQ(interval["histogram_totals"]["connect"]["count"], 0);
+    }
+}
+
+TEST(JsonReport, HistogramsOfTheOpenModelOverTls)
+{
+    RunResult r = sampleResult();
+    r.config.ratePerS = 1000;
+    r.config.request.url.scheme = "https";
+    r.serviceLatency.record(90);
+    r.tlsHandshake.record(1310);
+    const auto j = nlohmann::ordered_json::parse(formatJsonReport(r));
+    std::vector<std::string> keys;
+    for (const auto& [key, value] : j["summary"]["histograms"].items())
+        keys.push_back(key);
+    EXPECT_EQ(keys, (std::vector<std::string> { "latency", "service", "connect", "tls_handshake", "ttfb" }));
+    EXPECT_EQ(j["summary"]["histogram_totals"]["tls_handshake"]["max_us"], 1310);
+    EXPECT_EQ(j["intervals"][0]["histogram_totals"].size(), 5u);
 }

@@ -183,3 +183,15 @@ TEST(Histogram, SerializeRoundTripsAndRejectsGarbage)
     EXPECT_FALSE(untouched.deserialize(bytes + "x")); // trailing junk
     EXPECT_EQ(untouched.count(), 1u); // a failed decode leaves the histogram as it was
 }
+
+TEST(Histogram, PercentileRankIsNotPushedUpByRounding)
+{
+    // 99.9% of 2000 is the 1998th value, though 99.9 / 100 * 2000 is 1998.0000000000002 in doubles.
+    LatencyHistogram h;
+    h.recordN(10, 1998);
+    h.recordN(20, 2);
+    EXPECT_EQ(h.valueAtPercentileUs(99.9), 10u);
+    EXPECT_EQ(h.valueAtPercentileUs(99.95), 20u);
+    EXPECT_EQ(h.valueAtPercentileUs(100), 20u);
+    EXPECT_EQ(h.valueAtPercentileUs(0), 10u);
+}
