@@ -23,4 +23,12 @@ inline int64_t wallClockNowMs()
     return static_cast<int64_t>(ts.tv_sec) * 1000 + static_cast<int64_t>(ts.tv_nsec) / 1'000'000;
 }
 
+/// Microseconds since the Unix epoch, now (a common start of several loaders).
+inline int64_t wallClockNowUs()
+{
+    timespec ts {};
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return static_cast<int64_t>(ts.tv_sec) * 1'000'000 + static_cast<int64_t>(ts.tv_nsec) / 1000;
+}
+
 } // namespace wb

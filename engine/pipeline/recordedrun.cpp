@@ -139,18 +139,25 @@ RecordedRunOutcome RecordedRun::run()
         if (m_options.onProbed) m_options.onProbed(*probed);
     }
 
-    RunController controller(config);
-    m_stop->attach(controller);
-    struct Detach // whatever happens below, a pull must not reach a destroyed controller
+    std::unique_ptr<LoadRunner> runner;
+    if (m_options.makeRunner) {
+        runner = m_options.makeRunner(config);
+    } else {
+        auto controller = std::make_unique<RunController>(config);
+        controller->measureFrom(m_options.startAtUnixUs);
+        runner = std::move(controller);
+    }
+    m_stop->attach(*runner);
+    struct Detach // whatever happens below, a pull must not reach a destroyed runner
     {
         StopSwitch& stop;
         ~Detach() { stop.detach(); }
     } detach { *m_stop };
 
-    const Status prepared = controller.prepare();
+    const Status prepared = runner->prepare();
     if (cancelled()) return fail(Ended::Cancelled, {});
     if (!prepared) return fail(Ended::PrepareFailed, prepared.error());
-    for (const std::string& w : controller.warnings())
+    for (const std::string& w : runner->warnings())
         warn(w);
 
     std::unique_ptr<SessionRecorder> recorder;
@@ -163,13 +170,13 @@ RecordedRunOutcome RecordedRun::run()
         recording.experiment = m_options.experiment;
         recording.probeJson = m_probeJson;
         recorder = std::make_unique<SessionRecorder>(std::move(m_store), recording);
-        controller.addObserver(recorder.get());
+        runner->addObserver(recorder.get());
     }
     for (RunObserver* o : m_observers)
-        controller.addObserver(o);
+        runner->addObserver(o);
 
     RecordedRunOutcome out;
-    out.result = controller.run();
+    out.result = runner->run();
     out.probeJson = m_probeJson;
     out.targetId = m_targetId;
     out.storageWarning = storageWarning;

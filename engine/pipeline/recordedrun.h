@@ -30,6 +30,7 @@
 
 namespace wb {
 
+class LoadRunner;
 class RunObserver;
 
 struct RecordedRunOptions
@@ -53,11 +54,18 @@ struct RecordedRunOptions
     /// (the GUI). false: the run still starts and ends at once, reported and stored as
     /// 'stopped' (the CLI, whose Ctrl-C always ends with a report).
     bool cancelBeforeLoad = true;
+    /// Measure from this wall-clock instant (µs since the Unix epoch): a common start of several
+    /// loaders (RunController::measureFrom). 0: as soon as the warm-up is over.
+    int64_t startAtUnixUs = 0;
     /// Called as soon as something is worth saying (a read-only session, a target with
     /// another URL), so a long run can still be stopped; on the calling thread.
     std::function<void(const std::string&)> onWarning;
     /// Called with the probe's result when it passed, before the load; on the calling thread.
     std::function<void(const ProbeResult&)> onProbed;
+    /// What makes the load: default, a RunController in this process; a fleet of loaders
+    /// (engine/fleet) makes it elsewhere and merges their streams. Given the configuration
+    /// as it will run (the built-in host resolved).
+    std::function<std::unique_ptr<LoadRunner>(const RunConfig&)> makeRunner;
 };
 
 struct RecordedRunOutcome

@@ -169,9 +169,24 @@ RunResult RunController::run()
     if (!m_prepared) return result;
 
     const RunConfig& cfg = m_plan.config;
-    m_plan.startUs = monotonicNowUs();
-    m_plan.measureStartUs = m_plan.startUs + cfg.warmupUs;
-    result.measureStartUnixMs = wallClockNowMs() + static_cast<int64_t>(cfg.warmupUs / 1000);
+    if (m_startAtUnixUs > 0) {
+        // A common start: sleep until the connections and the warm-up need to begin, then
+        // map the wall-clock instant onto the monotonic clock the workers measure with.
+        const int64_t leadUs = static_cast<int64_t>(cfg.warmupUs + CONNECT_LEAD_US);
+        while (!m_plan.stopRequested.load()) {
+            const int64_t waitUs = m_startAtUnixUs - leadUs - wallClockNowUs();
+            if (waitUs <= 0) break;
+            std::this_thread::sleep_for(std::chrono::microseconds(std::min<int64_t>(waitUs, 50'000)));
+        }
+        m_plan.startUs = monotonicNowUs();
+        const int64_t untilStartUs = m_startAtUnixUs - wallClockNowUs();
+        m_plan.measureStartUs = m_plan.startUs + static_cast<uint64_t>(std::max<int64_t>(untilStartUs, 0));
+        result.measureStartUnixMs = std::max(m_startAtUnixUs, wallClockNowUs()) / 1000;
+    } else {
+        m_plan.startUs = monotonicNowUs();
+        m_plan.measureStartUs = m_plan.startUs + cfg.warmupUs;
+        result.measureStartUnixMs = wallClockNowMs() + static_cast<int64_t>(cfg.warmupUs / 1000);
+    }
     m_plan.endUs = m_plan.measureStartUs + cfg.durationUs;
     for (auto* o : m_observers)
         o->onStarted(cfg);

@@ -8,6 +8,7 @@
 //   RunResult result = run.run();   // blocks; stop() from any thread ends it early
 
 #include "run/loadplan.h"
+#include "run/loadrunner.h"
 #include "run/runobserver.h"
 #include "run/runresult.h"
 
@@ -19,30 +20,36 @@ namespace wb {
 
 class Worker;
 
-class RunController
+class RunController final : public LoadRunner
 {
 public:
     explicit RunController(RunConfig config);
-    ~RunController();
+    ~RunController() override;
     RunController(const RunController&) = delete;
     RunController& operator=(const RunController&) = delete;
 
-    void addObserver(RunObserver* observer) { m_observers.push_back(observer); }
+    void addObserver(RunObserver* observer) override { m_observers.push_back(observer); }
 
     /// Validates the configuration, raises the file descriptor limit, resolves
     /// the host, sets up TLS and checks that the target accepts a connection
     /// (and a TLS handshake). The error is one plain sentence, e.g.
     /// "connection refused by 127.0.0.1:9".
-    Status prepare();
+    Status prepare() override;
     /// Runs the load (prepare() must have succeeded) and returns the result.
-    RunResult run();
+    RunResult run() override;
     /// Ends the run early; every worker stops within ~100 ms. Async-signal-safe.
-    void stop();
+    void stop() override;
+    /// Measure from this wall-clock time (µs since the Unix epoch), the common start of several
+    /// loaders: run() waits, then connects and warms up (at least the configured warm-up, plus
+    /// CONNECT_LEAD_US for the connections) so that measurement begins at that instant.
+    /// Call before run(); 0 = measure as soon as the warm-up is over.
+    void measureFrom(int64_t startUnixUs) { m_startAtUnixUs = startUnixUs; }
+    static constexpr uint64_t CONNECT_LEAD_US = 1'000'000;
 
     const RunConfig& config() const { return m_plan.config; }
     /// What prepare() noticed and the user should hear once, e.g. HTTP/1.1 headers HTTP/2
     /// leaves out, or a server that allows fewer streams than asked.
-    const std::vector<std::string>& warnings() const { return m_warnings; }
+    const std::vector<std::string>& warnings() const override { return m_warnings; }
 
 private:
     Status preflight(const std::vector<SocketAddress>& addresses);
@@ -54,6 +61,7 @@ private:
     std::vector<RunObserver*> m_observers;
     std::vector<std::string> m_warnings;
     bool m_prepared = false;
+    int64_t m_startAtUnixUs = 0;
 };
 
 /// The engine version string ("0.1.0").
