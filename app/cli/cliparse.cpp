@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <iostream>
+#include <unistd.h>
 
 namespace wb::cli {
 
@@ -45,6 +46,13 @@ int parseOrExit(CLI::App& app, std::vector<std::string> args)
         return 2;
     }
     return -1;
+}
+
+std::string hostName()
+{
+    char name[256] = {};
+    if (::gethostname(name, sizeof name - 1) != 0) return "unknown";
+    return name;
 }
 
 } // namespace wb::cli

@@ -25,4 +25,7 @@ void printError(const std::string& message);
 /// Prints "wrkbench-cli: warning: <message>" to stderr.
 void printWarning(const std::string& message);
 
+/// This machine's host name (a pod's is its name), for the loaders table.
+std::string hostName();
+
 } // namespace wb::cli

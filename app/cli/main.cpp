@@ -2,6 +2,8 @@
 
 #include "cliparse.h"
 #include "experimentcommand.h"
+#include "loadercommand.h"
+#include "mergecommand.h"
 #include "probecommand.h"
 #include "runcommand.h"
 #include "servecommand.h"
@@ -41,6 +43,10 @@ int main(int argc, char** argv)
     addExperimentReportCommand(app, experimentReportArgs);
     ExperimentsArgs experimentsArgs;
     addExperimentsCommand(app, experimentsArgs);
+    MergeArgs mergeArgs;
+    addMergeCommand(app, mergeArgs);
+    LoaderArgs loaderArgs;
+    addLoaderCommand(app, loaderArgs);
 
     if (argc < 2) {
         std::cerr << app.help();
@@ -49,7 +55,7 @@ int main(int argc, char** argv)
     if (const int rc = parseOrExit(app,
             withDefaultSubcommand(argc, argv,
                 { "run", "serve", "runs", "export", "import", "tag", "probe", "experiment", "experiment-report",
-                    "experiments" }));
+                    "experiments", "merge", "loader" }));
         rc >= 0)
         return rc;
     if (app.got_subcommand("run")) return runCommand(runArgs);
@@ -62,5 +68,7 @@ int main(int argc, char** argv)
     if (app.got_subcommand("experiment")) return experimentCommand(experimentArgs);
     if (app.got_subcommand("experiment-report")) return experimentReportCommand(experimentReportArgs);
     if (app.got_subcommand("experiments")) return experimentsCommand(experimentsArgs);
+    if (app.got_subcommand("merge")) return mergeCommand(mergeArgs);
+    if (app.got_subcommand("loader")) return loaderCommand(loaderArgs);
     return 2;
 }

@@ -1,15 +1,23 @@
 #include "runcommand.h"
 
 #include "cliparse.h"
+#include "common/clock.h"
+#include "fleet/fleetrunner.h"
+#include "fleet/kubeexecutor.h"
+#include "fleet/localexecutor.h"
 #include "parse/requestmix.h"
 #include "parse/stageparse.h"
+#include "parse/starttime.h"
 #include "pipeline/recordedrun.h"
 #include "report/hdrlog.h"
 #include "report/jsonreport.h"
 #include "report/units.h"
 #include "report/wrktext.h"
+#include "run/clocknote.h"
 #include "run/runobserver.h"
+#include "run/shard.h"
 #include "run/stages.h"
+#include "store/configjson.h"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -156,9 +164,8 @@ Result<RunConfig> toConfig(const RunArgs& a)
     return cfg;
 }
 
-bool writeJson(const std::string& path, const RunResult& result)
+bool writeJson(const std::string& path, const std::string& json)
 {
-    const std::string json = formatJsonReport(result);
     if (path == "-") {
         std::cout << json << std::endl;
         return true;
@@ -233,6 +240,30 @@ void addRunCommand(CLI::App& app, RunArgs& a)
         ->allow_extra_args(false);
     run->add_flag("--slo-abort", a.sloAbort,
         "Stop early once an errors or non-2xx budget is spent (checked after 5s of measurement)");
+    run->add_option("--shard", a.shard,
+        "Run loader I's share of a run spread over N loaders: I/N (I may be $JOB_COMPLETION_INDEX); merge the "
+        "loaders' --json results with 'merge'");
+    run->add_option("--start-at", a.startAt,
+        "Connect and warm up before this wall-clock time, measure from it: unix seconds (1764653400.5), RFC 3339 "
+        "(2026-12-02T05:30:00Z) or +DURATION from now");
+    run->add_option("--loaders", a.loaders,
+        "Spread the run over N loaders (each with its share of the connections and rate), merged into one run");
+    run->add_option("--on", a.on,
+        "Where --loaders run: local (child processes, the default) or kubernetes (an Indexed Job, see "
+        "docs/DISTRIBUTED.md)");
+    run->add_option("--kubectl", a.kubectl, "--on kubernetes: the kubectl to use (default: kubectl in PATH)");
+    run->add_option("--context", a.kubeContext, "--on kubernetes: kubectl context (default: the current one)");
+    run->add_option("--namespace", a.kubeNamespace, "--on kubernetes: namespace of the Job (default: default)");
+    run->add_option("--image", a.image, "--on kubernetes: the loader image (default: wrkbench-cli:VERSION)");
+    run->add_option("--pod-cpu", a.podCpu, "--on kubernetes: CPU request and limit of each loader pod (default 1)");
+    run->add_option(
+        "--pod-memory", a.podMemory, "--on kubernetes: memory request and limit of each pod (default 512Mi)");
+    run->add_option("--job-ttl", a.jobTtlSeconds, "--on kubernetes: ttlSecondsAfterFinished of the Job (default 600)");
+    run->add_flag(
+        "--keep", a.keepJob, "--on kubernetes: keep the Job after the run (it still expires after --job-ttl)");
+    run->add_flag("--manifest-only", a.manifestOnly, "--on kubernetes: print the Job's YAML and apply nothing");
+    run->add_option("--loader-ready-timeout", a.loaderReadyTimeout,
+        "How long loaders may take to start and reach the target (default 60s)");
     CLI::Option* db = run->add_option("--db", a.dbPath, "Store the run in this session file (created when missing)");
     run->add_option("--target", a.targetName, "Session target of the run (default: named after the URL)")->needs(db);
     run->add_option("--tag", a.tags, "Tag the stored run (repeatable)")->needs(db)->allow_extra_args(false);
@@ -257,7 +288,96 @@ int runCommand(const RunArgs& a)
     // With the JSON on stdout, the text report goes to stderr so stdout stays parseable.
     std::ostream& text = a.jsonPath == "-" ? std::cerr : std::cout;
 
+    // A loader run by hand (--shard, --start-at), or a fleet of them (--loaders).
+    const bool fleet = a.loaders > 1 || !a.on.empty();
+    if (fleet && (!a.shard.empty() || !a.startAt.empty())) {
+        printError("--loaders runs every loader itself: it does not combine with --shard or --start-at");
+        return 2;
+    }
+    if (fleet && !a.on.empty() && a.on != "local" && a.on != "kubernetes") {
+        printError("--on '" + a.on + "': use local or kubernetes");
+        return 2;
+    }
+    const bool kubernetes = a.on == "kubernetes";
+    KubeOptions kube;
+    kube.kubectl = a.kubectl;
+    kube.context = a.kubeContext;
+    kube.nameSpace = a.kubeNamespace;
+    kube.image = a.image;
+    kube.cpu = a.podCpu;
+    kube.memory = a.podMemory;
+    kube.ttlSeconds = a.jobTtlSeconds;
+    kube.keep = a.keepJob;
+    if (a.manifestOnly) {
+        if (!kubernetes) {
+            printError("--manifest-only goes with --on kubernetes");
+            return 2;
+        }
+        kube.jobName = newJobName();
+        std::cout << kubeManifestYaml(kube, runConfigToJson(cfg->normalized()), std::max(a.loaders, 1u));
+        return 0;
+    }
+    if (fleet && cfg->sloAbort) {
+        printError("--slo-abort does not combine with --loaders yet: each loader sees only its share of the budget");
+        return 2;
+    }
+    std::optional<LoaderIdentity> identity;
+    int64_t startAtUs = 0;
+    RunConfig runConfig = *cfg;
+    if (!a.startAt.empty()) {
+        const int64_t now = wallClockNowUs();
+        auto at = parseStartTimeUs(a.startAt, now);
+        if (!at) {
+            printError("--start-at: " + at.error());
+            return 2;
+        }
+        if (auto st = checkStartNotPast(*at, now); !st) {
+            printError("--start-at: " + st.error());
+            return 2;
+        }
+        startAtUs = *at;
+    }
+    if (!a.shard.empty()) {
+        auto shard = parseShard(a.shard);
+        if (!shard) {
+            printError("--shard: " + shard.error());
+            return 2;
+        }
+        auto share = shareOf(*cfg, *shard);
+        if (!share) {
+            printError(share.error());
+            return 2;
+        }
+        runConfig = *share;
+        identity = LoaderIdentity { shard->index, shard->count, hostName(), systemClockNote(), startAtUs,
+            runConfigToJson(cfg->normalized()) };
+    }
+    auto readyTimeout = parseDurationUs(a.loaderReadyTimeout);
+    if (!readyTimeout) {
+        printError("--loader-ready-timeout: " + readyTimeout.error());
+        return 2;
+    }
+
     RecordedRunOptions options;
+    options.startAtUnixUs = startAtUs;
+    if (fleet) {
+        FleetOptions fleetOptions;
+        fleetOptions.loaders = std::max(a.loaders, 1u);
+        fleetOptions.readyTimeoutUs = *readyTimeout;
+        fleetOptions.keepIntervals = !a.jsonPath.empty();
+        fleetOptions.onLoaderText = [](unsigned loader, const std::string& line) {
+            printWarning("loader " + std::to_string(loader) + ": " + line);
+        };
+        if (kubernetes) fleetOptions.readyTimeoutUs = std::max<uint64_t>(fleetOptions.readyTimeoutUs, 120'000'000);
+        options.makeRunner = [fleetOptions, kubernetes, kube](const RunConfig& config) -> std::unique_ptr<LoadRunner> {
+            std::unique_ptr<LoaderExecutor> executor;
+            if (kubernetes)
+                executor = std::make_unique<KubeExecutor>(kube);
+            else
+                executor = std::make_unique<LocalExecutor>(thisExecutable());
+            return std::make_unique<FleetRunner>(config, fleetOptions, std::move(executor));
+        };
+    }
     options.sessionPath = a.dbPath;
     options.targetName = a.targetName;
     options.tags = a.tags;
@@ -279,7 +399,7 @@ int runCommand(const RunArgs& a)
         }
         hdrLog = std::move(*opened);
     }
-    RecordedRun run(*cfg, options);
+    RecordedRun run(runConfig, options);
     HeaderPrinter header(text);
     run.addObserver(&header);
     if (hdrLog) run.addObserver(hdrLog.get());
@@ -306,7 +426,8 @@ int runCommand(const RunArgs& a)
     }
     const RunResult& result = *out.result;
     text << formatRunReport(result, TextReportOptions { a.latency }) << std::flush;
-    const bool jsonOk = a.jsonPath.empty() || writeJson(a.jsonPath, result);
+    const bool jsonOk = a.jsonPath.empty()
+        || writeJson(a.jsonPath, identity ? formatLoaderDocument(result, *identity) : formatJsonReport(result));
     const bool hdrLogOk = !hdrLog || hdrLog->error().empty();
     if (!hdrLogOk) printError(hdrLog->error());
     int stored = 0;

@@ -50,6 +50,22 @@ struct RunArgs
     std::string dbPath; ///< --db: store the run in this session
     std::string targetName; ///< --target: the session's target (default: named after the URL)
     std::vector<std::string> tags; ///< --tag: tags of the stored run
+    // Distributed runs (docs/DISTRIBUTED.md).
+    std::string shard; ///< --shard I/N: this process runs loader I's share of N
+    std::string startAt; ///< --start-at: measure from this wall-clock time (a common start)
+    unsigned loaders = 0; ///< --loaders N: run N loaders and merge them (0: one process, as always)
+    std::string on; ///< --on local|kubernetes (default local)
+    std::string loaderReadyTimeout = "60s"; ///< how long loaders may take to be ready
+    // --on kubernetes
+    std::string kubectl = "kubectl";
+    std::string kubeContext;
+    std::string kubeNamespace = "default";
+    std::string image; ///< empty: the documented default
+    std::string podCpu = "1";
+    std::string podMemory = "512Mi";
+    unsigned jobTtlSeconds = 600;
+    bool keepJob = false;
+    bool manifestOnly = false;
 };
 
 void addRunCommand(CLI::App& app, RunArgs& args);

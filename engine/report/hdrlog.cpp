@@ -31,6 +31,7 @@ LatencyHistogram histogramOf(const IntervalRecord& r, const std::string& tag)
 {
     if (tag == "latency") return r.latencyHistogramDecoded();
     if (tag == "service") return r.serviceHistogramDecoded();
+    if (tag == "send_lag") return r.sendLagHistogramDecoded();
     if (tag == "connect") return r.connectHistogramDecoded();
     if (tag == "tls_handshake") return r.tlsHandshakeHistogramDecoded();
     return r.firstByteHistogramDecoded();
@@ -64,6 +65,7 @@ void HdrLogWriter::onStarted(const RunConfig& config)
 {
     m_tags = { "latency" };
     if (config.openModel()) m_tags.push_back("service");
+    if (config.openModel()) m_tags.push_back("send_lag");
     m_tags.push_back("connect");
     if (config.request.url.isTls()) m_tags.push_back("tls_handshake");
     m_tags.push_back("ttfb");

@@ -117,7 +117,7 @@ Json statusCodesJson(const std::vector<std::pair<int, uint64_t>>& codes)
 // Every histogram of a run or an interval, for mergers: "histograms" holds each as
 // HdrHistogram's V2 compressed base64 ("HISTF..."), bucket for bucket our layout, and
 // "histogram_totals" the exact count, min, max and sum that encoding does not carry.
-// Keys: latency (corrected in the open model), service (open model), connect,
+// Keys: latency (corrected in the open model), service and send_lag (open model), connect,
 // tls_handshake (https), ttfb (first byte).
 struct NamedHistogram
 {
@@ -143,6 +143,7 @@ std::vector<NamedHistogram> runHistograms(const RunResult& result)
 {
     std::vector<NamedHistogram> out { { "latency", result.latency } };
     if (result.config.openModel()) out.push_back({ "service", result.serviceLatency });
+    if (result.config.openModel()) out.push_back({ "send_lag", result.sendLag });
     out.push_back({ "connect", result.connectTime });
     if (result.config.request.url.isTls()) out.push_back({ "tls_handshake", result.tlsHandshake });
     out.push_back({ "ttfb", result.firstByte });
@@ -153,6 +154,7 @@ std::vector<NamedHistogram> intervalHistograms(const IntervalRecord& interval, c
 {
     std::vector<NamedHistogram> out { { "latency", interval.latencyHistogramDecoded() } };
     if (config.openModel()) out.push_back({ "service", interval.serviceHistogramDecoded() });
+    if (config.openModel()) out.push_back({ "send_lag", interval.sendLagHistogramDecoded() });
     out.push_back({ "connect", interval.connectHistogramDecoded() });
     if (config.request.url.isTls()) out.push_back({ "tls_handshake", interval.tlsHandshakeHistogramDecoded() });
     out.push_back({ "ttfb", interval.firstByteHistogramDecoded() });
@@ -190,6 +192,11 @@ Json intervalJson(const IntervalRecord& interval, const RunConfig& config)
 }
 
 } // namespace
+
+std::string formatIntervalJson(const IntervalRecord& interval, const RunConfig& config)
+{
+    return intervalJson(interval, config).dump(-1, ' ', false, Json::error_handler_t::replace);
+}
 
 std::string formatJsonReport(const RunResult& result)
 {
@@ -280,6 +287,15 @@ std::string formatJsonReport(const RunResult& result)
         doc["slo"] = std::move(slo);
         doc["slo_ok"] = allSlosMet(result.slo);
         if (!result.sloAbortedBy.empty()) doc["slo_aborted_by"] = result.sloAbortedBy;
+    }
+    if (!result.loaders.empty()) {
+        // A run made by several loaders: what each did (engine/fleet merged them).
+        Json loaders = Json::array();
+        for (const LoaderSummary& l : result.loaders)
+            loaders.push_back(Json { { "index", l.index }, { "host", l.host }, { "connections", l.connections },
+                { "requests", l.requests }, { "errors", l.errors }, { "rps", l.requestsPerS },
+                { "start_offset_ms", l.startOffsetMs }, { "clock", l.clock }, { "state", l.state } });
+        doc["loaders"] = std::move(loaders);
     }
     if (!result.firstTlsError.empty()) doc["first_tls_error"] = result.firstTlsError;
     if (!result.firstConnectError.empty()) doc["first_connect_error"] = result.firstConnectError;

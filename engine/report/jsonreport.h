@@ -10,4 +10,7 @@ namespace wb {
 /// The JSON document, pretty-printed with two-space indentation.
 std::string formatJsonReport(const RunResult& result);
 
+/// One interval as the report's "intervals" hold it, on one line (a loader streams these).
+std::string formatIntervalJson(const IntervalRecord& interval, const RunConfig& config);
+
 } // namespace wb

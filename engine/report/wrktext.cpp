@@ -207,6 +207,29 @@ std::string formatRunHeader(const RunConfig& config)
     return out;
 }
 
+namespace {
+
+/// One line per loader of a distributed run, and a warning when their starts spread.
+void appendLoaders(std::string& out, const std::vector<LoaderSummary>& loaders)
+{
+    fmt::format_to(std::back_inserter(out), "  {} loaders:\n", loaders.size());
+    double earliest = 0, latest = 0;
+    for (size_t i = 0; i < loaders.size(); ++i) {
+        const LoaderSummary& l = loaders[i];
+        earliest = i == 0 ? l.startOffsetMs : std::min(earliest, l.startOffsetMs);
+        latest = i == 0 ? l.startOffsetMs : std::max(latest, l.startOffsetMs);
+        fmt::format_to(std::back_inserter(out),
+            "    #{:<3} {:<24} {:>6} conns {:>10} requests {:>12.2f} req/s {:>6} errors  start {:+.1f}ms  {}\n",
+            l.index, l.host, l.connections, l.requests, l.requestsPerS, l.errors, l.startOffsetMs, l.state);
+    }
+    if (latest - earliest > LOADER_START_SPREAD_WARN_MS)
+        fmt::format_to(std::back_inserter(out),
+            "  Warning: the loaders' starts spread over {:.0f}ms (more than {:.0f}ms): check their clocks\n",
+            latest - earliest, LOADER_START_SPREAD_WARN_MS);
+}
+
+} // namespace
+
 std::string formatRunReport(const RunResult& result, const TextReportOptions& options)
 {
     std::string out;
@@ -285,6 +308,7 @@ std::string formatRunReport(const RunResult& result, const TextReportOptions& op
 
     fmt::format_to(std::back_inserter(out), "Requests/sec: {:9.2f}\n", result.requestsPerS());
     fmt::format_to(std::back_inserter(out), "Transfer/sec: {:>10}B\n", formatBinary(result.bytesPerS()));
+    if (!result.loaders.empty()) appendLoaders(out, result.loaders);
     // The verdicts last, after every wrk line, so a pipeline's log ends with them.
     if (!result.sloAbortedBy.empty())
         fmt::format_to(std::back_inserter(out), "SLO abort: stopped after {}: the budget {} was spent\n",

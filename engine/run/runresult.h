@@ -15,6 +15,24 @@
 
 namespace wb {
 
+/// One loader of a run made by several (engine/fleet): its share and what it measured.
+struct LoaderSummary
+{
+    unsigned index = 0; ///< its shard index
+    std::string host; ///< where it ran (host name, pod name or agent address)
+    unsigned connections = 0; ///< its share
+    uint64_t requests = 0;
+    uint64_t errors = 0; ///< transport errors (IntervalRecord::transportErrors)
+    double requestsPerS = 0;
+    double startOffsetMs = 0; ///< its measurement start minus the run's (the common start)
+    std::string clock; ///< its wall clock's state (systemClockNote)
+    std::string state; ///< "completed", "stopped", or why it ended early ("died: ...")
+};
+
+/// Loaders whose measurement starts spread wider than this are flagged (their clocks disagree,
+/// or one started late).
+constexpr double LOADER_START_SPREAD_WARN_MS = 100;
+
 /// The run's totals are the Measurements of all its intervals added up (the
 /// open-model fields stay empty in the closed model).
 struct RunResult : Measurements
@@ -38,6 +56,8 @@ struct RunResult : Measurements
     /// A request mix: what each entry got (config.mix.entries[i] is entry i); empty without one.
     std::vector<EntryStats> entries;
     std::string sloAbortedBy; ///< --slo-abort: the budget that was spent ("" when the run was not aborted)
+    /// A run made by several loaders: one row each, by index; empty for a run of one process.
+    std::vector<LoaderSummary> loaders;
 
     /// Adds one merged interval to the totals and the series.
     void addInterval(const IntervalSnapshot& s, IntervalRecord record)

@@ -3,6 +3,7 @@
 #include "stats/snapshot.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 namespace wb {
@@ -96,6 +97,30 @@ LatencyHistogram IntervalRecord::tlsHandshakeHistogramDecoded() const
 LatencyHistogram IntervalRecord::firstByteHistogramDecoded() const
 {
     return decoded(firstByteHistogram);
+}
+
+IntervalSnapshot IntervalRecord::snapshot() const
+{
+    IntervalSnapshot s;
+    s.index = index;
+    s.startS = startS;
+    s.endS = endS;
+    s.targetRatePerS = std::isnan(targetRatePerS) ? 0 : targetRatePerS;
+    s.connections = connections;
+    s.requests = requests;
+    s.bytes = bytes;
+    s.errors = errors;
+    for (const auto& [code, count] : statusCodes)
+        s.status.byCode[code >= 0 && code <= StatusCounts::MAX_CODE ? static_cast<size_t>(code) : 0] += count;
+    s.latency = decoded(latencyHistogram);
+    s.serviceLatency = decoded(serviceHistogram);
+    s.sendLag = decoded(sendLagHistogram);
+    s.connectTime = decoded(connectHistogram);
+    s.tlsHandshake = decoded(tlsHandshakeHistogram);
+    s.firstByte = decoded(firstByteHistogram);
+    s.lateRequests = lateRequests;
+    s.maxLagUs = maxLagUs;
+    return s;
 }
 
 void IntervalRecord::add(const IntervalRecord& o)

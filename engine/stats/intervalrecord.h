@@ -63,6 +63,9 @@ struct IntervalRecord
     LatencyHistogram tlsHandshakeHistogramDecoded() const;
     LatencyHistogram firstByteHistogramDecoded() const;
 
+    /// The measurements back, histograms decoded (index, times, rate and connections as recorded).
+    IntervalSnapshot snapshot() const;
+
     /// Adds the same interval as measured by another loader: counts and status codes
     /// summed, histograms added exactly and their summaries recomputed, the earliest
     /// start kept. Times and index stay this record's.

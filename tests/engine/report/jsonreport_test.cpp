@@ -329,7 +329,8 @@ TEST(JsonReport, HistogramsOfTheOpenModelOverTls)
     std::vector<std::string> keys;
     for (const auto& [key, value] : j["summary"]["histograms"].items())
         keys.push_back(key);
-    EXPECT_EQ(keys, (std::vector<std::string> { "latency", "service", "connect", "tls_handshake", "ttfb" }));
+    EXPECT_EQ(
+        keys, (std::vector<std::string> { "latency", "service", "send_lag", "connect", "tls_handshake", "ttfb" }));
     EXPECT_EQ(j["summary"]["histogram_totals"]["tls_handshake"]["max_us"], 1310);
-    EXPECT_EQ(j["intervals"][0]["histogram_totals"].size(), 5u);
+    EXPECT_EQ(j["intervals"][0]["histogram_totals"].size(), 6u);
 }

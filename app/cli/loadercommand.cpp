@@ -1,0 +1,98 @@
+#include "loadercommand.h"
+
+#include "cliparse.h"
+#include "fleet/loaderstream.h"
+#include "fleet/pausedloader.h"
+#include "pipeline/recordedrun.h"
+#include "report/units.h"
+#include "run/clocknote.h"
+#include "run/shard.h"
+#include "store/configjson.h"
+
+#include <CLI/CLI.hpp>
+#include <csignal>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+namespace wb::cli {
+
+namespace {
+
+std::atomic<StopSwitch*> g_stop { nullptr };
+
+extern "C" void onLoaderSignal(int)
+{
+    if (StopSwitch* stop = g_stop.load()) stop->pull();
+}
+
+} // namespace
+
+void addLoaderCommand(CLI::App& app, LoaderArgs& a)
+{
+    CLI::App* cmd = app.add_subcommand("loader",
+        "One loader of a distributed run (started by 'run --loaders N'): its share of the run in FILE, JSON Lines "
+        "on stdout");
+    cmd->add_option("--config", a.configPath, "The whole run's configuration (JSON, as a stored run keeps it)")
+        ->required();
+    cmd->add_option("--shard", a.shard, "This loader's share: INDEX/COUNT (INDEX may be $JOB_COMPLETION_INDEX)")
+        ->required();
+    cmd->add_option("--control-dir", a.controlDir, "Directory where the coordinator writes 'start-at' and 'stop'")
+        ->required();
+    cmd->add_option("--start-timeout", a.startTimeout, "Give up when no start time came within this (default 10m)");
+    cmd->add_option("--host", a.host, "Name of this loader in the loaders table (default: the host name)");
+}
+
+int loaderCommand(const LoaderArgs& a)
+{
+    LoaderIdentity identity;
+    identity.host = a.host.empty() ? hostName() : a.host;
+    identity.clock = systemClockNote();
+    auto shard = parseShard(a.shard);
+    if (shard) {
+        identity.index = shard->index;
+        identity.count = shard->count;
+    }
+    LoaderStreamWriter stream(STDOUT_FILENO, identity);
+    auto refuse = [&](const std::string& error) {
+        stream.failed(error);
+        printError(error);
+        return 2;
+    };
+    if (!shard) return refuse(shard.error());
+    auto timeout = parseDurationUs(a.startTimeout);
+    if (!timeout) return refuse("--start-timeout: " + timeout.error());
+    std::ifstream in(a.configPath, std::ios::binary);
+    if (!in) return refuse("cannot read the run's configuration '" + a.configPath + "'");
+    std::ostringstream text;
+    text << in.rdbuf();
+    auto whole = runConfigFromJson(text.str());
+    if (!whole) return refuse("'" + a.configPath + "': " + whole.error());
+    if (auto st = whole->normalized().validate(); !st) return refuse(st.error());
+    auto share = shareOf(*whole, *shard);
+    if (!share) return refuse(share.error());
+    identity.wholeConfigJson = runConfigToJson(whole->normalized());
+    LoaderStreamWriter writer(STDOUT_FILENO, identity);
+
+    RecordedRunOptions options;
+    options.cancelBeforeLoad = false;
+    options.onWarning = printWarning;
+    options.makeRunner = [&](const RunConfig& config) -> std::unique_ptr<LoadRunner> {
+        return std::make_unique<PausedLoader>(config, writer, a.controlDir, *timeout);
+    };
+    RecordedRun run(*share, options);
+    run.addObserver(&writer);
+    g_stop = &run.stopSwitch();
+    std::signal(SIGINT, onLoaderSignal);
+    std::signal(SIGTERM, onLoaderSignal);
+    const RecordedRunOutcome out = run.run();
+    g_stop = nullptr;
+    if (!out.ran()) {
+        writer.failed(out.error);
+        printError(out.error);
+        return 1;
+    }
+    return 0;
+}
+
+} // namespace wb::cli

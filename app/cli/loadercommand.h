@@ -1,0 +1,28 @@
+#pragma once
+// `wrkbench-cli loader`: one loader of a distributed run, as executors start it
+// (a child process, a pod of an Indexed Job). It reads the whole run's
+// configuration from a file (nothing lost to quoting), takes its share, prepares,
+// says "ready" and waits for its start time in its control directory, then
+// streams its intervals and its result as JSON Lines on stdout.
+
+#include <string>
+
+namespace CLI {
+class App;
+}
+
+namespace wb::cli {
+
+struct LoaderArgs
+{
+    std::string configPath; ///< the whole run (runConfigToJson)
+    std::string shard; ///< I/N; I may be $JOB_COMPLETION_INDEX
+    std::string controlDir; ///< where start-at and stop appear
+    std::string startTimeout = "10m";
+    std::string host; ///< default: the host name (a pod's name)
+};
+
+void addLoaderCommand(CLI::App& app, LoaderArgs& args);
+int loaderCommand(const LoaderArgs& args);
+
+} // namespace wb::cli

@@ -1,0 +1,73 @@
+#pragma once
+// The coordinator of a distributed run, as a LoadRunner: the run pipeline
+// (pipeline/recordedrun.h) stores, reports and shows it like any run.
+//
+//   prepare(): the executor starts N paused loaders, each with its share; wait
+//              until every one is ready (its target answered) or one failed
+//   run():     pick a common start, tell every loader, read their streams and
+//              merge them live (FleetMerge) into one series for the observers;
+//              a loader that dies keeps what it sent, and the run is partial
+//   stop():    tell every loader to stop; each still reports what it measured
+
+#include "fleet/fleetmerge.h"
+#include "fleet/loaderexecutor.h"
+#include "fleet/loaderread.h"
+#include "run/loadrunner.h"
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace wb {
+
+struct FleetOptions
+{
+    unsigned loaders = 2;
+    /// How long loaders may take to be ready (start, resolve, connect; pods: pull the image).
+    uint64_t readyTimeoutUs = 60'000'000;
+    /// Keep the merged intervals in the result (a JSON report wants them).
+    bool keepIntervals = true;
+    /// A line a loader printed that is not an event (its warnings), on the runner's thread.
+    std::function<void(unsigned loader, const std::string& line)> onLoaderText;
+};
+
+class FleetRunner final : public LoadRunner
+{
+public:
+    FleetRunner(RunConfig whole, FleetOptions options, std::unique_ptr<LoaderExecutor> executor);
+    ~FleetRunner() override;
+
+    void addObserver(RunObserver* observer) override { m_observers.push_back(observer); }
+    Status prepare() override;
+    RunResult run() override;
+    void stop() override { m_stop.store(true); }
+    const std::vector<std::string>& warnings() const override { return m_warnings; }
+
+private:
+    struct Stream
+    {
+        std::string buffer;
+        bool open = true;
+        bool ready = false;
+        bool ended = false; ///< finished or failed (said so, or its stream closed)
+        std::string failure;
+        LoaderIdentity identity;
+    };
+    /// Reads what every open stream has, up to waitMs; calls handle() for each event.
+    void pump(int waitMs, const std::function<void(unsigned, LoaderEvent&)>& handle);
+    void readLines(unsigned loader, const std::function<void(unsigned, LoaderEvent&)>& handle);
+
+    RunConfig m_whole;
+    FleetOptions m_options;
+    std::unique_ptr<LoaderExecutor> m_executor;
+    std::vector<Stream> m_streams;
+    std::vector<RunObserver*> m_observers;
+    std::vector<std::string> m_warnings;
+    std::atomic<bool> m_stop { false };
+    std::string m_configJson;
+    bool m_prepared = false;
+};
+
+} // namespace wb

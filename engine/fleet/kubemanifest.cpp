@@ -1,0 +1,168 @@
+#include "fleet/kubemanifest.h"
+
+#include "run/runcontroller.h"
+
+#include <chrono>
+#include <ctime>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <random>
+
+namespace wb {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json labels(const std::string& job)
+{
+    return Json { { "app.kubernetes.io/name", "wrkbench-loader" }, { KUBE_RUN_LABEL, job } };
+}
+
+std::string nameOf(const KubeOptions& o)
+{
+    return o.jobName.empty() ? newJobName() : o.jobName;
+}
+
+Json manifest(const KubeOptions& o, const std::string& configJson, unsigned loaders)
+{
+    const std::string job = nameOf(o);
+    const std::string image = o.image.empty() ? defaultLoaderImage() : o.image;
+    Json configMap { { "apiVersion", "v1" }, { "kind", "ConfigMap" },
+        { "metadata", { { "name", job }, { "namespace", o.nameSpace }, { "labels", labels(job) } } },
+        { "data", { { "config.json", configJson } } } };
+    Json resources { { "cpu", o.cpu }, { "memory", o.memory } };
+    Json container {
+        { "name", "loader" },
+        { "image", image },
+        { "args",
+            Json::array({ "loader", "--config", std::string(KUBE_CONFIG_DIR) + "/config.json", "--shard",
+                fmt::format("JOB_COMPLETION_INDEX/{}", loaders), "--control-dir", KUBE_CONTROL_DIR, "--host",
+                "$(POD_NAME)" }) },
+        { "env",
+            Json::array({
+                { { "name", "POD_NAME" }, { "valueFrom", { { "fieldRef", { { "fieldPath", "metadata.name" } } } } } },
+                // Set by Kubernetes for Indexed Jobs since 1.22; spelled out for older clusters.
+                { { "name", "JOB_COMPLETION_INDEX" },
+                    { "valueFrom",
+                        { { "fieldRef",
+                            { { "fieldPath",
+                                "metadata.annotations['batch.kubernetes.io/job-completion-index']" } } } } } },
+            }) },
+        { "resources", { { "requests", resources }, { "limits", resources } } },
+        { "volumeMounts",
+            Json::array({ { { "name", "config" }, { "mountPath", KUBE_CONFIG_DIR }, { "readOnly", true } },
+                { { "name", "control" }, { "mountPath", KUBE_CONTROL_DIR } } }) },
+    };
+    Json podSpec {
+        { "restartPolicy", "Never" },
+        // One loader per node where the cluster allows it: loaders that share a node measure the node.
+        { "topologySpreadConstraints",
+            Json::array({ { { "maxSkew", 1 }, { "topologyKey", "kubernetes.io/hostname" },
+                { "whenUnsatisfiable", "ScheduleAnyway" },
+                { "labelSelector", { { "matchLabels", { { KUBE_RUN_LABEL, job } } } } } } }) },
+        { "containers", Json::array({ container }) },
+        { "volumes",
+            Json::array({ { { "name", "config" }, { "configMap", { { "name", job } } } },
+                { { "name", "control" }, { "emptyDir", Json::object() } } }) },
+    };
+    Json jobManifest { { "apiVersion", "batch/v1" }, { "kind", "Job" },
+        { "metadata", { { "name", job }, { "namespace", o.nameSpace }, { "labels", labels(job) } } },
+        { "spec",
+            { { "completionMode", "Indexed" }, { "completions", loaders }, { "parallelism", loaders },
+                { "backoffLimit", 0 }, { "ttlSecondsAfterFinished", o.ttlSeconds },
+                { "template", { { "metadata", { { "labels", labels(job) } } }, { "spec", podSpec } } } } } };
+    return Json { { "apiVersion", "v1" }, { "kind", "List" }, { "items", Json::array({ configMap, jobManifest }) } };
+}
+
+bool isScalar(const Json& j)
+{
+    return !j.is_object() && !j.is_array();
+}
+
+std::string scalar(const Json& j)
+{
+    return j.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+void emit(const Json& j, int indent, std::string& out);
+
+// A value after "key:" or "- ": on the same line when scalar or empty, else below.
+void emitValue(const Json& v, int indent, std::string& out)
+{
+    if (isScalar(v)) {
+        out += " " + scalar(v) + "\n";
+    } else if (v.empty()) {
+        out += v.is_object() ? " {}\n" : " []\n";
+    } else {
+        out += "\n";
+        emit(v, indent, out);
+    }
+}
+
+void emit(const Json& j, int indent, std::string& out)
+{
+    const std::string pad(static_cast<size_t>(indent), ' ');
+    if (j.is_object()) {
+        for (auto it = j.begin(); it != j.end(); ++it) {
+            out += pad + scalar(Json(it.key())) + ":";
+            emitValue(it.value(), indent + 2, out);
+        }
+    } else if (j.is_array()) {
+        for (const Json& item : j) {
+            if (item.is_object() && !item.empty()) {
+                // "- key: value" then the other keys under the first.
+                std::string nested;
+                emit(item, indent + 2, nested);
+                out += pad + "- " + nested.substr(static_cast<size_t>(indent) + 2);
+            } else {
+                out += pad + "-";
+                emitValue(item, indent + 2, out);
+            }
+        }
+    } else {
+        out += pad + scalar(j) + "\n";
+    }
+}
+
+} // namespace
+
+std::string defaultLoaderImage()
+{
+    return std::string("wrkbench-cli:") + engineVersion();
+}
+
+std::string newJobName()
+{
+    const std::time_t now = std::time(nullptr);
+    std::tm tm {};
+    gmtime_r(&now, &tm);
+    std::random_device random;
+    return fmt::format("wrkbench-{:04}{:02}{:02}-{:02}{:02}{:02}-{:04x}", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+        tm.tm_hour, tm.tm_min, tm.tm_sec, random() & 0xffff);
+}
+
+std::string kubeManifestJson(const KubeOptions& options, const std::string& configJson, unsigned loaders)
+{
+    return manifest(options, configJson, loaders).dump(2);
+}
+
+std::string kubeManifestYaml(const KubeOptions& options, const std::string& configJson, unsigned loaders)
+{
+    const Json list = manifest(options, configJson, loaders);
+    std::string out = "# wrkbench: " + std::to_string(loaders) + " loaders as an Indexed Job (kubectl create -f -)\n";
+    for (const Json& item : list["items"]) {
+        out += "---\n";
+        emit(item, 0, out);
+    }
+    return out;
+}
+
+std::string jsonToYaml(const std::string& json)
+{
+    std::string out;
+    emit(Json::parse(json), 0, out);
+    return out;
+}
+
+} // namespace wb

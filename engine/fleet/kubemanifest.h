@@ -1,0 +1,50 @@
+#pragma once
+// The Kubernetes side of a distributed run: a ConfigMap holding the whole
+// run's configuration (no quoting in args to lose a header or a body) and a
+// batch/v1 Job with completionMode Indexed, one pod per loader:
+//
+//   completions = parallelism = N, backoffLimit 0, restartPolicy Never
+//   pods spread over nodes (topology spread on the host name), resources from flags
+//   ttlSecondsAfterFinished, the --namespace, the --image
+//   args: loader --config /etc/wrkbench/config.json --shard JOB_COMPLETION_INDEX/N
+//         --control-dir /var/run/wrkbench --host $(POD_NAME)
+//
+// Each pod prepares, says "ready" in its log and waits for the coordinator to
+// write its start time into /var/run/wrkbench (kubectl exec).
+
+#include <string>
+
+namespace wb {
+
+struct KubeOptions
+{
+    std::string kubectl = "kubectl"; ///< the user's kubectl (a path or a name in PATH)
+    std::string context; ///< --context; empty: kubectl's current context
+    std::string nameSpace = "default";
+    std::string image; ///< empty: defaultLoaderImage()
+    std::string cpu = "1"; ///< each pod's CPU request (and limit)
+    std::string memory = "512Mi"; ///< each pod's memory request (and limit)
+    unsigned ttlSeconds = 600; ///< ttlSecondsAfterFinished: a kept Job goes away by itself
+    bool keep = false; ///< --keep: leave the Job after the run
+    std::string jobName; ///< empty: newJobName()
+    uint64_t podsRunningTimeoutUs = 300'000'000; ///< image pulls and scheduling
+};
+
+/// "wrkbench-cli:<version>": build and push it from packaging/Containerfile (docs/DISTRIBUTED.md).
+std::string defaultLoaderImage();
+/// "wrkbench-20261202-053000-1a2b": unique enough for one namespace, a valid DNS label.
+std::string newJobName();
+
+inline constexpr const char* KUBE_CONTROL_DIR = "/var/run/wrkbench";
+inline constexpr const char* KUBE_CONFIG_DIR = "/etc/wrkbench";
+inline constexpr const char* KUBE_RUN_LABEL = "wrkbench.io/run";
+
+/// The ConfigMap and the Job as a v1 List (JSON, what `kubectl create -f -` is fed).
+std::string kubeManifestJson(const KubeOptions& options, const std::string& configJson, unsigned loaders);
+/// The same as YAML documents (--manifest-only).
+std::string kubeManifestYaml(const KubeOptions& options, const std::string& configJson, unsigned loaders);
+
+/// JSON as block YAML (scalars keep JSON's double-quoted form, which YAML reads as is).
+std::string jsonToYaml(const std::string& json);
+
+} // namespace wb

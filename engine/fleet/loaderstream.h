@@ -1,0 +1,65 @@
+#pragma once
+// A loader's side of a distributed run: what it says, one JSON object per line,
+// so a coordinator can follow it live through a pipe, `kubectl logs -f` or an
+// agent's HTTP stream, and merge it with the other loaders' exactly.
+//
+//   {"event":"ready","loader":{"index":0,"count":4,"host":"...","clock":"...",
+//     "requested_start_unix_us":0,"config":{the whole run}}}      prepared, waiting for its start
+//   {"event":"started","loader":0}                                  connecting and warming up
+//   {"event":"interval","loader":0,"interval":{...as in --json, with HdrHistogram strings}}
+//   ...
+//   {"event":"finished","loader":0,"result":{the --json document, with "loader"}}
+//   {"event":"failed","loader":0,"error":"connection refused by 10.0.0.1:80"}
+//
+// A loader that dies leaves the lines it wrote: its intervals so far are kept.
+
+#include "run/runobserver.h"
+
+#include <cstdint>
+#include <cstdio>
+#include <mutex>
+#include <string>
+
+namespace wb {
+
+/// Who a loader is and what it was asked to do.
+struct LoaderIdentity
+{
+    unsigned index = 0;
+    unsigned count = 1;
+    std::string host; ///< host name (a pod's is its name)
+    std::string clock; ///< systemClockNote()
+    int64_t requestedStartUnixUs = 0; ///< the common start it was given (0: none)
+    std::string wholeConfigJson; ///< the whole run's configuration (runConfigToJson), not the share
+};
+
+/// The loader's --json document: the share's report plus a "loader" object (identity, the
+/// whole run's configuration, the per-thread Req/Sec samples for exact thread statistics).
+std::string formatLoaderDocument(const RunResult& share, const LoaderIdentity& identity);
+
+/// Writes the stream, one flushed line per event, to a file descriptor (stdout for a pod).
+class LoaderStreamWriter : public RunObserver
+{
+public:
+    LoaderStreamWriter(int fd, LoaderIdentity identity);
+
+    /// Prepared (the target answered): who it is, waiting for its start time.
+    void ready();
+    /// The start it was given (the started line's identity carries it).
+    void setRequestedStart(int64_t startUnixUs) { m_identity.requestedStartUnixUs = startUnixUs; }
+    void onStarted(const RunConfig& share) override;
+    void onInterval(const IntervalRecord& interval) override;
+    void onFinished(const RunResult& result) override;
+    /// The loader could not run (or stopped with an error before its result).
+    void failed(const std::string& error);
+
+private:
+    void writeLine(const std::string& line);
+
+    int m_fd;
+    LoaderIdentity m_identity;
+    RunConfig m_share; ///< what this loader runs (the intervals' JSON depends on it)
+    std::mutex m_mutex;
+};
+
+} // namespace wb

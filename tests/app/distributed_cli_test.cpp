@@ -1,0 +1,338 @@
+// Many loaders, one run, as users run it: two shards run by hand and merged,
+// --loaders N on this machine, and --on kubernetes driven through a stand-in
+// kubectl (tests/support/fake-kubectl: no cluster is reachable here, so a test
+// double runs each pod's command as a local process). The merged run must be
+// the exact sum of its loaders: counts, errors, status codes, and histograms
+// bucket by bucket (decoded from the loaders' HdrHistogram strings).
+
+#include "requirenginx.h"
+#include "serve/targetserver.h"
+#include "stats/hdrcodec.h"
+#include "testsupport.h"
+
+#include <cstdlib>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+using namespace wb;
+using Json = nlohmann::json;
+
+namespace {
+
+class DistributedCli : public test::NginxTest
+{
+protected:
+    static void SetUpTestSuite() { startNginx(); }
+    static void TearDownTestSuite() { stopNginx(); }
+    static std::string url(const std::string& path = "/")
+    {
+        return "http://127.0.0.1:" + std::to_string(nginx().port()) + path;
+    }
+};
+
+// A histogram of the JSON: its HdrHistogram string decoded, with the exact min, max and sum
+// written beside it (the encoding carries the buckets only).
+LatencyHistogram histogramOf(const Json& holder, const char* key)
+{
+    auto h = decodeHdrBase64(holder["histograms"][key].get<std::string>());
+    EXPECT_TRUE(h) << h.error();
+    if (!h) return {};
+    const Json& t = holder["histogram_totals"][key];
+    EXPECT_TRUE(h->setExactTotals(t["min_us"], t["max_us"], t["sum_us"])) << key;
+    return *h;
+}
+
+uint64_t statusCount(const Json& summary, const char* code)
+{
+    return summary["status_codes"].contains(code) ? summary["status_codes"][code].get<uint64_t>() : 0;
+}
+
+// Runs the two shards of one run at once, with a common start.
+std::pair<test::ProcessResult, test::ProcessResult> runShards(
+    const std::vector<std::string>& load, const std::string& a, const std::string& b)
+{
+    test::ProcessResult ra, rb;
+    auto shard = [&](const std::string& index, const std::string& json, test::ProcessResult& r) {
+        std::vector<std::string> args = load;
+        args.insert(args.begin(), { "--shard", index + "/2", "--start-at", "+2s", "--json", json });
+        r = test::runCli(args, 60'000);
+    };
+    std::thread first([&] { shard("0", a, ra); });
+    std::thread second([&] { shard("1", b, rb); });
+    first.join();
+    second.join();
+    return { ra, rb };
+}
+
+} // namespace
+
+TEST_F(DistributedCli, TwoShardsMergeIntoTheirExactSum)
+{
+    test::TempDir dir;
+    const auto [ra, rb] = runShards({ "-t2", "-c6", "-d2s", url("/") }, dir.file("a.json"), dir.file("b.json"));
+    ASSERT_EQ(ra.exitCode, 0) << ra.out << ra.err;
+    ASSERT_EQ(rb.exitCode, 0) << rb.out << rb.err;
+    const Json a = Json::parse(test::readFile(dir.file("a.json")));
+    const Json b = Json::parse(test::readFile(dir.file("b.json")));
+    // Shares: 6 connections over 2 loaders are 3 + 3.
+    EXPECT_EQ(a["config"]["connections"], 3);
+    EXPECT_EQ(b["config"]["connections"], 3);
+    EXPECT_EQ(a["loader"]["index"], 0);
+    EXPECT_EQ(b["loader"]["count"], 2);
+
+    const auto merged = test::runCli({ "merge", "--json", dir.file("m.json"), "--db", dir.file("s.wrkbench"),
+        "--latency", dir.file("a.json"), dir.file("b.json") });
+    ASSERT_EQ(merged.exitCode, 0) << merged.out << merged.err;
+    EXPECT_NE(merged.out.find("2 loaders:"), std::string::npos) << merged.out;
+    EXPECT_NE(merged.out.find("Stored as run 1"), std::string::npos) << merged.out;
+    const Json m = Json::parse(test::readFile(dir.file("m.json")));
+
+    const Json &sa = a["summary"], &sb = b["summary"], &sm = m["summary"];
+    EXPECT_GT(sa["requests"].get<uint64_t>(), 0u);
+    EXPECT_EQ(sm["requests"], sa["requests"].get<uint64_t>() + sb["requests"].get<uint64_t>());
+    EXPECT_EQ(sm["bytes"], sa["bytes"].get<uint64_t>() + sb["bytes"].get<uint64_t>());
+    EXPECT_EQ(statusCount(sm, "200"), statusCount(sa, "200") + statusCount(sb, "200"));
+    for (const char* kind : { "connect", "read", "write", "timeout", "tls", "parse", "stream", "status" })
+        EXPECT_EQ(sm["errors"][kind], sa["errors"][kind].get<uint64_t>() + sb["errors"][kind].get<uint64_t>()) << kind;
+    EXPECT_EQ(m["config"]["connections"], 6);
+
+    // The histograms add bucket by bucket; the merged percentiles are those of the sum.
+    for (const char* key : { "latency", "connect", "ttfb" }) {
+        LatencyHistogram sum = histogramOf(sa, key);
+        sum.merge(histogramOf(sb, key));
+        const LatencyHistogram got = histogramOf(sm, key);
+        EXPECT_EQ(got.count(), sum.count()) << key;
+        EXPECT_TRUE(std::equal(got.bucketCounts().begin(), got.bucketCounts().end(), sum.bucketCounts().begin()))
+            << key;
+        EXPECT_EQ(sm["histogram_totals"][key]["min_us"], sum.minUs()) << key;
+        EXPECT_EQ(sm["histogram_totals"][key]["max_us"], sum.maxUs()) << key;
+        EXPECT_EQ(sm["histogram_totals"][key]["sum_us"], sum.sumUs()) << key;
+    }
+    LatencyHistogram latency = histogramOf(sa, "latency");
+    latency.merge(histogramOf(sb, "latency"));
+    EXPECT_EQ(sm["latency_us"]["p99"], latency.valueAtPercentileUs(99));
+    EXPECT_EQ(sm["latency_us"]["p50"], latency.valueAtPercentileUs(50));
+    EXPECT_EQ(sm["latency_us"]["max"], latency.maxUs());
+
+    // The merged intervals add up to the whole, and each loader has its row.
+    uint64_t intervalRequests = 0;
+    for (const Json& i : m["intervals"])
+        intervalRequests += i["requests"].get<uint64_t>();
+    EXPECT_EQ(intervalRequests, sm["requests"].get<uint64_t>());
+    ASSERT_EQ(m["loaders"].size(), 2u);
+    EXPECT_EQ(m["loaders"][0]["requests"], sa["requests"]);
+    EXPECT_EQ(m["loaders"][1]["requests"], sb["requests"]);
+    EXPECT_EQ(m["loaders"][0]["connections"], 3);
+    EXPECT_EQ(m["loaders"][1]["state"], "completed");
+    // Both started at the given instant: their offsets are small (no clocks to disagree here).
+    EXPECT_LT(std::abs(m["loaders"][1]["start_offset_ms"].get<double>()), 1000.0);
+
+    // The stored run keeps its loaders.
+    const auto stored = test::runCli({ "runs", "--db", dir.file("s.wrkbench"), "--run", "1", "--loaders" });
+    EXPECT_EQ(stored.exitCode, 0) << stored.err;
+    EXPECT_NE(stored.out.find(a["loader"]["host"].get<std::string>()), std::string::npos) << stored.out;
+}
+
+TEST_F(DistributedCli, MergeRefusesLoadersOfAnotherRun)
+{
+    test::TempDir dir;
+    const auto [ra, rb] = runShards({ "-t1", "-c2", "-d1s", url("/") }, dir.file("a.json"), dir.file("b.json"));
+    ASSERT_EQ(ra.exitCode, 0) << ra.err;
+    // Another configuration (more connections) for loader 1.
+    const auto other = test::runCli({ "--shard", "1/2", "--json", dir.file("c.json"), "-t1", "-c4", "-d1s", url("/") });
+    ASSERT_EQ(other.exitCode, 0) << other.err;
+
+    auto r = test::runCli({ "merge", dir.file("a.json"), dir.file("c.json") });
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.err.find("loader 1 ran another configuration"), std::string::npos) << r.err;
+    r = test::runCli({ "merge", dir.file("a.json"), dir.file("a.json") });
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.err.find("loader 0 appears twice"), std::string::npos) << r.err;
+    // A result of an ordinary run is not a loader's.
+    const auto plain = test::runCli({ "--json", dir.file("p.json"), "-t1", "-c1", "-d1s", url("/") });
+    ASSERT_EQ(plain.exitCode, 0);
+    r = test::runCli({ "merge", dir.file("a.json"), dir.file("p.json") });
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.err.find("p.json': this result is not a loader's"), std::string::npos) << r.err;
+    // A missing loader: merged, and said to be partial.
+    r = test::runCli({ "merge", "--json", dir.file("half.json"), dir.file("a.json") });
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.err.find("loaders 1 of 2 are missing"), std::string::npos) << r.err;
+    EXPECT_EQ(Json::parse(test::readFile(dir.file("half.json")))["summary"]["stopped_early"], true);
+}
+
+TEST_F(DistributedCli, ShardAndStartAtRefuseBadInput)
+{
+    auto r = test::runCli({ "--shard", "2/2", "-c4", url("/") });
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.err.find("the index must be below the count"), std::string::npos) << r.err;
+    r = test::runCli({ "--shard", "2/3", "-t1", "-c2", url("/") });
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.err.find("loader 2 of 3 gets no connections"), std::string::npos) << r.err;
+    r = test::runCli({ "--start-at", "2020-01-01T00:00:00Z", "-t1", "-c1", url("/") });
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.err.find("in the past"), std::string::npos) << r.err;
+    r = test::runCli({ "--loaders", "2", "--shard", "0/2", url("/") });
+    EXPECT_EQ(r.exitCode, 2);
+    r = test::runCli({ "--loaders", "2", "--on", "mars", url("/") });
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.err.find("use local or kubernetes"), std::string::npos) << r.err;
+}
+
+TEST_F(DistributedCli, LocalLoadersMakeOneStoredRun)
+{
+    test::TempDir dir;
+    const auto r = test::runCli({ "run", "--loaders", "2", "-t2", "-c6", "-d2s", "--json", dir.file("r.json"), "--db",
+                                    dir.file("s.wrkbench"), url("/") },
+        60'000);
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("2 loaders:"), std::string::npos) << r.out;
+    const Json j = Json::parse(test::readFile(dir.file("r.json")));
+    ASSERT_EQ(j["loaders"].size(), 2u);
+    uint64_t sum = 0;
+    for (const Json& l : j["loaders"]) {
+        EXPECT_EQ(l["state"], "completed");
+        EXPECT_EQ(l["connections"], 3);
+        EXPECT_GT(l["requests"].get<uint64_t>(), 0u);
+        sum += l["requests"].get<uint64_t>();
+    }
+    EXPECT_EQ(sum, j["summary"]["requests"].get<uint64_t>());
+    EXPECT_EQ(j["summary"]["stopped_early"], false);
+    EXPECT_EQ(j["config"]["connections"], 6);
+    uint64_t intervals = 0;
+    for (const Json& i : j["intervals"])
+        intervals += i["requests"].get<uint64_t>();
+    EXPECT_EQ(intervals, sum);
+}
+
+TEST_F(DistributedCli, LocalLoadersOnTheBuiltInServer)
+{
+    const auto r = test::runCli({ "--loaders", "3", "-t1", "-c3", "-d1s", "--json", "-", "http://builtin/" }, 60'000);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const Json j = Json::parse(r.out);
+    ASSERT_EQ(j["loaders"].size(), 3u);
+    EXPECT_GT(j["summary"]["requests"].get<uint64_t>(), 0u);
+    EXPECT_EQ(statusCount(j["summary"], "200"), j["summary"]["requests"].get<uint64_t>());
+}
+
+// wrk2's classic demonstration, split over two loaders: a server that stalls for half of
+// every second. The corrected percentiles come from the due times, which two loaders
+// keep as one process does, so they agree (within the noise of two separate runs).
+TEST_F(DistributedCli, CoordinatedOmissionCorrectionSurvivesTheSplit)
+{
+    TargetServerOptions options;
+    options.stallEveryUs = 1'000'000;
+    options.stallForUs = 500'000;
+    TargetServer server(options);
+    ASSERT_TRUE(server.start().ok());
+    const std::string target = "http://127.0.0.1:" + std::to_string(server.port()) + "/";
+    const auto one = test::runCli({ "-t1", "-c8", "-d4s", "-R", "400", "--json", "-", target }, 60'000);
+    const auto two
+        = test::runCli({ "--loaders", "2", "-t2", "-c8", "-d4s", "-R", "400", "--json", "-", target }, 60'000);
+    ASSERT_EQ(one.exitCode, 0) << one.err;
+    ASSERT_EQ(two.exitCode, 0) << two.err;
+    const Json a = Json::parse(one.out)["summary"]["latency_us"];
+    const Json b = Json::parse(two.out)["summary"]["latency_us"];
+    // Half the requests fall due in a stall and wait 0 to 500 ms: p75 ~ 250 ms, p90 ~ 400 ms.
+    for (const char* p : { "p75", "p90" }) {
+        const double x = a[p].get<double>(), y = b[p].get<double>();
+        EXPECT_GT(x, 100'000) << p << " one process";
+        EXPECT_GT(y, 100'000) << p << " two loaders";
+        EXPECT_LT(std::abs(x - y), 0.3 * std::max(x, y)) << p << ": one process " << x << " us, two loaders " << y;
+    }
+}
+
+class KubernetesCli : public DistributedCli
+{
+protected:
+    void SetUp() override
+    {
+        DistributedCli::SetUp();
+        ::setenv("FAKE_KUBECTL_STATE", m_state.path().c_str(), 1);
+        ::setenv("FAKE_KUBECTL_CLI", test::cliPath().c_str(), 1);
+    }
+    void TearDown() override
+    {
+        for (const char* v : { "FAKE_KUBECTL_DENY", "FAKE_KUBECTL_IMAGE_PULL_FAIL", "FAKE_KUBECTL_KILL_POD" })
+            ::unsetenv(v);
+    }
+    static std::string fakeKubectl() { return test::sourceDir() + "/tests/support/fake-kubectl"; }
+    std::string calls() const { return test::readFile(m_state.file("calls.log")); }
+    test::TempDir m_state;
+};
+
+TEST_F(KubernetesCli, ManifestOnlyPrintsAnIndexedJob)
+{
+    const auto r = test::runCli({ "--loaders", "4", "--on", "kubernetes", "--manifest-only", "--namespace", "load",
+        "--image", "registry.example/wrkbench-cli:1", "-c40", "-H", "X-Quote: \"a b\"", url("/") });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    for (const char* line : { "\"kind\": \"Job\"", "\"completionMode\": \"Indexed\"", "\"completions\": 4",
+             "\"parallelism\": 4", "\"backoffLimit\": 0", "\"restartPolicy\": \"Never\"", "\"namespace\": \"load\"",
+             "\"image\": \"registry.example/wrkbench-cli:1\"", "\"ttlSecondsAfterFinished\": 600",
+             "\"topologyKey\": \"kubernetes.io/hostname\"", "JOB_COMPLETION_INDEX/4" })
+        EXPECT_NE(r.out.find(line), std::string::npos) << line << "\n" << r.out;
+    // The header survives: the configuration travels in a ConfigMap, not through a shell.
+    EXPECT_NE(r.out.find(R"(\\\"a b\\\")"), std::string::npos) << r.out;
+    EXPECT_TRUE(calls().empty()); // nothing applied
+}
+
+TEST_F(KubernetesCli, ARunOnTheJobIsMergedAndTheJobDeleted)
+{
+    test::TempDir dir;
+    const auto r = test::runCli({ "--loaders", "2", "--on", "kubernetes", "--kubectl", fakeKubectl(), "-t2", "-c4",
+                                    "-d2s", "--json", dir.file("r.json"), url("/") },
+        90'000);
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err << calls();
+    const Json j = Json::parse(test::readFile(dir.file("r.json")));
+    ASSERT_EQ(j["loaders"].size(), 2u);
+    uint64_t sum = 0;
+    for (const Json& l : j["loaders"]) {
+        EXPECT_NE(l["host"].get<std::string>().find("-fake0"), std::string::npos) << l; // the pod's name
+        EXPECT_EQ(l["state"], "completed");
+        sum += l["requests"].get<uint64_t>();
+    }
+    EXPECT_EQ(sum, j["summary"]["requests"].get<uint64_t>());
+    const std::string log = calls();
+    EXPECT_NE(log.find("auth can-i create pods/exec"), std::string::npos) << log;
+    EXPECT_NE(log.find("create -f -"), std::string::npos) << log;
+    EXPECT_NE(log.find("exec "), std::string::npos) << log;
+    EXPECT_NE(log.find("delete job wrkbench-"), std::string::npos) << log;
+}
+
+TEST_F(KubernetesCli, MissingAccessIsOneLineNamingTheVerbs)
+{
+    ::setenv("FAKE_KUBECTL_DENY", "create pods/exec,delete jobs", 1);
+    const auto r
+        = test::runCli({ "--loaders", "2", "--on", "kubernetes", "--kubectl", fakeKubectl(), "-c2", "-d1s", url("/") });
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("no access in namespace 'default': missing create pods/exec, delete jobs"), std::string::npos)
+        << r.err;
+    EXPECT_EQ(calls().find("create -f -"), std::string::npos); // nothing applied
+}
+
+TEST_F(KubernetesCli, AnImagePullFailureIsSaidAndTheJobDeleted)
+{
+    ::setenv("FAKE_KUBECTL_IMAGE_PULL_FAIL", "1", 1);
+    const auto r = test::runCli({ "--loaders", "2", "--on", "kubernetes", "--kubectl", fakeKubectl(), "--image",
+        "nowhere/none:0", "-c2", "-d1s", url("/") });
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("image pull failed for nowhere/none:0"), std::string::npos) << r.err;
+    EXPECT_NE(calls().find("delete job wrkbench-"), std::string::npos);
+}
+
+TEST_F(KubernetesCli, APodThatDiesKeepsWhatItSentAndTheRunIsPartial)
+{
+    ::setenv("FAKE_KUBECTL_KILL_POD", "1:9", 1); // pod 1 dies 9 s after it starts, mid-run
+    test::TempDir dir;
+    const auto r = test::runCli({ "--loaders", "2", "--on", "kubernetes", "--kubectl", fakeKubectl(), "-t2", "-c4",
+                                    "-d8s", "--json", dir.file("r.json"), url("/") },
+        90'000);
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    const Json j = Json::parse(test::readFile(dir.file("r.json")));
+    EXPECT_EQ(j["summary"]["stopped_early"], true);
+    ASSERT_EQ(j["loaders"].size(), 2u);
+    EXPECT_EQ(j["loaders"][0]["state"], "completed");
+    EXPECT_EQ(j["loaders"][1]["state"].get<std::string>().rfind("died: ", 0), 0u) << j["loaders"][1];
+    EXPECT_GT(j["loaders"][1]["requests"].get<uint64_t>(), 0u); // its intervals until its death are kept
+}
