@@ -277,6 +277,28 @@ TEST_F(KubernetesCli, ManifestOnlyPrintsAnIndexedJob)
     EXPECT_TRUE(calls().empty()); // nothing applied
 }
 
+// The YAML as printed, read by js-yaml and validated against the Kubernetes API schema by
+// kubernetes-models (tests/support/npm/kubecheck.mjs): an independent check of both.
+TEST_F(KubernetesCli, TheManifestIsAValidConfigMapAndJob)
+{
+    std::string why;
+    if (!test::nodeModuleAvailable("kubernetes-models", why)) {
+        if (test::underCi()) FAIL() << why << ", and CI must validate the manifest with it";
+        GTEST_SKIP() << why;
+    }
+    test::TempDir dir;
+    const auto r = test::runCli({ "--loaders", "16", "--on", "kubernetes", "--manifest-only", "--pod-cpu", "2",
+        "--pod-memory", "1Gi", "--job-ttl", "60", "-t32", "-c3200", "-R", "50000", "--http2", "-H",
+        "Authorization: Bearer x", "--body", "{\"a\": \"b\nc\"}", "-X", "POST", "https://10.0.0.1/api" });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    test::writeFile(dir.file("m.yaml"), r.out);
+    const auto check
+        = test::runProcess({ "node", test::sourceDir() + "/tests/support/npm/kubecheck.mjs", dir.file("m.yaml") });
+    EXPECT_EQ(check.exitCode, 0) << check.out << check.err << r.out;
+    EXPECT_NE(check.out.find("valid batch/v1 Job wrkbench-"), std::string::npos) << check.out;
+    EXPECT_NE(check.out.find("valid v1 ConfigMap wrkbench-"), std::string::npos) << check.out;
+}
+
 TEST_F(KubernetesCli, ARunOnTheJobIsMergedAndTheJobDeleted)
 {
     test::TempDir dir;

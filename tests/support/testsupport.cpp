@@ -274,4 +274,17 @@ int scaledMs(int ms)
     return static_cast<int>(ms * timeScale());
 }
 
+bool nodeModuleAvailable(const std::string& module, std::string& why)
+{
+    if (runProcess({ "node", "--version" }, 30'000).exitCode != 0) {
+        why = "node is not installed";
+        return false;
+    }
+    if (::access((sourceDir() + "/tests/support/npm/node_modules/" + module + "/package.json").c_str(), R_OK) != 0) {
+        why = module + " is not installed in tests/support/npm (packaging/install-deps.sh runs npm ci there)";
+        return false;
+    }
+    return true;
+}
+
 } // namespace wb::test

@@ -59,6 +59,10 @@ private:
     pid_t m_pid = -1;
 };
 
+/// node and tests/support/npm/node_modules/MODULE are there (packaging/install-deps.sh installs
+/// both); otherwise false, with why.
+bool nodeModuleAvailable(const std::string& module, std::string& why);
+
 /// Path of the wrkbench-cli binary under test ($WB_CLI, set by CTest).
 std::string cliPath();
 /// The source tree ($WB_SOURCE_DIR, set by CTest; "." when run by hand from it).

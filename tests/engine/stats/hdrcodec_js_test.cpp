@@ -23,25 +23,10 @@ std::string script()
     return test::sourceDir() + "/tests/support/npm/hdrcheck.js";
 }
 
-bool nodeReady(std::string& why)
-{
-    const auto version = test::runProcess({ "node", "--version" }, 30'000);
-    if (version.exitCode != 0) {
-        why = "node is not installed";
-        return false;
-    }
-    if (::access((test::sourceDir() + "/tests/support/npm/node_modules/hdr-histogram-js/package.json").c_str(), R_OK)
-        != 0) {
-        why = "hdr-histogram-js is not installed in tests/support/npm (packaging/install-deps.sh runs npm ci there)";
-        return false;
-    }
-    return true;
-}
-
 #define WB_REQUIRE_NODE()                                                                                              \
     do {                                                                                                               \
         std::string why;                                                                                               \
-        if (!nodeReady(why)) {                                                                                         \
+        if (!test::nodeModuleAvailable("hdr-histogram-js", why)) {                                                     \
             if (test::underCi()) FAIL() << why << ", and CI must check our encoding with it";                          \
             GTEST_SKIP() << why;                                                                                       \
         }                                                                                                              \
