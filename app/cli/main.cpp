@@ -6,6 +6,7 @@
 #include "runcommand.h"
 #include "servecommand.h"
 #include "sessioncommands.h"
+#include "studycommand.h"
 #include "tagcommand.h"
 
 #include <CLI/CLI.hpp>
@@ -41,6 +42,8 @@ int main(int argc, char** argv)
     addExperimentReportCommand(app, experimentReportArgs);
     ExperimentsArgs experimentsArgs;
     addExperimentsCommand(app, experimentsArgs);
+    StudyArgs studyArgs;
+    addStudyCommand(app, studyArgs);
 
     if (argc < 2) {
         std::cerr << app.help();
@@ -49,7 +52,7 @@ int main(int argc, char** argv)
     if (const int rc = parseOrExit(app,
             withDefaultSubcommand(argc, argv,
                 { "run", "serve", "runs", "export", "import", "tag", "probe", "experiment", "experiment-report",
-                    "experiments" }));
+                    "experiments", "study" }));
         rc >= 0)
         return rc;
     if (app.got_subcommand("run")) return runCommand(runArgs);
@@ -62,5 +65,6 @@ int main(int argc, char** argv)
     if (app.got_subcommand("experiment")) return experimentCommand(experimentArgs);
     if (app.got_subcommand("experiment-report")) return experimentReportCommand(experimentReportArgs);
     if (app.got_subcommand("experiments")) return experimentsCommand(experimentsArgs);
+    if (app.got_subcommand("study")) return studyCommand(studyArgs);
     return 2;
 }
