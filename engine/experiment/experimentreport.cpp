@@ -443,7 +443,7 @@ std::string resultsCsv(const ExperimentResults& results)
             csvNumber(q.ratio), ciCell(q.low), ciCell(q.high), r.baseline ? "" : csvNumber(r.lossPct()),
             csvNumber(r.p50Ratio.ratio), ciCell(r.p50Ratio.low), ciCell(r.p50Ratio.high), csvNumber(r.p99Ratio.ratio),
             ciCell(r.p99Ratio.low), ciCell(r.p99Ratio.high), csvNumber(q.df),
-            r.baseline ? "" : (q.significant() ? "1" : "0"), r.verdict, ids };
+            r.baseline || !q.hasInterval() ? "" : (q.significant() ? "1" : "0"), r.verdict, ids };
         // "2/3" as in the tables; an empty field when no repetition was judged.
         for (const SloTally& t : r.slo)
             fields.push_back(t.judged ? t.text() : "");

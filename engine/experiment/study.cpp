@@ -209,18 +209,35 @@ Result<std::vector<StudyRunLink>> assignStudyCells(const StudySpec& spec, const 
     const std::map<int64_t, std::vector<std::string>>& targetTags)
 {
     if (runs.empty()) return Error { "a study needs runs: --runs names none" };
+    auto tagsOf = [&targetTags](const RunRecord& run) {
+        std::set<std::string> tags(run.tags.begin(), run.tags.end());
+        if (auto t = targetTags.find(run.targetId); t != targetTags.end())
+            tags.insert(t->second.begin(), t->second.end());
+        return tags;
+    };
+    // A tag no run carries is most likely a typo ("k8s" for "kubernetes"): said first, as such,
+    // rather than as the first run that then fits no cell.
+    std::set<std::string> carried;
+    std::vector<int64_t> ids;
+    for (const RunRecord& run : runs) {
+        const std::set<std::string> tags = tagsOf(run);
+        carried.insert(tags.begin(), tags.end());
+        ids.push_back(run.id);
+    }
+    for (const auto* list : { &spec.variantTags, &spec.groupTags })
+        for (const auto& tag : *list)
+            if (!carried.count(tag))
+                return Error { "tag '" + tag + "' ("
+                    + (list == &spec.variantTags ? "--variant-by-tags" : "--group-by-tags")
+                    + ") is carried by none of the runs " + idRanges(ids) };
+
     std::vector<StudyRunLink> links;
-    std::set<std::string> carried; // every tag of every run, to find the tags no run carries
     std::vector<int64_t> openModel, closedLoop;
     for (const RunRecord& run : runs) {
         if (!run.hasTotals || (run.status != RunStatus::Completed && run.status != RunStatus::Imported))
             return Error { runName(run.id) + " is " + runStatusName(run.status)
                 + ": only completed and imported runs have results to compare" };
-        std::set<std::string> tags(run.tags.begin(), run.tags.end());
-        if (auto t = targetTags.find(run.targetId); t != targetTags.end())
-            tags.insert(t->second.begin(), t->second.end());
-        carried.insert(tags.begin(), tags.end());
-
+        const std::set<std::string> tags = tagsOf(run);
         StudyRunLink link;
         link.runId = run.id;
         if (spec.variantTags.empty()) {
@@ -242,16 +259,6 @@ Result<std::vector<StudyRunLink>> assignStudyCells(const StudySpec& spec, const 
         (run.config.openModel() ? openModel : closedLoop).push_back(run.id);
         links.push_back(std::move(link));
     }
-    for (const auto* list : { &spec.variantTags, &spec.groupTags })
-        for (const auto& tag : *list)
-            if (!carried.count(tag)) {
-                std::vector<int64_t> ids;
-                for (const RunRecord& r : runs)
-                    ids.push_back(r.id);
-                return Error { "tag '" + tag + "' ("
-                    + (list == &spec.variantTags ? "--variant-by-tags" : "--group-by-tags")
-                    + ") is carried by none of the runs " + idRanges(ids) };
-            }
     // A closed loop's req/s is what the target could serve; an open model's is the rate it was
     // offered, and its latency is corrected: the two measure different things.
     if (!openModel.empty() && !closedLoop.empty())
