@@ -3,6 +3,7 @@
 // here from the log, the intervals against the independent Python reference
 // (stats_reference.py), storage as an experiment of kind 'study', and bad input.
 #include "parse/wrklog.h"
+#include "serve/targetserver.h"
 #include "store/sessionstore.h"
 #include "testsupport.h"
 
@@ -370,6 +371,55 @@ TEST_F(StudyCli, BadInputIsOneLineAndStoresNothing)
     }
     EXPECT_EQ(test::readFile(m_db), before) << "nothing stored";
     EXPECT_EQ(cli({ "experiments", "--db", m_db }).out, "id  kind  status  created  runs  name\n");
+}
+
+// Part 3: a planned experiment with groups, run against the built-in server. The schedule
+// interleaves every target of a level; each group is compared with its own baseline.
+TEST_F(StudyCli, PlannedGroupsRunInterleavedAndCompareWithTheirOwnBaseline)
+{
+    TargetServer server(TargetServerOptions {});
+    ASSERT_TRUE(server.start().ok());
+    const std::string base = "http://127.0.0.1:" + std::to_string(server.port());
+    const std::string plan = m_dir.file("groups.json");
+    test::writeFile(plan,
+        R"({"name": "frameworks", "targets": [
+        {"name": "gin native", "url": ")"
+            + base + R"(/", "group": "go-gin"},
+        {"name": "gin proxied", "url": ")"
+            + base + R"(/delay/1", "group": "go-gin"},
+        {"name": "pkg native", "url": ")"
+            + base + R"(/", "group": "http-pkg", "baseline": true},
+        {"name": "pkg proxied", "url": ")"
+            + base + R"(/delay/1", "group": "http-pkg"}],
+        "load": {"threads": 1, "connections": 2}, "repetitions": 2, "duration": "300ms"})");
+    const auto check = cli({ "experiment", "--check", plan });
+    ASSERT_EQ(check.exitCode, 0) << check.err;
+    EXPECT_NE(check.out.find("4 targets in 2 groups (baselines gin native, pkg native)"), std::string::npos)
+        << check.out;
+    EXPECT_NE(check.out.find("rep 1: gin native\n  t1 c2 rep 1: gin proxied\n  t1 c2 rep 1: pkg native\n  t1 c2 rep 1: "
+                             "pkg proxied\n  t1 c2 rep 2: gin native"),
+        std::string::npos)
+        << check.out;
+
+    const auto r = cli({ "experiment", "--db", m_db, plan, "--csv", "-" });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto rows = csv(r.out)["rows"];
+    ASSERT_EQ(rows.size(), 4u) << r.out;
+    const std::vector<std::pair<std::string, std::string>> order { { "go-gin", "gin native" },
+        { "go-gin", "gin proxied" }, { "http-pkg", "pkg native" }, { "http-pkg", "pkg proxied" } };
+    for (size_t i = 0; i < rows.size(); ++i) {
+        EXPECT_EQ(rows[i]["group"], order[i].first);
+        EXPECT_EQ(rows[i]["target"], order[i].second);
+        EXPECT_EQ(rows[i]["runs"], "2");
+        EXPECT_EQ(rows[i]["baseline"], i % 2 == 0 ? "1" : "0");
+    }
+    // Each proxied target against its own group's native one.
+    for (size_t i : { 1u, 3u })
+        EXPECT_NEAR(number(rows[i]["rps_ratio"]), number(rows[i]["rps_mean"]) / number(rows[i - 1]["rps_mean"]), 1e-9);
+    const auto markdown = cli({ "experiment-report", "--db", m_db, "--experiment", "1", "--markdown", "-" });
+    EXPECT_NE(
+        markdown.out.find("| http-pkg | pkg native | GET " + base + "/ | baseline of http-pkg |"), std::string::npos)
+        << markdown.out;
 }
 
 } // namespace
