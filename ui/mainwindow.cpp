@@ -89,6 +89,11 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_profileEditor, &ProfileEditor::message, this, [this](const QString& text) { showMessage(text); });
     connect(m_runs, &RunsPage::openRequested, this, &MainWindow::openRun);
     connect(m_runs, &RunsPage::compareRequested, this, &MainWindow::compareRuns);
+    connect(m_runs, &RunsPage::studyCreated, this, [this](qint64 id) {
+        m_experiments->refresh();
+        m_experiments->selectExperiment(id);
+        m_tabs->setCurrentWidget(m_experiments);
+    });
     connect(m_runs, &RunsPage::message, this, [this](const QString& text) { showMessage(text); });
     connect(m_compare, &ComparePage::message, this, [this](const QString& text) { showMessage(text); });
     connect(m_experiments, &ExperimentPage::message, this, [this](const QString& text) { showMessage(text); });

@@ -76,41 +76,19 @@ bool writeOutput(const std::string& path, const std::string& text)
     return static_cast<bool>(out);
 }
 
-void addReportOptions(CLI::App* cmd, ExperimentReportArgs& a)
-{
-    cmd->add_option("--markdown", a.markdownPath, "Write the Markdown report to FILE ('-' for stdout)");
-    cmd->add_option("--csv", a.csvPath, "Write the results table as CSV to FILE ('-' for stdout)");
-}
-
-// The table on stdout unless a report goes there, then the files. False when a file could not be written.
-// sloFailed (when given): whether a run the results use failed one of the plan's SLOs.
-bool report(SessionStore& store, int64_t experimentId, const ExperimentReportArgs& a, const std::string& dbPath,
-    bool* sloFailed = nullptr)
-{
-    auto results = loadExperimentResults(store, experimentId);
-    if (!results) {
-        printError(results.error());
-        return false;
-    }
-    if (sloFailed) *sloFailed = results->anySloFailed();
-    if (a.markdownPath != "-" && a.csvPath != "-") std::cout << "\n" << formatResultsTable(*results) << std::flush;
-    bool ok = true;
-    if (!a.markdownPath.empty()) {
-        MarkdownOptions options;
-        options.sessionName = dbPath;
-        ok = writeOutput(a.markdownPath, formatMarkdownReport(*results, options)) && ok;
-    }
-    if (!a.csvPath.empty()) ok = writeOutput(a.csvPath, resultsCsv(*results)) && ok;
-    return ok;
-}
-
 void printPlan(const ExperimentPlan& plan, std::ostream& out)
 {
     const double runS = static_cast<double>(plan.warmupUs + plan.durationUs) / 1e6;
     const double totalS = static_cast<double>(plan.runCount()) * runS
         + static_cast<double>(plan.runCount() - 1) * static_cast<double>(plan.cooldownUs) / 1e6;
-    out << plan.targets.size() << " targets (baseline " << plan.targets[plan.baselineIndex()].name << "), "
-        << plan.levels.size() << (plan.levels.size() == 1 ? " level, " : " levels, ") << plan.repetitions
+    std::string baselines;
+    for (const auto& t : plan.targets)
+        if (t.baseline) baselines += (baselines.empty() ? "" : ", ") + t.name;
+    const size_t groups = plan.groups().size();
+    out << plan.targets.size() << " targets";
+    if (groups) out << " in " << groups << " groups";
+    out << (groups ? " (baselines " : " (baseline ") << baselines << "), " << plan.levels.size()
+        << (plan.levels.size() == 1 ? " level, " : " levels, ") << plan.repetitions
         << (plan.repetitions == 1 ? " repetition: " : " repetitions: ") << plan.runCount() << " runs of "
         << planDurationText(plan.durationUs)
         << (plan.warmupUs ? " (+" + planDurationText(plan.warmupUs) + " warm-up)" : "") << ", "
@@ -148,6 +126,43 @@ void printProgress(const ExperimentProgress& p)
     else
         *g_text << "  [run " << p.runId << "; " << p.runsDone << "/" << p.runsTotal << " done"
                 << (p.runsDone < p.runsTotal ? ", ETA " + etaText(p.etaS) : "") << "]" << std::endl;
+}
+
+} // namespace
+
+void addReportOptions(CLI::App* cmd, ExperimentReportArgs& a)
+{
+    cmd->add_option("--markdown", a.markdownPath, "Write the Markdown report to FILE ('-' for stdout)");
+    cmd->add_option("--csv", a.csvPath, "Write the results table as CSV to FILE ('-' for stdout)");
+}
+
+bool writeExperimentReport(const ExperimentResults& results, const ExperimentReportArgs& a, const std::string& dbPath)
+{
+    if (a.markdownPath != "-" && a.csvPath != "-") std::cout << "\n" << formatResultsTable(results) << std::flush;
+    bool ok = true;
+    if (!a.markdownPath.empty()) {
+        MarkdownOptions options;
+        options.sessionName = dbPath;
+        ok = writeOutput(a.markdownPath, formatMarkdownReport(results, options)) && ok;
+    }
+    if (!a.csvPath.empty()) ok = writeOutput(a.csvPath, resultsCsv(results)) && ok;
+    return ok;
+}
+
+namespace {
+
+// The experiment's results: the table and the files. sloFailed (when given): whether a run
+// the results use failed one of the plan's SLOs.
+bool report(SessionStore& store, int64_t experimentId, const ExperimentReportArgs& a, const std::string& dbPath,
+    bool* sloFailed = nullptr)
+{
+    auto results = loadExperimentResults(store, experimentId);
+    if (!results) {
+        printError(results.error());
+        return false;
+    }
+    if (sloFailed) *sloFailed = results->anySloFailed();
+    return writeExperimentReport(*results, a, dbPath);
 }
 
 } // namespace
@@ -239,6 +254,11 @@ int experimentCommand(const ExperimentArgs& a)
             printError(record.error());
             return 1;
         }
+        if (record->kind == ExperimentKind::Study) {
+            printError("experiment " + std::to_string(id)
+                + " is a study of stored runs: there is nothing to run or resume (experiment-report reports it)");
+            return 1;
+        }
         auto parsed = parseExperimentPlan(record->planJson);
         if (!parsed) {
             printError("the plan of experiment " + std::to_string(id) + ": " + parsed.error());
@@ -316,13 +336,14 @@ int experimentsCommand(const ExperimentsArgs& a)
         printError(experiments.error());
         return 1;
     }
-    std::vector<std::vector<std::string>> rows { { "id", "status", "created", "runs", "name" } };
+    std::vector<std::vector<std::string>> rows { { "id", "kind", "status", "created", "runs", "name" } };
     for (const ExperimentRecord& e : *experiments) {
         auto results = loadExperimentResults(**store, e.id);
-        rows.push_back({ std::to_string(e.id), experimentStatusName(e.status), localTime(e.createdAtMs),
+        rows.push_back({ std::to_string(e.id), experimentKindName(e.kind), experimentStatusName(e.status),
+            localTime(e.createdAtMs),
             results ? std::to_string(results->runsDone) + "/" + std::to_string(results->runsTotal) : "?", e.name });
     }
-    std::cout << textTable(rows, { false, false, false, false, false }) << std::flush;
+    std::cout << textTable(rows, { false, false, false, false, false, false }) << std::flush;
     return 0;
 }
 

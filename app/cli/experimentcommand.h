@@ -11,6 +11,10 @@ namespace CLI {
 class App;
 }
 
+namespace wb {
+struct ExperimentResults;
+}
+
 namespace wb::cli {
 
 struct ExperimentReportArgs
@@ -41,6 +45,12 @@ struct ExperimentsArgs
 };
 
 void addExperimentCommand(CLI::App& app, ExperimentArgs& args);
+/// --markdown OUT and --csv OUT (experiment, experiment-report, study).
+void addReportOptions(CLI::App* cmd, ExperimentReportArgs& args);
+/// The table on stdout unless a report goes there, then the files. False (after one
+/// error line) when a file could not be written.
+bool writeExperimentReport(
+    const ExperimentResults& results, const ExperimentReportArgs& args, const std::string& dbPath);
 void addExperimentReportCommand(CLI::App& app, ExperimentReportCommandArgs& args);
 void addExperimentsCommand(CLI::App& app, ExperimentsArgs& args);
 

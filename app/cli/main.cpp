@@ -8,6 +8,7 @@
 #include "runcommand.h"
 #include "servecommand.h"
 #include "sessioncommands.h"
+#include "studycommand.h"
 #include "tagcommand.h"
 
 #include <CLI/CLI.hpp>
@@ -43,6 +44,8 @@ int main(int argc, char** argv)
     addExperimentReportCommand(app, experimentReportArgs);
     ExperimentsArgs experimentsArgs;
     addExperimentsCommand(app, experimentsArgs);
+    StudyArgs studyArgs;
+    addStudyCommand(app, studyArgs);
     MergeArgs mergeArgs;
     addMergeCommand(app, mergeArgs);
     LoaderArgs loaderArgs;
@@ -55,7 +58,7 @@ int main(int argc, char** argv)
     if (const int rc = parseOrExit(app,
             withDefaultSubcommand(argc, argv,
                 { "run", "serve", "runs", "export", "import", "tag", "probe", "experiment", "experiment-report",
-                    "experiments", "merge", "loader" }));
+                    "experiments", "study", "merge", "loader" }));
         rc >= 0)
         return rc;
     if (app.got_subcommand("run")) return runCommand(runArgs);
@@ -68,6 +71,7 @@ int main(int argc, char** argv)
     if (app.got_subcommand("experiment")) return experimentCommand(experimentArgs);
     if (app.got_subcommand("experiment-report")) return experimentReportCommand(experimentReportArgs);
     if (app.got_subcommand("experiments")) return experimentsCommand(experimentsArgs);
+    if (app.got_subcommand("study")) return studyCommand(studyArgs);
     if (app.got_subcommand("merge")) return mergeCommand(mergeArgs);
     if (app.got_subcommand("loader")) return loaderCommand(loaderArgs);
     return 2;

@@ -179,7 +179,7 @@ void readMix(const Json& j, const std::string& path, ExperimentTarget& t)
 ExperimentTarget readTarget(const Json& j, const std::string& path)
 {
     checkObject(j, path,
-        { "name", "url", "baseline", "method", "headers", "body", "insecure", "cacert", "http_version",
+        { "name", "url", "baseline", "group", "method", "headers", "body", "insecure", "cacert", "http_version",
             "session_target_id", "requests", "mix_order", "seed" });
     ExperimentTarget t;
     if (!j.contains("name")) fail(path, "a target needs a \"name\"");
@@ -215,6 +215,10 @@ ExperimentTarget readTarget(const Json& j, const std::string& path)
     }
     if (j.contains("requests")) readMix(j, path, t);
     if (j.contains("baseline")) t.baseline = readBool(j["baseline"], member(path, "baseline"));
+    if (j.contains("group")) {
+        t.group = readString(j["group"], member(path, "group"));
+        if (t.group.empty()) fail(member(path, "group"), "a group needs a name (leave \"group\" out for none)");
+    }
     if (j.contains("session_target_id")) {
         const Json& id = j["session_target_id"];
         if (!id.is_number_integer() || id.get<int64_t>() < 0)
@@ -346,11 +350,25 @@ ExperimentPlan readPlan(const Json& root)
             fail(element("targets", i) + ".name", "'" + plan.targets.back().name + "' is used twice");
     }
     if (plan.targets.size() < 2) fail("targets", "an experiment needs at least two targets to compare");
-    size_t baselines = 0;
-    for (const auto& t : plan.targets)
-        baselines += t.baseline ? 1 : 0;
-    if (baselines > 1) fail("targets", "only one target can be the baseline");
-    if (baselines == 0) plan.targets.front().baseline = true; // the first one, as documented
+    // Groups are blocks with a baseline each (frameworks, cluster sizes): every target has one, or none does.
+    for (size_t i = 1; i < plan.targets.size(); ++i)
+        if (plan.targets[i].group.empty() != plan.targets.front().group.empty())
+            fail(element("targets", plan.targets[i].group.empty() ? i : 0),
+                "has no \"group\" while other targets have one: give every target a group, or none");
+    for (const std::string& group : plan.groups().empty() ? std::vector<std::string> { "" } : plan.groups()) {
+        size_t baselines = 0, first = plan.targets.size();
+        for (size_t i = 0; i < plan.targets.size(); ++i) {
+            if (plan.targets[i].group != group) continue;
+            baselines += plan.targets[i].baseline ? 1 : 0;
+            first = std::min(first, i);
+        }
+        if (baselines > 1)
+            fail("targets",
+                group.empty() ? "only one target can be the baseline"
+                              : "group '" + group + "' has " + std::to_string(baselines)
+                        + " baselines: one target per group can be the baseline");
+        if (baselines == 0) plan.targets[first].baseline = true; // the first one, as documented
+    }
 
     RunConfig base;
     base.connectTimeoutUs = DEFAULT_CONNECT_TIMEOUT_US;
@@ -431,9 +449,26 @@ const char* experimentOrderName(ExperimentOrder order)
 
 size_t ExperimentPlan::baselineIndex() const
 {
+    return targets.empty() ? 0 : baselineOf(0);
+}
+
+size_t ExperimentPlan::baselineOf(size_t target) const
+{
+    const std::string& group = targets.at(target).group;
     for (size_t i = 0; i < targets.size(); ++i)
-        if (targets[i].baseline) return i;
+        if (targets[i].group == group && targets[i].baseline) return i;
+    // None marked: the group's first target.
+    for (size_t i = 0; i < targets.size(); ++i)
+        if (targets[i].group == group) return i;
     return 0;
+}
+
+std::vector<std::string> ExperimentPlan::groups() const
+{
+    std::vector<std::string> out;
+    for (const auto& t : targets)
+        if (!t.group.empty() && std::find(out.begin(), out.end(), t.group) == out.end()) out.push_back(t.group);
+    return out;
 }
 
 RunConfig ExperimentPlan::runConfig(size_t cell, size_t target) const
@@ -498,6 +533,7 @@ std::string experimentPlanToJson(const ExperimentPlan& plan, int indent)
         j["name"] = t.name;
         j["url"] = t.request.url.displayText();
         j["baseline"] = t.baseline;
+        if (!t.group.empty()) j["group"] = t.group;
         j["method"] = t.request.method;
         Json headers = Json::array();
         for (const auto& h : t.request.headers)

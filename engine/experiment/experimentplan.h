@@ -37,7 +37,10 @@ struct ExperimentTarget
     /// the plan is parsed (a resumed experiment reads the file again). Its entries go to the URL's origin.
     std::string requestsPath;
     RequestMixSpec mix;
-    bool baseline = false;
+    bool baseline = false; ///< the baseline of its group (of the experiment when there are no groups)
+    /// "group": the block the target belongs to (frameworks, cluster sizes), compared with its
+    /// group's own baseline; "" when the plan has no groups.
+    std::string group;
     int64_t sessionTargetId = 0; ///< set once the experiment is in a session (survives renaming the target)
 };
 
@@ -80,7 +83,12 @@ struct ExperimentPlan
     /// No "slo_abort": a run stopped early does not count, and a resume would make it again.
     std::vector<Slo> slos;
 
+    /// The baseline of the first group (of the experiment when there are no groups).
     size_t baselineIndex() const;
+    /// The baseline of target's group.
+    size_t baselineOf(size_t target) const;
+    /// The groups in the order their first target appears; empty when the plan has none.
+    std::vector<std::string> groups() const;
     size_t runCount() const { return levels.size() * targets.size() * repetitions; }
     /// The complete configuration of the run of target in cell.
     RunConfig runConfig(size_t cell, size_t target) const;

@@ -146,6 +146,56 @@ std::string runSloText(const std::vector<SloVerdict>& verdicts)
     return failed.empty() ? "met" : "failed: " + failed;
 }
 
+// "req/s", or "req/s per thread" when the table compares wrk's per-thread Req/Sec averages.
+std::string rateHeader(const ExperimentResults& results)
+{
+    return results.metric == RateMetric::PerThread ? "req/s per thread" : "req/s";
+}
+
+std::string metricNote()
+{
+    return "req/s per thread: the mean of the per-thread Req/Sec averages (wrk's Thread Stats row), "
+           "as hand-made loss columns were computed.";
+}
+
+// Where a study's runs came from and how they were put into cells.
+std::string studySetup(const ExperimentResults& results)
+{
+    const ExperimentPlan& plan = results.plan;
+    std::string out = "A study of " + std::to_string(results.runs.size()) + " stored runs (";
+    std::string ids;
+    for (const RunRecord& r : results.runs)
+        ids += (ids.empty() ? "" : ", ") + std::to_string(r.id);
+    out += ids + "); nothing was run for it. Variants: ";
+    for (size_t i = 0; i < plan.targets.size(); ++i)
+        out += (i ? ", " : "") + plan.targets[i].name + (plan.targets[i].baseline ? " (baseline)" : "");
+    if (results.grouped()) {
+        out += ". Groups, each with its own baseline: ";
+        for (size_t i = 0; i < results.groups.size(); ++i)
+            out += (i ? ", " : "") + results.groups[i];
+    }
+    out += ". Levels";
+    if (!plan.axis.empty()) out += " by " + plan.axis;
+    out += ": ";
+    for (size_t i = 0; i < plan.levels.size(); ++i)
+        out += (i ? ", " : "") + plan.levels[i].label;
+    out += ". The runs of a cell (group, level and variant) are its repetitions.";
+    if (results.metric == RateMetric::PerThread) out += " " + metricNote();
+    return out;
+}
+
+// The runs appendix of a study: each run with the cell it fell into.
+const ExperimentRow* rowOfRun(const ExperimentResults& results, int64_t id, size_t* repetition)
+{
+    for (const ExperimentRow& row : results.rows)
+        for (size_t i = 0; i < row.runIds.size(); ++i)
+            if (row.runIds[i] == id) {
+                *repetition = i;
+                return &row;
+            }
+    return nullptr;
+}
+
 std::string ciCell(double v)
 {
     return std::isfinite(v) ? csvNumber(v) : "";
@@ -167,9 +217,15 @@ std::string groupedNumber(double value)
 
 std::string formatResultsTable(const ExperimentResults& results)
 {
-    std::vector<std::vector<std::string>> rows { { "level", "target", "runs", "req/s", "p50", "p99", "errors",
-        "non-2xx", "req/s vs baseline (95% CI)", "loss", "verdict" } };
+    const std::string rate = rateHeader(results);
+    std::vector<std::vector<std::string>> rows { { "level",
+        results.kind == ExperimentKind::Study ? "variant" : "target", "runs", rate, "p50", "p99", "errors", "non-2xx",
+        rate + " vs baseline (95% CI)", "loss", "verdict" } };
     std::vector<bool> right { false, false, true, true, true, true, true, true, false, true, false };
+    if (results.grouped()) {
+        rows.front().insert(rows.front().begin(), "group");
+        right.insert(right.begin(), false);
+    }
     for (const Slo& slo : results.plan.slos) {
         rows.front().push_back(sloHeader(slo));
         right.push_back(true);
@@ -179,11 +235,13 @@ std::string formatResultsTable(const ExperimentResults& results)
             meanSd(r.requestsPerS, rateText), meanSd(r.p50Us, latencyText), meanSd(r.p99Us, latencyText),
             meanSd(r.errors, errorsText), meanSd(r.non2xx, errorsText),
             r.baseline ? "-" : ratioText(r.requestsPerSRatio), lossText(r), r.verdict });
+        if (results.grouped()) rows.back().insert(rows.back().begin(), r.group);
         appendSloCells(rows.back(), r);
     }
-    std::string out = alignedTable(rows, right) + "* baseline. Mean " + PLUS_MINUS
-        + " standard deviation across repetitions; 95% confidence interval of "
+    std::string out = alignedTable(rows, right) + "* baseline" + (results.grouped() ? " of each group" : "") + ". Mean "
+        + PLUS_MINUS + " standard deviation across repetitions; 95% confidence interval of "
         + "the ratio by Fieller's method with Welch's t.\n";
+    if (results.metric == RateMetric::PerThread) out += metricNote() + "\n";
     if (!results.plan.slos.empty()) out += sloNote(results);
     return out;
 }
@@ -192,44 +250,70 @@ std::string formatMarkdownReport(const ExperimentResults& results, const Markdow
 {
     const ExperimentPlan& plan = results.plan;
     const ExperimentRecord& e = results.experiment;
-    const std::string baseline = plan.targets[plan.baselineIndex()].name;
+    const bool study = results.kind == ExperimentKind::Study;
+    const bool grouped = results.grouped();
+    const std::string baseline = plan.targets.empty() ? "" : plan.targets[plan.baselineIndex()].name;
+    const std::string rate = rateHeader(results);
     std::string out = "# " + (e.name.empty() ? "Experiment " + std::to_string(e.id) : e.name) + "\n\n";
-    out += "Experiment " + std::to_string(e.id);
-    if (!options.sessionName.empty()) out += " in session `" + options.sessionName + "`";
-    out += ", " + std::string(experimentStatusName(e.status)) + ": " + std::to_string(results.runsDone) + " of "
-        + std::to_string(results.runsTotal) + " runs completed.";
-    if (e.startedAtMs) out += " Last started " + isoTimestamp(e.startedAtMs);
-    if (e.finishedAtMs) out += ", ended " + isoTimestamp(e.finishedAtMs);
-    out += e.startedAtMs ? ".\n\n" : "\n\n";
+    if (study) {
+        out += "Study " + std::to_string(e.id);
+        if (!options.sessionName.empty()) out += " in session `" + options.sessionName + "`";
+        out += ": " + std::to_string(results.runsDone) + " stored runs.";
+        if (e.createdAtMs) out += " Made " + isoTimestamp(e.createdAtMs) + ".";
+        out += "\n\n";
+    } else {
+        out += "Experiment " + std::to_string(e.id);
+        if (!options.sessionName.empty()) out += " in session `" + options.sessionName + "`";
+        out += ", " + std::string(experimentStatusName(e.status)) + ": " + std::to_string(results.runsDone) + " of "
+            + std::to_string(results.runsTotal) + " runs completed.";
+        if (e.startedAtMs) out += " Last started " + isoTimestamp(e.startedAtMs);
+        if (e.finishedAtMs) out += ", ended " + isoTimestamp(e.finishedAtMs);
+        out += e.startedAtMs ? ".\n\n" : "\n\n";
+    }
 
     out += "## Setup\n\n";
-    out += mdRow({ "target", "URL", "role" }) + "|---|---|---|\n";
-    for (const auto& t : plan.targets)
-        out += mdRow({ t.name, t.request.method + " " + t.request.url.displayText(), t.baseline ? "baseline" : "" });
-    out += "\nLoad levels";
-    if (!plan.axis.empty()) out += " (" + plan.axis + " swept)";
-    out += ": ";
-    for (size_t i = 0; i < plan.levels.size(); ++i)
-        out += (i ? ", " : "") + levelDescription(plan.levels[i]);
-    out += ".\n\nEach level and target: " + std::to_string(plan.repetitions) + " repetitions of "
-        + planDurationText(plan.durationUs) + " (warm-up " + planDurationText(plan.warmupUs) + ", cool-down "
-        + planDurationText(plan.cooldownUs) + " between runs), in " + experimentOrderName(plan.order) + " order ("
-        + (plan.order == ExperimentOrder::Interleaved
-                ? "A B A B within each level, so that drift hits every target alike"
-                : "all repetitions of A, then of B, within each level")
-        + "). Request timeout " + planDurationText(plan.levels.front().load.timeoutUs) + ".";
-    if (!plan.slos.empty()) {
-        out += " Every run is judged by the SLOs ";
-        for (size_t i = 0; i < plan.slos.size(); ++i)
-            out += (i ? ", `" : "`") + plan.slos[i].expr + "`";
-        out += ".";
+    if (study) {
+        out += studySetup(results) + "\n\n";
+    } else {
+        if (grouped) {
+            out += mdRow({ "group", "target", "URL", "role" }) + "|---|---|---|---|\n";
+            for (const auto& t : plan.targets)
+                out += mdRow({ t.group, t.name, t.request.method + " " + t.request.url.displayText(),
+                    t.baseline ? "baseline of " + t.group : "" });
+        } else {
+            out += mdRow({ "target", "URL", "role" }) + "|---|---|---|\n";
+            for (const auto& t : plan.targets)
+                out += mdRow(
+                    { t.name, t.request.method + " " + t.request.url.displayText(), t.baseline ? "baseline" : "" });
+        }
+        out += "\nLoad levels";
+        if (!plan.axis.empty()) out += " (" + plan.axis + " swept)";
+        out += ": ";
+        for (size_t i = 0; i < plan.levels.size(); ++i)
+            out += (i ? ", " : "") + levelDescription(plan.levels[i]);
+        out += ".\n\nEach level and target: " + std::to_string(plan.repetitions) + " repetitions of "
+            + planDurationText(plan.durationUs) + " (warm-up " + planDurationText(plan.warmupUs) + ", cool-down "
+            + planDurationText(plan.cooldownUs) + " between runs), in " + experimentOrderName(plan.order) + " order ("
+            + (plan.order == ExperimentOrder::Interleaved
+                    ? "A B A B within each level, so that drift hits every target alike"
+                    : "all repetitions of A, then of B, within each level")
+            + "). Request timeout " + planDurationText(plan.levels.front().load.timeoutUs) + ".";
+        if (!plan.slos.empty()) {
+            out += " Every run is judged by the SLOs ";
+            for (size_t i = 0; i < plan.slos.size(); ++i)
+                out += (i ? ", `" : "`") + plan.slos[i].expr + "`";
+            out += ".";
+        }
+        out += "\n\n";
     }
-    out += "\n\n";
-
     out += "## Results\n\n";
-    std::vector<std::string> header { "level", "target", "runs", "req/s", "p50", "p99", "errors", "non-2xx",
-        "req/s vs " + baseline + " (95% CI)", "loss vs baseline", "verdict" };
+    std::vector<std::string> header { "level", study ? "variant" : "target", "runs", rate, "p50", "p99", "errors",
+        "non-2xx", rate + " vs " + (grouped ? "baseline" : baseline) + " (95% CI)", "loss vs baseline", "verdict" };
     std::string rule = "|---|---|--:|--:|--:|--:|--:|--:|---|--:|---|";
+    if (grouped) {
+        header.insert(header.begin(), "group");
+        rule = "|---" + rule;
+    }
     for (const Slo& slo : plan.slos) {
         header.push_back(sloHeader(slo));
         rule += "--:|";
@@ -240,23 +324,31 @@ std::string formatMarkdownReport(const ExperimentResults& results, const Markdow
             std::to_string(r.runIds.size()), meanSd(r.requestsPerS, rateText), meanSd(r.p50Us, latencyText),
             meanSd(r.p99Us, latencyText), meanSd(r.errors, errorsText), meanSd(r.non2xx, errorsText),
             r.baseline ? "1" : ratioText(r.requestsPerSRatio), lossText(r), r.verdict };
+        if (grouped) cells.insert(cells.begin(), r.group);
         appendSloCells(cells, r);
         out += mdRow(cells);
     }
     out += "\nMean " + std::string(PLUS_MINUS) + " standard deviation across repetitions. Loss vs baseline = 1 "
-        + "- (mean req/s / baseline mean req/s). Errors: socket, TLS and parse errors per run "
+        + "- (mean " + rate + " / baseline mean " + rate + ")"
+        + (grouped ? ", against the baseline of the same group" : "")
+        + ". Errors: socket, TLS and parse errors per run "
           "(requests without a usable answer); non-2xx: responses outside 2xx/3xx per run.";
+    if (results.metric == RateMetric::PerThread) out += " " + metricNote();
     if (!plan.slos.empty()) out += " " + sloNote(results);
     out += "\n\n";
 
     out += "## Latency against the baseline\n\n";
-    out += mdRow(
-        { "level", "target", "p50 vs " + baseline + " (95% CI)", "p99 vs " + baseline + " (95% CI)", "p99 verdict" });
-    out += "|---|---|---|---|---|\n";
+    const std::string vs = grouped ? "baseline" : baseline;
+    std::vector<std::string> latencyHeader { "level", study ? "variant" : "target", "p50 vs " + vs + " (95% CI)",
+        "p99 vs " + vs + " (95% CI)", "p99 verdict" };
+    if (grouped) latencyHeader.insert(latencyHeader.begin(), "group");
+    out += mdRow(latencyHeader) + (grouped ? "|---" : "") + "|---|---|---|---|---|\n";
     for (const ExperimentRow& r : results.rows) {
         if (r.baseline) continue;
-        out += mdRow({ r.cellLabel, r.targetName, ratioText(r.p50Ratio), ratioText(r.p99Ratio),
-            ratioVerdict(r.p99Ratio, r.targetName, baseline, Better::Lower) });
+        std::vector<std::string> cells { r.cellLabel, r.targetName, ratioText(r.p50Ratio), ratioText(r.p99Ratio),
+            ratioVerdict(r.p99Ratio, r.targetName, r.baselineName, Better::Lower) };
+        if (grouped) cells.insert(cells.begin(), r.group);
+        out += mdRow(cells);
     }
     out += "\n";
 
@@ -267,16 +359,38 @@ std::string formatMarkdownReport(const ExperimentResults& results, const Markdow
     }
 
     out += "## Method\n\n"
-           "Each cell (load level and target) was run "
-        + std::to_string(plan.repetitions)
-        + " times; the table shows the mean and the sample standard deviation of the repetitions' results. "
+        + (study ? std::string("Each cell (group, level and variant) holds the stored runs that fell into it")
+                 : "Each cell (load level and target) was run " + std::to_string(plan.repetitions) + " times")
+        + "; the table shows the mean and the sample standard deviation of the repetitions' results. "
           "The ratio to the baseline is the ratio of the means, with a 95% confidence interval by Fieller's "
           "theorem: the set of ratios r for which mean(B) - r * mean(A) is not significantly different from zero "
           "under Welch's t (unequal variances), with Welch-Satterthwaite degrees of freedom. A verdict is given only "
           "where that interval excludes 1; otherwise the difference is not significant at the 95% level. With few "
           "repetitions the intervals are wide: that is the honest answer, and more repetitions narrow them.\n\n";
 
-    if (options.listRuns && !results.runs.empty()) {
+    if (options.listRuns && !results.runs.empty() && study) {
+        out += "## Runs\n\n";
+        std::vector<std::string> runsHeader { "run", "level", "repetition", "variant", "target", "status", "req/s",
+            "req/s per thread", "p50", "p99", "errors", "non-2xx", "source" };
+        std::string runsRule = "|--:|---|--:|---|---|---|--:|--:|--:|--:|--:|--:|---|";
+        if (grouped) {
+            runsHeader.insert(runsHeader.begin() + 1, "group");
+            runsRule = "|--:|---" + runsRule.substr(4);
+        }
+        out += mdRow(runsHeader) + runsRule + "\n";
+        for (const RunRecord& r : results.runs) {
+            size_t repetition = 0;
+            const ExperimentRow* row = rowOfRun(results, r.id, &repetition);
+            std::vector<std::string> cells { std::to_string(r.id), row ? row->cellLabel : "-",
+                row ? std::to_string(repetition + 1) : "-", row ? row->targetName : "-", r.targetName,
+                runStatusName(r.status), groupedNumber(r.totals.requestsPerS), groupedNumber(r.totals.threadRate.mean),
+                latencyText(r.totals.latency.p50Us), latencyText(r.totals.latency.p99Us),
+                std::to_string(r.totals.errors.transportErrors()), std::to_string(r.totals.errors.status), r.source };
+            if (grouped) cells.insert(cells.begin() + 1, row ? row->group : "-");
+            out += mdRow(cells);
+        }
+        out += "\n";
+    } else if (options.listRuns && !results.runs.empty()) {
         out += "## Runs\n\n";
         std::vector<std::string> runsHeader { "run", "level", "repetition", "target", "status", "started", "req/s",
             "p50", "p99", "errors", "non-2xx" };
@@ -305,11 +419,11 @@ std::string formatMarkdownReport(const ExperimentResults& results, const Markdow
 std::string resultsCsv(const ExperimentResults& results)
 {
     const ExperimentPlan& plan = results.plan;
-    std::vector<std::string> header { "experiment_id", "cell", "level", "axis", "axis_value", "threads", "connections",
-        "rate", "target", "baseline", "runs", "rps_mean", "rps_stdev", "p50_ms_mean", "p50_ms_stdev", "p99_ms_mean",
-        "p99_ms_stdev", "errors_mean", "errors_stdev", "non2xx_mean", "non2xx_stdev", "rps_ratio", "rps_ratio_ci_low",
-        "rps_ratio_ci_high", "loss_pct", "p50_ratio", "p50_ratio_ci_low", "p50_ratio_ci_high", "p99_ratio",
-        "p99_ratio_ci_low", "p99_ratio_ci_high", "df", "significant", "verdict", "run_ids" };
+    std::vector<std::string> header { "experiment_id", "cell", "group", "level", "axis", "axis_value", "threads",
+        "connections", "rate", "target", "baseline", "runs", "rps_mean", "rps_stdev", "p50_ms_mean", "p50_ms_stdev",
+        "p99_ms_mean", "p99_ms_stdev", "errors_mean", "errors_stdev", "non2xx_mean", "non2xx_stdev", "rps_ratio",
+        "rps_ratio_ci_low", "rps_ratio_ci_high", "loss_pct", "p50_ratio", "p50_ratio_ci_low", "p50_ratio_ci_high",
+        "p99_ratio", "p99_ratio_ci_low", "p99_ratio_ci_high", "df", "significant", "verdict", "run_ids" };
     for (const Slo& slo : plan.slos)
         header.push_back("slo " + slo.expr);
     std::string out = csvRow(header);
@@ -320,8 +434,8 @@ std::string resultsCsv(const ExperimentResults& results)
         for (int64_t id : r.runIds)
             ids += (ids.empty() ? "" : ";") + std::to_string(id);
         const RatioEstimate& q = r.requestsPerSRatio;
-        std::vector<std::string> fields { std::to_string(results.experiment.id), std::to_string(r.cell), r.cellLabel,
-            plan.axis, csvNumber(level.axisValue), std::to_string(level.load.threads),
+        std::vector<std::string> fields { std::to_string(results.experiment.id), std::to_string(r.cell), r.group,
+            r.cellLabel, plan.axis, csvNumber(level.axisValue), std::to_string(level.load.threads),
             std::to_string(level.load.connections), csvNumber(level.load.ratePerS), r.targetName,
             r.baseline ? "1" : "0", std::to_string(r.runIds.size()), csvNumber(r.requestsPerS.mean),
             csvNumber(r.requestsPerS.stdev), ms(r.p50Us.mean), ms(r.p50Us.stdev), ms(r.p99Us.mean), ms(r.p99Us.stdev),
@@ -329,7 +443,7 @@ std::string resultsCsv(const ExperimentResults& results)
             csvNumber(q.ratio), ciCell(q.low), ciCell(q.high), r.baseline ? "" : csvNumber(r.lossPct()),
             csvNumber(r.p50Ratio.ratio), ciCell(r.p50Ratio.low), ciCell(r.p50Ratio.high), csvNumber(r.p99Ratio.ratio),
             ciCell(r.p99Ratio.low), ciCell(r.p99Ratio.high), csvNumber(q.df),
-            r.baseline ? "" : (q.significant() ? "1" : "0"), r.verdict, ids };
+            r.baseline || !q.hasInterval() ? "" : (q.significant() ? "1" : "0"), r.verdict, ids };
         // "2/3" as in the tables; an empty field when no repetition was judged.
         for (const SloTally& t : r.slo)
             fields.push_back(t.judged ? t.text() : "");

@@ -1,21 +1,16 @@
 #include "experiment/experimentresults.h"
 
+#include "experiment/study.h"
 #include "store/sessionstore.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <tuple>
 
 namespace wb {
 
 namespace {
-
-struct Samples
-{
-    std::vector<int64_t> runIds;
-    std::vector<double> requestsPerS, p50Us, p99Us, errors, non2xx;
-    std::vector<const RunRecord*> runs;
-};
 
 // Each run judged itself when it ended (RunResult::slo, stored in runs.slo): the
 // tally reads those verdicts by expression rather than judging the totals again.
@@ -61,12 +56,94 @@ const ExperimentRow* ExperimentResults::row(size_t cell, size_t target) const
     return nullptr;
 }
 
+double rateOf(const RunRecord& run, RateMetric metric)
+{
+    return metric == RateMetric::PerThread ? run.totals.threadRate.mean : run.totals.requestsPerS;
+}
+
+std::vector<ExperimentRow> describeRows(
+    const std::vector<RowRuns>& rows, const std::vector<Slo>& slos, RateMetric metric, const std::string& baselineName)
+{
+    struct Values
+    {
+        std::vector<double> requestsPerS, p50Us, p99Us, errors, non2xx;
+    };
+    auto valuesOf = [metric](const RowRuns& row) {
+        Values v;
+        for (const RunRecord* run : row.runs) {
+            v.requestsPerS.push_back(rateOf(*run, metric));
+            v.p50Us.push_back(run->totals.latency.p50Us);
+            v.p99Us.push_back(run->totals.latency.p99Us);
+            v.errors.push_back(static_cast<double>(run->totals.errors.transportErrors()));
+            v.non2xx.push_back(static_cast<double>(run->totals.errors.status));
+        }
+        return v;
+    };
+    std::vector<ExperimentRow> out;
+    for (const RowRuns& in : rows) {
+        const Values s = valuesOf(in);
+        ExperimentRow row;
+        row.cell = in.cell;
+        row.target = in.target;
+        row.group = in.group;
+        row.cellLabel = in.cellLabel;
+        row.targetName = in.targetName;
+        row.baseline = in.baseline;
+        row.baselineName = in.baseline ? in.targetName : baselineName;
+        for (const RunRecord* run : in.runs)
+            row.runIds.push_back(run->id);
+        row.requestsPerS = describeSample(s.requestsPerS);
+        row.p50Us = describeSample(s.p50Us);
+        row.p99Us = describeSample(s.p99Us);
+        row.errors = describeSample(s.errors);
+        row.non2xx = describeSample(s.non2xx);
+        row.slo = tallySlos(slos, in.runs);
+        if (row.baseline) {
+            // Against itself the ratio is 1 by definition, not an estimate: no interval.
+            for (RatioEstimate* r : { &row.requestsPerSRatio, &row.p50Ratio, &row.p99Ratio })
+                *r = RatioEstimate { .ratio = in.runs.empty() ? RatioEstimate::NOT_KNOWN : 1.0 };
+            row.verdict = "baseline";
+            out.push_back(std::move(row));
+            continue;
+        }
+        const auto base = std::find_if(rows.begin(), rows.end(),
+            [&](const RowRuns& r) { return r.baseline && r.group == in.group && r.cell == in.cell; });
+        if (base == rows.end() || base->runs.empty()) {
+            // A study's group may lack the baseline at a level: listed, with no ratios.
+            row.verdict = base == rows.end() ? "no " + baselineName + " run in this "
+                    + (in.group.empty() ? std::string("level") : "group and level") + ": no ratio"
+                                             : "no data";
+            out.push_back(std::move(row));
+            continue;
+        }
+        row.baselineName = base->targetName;
+        const Values b = valuesOf(*base);
+        row.requestsPerSRatio = ratioOfMeans(b.requestsPerS, s.requestsPerS);
+        row.p50Ratio = ratioOfMeans(b.p50Us, s.p50Us);
+        row.p99Ratio = ratioOfMeans(b.p99Us, s.p99Us);
+        if (!std::isnan(row.requestsPerSRatio.ratio) && !row.requestsPerSRatio.hasInterval()) {
+            // One run on a side: the ratio and the loss stand, but nothing says how far to trust them.
+            const bool lone = in.runs.size() < 2;
+            const bool loneBase = base->runs.size() < 2;
+            row.verdict = std::string(lone && loneBase ? "one run each"
+                                  : lone               ? "one run"
+                                                       : "one baseline run")
+                + ": no confidence interval, no verdict";
+        } else {
+            row.verdict = ratioVerdict(row.requestsPerSRatio, row.targetName, base->targetName);
+        }
+        out.push_back(std::move(row));
+    }
+    return out;
+}
+
 ExperimentResults computeExperimentResults(
     const ExperimentRecord& experiment, const ExperimentPlan& plan, std::vector<RunRecord> runs)
 {
     ExperimentResults out;
     out.experiment = experiment;
     out.plan = plan;
+    out.groups = plan.groups();
     out.runs = std::move(runs);
     out.runsTotal = plan.runCount();
 
@@ -84,50 +161,29 @@ ExperimentResults computeExperimentResults(
     }
     out.runsDone = slots.size();
 
-    std::map<std::pair<size_t, size_t>, Samples> samples;
-    for (const auto& [key, run] : slots) {
-        Samples& s = samples[{ std::get<0>(key), std::get<1>(key) }];
-        s.runIds.push_back(run->id);
-        s.requestsPerS.push_back(run->totals.requestsPerS);
-        s.p50Us.push_back(run->totals.latency.p50Us);
-        s.p99Us.push_back(run->totals.latency.p99Us);
-        s.errors.push_back(static_cast<double>(run->totals.errors.transportErrors()));
-        s.non2xx.push_back(static_cast<double>(run->totals.errors.status));
-        s.runs.push_back(run);
-    }
+    std::map<std::pair<size_t, size_t>, std::vector<const RunRecord*>> cells; // by repetition
+    for (const auto& [key, run] : slots)
+        cells[{ std::get<0>(key), std::get<1>(key) }].push_back(run);
 
-    const size_t base = plan.baselineIndex();
-    for (size_t cell = 0; cell < plan.levels.size(); ++cell) {
-        const Samples& b = samples[{ cell, base }];
-        for (size_t t = 0; t < plan.targets.size(); ++t) {
-            const Samples& s = samples[{ cell, t }];
-            ExperimentRow row;
-            row.cell = cell;
-            row.target = t;
-            row.cellLabel = plan.levels[cell].label;
-            row.targetName = plan.targets[t].name;
-            row.baseline = t == base;
-            row.runIds = s.runIds;
-            row.requestsPerS = describeSample(s.requestsPerS);
-            row.p50Us = describeSample(s.p50Us);
-            row.p99Us = describeSample(s.p99Us);
-            row.errors = describeSample(s.errors);
-            row.non2xx = describeSample(s.non2xx);
-            row.requestsPerSRatio = ratioOfMeans(b.requestsPerS, s.requestsPerS);
-            row.p50Ratio = ratioOfMeans(b.p50Us, s.p50Us);
-            row.p99Ratio = ratioOfMeans(b.p99Us, s.p99Us);
-            row.slo = tallySlos(plan.slos, s.runs);
-            if (row.baseline) {
-                // Against itself the ratio is 1 by definition, not an estimate: no interval.
-                for (RatioEstimate* r : { &row.requestsPerSRatio, &row.p50Ratio, &row.p99Ratio })
-                    *r = RatioEstimate { .ratio = s.runIds.empty() ? RatioEstimate::NOT_KNOWN : 1.0 };
-                row.verdict = "baseline";
-            } else {
-                row.verdict = ratioVerdict(row.requestsPerSRatio, row.targetName, plan.targets[base].name);
+    // Group by group (one, unnamed, without groups), then cell by cell: each group is a block with its own baseline.
+    std::vector<std::string> groups = out.groups;
+    if (groups.empty()) groups.push_back("");
+    std::vector<RowRuns> rows;
+    for (const std::string& group : groups)
+        for (size_t cell = 0; cell < plan.levels.size(); ++cell)
+            for (size_t t = 0; t < plan.targets.size(); ++t) {
+                if (plan.targets[t].group != group) continue;
+                RowRuns row;
+                row.cell = cell;
+                row.target = t;
+                row.group = group;
+                row.cellLabel = plan.levels[cell].label;
+                row.targetName = plan.targets[t].name;
+                row.baseline = plan.baselineOf(t) == t;
+                row.runs = cells[{ cell, t }];
+                rows.push_back(std::move(row));
             }
-            out.rows.push_back(std::move(row));
-        }
-    }
+    out.rows = describeRows(rows, plan.slos, RateMetric::Total, plan.targets[plan.baselineIndex()].name);
     return out;
 }
 
@@ -135,6 +191,7 @@ Result<ExperimentResults> loadExperimentResults(SessionStore& store, int64_t exp
 {
     auto record = store.experiment(experimentId);
     if (!record) return Error { record.error() };
+    if (record->kind == ExperimentKind::Study) return loadStudyResults(store, *record);
     auto plan = parseExperimentPlan(record->planJson);
     if (!plan) return Error { "the plan of experiment " + std::to_string(experimentId) + ": " + plan.error() };
     auto runs = store.experimentRuns(experimentId);

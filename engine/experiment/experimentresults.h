@@ -31,15 +31,28 @@ struct SloTally
     std::string text() const;
 };
 
+/// Which requests/s a table compares.
+enum class RateMetric {
+    Total, ///< the whole run's requests/s ("Requests/sec:")
+    /// The mean of the per-thread Req/Sec averages, as wrk's Thread Stats row prints it: what
+    /// hand-made "loss" columns were computed from, so a study reproduces them exactly.
+    PerThread,
+};
+
+/// A run's requests/s by that metric (NaN when the run has no per-thread statistics).
+double rateOf(const RunRecord& run, RateMetric metric);
+
 struct ExperimentRow
 {
     size_t cell = 0;
     size_t target = 0;
+    std::string group; ///< the block the row belongs to, each with its own baseline; "" = no groups
     std::string cellLabel;
     std::string targetName;
     bool baseline = false;
+    std::string baselineName; ///< the baseline of the row's group (its own name on a baseline row)
     std::vector<int64_t> runIds; ///< the completed runs used, by repetition
-    SampleStats requestsPerS;
+    SampleStats requestsPerS; ///< by the results' metric
     SampleStats p50Us;
     SampleStats p99Us;
     SampleStats errors; ///< socket, TLS and parse errors per run (requests without a usable answer)
@@ -59,16 +72,43 @@ struct ExperimentRow
     std::string verdict;
 };
 
+/// The runs of one row before any statistics (describeRows()).
+struct RowRuns
+{
+    size_t cell = 0;
+    size_t target = 0;
+    std::string group;
+    std::string cellLabel;
+    std::string targetName;
+    bool baseline = false;
+    std::vector<const RunRecord*> runs; ///< the repetitions used
+};
+
+/// Each row's statistics, and its ratios against the baseline row of the same group and
+/// cell: without that row (or its runs) the ratios are unknown and the verdict says why.
+/// A side with one run has a ratio but no interval, and the verdict says so.
+std::vector<ExperimentRow> describeRows(
+    const std::vector<RowRuns>& rows, const std::vector<Slo>& slos, RateMetric metric, const std::string& baselineName);
+
 struct ExperimentResults
 {
     ExperimentRecord experiment;
+    /// For a study, made from its runs: its variants as targets, its levels (label, axis value,
+    /// the load of the level's first run), no durations or SLOs.
     ExperimentPlan plan;
-    std::vector<ExperimentRow> rows; ///< cell by cell, targets in plan order within a cell
+    ExperimentKind kind = ExperimentKind::Plan;
+    RateMetric metric = RateMetric::Total;
+    /// The groups in order (each with its own baseline); empty when there is one, unnamed.
+    std::vector<std::string> groups;
+    /// Group by group, cell by cell within a group, targets in plan order within a cell. A study lists
+    /// only the cells that have runs.
+    std::vector<ExperimentRow> rows;
     std::vector<RunRecord> runs; ///< every run of the experiment (failed and stopped ones too), oldest first
     size_t runsDone = 0; ///< completed runs that fill a planned slot
     size_t runsTotal = 0;
 
     const ExperimentRow* row(size_t cell, size_t target) const;
+    bool grouped() const { return !groups.empty(); }
     /// A completed run the results use failed one of the plan's SLOs (the experiment's exit code 4).
     bool anySloFailed() const;
 };
@@ -79,7 +119,8 @@ struct ExperimentResults
 ExperimentResults computeExperimentResults(
     const ExperimentRecord& experiment, const ExperimentPlan& plan, std::vector<RunRecord> runs);
 
-/// Loads the experiment, its plan and its runs from the store and computes the rows.
+/// Loads the experiment, its plan and its runs from the store and computes the rows
+/// (a study's from its definition and linked runs: study.h).
 Result<ExperimentResults> loadExperimentResults(SessionStore& store, int64_t experimentId);
 
 } // namespace wb

@@ -101,6 +101,9 @@ Result<ExperimentOutcome> ExperimentRunner::run(int64_t experimentId)
     SessionStore& store = **opened;
     auto record = store.experiment(experimentId);
     if (!record) return Error { record.error() };
+    if (record->kind == ExperimentKind::Study)
+        return Error { "experiment " + std::to_string(experimentId)
+            + " is a study of stored runs: there is nothing to run or resume (experiment-report reports it)" };
     auto parsed = parseExperimentPlan(record->planJson);
     if (!parsed) return Error { "the plan of experiment " + std::to_string(experimentId) + ": " + parsed.error() };
     const ExperimentPlan& plan = *parsed;

@@ -285,8 +285,29 @@ ALTER TABLE targets ADD COLUMN mix_order TEXT NOT NULL DEFAULT 'round-robin';
 
 using MigrationStep = std::string (*)();
 
+// Version 8: studies (engine/experiment/study.h): an experiment is of kind 'plan' (the runner makes
+// its runs, which point back at it) or 'study' (stored runs gathered after the fact, nothing run).
+// A study's runs stay ordinary runs, linked in study_runs with the group and variant each was
+// given, so its report shows the cells as they were made even when tags change later; a run can
+// be in several studies. Deleting a study leaves its runs; deleting a run takes it out of its studies.
+std::string schemaV8()
+{
+    return R"sql(
+ALTER TABLE experiments ADD COLUMN kind TEXT NOT NULL DEFAULT 'plan' CHECK (kind IN ('plan', 'study'));
+CREATE TABLE study_runs (
+    experiment_id INTEGER NOT NULL REFERENCES experiments(id) ON DELETE CASCADE,
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    group_name TEXT NOT NULL DEFAULT '',        -- '' when the study has no groups
+    variant TEXT NOT NULL,                      -- a target name or a variant tag
+    PRIMARY KEY (experiment_id, run_id)
+) WITHOUT ROWID;
+CREATE INDEX study_runs_by_run ON study_runs(run_id);
+)sql";
+}
+
 // MIGRATIONS[n] takes a file from version n to n + 1.
-constexpr MigrationStep MIGRATIONS[] = { schemaV1, schemaV2, schemaV3, schemaV4, schemaV5, schemaV6, schemaV7 };
+constexpr MigrationStep MIGRATIONS[]
+    = { schemaV1, schemaV2, schemaV3, schemaV4, schemaV5, schemaV6, schemaV7, schemaV8 };
 static_assert(std::size(MIGRATIONS) == SCHEMA_VERSION, "one migration step per schema version");
 
 } // namespace

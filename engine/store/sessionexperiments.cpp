@@ -13,7 +13,7 @@ namespace wb {
 namespace {
 
 constexpr char EXPERIMENT_COLUMNS[]
-    = "id, name, plan, status, created_at_ms, started_at_ms, finished_at_ms, host_name, error, notes";
+    = "id, name, plan, status, created_at_ms, started_at_ms, finished_at_ms, host_name, error, notes, kind";
 
 std::string noExperiment(int64_t id)
 {
@@ -38,6 +38,7 @@ ExperimentRecord SessionStore::readExperiment(int64_t id)
     e.hostName = q.text(7);
     e.error = q.text(8);
     e.notes = q.text(9);
+    e.kind = q.text(10) == experimentKindName(ExperimentKind::Study) ? ExperimentKind::Study : ExperimentKind::Plan;
     q.reset();
     return e;
 }
@@ -135,11 +136,62 @@ Status SessionStore::finishExperiment(int64_t id, ExperimentStatus status, const
     });
 }
 
+Result<int64_t> SessionStore::addStudy(
+    const std::string& name, const std::string& definitionJson, const std::vector<StudyRunLink>& runs)
+{
+    if (definitionJson.empty()) return Error { "a study needs its definition" };
+    int64_t id = 0;
+    auto st = transaction([&]() -> Status {
+        const int64_t now = wallClockNowMs();
+        // Nothing is run: the study is complete when it is made.
+        m_db->prepare("INSERT INTO experiments (name, plan, status, created_at_ms, started_at_ms, finished_at_ms, "
+                      "host_name, kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+            .bind(name)
+            .bind(definitionJson)
+            .bind(experimentStatusName(ExperimentStatus::Completed))
+            .bind(now)
+            .bind(now)
+            .bind(now)
+            .bind(RunOwner::current().hostName)
+            .bind(experimentKindName(ExperimentKind::Study))
+            .run();
+        id = m_db->lastInsertId();
+        for (const StudyRunLink& link : runs)
+            m_db->prepare("INSERT INTO study_runs (experiment_id, run_id, group_name, variant) VALUES (?, ?, ?, ?)")
+                .bind(id)
+                .bind(link.runId)
+                .bind(link.group)
+                .bind(link.variant)
+                .run();
+        return {};
+    });
+    if (!st) return Error { st.error() };
+    return id;
+}
+
+Result<std::vector<StudyRunLink>> SessionStore::studyLinks(int64_t id)
+{
+    std::vector<StudyRunLink> out;
+    auto st = guarded([&] {
+        SqlStatement& q = m_db->prepare(
+            "SELECT run_id, group_name, variant FROM study_runs WHERE experiment_id = ? ORDER BY run_id");
+        q.bind(id);
+        while (q.step())
+            out.push_back(StudyRunLink { q.int64(0), q.text(1), q.text(2) });
+    });
+    if (!st) return Error { st.error() };
+    return out;
+}
+
 Result<std::vector<RunRecord>> SessionStore::experimentRuns(int64_t id)
 {
-    RunFilter filter;
-    filter.experimentId = id;
-    return listRuns(filter);
+    std::vector<RunRecord> out;
+    auto st = guarded([&] {
+        out = queryRuns(" WHERE r.experiment_id = ? OR r.id IN (SELECT run_id FROM study_runs WHERE experiment_id = ?)",
+            { std::to_string(id), std::to_string(id) });
+    });
+    if (!st) return Error { st.error() };
+    return out;
 }
 
 Status SessionStore::deleteExperiment(int64_t id, bool withRuns)

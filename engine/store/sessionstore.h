@@ -130,7 +130,13 @@ public:
     Status beginExperiment(int64_t id);
     /// Ends a run of the experiment: completed, stopped or failed (error says why).
     Status finishExperiment(int64_t id, ExperimentStatus status, const std::string& error = {});
-    /// The runs linked to an experiment, oldest first (summary only).
+    /// Adds a study (an experiment of kind 'study', status 'completed': nothing is run) linked
+    /// to its runs, each with its cell's group and variant, in one transaction.
+    Result<int64_t> addStudy(
+        const std::string& name, const std::string& definitionJson, const std::vector<StudyRunLink>& runs);
+    /// A study's runs with the group and variant each was given, by run id.
+    Result<std::vector<StudyRunLink>> studyLinks(int64_t id);
+    /// The runs of an experiment (made for it, or linked to a study), oldest first (summary only).
     Result<std::vector<RunRecord>> experimentRuns(int64_t id);
     /// Deletes an experiment; its runs with it when withRuns, else they stay as ordinary runs.
     Status deleteExperiment(int64_t id, bool withRuns = false);

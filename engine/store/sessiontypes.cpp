@@ -54,6 +54,11 @@ std::optional<ExperimentStatus> experimentStatusFromName(const std::string& name
     return std::nullopt;
 }
 
+const char* experimentKindName(ExperimentKind kind)
+{
+    return kind == ExperimentKind::Study ? "study" : "plan";
+}
+
 FinishedRun FinishedRun::of(const RunResult& result, int64_t finishedAtMs)
 {
     FinishedRun f;

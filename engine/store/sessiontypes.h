@@ -64,6 +64,22 @@ enum class ExperimentStatus {
 const char* experimentStatusName(ExperimentStatus status);
 std::optional<ExperimentStatus> experimentStatusFromName(const std::string& name);
 
+/// What an experiment is. Stored as its lower-case name (schema 8; 'plan' before).
+enum class ExperimentKind {
+    Plan, ///< a plan the runner makes runs for (its runs point back at it)
+    Study, ///< stored runs gathered after the fact, nothing run (engine/experiment/study.h)
+};
+
+const char* experimentKindName(ExperimentKind kind);
+
+/// A run of a study, with the cell it was given (study_runs).
+struct StudyRunLink
+{
+    int64_t runId = 0;
+    std::string group; ///< "" when the study has no groups
+    std::string variant; ///< a target name or a variant tag
+};
+
 /// One row of the experiments table. The plan is kept as the JSON it was
 /// created from (engine/experiment parses it), so the store does not depend on
 /// the experiment library.
@@ -71,7 +87,8 @@ struct ExperimentRecord
 {
     int64_t id = 0;
     std::string name;
-    std::string planJson;
+    std::string planJson; ///< a plan, or a study's definition (kind Study)
+    ExperimentKind kind = ExperimentKind::Plan;
     ExperimentStatus status = ExperimentStatus::Planned;
     int64_t createdAtMs = 0;
     int64_t startedAtMs = 0; ///< when it was last started or resumed

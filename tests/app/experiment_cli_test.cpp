@@ -198,7 +198,8 @@ TEST_F(ExperimentCli, RateLimitedProxyIsSignificantlySlowerThanDirect)
     EXPECT_EQ(again.out, csvText);
     const auto list = cli({ "experiments", "--db", m_db });
     ASSERT_EQ(list.exitCode, 0) << list.err;
-    EXPECT_TRUE(std::regex_search(list.out, std::regex(R"(\n1\s+completed\s+\S+ \S+\s+16/16\s+direct vs proxied\n)")))
+    EXPECT_TRUE(
+        std::regex_search(list.out, std::regex(R"(\n1\s+plan\s+completed\s+\S+ \S+\s+16/16\s+direct vs proxied\n)")))
         << list.out;
 }
 

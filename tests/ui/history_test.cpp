@@ -6,21 +6,27 @@
 // of the main window that is then stored completely.
 
 #include "control/runsession.h"
+#include "experiment/experimentresults.h"
 #include "mainwindow.h"
+#include "models/experimentresultsmodel.h"
 #include "models/runsfiltermodel.h"
 #include "models/runstablemodel.h"
 #include "pages/dialogs.h"
+#include "pages/experimentpage.h"
 #include "pages/profileeditor.h"
 #include "pages/rundetailpage.h"
 #include "pages/runspage.h"
 #include "pages/slobadges.h"
 #include "pages/targetspanel.h"
+#include "parse/wrklog.h"
 #include "session/sessiondocument.h"
+#include "store/wrkimport.h"
 #include "text/format.h"
 #include "uitestsupport.h"
 #include "windowparts.h"
 
 #include <QAbstractItemModelTester>
+#include <QFile>
 #include <QHeaderView>
 #include <QLineEdit>
 #include <QProxyStyle>
@@ -537,6 +543,102 @@ private slots:
         setTagChangeHandler([](const QStringList&) { return std::optional<TagChange>(); });
         QVERIFY(!page.tagSelected());
         setTagChangeHandler(nullptr);
+    }
+
+    // Issue 16: "Study from selected runs…" builds the container study from the imported
+    // reference log, and the Experiments tab shows it with its own verdicts.
+    void studyFromSelectedRunsAppearsInTheExperimentsTab()
+    {
+        // The shared reference logs sit beside the source tree (tests/ui/../../../shared).
+        QFile file(
+            QStringLiteral(QT_TESTCASE_SOURCEDIR "/../../../shared/reference/container-performance-comparison.txt"));
+        QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(file.fileName()));
+        const std::string log = file.readAll().toStdString();
+        auto store = otherConnection();
+        QVERIFY(store);
+        auto ids = importWrkReports(*store, parseWrkLog(log).reports, ImportOptions {});
+        QVERIFY(ids && ids->size() == 8);
+        const auto run = [&](size_t i) { return ids->at(i); };
+        for (const auto& [runs, tag] : std::vector<std::pair<std::vector<size_t>, std::string>> {
+                 { { 0, 1, 6, 7 }, "native" }, { { 2, 3 }, "docker" }, { { 4, 5 }, "kubernetes" },
+                 { { 0, 2, 4 }, "http-pkg" }, { { 1, 3, 5 }, "go-gin" }, { { 6 }, "actix" }, { { 7 }, "rocket" } }) {
+            std::vector<int64_t> tagged;
+            for (size_t i : runs)
+                tagged.push_back(run(i));
+            QVERIFY(store->changeRunTags(tagged, { tag }, {}));
+        }
+        m_doc->reload();
+        RunsPage page;
+        page.setDocument(m_doc.get());
+        ExperimentPage experiments;
+        experiments.setDocument(m_doc.get());
+        QSignalSpy created(&page, &RunsPage::studyCreated);
+        QList<qint64> selected;
+        for (int64_t id : *ids)
+            selected << id;
+        page.selectRuns(selected);
+
+        // A tag no run carries: one error, nothing stored.
+        QStringList shown;
+        setStudyChoiceHandler([&](const QStringList& present) {
+            shown = present;
+            StudyChoice c;
+            c.variantTags = QStringList { QStringLiteral("native"), QStringLiteral("k8s") };
+            return std::optional<StudyChoice>(c);
+        });
+        const int errors = m_errors.size();
+        QVERIFY(!page.studySelected());
+        QCOMPARE(m_errors.size(), errors + 1);
+        QVERIFY(m_errors.last().contains(QStringLiteral("tag 'k8s' (--variant-by-tags) is carried by none")));
+        QVERIFY(shown.contains(QStringLiteral("go-gin")) && shown.contains(QStringLiteral("kubernetes")));
+        QVERIFY(otherConnection()->experiments()->empty());
+
+        setStudyChoiceHandler([](const QStringList&) {
+            StudyChoice c;
+            c.name = QStringLiteral("Container performance");
+            c.variantTags
+                = QStringList { QStringLiteral("native"), QStringLiteral("docker"), QStringLiteral("kubernetes") };
+            c.groupTags = QStringList { QStringLiteral("http-pkg"), QStringLiteral("go-gin"), QStringLiteral("actix"),
+                QStringLiteral("rocket") };
+            c.baseline = QStringLiteral("native");
+            c.metric = QStringLiteral("per-thread");
+            return std::optional<StudyChoice>(c);
+        });
+        QVERIFY(page.studySelected());
+        setStudyChoiceHandler(nullptr);
+        QCOMPARE(created.count(), 1);
+        const qint64 study = created.takeFirst().at(0).toLongLong();
+        auto stored = otherConnection()->experiment(study);
+        QVERIFY(stored);
+        QVERIFY(stored->kind == ExperimentKind::Study);
+
+        // The Experiments tab lists it (the document's reload told it) and shows its table.
+        QTRY_VERIFY(experiments.selectExperiment(study));
+        const auto* model = experiments.findChild<QTableView*>(QStringLiteral("ExperimentResults"))->model();
+        QVERIFY(model);
+        QCOMPARE(model->rowCount(), 8);
+        QCOMPARE(model->headerData(ExperimentResultsModel::RpsColumn, Qt::Horizontal).toString(),
+            QStringLiteral("Req/s per thread (mean ± sd)"));
+        bool found = false;
+        for (int r = 0; r < model->rowCount(); ++r) {
+            if (model->index(r, ExperimentResultsModel::LevelColumn).data().toString()
+                    != QStringLiteral("go-gin · c400")
+                || !model->index(r, ExperimentResultsModel::TargetColumn)
+                        .data()
+                        .toString()
+                        .startsWith(QStringLiteral("docker")))
+                continue;
+            found = true;
+            // Against go-gin's own native run: 1 - 2.95k / 9.01k, not the write-up's 66.40%.
+            QVERIFY(std::fabs(model->index(r, ExperimentResultsModel::LossColumn)
+                                  .data(ExperimentResultsModel::ValueRole)
+                                  .toDouble()
+                        - (1.0 - 2950.0 / 9010.0) * 100.0)
+                < 1e-9);
+            QCOMPARE(model->index(r, ExperimentResultsModel::VerdictColumn).data().toString(),
+                QStringLiteral("one run each: no confidence interval, no verdict"));
+        }
+        QVERIFY(found);
     }
 
     void deleteAsksFirstAndNoDeletesNothing()

@@ -101,13 +101,13 @@ QVariant ExperimentResultsModel::headerData(int section, Qt::Orientation orienta
             QString::fromStdString(m_results.plan.slos[static_cast<size_t>(section - FIRST_SLO_COLUMN)].expr));
     switch (section) {
     case LevelColumn:
-        return tr("Level");
+        return m_results.grouped() ? tr("Group · level") : tr("Level");
     case TargetColumn:
-        return tr("Target");
+        return m_results.kind == ExperimentKind::Study ? tr("Variant") : tr("Target");
     case RunsColumn:
         return tr("Runs");
     case RpsColumn:
-        return tr("Req/s (mean ± sd)");
+        return m_results.metric == RateMetric::PerThread ? tr("Req/s per thread (mean ± sd)") : tr("Req/s (mean ± sd)");
     case P50Column:
         return tr("p50 ms");
     case P99Column:
@@ -139,7 +139,9 @@ QString ExperimentResultsModel::displayText(const ExperimentRow& row, int column
         return t->judged ? QString::fromStdString(t->text()) : QStringLiteral("—");
     switch (column) {
     case LevelColumn:
-        return QString::fromStdString(row.cellLabel);
+        // A group is a block with its own baseline: it leads the row's label.
+        return row.group.empty() ? QString::fromStdString(row.cellLabel)
+                                 : QString::fromStdString(row.group + " · " + row.cellLabel);
     case TargetColumn:
         return QString::fromStdString(row.targetName) + (row.baseline ? QStringLiteral(" *") : QString());
     case RunsColumn:

@@ -2,7 +2,9 @@
 // The results of an experiment as a table: one row per load level and target
 // (engine/experiment/experimentresults.h), with mean ± sd across repetitions,
 // the ratio to the baseline with its 95% CI, the loss and the verdict.
-// The baseline rows are marked ("*" after the name, bold). After the fixed
+// The baseline rows are marked ("*" after the name, bold). With groups, the
+// level column reads "go-gin · c400" (each group compared with its own baseline);
+// a study's targets are its variants. After the fixed
 // columns, one column per SLO of the plan: repetitions that met it ("3/3"),
 // red when one did not.
 

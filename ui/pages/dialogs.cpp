@@ -1,5 +1,6 @@
 #include "pages/dialogs.h"
 
+#include <QComboBox>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -17,6 +18,7 @@ std::function<bool(const QString&)> s_confirm;
 std::function<void(const QString&)> s_error;
 std::function<QString(const QString&)> s_saveFile;
 std::function<std::optional<TagChange>(const QStringList&)> s_tagChange;
+std::function<std::optional<StudyChoice>(const QStringList&)> s_studyChoice;
 
 QStringList tagList(const QString& text)
 {
@@ -75,6 +77,45 @@ std::optional<TagChange> askTagChange(QWidget* parent, const QString& title, con
     return TagChange { tagList(add->text()), tagList(remove->text()) };
 }
 
+std::optional<StudyChoice> askStudyChoice(QWidget* parent, const QString& title, const QStringList& present)
+{
+    if (s_studyChoice) return s_studyChoice(present);
+    QDialog dialog(parent);
+    dialog.setWindowTitle(title);
+    auto* name = new QLineEdit(&dialog);
+    name->setPlaceholderText(QObject::tr("e.g. Container performance (default: the variants)"));
+    auto* variants = new QLineEdit(&dialog);
+    variants->setPlaceholderText(QObject::tr("tags, e.g. native, docker, kubernetes (empty: the targets)"));
+    auto* groups = new QLineEdit(&dialog);
+    groups->setPlaceholderText(QObject::tr("tags, e.g. http-pkg, go-gin (empty: one group)"));
+    auto* level = new QComboBox(&dialog);
+    level->addItems(
+        { QStringLiteral("connections"), QStringLiteral("threads"), QStringLiteral("rate"), QStringLiteral("none") });
+    auto* baseline = new QLineEdit(&dialog);
+    baseline->setPlaceholderText(QObject::tr("a variant (default: the first)"));
+    auto* metric = new QComboBox(&dialog);
+    metric->addItem(QObject::tr("total req/s"), QStringLiteral("total"));
+    metric->addItem(
+        QObject::tr("per-thread Req/Sec (wrk's Thread Stats, as hand-made loss tables)"), QStringLiteral("per-thread"));
+    auto* now = new QLabel(present.isEmpty() ? QObject::tr("(none)") : present.join(QStringLiteral(", ")), &dialog);
+    now->setWordWrap(true);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+    QObject::connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    auto* form = new QFormLayout(&dialog);
+    form->addRow(QObject::tr("Tags of the runs:"), now);
+    form->addRow(QObject::tr("&Name:"), name);
+    form->addRow(QObject::tr("&Variants:"), variants);
+    form->addRow(QObject::tr("&Groups:"), groups);
+    form->addRow(QObject::tr("&Level:"), level);
+    form->addRow(QObject::tr("&Baseline:"), baseline);
+    form->addRow(QObject::tr("&Metric:"), metric);
+    form->addRow(buttons);
+    if (dialog.exec() != QDialog::Accepted) return std::nullopt;
+    return StudyChoice { name->text().trimmed(), tagList(variants->text()), tagList(groups->text()),
+        level->currentText(), baseline->text().trimmed(), metric->currentData().toString() };
+}
+
 void setConfirmHandler(std::function<bool(const QString&)> handler)
 {
     s_confirm = std::move(handler);
@@ -90,6 +131,10 @@ void setSaveFileHandler(std::function<QString(const QString&)> handler)
 void setTagChangeHandler(std::function<std::optional<TagChange>(const QStringList&)> handler)
 {
     s_tagChange = std::move(handler);
+}
+void setStudyChoiceHandler(std::function<std::optional<StudyChoice>(const QStringList&)> handler)
+{
+    s_studyChoice = std::move(handler);
 }
 
 } // namespace wb::ui

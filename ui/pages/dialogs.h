@@ -28,11 +28,26 @@ struct TagChange
 /// runs carry now; nullopt when cancelled.
 std::optional<TagChange> askTagChange(QWidget* parent, const QString& title, const QStringList& present);
 
+/// How "Study from selected runs…" puts the runs into cells (wrkbench-cli study's options).
+struct StudyChoice
+{
+    QString name; ///< "" = made from the variants
+    QStringList variantTags; ///< empty: variants are the runs' targets
+    QStringList groupTags; ///< empty: one group
+    QString level = QStringLiteral("connections"); ///< connections, threads, rate or none
+    QString baseline; ///< "" = the first variant
+    QString metric = QStringLiteral("total"); ///< total or per-thread
+};
+/// Asks for a study's groups, variants, level, baseline and metric, showing the tags the
+/// runs carry; nullopt when cancelled.
+std::optional<StudyChoice> askStudyChoice(QWidget* parent, const QString& title, const QStringList& present);
+
 /// Tests: answer every confirm() with handler's result, collect showError() texts,
 /// choose files without a dialog. Pass null to restore the dialogs.
 void setConfirmHandler(std::function<bool(const QString& text)> handler);
 void setErrorHandler(std::function<void(const QString& text)> handler);
 void setSaveFileHandler(std::function<QString(const QString& suggestedName)> handler);
 void setTagChangeHandler(std::function<std::optional<TagChange>(const QStringList& present)> handler);
+void setStudyChoiceHandler(std::function<std::optional<StudyChoice>(const QStringList& present)> handler);
 
 } // namespace wb::ui

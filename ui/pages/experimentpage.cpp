@@ -49,7 +49,9 @@ bool writeFile(const QString& path, const std::string& text, QString* error)
 /// Each exported chart's size: readable when the Markdown report is viewed at page width.
 constexpr QSize REPORT_CHART_SIZE { 900, 480 };
 
-/// The charts' input: per target (plan order, its session colour), one value per level.
+/// The charts' input: per target (plan order, its session colour), one value per level. With groups,
+/// one series per group and target ("go-gin docker"); a study's variants, which are no session
+/// targets, take the colours of their order.
 ExperimentChartData chartData(const ExperimentResults& results)
 {
     const double notKnown = std::numeric_limits<double>::quiet_NaN();
@@ -57,21 +59,33 @@ ExperimentChartData chartData(const ExperimentResults& results)
     ExperimentChartData data;
     for (const LoadLevel& level : results.plan.levels)
         data.levels.append(QString::fromStdString(level.label));
-    for (size_t t = 0; t < results.plan.targets.size(); ++t) {
-        const ExperimentTarget& target = results.plan.targets[t];
-        ExperimentChartData::Series series;
-        series.target = QString::fromStdString(target.name);
-        series.color = colorForTarget(target.sessionTargetId);
-        for (size_t cell = 0; cell < results.plan.levels.size(); ++cell) {
-            const ExperimentRow* row = results.row(cell, t);
-            const bool done = row && row->requestsPerS.n > 0;
-            series.rpsMean.append(done ? row->requestsPerS.mean : notKnown);
-            series.rpsSd.append(done && row->requestsPerS.n > 1 ? row->requestsPerS.stdev : notKnown);
-            series.p50Ms.append(done && row->p50Us.n > 0 ? ms(row->p50Us.mean) : notKnown);
-            series.p99Ms.append(done && row->p99Us.n > 0 ? ms(row->p99Us.mean) : notKnown);
+    const std::vector<std::string> groups = results.grouped() ? results.groups : std::vector<std::string> { "" };
+    qint64 order = 0;
+    for (const std::string& group : groups)
+        for (size_t t = 0; t < results.plan.targets.size(); ++t) {
+            const ExperimentTarget& target = results.plan.targets[t];
+            const auto rowOf = [&](size_t cell) -> const ExperimentRow* {
+                for (const ExperimentRow& r : results.rows)
+                    if (r.cell == cell && r.target == t && r.group == group) return &r;
+                return nullptr;
+            };
+            ExperimentChartData::Series series;
+            series.target = QString::fromStdString(group.empty() ? target.name : group + " " + target.name);
+            ++order;
+            series.color = colorForTarget(target.sessionTargetId ? target.sessionTargetId : order);
+            bool any = false;
+            for (size_t cell = 0; cell < results.plan.levels.size(); ++cell) {
+                const ExperimentRow* row = rowOf(cell);
+                const bool done = row && row->requestsPerS.n > 0;
+                any = any || row;
+                series.rpsMean.append(done ? row->requestsPerS.mean : notKnown);
+                series.rpsSd.append(done && row->requestsPerS.n > 1 ? row->requestsPerS.stdev : notKnown);
+                series.p50Ms.append(done && row->p50Us.n > 0 ? ms(row->p50Us.mean) : notKnown);
+                series.p99Ms.append(done && row->p99Us.n > 0 ? ms(row->p99Us.mean) : notKnown);
+            }
+            // A study lists only the cells that have runs: a group without this variant has no series.
+            if (any) data.targets.append(series);
         }
-        data.targets.append(series);
-    }
     return data;
 }
 
@@ -211,7 +225,10 @@ void ExperimentPage::refresh()
             for (const ExperimentRecord& e : *list) {
                 auto* item = new QTreeWidgetItem(m_list);
                 item->setData(IdColumn, Qt::DisplayRole, QVariant::fromValue<qint64>(e.id));
-                item->setText(NameColumn, QString::fromStdString(e.name));
+                item->setText(NameColumn,
+                    QString::fromStdString(e.name) + (e.kind == ExperimentKind::Study ? tr(" (study)") : QString()));
+                if (e.kind == ExperimentKind::Study)
+                    item->setToolTip(NameColumn, tr("A study of stored runs: nothing to run"));
                 item->setText(StatusColumn, QString::fromUtf8(experimentStatusName(e.status)));
                 item->setToolTip(StatusColumn, QString::fromStdString(e.error));
                 item->setText(CreatedColumn,

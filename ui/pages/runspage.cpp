@@ -1,5 +1,6 @@
 #include "pages/runspage.h"
 
+#include "experiment/study.h"
 #include "models/runsfiltermodel.h"
 #include "models/runstablemodel.h"
 #include "pages/dialogs.h"
@@ -18,6 +19,7 @@
 #include <QPushButton>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace wb::ui {
 
@@ -311,6 +313,54 @@ bool RunsPage::tagSelected()
     return true;
 }
 
+bool RunsPage::studySelected()
+{
+    QList<qint64> ids = selectedRunIds();
+    if (ids.size() < 2 || !m_doc) return false;
+    std::sort(ids.begin(), ids.end());
+    // The tags a study can use: the runs' own and their targets'.
+    QStringList present;
+    auto addTags = [&present](const std::vector<std::string>& tags) {
+        for (const std::string& t : tags)
+            if (!present.contains(QString::fromStdString(t))) present << QString::fromStdString(t);
+    };
+    for (const RunRecord& r : m_doc->runs()) {
+        if (!ids.contains(r.id)) continue;
+        addTags(r.tags);
+        for (const Target& t : m_doc->targets())
+            if (t.id == r.targetId) addTags(t.tags);
+    }
+    present.sort();
+    const auto choice = askStudyChoice(this, tr("Study from %1").arg(countText(ids.size(), "run", "runs")), present);
+    if (!choice) return false;
+    auto toStd = [](const QStringList& l) {
+        std::vector<std::string> out;
+        for (const QString& s : l)
+            out.push_back(s.toStdString());
+        return out;
+    };
+    StudySpec spec;
+    spec.name = choice->name.toStdString();
+    for (qint64 id : ids) {
+        spec.runIds.push_back(id);
+        spec.runs += (spec.runs.empty() ? "" : ",") + std::to_string(id);
+    }
+    spec.variantTags = toStd(choice->variantTags);
+    spec.groupTags = toStd(choice->groupTags);
+    spec.level = studyLevelFromName(choice->level.toStdString()).value_or(StudyLevel::Connections);
+    spec.baseline = choice->baseline.toStdString();
+    spec.metric = rateMetricFromName(choice->metric.toStdString()).value_or(RateMetric::Total);
+    auto id = createStudy(m_doc->store(), spec);
+    if (!id) {
+        showError(this, tr("Cannot make the study"), QString::fromStdString(id.error()));
+        return false;
+    }
+    m_doc->reload(); // the Experiments tab lists it
+    emit message(tr("Study %1 made from %2").arg(*id).arg(countText(ids.size(), "run", "runs")));
+    emit studyCreated(*id);
+    return true;
+}
+
 bool RunsPage::exportCsv(const QString& path, QString* error) const
 {
     std::vector<RunRecord> shown;
@@ -351,6 +401,7 @@ void RunsPage::contextMenu(const QPoint& pos)
             [this, index] { m_view->edit(index.siblingAtColumn(RunsTableModel::NotesColumn)); });
     menu.addSeparator();
     menu.addAction(tr("Tag…"), this, &RunsPage::tagSelected)->setEnabled(m_tagButton->isEnabled());
+    menu.addAction(tr("Study from selected runs…"), this, &RunsPage::studySelected)->setEnabled(n >= 2);
     menu.addAction(tr("Export CSV…"), this, &RunsPage::askExport);
     menu.addAction(tr("Delete…"), this, &RunsPage::deleteSelected)->setEnabled(m_delete->isEnabled());
     menu.exec(m_view->viewport()->mapToGlobal(pos));

@@ -1,11 +1,10 @@
 #pragma once
 // The Runs tab: every run of the session in a sortable table with a text
 // filter and a tag filter; several runs can be selected to compare them;
-// notes are edited in place; tags are added to or removed from the selected runs
-// at once (Tag…); delete asks first and never touches a run that is
-// still being recorded; CSV export of what is shown. A double-click or Enter
-// opens a run; a single click only selects (even where the desktop activates
-// items on one click).
+// a study is made from the selected runs; notes are edited in place; tags are added to or removed from the selected
+// runs at once (Tag…); delete asks first and never touches a run that is still being recorded; CSV export of what is
+// shown. A double-click or Enter opens a run; a single click only selects (even where the desktop activates items on
+// one click).
 
 #include <QWidget>
 
@@ -39,6 +38,10 @@ public:
     /// Asks which tags to add and remove, then changes them on every selected run
     /// (one transaction). True when tags were changed.
     bool tagSelected();
+    /// "Study from selected runs…": asks for groups, variants, level, baseline and metric,
+    /// then stores the study of the selected runs (wrkbench-cli study) and emits
+    /// studyCreated(id); a problem is one message naming it, and nothing is stored.
+    bool studySelected();
     /// Writes the runs shown (filtered, in the order shown) as CSV (wrkbench-cli runs --csv columns).
     bool exportCsv(const QString& path, QString* error = nullptr) const;
     /// Asks where and writes the runs shown as CSV (the Export button, File > Export).
@@ -57,6 +60,7 @@ protected:
 signals:
     void openRequested(qint64 runId);
     void compareRequested(const QList<qint64>& runIds);
+    void studyCreated(qint64 experimentId);
     void message(const QString& text);
 
 private:

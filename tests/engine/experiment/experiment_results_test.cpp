@@ -157,11 +157,101 @@ TEST(ExperimentResults, ReportsShowTheTableAndTheMethod)
 
     const auto lines = csvLines(resultsCsv(results));
     ASSERT_EQ(lines.size(), 5u);
-    EXPECT_TRUE(lines[0].starts_with("experiment_id,cell,level,axis,axis_value,threads,connections,rate,target,"));
+    EXPECT_TRUE(
+        lines[0].starts_with("experiment_id,cell,group,level,axis,axis_value,threads,connections,rate,target,"));
     const size_t columns = std::count(lines[0].begin(), lines[0].end(), ',') + 1;
-    EXPECT_EQ(columns, 35u);
-    EXPECT_TRUE(lines[1].starts_with("3,0,c25,connections,25,25,25,0,NEG,1,3,30100,100,")) << lines[1];
-    EXPECT_TRUE(lines[2].starts_with("3,0,c25,connections,25,25,25,0,Node|Port,0,3,20150,150,")) << lines[2];
+    EXPECT_EQ(columns, 36u);
+    EXPECT_TRUE(lines[1].starts_with("3,0,,c25,connections,25,25,25,0,NEG,1,3,30100,100,")) << lines[1];
+    EXPECT_TRUE(lines[2].starts_with("3,0,,c25,connections,25,25,25,0,Node|Port,0,3,20150,150,")) << lines[2];
     EXPECT_NE(lines[2].find(",1,Node|Port is 33.1% slower"), std::string::npos) << lines[2];
     EXPECT_TRUE(lines[4].ends_with(",107;109;111")) << lines[4];
+}
+
+// Part 3 of issue 16: targets in groups, each group with its own baseline; rows group by group.
+TEST(ExperimentResults, GroupsCompareWithTheirOwnBaseline)
+{
+    auto plan = parseExperimentPlan(R"({"name": "frameworks", "targets": [
+        {"name": "gin native", "url": "http://10.0.0.1/", "group": "go-gin", "session_target_id": 1},
+        {"name": "gin docker", "url": "http://10.0.0.2/", "group": "go-gin", "session_target_id": 2},
+        {"name": "pkg native", "url": "http://10.0.0.3/", "group": "http-pkg", "baseline": true, "session_target_id": 3},
+        {"name": "pkg docker", "url": "http://10.0.0.4/", "group": "http-pkg", "session_target_id": 4}],
+        "sweep": {"axis": "connections", "values": [10, 20]}, "repetitions": 2})");
+    ASSERT_TRUE(plan.ok()) << plan.error();
+    EXPECT_EQ(plan->groups(), (std::vector<std::string> { "go-gin", "http-pkg" }));
+    EXPECT_TRUE(plan->targets[0].baseline) << "a group without a marked baseline takes its first target";
+    EXPECT_EQ(plan->baselineOf(1), 0u);
+    EXPECT_EQ(plan->baselineOf(3), 2u);
+    // The schedule interleaves every target of a level, whatever its group.
+    const auto schedule = plan->schedule();
+    ASSERT_EQ(schedule.size(), 16u);
+    for (size_t i = 0; i < 4; ++i)
+        EXPECT_EQ(schedule[i].target, i);
+    // The canonical form keeps the groups.
+    auto again = parseExperimentPlan(experimentPlanToJson(*plan));
+    ASSERT_TRUE(again.ok()) << again.error();
+    EXPECT_EQ(again->targets[3].group, "http-pkg");
+    EXPECT_TRUE(again->targets[2].baseline);
+
+    std::vector<RunRecord> runs;
+    const double rps[4] = { 9000, 3000, 8800, 3000 };
+    int64_t id = 1;
+    for (int cell = 0; cell < 2; ++cell)
+        for (int rep = 0; rep < 2; ++rep)
+            for (int64_t t = 1; t <= 4; ++t) {
+                RunRecord r;
+                r.id = id++;
+                r.targetId = t;
+                r.status = RunStatus::Completed;
+                r.hasTotals = true;
+                r.totals.requestsPerS = rps[t - 1] + rep * 10;
+                r.totals.latency.p99Us = 1000;
+                r.experiment = ExperimentSlot { 3, cell, rep };
+                runs.push_back(r);
+            }
+    const ExperimentResults results = computeExperimentResults(makeRecord(), *plan, runs);
+    EXPECT_EQ(results.groups, plan->groups());
+    ASSERT_EQ(results.rows.size(), 8u);
+    const std::vector<std::pair<std::string, std::string>> order { { "go-gin", "gin native" },
+        { "go-gin", "gin docker" }, { "go-gin", "gin native" }, { "go-gin", "gin docker" },
+        { "http-pkg", "pkg native" }, { "http-pkg", "pkg docker" }, { "http-pkg", "pkg native" },
+        { "http-pkg", "pkg docker" } };
+    for (size_t i = 0; i < order.size(); ++i) {
+        EXPECT_EQ(results.rows[i].group, order[i].first) << i;
+        EXPECT_EQ(results.rows[i].targetName, order[i].second) << i;
+        EXPECT_EQ(results.rows[i].cell, i % 4 < 2 ? 0u : 1u) << i;
+    }
+    const ExperimentRow& ginDocker = results.rows[1];
+    EXPECT_EQ(ginDocker.baselineName, "gin native");
+    EXPECT_DOUBLE_EQ(ginDocker.requestsPerSRatio.ratio, 3005.0 / 9005.0);
+    EXPECT_TRUE(ginDocker.verdict.starts_with("gin docker is 66.6% slower than gin native")) << ginDocker.verdict;
+    const ExperimentRow& pkgDocker = results.rows[5];
+    EXPECT_DOUBLE_EQ(pkgDocker.requestsPerSRatio.ratio, 3005.0 / 8805.0) << "its own group's baseline";
+
+    const auto lines = csvLines(resultsCsv(results));
+    ASSERT_EQ(lines.size(), 9u);
+    EXPECT_TRUE(lines[2].starts_with("3,0,go-gin,c10,connections,10,")) << lines[2];
+    EXPECT_TRUE(lines[6].starts_with("3,0,http-pkg,c10,connections,10,")) << lines[6];
+    const std::string table = formatResultsTable(results);
+    EXPECT_TRUE(table.starts_with("group     level  target")) << table;
+    EXPECT_NE(table.find("* baseline of each group."), std::string::npos) << table;
+    const std::string md = formatMarkdownReport(results);
+    EXPECT_NE(md.find("| group | target | URL | role |"), std::string::npos) << md;
+    EXPECT_NE(md.find("| http-pkg | pkg native | GET http://10.0.0.3/ | baseline of http-pkg |"), std::string::npos)
+        << md;
+    EXPECT_NE(md.find("| group | level | target | runs | req/s |"), std::string::npos) << md;
+
+    // Bad groups: one line naming the place.
+    for (const auto& [json, error] : std::vector<std::pair<std::string, std::string>> {
+             { R"({"targets": [{"name": "a", "url": "http://a/", "group": "x"}, {"name": "b", "url": "http://b/"}]})",
+                 "targets[1]: has no \"group\" while other targets have one" },
+             { R"({"targets": [{"name": "a", "url": "http://a/", "group": "x", "baseline": true},
+                  {"name": "b", "url": "http://b/", "group": "x", "baseline": true}]})",
+                 "targets: group 'x' has 2 baselines: one target per group can be the baseline" },
+             { R"({"targets": [{"name": "a", "url": "http://a/", "group": ""}, {"name": "b", "url": "http://b/"}]})",
+                 "targets[0].group: a group needs a name" },
+         }) {
+        auto bad = parseExperimentPlan(json);
+        ASSERT_FALSE(bad.ok()) << json;
+        EXPECT_TRUE(bad.error().starts_with(error)) << bad.error();
+    }
 }

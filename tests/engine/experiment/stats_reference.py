@@ -3,10 +3,14 @@
 C++ code: the statistics module for mean and standard deviation, Simpson
 integration of the t density plus bisection for the quantiles, and bisection on
 Fieller's inequality (not its closed-form roots) for the ratio interval.
-Prints one JSON document on stdout."""
+Prints one JSON document on stdout.
+
+With an argument, a JSON list of {"baseline": [...], "other": [...]}, it computes
+those datasets instead of its own (study_cli_test passes a study's cells)."""
 import json
 import math
 import statistics
+import sys
 
 DATASETS = [
     # A clear difference, three repetitions each (throughput-like numbers).
@@ -87,7 +91,8 @@ def fieller(baseline, other, confidence=0.95):
 
 def main():
     out = {"datasets": [], "quantiles": []}
-    for d in DATASETS:
+    datasets = json.loads(sys.argv[1]) if len(sys.argv) > 1 else DATASETS
+    for d in datasets:
         entry = dict(d)
         for side in ("baseline", "other"):
             entry[side + "_mean"] = statistics.mean(d[side])

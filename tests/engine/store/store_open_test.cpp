@@ -259,6 +259,50 @@ TEST(SessionSchema, MigratesEveryEarlierVersion)
     }
 }
 
+// Version 8: a version 7 file (made by the build before studies) keeps its experiments as plans,
+// and takes studies linked to its runs; deleting a run takes it out of the study, deleting the
+// study leaves the runs.
+TEST(SessionSchema, Version7FileTakesStudies)
+{
+    test::TempDir dir;
+    const std::string source = std::string(std::getenv("WB_SOURCE_DIR") ? std::getenv("WB_SOURCE_DIR") : ".")
+        + "/tests/engine/store/fixtures/session-v7.wrkbench";
+    ASSERT_TRUE(std::filesystem::exists(source)) << source;
+    const std::string path = dir.file("v7.wrkbench");
+    std::filesystem::copy_file(source, path);
+    auto store = SessionStore::open(path);
+    ASSERT_TRUE(store.ok()) << store.error();
+    auto experiments = (*store)->experiments();
+    ASSERT_TRUE(experiments.ok()) << experiments.error();
+    ASSERT_FALSE(experiments->empty()) << "the fixture holds an experiment";
+    for (const ExperimentRecord& e : *experiments)
+        EXPECT_EQ(e.kind, ExperimentKind::Plan);
+    auto runs = (*store)->listRuns();
+    ASSERT_TRUE(runs.ok() && runs->size() >= 2);
+
+    const std::vector<StudyRunLink> links { { runs->at(0).id, "g", "a" }, { runs->at(1).id, "g", "b" } };
+    auto id = (*store)->addStudy("a vs b", R"({"kind": "study"})", links);
+    ASSERT_TRUE(id.ok()) << id.error();
+    auto study = (*store)->experiment(*id);
+    ASSERT_TRUE(study.ok());
+    EXPECT_EQ(study->kind, ExperimentKind::Study);
+    EXPECT_EQ(study->status, ExperimentStatus::Completed);
+    auto stored = (*store)->studyLinks(*id);
+    ASSERT_TRUE(stored.ok());
+    ASSERT_EQ(stored->size(), 2u);
+    EXPECT_EQ(stored->at(1).variant, "b");
+    EXPECT_EQ(stored->at(1).group, "g");
+    EXPECT_EQ((*store)->experimentRuns(*id)->size(), 2u);
+
+    ASSERT_TRUE((*store)->deleteRun(runs->at(0).id).ok());
+    EXPECT_EQ((*store)->studyLinks(*id)->size(), 1u);
+    ASSERT_TRUE((*store)->deleteExperiment(*id, true).ok());
+    EXPECT_TRUE((*store)->runRecord(runs->at(1).id).ok()) << "a study's runs are not its own";
+    auto bad = (*store)->addStudy("x", R"({"kind": "study"})", { { 999999, "", "a" } });
+    EXPECT_FALSE(bad.ok()) << "a link to a missing run";
+    EXPECT_EQ((*store)->experiments()->size(), experiments->size()) << "nothing of it stored";
+}
+
 TEST(SessionSchema, TwoProcessesCreatingOneFileGetOneSession)
 {
     test::TempDir dir;
