@@ -3,8 +3,6 @@
 #include "cliparse.h"
 #include "common/clock.h"
 #include "fleet/fleetrunner.h"
-#include "fleet/kubeexecutor.h"
-#include "fleet/localexecutor.h"
 #include "parse/requestmix.h"
 #include "parse/stageparse.h"
 #include "parse/starttime.h"
@@ -159,6 +157,15 @@ Result<RunConfig> toConfig(const RunArgs& a)
     }
     cfg.tls.verifyPeer = !a.insecure;
     cfg.tls.caFile = a.caFile;
+    if (!a.on.empty() && a.on != "local" && a.on != "kubernetes")
+        return Error { "--on '" + a.on + "': use local or kubernetes" };
+    cfg.loaders.count = std::max(a.loaders, 1u);
+    cfg.loaders.on = a.on == "kubernetes" ? LoaderPlacement::On::Kubernetes : LoaderPlacement::On::Local;
+    cfg.loaders.kubeContext = a.kubeContext;
+    cfg.loaders.kubeNamespace = a.kubeNamespace;
+    cfg.loaders.image = a.image;
+    cfg.loaders.podCpu = a.podCpu;
+    cfg.loaders.podMemory = a.podMemory;
     cfg = cfg.normalized(); // the report's "Running 50s test" already shows the stage total
     if (auto st = cfg.validate(); !st) return Error { st.error() };
     return cfg;
@@ -289,37 +296,29 @@ int runCommand(const RunArgs& a)
     std::ostream& text = a.jsonPath == "-" ? std::cerr : std::cout;
 
     // A loader run by hand (--shard, --start-at), or a fleet of them (--loaders).
-    const bool fleet = a.loaders > 1 || !a.on.empty();
+    // A loader run by hand (--shard, --start-at), or a fleet of them (--loaders, --on: RunConfig::loaders).
+    const bool fleet = cfg->loaders.distributed();
     if (fleet && (!a.shard.empty() || !a.startAt.empty())) {
         printError("--loaders runs every loader itself: it does not combine with --shard or --start-at");
         return 2;
     }
-    if (fleet && !a.on.empty() && a.on != "local" && a.on != "kubernetes") {
-        printError("--on '" + a.on + "': use local or kubernetes");
-        return 2;
-    }
-    const bool kubernetes = a.on == "kubernetes";
-    KubeOptions kube;
-    kube.kubectl = a.kubectl;
-    kube.context = a.kubeContext;
-    kube.nameSpace = a.kubeNamespace;
-    kube.image = a.image;
-    kube.cpu = a.podCpu;
-    kube.memory = a.podMemory;
-    kube.ttlSeconds = a.jobTtlSeconds;
-    kube.keep = a.keepJob;
+    FleetSetup setup;
+    setup.kubectl = a.kubectl;
+    setup.jobTtlSeconds = a.jobTtlSeconds;
+    setup.keepJob = a.keepJob;
+    setup.keepIntervals = !a.jsonPath.empty();
+    setup.onLoaderText = [](unsigned loader, const std::string& line) {
+        printWarning("loader " + std::to_string(loader) + ": " + line);
+    };
     if (a.manifestOnly) {
-        if (!kubernetes) {
+        if (cfg->loaders.on != LoaderPlacement::On::Kubernetes) {
             printError("--manifest-only goes with --on kubernetes");
             return 2;
         }
+        KubeOptions kube = kubeOptionsOf(cfg->loaders, setup);
         kube.jobName = newJobName();
-        std::cout << kubeManifestYaml(kube, runConfigToJson(cfg->normalized()), std::max(a.loaders, 1u));
+        std::cout << kubeManifestYaml(kube, runConfigToJson(cfg->normalized()), cfg->loaders.count);
         return 0;
-    }
-    if (fleet && cfg->sloAbort) {
-        printError("--slo-abort does not combine with --loaders yet: each loader sees only its share of the budget");
-        return 2;
     }
     std::optional<LoaderIdentity> identity;
     int64_t startAtUs = 0;
@@ -360,24 +359,8 @@ int runCommand(const RunArgs& a)
 
     RecordedRunOptions options;
     options.startAtUnixUs = startAtUs;
-    if (fleet) {
-        FleetOptions fleetOptions;
-        fleetOptions.loaders = std::max(a.loaders, 1u);
-        fleetOptions.readyTimeoutUs = *readyTimeout;
-        fleetOptions.keepIntervals = !a.jsonPath.empty();
-        fleetOptions.onLoaderText = [](unsigned loader, const std::string& line) {
-            printWarning("loader " + std::to_string(loader) + ": " + line);
-        };
-        if (kubernetes) fleetOptions.readyTimeoutUs = std::max<uint64_t>(fleetOptions.readyTimeoutUs, 120'000'000);
-        options.makeRunner = [fleetOptions, kubernetes, kube](const RunConfig& config) -> std::unique_ptr<LoadRunner> {
-            std::unique_ptr<LoaderExecutor> executor;
-            if (kubernetes)
-                executor = std::make_unique<KubeExecutor>(kube);
-            else
-                executor = std::make_unique<LocalExecutor>(thisExecutable());
-            return std::make_unique<FleetRunner>(config, fleetOptions, std::move(executor));
-        };
-    }
+    setup.readyTimeoutUs = *readyTimeout;
+    options.fleet = setup;
     options.sessionPath = a.dbPath;
     options.targetName = a.targetName;
     options.tags = a.tags;

@@ -47,7 +47,33 @@ void addRunsCommand(CLI::App& app, RunsArgs& a)
     cmd->add_option("--status", a.status, "Only runs with this status")
         ->check(CLI::IsMember({ "running", "completed", "stopped", "interrupted", "failed", "imported" }));
     cmd->add_flag("--csv", a.csv, "CSV with a header row instead of the table");
+    cmd->add_option("--loaders", a.loadersOf, "The loaders of this run (one made by several loaders), one line each");
 }
+
+namespace {
+
+// The loaders table of a run made by several loaders (`run --loaders`, `merge`).
+int printLoaders(SessionStore& store, int64_t runId)
+{
+    auto data = store.loadRun(runId);
+    if (!data) {
+        printError(data.error());
+        return 1;
+    }
+    if (data->loaders.empty()) {
+        std::cout << "Run " << runId << " was made by one process (no loaders table)" << std::endl;
+        return 0;
+    }
+    std::vector<std::vector<std::string>> rows { { "loader", "host", "connections", "requests", "req/s", "errors",
+        "start offset", "clock", "state" } };
+    for (const LoaderSummary& l : data->loaders)
+        rows.push_back({ std::to_string(l.index), l.host, std::to_string(l.connections), std::to_string(l.requests),
+            fixed2(l.requestsPerS), std::to_string(l.errors), fixed2(l.startOffsetMs) + "ms", l.clock, l.state });
+    std::cout << textTable(rows, { true, false, true, true, true, true, true, false, false });
+    return 0;
+}
+
+} // namespace
 
 int runsCommand(const RunsArgs& a)
 {
@@ -56,6 +82,7 @@ int runsCommand(const RunsArgs& a)
         printError(store.error());
         return 1;
     }
+    if (a.loadersOf > 0) return printLoaders(**store, a.loadersOf);
     RunFilter filter;
     filter.targetName = a.target;
     filter.tags = a.tags;

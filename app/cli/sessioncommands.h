@@ -21,6 +21,7 @@ struct RunsArgs
     std::vector<std::string> tags;
     std::string status;
     bool csv = false;
+    int64_t loadersOf = 0; ///< --loaders RUN: the loaders table of that run instead of the list
 };
 
 struct ExportArgs

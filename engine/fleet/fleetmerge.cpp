@@ -95,11 +95,13 @@ void FleetMerge::interval(unsigned loader, const LoaderInterval& in)
         p.sum.endS = std::max(p.sum.endS, p.sum.startS + snapshot.durationS());
     }
     p.targetRatePerS += snapshot.targetRatePerS;
+    p.loaderRequests.resize(m_count);
+    p.loaderRequests[loader] += in.requests;
     l.passed = std::max(l.passed, index);
     LoaderSummary& row = m_rows[loader];
     row.requests += in.requests;
     row.errors += in.transportErrors();
-    emitReady();
+    publishReady();
 }
 
 void FleetMerge::finished(unsigned loader, const LoaderFinal& final)
@@ -113,7 +115,7 @@ void FleetMerge::finished(unsigned loader, const LoaderFinal& final)
     row.state = final.stoppedEarly ? "stopped" : "completed";
     if (final.measureStartUnixMs)
         row.startOffsetMs = static_cast<double>(final.measureStartUnixMs - m_commonStartUnixMs);
-    emitReady();
+    publishReady();
 }
 
 void FleetMerge::failed(unsigned loader, const std::string& why)
@@ -121,7 +123,7 @@ void FleetMerge::failed(unsigned loader, const std::string& why)
     if (loader >= m_count || m_loaders[loader].ended) return;
     m_loaders[loader].ended = true;
     m_rows[loader].state = "died: " + why;
-    emitReady();
+    publishReady();
 }
 
 bool FleetMerge::allEnded() const
@@ -129,7 +131,7 @@ bool FleetMerge::allEnded() const
     return std::all_of(m_loaders.begin(), m_loaders.end(), [](const Loader& l) { return l.ended; });
 }
 
-void FleetMerge::emitReady()
+void FleetMerge::publishReady()
 {
     for (;;) {
         const bool ready = std::all_of(m_loaders.begin(), m_loaders.end(),
@@ -142,13 +144,13 @@ void FleetMerge::emitReady()
             ++m_nextEmit;
             continue;
         }
-        emit(it->first, it->second);
+        publish(it->first, it->second);
         m_pending.erase(it);
         ++m_nextEmit;
     }
 }
 
-void FleetMerge::emit(int64_t index, Pending& p)
+void FleetMerge::publish(int64_t index, Pending& p)
 {
     IntervalSnapshot& s = p.sum;
     const double durationS = s.durationS();
@@ -158,6 +160,7 @@ void FleetMerge::emit(int64_t index, Pending& p)
     s.targetRatePerS = p.targetRatePerS;
     IntervalRecord record
         = IntervalRecord::of(s, m_commonStartUnixMs + index * static_cast<int64_t>(m_intervalUs / 1000));
+    record.loaderRequests = std::move(p.loaderRequests);
     for (RunObserver* o : m_observers)
         o->onInterval(record);
     if (m_keepIntervals) {
@@ -179,7 +182,7 @@ RunResult FleetMerge::finish(bool stopped)
             if (m_rows[i].state == "running" || m_rows[i].state == "not started") m_rows[i].state = "lost: no result";
         }
     for (auto& [index, pending] : m_pending)
-        emit(index, pending);
+        publish(index, pending);
     m_pending.clear();
 
     RunResult& r = m_result;

@@ -88,13 +88,14 @@ private:
     struct Pending
     {
         IntervalSnapshot sum;
+        std::vector<uint64_t> loaderRequests; ///< by loader index
         double targetRatePerS = 0;
         bool any = false;
     };
 
     int64_t mergedIndexOf(int64_t startUnixMs) const;
-    void emitReady();
-    void emit(int64_t index, Pending& pending);
+    void publishReady();
+    void publish(int64_t index, Pending& pending);
 
     RunConfig m_whole;
     unsigned m_count;

@@ -2,7 +2,9 @@
 
 #include "common/clock.h"
 #include "fleet/controlfiles.h"
+#include "fleet/kubeexecutor.h"
 #include "fleet/loaderread.h"
+#include "fleet/localexecutor.h"
 #include "run/runcontroller.h"
 #include "store/configjson.h"
 
@@ -18,11 +20,39 @@ namespace {
 constexpr size_t MAX_LINE_BYTES = 256 * 1024 * 1024;
 } // namespace
 
-FleetRunner::FleetRunner(RunConfig whole, FleetOptions options, std::unique_ptr<LoaderExecutor> executor)
+KubeOptions kubeOptionsOf(const LoaderPlacement& placement, const FleetSetup& setup)
+{
+    KubeOptions kube;
+    kube.kubectl = setup.kubectl;
+    kube.context = placement.kubeContext;
+    kube.nameSpace = placement.kubeNamespace;
+    kube.image = placement.image;
+    kube.cpu = placement.podCpu;
+    kube.memory = placement.podMemory;
+    kube.ttlSeconds = setup.jobTtlSeconds;
+    kube.keep = setup.keepJob;
+    return kube;
+}
+
+std::unique_ptr<LoadRunner> makeFleetRunner(const RunConfig& config, const FleetSetup& setup)
+{
+    std::unique_ptr<LoaderExecutor> executor;
+    FleetSetup fleet = setup;
+    if (config.loaders.on == LoaderPlacement::On::Kubernetes) {
+        executor = std::make_unique<KubeExecutor>(kubeOptionsOf(config.loaders, setup));
+        fleet.readyTimeoutUs = std::max<uint64_t>(fleet.readyTimeoutUs, 120'000'000); // image pulls
+    } else {
+        executor = std::make_unique<LocalExecutor>(setup.loaderBinary.empty() ? thisExecutable() : setup.loaderBinary);
+    }
+    return std::make_unique<FleetRunner>(config, std::move(fleet), std::move(executor));
+}
+
+FleetRunner::FleetRunner(RunConfig whole, FleetSetup setup, std::unique_ptr<LoaderExecutor> executor)
     : m_whole(whole.normalized())
-    , m_options(std::move(options))
+    , m_options(std::move(setup))
+    , m_count(m_whole.loaders.count)
     , m_executor(std::move(executor))
-    , m_streams(m_options.loaders)
+    , m_streams(m_count)
 {
     m_configJson = runConfigToJson(m_whole);
 }
@@ -94,7 +124,7 @@ void FleetRunner::pump(int waitMs, const std::function<void(unsigned, LoaderEven
 Status FleetRunner::prepare()
 {
     if (auto st = m_whole.validate(); !st) return st;
-    if (auto st = m_executor->launch(m_configJson, m_options.loaders, m_stop); !st) return st;
+    if (auto st = m_executor->launch(m_configJson, m_count, m_stop); !st) return st;
     const uint64_t deadlineUs = monotonicNowUs() + m_options.readyTimeoutUs;
     std::string firstFailure;
     auto handle = [&](unsigned i, LoaderEvent& e) {
@@ -158,10 +188,9 @@ RunResult FleetRunner::run()
         return none;
     }
     // The common start: far enough ahead that every loader hears of it, connects and warms up.
-    const uint64_t leadUs
-        = m_executor->tellAllowanceUs(m_options.loaders) + m_whole.warmupUs + RunController::CONNECT_LEAD_US;
+    const uint64_t leadUs = m_executor->tellAllowanceUs(m_count) + m_whole.warmupUs + RunController::CONNECT_LEAD_US;
     const int64_t startUs = wallClockNowUs() + static_cast<int64_t>(leadUs);
-    FleetMerge merge(m_whole, m_options.loaders, startUs / 1000);
+    FleetMerge merge(m_whole, m_count, startUs / 1000);
     merge.keepIntervals(m_options.keepIntervals);
     for (RunObserver* o : m_observers)
         merge.addObserver(o);

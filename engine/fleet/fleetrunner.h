@@ -10,6 +10,7 @@
 //   stop():    tell every loader to stop; each still reports what it measured
 
 #include "fleet/fleetmerge.h"
+#include "fleet/kubemanifest.h"
 #include "fleet/loaderexecutor.h"
 #include "fleet/loaderread.h"
 #include "run/loadrunner.h"
@@ -22,21 +23,30 @@
 
 namespace wb {
 
-struct FleetOptions
+/// What a fleet needs beyond the run's configuration (RunConfig::loaders says how many and where).
+struct FleetSetup
 {
-    unsigned loaders = 2;
+    std::string loaderBinary; ///< the wrkbench-cli that local loaders run ("" = this executable)
+    std::string kubectl = "kubectl"; ///< Kubernetes: the user's kubectl
+    unsigned jobTtlSeconds = 600; ///< Kubernetes: ttlSecondsAfterFinished
+    bool keepJob = false; ///< Kubernetes: leave the Job after the run
     /// How long loaders may take to be ready (start, resolve, connect; pods: pull the image).
     uint64_t readyTimeoutUs = 60'000'000;
-    /// Keep the merged intervals in the result (a JSON report wants them).
+    /// Keep the merged intervals in the result (a JSON report or a live view wants them).
     bool keepIntervals = true;
     /// A line a loader printed that is not an event (its warnings), on the runner's thread.
     std::function<void(unsigned loader, const std::string& line)> onLoaderText;
 };
 
+/// The Kubernetes executor's options for this placement.
+KubeOptions kubeOptionsOf(const LoaderPlacement& placement, const FleetSetup& setup);
+/// The coordinator of config.loaders (local child processes or a Kubernetes Job).
+std::unique_ptr<LoadRunner> makeFleetRunner(const RunConfig& config, const FleetSetup& setup);
+
 class FleetRunner final : public LoadRunner
 {
 public:
-    FleetRunner(RunConfig whole, FleetOptions options, std::unique_ptr<LoaderExecutor> executor);
+    FleetRunner(RunConfig whole, FleetSetup setup, std::unique_ptr<LoaderExecutor> executor);
     ~FleetRunner() override;
 
     void addObserver(RunObserver* observer) override { m_observers.push_back(observer); }
@@ -60,7 +70,8 @@ private:
     void readLines(unsigned loader, const std::function<void(unsigned, LoaderEvent&)>& handle);
 
     RunConfig m_whole;
-    FleetOptions m_options;
+    FleetSetup m_options;
+    unsigned m_count;
     std::unique_ptr<LoaderExecutor> m_executor;
     std::vector<Stream> m_streams;
     std::vector<RunObserver*> m_observers;

@@ -142,6 +142,8 @@ RecordedRunOutcome RecordedRun::run()
     std::unique_ptr<LoadRunner> runner;
     if (m_options.makeRunner) {
         runner = m_options.makeRunner(config);
+    } else if (config.loaders.distributed()) {
+        runner = makeFleetRunner(config, m_options.fleet);
     } else {
         auto controller = std::make_unique<RunController>(config);
         controller->measureFrom(m_options.startAtUnixUs);

@@ -17,6 +17,7 @@
 // Blocking, no Qt: the GUI calls it on a thread of its own.
 
 #include "common/result.h"
+#include "fleet/fleetrunner.h"
 #include "probe/probe.h"
 #include "run/runresult.h"
 #include "run/stopswitch.h"
@@ -62,9 +63,12 @@ struct RecordedRunOptions
     std::function<void(const std::string&)> onWarning;
     /// Called with the probe's result when it passed, before the load; on the calling thread.
     std::function<void(const ProbeResult&)> onProbed;
-    /// What makes the load: default, a RunController in this process; a fleet of loaders
-    /// (engine/fleet) makes it elsewhere and merges their streams. Given the configuration
-    /// as it will run (the built-in host resolved).
+    /// A configuration whose loaders are distributed (RunConfig::loaders) runs on a fleet of
+    /// loaders (engine/fleet) merged into this run; this says how to start them.
+    FleetSetup fleet;
+    /// What makes the load instead (a loader's paused controller, a merge of stored documents).
+    /// Default: a RunController in this process, or the fleet. Given the configuration as it will
+    /// run (the built-in host resolved).
     std::function<std::unique_ptr<LoadRunner>(const RunConfig&)> makeRunner;
 };
 

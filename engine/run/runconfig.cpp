@@ -9,8 +9,21 @@
 
 namespace wb {
 
+const char* loaderPlaceId(LoaderPlacement::On on)
+{
+    return on == LoaderPlacement::On::Kubernetes ? "kubernetes" : "local";
+}
+
 Status RunConfig::validate() const
 {
+    if (loaders.count == 0 || loaders.count > 10'000) return Error { "loaders must be 1 to 10000" };
+    if (loaders.distributed() && loaders.count > normalized().connections)
+        return Error { "each of " + std::to_string(loaders.count) + " loaders needs a connection: use at least -c"
+            + std::to_string(loaders.count) };
+    if (loaders.distributed() && sloAbort)
+        return Error { "--slo-abort does not combine with loaders yet: each loader sees only its share of the budget" };
+    if (loaders.on == LoaderPlacement::On::Kubernetes && loaders.kubeNamespace.empty())
+        return Error { "a Kubernetes namespace is required" };
     if (threads == 0) return Error { "threads must be at least 1" };
     if (connections == 0) return Error { "connections must be at least 1" };
     if (connections < threads)

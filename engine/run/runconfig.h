@@ -65,6 +65,24 @@ struct RequestMixSpec
     bool empty() const { return entries.empty(); }
 };
 
+/// Where the load is made: this process, or several loaders whose streams merge into one run
+/// (engine/fleet, docs/DISTRIBUTED.md): child processes here, or the pods of a Kubernetes Job.
+struct LoaderPlacement
+{
+    enum class On : uint8_t { Local, Kubernetes };
+    unsigned count = 1; ///< loaders; 1 on Local is this process
+    On on = On::Local;
+    std::string kubeContext; ///< Kubernetes: kubectl context ("" = the current one)
+    std::string kubeNamespace = "default";
+    std::string image; ///< Kubernetes: the loader image ("" = the documented default)
+    std::string podCpu = "1"; ///< Kubernetes: each pod's CPU request and limit
+    std::string podMemory = "512Mi";
+    /// The run is made by loaders of the fleet, not by this process.
+    bool distributed() const { return count > 1 || on == On::Kubernetes; }
+    bool operator==(const LoaderPlacement&) const = default;
+};
+const char* loaderPlaceId(LoaderPlacement::On on); ///< "local", "kubernetes"
+
 struct RunConfig
 {
     RequestSpec request;
@@ -111,6 +129,8 @@ struct RunConfig
     std::vector<Slo> slos;
     /// --slo-abort: stop once an errors or non-2xx budget is spent (after 5 s of measurement).
     bool sloAbort = false;
+    /// --loaders N [--on kubernetes]: where the load is made (a share of it has count 1).
+    LoaderPlacement loaders;
 
     bool http2() const { return httpVersion == HttpVersion::Http2; }
     /// Requests one connection may carry at once: the pipeline depth or the stream count.

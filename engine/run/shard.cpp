@@ -58,8 +58,13 @@ Result<Shard> parseShard(const std::string& text)
 Result<RunConfig> shareOf(const RunConfig& wholeConfig, Shard shard)
 {
     const RunConfig whole = wholeConfig.normalized();
-    if (shard.count <= 1) return whole;
+    if (shard.count <= 1) {
+        RunConfig one = whole;
+        one.loaders = {}; // a share is made by one process
+        return one;
+    }
     RunConfig part = whole;
+    part.loaders = {}; // a share is made by one process
     part.connections = evenShare(whole.connections, shard.count, shard.index);
     if (part.connections == 0)
         return Error { fmt::format("loader {} of {} gets no connections: {} connections over {} loaders leave "

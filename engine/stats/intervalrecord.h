@@ -44,6 +44,9 @@ struct IntervalRecord
     std::string connectHistogram;
     std::string tlsHandshakeHistogram;
     std::string firstByteHistogram;
+    /// A run made by several loaders: each loader's responses in this interval, by index, so a live
+    /// view can show a loader that lags (made by the merge, not stored).
+    std::vector<uint64_t> loaderRequests;
 
     /// The record of a merged snapshot; startUnixMs is the wall clock at its start.
     static IntervalRecord of(const IntervalSnapshot& snapshot, int64_t startUnixMs = 0);

@@ -95,6 +95,12 @@ void putLoad(Json& j, const RunConfig& c)
         j["slo"] = std::move(slos);
     }
     if (c.sloAbort) j["slo_abort"] = true;
+    if (c.loaders.distributed()) {
+        const LoaderPlacement& l = c.loaders;
+        j["loaders"] = Json { { "count", l.count }, { "on", loaderPlaceId(l.on) }, { "context", l.kubeContext },
+            { "namespace", l.kubeNamespace }, { "image", l.image }, { "pod_cpu", l.podCpu },
+            { "pod_memory", l.podMemory } };
+    }
 }
 
 template<typename T> void readIf(const Json& j, const char* key, T& out)
@@ -133,6 +139,18 @@ Status getLoad(const Json& j, RunConfig& c)
         }
     }
     readIf(j, "slo_abort", c.sloAbort);
+    if (auto it = j.find("loaders"); it != j.end() && it->is_object()) {
+        LoaderPlacement& l = c.loaders;
+        readIf(*it, "count", l.count);
+        std::string on;
+        readIf(*it, "on", on);
+        l.on = on == "kubernetes" ? LoaderPlacement::On::Kubernetes : LoaderPlacement::On::Local;
+        readIf(*it, "context", l.kubeContext);
+        readIf(*it, "namespace", l.kubeNamespace);
+        readIf(*it, "image", l.image);
+        readIf(*it, "pod_cpu", l.podCpu);
+        readIf(*it, "pod_memory", l.podMemory);
+    }
     return {};
 }
 

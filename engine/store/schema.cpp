@@ -305,9 +305,30 @@ CREATE INDEX study_runs_by_run ON study_runs(run_id);
 )sql";
 }
 
+// Version 9: a run made by several loaders (engine/fleet) keeps one row per loader: where it ran,
+// its share, what it measured, when it started relative to the run, its clock and how it ended.
+std::string schemaV9()
+{
+    return R"sql(
+CREATE TABLE loaders (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    idx INTEGER NOT NULL,                       -- the loader's shard index
+    host TEXT NOT NULL DEFAULT '',              -- host name, pod name or agent address
+    connections INTEGER NOT NULL DEFAULT 0,     -- its share
+    requests INTEGER NOT NULL DEFAULT 0,
+    errors INTEGER NOT NULL DEFAULT 0,          -- transport errors
+    rps REAL NOT NULL DEFAULT 0,
+    start_offset_ms REAL NOT NULL DEFAULT 0,    -- its measurement start minus the run's
+    clock TEXT NOT NULL DEFAULT '',             -- its wall clock's NTP state
+    state TEXT NOT NULL DEFAULT '',             -- completed, stopped, died: ...
+    PRIMARY KEY (run_id, idx)
+) WITHOUT ROWID;
+)sql";
+}
+
 // MIGRATIONS[n] takes a file from version n to n + 1.
 constexpr MigrationStep MIGRATIONS[]
-    = { schemaV1, schemaV2, schemaV3, schemaV4, schemaV5, schemaV6, schemaV7, schemaV8 };
+    = { schemaV1, schemaV2, schemaV3, schemaV4, schemaV5, schemaV6, schemaV7, schemaV8, schemaV9 };
 static_assert(std::size(MIGRATIONS) == SCHEMA_VERSION, "one migration step per schema version");
 
 } // namespace

@@ -156,6 +156,13 @@ Result<RunData> SessionStore::loadRun(int64_t id)
             if (data.entries.size() <= index) data.entries.resize(index + 1);
             data.entries[index] = std::move(e);
         }
+        SqlStatement& lq
+            = m_db->prepare("SELECT idx, host, connections, requests, errors, rps, start_offset_ms, clock, "
+                            "state FROM loaders WHERE run_id = ? ORDER BY idx");
+        lq.bind(id);
+        while (lq.step())
+            data.loaders.push_back({ static_cast<unsigned>(lq.int64(0)), lq.text(1), static_cast<unsigned>(lq.int64(2)),
+                lq.uint64(3), lq.uint64(4), lq.real(5), lq.real(6), lq.text(7), lq.text(8) });
         SqlStatement& pq = m_db->prepare(
             "SELECT kind, percentile, value_us, total_count FROM percentiles WHERE run_id = ? ORDER BY kind, seq");
         pq.bind(id);

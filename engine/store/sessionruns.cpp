@@ -132,6 +132,7 @@ bool SessionStore::writeFinish(int64_t runId, const FinishedRun& f)
     writeHistogram(runId, "first_byte", f.firstByteHistogram);
     writeStatusCodes(runId, f.statusCodes);
     writeEntries(runId, f);
+    writeLoaders(runId, f.loaders);
     return true;
 }
 
@@ -145,6 +146,26 @@ void SessionStore::writeEntries(int64_t runId, const FinishedRun& f)
         q.reset();
         q.bind(runId);
         bindEntry(q, i, i < f.entryLabels.size() ? f.entryLabels[i] : std::string(), f.entries[i]);
+        q.run();
+    }
+}
+
+void SessionStore::writeLoaders(int64_t runId, const std::vector<LoaderSummary>& loaders)
+{
+    SqlStatement& q = m_db->prepare("INSERT OR REPLACE INTO loaders (run_id, idx, host, connections, requests, errors, "
+                                    "rps, start_offset_ms, clock, state) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    for (const LoaderSummary& l : loaders) {
+        q.reset();
+        q.bind(runId)
+            .bind(static_cast<int64_t>(l.index))
+            .bind(l.host)
+            .bind(static_cast<int64_t>(l.connections))
+            .bind(static_cast<int64_t>(l.requests))
+            .bind(static_cast<int64_t>(l.errors))
+            .bind(l.requestsPerS)
+            .bind(l.startOffsetMs)
+            .bind(l.clock)
+            .bind(l.state);
         q.run();
     }
 }

@@ -160,6 +160,7 @@ private:
     void writeHistogram(int64_t runId, const char* kind, const std::string& blob);
     void writeStatusCodes(int64_t runId, const std::vector<std::pair<int, uint64_t>>& codes);
     void writeEntries(int64_t runId, const FinishedRun& f);
+    void writeLoaders(int64_t runId, const std::vector<LoaderSummary>& loaders);
     bool recoverRun(int64_t runId);
     void recoverDeadExperiments();
     ExperimentRecord readExperiment(int64_t id);

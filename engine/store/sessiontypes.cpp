@@ -62,6 +62,7 @@ const char* experimentKindName(ExperimentKind kind)
 FinishedRun FinishedRun::of(const RunResult& result, int64_t finishedAtMs)
 {
     FinishedRun f;
+    f.loaders = result.loaders;
     f.status = result.stoppedEarly ? RunStatus::Stopped : RunStatus::Completed;
     f.finishedAtMs = finishedAtMs;
     RunTotals& t = f.totals;

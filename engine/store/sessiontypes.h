@@ -9,6 +9,7 @@
 
 #include "common/clock.h"
 #include "run/runconfig.h"
+#include "run/runresult.h"
 #include "stats/counters.h"
 #include "stats/entrystats.h"
 #include "stats/histogram.h"
@@ -217,6 +218,8 @@ struct RunData
     std::vector<PercentileRow> spectrum; ///< imported: wrk2's "Detailed Percentile spectrum"
     /// A request mix: what each entry got (run.config.mix.entries[i] is entry i); empty without one.
     std::vector<EntryStats> entries;
+    /// A run made by several loaders (engine/fleet): one row each, by index; empty otherwise.
+    std::vector<LoaderSummary> loaders;
 };
 
 /// Which runs listRuns() returns. Empty fields do not filter.
@@ -256,6 +259,7 @@ struct FinishedRun
     std::string firstByteHistogram;
     std::vector<EntryStats> entries; ///< a request mix: per entry
     std::vector<std::string> entryLabels; ///< their labels, for the table's readers
+    std::vector<LoaderSummary> loaders; ///< a run made by several loaders: one row each
 
     static FinishedRun of(const RunResult& result, int64_t finishedAtMs);
 };

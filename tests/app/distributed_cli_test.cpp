@@ -129,7 +129,7 @@ TEST_F(DistributedCli, TwoShardsMergeIntoTheirExactSum)
     EXPECT_LT(std::abs(m["loaders"][1]["start_offset_ms"].get<double>()), 1000.0);
 
     // The stored run keeps its loaders.
-    const auto stored = test::runCli({ "runs", "--db", dir.file("s.wrkbench"), "--run", "1", "--loaders" });
+    const auto stored = test::runCli({ "runs", "--db", dir.file("s.wrkbench"), "--loaders", "1" });
     EXPECT_EQ(stored.exitCode, 0) << stored.err;
     EXPECT_NE(stored.out.find(a["loader"]["host"].get<std::string>()), std::string::npos) << stored.out;
 }

@@ -134,10 +134,10 @@ TEST(HdrLogCli, OpenModelAddsTheServiceTime)
     const Log log = parseLog(test::readFile(logPath));
     ASSERT_FALSE(log.lines.empty());
     std::vector<std::string> tags;
-    for (size_t i = 0; i < 4 && i < log.lines.size(); ++i)
+    for (size_t i = 0; i < 5 && i < log.lines.size(); ++i)
         tags.push_back(log.lines[i].tag);
-    EXPECT_EQ(tags, (std::vector<std::string> { "latency", "service", "connect", "ttfb" }));
-    EXPECT_EQ(log.lines.size() % 4, 0u);
+    EXPECT_EQ(tags, (std::vector<std::string> { "latency", "service", "send_lag", "connect", "ttfb" }));
+    EXPECT_EQ(log.lines.size() % 5, 0u);
 }
 
 TEST(HdrLogCli, UnwritablePathIsRefusedBeforeAnyLoad)

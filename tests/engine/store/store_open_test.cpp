@@ -303,6 +303,45 @@ TEST(SessionSchema, Version7FileTakesStudies)
     EXPECT_EQ((*store)->experiments()->size(), experiments->size()) << "nothing of it stored";
 }
 
+// Version 9: a version 8 file (made by the build before distributed runs) takes a run made by
+// several loaders and gives its loaders table back; its own runs have none.
+TEST(SessionSchema, Version8FileTakesLoaders)
+{
+    test::TempDir dir;
+    const std::string source = std::string(std::getenv("WB_SOURCE_DIR") ? std::getenv("WB_SOURCE_DIR") : ".")
+        + "/tests/engine/store/fixtures/session-v8.wrkbench";
+    ASSERT_TRUE(std::filesystem::exists(source)) << source;
+    const std::string path = dir.file("v8.wrkbench");
+    std::filesystem::copy_file(source, path);
+    auto store = SessionStore::open(path);
+    ASSERT_TRUE(store.ok()) << store.error();
+    auto runs = (*store)->listRuns();
+    ASSERT_TRUE(runs.ok() && !runs->empty());
+    EXPECT_TRUE((*store)->loadRun(runs->front().id)->loaders.empty());
+
+    NewRun run;
+    run.targetId = runs->front().targetId;
+    run.config = runs->front().config;
+    run.startedAtMs = 1'764'653'400'000;
+    auto id = (*store)->beginRun(run);
+    ASSERT_TRUE(id.ok()) << id.error();
+    FinishedRun finished;
+    finished.loaders = { { 0, "pod-a", 3, 1200, 0, 600.0, 0.0, "synchronized", "completed" },
+        { 1, "pod-b", 2, 700, 4, 350.0, 12.5, "not synchronized", "died: killed by signal 9" } };
+    ASSERT_TRUE((*store)->finishRun(*id, finished).ok());
+    auto data = (*store)->loadRun(*id);
+    ASSERT_TRUE(data.ok()) << data.error();
+    ASSERT_EQ(data->loaders.size(), 2u);
+    EXPECT_EQ(data->loaders[1].host, "pod-b");
+    EXPECT_EQ(data->loaders[1].connections, 2u);
+    EXPECT_EQ(data->loaders[1].requests, 700u);
+    EXPECT_EQ(data->loaders[1].errors, 4u);
+    EXPECT_DOUBLE_EQ(data->loaders[1].startOffsetMs, 12.5);
+    EXPECT_EQ(data->loaders[1].state, "died: killed by signal 9");
+    ASSERT_TRUE((*store)->deleteRun(*id).ok());
+    EXPECT_EQ(sqlText(**store, "SELECT count(*) FROM loaders"), "0") << "a run's loaders go with it";
+}
+
 TEST(SessionSchema, TwoProcessesCreatingOneFileGetOneSession)
 {
     test::TempDir dir;
