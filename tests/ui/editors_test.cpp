@@ -621,6 +621,30 @@ private slots:
         QVERIFY(!plain.entriesTable());
     }
 
+    void runDetailsShowTheLoaders()
+    {
+        RunData data;
+        data.run.targetName = "api";
+        data.run.hasTotals = true;
+        data.run.config.request.url = *parseUrl("http://127.0.0.1:8089/");
+        data.loaders = { { 0, "loader-a", 3, 1200, 0, 600.0, 0.0, "synchronized", "completed" },
+            { 1, "pod-b", 2, 700, 4, 350.0, 12.5, "not synchronized", "died: killed by signal 9" } };
+        RunDetailPage page(data);
+        QTableWidget* table = page.loadersTable();
+        QVERIFY(table);
+        QCOMPARE(table->rowCount(), 2);
+        QCOMPARE(table->item(1, 1)->text(), QStringLiteral("pod-b"));
+        QCOMPARE(table->item(1, 2)->text(), QStringLiteral("2"));
+        QCOMPARE(table->item(1, 5)->text(), QStringLiteral("4"));
+        QCOMPARE(table->item(1, 6)->text(), QStringLiteral("12.5"));
+        QCOMPARE(table->item(1, 8)->text(), QStringLiteral("died: killed by signal 9"));
+
+        RunData single;
+        single.run.config.request.url = data.run.config.request.url;
+        RunDetailPage plain(single);
+        QVERIFY(!plain.loadersTable());
+    }
+
     void headersTableEditsAreStored()
     {
         const int64_t id = addTarget("headers");

@@ -182,6 +182,20 @@ private slots:
         QVERIFY(out.stagesAreConnections);
         QCOMPARE(out.ratePerS, 0.0); // the rate of the other mode is not kept
         QCOMPARE(profileFormOf(out).stages, QStringLiteral("10s:50c,30s:200c"));
+        // Loaders: this process, child processes, or a Kubernetes Job, and what is refused.
+        f.loaders = QStringLiteral("4");
+        QVERIFY(checkProfileForm(f, &out).isEmpty());
+        QCOMPARE(out.loaders.count, 4u);
+        QVERIFY(out.loaders.on == LoaderPlacement::On::Local);
+        f.loaders = QStringLiteral("8 kubernetes namespace=load image=reg/wrkbench-cli:1");
+        QVERIFY(checkProfileForm(f, &out).isEmpty());
+        QVERIFY(out.loaders.on == LoaderPlacement::On::Kubernetes);
+        QCOMPARE(out.loaders.kubeNamespace, std::string("load"));
+        QCOMPARE(profileFormOf(out).loaders, QStringLiteral("8 kubernetes namespace=load image=reg/wrkbench-cli:1"));
+        f.loaders = QStringLiteral("four");
+        QVERIFY(checkProfileForm(f, &out).contains(QStringLiteral("loaders")));
+        f.loaders = QStringLiteral("500"); // more loaders than the 200 connections of the stages' peak
+        QVERIFY(!checkProfileForm(f, &out).isEmpty());
         QCOMPARE(durationText(1'500'000), QStringLiteral("1500ms"));
         QCOMPARE(durationText(90'000'000), QStringLiteral("90s"));
     }

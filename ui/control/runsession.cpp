@@ -4,6 +4,8 @@
 #include "pipeline/recordedrun.h"
 #include "report/generatorlag.h"
 
+#include <QCoreApplication>
+
 namespace wb::ui {
 
 namespace {
@@ -68,6 +70,9 @@ RunOutcome runThread(Context& context, const RunSetup& plan)
     options.profileName = plan.profile.name;
     options.probeFirst = plan.probeFirst;
     options.storeProbeFailure = false; // the user decides: "Run anyway" or not
+    // Local loaders are wrkbench-cli processes: the one installed beside this program.
+    options.fleet.loaderBinary
+        = (QCoreApplication::applicationDirPath() + QStringLiteral("/wrkbench-cli")).toStdString();
     RecordedRun run(*config, options);
     // Stop cancels the probe or stops the load (a flag: instant); before the run it is remembered.
     const auto stopHook = context.onCancel([&run] { run.stopSwitch().pull(); });

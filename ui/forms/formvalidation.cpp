@@ -1,6 +1,7 @@
 #include "forms/formvalidation.h"
 
 #include "common/utf8.h"
+#include "parse/placement.h"
 #include "parse/requestmix.h"
 #include "parse/stageparse.h"
 #include "report/units.h"
@@ -321,6 +322,10 @@ FieldErrors checkProfileForm(const ProfileForm& form, RunConfig* load)
         c.slos.push_back(*slo);
     }
     c.sloAbort = form.sloAbort;
+    if (auto placement = parseLoaderPlacement(form.loaders.toStdString()))
+        c.loaders = *placement;
+    else
+        errors[QStringLiteral("loaders")] = q(placement.error());
     if (errors.isEmpty()) {
         // Whatever the fields cannot see on their own (RunConfig is the authority).
         // A profile serves either protocol: each half is checked as the protocol it is for,
@@ -366,6 +371,7 @@ ProfileForm profileFormOf(const RunConfig& c)
     f.stages = stagesText(c.stages, c.stagesAreConnections);
     f.slos = slosText(c.slos);
     f.sloAbort = c.sloAbort;
+    f.loaders = q(loaderPlacementText(c.loaders));
     return f;
 }
 

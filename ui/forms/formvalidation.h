@@ -70,6 +70,9 @@ struct ProfileForm
     /// Thresholds the runs are judged by, as --slo takes them, separated by commas: "p99<250ms, errors<0.1%".
     QString slos;
     bool sloAbort = false; ///< stop a run once an errors or non-2xx budget is spent (--slo-abort)
+    /// Where the load is made: "1" (this process), "4" (child processes), "8 kubernetes namespace=load
+    /// image=REG/wrkbench-cli:0.1.0" (parse/placement.h).
+    QString loaders = QStringLiteral("1");
 };
 
 /// Checks form; on success fills load's load fields (request/TLS untouched). An SLO that

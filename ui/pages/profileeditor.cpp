@@ -36,6 +36,10 @@ constexpr FieldSpec FIELDS[] = {
         "Requests per second over all connections: an open model, latency corrected for "
         "coordinated omission (wrk2 -R)" },
     { "stages", "Stages", "Ramps: 10s:1000,30s:5000,10s:0 (rates) or 10s:50c,30s:200c (connections)" },
+    { "loaders", "Loaders",
+        "Where the load is made: 1 (this process), 4 (four child processes, merged into one run), or "
+        "8 kubernetes namespace=load image=REG/wrkbench-cli:0.1.0 (an Indexed Job with your kubectl; also "
+        "context=, cpu=, memory=). See docs/DISTRIBUTED.md" },
     { "interval", "Chart interval", "How often the live charts get a point (100ms or more); also the stored series" },
     { "slo", "SLOs",
         "Thresholds each run is judged by, separated by commas: p99<250ms, errors<0.1%, rps>5000, non2xx<1%, "
@@ -144,6 +148,7 @@ void ProfileEditor::load(const LoadProfile& profile)
     m_fields[QStringLiteral("rate")]->setText(f.rate);
     m_fields[QStringLiteral("stages")]->setText(f.stages);
     m_fields[QStringLiteral("slo")]->setText(f.slos);
+    m_fields[QStringLiteral("loaders")]->setText(f.loaders);
     m_sloAbort->setChecked(f.sloAbort);
     m_mode->setCurrentIndex(static_cast<int>(f.mode));
     updateModeFields();
@@ -172,6 +177,7 @@ ProfileForm ProfileEditor::form() const
     f.rate = m_fields[QStringLiteral("rate")]->text();
     f.stages = m_fields[QStringLiteral("stages")]->text();
     f.slos = m_fields[QStringLiteral("slo")]->text();
+    f.loaders = m_fields[QStringLiteral("loaders")]->text();
     f.sloAbort = m_sloAbort->isChecked();
     f.mode = static_cast<ProfileForm::Mode>(m_mode->currentIndex());
     return f;

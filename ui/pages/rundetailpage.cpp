@@ -113,6 +113,12 @@ RunDetailPage::RunDetailPage(RunData data, QWidget* parent)
                 tr("Non-2xx"), tr("Status codes") });
         tabs->addTab(m_entries, tr("Mix (%1)").arg(r.config.mix.entries.size()));
     }
+    if (!m_data.loaders.empty()) {
+        m_loaders = makeTable(this,
+            { tr("Loader"), tr("Host"), tr("Connections"), tr("Requests"), tr("Req/s"), tr("Errors"),
+                tr("Start offset (ms)"), tr("Clock"), tr("State") });
+        tabs->addTab(m_loaders, tr("Loaders (%1)").arg(m_data.loaders.size()));
+    }
 
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_charts);
@@ -140,6 +146,21 @@ RunDetailPage::RunDetailPage(RunData data, QWidget* parent)
     fillErrors();
     fillSpectrum();
     fillEntries();
+    fillLoaders();
+}
+
+// A run made by several loaders: where each ran, its share, what it measured, how it ended.
+void RunDetailPage::fillLoaders()
+{
+    if (!m_loaders) return;
+    for (const LoaderSummary& l : m_data.loaders)
+        addRow(m_loaders,
+            { QString::number(l.index), QString::fromStdString(l.host), QString::number(l.connections),
+                formatCount(static_cast<double>(l.requests)), formatRate(l.requestsPerS),
+                formatCount(static_cast<double>(l.errors)), QString::number(l.startOffsetMs, 'f', 1),
+                QString::fromStdString(l.clock), QString::fromStdString(l.state) },
+            { true, false, true, true, true, true, true, false, false });
+    m_loaders->resizeColumnsToContents();
 }
 
 // What each entry of a request mix got, in the file's order.

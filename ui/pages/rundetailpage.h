@@ -36,6 +36,8 @@ public:
     void askExportPng();
     /// The request mix table, or null when the run sent one request.
     QTableWidget* entriesTable() const { return m_entries; }
+    /// The loaders table of a run made by several loaders, or null for a run of one process.
+    QTableWidget* loadersTable() const { return m_loaders; }
 
 signals:
     void message(const QString& text);
@@ -47,6 +49,7 @@ private:
     void fillErrors();
     void fillSpectrum();
     void fillEntries();
+    void fillLoaders();
     void askExportCsv(const QString& what);
 
     RunData m_data;
@@ -57,6 +60,7 @@ private:
     QTableWidget* m_errors;
     QTableWidget* m_spectrum;
     QTableWidget* m_entries = nullptr; ///< a request mix: one row per entry (absent without a mix)
+    QTableWidget* m_loaders = nullptr; ///< a run of several loaders: one row each (absent otherwise)
 };
 
 } // namespace wb::ui
