@@ -76,6 +76,11 @@ void FleetRunner::readLines(unsigned i, const std::function<void(unsigned, Loade
             m_warnings.push_back(fmt::format("loader {} speaks as loader {}: line ignored", i, event->loader));
             continue;
         }
+        if (event->kind == LoaderEvent::Kind::Text) {
+            // Not an event: the loader's own warnings, passed on.
+            if (m_options.onLoaderText && !event->text.empty()) m_options.onLoaderText(i, event->text);
+            continue;
+        }
         handle(i, *event);
     }
     s.buffer.erase(0, start);
@@ -138,9 +143,6 @@ Status FleetRunner::prepare()
             s.ended = true;
             s.failure = e.text;
             if (firstFailure.empty()) firstFailure = fmt::format("loader {}: {}", i, e.text);
-            break;
-        case LoaderEvent::Kind::Text:
-            if (m_options.onLoaderText && !e.text.empty()) m_options.onLoaderText(i, e.text);
             break;
         default:
             break;
@@ -221,9 +223,6 @@ RunResult FleetRunner::run()
         case LoaderEvent::Kind::Failed:
             s.ended = true;
             merge.failed(i, e.text);
-            break;
-        case LoaderEvent::Kind::Text:
-            if (m_options.onLoaderText && !e.text.empty()) m_options.onLoaderText(i, e.text);
             break;
         default:
             break;
