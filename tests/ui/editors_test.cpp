@@ -10,6 +10,8 @@
 #include "mainwindow.h"
 #include "pages/dialogs.h"
 #include "pages/fieldstate.h"
+#include "control/runevents.h"
+#include "pages/loaderstrip.h"
 #include "pages/profileeditor.h"
 #include "pages/rundetailpage.h"
 #include "pages/tagedit.h"
@@ -643,6 +645,30 @@ private slots:
         single.run.config.request.url = data.run.config.request.url;
         RunDetailPage plain(single);
         QVERIFY(!plain.loadersTable());
+    }
+
+    void loaderStripShowsALaggingLoader()
+    {
+        IntervalRecord r;
+        r.startS = 2;
+        r.endS = 2.5;
+        r.loaderRequests = { 500, 480, 200 };
+        const LiveInterval live = liveIntervalOf(r, {});
+        QCOMPARE(live.loaderRequestsPerS.size(), size_t(3));
+        QCOMPARE(live.loaderRequestsPerS[2], 400.0); // per second over the half-second interval
+        LoaderStrip strip;
+        QVERIFY(!strip.isVisibleTo(nullptr));
+        strip.setRates(QVector<double>(live.loaderRequestsPerS.begin(), live.loaderRequestsPerS.end()));
+        QVERIFY(!strip.isHidden());
+        QCOMPARE(strip.lagging(), QVector<int> { 2 });
+        QCOMPARE(strip.sizeHint().height() > 40, true);
+        strip.resize(400, strip.sizeHint().height());
+        QImage image(strip.size(), QImage::Format_ARGB32);
+        image.fill(Qt::white);
+        strip.render(&image);
+        QCOMPARE(image.pixelColor(60, 3 + 2 * 17 + 7), QColor(0xc6, 0x28, 0x28)); // the lagging bar is red
+        strip.clear();
+        QVERIFY(strip.isHidden());
     }
 
     void headersTableEditsAreStored()

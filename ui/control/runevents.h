@@ -9,6 +9,7 @@
 #include <QMetaType>
 #include <QString>
 #include <cstdint>
+#include <vector>
 
 namespace wb::ui {
 
@@ -21,6 +22,8 @@ struct LiveInterval
     uint64_t errors = 0; ///< socket, TLS and parse errors (not non-2xx responses)
     uint64_t non2xx = 0; ///< responses outside 2xx/3xx
     uint32_t connections = 0;
+    /// A run of several loaders: each loader's req/s in the interval, by index (empty otherwise).
+    std::vector<double> loaderRequestsPerS;
 };
 
 /// The live view of an interval record whose chart point is `point`.
@@ -33,6 +36,9 @@ inline LiveInterval liveIntervalOf(const IntervalRecord& r, const IntervalPoint&
     live.errors = r.transportErrors();
     live.non2xx = r.non2xx();
     live.connections = r.connections;
+    const double durationS = r.durationS();
+    for (uint64_t n : r.loaderRequests)
+        live.loaderRequestsPerS.push_back(durationS > 0 ? static_cast<double>(n) / durationS : 0.0);
     return live;
 }
 

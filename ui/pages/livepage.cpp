@@ -3,6 +3,7 @@
 #include "charts/comparecharts.h"
 #include "charts/livecharts.h"
 #include "control/runsession.h"
+#include "pages/loaderstrip.h"
 #include "pages/runheader.h"
 #include "text/format.h"
 
@@ -16,6 +17,7 @@ LivePage::LivePage(RunSession* session, QWidget* parent)
     , m_session(session)
     , m_header(new RunHeader(this))
     , m_charts(new LiveCharts(this))
+    , m_loaders(new LoaderStrip(this))
 {
     auto* line = new QFrame(this);
     line->setFrameShape(QFrame::HLine);
@@ -25,6 +27,7 @@ LivePage::LivePage(RunSession* session, QWidget* parent)
     layout->setSpacing(0);
     layout->addWidget(m_header);
     layout->addWidget(line);
+    layout->addWidget(m_loaders);
     layout->addWidget(m_charts, 1);
 
     m_clock.setInterval(250);
@@ -34,6 +37,7 @@ LivePage::LivePage(RunSession* session, QWidget* parent)
         ++m_intervals;
         m_header->addInterval(interval);
         m_charts->appendInterval(interval.point);
+        m_loaders->setRates(QVector<double>(interval.loaderRequestsPerS.begin(), interval.loaderRequestsPerS.end()));
     });
     connect(m_session, &RunSession::finished, this, [this](const RunOutcome& outcome) {
         m_clock.stop();
@@ -58,6 +62,7 @@ void LivePage::begin()
     m_header->beginRun(title, color, describeLoad(load), m_session->plannedS());
     m_header->setSlos(load.slos);
     m_charts->reset(title + QStringLiteral("  ") + describeLoad(load), color, load.openModel());
+    m_loaders->clear();
 }
 
 void LivePage::phaseChanged()

@@ -11,6 +11,7 @@
 namespace wb::ui {
 
 class LiveCharts;
+class LoaderStrip;
 class RunHeader;
 class RunSession;
 struct RunSetup;
@@ -36,6 +37,7 @@ private:
     RunSession* m_session;
     RunHeader* m_header;
     LiveCharts* m_charts;
+    LoaderStrip* m_loaders; ///< a run of several loaders: req/s per loader (hidden otherwise)
     QTimer m_clock; ///< moves the progress bar between intervals
     int m_intervals = 0;
     bool m_ran = false;
