@@ -53,9 +53,9 @@ int loaderCommand(const LoaderArgs& a)
         identity.index = shard->index;
         identity.count = shard->count;
     }
-    LoaderStreamWriter stream(STDOUT_FILENO, identity);
+    LoaderStreamWriter writer(STDOUT_FILENO, identity);
     auto refuse = [&](const std::string& error) {
-        stream.failed(error);
+        writer.failed(error);
         printError(error);
         return 2;
     };
@@ -71,8 +71,7 @@ int loaderCommand(const LoaderArgs& a)
     if (auto st = whole->normalized().validate(); !st) return refuse(st.error());
     auto share = shareOf(*whole, *shard);
     if (!share) return refuse(share.error());
-    identity.wholeConfigJson = runConfigToJson(whole->normalized());
-    LoaderStreamWriter writer(STDOUT_FILENO, identity);
+    writer.setWholeConfig(runConfigToJson(whole->normalized()));
 
     RecordedRunOptions options;
     options.cancelBeforeLoad = false;

@@ -77,8 +77,9 @@ void FleetMerge::interval(unsigned loader, const LoaderInterval& in)
     const IntervalSnapshot snapshot = in.snapshot();
     const int64_t index = mergedIndexOf(in.startUnixMs);
     if (l.passed < 0) {
-        l.firstStartUnixMs = in.startUnixMs - std::llround(in.startS * 1000.0);
-        m_rows[loader].startOffsetMs = static_cast<double>(l.firstStartUnixMs - m_commonStartUnixMs);
+        // Its measurement began startS before this interval did.
+        const int64_t firstStartUnixMs = in.startUnixMs - std::llround(in.startS * 1000.0);
+        m_rows[loader].startOffsetMs = static_cast<double>(firstStartUnixMs - m_commonStartUnixMs);
     }
     if (index < m_nextEmit) {
         // Later than the fleet (its clock lags by more than the merge waited): added to the

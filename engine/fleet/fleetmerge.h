@@ -81,9 +81,7 @@ private:
         bool started = false;
         bool ended = false;
         std::optional<LoaderFinal> final;
-        int64_t firstStartUnixMs = 0; ///< its first interval's wall-clock start
         int64_t passed = -1; ///< the highest merged index it contributed to
-        std::string engineVersion;
     };
     struct Pending
     {

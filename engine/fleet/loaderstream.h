@@ -45,6 +45,8 @@ public:
 
     /// Prepared (the target answered): who it is, waiting for its start time.
     void ready();
+    /// The whole run's configuration (runConfigToJson), once it is known: the ready line carries it.
+    void setWholeConfig(std::string json) { m_identity.wholeConfigJson = std::move(json); }
     /// The start it was given (the started line's identity carries it).
     void setRequestedStart(int64_t startUnixUs) { m_identity.requestedStartUnixUs = startUnixUs; }
     void onStarted(const RunConfig& share) override;

@@ -40,8 +40,8 @@ std::string encodeHdrCompressed(const LatencyHistogram& h);
 /// Decodes a base64 V2 compressed HdrHistogram of our layout (any implementation's; its
 /// highest trackable value may differ as long as no count lies above MAX_VALUE_US).
 /// Refuses, with one sentence naming the problem, anything else: bad base64, another
-/// cookie, another layout (digits or lowest value: we never rebin silently), sizes beyond our layout, truncated or corrupt data, counts
-/// above our range or adding up past 2^64. Min, max and sum are the bucket estimates.
+/// cookie, another layout (digits or lowest value: we never rebin silently), sizes beyond our layout, truncated or
+/// corrupt data, counts above our range or adding up past 2^64. Min, max and sum are the bucket estimates.
 Result<LatencyHistogram> decodeHdrBase64(std::string_view text);
 /// The same from the compressed bytes.
 Result<LatencyHistogram> decodeHdrCompressed(std::string_view bytes);

@@ -6,11 +6,11 @@
 // the form's labels; chips that wrap in a 380 px dock; duplicate; headers;
 // a target with a run in progress that cannot be deleted.
 
+#include "control/runevents.h"
 #include "control/runsetup.h"
 #include "mainwindow.h"
 #include "pages/dialogs.h"
 #include "pages/fieldstate.h"
-#include "control/runevents.h"
 #include "pages/loaderstrip.h"
 #include "pages/profileeditor.h"
 #include "pages/rundetailpage.h"

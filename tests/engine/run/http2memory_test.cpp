@@ -38,8 +38,8 @@ void queueRequests(nghttp2_session* session, int requests, size_t bigHeaderBytes
     for (int i = 0; i < requests; ++i) {
         const std::string target = "/r" + std::to_string(i);
         const std::string bigValue(i == 1 ? bigHeaderBytes : 1, static_cast<char>('a' + i % 26));
-        const nghttp2_nv nv[] = { field(method, get), field(path, target), field(scheme, http),
-            field(authority, host), field(big, bigValue) };
+        const nghttp2_nv nv[] = { field(method, get), field(path, target), field(scheme, http), field(authority, host),
+            field(big, bigValue) };
         ASSERT_GT(nghttp2_submit_request(session, nullptr, nv, std::size(nv), nullptr, nullptr), 0);
     }
 }
