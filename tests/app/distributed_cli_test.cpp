@@ -125,8 +125,8 @@ TEST_F(DistributedCli, TwoShardsMergeIntoTheirExactSum)
     EXPECT_EQ(m["loaders"][1]["requests"], sb["requests"]);
     EXPECT_EQ(m["loaders"][0]["connections"], 3);
     EXPECT_EQ(m["loaders"][1]["state"], "completed");
-    // Both started at the given instant: their offsets are small (no clocks to disagree here).
-    EXPECT_LT(std::abs(m["loaders"][1]["start_offset_ms"].get<double>()), 1000.0);
+    // Neither measured before the common start (a late one would show a positive offset).
+    EXPECT_GE(m["loaders"][1]["start_offset_ms"].get<double>(), 0.0);
 
     // The stored run keeps its loaders.
     const auto stored = test::runCli({ "runs", "--db", dir.file("s.wrkbench"), "--loaders", "1" });
@@ -345,7 +345,7 @@ TEST_F(KubernetesCli, AnImagePullFailureIsSaidAndTheJobDeleted)
 
 TEST_F(KubernetesCli, APodThatDiesKeepsWhatItSentAndTheRunIsPartial)
 {
-    ::setenv("FAKE_KUBECTL_KILL_POD", "1:9", 1); // pod 1 dies 9 s after it starts, mid-run
+    ::setenv("FAKE_KUBECTL_KILL_POD", "1:2", 1); // pod 1 dies after its second interval, mid-run
     test::TempDir dir;
     const auto r = test::runCli({ "--loaders", "2", "--on", "kubernetes", "--kubectl", fakeKubectl(), "-t2", "-c4",
                                     "-d8s", "--json", dir.file("r.json"), url("/") },
