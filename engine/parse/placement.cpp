@@ -11,6 +11,23 @@ Result<LoaderPlacement> parseLoaderPlacement(const std::string& text)
     std::string word;
     LoaderPlacement p;
     if (!(in >> word)) return p;
+    if (word == "remote" || word == "agents") {
+        p.on = LoaderPlacement::On::Agents;
+        std::string rest;
+        std::getline(in, rest);
+        std::string name;
+        for (char ch : rest + ",") {
+            if (ch == ',') {
+                if (!name.empty()) p.agents.push_back(name);
+                name.clear();
+            } else if (ch != ' ' && ch != '\t') {
+                name += ch;
+            }
+        }
+        if (p.agents.empty()) return Error { "name the remote loaders: remote NAME[,NAME...]" };
+        p.count = static_cast<unsigned>(p.agents.size());
+        return p;
+    }
     try {
         size_t used = 0;
         const unsigned long n = std::stoul(word, &used);
@@ -51,6 +68,12 @@ Result<LoaderPlacement> parseLoaderPlacement(const std::string& text)
 
 std::string loaderPlacementText(const LoaderPlacement& p)
 {
+    if (p.on == LoaderPlacement::On::Agents) {
+        std::string out = "remote ";
+        for (size_t i = 0; i < p.agents.size(); ++i)
+            out += (i ? ", " : "") + p.agents[i];
+        return out;
+    }
     std::string out = std::to_string(p.count);
     if (p.on != LoaderPlacement::On::Kubernetes) return out;
     const LoaderPlacement defaults;

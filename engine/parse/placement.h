@@ -4,6 +4,8 @@
 //   "1"                                   this process (the default)
 //   "4" or "4 local"                      four loaders, child processes on this machine
 //   "8 kubernetes namespace=load image=registry.example/wrkbench-cli:0.1.0 context=gke cpu=2 memory=1Gi"
+//   "remote vm1, vm2"                     one loader on each remote agent (names of the GUI's
+//                                         remote loaders, or HOST:PORT), docs/AGENT.md
 //
 // Keys after "kubernetes" are optional and in any order.
 

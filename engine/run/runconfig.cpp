@@ -11,7 +11,12 @@ namespace wb {
 
 const char* loaderPlaceId(LoaderPlacement::On on)
 {
-    return on == LoaderPlacement::On::Kubernetes ? "kubernetes" : "local";
+    switch (on) {
+    case LoaderPlacement::On::Kubernetes: return "kubernetes";
+    case LoaderPlacement::On::Agents: return "agents";
+    case LoaderPlacement::On::Local: break;
+    }
+    return "local";
 }
 
 Status RunConfig::validate() const
@@ -22,6 +27,8 @@ Status RunConfig::validate() const
             + std::to_string(loaders.count) };
     if (loaders.distributed() && sloAbort)
         return Error { "--slo-abort does not combine with loaders yet: each loader sees only its share of the budget" };
+    if (loaders.on == LoaderPlacement::On::Agents && loaders.agents.size() != loaders.count)
+        return Error { "name one agent per loader" };
     if (loaders.on == LoaderPlacement::On::Kubernetes && loaders.kubeNamespace.empty())
         return Error { "a Kubernetes namespace is required" };
     if (threads == 0) return Error { "threads must be at least 1" };

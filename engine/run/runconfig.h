@@ -69,19 +69,22 @@ struct RequestMixSpec
 /// (engine/fleet, docs/DISTRIBUTED.md): child processes here, or the pods of a Kubernetes Job.
 struct LoaderPlacement
 {
-    enum class On : uint8_t { Local, Kubernetes };
-    unsigned count = 1; ///< loaders; 1 on Local is this process
+    enum class On : uint8_t { Local, Kubernetes, Agents };
+    unsigned count = 1; ///< loaders; 1 on Local is this process; on Agents, one per agent
     On on = On::Local;
     std::string kubeContext; ///< Kubernetes: kubectl context ("" = the current one)
     std::string kubeNamespace = "default";
     std::string image; ///< Kubernetes: the loader image ("" = the documented default)
     std::string podCpu = "1"; ///< Kubernetes: each pod's CPU request and limit
     std::string podMemory = "512Mi";
+    /// Agents: the remote loaders, as the user named them (HOST:PORT on the CLI, a name from
+    /// the GUI's remote loaders); their tokens and pinned certificates are never part of a run.
+    std::vector<std::string> agents;
     /// The run is made by loaders of the fleet, not by this process.
-    bool distributed() const { return count > 1 || on == On::Kubernetes; }
+    bool distributed() const { return count > 1 || on != On::Local; }
     bool operator==(const LoaderPlacement&) const = default;
 };
-const char* loaderPlaceId(LoaderPlacement::On on); ///< "local", "kubernetes"
+const char* loaderPlaceId(LoaderPlacement::On on); ///< "local", "kubernetes", "agents"
 
 struct RunConfig
 {

@@ -100,6 +100,7 @@ void putLoad(Json& j, const RunConfig& c)
         j["loaders"] = Json { { "count", l.count }, { "on", loaderPlaceId(l.on) }, { "context", l.kubeContext },
             { "namespace", l.kubeNamespace }, { "image", l.image }, { "pod_cpu", l.podCpu },
             { "pod_memory", l.podMemory } };
+        if (!l.agents.empty()) j["loaders"]["agents"] = l.agents;
     }
 }
 
@@ -144,7 +145,10 @@ Status getLoad(const Json& j, RunConfig& c)
         readIf(*it, "count", l.count);
         std::string on;
         readIf(*it, "on", on);
-        l.on = on == "kubernetes" ? LoaderPlacement::On::Kubernetes : LoaderPlacement::On::Local;
+        l.on = on == "kubernetes" ? LoaderPlacement::On::Kubernetes
+            : on == "agents"      ? LoaderPlacement::On::Agents
+                                  : LoaderPlacement::On::Local;
+        readIf(*it, "agents", l.agents);
         readIf(*it, "context", l.kubeContext);
         readIf(*it, "namespace", l.kubeNamespace);
         readIf(*it, "image", l.image);

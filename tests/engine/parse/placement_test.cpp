@@ -29,6 +29,22 @@ TEST(Placement, ParsesEveryForm)
     EXPECT_EQ(loaderPlacementText(*parseLoaderPlacement("3")), "3");
 }
 
+TEST(Placement, RemoteLoadersByName)
+{
+    auto remote = parseLoaderPlacement("remote vm1, 10.0.0.5:7450,vm3");
+    ASSERT_TRUE(remote) << remote.error();
+    EXPECT_EQ(remote->on, LoaderPlacement::On::Agents);
+    EXPECT_EQ(remote->count, 3u);
+    EXPECT_EQ(remote->agents, (std::vector<std::string> { "vm1", "10.0.0.5:7450", "vm3" }));
+    EXPECT_TRUE(remote->distributed());
+    EXPECT_EQ(loaderPlacementText(*remote), "remote vm1, 10.0.0.5:7450, vm3");
+    EXPECT_EQ(*parseLoaderPlacement(loaderPlacementText(*remote)), *remote);
+    // One agent is still remote: "run it there".
+    EXPECT_TRUE(parseLoaderPlacement("remote vm1")->distributed());
+    EXPECT_NE(parseLoaderPlacement("remote").error().find("name the remote loaders"), std::string::npos);
+    EXPECT_FALSE(parseLoaderPlacement("remote , ,"));
+}
+
 TEST(Placement, RefusalsNameTheWord)
 {
     EXPECT_NE(parseLoaderPlacement("four").error().find("'four' is not a number"), std::string::npos);

@@ -1,0 +1,21 @@
+#pragma once
+// One remote loader as the workstation knows it: where it listens, the token
+// it wants, and how its certificate is trusted (a pinned SHA-256 fingerprint,
+// or a CA file). The secrets live here, beside the run, never in a run's
+// configuration or a session file (RunConfig::loaders names agents only).
+
+#include <string>
+#include <vector>
+
+namespace wb {
+
+struct AgentEndpoint
+{
+    std::string name; ///< what the user calls it (the GUI's name, or the address on the CLI)
+    std::string address; ///< HOST:PORT, [IPv6]:PORT
+    std::string token; ///< the bearer token (docs/AGENT.md)
+    std::string fingerprint; ///< SHA-256 of its certificate, 64 hex digits (normalizeFingerprint)
+    std::string caFile; ///< or: a PEM CA file its certificate must chain to
+};
+
+} // namespace wb
