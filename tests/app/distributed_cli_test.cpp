@@ -177,7 +177,7 @@ TEST_F(DistributedCli, ShardAndStartAtRefuseBadInput)
     EXPECT_EQ(r.exitCode, 2);
     r = test::runCli({ "--loaders", "2", "--on", "mars", url("/") });
     EXPECT_EQ(r.exitCode, 2);
-    EXPECT_NE(r.err.find("use local or kubernetes"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("use local, kubernetes or agents"), std::string::npos) << r.err;
 }
 
 TEST_F(DistributedCli, LocalLoadersMakeOneStoredRun)
