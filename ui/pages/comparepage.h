@@ -60,6 +60,10 @@ public:
     CompareTableView* table() const { return m_table; }
     CompareHeadlines* headlines() const { return m_headlines; }
     QComboBox* baselineBox() const { return m_baseline; }
+    /// The warning row above the table: shown when the runs differ in more than the target
+    /// (threads, connections, duration, rate, protocol, TLS verification, engine version, loader
+    /// host, imported vs measured: engine/experiment/comparability.h).
+    QLabel* warningLabel() const { return m_warning; }
 
 signals:
     void message(const QString& text);
@@ -73,6 +77,8 @@ private:
     CompareModel* m_model;
     QStackedWidget* m_stack;
     QLabel* m_title;
+    QLabel* m_warning;
+    QString m_warningText; ///< also drawn into the PNG report
     QComboBox* m_baseline;
     QToolButton* m_export;
     CompareTableView* m_table;
