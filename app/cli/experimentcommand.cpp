@@ -2,11 +2,11 @@
 
 #include "cliparse.h"
 #include "clisession.h"
+#include "common/clock.h"
 #include "experiment/experimentreport.h"
 #include "experiment/experimentresults.h"
 #include "experiment/experimentrunner.h"
 #include "experiment/htmlreport.h"
-#include "common/clock.h"
 #include "report/units.h"
 #include "store/sessionstore.h"
 

@@ -53,7 +53,8 @@ using FieldValue = std::function<std::optional<std::string>(const RunRecord&)>;
 const std::vector<std::pair<std::string, FieldValue>>& fields()
 {
     static const std::vector<std::pair<std::string, FieldValue>> all {
-        { "threads", [](const RunRecord& r) -> std::optional<std::string> { return std::to_string(r.config.threads); } },
+        { "threads",
+            [](const RunRecord& r) -> std::optional<std::string> { return std::to_string(r.config.threads); } },
         { "connections",
             [](const RunRecord& r) -> std::optional<std::string> {
                 return std::to_string(r.config.normalized().connections);
@@ -151,8 +152,8 @@ std::string describeDifferences(const std::vector<FieldDifference>& differences)
 
 std::string ComparabilityWarning::text() const
 {
-    return (scope.empty() ? std::string() : scope + ": ") + "the runs differ in more than the variant: "
-        + describeDifferences(differences);
+    return (scope.empty() ? std::string() : scope + ": ")
+        + "the runs differ in more than the variant: " + describeDifferences(differences);
 }
 
 std::string ComparabilityWarning::fieldList() const

@@ -266,7 +266,7 @@ std::string reportMethodText(const ExperimentResults& results)
     const bool study = results.kind == ExperimentKind::Study;
     const ExperimentPlan& plan = results.plan;
     return (study ? std::string("Each cell (group, level and variant) holds the stored runs that fell into it")
-                 : "Each cell (load level and target) was run " + std::to_string(plan.repetitions) + " times")
+                  : "Each cell (load level and target) was run " + std::to_string(plan.repetitions) + " times")
         + "; the table shows the mean and the sample standard deviation of the repetitions' results. "
           "The ratio to the baseline is the ratio of the means, with a 95% confidence interval by Fieller's "
           "theorem: the set of ratios r for which mean(B) - r * mean(A) is not significantly different from zero "

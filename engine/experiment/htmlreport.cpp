@@ -8,11 +8,10 @@
 #include "run/runcontroller.h"
 #include "store/csvexport.h"
 
-#include <nlohmann/json.hpp>
-
 #include <cctype>
 #include <cmath>
 #include <map>
+#include <nlohmann/json.hpp>
 
 namespace wb {
 
@@ -30,6 +29,7 @@ table { border-collapse: collapse; margin: 8px 0; }
 th, td { border: 1px solid #ccc; padding: 4px 8px; text-align: left; white-space: nowrap; vertical-align: top; }
 th { background: #f2f2f2; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
+#results-table td:last-child { white-space: normal; min-width: 14em; }
 tr.baseline td { background: #f7fbff; }
 tr.warning td { background: #fff4e5; color: #8a4b00; white-space: normal; border-left: 4px solid #e67e22; }
 div.warning { background: #fff4e5; border-left: 4px solid #e67e22; padding: 8px 12px; margin: 8px 0; color: #8a4b00; }
@@ -115,8 +115,8 @@ std::string charts(const ExperimentResults& results)
                                   : svgLineChart(latency));
     const std::vector<KneeCurve> knee = experimentKneeCurves(results);
     if (!knee.empty()) {
-        SvgLineChart chart { "Latency against throughput: p50 solid, p99 dashed", "achieved req/s", "latency (ms)",
-            {}, {} };
+        SvgLineChart chart { "Latency against throughput: p50 solid, p99 dashed", "achieved req/s", "latency (ms)", {},
+            {} };
         for (size_t i = 0; i < knee.size(); ++i)
             for (const bool p99 : { false, true }) {
                 SvgLineSeries line { knee[i].name + (p99 ? " p99" : " p50"), reportSeriesColor(i), p99, {} };
@@ -139,8 +139,8 @@ std::string warningsSection(const std::vector<ComparabilityWarning>& warnings)
     std::string out;
     for (const ComparabilityWarning& w : warnings)
         out += "<div class=\"warning\"><strong>Not comparable: " + h(w.scope.empty() ? "the runs" : w.scope)
-            + "</strong> \xE2\x80\x94 the runs differ in more than the variant: " + h(describeDifferences(w.differences))
-            + "</div>\n";
+            + "</strong> \xE2\x80\x94 the runs differ in more than the variant: "
+            + h(describeDifferences(w.differences)) + "</div>\n";
     return out;
 }
 
@@ -191,8 +191,8 @@ std::string setup(const ExperimentResults& results)
 
 std::string rateText(const RunConfig& c)
 {
-    if (!c.stages.empty()) return std::to_string(c.stages.size()) + (c.stagesAreConnections ? " connection" : " rate")
-        + " stages";
+    if (!c.stages.empty())
+        return std::to_string(c.stages.size()) + (c.stagesAreConnections ? " connection" : " rate") + " stages";
     return c.ratePerS > 0 ? groupedNumber(c.ratePerS) + "/s" : "-";
 }
 
@@ -209,10 +209,11 @@ std::string runsSection(const ExperimentResults& results)
         for (int64_t id : r.runIds)
             rowOf[id] = &r;
     const bool grouped = results.grouped();
+    // A study's variant may be a tag, not the run's target: both are shown. A plan's is its target.
+    const bool study = results.kind == ExperimentKind::Study;
     std::string out = "<div class=\"scroll\"><table id=\"runs-table\"><thead><tr><th>run</th>"
-        + std::string(grouped ? "<th>group</th>" : "") + "<th>level</th><th>"
-        + (results.kind == ExperimentKind::Study ? "variant" : "target")
-        + "</th><th>target</th><th>URL</th><th>tags</th><th>status</th><th>started</th><th>req/s</th><th>p50</th>"
+        + std::string(grouped ? "<th>group</th>" : "") + "<th>level</th>" + (study ? "<th>variant</th>" : "")
+        + "<th>target</th><th>URL</th><th>tags</th><th>status</th><th>started</th><th>req/s</th><th>p50</th>"
           "<th>p99</th><th>errors</th><th>non-2xx</th><th>threads</th><th>connections</th><th>duration</th>"
           "<th>rate</th><th>protocol</th><th>TLS verify</th><th>engine</th><th>loader host</th><th>source</th>"
           "</tr></thead><tbody>\n";
@@ -228,20 +229,21 @@ std::string runsSection(const ExperimentResults& results)
         const auto num = [](const std::string& v) { return "<td class=\"num\">" + h(v) + "</td>"; };
         out += "<tr id=\"run-" + std::to_string(r.id) + "\">" + num(std::to_string(r.id))
             + (grouped ? cell(row ? row->group : "-") : "") + cell(row ? row->cellLabel : "-")
-            + cell(row ? row->targetName : "-") + cell(r.targetName) + cell(r.url) + cell(tags)
-            + cell(runStatusName(r.status)) + cell(r.startedAtMs ? isoTimestamp(r.startedAtMs) : "-")
-            + num(has ? groupedNumber(r.totals.requestsPerS) : "-")
-            + num(has ? latencyMs(r.totals.latency.p50Us) : "-") + num(has ? latencyMs(r.totals.latency.p99Us) : "-")
+            + (study ? cell(row ? row->targetName : "-") : std::string()) + cell(r.targetName) + cell(r.url)
+            + cell(tags) + cell(runStatusName(r.status)) + cell(r.startedAtMs ? isoTimestamp(r.startedAtMs) : "-")
+            + num(has ? groupedNumber(r.totals.requestsPerS) : "-") + num(has ? latencyMs(r.totals.latency.p50Us) : "-")
+            + num(has ? latencyMs(r.totals.latency.p99Us) : "-")
             + num(has ? std::to_string(r.totals.errors.transportErrors()) : "-")
             + num(has ? std::to_string(r.totals.errors.status) : "-") + num(std::to_string(c.threads))
             + num(std::to_string(c.connections)) + cell(planDurationText(c.durationUs)) + cell(rateText(c))
             + cell(has && !r.totals.protocol.empty() ? r.totals.protocol : httpVersionId(c.httpVersion))
             + cell(!c.request.url.isTls() || r.status == RunStatus::Imported ? "-"
-                       : c.tls.verifyPeer                                 ? "on"
-                                                                          : "off")
+                    : c.tls.verifyPeer                                       ? "on"
+                                                                             : "off")
             + cell(r.engineVersion) + cell(r.hostName.empty() ? "-" : r.hostName)
             + cell(r.status == RunStatus::Imported ? "imported " + r.source : "measured") + "</tr>\n";
-        details += "<details><summary>Run " + std::to_string(r.id) + " (" + h(r.targetName) + ") configuration</summary>";
+        details
+            += "<details><summary>Run " + std::to_string(r.id) + " (" + h(r.targetName) + ") configuration</summary>";
         if (!r.commandLine.empty()) details += "<p>Command line: <code>" + h(r.commandLine) + "</code></p>";
         if (!r.notes.empty()) details += "<p>Notes: " + h(r.notes) + "</p>";
         if (!r.error.empty()) details += "<p>Error: " + h(r.error) + "</p>";
@@ -284,8 +286,7 @@ std::string formatHtmlReport(const ExperimentResults& results, const HtmlReportO
     out += ".</p></header>\n";
     if (!e.notes.empty()) out += "<p>" + h(e.notes) + "</p>\n";
 
-    out += "<section id=\"results\">\n<h2>Results</h2>\n" + warningsSection(warnings)
-        + resultsTable(results, warnings)
+    out += "<section id=\"results\">\n<h2>Results</h2>\n" + warningsSection(warnings) + resultsTable(results, warnings)
         + "<p>Mean \xC2\xB1 standard deviation across repetitions; the ratio to the baseline"
         + (results.grouped() ? " of the same group" : "")
         + " with its 95% confidence interval (Fieller's method with Welch's t). Errors: requests without a usable "

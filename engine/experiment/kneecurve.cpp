@@ -76,8 +76,8 @@ std::vector<KneePoint> stageKneePoints(const RunConfig& config, const std::vecto
         stageStartS = stageEndS;
         if (requests == 0 || seconds <= 0 || latency.count() == 0) continue;
         const LatencySummary summary = LatencySummary::of(latency);
-        const std::string target = config.stagesAreConnections ? numberText(stage.target) + " connections"
-                                                                : numberText(stage.target) + "/s";
+        const std::string target
+            = config.stagesAreConnections ? numberText(stage.target) + " connections" : numberText(stage.target) + "/s";
         points.push_back({ "stage " + std::to_string(s + 1) + ": " + target, static_cast<double>(requests) / seconds,
             summary.p50Us, summary.p99Us });
     }

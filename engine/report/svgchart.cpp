@@ -68,10 +68,10 @@ double legend(std::string& out, const std::vector<LegendItem>& items, double wid
 
 std::string header(const std::string& title, int width, int height)
 {
-    return "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"" + std::to_string(width)
-        + "\" height=\"" + std::to_string(height) + "\" viewBox=\"0 0 " + std::to_string(width) + " "
-        + std::to_string(height) + "\" role=\"img\" aria-label=\"" + xmlEscape(title) + "\">\n<title>"
-        + xmlEscape(title) + "</title>\n<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n"
+    return "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"" + std::to_string(width) + "\" height=\""
+        + std::to_string(height) + "\" viewBox=\"0 0 " + std::to_string(width) + " " + std::to_string(height)
+        + "\" role=\"img\" aria-label=\"" + xmlEscape(title) + "\">\n<title>" + xmlEscape(title)
+        + "</title>\n<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n"
         + text(width / 2.0, 18, title, "middle", " font-weight=\"bold\"");
 }
 
@@ -106,12 +106,23 @@ std::string xmlEscape(const std::string& text)
     out.reserve(text.size());
     for (char c : text) {
         switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        case '\'': out += "&#39;"; break;
-        default: out += c;
+        case '&':
+            out += "&amp;";
+            break;
+        case '<':
+            out += "&lt;";
+            break;
+        case '>':
+            out += "&gt;";
+            break;
+        case '"':
+            out += "&quot;";
+            break;
+        case '\'':
+            out += "&#39;";
+            break;
+        default:
+            out += c;
         }
     }
     return out;
@@ -251,8 +262,8 @@ std::string svgBarChart(const SvgBarChart& chart, int width, int height)
         for (size_t c = 0; c < chart.categories.size() && c < group.values.size(); ++c) {
             const double v = group.values[c];
             if (!std::isfinite(v)) continue;
-            const double x = LEFT + slot * static_cast<double>(c) + (slot - groupWidth) / 2
-                + barWidth * static_cast<double>(g);
+            const double x
+                = LEFT + slot * static_cast<double>(c) + (slot - groupWidth) / 2 + barWidth * static_cast<double>(g);
             const double y = py(std::max(0.0, v));
             const double err = c < group.errors.size() ? group.errors[c] : NAN;
             out += "<rect x=\"" + num(x + 1) + "\" y=\"" + num(y) + "\" width=\"" + num(std::max(1.0, barWidth - 2))

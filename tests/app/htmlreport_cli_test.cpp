@@ -29,7 +29,7 @@ std::string chromium()
 #define WB_REQUIRE_CHROMIUM(browser)                                                                                   \
     do {                                                                                                               \
         if ((browser).empty()) {                                                                                       \
-            if (test::underCi()) FAIL() << "no chromium on PATH, and CI must render the report in a browser";         \
+            if (test::underCi()) FAIL() << "no chromium on PATH, and CI must render the report in a browser";          \
             GTEST_SKIP() << "no chromium on PATH (packaging/install-deps.sh installs it)";                             \
         }                                                                                                              \
     } while (false)
@@ -45,8 +45,8 @@ protected:
     // built-in server, tagged as rocket's native run beside the imported one.
     void makeStudy()
     {
-        const auto imported = cli({ "import", "--db", m_db,
-            sourceDir() + "/../shared/reference/container-performance-comparison.txt" });
+        const auto imported = cli(
+            { "import", "--db", m_db, sourceDir() + "/../shared/reference/container-performance-comparison.txt" });
         ASSERT_EQ(imported.exitCode, 0) << imported.err;
         for (const auto& [runs, tag] : std::vector<std::pair<std::string, std::string>> { { "1-2,7-8", "native" },
                  { "3-4", "docker" }, { "5-6", "kubernetes" }, { "1,3,5", "http-pkg" }, { "2,4,6", "go-gin" },
@@ -99,8 +99,8 @@ TEST_F(HtmlReportCli, StudyWritesOneEscapedFileWithAWarningRow)
     EXPECT_EQ(again.out.find("WARNING"), std::string::npos); // no terminal table mixed in
 
     // A file that cannot be written: one line, exit 1.
-    const auto bad = cli({ "experiment-report", "--db", m_db, "--experiment", "1", "--html",
-        m_dir.file("missing-dir/report.html") });
+    const auto bad = cli(
+        { "experiment-report", "--db", m_db, "--experiment", "1", "--html", m_dir.file("missing-dir/report.html") });
     EXPECT_EQ(bad.exitCode, 1);
     EXPECT_NE(bad.err.find("cannot write '" + m_dir.file("missing-dir/report.html") + "'"), std::string::npos)
         << bad.err;
@@ -115,8 +115,8 @@ TEST_F(HtmlReportCli, RendersInAHeadlessBrowser)
     ASSERT_EQ(cli(studyArgs(path)).exitCode, 0);
 
     // Its own profile in the temporary directory; no sandbox (tests may run as root in a container).
-    const std::vector<std::string> common { browser, "--headless", "--no-sandbox", "--disable-gpu",
-        "--no-first-run", "--user-data-dir=" + m_dir.file("profile"), "--window-size=1200,1600" };
+    const std::vector<std::string> common { browser, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+        "--user-data-dir=" + m_dir.file("profile"), "--window-size=1200,1600" };
     auto dumpArgs = common;
     dumpArgs.insert(dumpArgs.end(), { "--dump-dom", "file://" + path });
     const auto dom = test::runProcess(dumpArgs, 120'000);

@@ -56,7 +56,8 @@ private slots:
     {
         QVERIFY(m_dir.isValid());
         m_db = m_dir.filePath(QStringLiteral("lab.wrkbench")).toStdString();
-        cli({ "import", "--db", m_db, test::sourceDir() + "/../shared/reference/container-performance-comparison.txt" });
+        cli({ "import", "--db", m_db,
+            test::sourceDir() + "/../shared/reference/container-performance-comparison.txt" });
         cli({ "run", "--db", m_db, "--target", "local", "-t1", "-c2", "-d300ms", "http://builtin/" });
         for (const char* rate : { "100", "200" })
             cli({ "run", "--db", m_db, "--target", "paced", "-t1", "-c2", "-d500ms", "--interval", "100ms", "-R", rate,

@@ -12,11 +12,11 @@
 #include <QComboBox>
 #include <QDateTime>
 #include <QFile>
+#include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenu>
-#include <QFontMetrics>
 #include <QPainter>
 #include <QScrollArea>
 #include <QSplitter>

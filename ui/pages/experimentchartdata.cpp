@@ -46,7 +46,6 @@ ExperimentChartData experimentChartData(const ExperimentResults& results)
     return data;
 }
 
-
 KneeChartData experimentKneeData(const ExperimentResults& results)
 {
     const ExperimentChartData levels = experimentChartData(results);

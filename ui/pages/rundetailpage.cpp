@@ -2,8 +2,8 @@
 
 #include "charts/comparecharts.h"
 #include "charts/kneechart.h"
-#include "experiment/kneecurve.h"
 #include "charts/livecharts.h"
+#include "experiment/kneecurve.h"
 #include "models/comparemodel.h"
 #include "models/runseries.h"
 #include "models/runstablemodel.h"

@@ -106,8 +106,8 @@ TEST(Comparability, ImportedBesideMeasuredIsFlaggedAndUnknownsAreNoDifference)
     ASSERT_NE(find(diffs, "source"), nullptr);
     EXPECT_EQ(find(diffs, "source")->values[0].text, "measured");
     EXPECT_EQ(find(diffs, "source")->values[1].text, "imported");
-    EXPECT_NE(describeDifferences(diffs).find("imported vs measured (measured: run 1; imported: run 2)"),
-        std::string::npos);
+    EXPECT_NE(
+        describeDifferences(diffs).find("imported vs measured (measured: run 1; imported: run 2)"), std::string::npos);
 
     // Two imported runs of one host each: comparable.
     std::vector<RunRecord> both { imported(3), imported(4) };
@@ -176,7 +176,7 @@ ExperimentResults sweep(const std::function<void(std::vector<RunRecord>&)>& chan
 TEST(Comparability, ExperimentWarningsAreByLevelAndReachEveryReport)
 {
     // A sweep differs in connections from level to level: that is its axis, not a warning.
-    const ExperimentResults alike = sweep([](std::vector<RunRecord>&) { });
+    const ExperimentResults alike = sweep([](std::vector<RunRecord>&) {});
     EXPECT_TRUE(experimentComparability(alike).empty());
     EXPECT_EQ(formatResultsTable(alike).find("WARNING"), std::string::npos);
 

@@ -120,8 +120,7 @@ TEST(HtmlReport, WarningRowNamesTheDifferingFields)
 {
     const std::string html = formatHtmlReport(results(true));
     EXPECT_EQ(count(html, "<tr class=\"warning\">"), 1U);
-    EXPECT_NE(html.find("c10: not comparable, the runs differ in engine version</td></tr>"), std::string::npos)
-        << html;
+    EXPECT_NE(html.find("c10: not comparable, the runs differ in engine version</td></tr>"), std::string::npos) << html;
     EXPECT_NE(html.find("Not comparable: c10"), std::string::npos);
     EXPECT_EQ(html.find("id=\"comparable\""), std::string::npos);
     // The warning row comes before the level's rows.

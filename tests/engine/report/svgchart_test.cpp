@@ -42,7 +42,8 @@ TEST(SvgChart, TicksAreRoundAndCoverTheRange)
 TEST(SvgChart, LineChartDrawsEachSeriesEscaped)
 {
     SvgLineChart chart { "p50 <&> p99", "achieved req/s", "latency (ms)", {}, {} };
-    chart.series.push_back({ "<script>alert(1)</script> p50", "#0072B2", false, { { 100, 1, "r100" }, { 200, 2, "" } } });
+    chart.series.push_back(
+        { "<script>alert(1)</script> p50", "#0072B2", false, { { 100, 1, "r100" }, { 200, 2, "" } } });
     chart.series.push_back({ "B p99", "#D55E00", true, { { 100, 3, "" }, { NAN, 4, "" }, { 300, 9, "" } } });
     const std::string svg = svgLineChart(chart);
     EXPECT_EQ(svg.rfind("<svg xmlns=\"http://www.w3.org/2000/svg\"", 0), 0U);
