@@ -1,5 +1,6 @@
 #include "charts/kneechart.h"
 
+#include "charts/adaptiveyaxis.h"
 #include "charts/chartexport.h"
 #include "charts/charthover.h"
 #include "charts/chartstyle.h"
@@ -11,6 +12,7 @@
 #include <QVBoxLayout>
 #include <QValueAxis>
 #include <algorithm>
+#include <limits>
 
 namespace wb::ui {
 
@@ -26,23 +28,29 @@ struct KneeChart::Impl
     QChart* chart = nullptr;
     QChartView* view = nullptr;
     QValueAxis* x = nullptr;
-    QValueAxis* y = nullptr;
+    /// Linear from zero, log when the variants' latencies span more than 100x (as the level chart):
+    /// a saturated target's seconds must not flatten a healthy one's microseconds onto the axis.
+    std::unique_ptr<AdaptiveYAxis> y;
 
     void rebuild()
     {
         chart->removeAllSeries();
-        double maxRps = 0, maxMs = 0;
+        y->clearSeries();
+        double maxRps = 0, maxMs = 0, minPositive = std::numeric_limits<double>::infinity();
         for (const KneeChartData::Series& s : std::as_const(data.series))
             for (const QVector<QPointF>* v : { &s.p50, &s.p99 })
                 for (const QPointF& p : *v) {
                     maxRps = std::max(maxRps, p.x());
                     maxMs = std::max(maxMs, p.y());
+                    if (p.y() > 0) minPositive = std::min(minPositive, p.y());
                 }
         applyScale(x, niceScale(0, std::max(maxRps * HEADROOM, 10.0), 5));
-        applyScale(y, niceScale(0, maxMs > 0 ? maxMs * HEADROOM : 1.0, 5));
+        const bool log = y->wantsLog(minPositive, maxMs);
+        y->update(minPositive, maxMs > 0 ? (log ? maxMs : maxMs * HEADROOM) : 1.0);
         for (const KneeChartData::Series& s : std::as_const(data.series))
             for (const bool p99 : { false, true }) {
-                const QVector<QPointF>& points = p99 ? s.p99 : s.p50;
+                QVector<QPointF> points = p99 ? s.p99 : s.p50;
+                if (y->isLog()) points.removeIf([](const QPointF& p) { return p.y() <= 0; });
                 if (points.isEmpty()) continue;
                 auto* line = new QLineSeries;
                 line->setObjectName(p99 ? QStringLiteral("p99") : QStringLiteral("p50"));
@@ -51,7 +59,7 @@ struct KneeChart::Impl
                 line->setPointsVisible(true);
                 chart->addSeries(line);
                 line->attachAxis(x);
-                line->attachAxis(y);
+                y->addSeries(line);
                 setLinePen(line, s.color, 2.0, p99 ? Qt::DashLine : Qt::SolidLine);
                 // The label of the point shown: the points go in level order, not by x.
                 attachHoverTooltip(line, [line, points, labels = s.labels](const QPointF& pt) {
@@ -76,9 +84,7 @@ KneeChart::KneeChart(QWidget* parent)
     d->x = new QValueAxis(d->chart);
     styleAxis(d->x, tr("achieved req/s"));
     d->chart->addAxis(d->x, Qt::AlignBottom);
-    d->y = new QValueAxis(d->chart);
-    styleAxis(d->y, tr("latency (ms)"));
-    d->chart->addAxis(d->y, Qt::AlignLeft);
+    d->y = std::make_unique<AdaptiveYAxis>(d->chart, tr("latency (ms)"));
     autoHideLegend(d->chart);
     d->view = new QChartView(d->chart, this);
     d->view->setObjectName(QLatin1String(VIEW));

@@ -1,6 +1,7 @@
 #pragma once
 // Latency against throughput, the "knee" chart: achieved requests/s on x, latency
-// on y, p50 solid and p99 dashed, one colour per variant (experiments and studies)
+// on y (linear from zero, log when the values span more than 100x, as the other
+// latency charts), p50 solid and p99 dashed, one colour per variant (experiments and studies)
 // or one line through a stage run's stages (run details). Where a line turns up
 // steeply, the target has stopped taking more load. Fed with a plain struct so the
 // pages need no QtCharts (engine/experiment/kneecurve.h makes the points).
