@@ -8,8 +8,9 @@
 // first) and can be changed from the Baseline box, a run column's context
 // menu or a card. Runs that differ in more than the target (threads, connections,
 // duration, rate, protocol, TLS verification, engine version, loader host, imported
-// vs measured) get a warning row above the table naming the fields. Everything exports: the table as CSV (or copied as TSV and
-// Markdown), each chart as PNG, and the whole comparison as one PNG report.
+// vs measured) get a warning row above the table naming the fields. Everything
+// exports: the table as CSV (or copied as TSV and Markdown), each chart as PNG, and
+// the whole comparison as one PNG report.
 
 #include "store/sessiontypes.h"
 
