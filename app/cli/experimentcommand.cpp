@@ -228,6 +228,12 @@ int experimentCommand(const ExperimentArgs& a)
         if (a.check) {
             std::cout << "Plan '" << a.planPath << "' is valid: ";
             printPlan(*plan, std::cout);
+            // The plan's own words (what its targets stand for, how to point it elsewhere).
+            if (!plan->description.empty()) {
+                std::istringstream lines(plan->description);
+                for (std::string line; std::getline(lines, line);)
+                    std::cout << (line.empty() ? "" : "  ") << line << "\n";
+            }
             for (const ScheduledRun& p : plan->schedule())
                 std::cout << "  " << plan->levels[p.cell].label << " rep " << p.repetition + 1 << ": "
                           << plan->targets[p.target].name << "\n";

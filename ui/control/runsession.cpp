@@ -70,9 +70,12 @@ RunOutcome runThread(Context& context, const RunSetup& plan)
     options.profileName = plan.profile.name;
     options.probeFirst = plan.probeFirst;
     options.storeProbeFailure = false; // the user decides: "Run anyway" or not
-    // Local loaders are wrkbench-cli processes: the one installed beside this program.
+    // Local loaders are wrkbench-cli processes: the one installed beside this program, unless
+    // $WRKBENCH_CLI names another (a build tree or a test whose programs live in other folders).
+    const QString cli = qEnvironmentVariable("WRKBENCH_CLI");
     options.fleet.loaderBinary
-        = (QCoreApplication::applicationDirPath() + QStringLiteral("/wrkbench-cli")).toStdString();
+        = (cli.isEmpty() ? QCoreApplication::applicationDirPath() + QStringLiteral("/wrkbench-cli") : cli)
+              .toStdString();
     RecordedRun run(*config, options);
     // Stop cancels the probe or stops the load (a flag: instant); before the run it is remembered.
     const auto stopHook = context.onCancel([&run] { run.stopSwitch().pull(); });
