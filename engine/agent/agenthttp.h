@@ -4,6 +4,8 @@
 // answers with Content-Length or, for a stream, chunked. Requests come from
 // the network: the parser never trusts a length, a header or a byte.
 
+#include "http/reasonphrase.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -62,7 +64,6 @@ std::string agentChunkedHead(int status, const std::string& contentType);
 std::string agentChunk(std::string_view data);
 /// {"error":"..."} with the text escaped.
 std::string agentErrorBody(const std::string& error);
-const char* httpReasonPhrase(int status);
 
 /// Reads an answer on the client's side: the head, then the body by Content-Length,
 /// chunked, or until the connection closes.

@@ -62,7 +62,7 @@ int TlsChannel::waitFor(int sslError, uint64_t deadlineUs)
     return -1;
 }
 
-Result<std::unique_ptr<TlsChannel>> TlsChannel::accept(SSL_CTX* ctx, int fd, uint64_t deadlineUs)
+Result<std::unique_ptr<TlsChannel>> TlsChannel::handshake(SSL_CTX* ctx, int fd, bool server, uint64_t deadlineUs)
 {
     prepareSocket(fd);
     SSL* ssl = SSL_new(ctx);
@@ -74,14 +74,21 @@ Result<std::unique_ptr<TlsChannel>> TlsChannel::accept(SSL_CTX* ctx, int fd, uin
     std::unique_ptr<TlsChannel> channel(new TlsChannel(ssl, fd));
     for (;;) {
         ERR_clear_error();
-        const int rc = SSL_accept(ssl);
+        const int rc = server ? SSL_accept(ssl) : SSL_connect(ssl);
         if (rc == 1) return channel;
-        const int err = SSL_get_error(ssl, rc);
-        const int waited = channel->waitFor(err, deadlineUs);
+        const int waited = channel->waitFor(SSL_get_error(ssl, rc), deadlineUs);
         if (waited == 1) continue;
         if (waited == 0) return Error { "TLS handshake timed out" };
+        const long verify = SSL_get_verify_result(ssl);
+        if (!server && verify != X509_V_OK)
+            return Error { std::string("the certificate is not trusted: ") + X509_verify_cert_error_string(verify) };
         return Error { "TLS handshake failed: " + takeOpenSslError() };
     }
+}
+
+Result<std::unique_ptr<TlsChannel>> TlsChannel::accept(SSL_CTX* ctx, int fd, uint64_t deadlineUs)
+{
+    return handshake(ctx, fd, true, deadlineUs);
 }
 
 Result<std::unique_ptr<TlsChannel>> TlsChannel::connect(
@@ -121,28 +128,9 @@ Result<std::unique_ptr<TlsChannel>> TlsChannel::connect(
     }
     ::freeaddrinfo(found);
     if (fd < 0) return Error { fmt::format("cannot connect to {}:{}: {}", host, port, lastError) };
-    prepareSocket(fd);
-    SSL* ssl = SSL_new(ctx);
-    if (!ssl) {
-        ::close(fd);
-        return Error { "out of memory for a TLS session" };
-    }
-    SSL_set_fd(ssl, fd);
-    std::unique_ptr<TlsChannel> channel(new TlsChannel(ssl, fd));
-    for (;;) {
-        ERR_clear_error();
-        const int rc = SSL_connect(ssl);
-        if (rc == 1) return channel;
-        const int err = SSL_get_error(ssl, rc);
-        const int waited = channel->waitFor(err, deadlineUs);
-        if (waited == 1) continue;
-        if (waited == 0) return Error { fmt::format("TLS handshake with {}:{} timed out", host, port) };
-        const long verify = SSL_get_verify_result(ssl);
-        if (verify != X509_V_OK)
-            return Error { fmt::format(
-                "the certificate of {}:{} is not trusted: {}", host, port, X509_verify_cert_error_string(verify)) };
-        return Error { fmt::format("TLS handshake with {}:{} failed: {}", host, port, takeOpenSslError()) };
-    }
+    auto channel = handshake(ctx, fd, false, deadlineUs);
+    if (!channel) return Error { fmt::format("{}:{}: {}", host, port, channel.error()) };
+    return channel;
 }
 
 TlsChannel::~TlsChannel()

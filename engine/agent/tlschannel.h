@@ -44,6 +44,8 @@ private:
         : m_ssl(ssl)
         , m_fd(fd)
     { }
+    /// The TLS handshake on a connected socket (taken over), either side.
+    static Result<std::unique_ptr<TlsChannel>> handshake(SSL_CTX* ctx, int fd, bool server, uint64_t deadlineUs);
     /// Waits for what OpenSSL asked (SSL_ERROR_WANT_*), up to the deadline.
     int waitFor(int sslError, uint64_t deadlineUs);
 

@@ -4,6 +4,7 @@
 // parsed request into response bytes appended to an OutQueue. When the answer
 // goes out (delays, ordering, partial writes) is the loop's business.
 
+#include "http/reasonphrase.h"
 #include "serve/outqueue.h"
 #include "serve/requesthead.h"
 
@@ -14,54 +15,6 @@
 #include <unistd.h>
 
 namespace wb::serve {
-
-inline const char* reasonPhrase(int status)
-{
-    switch (status) {
-    case 200:
-        return "OK";
-    case 201:
-        return "Created";
-    case 202:
-        return "Accepted";
-    case 204:
-        return "No Content";
-    case 301:
-        return "Moved Permanently";
-    case 302:
-        return "Found";
-    case 304:
-        return "Not Modified";
-    case 400:
-        return "Bad Request";
-    case 401:
-        return "Unauthorized";
-    case 403:
-        return "Forbidden";
-    case 404:
-        return "Not Found";
-    case 411:
-        return "Length Required";
-    case 413:
-        return "Content Too Large";
-    case 429:
-        return "Too Many Requests";
-    case 431:
-        return "Request Header Fields Too Large";
-    case 500:
-        return "Internal Server Error";
-    case 502:
-        return "Bad Gateway";
-    case 503:
-        return "Service Unavailable";
-    case 504:
-        return "Gateway Timeout";
-    case 505:
-        return "HTTP Version Not Supported";
-    default:
-        return status < 300 ? "OK" : status < 400 ? "Redirection" : status < 500 ? "Client Error" : "Server Error";
-    }
-}
 
 /// A response body: bytes to copy, bytes that outlive every queue, or filler.
 struct Body
@@ -98,7 +51,7 @@ inline size_t formatHead(char* buf, int status, Framing framing, uint64_t length
     put("HTTP/1.1 ");
     p = std::to_chars(p, p + 3, status).ptr;
     put(" ");
-    put(reasonPhrase(status));
+    put(httpReasonPhrase(status));
     put("\r\nServer: wrkbench\r\nContent-Type: text/plain\r\n");
     if (framing == Framing::Length) {
         put("Content-Length: ");
@@ -210,7 +163,7 @@ public:
     /// An error answer after which the connection closes; the body is the reason.
     static void composeError(OutQueue& q, int status)
     {
-        std::string_view text = reasonPhrase(status);
+        std::string_view text = httpReasonPhrase(status);
         appendHead(q, status, Framing::Length, text.size() + 1, ConnectionHeader::Close);
         q.appendBytes(text.data(), text.size());
         q.appendBytes("\n", 1);
