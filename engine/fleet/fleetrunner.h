@@ -9,6 +9,7 @@
 //              a loader that dies keeps what it sent, and the run is partial
 //   stop():    tell every loader to stop; each still reports what it measured
 
+#include "agent/agentendpoint.h"
 #include "fleet/fleetmerge.h"
 #include "fleet/kubemanifest.h"
 #include "fleet/loaderexecutor.h"
@@ -34,6 +35,9 @@ struct FleetSetup
     uint64_t readyTimeoutUs = 60'000'000;
     /// Keep the merged intervals in the result (a JSON report or a live view wants them).
     bool keepIntervals = true;
+    /// Agents (LoaderPlacement::On::Agents): one endpoint per name of placement.agents, in order,
+    /// with the token and pinned certificate a run's configuration never holds (docs/AGENT.md).
+    std::vector<AgentEndpoint> agents;
     /// A line a loader printed that is not an event (its warnings), on the runner's thread.
     std::function<void(unsigned loader, const std::string& line)> onLoaderText;
 };
