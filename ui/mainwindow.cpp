@@ -15,6 +15,7 @@
 #include "pages/runspage.h"
 #include "pages/targeteditor.h"
 #include "pages/targetspanel.h"
+#include "remote/remoteloaders.h"
 #include "run/runcontroller.h" // engineVersion()
 #include "session/sessiondocument.h"
 #include "session/sessionpaths.h"
@@ -101,6 +102,9 @@ MainWindow::MainWindow(QWidget* parent)
         updateActions();
         m_tabs->setTabText(ExperimentsTab, running ? tr("Experiments ●") : tr("Experiments"));
     });
+
+    // The Loaders field completes "remote NAME" with the remote loaders known here.
+    m_profileEditor->setRemoteLoaderNames(RemoteLoaderRegistry::load().names());
 
     restoreLayout();
     updateActions();
