@@ -70,7 +70,13 @@ void LivePage::phaseChanged()
     switch (m_session->phase()) {
     case RunSession::Phase::Probing:
         begin();
-        m_header->setPhaseText(m_session->plan().probeFirst ? tr("Probing…") : tr("checking the target…"));
+        if (const RunSetup& plan = m_session->plan(); !plan.agents.empty())
+            // Probed already (from the first remote loader), or "Run anyway": the agents prepare now.
+            m_header->setPhaseText(plan.probeJson.empty() ? tr("starting the remote loaders…")
+                                                          : tr("probed from %1; starting the remote loaders…")
+                                                                .arg(QString::fromStdString(plan.agents.front().name)));
+        else
+            m_header->setPhaseText(m_session->plan().probeFirst ? tr("Probing…") : tr("checking the target…"));
         break;
     case RunSession::Phase::Running:
         m_header->setPhaseText(
