@@ -15,6 +15,7 @@
 #include "session/sessiondocument.h"
 #include "session/sessionpaths.h"
 #include "session/sessionseed.h"
+#include "store/sessionstore.h"
 #include "uitestsupport.h"
 
 #include <QFile>
@@ -357,6 +358,58 @@ private slots:
         QCOMPARE(m_errors.size(), 1);
         QVERIFY2(m_errors.first().contains(QStringLiteral("'nobody'")), qPrintable(m_errors.first()));
         QVERIFY(doc->runs().empty());
+    }
+
+    /// Run with the profile's Loaders "remote a": probed from the agent, run there, merged and stored
+    /// here as one run with its loaders row.
+    void aRunOnARemoteLoaderIsStoredWithItsLoadersRow()
+    {
+        RemoteLoaderRegistry registry;
+        registry.setLoaders({ m_agent->loader(QStringLiteral("a")) });
+        QVERIFY(registry.save().ok());
+        const auto port = ensureBuiltinServer();
+        QVERIFY(port.ok());
+        QString error;
+        auto doc = SessionDocument::open(m_dir.filePath(QStringLiteral("remote.wrkbench")), true, &error);
+        QVERIFY2(doc, qPrintable(error));
+        Target target = makeTarget("t", "http://127.0.0.1:" + std::to_string(*port) + "/");
+        target.id = *doc->addTarget(target);
+        QWidget window;
+        RunCoordinator coordinator(&window);
+        coordinator.setDocument(doc.get());
+        LoadProfile profile;
+        profile.name = "remote";
+        profile.load = defaultLoad();
+        profile.load.threads = 1;
+        profile.load.connections = 2;
+        profile.load.durationUs = 1'000'000;
+        profile.load.intervalUs = 250'000;
+        profile.load.loaders.on = LoaderPlacement::On::Agents;
+        profile.load.loaders.agents = { "a" };
+        profile.load.loaders.count = 1;
+
+        QSignalSpy finished(coordinator.session(), &RunSession::finished);
+        QSignalSpy intervals(coordinator.session(), &RunSession::intervalReceived);
+        QVERIFY(coordinator.start(RunCoordinator::planFor(target, profile, false)));
+        QVERIFY(coordinator.isBusy()); // the probe from the agent, then the run
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, WAIT_MS);
+        const auto outcome = finished.first().first().value<RunOutcome>();
+        QVERIFY2(outcome.status == RunStatus::Completed, qPrintable(outcome.error));
+        QVERIFY(outcome.runId > 0);
+        QVERIFY(outcome.requests > 0);
+        QVERIFY(intervals.count() > 0); // live, as for local loaders
+        QVERIFY(m_errors.isEmpty());
+
+        auto store = SessionStore::open(doc->path().toStdString());
+        QVERIFY2(store.ok(), errorOf(store));
+        auto run = (*store)->loadRun(outcome.runId);
+        QVERIFY2(run.ok(), errorOf(run));
+        QCOMPARE(run->loaders.size(), size_t(1));
+        QCOMPARE(run->loaders[0].requests, run->run.totals.requests);
+        QCOMPARE(run->run.config.loaders.agents, std::vector<std::string>({ "a" })); // the name, no secret
+        auto probed = ProbeResult::fromJsonText(run->run.probeJson); // the agent's probe, stored
+        QVERIFY2(probed.ok(), errorOf(probed));
+        QCOMPARE(probed->statusCode, 200);
     }
 };
 
