@@ -1,5 +1,5 @@
 # Install rules and CPack: two Debian packages from one build (see docs/PACKAGING.md).
-#   wrkbench-cli  component "cli": the CLI and its man page; no Qt, for loader VMs
+#   wrkbench-cli  component "cli": the CLI, its man page and the agent's systemd unit; no Qt, for loader VMs
 #   wrkbench      component "gui": the GUI, desktop file, icons, AppStream metainfo, MIME type;
 #                 depends on wrkbench-cli of the same version, so installing it gives GUI + CLI
 # Each file lives in exactly one package, so the two never conflict and upgrades stay simple.
@@ -29,6 +29,9 @@ add_custom_command(OUTPUT ${wbPackagingOut}/wrkbench-cli.1.gz
     VERBATIM)
 add_custom_target(wrkbench-manpage ALL DEPENDS ${wbPackagingOut}/wrkbench-cli.1.gz)
 install(FILES ${wbPackagingOut}/wrkbench-cli.1.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT cli)
+# The remote-loader agent as a systemd unit, installed disabled (docs/AGENT.md): Debian's
+# systemd looks in /lib/systemd/system for packaged units.
+install(FILES ${PROJECT_SOURCE_DIR}/packaging/wrkbench-agent.service DESTINATION lib/systemd/system COMPONENT cli)
 
 # --- gui: wrkbench and the desktop integration -----------------------------------------------------------
 if(TARGET wrkbench)

@@ -17,6 +17,17 @@ std::vector<std::string> withDefaultSubcommand(int argc, char** argv, const std:
     return args;
 }
 
+std::vector<std::string> withOnAgentsList(std::vector<std::string> args)
+{
+    for (size_t i = 0; i + 2 < args.size(); ++i)
+        if (args[i] == "--on" && args[i + 1] == "agents" && args[i + 2].rfind('-', 0) != 0
+            && args[i + 2].find("://") == std::string::npos) {
+            args.insert(args.begin() + static_cast<long>(i) + 2, "--agents");
+            break;
+        }
+    return args;
+}
+
 void printError(const std::string& message)
 {
     std::cerr << "wrkbench-cli: error: " << message << std::endl;

@@ -13,6 +13,9 @@ namespace wb::cli {
 /// wrk's command lines have no subcommand: "wrkbench-cli -t2 -c10 URL" means
 /// "wrkbench-cli run -t2 -c10 URL". Inserts "run" when the first argument is
 /// not a subcommand or a global flag.
+/// "--on agents HOST:PORT,..." as the users type it: the list becomes --agents LIST
+/// (CLI11 gives an option one value; a URL after "--on local" must stay the URL).
+std::vector<std::string> withOnAgentsList(std::vector<std::string> args);
 std::vector<std::string> withDefaultSubcommand(int argc, char** argv, const std::vector<std::string>& subcommands);
 
 /// Parses args into app; on a usage error prints one line to stderr and

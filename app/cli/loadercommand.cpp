@@ -13,6 +13,7 @@
 #include <csignal>
 #include <fstream>
 #include <sstream>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 namespace wb::cli {
@@ -84,6 +85,9 @@ int loaderCommand(const LoaderArgs& a)
     g_stop = &run.stopSwitch();
     std::signal(SIGINT, onLoaderSignal);
     std::signal(SIGTERM, onLoaderSignal);
+    // A coordinator or agent that dies takes its loaders with it (each still reports what it
+    // measured on its way out): no load keeps running that nobody reads.
+    ::prctl(PR_SET_PDEATHSIG, SIGTERM);
     const RecordedRunOutcome out = run.run();
     g_stop = nullptr;
     if (!out.ran()) {

@@ -1,5 +1,6 @@
 // wrkbench-cli: the headless entry point. Thin: each subcommand lives in its own file.
 
+#include "agentcommand.h"
 #include "cliparse.h"
 #include "experimentcommand.h"
 #include "loadercommand.h"
@@ -50,15 +51,17 @@ int main(int argc, char** argv)
     addMergeCommand(app, mergeArgs);
     LoaderArgs loaderArgs;
     addLoaderCommand(app, loaderArgs);
+    AgentArgs agentArgs;
+    addAgentCommand(app, agentArgs);
 
     if (argc < 2) {
         std::cerr << app.help();
         return 1;
     }
     if (const int rc = parseOrExit(app,
-            withDefaultSubcommand(argc, argv,
+            withOnAgentsList(withDefaultSubcommand(argc, argv,
                 { "run", "serve", "runs", "export", "import", "tag", "probe", "experiment", "experiment-report",
-                    "experiments", "study", "merge", "loader" }));
+                    "experiments", "study", "merge", "loader", "agent" })));
         rc >= 0)
         return rc;
     if (app.got_subcommand("run")) return runCommand(runArgs);
@@ -74,5 +77,6 @@ int main(int argc, char** argv)
     if (app.got_subcommand("study")) return studyCommand(studyArgs);
     if (app.got_subcommand("merge")) return mergeCommand(mergeArgs);
     if (app.got_subcommand("loader")) return loaderCommand(loaderArgs);
+    if (app.got_subcommand("agent")) return agentCommand(agentArgs);
     return 2;
 }

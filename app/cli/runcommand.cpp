@@ -1,8 +1,10 @@
 #include "runcommand.h"
 
+#include "agent/agentendpoints.h"
 #include "cliparse.h"
 #include "common/clock.h"
 #include "fleet/fleetrunner.h"
+#include "parse/placement.h"
 #include "parse/requestmix.h"
 #include "parse/stageparse.h"
 #include "parse/starttime.h"
@@ -157,10 +159,18 @@ Result<RunConfig> toConfig(const RunArgs& a)
     }
     cfg.tls.verifyPeer = !a.insecure;
     cfg.tls.caFile = a.caFile;
-    if (!a.on.empty() && a.on != "local" && a.on != "kubernetes")
-        return Error { "--on '" + a.on + "': use local or kubernetes" };
+    if (!a.on.empty() && a.on != "local" && a.on != "kubernetes" && a.on != "agents")
+        return Error { "--on '" + a.on + "': use local, kubernetes or agents HOST:PORT,..." };
     cfg.loaders.count = std::max(a.loaders, 1u);
     cfg.loaders.on = a.on == "kubernetes" ? LoaderPlacement::On::Kubernetes : LoaderPlacement::On::Local;
+    if (a.on == "agents" || !a.agents.empty()) {
+        auto placement = parseLoaderPlacement("remote " + a.agents);
+        if (!placement) return Error { "--on agents: name them, HOST:PORT[,HOST:PORT...]" };
+        if (a.loaders > 0 && a.loaders != placement->count)
+            return Error { fmt::format(
+                "--loaders {} with {} agents: agents make one loader each", a.loaders, placement->count) };
+        cfg.loaders = *placement;
+    }
     cfg.loaders.kubeContext = a.kubeContext;
     cfg.loaders.kubeNamespace = a.kubeNamespace;
     cfg.loaders.image = a.image;
@@ -258,6 +268,16 @@ void addRunCommand(CLI::App& app, RunArgs& a)
     run->add_option("--on", a.on,
         "Where --loaders run: local (child processes, the default) or kubernetes (an Indexed Job, see "
         "docs/DISTRIBUTED.md)");
+    run->add_option("--agents", a.agents,
+        "--on agents: the remote loaders, HOST:PORT[,HOST:PORT...] ('--on agents LIST' says the same; docs/AGENT.md)");
+    run->add_option("--agent-token-file", a.agentTokenFile,
+        "--on agents: the agents' token: one line for all, or one 'HOST:PORT TOKEN' line per agent");
+    run->add_option("--agent-fingerprint", a.agentFingerprint,
+        "--on agents: the SHA-256 fingerprint of each agent's certificate (hex, colons optional; comma-separated, in "
+        "the order of the agents)");
+    run->add_option("--agent-cacert", a.agentCacert, "--on agents: a CA file the agents' certificates chain to");
+    run->add_option("--agent-reattach", a.agentReattach,
+        "--on agents: how long a lost link to an agent is retried before its loader is lost (default 30s)");
     run->add_option("--kubectl", a.kubectl, "--on kubernetes: the kubectl to use (default: kubectl in PATH)");
     run->add_option("--context", a.kubeContext, "--on kubernetes: kubectl context (default: the current one)");
     run->add_option("--namespace", a.kubeNamespace, "--on kubernetes: namespace of the Job (default: default)");
@@ -307,6 +327,20 @@ int runCommand(const RunArgs& a)
     setup.jobTtlSeconds = a.jobTtlSeconds;
     setup.keepJob = a.keepJob;
     setup.keepIntervals = !a.jsonPath.empty();
+    if (cfg->loaders.on == LoaderPlacement::On::Agents) {
+        auto agents = agentEndpoints(cfg->loaders.agents, a.agentTokenFile, a.agentFingerprint, a.agentCacert);
+        if (!agents) {
+            printError(agents.error());
+            return 2;
+        }
+        setup.agents = *agents;
+        auto reattach = parseDurationUs(a.agentReattach);
+        if (!reattach) {
+            printError("--agent-reattach: " + reattach.error());
+            return 2;
+        }
+        setup.agentReattachUs = *reattach;
+    }
     setup.onLoaderText = [](unsigned loader, const std::string& line) {
         printWarning("loader " + std::to_string(loader) + ": " + line);
     };

@@ -54,7 +54,12 @@ struct RunArgs
     std::string shard; ///< --shard I/N: this process runs loader I's share of N
     std::string startAt; ///< --start-at: measure from this wall-clock time (a common start)
     unsigned loaders = 0; ///< --loaders N: run N loaders and merge them (0: one process, as always)
-    std::string on; ///< --on local|kubernetes (default local)
+    std::string on; ///< --on local|kubernetes|agents (default local)
+    std::string agents; ///< --on agents HOST:PORT,...: the remote loaders (docs/AGENT.md)
+    std::string agentTokenFile; ///< one token for all, or "HOST:PORT TOKEN" lines
+    std::string agentFingerprint; ///< pinned SHA-256, comma-separated, one per agent (or one for all)
+    std::string agentCacert; ///< or: a CA the agents' certificates chain to
+    std::string agentReattach = "30s"; ///< how long a lost agent is retried
     std::string loaderReadyTimeout = "60s"; ///< how long loaders may take to be ready
     // --on kubernetes
     std::string kubectl = "kubectl";

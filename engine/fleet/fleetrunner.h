@@ -33,6 +33,10 @@ struct FleetSetup
     bool keepJob = false; ///< Kubernetes: leave the Job after the run
     /// How long loaders may take to be ready (start, resolve, connect; pods: pull the image).
     uint64_t readyTimeoutUs = 60'000'000;
+    /// Agents: each remote loader's address and credentials, in the order of loaders.agents.
+    std::vector<AgentEndpoint> agents;
+    /// Agents: how long a lost link is retried (the loader goes on) before that loader is lost.
+    uint64_t agentReattachUs = 30'000'000;
     /// Keep the merged intervals in the result (a JSON report or a live view wants them).
     bool keepIntervals = true;
     /// Agents (LoaderPlacement::On::Agents): one endpoint per name of placement.agents, in order,
@@ -44,7 +48,8 @@ struct FleetSetup
 
 /// The Kubernetes executor's options for this placement.
 KubeOptions kubeOptionsOf(const LoaderPlacement& placement, const FleetSetup& setup);
-/// The coordinator of config.loaders (local child processes or a Kubernetes Job).
+/// The coordinator of config.loaders (local child processes or a Kubernetes Job; agents are
+/// made by the pipeline, which links the agent client: pipeline/recordedrun.cpp).
 std::unique_ptr<LoadRunner> makeFleetRunner(const RunConfig& config, const FleetSetup& setup);
 
 class FleetRunner final : public LoadRunner

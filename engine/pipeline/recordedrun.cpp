@@ -1,5 +1,7 @@
 #include "pipeline/recordedrun.h"
 
+#include "agent/agentexecutor.h"
+#include "agent/agentprobe.h"
 #include "run/runcontroller.h"
 #include "serve/builtinserver.h"
 #include "store/sessionrecorder.h"
@@ -132,7 +134,9 @@ RecordedRunOutcome RecordedRun::run()
         // reported with the probe's precise reason.
         ProbeOptions probeOptions = probeOptionsFor(config);
         if (cancellable) probeOptions.cancel = &m_stop->flag();
-        auto probed = probe(probeOptions);
+        // With remote loaders, the question is asked from where the load comes from.
+        const bool onAgents = config.loaders.on == LoaderPlacement::On::Agents && !m_options.fleet.agents.empty();
+        auto probed = onAgents ? probeOnAgent(m_options.fleet.agents.front(), probeOptions) : probe(probeOptions);
         if (cancelled()) return fail(Ended::Cancelled, {});
         if (!probed) return fail(Ended::ProbeFailed, probed.error());
         m_probeJson = probed->toJsonText();
@@ -144,6 +148,9 @@ RecordedRunOutcome RecordedRun::run()
     std::unique_ptr<LoadRunner> runner;
     if (m_options.makeRunner) {
         runner = m_options.makeRunner(config);
+    } else if (config.loaders.on == LoaderPlacement::On::Agents) {
+        runner = std::make_unique<FleetRunner>(config, m_options.fleet,
+            std::make_unique<AgentExecutor>(m_options.fleet.agents, m_options.fleet.agentReattachUs));
     } else if (config.loaders.distributed()) {
         runner = makeFleetRunner(config, m_options.fleet);
     } else {

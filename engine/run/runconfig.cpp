@@ -12,9 +12,12 @@ namespace wb {
 const char* loaderPlaceId(LoaderPlacement::On on)
 {
     switch (on) {
-    case LoaderPlacement::On::Kubernetes: return "kubernetes";
-    case LoaderPlacement::On::Agents: return "agents";
-    case LoaderPlacement::On::Local: break;
+    case LoaderPlacement::On::Kubernetes:
+        return "kubernetes";
+    case LoaderPlacement::On::Agents:
+        return "agents";
+    case LoaderPlacement::On::Local:
+        break;
     }
     return "local";
 }

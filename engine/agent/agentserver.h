@@ -1,0 +1,82 @@
+#pragma once
+// `wrkbench-cli agent`: an HTTPS + JSON server on a loader VM that runs loaders
+// for a workstation (docs/AGENT.md). Safe by default: TLS only, a bearer token
+// on every request, targets only from --allow, one run at a time, a cap on its
+// duration, every request logged. One thread per connection, each step under
+// a deadline, and a cap on connections: a slow or hostile client costs a
+// thread for seconds, never the agent.
+
+#include "agent/agentcredentials.h"
+#include "agent/agentruns.h"
+#include "agent/allowlist.h"
+
+#include <atomic>
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace wb {
+
+struct AgentRequest;
+
+struct AgentServerOptions
+{
+    std::string listen = "127.0.0.1:7450"; ///< ADDR:PORT, [IPv6]:PORT; port 0 picks one
+    AllowList allow;
+    uint64_t maxDurationUs = 3'600'000'000;
+    std::string stateDir;
+    std::string loaderBinary; ///< the wrkbench-cli that runs loaders
+    std::string hostName; ///< in health answers
+    uint64_t headDeadlineUs = 10'000'000; ///< handshake and request head, from accept
+    uint64_t bodyDeadlineUs = 30'000'000; ///< the body, after the head
+    unsigned maxConnections = 128;
+    /// One line per request (and per refused connection); stderr by default.
+    std::function<void(const std::string&)> log;
+};
+
+class AgentServer
+{
+public:
+    explicit AgentServer(AgentServerOptions options, AgentCredentials credentials);
+    ~AgentServer();
+
+    /// Binds and listens; the error names the address.
+    Status listen();
+    /// The address it listens on, with the port it got.
+    const std::string& address() const { return m_address; }
+    uint16_t port() const { return m_port; }
+    /// Accepts and serves until stop() (from a signal handler too).
+    void serve();
+    void stop() { m_stop.store(true); }
+
+    /// One request's answer, as bytes to send (the routes, after the token check). Public so
+    /// the fuzzer reaches it; `peer` is for the log.
+    struct Answer
+    {
+        std::string bytes; ///< a whole answer, or the head of a stream
+        int status = 0;
+        std::string streamRun; ///< non-empty: follow this run's stream from streamOffset
+        uint64_t streamOffset = 0;
+    };
+    Answer handle(const AgentRequest& request);
+
+private:
+    void serveConnection(int fd, std::string peer);
+    void streamRun(class TlsChannel& channel, const std::string& id, uint64_t offset);
+    Answer startRun(const AgentRequest& request);
+    Answer probeTarget(const AgentRequest& request);
+    std::string healthJson();
+
+    AgentServerOptions m_options;
+    AgentCredentials m_credentials;
+    std::shared_ptr<SSL_CTX> m_tls;
+    AgentRuns m_runs;
+    int m_listenFd = -1;
+    std::string m_address;
+    uint16_t m_port = 0;
+    std::atomic<bool> m_stop { false };
+    std::atomic<unsigned> m_connections { 0 };
+};
+
+} // namespace wb
