@@ -39,9 +39,6 @@ struct FleetSetup
     uint64_t agentReattachUs = 30'000'000;
     /// Keep the merged intervals in the result (a JSON report or a live view wants them).
     bool keepIntervals = true;
-    /// Agents (LoaderPlacement::On::Agents): one endpoint per name of placement.agents, in order,
-    /// with the token and pinned certificate a run's configuration never holds (docs/AGENT.md).
-    std::vector<AgentEndpoint> agents;
     /// A line a loader printed that is not an event (its warnings), on the runner's thread.
     std::function<void(unsigned loader, const std::string& line)> onLoaderText;
 };
