@@ -3,7 +3,8 @@
 // connection against a real `wrkbench-cli agent` on loopback (pinned, not pinned
 // yet: asked, a changed certificate: refused loudly, a wrong token: 401); the
 // probe asked from the agent; a profile naming an unknown loader stopped before
-// anything starts; and a GUI run on a remote loader stored with its loaders row.
+// anything starts; and a GUI run on two remote loaders, merged live with a rate per
+// loader and stored with its loaders rows.
 
 #include "control/runcoordinator.h"
 #include "control/runsession.h"
@@ -360,12 +361,15 @@ private slots:
         QVERIFY(doc->runs().empty());
     }
 
-    /// Run with the profile's Loaders "remote a": probed from the agent, run there, merged and stored
-    /// here as one run with its loaders row.
-    void aRunOnARemoteLoaderIsStoredWithItsLoadersRow()
+    /// Run with the profile's Loaders "remote a, b" (two agents): probed from the first, run on both,
+    /// merged live with a rate per loader (the Live page's strip) and stored here as one run with its
+    /// two loaders rows.
+    void aRunOnRemoteLoadersIsMergedLiveAndStoredWithItsLoaders()
     {
+        Agent second;
+        QVERIFY2(second.start(QStringLiteral("127.0.0.1")), second.output.constData());
         RemoteLoaderRegistry registry;
-        registry.setLoaders({ m_agent->loader(QStringLiteral("a")) });
+        registry.setLoaders({ m_agent->loader(QStringLiteral("a")), second.loader(QStringLiteral("b")) });
         QVERIFY(registry.save().ok());
         const auto port = ensureBuiltinServer();
         QVERIFY(port.ok());
@@ -385,8 +389,8 @@ private slots:
         profile.load.durationUs = 1'000'000;
         profile.load.intervalUs = 250'000;
         profile.load.loaders.on = LoaderPlacement::On::Agents;
-        profile.load.loaders.agents = { "a" };
-        profile.load.loaders.count = 1;
+        profile.load.loaders.agents = { "a", "b" };
+        profile.load.loaders.count = 2;
 
         QSignalSpy finished(coordinator.session(), &RunSession::finished);
         QSignalSpy intervals(coordinator.session(), &RunSession::intervalReceived);
@@ -397,16 +401,21 @@ private slots:
         QVERIFY2(outcome.status == RunStatus::Completed, qPrintable(outcome.error));
         QVERIFY(outcome.runId > 0);
         QVERIFY(outcome.requests > 0);
-        QVERIFY(intervals.count() > 0); // live, as for local loaders
         QVERIFY(m_errors.isEmpty());
+        // Live as for local loaders: merged intervals, each with one rate per loader.
+        QVERIFY(intervals.count() > 0);
+        for (const QList<QVariant>& args : intervals)
+            QCOMPARE(args.first().value<LiveInterval>().loaderRequestsPerS.size(), size_t(2));
 
         auto store = SessionStore::open(doc->path().toStdString());
         QVERIFY2(store.ok(), errorOf(store));
         auto run = (*store)->loadRun(outcome.runId);
         QVERIFY2(run.ok(), errorOf(run));
-        QCOMPARE(run->loaders.size(), size_t(1));
-        QCOMPARE(run->loaders[0].requests, run->run.totals.requests);
-        QCOMPARE(run->run.config.loaders.agents, std::vector<std::string>({ "a" })); // the name, no secret
+        QCOMPARE(run->loaders.size(), size_t(2));
+        QCOMPARE(run->loaders[0].requests + run->loaders[1].requests, run->run.totals.requests);
+        QVERIFY(run->loaders[0].requests > 0 && run->loaders[1].requests > 0);
+        QCOMPARE(run->run.config.loaders.agents, std::vector<std::string>({ "a", "b" })); // names, no secret
+        QVERIFY(run->run.configJson.find(m_agent->token.toStdString()) == std::string::npos);
         auto probed = ProbeResult::fromJsonText(run->run.probeJson); // the agent's probe, stored
         QVERIFY2(probed.ok(), errorOf(probed));
         QCOMPARE(probed->statusCode, 200);
