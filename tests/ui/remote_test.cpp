@@ -361,6 +361,36 @@ private slots:
         QVERIFY(doc->runs().empty());
     }
 
+    /// Stop (Esc) while the agent is being asked to probe: the request is aborted, nothing starts.
+    void stopDuringTheRemoteProbeCancelsIt()
+    {
+        RemoteLoaderRegistry registry;
+        registry.setLoaders({ m_agent->loader(QStringLiteral("a")) });
+        QVERIFY(registry.save().ok());
+        QString error;
+        auto doc = SessionDocument::open(m_dir.filePath(QStringLiteral("stopped.wrkbench")), true, &error);
+        QVERIFY2(doc, qPrintable(error));
+        Target target = makeTarget("t", "http://127.0.0.1:9/");
+        target.id = *doc->addTarget(target);
+        QWidget window;
+        RunCoordinator coordinator(&window);
+        coordinator.setDocument(doc.get());
+        QSignalSpy messages(&coordinator, &RunCoordinator::message);
+        LoadProfile profile;
+        profile.name = "remote";
+        profile.load = defaultLoad();
+        profile.load.loaders.on = LoaderPlacement::On::Agents;
+        profile.load.loaders.agents = { "a" };
+        QVERIFY(coordinator.start(RunCoordinator::planFor(target, profile, false)));
+        QVERIFY(coordinator.remoteProbe());
+        QVERIFY(coordinator.canStop());
+        coordinator.stop();
+        QTRY_VERIFY_WITH_TIMEOUT(!coordinator.isBusy(), WAIT_MS);
+        QVERIFY(!coordinator.session()->isActive());
+        QCOMPARE(messages.last().first().toString(), QStringLiteral("Run cancelled before the load started"));
+        QVERIFY(doc->runs().empty());
+    }
+
     /// Run with the profile's Loaders "remote a, b" (two agents): probed from the first, run on both,
     /// merged live with a rate per loader (the Live page's strip) and stored here as one run with its
     /// two loaders rows.

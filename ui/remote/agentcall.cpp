@@ -110,7 +110,7 @@ void AgentCall::done()
     m_reply = nullptr;
     reply->deleteLater();
     m_answer.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    m_answer.body = reply->readAll();
+    if (reply->isOpen()) m_answer.body = reply->readAll(); // an aborted reply is closed
     const QString where = m_loader.address;
     if (m_answer.cancelled) {
         m_answer.error = tr("cancelled");
