@@ -9,6 +9,7 @@
 #include "control/runcoordinator.h"
 #include "control/runsession.h"
 #include "pages/dialogs.h"
+#include "pages/probedialog.h"
 #include "pages/remoteloadersdialog.h"
 #include "remote/agentprobe.h"
 #include "remote/remoteloaders.h"
@@ -20,6 +21,7 @@
 #include "uitestsupport.h"
 
 #include <QFile>
+#include <QLabel>
 #include <QLineEdit>
 #include <QProcess>
 #include <QPushButton>
@@ -321,6 +323,17 @@ private slots:
         QVERIFY2(outcome.ok, qPrintable(outcome.error));
         QCOMPARE(outcome.result.statusCode, 200);
         QCOMPARE(outcome.probedFrom, QStringLiteral("a"));
+
+        // The Probe dialog says where the request came from.
+        ProbeDialog dialog;
+        QSignalSpy shown(&dialog, &ProbeDialog::probeFinished);
+        dialog.probe(target, m_agent->loader(QStringLiteral("a")));
+        QVERIFY(dialog.isProbing());
+        QVERIFY(shown.wait(WAIT_MS));
+        QVERIFY2(dialog.outcome().ok, qPrintable(dialog.statusText()));
+        auto* served = dialog.findChild<QLabel*>(QStringLiteral("probeServed"));
+        QVERIFY(served);
+        QVERIFY2(served->text().contains(QStringLiteral("probed from a")), qPrintable(served->text()));
 
         target.url = "http://127.0.0.2:" + std::to_string(*port) + "/"; // not in --allow
         AgentProbe refused;
