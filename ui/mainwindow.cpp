@@ -127,6 +127,8 @@ void MainWindow::connectRunControl()
     });
     connect(m_coordinator, &RunCoordinator::runTargetChanged, m_targets, &TargetsPanel::setBusyTargetId);
     connect(m_coordinator, &RunCoordinator::liveViewWanted, this, [this] { showTab(LiveTab); });
+    connect(m_coordinator, &RunCoordinator::remoteProbeStarted, m_live, &LivePage::beginRemoteProbe);
+    connect(m_coordinator, &RunCoordinator::remoteProbeEnded, m_live, &LivePage::endRemoteProbe);
     connect(m_coordinator, &RunCoordinator::bothProtocolsRan, this, &MainWindow::compareRuns);
     connect(m_coordinator, &RunCoordinator::message, this, &MainWindow::showMessage);
     connect(m_coordinator, &RunCoordinator::lastRunNoteChanged, this, &MainWindow::updateRunsLabel);

@@ -9,8 +9,10 @@
 #include "control/runcoordinator.h"
 #include "control/runsession.h"
 #include "pages/dialogs.h"
+#include "pages/livepage.h"
 #include "pages/probedialog.h"
 #include "pages/remoteloadersdialog.h"
+#include "pages/runheader.h"
 #include "remote/agentprobe.h"
 #include "remote/remoteloaders.h"
 #include "serve/builtinserver.h"
@@ -394,11 +396,17 @@ private slots:
         profile.load = defaultLoad();
         profile.load.loaders.on = LoaderPlacement::On::Agents;
         profile.load.loaders.agents = { "a" };
+        // The Live page, wired as the window wires it, says where the probe is asked from.
+        LivePage live(coordinator.session());
+        connect(&coordinator, &RunCoordinator::remoteProbeStarted, &live, &LivePage::beginRemoteProbe);
+        connect(&coordinator, &RunCoordinator::remoteProbeEnded, &live, &LivePage::endRemoteProbe);
         QVERIFY(coordinator.start(RunCoordinator::planFor(target, profile, false)));
         QVERIFY(coordinator.remoteProbe());
         QVERIFY(coordinator.canStop());
+        QCOMPARE(live.header()->phaseText(), QStringLiteral("probing from a…"));
         coordinator.stop();
         QTRY_VERIFY_WITH_TIMEOUT(!coordinator.isBusy(), WAIT_MS);
+        QCOMPARE(live.header()->phaseText(), QStringLiteral("cancelled"));
         QVERIFY(!coordinator.session()->isActive());
         QCOMPARE(messages.last().first().toString(), QStringLiteral("Run cancelled before the load started"));
         QVERIFY(doc->runs().empty());

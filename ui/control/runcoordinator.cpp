@@ -95,6 +95,7 @@ void RunCoordinator::startRemoteProbe(const RunSetup& plan)
     });
     m_remoteProbe->start(plan.target, loader);
     emit liveViewWanted();
+    emit remoteProbeStarted(plan);
     emit message(tr("Probing %1 from %2…").arg(QString::fromStdString(plan.target.url), loader.name), 6000);
     emit runTargetChanged(plan.target.id);
     emit busyChanged();
@@ -104,6 +105,14 @@ void RunCoordinator::remoteProbed(RunSetup plan, const ProbeOutcome& outcome)
 {
     emit runTargetChanged(0);
     emit busyChanged();
+    if (outcome.cancelled || !outcome.ok) {
+        RunOutcome ended;
+        ended.cancelled = outcome.cancelled;
+        ended.status = RunStatus::Failed;
+        ended.probeFailed = !outcome.cancelled;
+        ended.error = outcome.error;
+        emit remoteProbeEnded(ended);
+    }
     if (outcome.cancelled) {
         emit message(tr("Run cancelled before the load started"), 6000);
         return;

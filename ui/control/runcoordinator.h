@@ -99,6 +99,10 @@ signals:
     void runTargetChanged(qint64 targetId);
     /// A run was started: show it live.
     void liveViewWanted();
+    /// The probe of plan is being asked from its first remote loader (the RunSession starts after it).
+    void remoteProbeStarted(const wb::ui::RunSetup& plan);
+    /// That probe ended the run before it started (cancelled, or failed: "Run anyway?" is asked).
+    void remoteProbeEnded(const wb::ui::RunOutcome& outcome);
     void lastRunNoteChanged(const QString& note);
     /// stop() or settle() wants the running experiment stopped (ExperimentPage::stop).
     void experimentStopRequested();
