@@ -2,7 +2,8 @@
 # Many loaders, one run: what spreading a run costs (docs/DISTRIBUTED.md).
 #
 #  1. throughput: one process against --loaders 2 and --loaders 4 (--on local), the same total
-#     connections and threads, against nginx pinned to CPU 0, every generator on CPU 1, in
+#     connections and threads (each loader runs -t threads of its own, capped at its connections,
+#     so a fleet of N gets -t 4/N), against nginx pinned to CPU 0, every generator on CPU 1, in
 #     interleaved rounds; medians of req/s and the ratio of each fleet to one process;
 #  2. merge cost: tests/engine/fleet/mergecost_bench.cpp feeds 16 loaders' intervals (5,000
 #     responses each, a long-tailed latency) to the coordinator's FleetMerge: time per merged interval;
@@ -25,7 +26,8 @@ results="$work/results.txt"
 : > "$results"
 for i in $(seq "$ROUNDS"); do
     for n in 1 2 4; do
-        args=(-t4 -c$CONNS -d${SECONDS_PER_RUN}s "$url")
+        # -t is per loader: 4 threads in all, whatever the number of loaders.
+        args=(-t$((4 / n)) -c$CONNS -d${SECONDS_PER_RUN}s "$url")
         [ "$n" -gt 1 ] && args=(--loaders "$n" "${args[@]}")
         timed 1 "$work/wb-$n-$i" "$CLI" "${args[@]}"
         echo "loaders$n $(parse_wrk "$work/wb-$n-$i")" >> "$results"

@@ -13,6 +13,8 @@ PACKAGES=(
     qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev libgl1-mesa-dev fonts-dejavu-core
     # GUI tests: a virtual X server, keyboard automation, screenshots
     xvfb xauth xdotool imagemagick
+    # the HTML report, rendered in a real headless browser (tests/app/htmlreport_cli_test)
+    chromium
     # tests: GoogleTest, a real nginx on loopback, clang + libFuzzer for the bounded fuzz run
     libgtest-dev libgmock-dev nginx-light clang libclang-rt-14-dev python3 ca-certificates
     # tests: node, to check our HdrHistogram encoding with hdr-histogram-js (from npm, below)

@@ -152,12 +152,16 @@ void MainWindow::buildMenus()
     exportMenu->addSeparator();
     QAction* experimentCharts
         = exportMenu->addAction(tr("Experiment charts as PNG…"), m_experiments, &ExperimentPage::askExportCharts);
+    QAction* htmlReport = exportMenu->addAction(
+        tr("HTML report of the selected experiment or study…"), m_experiments, &ExperimentPage::askExportHtml);
+    htmlReport->setObjectName(QStringLiteral("exportHtmlReportAction"));
     // Only what there is to export: a run tab in front, runs in the comparison, an experiment's results.
-    connect(exportMenu, &QMenu::aboutToShow, this, [this, runCharts, comparison, experimentCharts] {
+    connect(exportMenu, &QMenu::aboutToShow, this, [this, runCharts, comparison, experimentCharts, htmlReport] {
         runCharts->setEnabled(qobject_cast<RunDetailPage*>(m_tabs->currentWidget()) != nullptr);
         for (QAction* action : comparison)
             action->setEnabled(!m_compare->runs().empty());
         experimentCharts->setEnabled(m_experiments->resultsModel()->rowCount() > 0);
+        htmlReport->setEnabled(m_experiments->resultsModel()->rowCount() > 0);
     });
     file->addSeparator();
     file->addAction(m_loadersAction);

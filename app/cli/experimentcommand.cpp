@@ -2,9 +2,11 @@
 
 #include "cliparse.h"
 #include "clisession.h"
+#include "common/clock.h"
 #include "experiment/experimentreport.h"
 #include "experiment/experimentresults.h"
 #include "experiment/experimentrunner.h"
+#include "experiment/htmlreport.h"
 #include "report/units.h"
 #include "store/sessionstore.h"
 
@@ -134,11 +136,13 @@ void addReportOptions(CLI::App* cmd, ExperimentReportArgs& a)
 {
     cmd->add_option("--markdown", a.markdownPath, "Write the Markdown report to FILE ('-' for stdout)");
     cmd->add_option("--csv", a.csvPath, "Write the results table as CSV to FILE ('-' for stdout)");
+    cmd->add_option("--html", a.htmlPath,
+        "Write one self-contained HTML report (table, SVG charts, method, every run) to FILE ('-' for stdout)");
 }
 
 bool writeExperimentReport(const ExperimentResults& results, const ExperimentReportArgs& a, const std::string& dbPath)
 {
-    if (a.markdownPath != "-" && a.csvPath != "-") std::cout << "\n" << formatResultsTable(results) << std::flush;
+    if (!a.toStdout()) std::cout << "\n" << formatResultsTable(results) << std::flush;
     bool ok = true;
     if (!a.markdownPath.empty()) {
         MarkdownOptions options;
@@ -146,6 +150,12 @@ bool writeExperimentReport(const ExperimentResults& results, const ExperimentRep
         ok = writeOutput(a.markdownPath, formatMarkdownReport(results, options)) && ok;
     }
     if (!a.csvPath.empty()) ok = writeOutput(a.csvPath, resultsCsv(results)) && ok;
+    if (!a.htmlPath.empty()) {
+        HtmlReportOptions options;
+        options.sessionName = dbPath;
+        options.generatedAtMs = wallClockNowMs();
+        ok = writeOutput(a.htmlPath, formatHtmlReport(results, options)) && ok;
+    }
     return ok;
 }
 
@@ -218,6 +228,12 @@ int experimentCommand(const ExperimentArgs& a)
         if (a.check) {
             std::cout << "Plan '" << a.planPath << "' is valid: ";
             printPlan(*plan, std::cout);
+            // The plan's own words (what its targets stand for, how to point it elsewhere).
+            if (!plan->description.empty()) {
+                std::istringstream lines(plan->description);
+                for (std::string line; std::getline(lines, line);)
+                    std::cout << (line.empty() ? "" : "  ") << line << "\n";
+            }
             for (const ScheduledRun& p : plan->schedule())
                 std::cout << "  " << plan->levels[p.cell].label << " rep " << p.repetition + 1 << ": "
                           << plan->targets[p.target].name << "\n";
@@ -271,7 +287,7 @@ int experimentCommand(const ExperimentArgs& a)
         }
     }
     auto record = (*store)->experiment(id);
-    g_text = a.report.markdownPath == "-" || a.report.csvPath == "-" ? &std::cerr : &std::cout;
+    g_text = a.report.toStdout() ? &std::cerr : &std::cout;
     *g_text << (a.resumeId ? "Resuming experiment " : "Experiment ") << id << " '"
             << (record ? record->name : plan->name) << "' in '" << a.dbPath << "': ";
     printPlan(*plan, *g_text);

@@ -1,7 +1,7 @@
 #pragma once
 // The experiment subcommands of wrkbench-cli (docs/EXPERIMENTS.md):
-//   experiment        --db FILE PLAN.json | --resume ID   [--markdown OUT] [--csv OUT] [--check]
-//   experiment-report --db FILE --experiment ID          [--markdown OUT] [--csv OUT]
+//   experiment        --db FILE PLAN.json | --resume ID   [--markdown OUT] [--csv OUT] [--html OUT] [--check]
+//   experiment-report --db FILE --experiment ID          [--markdown OUT] [--csv OUT] [--html OUT]
 //   experiments       --db FILE
 
 #include <cstdint>
@@ -21,6 +21,9 @@ struct ExperimentReportArgs
 {
     std::string markdownPath; ///< "-" = stdout
     std::string csvPath; ///< "-" = stdout
+    std::string htmlPath; ///< the self-contained HTML report; "-" = stdout
+    /// A report goes to stdout: the table and the progress go to stderr instead.
+    bool toStdout() const { return markdownPath == "-" || csvPath == "-" || htmlPath == "-"; }
 };
 
 struct ExperimentArgs
@@ -45,7 +48,7 @@ struct ExperimentsArgs
 };
 
 void addExperimentCommand(CLI::App& app, ExperimentArgs& args);
-/// --markdown OUT and --csv OUT (experiment, experiment-report, study).
+/// --markdown OUT, --csv OUT and --html OUT (experiment, experiment-report, study).
 void addReportOptions(CLI::App* cmd, ExperimentReportArgs& args);
 /// The table on stdout unless a report goes there, then the files. False (after one
 /// error line) when a file could not be written.
@@ -58,7 +61,7 @@ void addExperimentsCommand(CLI::App& app, ExperimentsArgs& args);
 /// table. Exit code 0 (complete), 1 (session or plan error, a target that
 /// cannot be reached), 2 (usage), 130 (stopped with Ctrl-C: resume it later).
 int experimentCommand(const ExperimentArgs& args);
-/// Prints the results table, or writes the Markdown / CSV report. 0, 1 or 2.
+/// Prints the results table, or writes the Markdown / CSV / HTML report. 0, 1 or 2.
 int experimentReportCommand(const ExperimentReportCommandArgs& args);
 /// One line per experiment of the session. 0 or 1.
 int experimentsCommand(const ExperimentsArgs& args);

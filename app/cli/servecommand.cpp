@@ -2,6 +2,7 @@
 
 #include "cliparse.h"
 #include "report/units.h"
+#include "run/filelimit.h"
 #include "serve/targetserver.h"
 
 #include <CLI/CLI.hpp>
@@ -58,6 +59,10 @@ int serveCommand(const ServeArgs& a)
     sigaddset(&stopSignals, SIGINT);
     sigaddset(&stopSignals, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &stopSignals, nullptr);
+
+    // A stand-in for thousands of connections (-c10000) needs as many descriptors: raise the soft
+    // limit to the hard one, as a run does (connections beyond it wait in the listen queue).
+    (void)ensureFileDescriptors(0, a.threads);
 
     TargetServerOptions options;
     options.bindAddress = a.bind;

@@ -74,7 +74,7 @@ int studyCommand(const StudyArgs& a)
         printError(results.error());
         return 1;
     }
-    std::ostream& text = a.report.markdownPath == "-" || a.report.csvPath == "-" ? std::cerr : std::cout;
+    std::ostream& text = a.report.toStdout() ? std::cerr : std::cout;
     text << "Study " << *id << " '" << results->experiment.name << "' stored in '" << a.dbPath
          << "': " << results->runsDone << " runs, " << results->plan.targets.size() << " variants (baseline "
          << results->plan.targets[results->plan.baselineIndex()].name << ")";

@@ -79,9 +79,11 @@ AgentRequestParser::State AgentRequestParser::feed(std::string_view bytes)
     } else {
         m_request.body.append(bytes);
     }
-    if (m_request.body.size() > m_bodyBytes)
-        return fail(400, "more bytes than the Content-Length (one request per connection)");
-    if (m_request.body.size() == m_bodyBytes) m_state = State::Done;
+    // One request per connection: bytes after it are never read, however TCP cut them.
+    if (m_request.body.size() >= m_bodyBytes) {
+        m_request.body.resize(m_bodyBytes);
+        m_state = State::Done;
+    }
     return m_state;
 }
 

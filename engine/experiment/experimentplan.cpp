@@ -332,14 +332,24 @@ std::string levelPath(const Json& root, size_t i)
 ExperimentPlan readPlan(const Json& root)
 {
     checkObject(root, "",
-        { "format", "name", "targets", "load", "sweep", "levels", "axis", "repetitions", "duration", "warmup",
-            "cooldown", "order", "slo", "slo_abort" });
+        { "format", "name", "description", "targets", "load", "sweep", "levels", "axis", "repetitions", "duration",
+            "warmup", "cooldown", "order", "slo", "slo_abort" });
     ExperimentPlan plan;
     if (root.contains("format")) {
         if (!root["format"].is_number_integer() || root["format"].get<int>() != FORMAT)
             fail("format", "this version of wrkbench reads plan format " + std::to_string(FORMAT));
     }
     if (root.contains("name")) plan.name = readString(root["name"], "name");
+    if (root.contains("description")) {
+        // A string, or a list of strings (one a line: JSON has no multi-line strings).
+        const Json& d = root["description"];
+        if (d.is_array()) {
+            for (size_t i = 0; i < d.size(); ++i)
+                plan.description += (i ? "\n" : "") + readString(d[i], element("description", i));
+        } else {
+            plan.description = readString(d, "description");
+        }
+    }
 
     if (!root.contains("targets") || !root["targets"].is_array())
         fail("targets", "must be a list of targets ({\"name\": ..., \"url\": ...})");
@@ -527,6 +537,7 @@ std::string experimentPlanToJson(const ExperimentPlan& plan, int indent)
     Json root;
     root["format"] = FORMAT;
     root["name"] = plan.name;
+    if (!plan.description.empty()) root["description"] = plan.description;
     Json targets = Json::array();
     for (const auto& t : plan.targets) {
         Json j;

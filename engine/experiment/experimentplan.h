@@ -70,6 +70,9 @@ struct ScheduledRun
 struct ExperimentPlan
 {
     std::string name;
+    /// "description": free text for people (what the targets stand for, how to point the plan
+    /// at real URLs); a list of strings in the plan is joined with newlines. Not used by runs.
+    std::string description;
     std::vector<ExperimentTarget> targets;
     std::vector<LoadLevel> levels;
     std::string axis; ///< "connections", "threads", "rate", or "" for a list of levels

@@ -1,5 +1,6 @@
 #include "experiment/experimentreport.h"
 
+#include "experiment/comparability.h"
 #include "report/units.h"
 #include "store/csvexport.h"
 
@@ -196,6 +197,15 @@ const ExperimentRow* rowOfRun(const ExperimentResults& results, int64_t id, size
     return nullptr;
 }
 
+// The fields in which the runs of the row's group and level differ, "" when none.
+std::string differsField(const std::vector<ComparabilityWarning>& warnings, const ExperimentRow& row)
+{
+    const std::string scope = row.group.empty() ? row.cellLabel : row.group + ", " + row.cellLabel;
+    for (const ComparabilityWarning& w : warnings)
+        if (w.scope == scope) return w.fieldList();
+    return "";
+}
+
 std::string ciCell(double v)
 {
     return std::isfinite(v) ? csvNumber(v) : "";
@@ -215,21 +225,15 @@ std::string groupedNumber(double value)
     return (value < 0 && digits != "0" ? "-" : "") + out;
 }
 
-std::string formatResultsTable(const ExperimentResults& results)
+std::vector<std::vector<std::string>> resultsTableRows(const ExperimentResults& results)
 {
     const std::string rate = rateHeader(results);
     std::vector<std::vector<std::string>> rows { { "level",
         results.kind == ExperimentKind::Study ? "variant" : "target", "runs", rate, "p50", "p99", "errors", "non-2xx",
         rate + " vs baseline (95% CI)", "loss", "verdict" } };
-    std::vector<bool> right { false, false, true, true, true, true, true, true, false, true, false };
-    if (results.grouped()) {
-        rows.front().insert(rows.front().begin(), "group");
-        right.insert(right.begin(), false);
-    }
-    for (const Slo& slo : results.plan.slos) {
+    if (results.grouped()) rows.front().insert(rows.front().begin(), "group");
+    for (const Slo& slo : results.plan.slos)
         rows.front().push_back(sloHeader(slo));
-        right.push_back(true);
-    }
     for (const ExperimentRow& r : results.rows) {
         rows.push_back({ r.cellLabel, r.targetName + (r.baseline ? " *" : ""), std::to_string(r.runIds.size()),
             meanSd(r.requestsPerS, rateText), meanSd(r.p50Us, latencyText), meanSd(r.p99Us, latencyText),
@@ -238,12 +242,50 @@ std::string formatResultsTable(const ExperimentResults& results)
         if (results.grouped()) rows.back().insert(rows.back().begin(), r.group);
         appendSloCells(rows.back(), r);
     }
+    return rows;
+}
+
+std::string formatResultsTable(const ExperimentResults& results)
+{
+    const std::vector<std::vector<std::string>> rows = resultsTableRows(results);
+    std::vector<bool> right { false, false, true, true, true, true, true, true, false, true, false };
+    if (results.grouped()) right.insert(right.begin(), false);
+    right.resize(rows.front().size(), true);
     std::string out = alignedTable(rows, right) + "* baseline" + (results.grouped() ? " of each group" : "") + ". Mean "
         + PLUS_MINUS + " standard deviation across repetitions; 95% confidence interval of "
         + "the ratio by Fieller's method with Welch's t.\n";
     if (results.metric == RateMetric::PerThread) out += metricNote() + "\n";
     if (!results.plan.slos.empty()) out += sloNote(results);
+    for (const ComparabilityWarning& w : experimentComparability(results))
+        out += "WARNING " + w.text() + "\n";
     return out;
+}
+
+std::string reportMethodText(const ExperimentResults& results)
+{
+    const bool study = results.kind == ExperimentKind::Study;
+    const ExperimentPlan& plan = results.plan;
+    return (study ? std::string("Each cell (group, level and variant) holds the stored runs that fell into it")
+                  : "Each cell (load level and target) was run " + std::to_string(plan.repetitions) + " times")
+        + "; the table shows the mean and the sample standard deviation of the repetitions' results. "
+          "The ratio to the baseline is the ratio of the means, with a 95% confidence interval by Fieller's "
+          "theorem: the set of ratios r for which mean(B) - r * mean(A) is not significantly different from zero "
+          "under Welch's t (unequal variances), with Welch-Satterthwaite degrees of freedom. A verdict is given only "
+          "where that interval excludes 1; otherwise the difference is not significant at the 95% level. With few "
+          "repetitions the intervals are wide: that is the honest answer, and more repetitions narrow them. "
+          "The runs of each level are checked to differ in the variant only: threads, connections, duration, "
+          "rate, protocol, TLS verification, engine version and loader host must agree, and imported runs are "
+          "not set beside measured ones without a warning that names what differs.";
+}
+
+std::string studySetupText(const ExperimentResults& results)
+{
+    return studySetup(results);
+}
+
+std::string levelDescriptionText(const LoadLevel& level)
+{
+    return levelDescription(level);
 }
 
 std::string formatMarkdownReport(const ExperimentResults& results, const MarkdownOptions& options)
@@ -336,6 +378,8 @@ std::string formatMarkdownReport(const ExperimentResults& results, const Markdow
     if (results.metric == RateMetric::PerThread) out += " " + metricNote();
     if (!plan.slos.empty()) out += " " + sloNote(results);
     out += "\n\n";
+    for (const ComparabilityWarning& w : experimentComparability(results))
+        out += "> **Warning:** " + md(w.text()) + "\n\n";
 
     out += "## Latency against the baseline\n\n";
     const std::string vs = grouped ? "baseline" : baseline;
@@ -358,15 +402,7 @@ std::string formatMarkdownReport(const ExperimentResults& results, const Markdow
             out += "![" + md(image.title) + "](" + image.path + ")\n\n*" + md(image.title) + "*\n\n";
     }
 
-    out += "## Method\n\n"
-        + (study ? std::string("Each cell (group, level and variant) holds the stored runs that fell into it")
-                 : "Each cell (load level and target) was run " + std::to_string(plan.repetitions) + " times")
-        + "; the table shows the mean and the sample standard deviation of the repetitions' results. "
-          "The ratio to the baseline is the ratio of the means, with a 95% confidence interval by Fieller's "
-          "theorem: the set of ratios r for which mean(B) - r * mean(A) is not significantly different from zero "
-          "under Welch's t (unequal variances), with Welch-Satterthwaite degrees of freedom. A verdict is given only "
-          "where that interval excludes 1; otherwise the difference is not significant at the 95% level. With few "
-          "repetitions the intervals are wide: that is the honest answer, and more repetitions narrow them.\n\n";
+    out += "## Method\n\n" + reportMethodText(results) + "\n\n";
 
     if (options.listRuns && !results.runs.empty() && study) {
         out += "## Runs\n\n";
@@ -423,11 +459,12 @@ std::string resultsCsv(const ExperimentResults& results)
         "connections", "rate", "target", "baseline", "runs", "rps_mean", "rps_stdev", "p50_ms_mean", "p50_ms_stdev",
         "p99_ms_mean", "p99_ms_stdev", "errors_mean", "errors_stdev", "non2xx_mean", "non2xx_stdev", "rps_ratio",
         "rps_ratio_ci_low", "rps_ratio_ci_high", "loss_pct", "p50_ratio", "p50_ratio_ci_low", "p50_ratio_ci_high",
-        "p99_ratio", "p99_ratio_ci_low", "p99_ratio_ci_high", "df", "significant", "verdict", "run_ids" };
+        "p99_ratio", "p99_ratio_ci_low", "p99_ratio_ci_high", "df", "significant", "verdict", "run_ids", "differs" };
     for (const Slo& slo : plan.slos)
         header.push_back("slo " + slo.expr);
     std::string out = csvRow(header);
     auto ms = [](double us) { return csvNumber(us / 1000.0); };
+    const std::vector<ComparabilityWarning> warnings = experimentComparability(results);
     for (const ExperimentRow& r : results.rows) {
         const LoadLevel& level = plan.levels[r.cell];
         std::string ids;
@@ -443,7 +480,8 @@ std::string resultsCsv(const ExperimentResults& results)
             csvNumber(q.ratio), ciCell(q.low), ciCell(q.high), r.baseline ? "" : csvNumber(r.lossPct()),
             csvNumber(r.p50Ratio.ratio), ciCell(r.p50Ratio.low), ciCell(r.p50Ratio.high), csvNumber(r.p99Ratio.ratio),
             ciCell(r.p99Ratio.low), ciCell(r.p99Ratio.high), csvNumber(q.df),
-            r.baseline || !q.hasInterval() ? "" : (q.significant() ? "1" : "0"), r.verdict, ids };
+            r.baseline || !q.hasInterval() ? "" : (q.significant() ? "1" : "0"), r.verdict, ids,
+            differsField(warnings, r) };
         // "2/3" as in the tables; an empty field when no repetition was judged.
         for (const SloTally& t : r.slo)
             fields.push_back(t.judged ? t.text() : "");

@@ -33,13 +33,26 @@ std::string formatResultsTable(const ExperimentResults& results);
 /// the statistical method, charts (when images are given) and the runs.
 std::string formatMarkdownReport(const ExperimentResults& results, const MarkdownOptions& options = {});
 
+/// The terminal table's cells: a header row, then one row per results row (level, target or
+/// variant, runs, req/s, p50, p99, errors, non-2xx, ratio with its CI, loss, verdict, SLO columns;
+/// "group" first when there are groups). What formatResultsTable() aligns and the HTML report shows.
+std::vector<std::vector<std::string>> resultsTableRows(const ExperimentResults& results);
+
+/// The statistical method, one paragraph (Markdown and HTML reports).
+std::string reportMethodText(const ExperimentResults& results);
+/// A study's setup, one paragraph: its runs, variants, groups and levels.
+std::string studySetupText(const ExperimentResults& results);
+/// "c50 (2 threads, 50 connections, 1,000 req/s)".
+std::string levelDescriptionText(const LoadLevel& level);
+
 /// One record per cell and target (RFC 4180, as the other CSV exports). Latencies
 /// in milliseconds; an unknown value is an empty field. Columns: experiment_id,
 /// cell, level, axis, axis_value, threads, connections, rate, target, baseline, runs,
 /// rps_mean, rps_stdev, p50_ms_mean, p50_ms_stdev, p99_ms_mean, p99_ms_stdev, errors_mean,
 /// errors_stdev, rps_ratio, rps_ratio_ci_low, rps_ratio_ci_high, loss_pct, p50_ratio,
 /// p50_ratio_ci_low, p50_ratio_ci_high, p99_ratio, p99_ratio_ci_low, p99_ratio_ci_high,
-/// df, significant, verdict, run_ids, then one "slo EXPR" column per SLO of the plan
+/// df, significant, verdict, run_ids, differs (the fields in which the runs of the row's group and
+/// level differ beyond the variant: comparability.h; empty when none), then one "slo EXPR" column per SLO of the plan
 /// ("2/3": repetitions that met it / repetitions judged).
 std::string resultsCsv(const ExperimentResults& results);
 

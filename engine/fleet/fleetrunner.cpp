@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <fmt/format.h>
 #include <poll.h>
+#include <thread>
 #include <unistd.h>
 
 namespace wb {
@@ -129,6 +130,15 @@ void FleetRunner::pump(int waitMs, const std::function<void(unsigned, LoaderEven
 Status FleetRunner::prepare()
 {
     if (auto st = m_whole.validate(); !st) return st;
+    if (m_executor->kind() == "local") {
+        // Each loader runs -t threads of its own: on one machine they share its cores.
+        const unsigned perLoader = std::min(m_whole.threads, std::max(1u, m_whole.connections / m_count));
+        const unsigned cores = std::thread::hardware_concurrency();
+        if (cores > 0 && perLoader * m_count > cores)
+            m_warnings.push_back(fmt::format("{} loaders x {} threads = {} worker threads on {} cores: -t is per "
+                                             "loader (-t{} gives the threads of one process)",
+                m_count, perLoader, perLoader * m_count, cores, std::max(1u, m_whole.threads / m_count)));
+    }
     if (auto st = m_executor->launch(m_configJson, m_count, m_stop); !st) return st;
     const uint64_t deadlineUs = monotonicNowUs() + m_options.readyTimeoutUs;
     std::string firstFailure;

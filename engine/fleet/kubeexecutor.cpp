@@ -2,6 +2,8 @@
 
 #include "common/clock.h"
 
+#include <algorithm>
+#include <atomic>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <thread>
@@ -171,20 +173,25 @@ int KubeExecutor::streamFd(unsigned loader) const
 
 Status KubeExecutor::tellAll(const std::string& name, const std::string& content)
 {
-    // One exec per pod, all at once: the common start leaves tellAllowanceUs() for them.
-    std::vector<std::thread> calls;
+    // One exec per pod, TELL_PARALLELISM at a time (each worker takes the next pod until none is
+    // left): the common start leaves tellAllowanceUs() for them, one wave per TELL_PARALLELISM pods.
     std::vector<std::string> errors(m_pods.size());
     const std::string path = std::string(KUBE_CONTROL_DIR) + "/" + name;
-    for (size_t i = 0; i < m_pods.size(); ++i)
-        calls.emplace_back([&, i] {
+    std::atomic<size_t> next { 0 };
+    auto worker = [&] {
+        for (size_t i; (i = next.fetch_add(1)) < m_pods.size();) {
             auto r = call({ "exec", m_pods[i], "-c", "loader", "--", "sh", "-c",
                 R"(printf %s "$1" > "$2.tmp" && mv "$2.tmp" "$2")", "sh", content, path });
             if (!r)
                 errors[i] = r.error();
             else if (r->exitCode != 0)
                 errors[i] = firstLine(r->err);
-        });
-    for (std::thread& t : calls)
+        }
+    };
+    std::vector<std::thread> workers;
+    for (size_t w = 0; w < std::min<size_t>(TELL_PARALLELISM, m_pods.size()); ++w)
+        workers.emplace_back(worker);
+    for (std::thread& t : workers)
         t.join();
     for (size_t i = 0; i < errors.size(); ++i)
         if (!errors[i].empty()) return Error { fmt::format("kubectl exec into {}: {}", m_pods[i], errors[i]) };

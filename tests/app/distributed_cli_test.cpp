@@ -8,9 +8,13 @@
 #include "requirenginx.h"
 #include "serve/targetserver.h"
 #include "stats/hdrcodec.h"
+#include "store/sessionstore.h"
 #include "testsupport.h"
 
+#include <chrono>
+#include <csignal>
 #include <cstdlib>
+#include <functional>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <thread>
@@ -177,7 +181,7 @@ TEST_F(DistributedCli, ShardAndStartAtRefuseBadInput)
     EXPECT_EQ(r.exitCode, 2);
     r = test::runCli({ "--loaders", "2", "--on", "mars", url("/") });
     EXPECT_EQ(r.exitCode, 2);
-    EXPECT_NE(r.err.find("use local or kubernetes"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("use local, kubernetes or agents"), std::string::npos) << r.err;
 }
 
 TEST_F(DistributedCli, LocalLoadersMakeOneStoredRun)
@@ -254,11 +258,42 @@ protected:
     }
     void TearDown() override
     {
-        for (const char* v : { "FAKE_KUBECTL_DENY", "FAKE_KUBECTL_IMAGE_PULL_FAIL", "FAKE_KUBECTL_KILL_POD" })
+        for (const char* v : { "FAKE_KUBECTL_DENY", "FAKE_KUBECTL_IMAGE_PULL_FAIL", "FAKE_KUBECTL_KILL_POD",
+                 "FAKE_KUBECTL_EXEC_BARRIER", "FAKE_KUBECTL_PENDING" })
             ::unsetenv(v);
     }
     static std::string fakeKubectl() { return test::sourceDir() + "/tests/support/fake-kubectl"; }
     std::string calls() const { return test::readFile(m_state.file("calls.log")); }
+    // The pods the stand-in kubectl started (its jobs.json), of every Job.
+    Json pods() const
+    {
+        Json all = Json::array();
+        const std::string text = test::readFile(m_state.file("jobs.json"));
+        if (text.empty()) return all;
+        const Json jobs = Json::parse(text);
+        for (const Json& job : jobs)
+            for (const Json& pod : job["pods"])
+                all.push_back(pod);
+        return all;
+    }
+    static bool alive(int pid)
+    {
+        // A zombie (exited, not yet reaped by its parent) is not a loader left running.
+        const std::string stat = test::readFile("/proc/" + std::to_string(pid) + "/stat");
+        const size_t paren = stat.rfind(") ");
+        return paren != std::string::npos && stat.compare(paren + 2, 1, "Z") != 0;
+    }
+    // Waits until condition() holds; false when it still does not after timeoutMs (a failure guard,
+    // far beyond what the condition needs: the tests wait on events, not on times).
+    static bool waitFor(const std::function<bool()>& condition, int timeoutMs = 120'000)
+    {
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
+        while (!condition()) {
+            if (std::chrono::steady_clock::now() > deadline) return false;
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        }
+        return true;
+    }
     test::TempDir m_state;
 };
 
@@ -357,4 +392,130 @@ TEST_F(KubernetesCli, APodThatDiesKeepsWhatItSentAndTheRunIsPartial)
     EXPECT_EQ(j["loaders"][0]["state"], "completed");
     EXPECT_EQ(j["loaders"][1]["state"].get<std::string>().rfind("died: ", 0), 0u) << j["loaders"][1];
     EXPECT_GT(j["loaders"][1]["requests"].get<uint64_t>(), 0u); // its intervals until its death are kept
+}
+
+// Ctrl-C while the pods measure: every loader is told to stop and reports what it measured, the
+// merged run is stored as stopped (partial), the Job is deleted, and no loader is left running.
+TEST_F(KubernetesCli, CtrlCStopsTheLoadersStoresThePartialRunAndDeletesTheJob)
+{
+    test::TempDir dir;
+    const std::string db = dir.file("lab.wrkbench"), log = dir.file("cli.log");
+    test::ChildProcess cli;
+    ASSERT_TRUE(cli.start({ test::cliPath(), "run", "--loaders", "2", "--on", "kubernetes", "--kubectl", fakeKubectl(),
+                              "-t2", "-c4", "-d10m", "--db", db, "--json", dir.file("r.json"), url("/") },
+        log));
+    // The event: both pods have streamed an interval (so both are measuring); then Ctrl-C.
+    auto measuring = [&] {
+        const Json all = pods();
+        if (all.size() != 2) return false;
+        for (const Json& pod : all)
+            if (test::readFile(pod["dir"].get<std::string>() + "/log").find(R"("event":"interval")")
+                == std::string::npos)
+                return false;
+        return true;
+    };
+    ASSERT_TRUE(waitFor(measuring)) << test::readFile(log) << calls();
+    const Json started = pods();
+    const int exitCode = cli.signalAndWait(SIGINT, 120'000);
+    const std::string text = test::readFile(log);
+    EXPECT_EQ(exitCode, 0) << text << calls(); // as a single run stopped with Ctrl-C: a report, exit 0
+
+    // Every pod was told to stop, then the Job and its ConfigMap were deleted.
+    const std::string log2 = calls();
+    const size_t stop = log2.find(" /var/run/wrkbench/stop\n"); // the exec writing the control file "stop"
+    const size_t deleted = log2.find("delete job wrkbench-");
+    EXPECT_NE(stop, std::string::npos) << log2;
+    EXPECT_NE(deleted, std::string::npos) << log2;
+    EXPECT_LT(stop, deleted) << log2;
+    EXPECT_NE(log2.find("delete configmap wrkbench-"), std::string::npos) << log2;
+
+    // One stored run, stopped early, with both loaders' requests up to the stop.
+    const Json j = Json::parse(test::readFile(dir.file("r.json")));
+    EXPECT_EQ(j["summary"]["stopped_early"], true);
+    ASSERT_EQ(j["loaders"].size(), 2u);
+    uint64_t sum = 0;
+    for (const Json& l : j["loaders"]) {
+        EXPECT_GT(l["requests"].get<uint64_t>(), 0u) << l;
+        sum += l["requests"].get<uint64_t>();
+    }
+    EXPECT_EQ(sum, j["summary"]["requests"].get<uint64_t>());
+    SessionOpenOptions options;
+    options.readOnly = true;
+    auto store = SessionStore::open(db, options);
+    ASSERT_TRUE(store.ok()) << store.error();
+    auto runs = (*store)->listRuns();
+    ASSERT_TRUE(runs.ok()) << runs.error();
+    ASSERT_EQ(runs->size(), 1u);
+    EXPECT_EQ((*runs)[0].status, RunStatus::Stopped) << text;
+    EXPECT_TRUE((*runs)[0].totals.stoppedEarly);
+    EXPECT_EQ((*runs)[0].totals.requests, sum);
+    auto data = (*store)->loadRun((*runs)[0].id);
+    ASSERT_TRUE(data.ok()) << data.error();
+    EXPECT_EQ(data->loaders.size(), 2u);
+
+    // No loader is left behind: each pod's process ends (it had reported before the CLI exited).
+    for (const Json& pod : started) {
+        const int pid = pod["pid"];
+        EXPECT_TRUE(waitFor([&] { return !alive(pid); })) << "loader of pod " << pod["name"] << " still runs";
+    }
+}
+
+// Ctrl-C while the pods are still starting (they stay Pending here): the coordinator gives up at once,
+// deletes the Job (whose pods' processes end with it), and the attempt is stored as failed, saying why.
+TEST_F(KubernetesCli, CtrlCWhileThePodsStartDeletesTheJob)
+{
+    ::setenv("FAKE_KUBECTL_PENDING", "1", 1);
+    test::TempDir dir;
+    const std::string db = dir.file("lab.wrkbench"), log = dir.file("cli.log");
+    test::ChildProcess cli;
+    ASSERT_TRUE(cli.start({ test::cliPath(), "run", "--loaders", "2", "--on", "kubernetes", "--kubectl", fakeKubectl(),
+                              "-t2", "-c4", "-d10m", "--db", db, url("/") },
+        log));
+    // The event: the coordinator polls the pods' state, so the Job exists and it waits for them.
+    ASSERT_TRUE(waitFor([&] { return calls().find("get pods -l ") != std::string::npos && pods().size() == 2; }))
+        << test::readFile(log) << calls();
+    const Json started = pods();
+    EXPECT_EQ(cli.signalAndWait(SIGINT, 120'000), 1) << test::readFile(log);
+    const std::string text = test::readFile(log);
+    EXPECT_NE(text.find("stopped while the pods were starting"), std::string::npos) << text;
+    EXPECT_NE(calls().find("delete job wrkbench-"), std::string::npos) << calls();
+    EXPECT_NE(calls().find("delete configmap wrkbench-"), std::string::npos) << calls();
+    for (const Json& pod : started) {
+        const int pid = pod["pid"];
+        EXPECT_TRUE(waitFor([&] { return !alive(pid); })) << "loader of pod " << pod["name"] << " still runs";
+    }
+    SessionOpenOptions options;
+    options.readOnly = true;
+    auto store = SessionStore::open(db, options);
+    ASSERT_TRUE(store.ok()) << store.error();
+    auto runs = (*store)->listRuns();
+    ASSERT_TRUE(runs.ok()) << runs.error();
+    ASSERT_EQ(runs->size(), 1u);
+    EXPECT_EQ((*runs)[0].status, RunStatus::Failed);
+    EXPECT_EQ((*runs)[0].error, "stopped while the pods were starting");
+}
+
+// A fleet larger than the bound on parallel `kubectl exec`s: the start is written into every pod,
+// at most TELL_PARALLELISM (16) at once, and that many do run at once (the stand-in's exec barrier:
+// each exec waits until 16 have been in flight together, and logs the most it saw).
+TEST_F(KubernetesCli, TheStartIsToldToEveryPodSixteenAtATime)
+{
+    ::setenv("FAKE_KUBECTL_EXEC_BARRIER", "16", 1);
+    test::TempDir dir;
+    const auto r = test::runCli({ "--loaders", "18", "--on", "kubernetes", "--kubectl", fakeKubectl(), "-t18", "-c18",
+                                    "-d1s", "--json", dir.file("r.json"), url("/") },
+        180'000);
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err << calls();
+    const Json j = Json::parse(test::readFile(dir.file("r.json")));
+    ASSERT_EQ(j["loaders"].size(), 18u);
+    for (const Json& l : j["loaders"])
+        EXPECT_EQ(l["state"], "completed") << l;
+    unsigned execs = 0, most = 0;
+    for (const std::string& line : test::splitLines(calls())) {
+        if (!line.starts_with("exec-concurrency ")) continue;
+        ++execs;
+        most = std::max(most, static_cast<unsigned>(std::stoul(line.substr(17))));
+    }
+    EXPECT_EQ(execs, 18u) << calls(); // every pod was told its start, once
+    EXPECT_EQ(most, 16u) << calls(); // 16 at once, never more
 }

@@ -356,11 +356,15 @@ TEST_F(ExperimentCli, SlosGetAColumnAndAFailedOneExitsWith4)
     EXPECT_EQ(server.requestsServed(), served);
 }
 
-// The example in examples/ stays a valid plan.
+// The Quick start's example keeps the study's shape: two cluster sizes, each with its own NEG
+// baseline, c25/c50/c100, two repetitions (examples_cli_test checks every plan of examples/).
 TEST_F(ExperimentCli, ExamplePlanIsValid)
 {
     const auto r = cli({ "experiment", "--check", sourceDir() + "/examples/neg-vs-nodeport.json" });
     ASSERT_EQ(r.exitCode, 0) << r.err;
-    EXPECT_NE(r.out.find("2 targets (baseline NEG), 3 levels, 3 repetitions: 18 runs"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("  c100 rep 3: NodePort\n"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("4 targets in 2 groups (baselines NEG 4 nodes, NEG 10 nodes), 3 levels, 2 repetitions: "
+                         "24 runs"),
+        std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("  c100 rep 2: NodePort 10 nodes\n"), std::string::npos) << r.out;
 }

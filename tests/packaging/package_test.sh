@@ -61,11 +61,11 @@ grep -qi 'qt' <<<"$depends" && fail "$cliDeb: Depends names Qt: '$depends'"
 
 cli=$work/cli
 dpkg-deb -x "$deb" "$cli"
-want=$(printf '%s\n' lib/systemd/system/wrkbench-agent.service usr/bin/wrkbench-cli usr/share/man/man1/wrkbench-cli.1.gz)
+want=$(printf '%s\n' usr/bin/wrkbench-cli usr/lib/systemd/system/wrkbench-agent.service usr/share/man/man1/wrkbench-cli.1.gz)
 [ "$(filesOf "$cli")" = "$want" ] || fail "$cliDeb files: $(oneLine "$(filesOf "$cli")")"
 # The agent's unit runs the packaged binary, with a private state directory, and is not enabled by
 # installing (no preset symlinks in the package: enabling is the administrator's step).
-unit=$cli/lib/systemd/system/wrkbench-agent.service
+unit=$cli/usr/lib/systemd/system/wrkbench-agent.service
 grep -q '^ExecStart=.*/usr/bin/wrkbench-cli agent --state-dir "$STATE_DIRECTORY"' "$unit" \
     || fail "wrkbench-agent.service does not run 'wrkbench-cli agent' in its state directory"
 grep -q '^StateDirectoryMode=0700' "$unit" || fail "wrkbench-agent.service: state directory not private"

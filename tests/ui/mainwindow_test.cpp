@@ -17,6 +17,7 @@
 #include "pages/dialogs.h"
 #include "pages/fieldstate.h"
 #include "pages/livepage.h"
+#include "pages/loaderstrip.h"
 #include "pages/profileeditor.h"
 #include "pages/runbadge.h"
 #include "pages/rundetailpage.h"
@@ -659,6 +660,80 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(targetsPanel(w)->model()->rowCount(), 1, 15'000); // its new target too
         // The status bar's count follows runs that come from elsewhere as well.
         QVERIFY2(lastRunText(w).startsWith(QStringLiteral("1 run in the session")), qPrintable(lastRunText(w)));
+    }
+
+    // Loaders "2" in the profile: F5 runs two wrkbench-cli loader processes against the built-in server on
+    // loopback, the live strip shows a bar per loader, and the one stored run keeps both (the run's Loaders tab).
+    void localLoadersMakeOneRunWithALoadersTab()
+    {
+        const QString cli = qEnvironmentVariable("WB_CLI");
+        if (cli.isEmpty()) QSKIP("WB_CLI is not set (run through ctest)");
+        // This test's programs are not installed side by side: name the loaders' wrkbench-cli.
+        qputenv("WRKBENCH_CLI", cli.toLocal8Bit());
+        const QString path = m_dir.filePath(QStringLiteral("loaders.wrkbench"));
+        MainWindow w;
+        QVERIFY(w.openStartupSession(path));
+        auto port = ensureBuiltinServer();
+        QVERIFY(port);
+        QVERIFY(targetsPanel(w)->addTarget() > 0);
+        TargetEditor* editor = targetsPanel(w)->editor();
+        typeInto(editor->nameEdit(), QStringLiteral("two loaders"));
+        typeInto(editor->urlEdit(), QStringLiteral("http://127.0.0.1:%1/").arg(*port));
+        QVERIFY(editor->commit());
+        QVERIFY(showAndActivate(w));
+        setDuration(w, QStringLiteral("2s"), QStringLiteral("4"));
+        typeInto(profileEditor(w)->field(QStringLiteral("threads")), QStringLiteral("2"));
+        typeInto(profileEditor(w)->field(QStringLiteral("loaders")), QStringLiteral("2"));
+        QVERIFY2(profileEditor(w)->isValid(), qPrintable(profileEditor(w)->statusLabel()->text()));
+
+        // The live view: merged intervals, and the strip with one bar per loader.
+        QSignalSpy intervals(runSession(w), &RunSession::intervalReceived);
+        auto* strip = livePage(w)->findChild<LoaderStrip*>();
+        QVERIFY(strip);
+        const RunOutcome outcome = runWithF5(w, 120'000);
+        QVERIFY2(outcome.status == RunStatus::Completed, qPrintable(outcome.error + m_errors.join(QLatin1Char('\n'))));
+        QVERIFY(intervals.count() >= 1);
+        QCOMPARE(strip->rates().size(), 2); // the last interval's bars stay until the next run
+
+        const RunRecord* r = runById(w, outcome.runId);
+        QVERIFY(r);
+        QCOMPARE(r->config.loaders.count, 2u);
+        QCOMPARE(r->config.connections, 4u);
+        QVERIFY(r->totals.requests > 0);
+        QCOMPARE(r->totals.errors.total(), uint64_t(0));
+
+        // Stored with its loaders: each its share (2 + 2 connections), their requests adding up to the run's.
+        SessionOpenOptions readOnly;
+        readOnly.readOnly = true;
+        auto store = SessionStore::open(path.toStdString(), readOnly);
+        QVERIFY(store.ok());
+        auto data = (*store)->loadRun(outcome.runId);
+        QVERIFY(data.ok());
+        QCOMPARE(data->loaders.size(), size_t(2));
+        uint64_t sum = 0;
+        for (const LoaderSummary& l : data->loaders) {
+            QCOMPARE(l.connections, 2u);
+            QCOMPARE(l.state, std::string("completed"));
+            sum += l.requests;
+        }
+        QCOMPARE(sum, r->totals.requests);
+
+        // The run's tab shows them.
+        w.openRun(outcome.runId);
+        auto* detail = qobject_cast<RunDetailPage*>(tabs(w)->currentWidget());
+        QVERIFY(detail);
+        QTableWidget* table = detail->loadersTable();
+        QVERIFY(table);
+        QCOMPARE(table->rowCount(), 2);
+        for (int row = 0; row < 2; ++row) {
+            QCOMPARE(table->item(row, 0)->text(), QString::number(row));
+            QCOMPARE(table->item(row, 2)->text(), QStringLiteral("2"));
+            QCOMPARE(table->item(row, 8)->text(), QStringLiteral("completed"));
+        }
+        auto* detailTabs = detail->findChild<QTabWidget*>();
+        QVERIFY(detailTabs);
+        QCOMPARE(detailTabs->tabText(detailTabs->indexOf(table)), QStringLiteral("Loaders (2)"));
+        qunsetenv("WRKBENCH_CLI");
     }
 
     static int profileRowContaining(MainWindow& w, const QString& text)

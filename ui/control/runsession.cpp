@@ -72,9 +72,12 @@ RunOutcome runThread(Context& context, const RunSetup& plan)
     options.storeProbeFailure = false; // the user decides: "Run anyway" or not
     options.probeJson = plan.probeJson; // asked from a remote loader before this thread started
     options.fleet.agents = plan.agents; // remote loaders: their tokens and pins, never in the configuration
-    // Local loaders are wrkbench-cli processes: the one installed beside this program.
+    // Local loaders are wrkbench-cli processes: the one installed beside this program, unless
+    // $WRKBENCH_CLI names another (a build tree or a test whose programs live in other folders).
+    const QString cli = qEnvironmentVariable("WRKBENCH_CLI");
     options.fleet.loaderBinary
-        = (QCoreApplication::applicationDirPath() + QStringLiteral("/wrkbench-cli")).toStdString();
+        = (cli.isEmpty() ? QCoreApplication::applicationDirPath() + QStringLiteral("/wrkbench-cli") : cli)
+              .toStdString();
     RecordedRun run(*config, options);
     // Stop cancels the probe or stops the load (a flag: instant); before the run it is remembered.
     const auto stopHook = context.onCancel([&run] { run.stopSwitch().pull(); });

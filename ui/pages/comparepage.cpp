@@ -1,6 +1,7 @@
 #include "pages/comparepage.h"
 
 #include "charts/comparecharts.h"
+#include "experiment/comparability.h"
 #include "models/comparemodel.h"
 #include "models/runseries.h"
 #include "pages/compareheadlines.h"
@@ -11,6 +12,7 @@
 #include <QComboBox>
 #include <QDateTime>
 #include <QFile>
+#include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -64,6 +66,14 @@ ComparePage::ComparePage(QWidget* parent)
         tr("Chart: latency spectrum as PNG…"), this, [this] { askExportChart(QStringLiteral("spectrum")); });
     menu->addAction(tr("Chart: req/s per run as PNG…"), this, [this] { askExportChart(QStringLiteral("bars")); });
     m_export->setMenu(menu);
+    // Runs that differ in more than the target: named above the table, not left to be noticed.
+    m_warning = new QLabel(this);
+    m_warning->setObjectName(QStringLiteral("compareWarning"));
+    m_warning->setWordWrap(true);
+    m_warning->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_warning->setStyleSheet(QStringLiteral(
+        "QLabel { background: #fff4e5; color: #8a4b00; border-left: 4px solid #e67e22; padding: 4px 8px; }"));
+    m_warning->hide();
     auto* bar = new QHBoxLayout;
     bar->addWidget(m_title, 1);
     bar->addWidget(new QLabel(tr("Baseline:"), this));
@@ -97,6 +107,7 @@ ComparePage::ComparePage(QWidget* parent)
     auto* contentLayout = new QVBoxLayout(content);
     contentLayout->setContentsMargins(6, 6, 6, 6);
     contentLayout->addLayout(bar);
+    contentLayout->addWidget(m_warning);
     contentLayout->addWidget(split, 1);
 
     m_stack->addWidget(empty);
@@ -168,6 +179,14 @@ void ComparePage::modelChanged()
     if (!m_replacingRuns && m_baselineShown != 0 && m_baselineShown != m_model->baselineId())
         emit message(tr("Baseline: %1").arg(CompareModel::runLabel(shown.front())));
     m_baselineShown = m_model->baselineId();
+    std::vector<const RunRecord*> compared;
+    for (const RunRecord& r : shown)
+        compared.push_back(&r);
+    m_warningText = QString::fromStdString(describeDifferences(compareRuns(compared)));
+    if (!m_warningText.isEmpty())
+        m_warningText = tr("⚠ Not comparable: these runs differ in more than the target: %1").arg(m_warningText);
+    m_warning->setText(m_warningText);
+    m_warning->setVisible(!m_warningText.isEmpty());
     m_title->setText(tr("<b>%1</b> compared with the baseline <b>%2</b>")
                          .arg(countText(static_cast<qint64>(shown.size()), "run", "runs"),
                              CompareModel::runLabel(shown.front()).toHtmlEscaped()));
@@ -206,7 +225,11 @@ bool ComparePage::exportReport(const QString& path, int width, QString* error) c
     const QImage charts(chartsPath);
 
     const int margin = REPORT_MARGIN;
-    const int titleHeight = REPORT_TITLE_HEIGHT;
+    const int warningHeight = m_warningText.isEmpty()
+        ? 0
+        : QFontMetrics(font()).boundingRect(QRect(0, 0, width - 16, 10000), Qt::TextWordWrap, m_warningText).height()
+            + 12;
+    const int titleHeight = REPORT_TITLE_HEIGHT + warningHeight;
     QImage report(
         width + 2 * margin, titleHeight + table.height() + charts.height() + 3 * margin, QImage::Format_RGB32);
     report.fill(Qt::white);
@@ -224,15 +247,22 @@ bool ComparePage::exportReport(const QString& path, int width, QString* error) c
     QString title = tr("wrkbench comparison: %1").arg(names.join(QStringLiteral("  vs  ")));
     if (p.fontMetrics().horizontalAdvance(title) > width)
         title = tr("wrkbench comparison of %1 runs: %2").arg(names.size()).arg(names.join(QStringLiteral(", ")));
-    p.drawText(QRect(margin, margin / 2, width, titleHeight / 2 + 8), Qt::AlignLeft | Qt::AlignVCenter,
+    p.drawText(QRect(margin, margin / 2, width, REPORT_TITLE_HEIGHT / 2 + 8), Qt::AlignLeft | Qt::AlignVCenter,
         p.fontMetrics().elidedText(title, Qt::ElideRight, width));
     QFont small = font();
     p.setFont(small);
     p.setPen(QColor(0x60, 0x60, 0x60));
-    p.drawText(QRect(margin, margin / 2 + titleHeight / 2 + 4, width, titleHeight / 2),
+    p.drawText(QRect(margin, margin / 2 + REPORT_TITLE_HEIGHT / 2 + 4, width, REPORT_TITLE_HEIGHT / 2),
         Qt::AlignLeft | Qt::AlignVCenter,
         tr("Baseline %1 · Δ %: green = better, red = worse · loss = (1 − req/s ÷ baseline req/s) · %2")
             .arg(names.front(), QDateTime::currentDateTime().toString(QStringLiteral("yyyy-MM-dd HH:mm"))));
+    if (warningHeight > 0) {
+        const QRect strip(margin, margin + REPORT_TITLE_HEIGHT - 4, width, warningHeight - 4);
+        p.fillRect(strip, QColor(0xff, 0xf4, 0xe5));
+        p.fillRect(QRect(strip.topLeft(), QSize(4, strip.height())), QColor(0xe6, 0x7e, 0x22));
+        p.setPen(QColor(0x8a, 0x4b, 0x00));
+        p.drawText(strip.adjusted(12, 4, -4, -4), Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignVCenter, m_warningText);
+    }
     p.drawImage(margin, margin + titleHeight, table);
     p.drawImage(margin, 2 * margin + titleHeight + table.height(), charts);
     p.end();

@@ -6,8 +6,11 @@
 // latency percentile spectrum on a "nines" axis and req/s per run as bars.
 // The baseline starts as the first run given (MainWindow gives them oldest
 // first) and can be changed from the Baseline box, a run column's context
-// menu or a card. Everything exports: the table as CSV (or copied as TSV and
-// Markdown), each chart as PNG, and the whole comparison as one PNG report.
+// menu or a card. Runs that differ in more than the target (threads, connections,
+// duration, rate, protocol, TLS verification, engine version, loader host, imported
+// vs measured) get a warning row above the table naming the fields. Everything
+// exports: the table as CSV (or copied as TSV and Markdown), each chart as PNG, and
+// the whole comparison as one PNG report.
 
 #include "store/sessiontypes.h"
 
@@ -60,6 +63,10 @@ public:
     CompareTableView* table() const { return m_table; }
     CompareHeadlines* headlines() const { return m_headlines; }
     QComboBox* baselineBox() const { return m_baseline; }
+    /// The warning row above the table: shown when the runs differ in more than the target
+    /// (threads, connections, duration, rate, protocol, TLS verification, engine version, loader
+    /// host, imported vs measured: engine/experiment/comparability.h).
+    QLabel* warningLabel() const { return m_warning; }
 
 signals:
     void message(const QString& text);
@@ -73,6 +80,8 @@ private:
     CompareModel* m_model;
     QStackedWidget* m_stack;
     QLabel* m_title;
+    QLabel* m_warning;
+    QString m_warningText; ///< also drawn into the PNG report
     QComboBox* m_baseline;
     QToolButton* m_export;
     CompareTableView* m_table;

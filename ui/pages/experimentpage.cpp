@@ -2,13 +2,17 @@
 
 #include "charts/comparecharts.h"
 #include "charts/experimentcharts.h"
+#include "charts/kneechart.h"
 #include "control/experimenttask.h"
+#include "experiment/comparability.h"
 #include "experiment/experimentreport.h"
 #include "experiment/experimentresults.h"
 #include "experiment/experimentrunner.h"
+#include "experiment/htmlreport.h"
 #include "http/url.h"
 #include "models/experimentresultsmodel.h"
 #include "pages/dialogs.h"
+#include "pages/experimentchartdata.h"
 #include "session/sessiondocument.h"
 #include "text/format.h"
 #include "text/slotext.h"
@@ -49,46 +53,6 @@ bool writeFile(const QString& path, const std::string& text, QString* error)
 /// Each exported chart's size: readable when the Markdown report is viewed at page width.
 constexpr QSize REPORT_CHART_SIZE { 900, 480 };
 
-/// The charts' input: per target (plan order, its session colour), one value per level. With groups,
-/// one series per group and target ("go-gin docker"); a study's variants, which are no session
-/// targets, take the colours of their order.
-ExperimentChartData chartData(const ExperimentResults& results)
-{
-    const double notKnown = std::numeric_limits<double>::quiet_NaN();
-    const auto ms = [](double us) { return us / 1000.0; };
-    ExperimentChartData data;
-    for (const LoadLevel& level : results.plan.levels)
-        data.levels.append(QString::fromStdString(level.label));
-    const std::vector<std::string> groups = results.grouped() ? results.groups : std::vector<std::string> { "" };
-    qint64 order = 0;
-    for (const std::string& group : groups)
-        for (size_t t = 0; t < results.plan.targets.size(); ++t) {
-            const ExperimentTarget& target = results.plan.targets[t];
-            const auto rowOf = [&](size_t cell) -> const ExperimentRow* {
-                for (const ExperimentRow& r : results.rows)
-                    if (r.cell == cell && r.target == t && r.group == group) return &r;
-                return nullptr;
-            };
-            ExperimentChartData::Series series;
-            series.target = QString::fromStdString(group.empty() ? target.name : group + " " + target.name);
-            ++order;
-            series.color = colorForTarget(target.sessionTargetId ? target.sessionTargetId : order);
-            bool any = false;
-            for (size_t cell = 0; cell < results.plan.levels.size(); ++cell) {
-                const ExperimentRow* row = rowOf(cell);
-                const bool done = row && row->requestsPerS.n > 0;
-                any = any || row;
-                series.rpsMean.append(done ? row->requestsPerS.mean : notKnown);
-                series.rpsSd.append(done && row->requestsPerS.n > 1 ? row->requestsPerS.stdev : notKnown);
-                series.p50Ms.append(done && row->p50Us.n > 0 ? ms(row->p50Us.mean) : notKnown);
-                series.p99Ms.append(done && row->p99Us.n > 0 ? ms(row->p99Us.mean) : notKnown);
-            }
-            // A study lists only the cells that have runs: a group without this variant has no series.
-            if (any) data.targets.append(series);
-        }
-    return data;
-}
-
 } // namespace
 
 ExperimentPage::ExperimentPage(QWidget* parent)
@@ -102,12 +66,15 @@ ExperimentPage::ExperimentPage(QWidget* parent)
     , m_csvButton(new QPushButton(tr("Export CSV…"), this))
     , m_markdownButton(new QPushButton(tr("Export Markdown…"), this))
     , m_chartsButton(new QPushButton(tr("Export charts PNG…"), this))
+    , m_htmlButton(new QPushButton(tr("Export HTML…"), this))
     , m_error(new QLabel(this))
     , m_progress(new QProgressBar(this))
     , m_progressLabel(new QLabel(this))
     , m_summary(new QLabel(this))
     , m_table(new QTableView(this))
     , m_charts(new ExperimentCharts(this))
+    , m_knee(new KneeChart(this))
+    , m_comparability(new QLabel(this))
 {
     setObjectName(QStringLiteral("ExperimentPage"));
     m_list->setObjectName(QStringLiteral("ExperimentList"));
@@ -152,16 +119,34 @@ ExperimentPage::ExperimentPage(QWidget* parent)
     exports->addWidget(m_csvButton);
     exports->addWidget(m_chartsButton);
     exports->addWidget(m_markdownButton);
+    exports->addWidget(m_htmlButton);
+    m_htmlButton->setToolTip(tr("One self-contained HTML file: the table, the charts, the method and every run"));
     m_charts->setObjectName(QStringLiteral("ExperimentCharts"));
+    m_knee->setObjectName(QStringLiteral("ExperimentKnee"));
+    m_knee->hide(); // shown for sweeps of two or more levels
+    // Runs of one level that differ in more than the variant: said above the table, not left to be noticed.
+    m_comparability->setObjectName(QStringLiteral("ExperimentComparability"));
+    m_comparability->setWordWrap(true);
+    m_comparability->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_comparability->setStyleSheet(QStringLiteral(
+        "QLabel { background: #fff4e5; color: #8a4b00; border-left: 4px solid #e67e22; padding: 4px 8px; }"));
+    m_comparability->hide();
+    auto* chartsRow = new QWidget(this);
+    auto* chartsLayout = new QHBoxLayout(chartsRow);
+    chartsLayout->setContentsMargins(0, 0, 0, 0);
+    chartsLayout->setSpacing(0);
+    chartsLayout->addWidget(m_charts, 2);
+    chartsLayout->addWidget(m_knee, 1);
     auto* results = new QSplitter(Qt::Vertical, this);
     results->addWidget(m_table);
-    results->addWidget(m_charts);
+    results->addWidget(chartsRow);
     results->setStretchFactor(0, 2);
     results->setStretchFactor(1, 3);
     auto* bottom = new QWidget(this);
     auto* bottomLayout = new QVBoxLayout(bottom);
     bottomLayout->setContentsMargins(0, 0, 0, 0);
     bottomLayout->addLayout(exports);
+    bottomLayout->addWidget(m_comparability);
     bottomLayout->addWidget(results, 1);
 
     auto* splitter = new QSplitter(Qt::Vertical, this);
@@ -177,6 +162,7 @@ ExperimentPage::ExperimentPage(QWidget* parent)
     connect(m_csvButton, &QPushButton::clicked, this, [this] { askExport(false); });
     connect(m_markdownButton, &QPushButton::clicked, this, [this] { askExport(true); });
     connect(m_chartsButton, &QPushButton::clicked, this, &ExperimentPage::askExportCharts);
+    connect(m_htmlButton, &QPushButton::clicked, this, &ExperimentPage::askExportHtml);
     connect(m_list, &QTreeWidget::currentItemChanged, this, [this] {
         loadResults();
         updateButtons();
@@ -374,16 +360,21 @@ void ExperimentPage::experimentFinished(const ExperimentTaskResult& result)
 void ExperimentPage::loadResults()
 {
     const int64_t id = selectedExperimentId();
-    if (!m_doc || !id) {
+    const auto clear = [this] {
         m_results->clear();
         m_charts->setData({});
+        m_knee->setData({});
+        m_knee->hide();
+        m_comparability->hide();
+    };
+    if (!m_doc || !id) {
+        clear();
         m_summary->clear();
         return;
     }
     auto results = loadExperimentResults(m_doc->store(), id);
     if (!results) {
-        m_results->clear();
-        m_charts->setData({});
+        clear();
         m_summary->setText(QString::fromStdString(results.error()));
         return;
     }
@@ -391,7 +382,15 @@ void ExperimentPage::loadResults()
                            .arg(QString::fromStdString(results->experiment.name))
                            .arg(results->runsDone)
                            .arg(results->runsTotal));
-    m_charts->setData(chartData(*results));
+    m_charts->setData(experimentChartData(*results));
+    const KneeChartData knee = experimentKneeData(*results);
+    m_knee->setData(knee);
+    m_knee->setVisible(!knee.empty());
+    QStringList warnings;
+    for (const ComparabilityWarning& w : experimentComparability(*results))
+        warnings.append(QStringLiteral("⚠ ") + QString::fromStdString(w.text()));
+    m_comparability->setText(warnings.join(QLatin1Char('\n')));
+    m_comparability->setVisible(!warnings.isEmpty());
     m_results->setResults(std::move(*results));
     m_table->resizeColumnsToContents();
 }
@@ -411,6 +410,7 @@ void ExperimentPage::updateButtons()
     m_csvButton->setEnabled(hasRows);
     m_markdownButton->setEnabled(hasRows);
     m_chartsButton->setEnabled(hasRows);
+    m_htmlButton->setEnabled(hasRows);
 }
 
 void ExperimentPage::showError(const QString& text)
@@ -448,6 +448,28 @@ bool ExperimentPage::exportChartsPng(const QString& path)
     QString error;
     if (m_results->rowCount() == 0) return false;
     if (!m_charts->exportPng(path, QSize(REPORT_CHART_SIZE.width() * 2, REPORT_CHART_SIZE.height()), &error)) {
+        showError(tr("Cannot write %1: %2").arg(path, error));
+        return false;
+    }
+    return true;
+}
+
+void ExperimentPage::askExportHtml()
+{
+    if (m_results->rowCount() == 0) return;
+    const QString path = chooseSaveFile(this, tr("Export HTML report"),
+        QStringLiteral("experiment-%1.html").arg(selectedExperimentId()), tr("HTML (*.html)"));
+    if (!path.isEmpty() && exportHtml(path)) emit message(tr("Wrote %1").arg(path));
+}
+
+bool ExperimentPage::exportHtml(const QString& path)
+{
+    QString error;
+    if (m_results->rowCount() == 0) return false;
+    HtmlReportOptions options;
+    if (m_doc) options.sessionName = QFileInfo(m_doc->path()).fileName().toStdString();
+    options.generatedAtMs = QDateTime::currentMSecsSinceEpoch();
+    if (!writeFile(path, formatHtmlReport(m_results->results(), options), &error)) {
         showError(tr("Cannot write %1: %2").arg(path, error));
         return false;
     }

@@ -3,7 +3,9 @@
 // creating one from a JSON plan file, running / resuming / stopping it off the
 // UI thread (ExperimentTask), its progress (bar, ETA, current cell, repetition
 // and target), its results table and charts (requests/s per level with error
-// bars, latency per level), with CSV, PNG and Markdown (tables plus the chart PNGs) export.
+// bars, latency per level, latency against throughput for sweeps), a warning above the table when
+// the runs of a level differ in more than the variant, with CSV, PNG, Markdown (tables plus the
+// chart PNGs) and one self-contained HTML report as exports.
 
 #include "experiment/experimentplan.h"
 
@@ -24,6 +26,7 @@ struct ExperimentProgress;
 namespace wb::ui {
 
 class ExperimentCharts;
+class KneeChart;
 class ExperimentResultsModel;
 class ExperimentTask;
 class SessionDocument;
@@ -53,6 +56,10 @@ public:
     bool exportCsv(const QString& path);
     /// Also writes the two charts next to the report (<name>-rps.png, <name>-latency.png) and links them.
     bool exportMarkdown(const QString& path);
+    /// One self-contained HTML report (engine/experiment/htmlreport.h): table, SVG charts, method, runs.
+    bool exportHtml(const QString& path);
+    /// Asks where and writes the HTML report (its button, File > Export > HTML report).
+    void askExportHtml();
     /// Both charts side by side in one PNG.
     bool exportChartsPng(const QString& path);
     /// Asks where and writes both charts as one PNG (the Export button, File > Export).
@@ -64,6 +71,10 @@ public:
     ExperimentResultsModel* resultsModel() const { return m_results; }
     QTableView* resultsView() const { return m_table; }
     ExperimentCharts* charts() const { return m_charts; }
+    /// Latency against throughput; hidden unless the results have two or more levels.
+    KneeChart* kneeChart() const { return m_knee; }
+    /// The warning above the table when the runs of a level differ in more than the variant.
+    QLabel* comparabilityLabel() const { return m_comparability; }
     QProgressBar* progressBar() const { return m_progress; }
     QLabel* progressLabel() const { return m_progressLabel; }
     QLabel* errorLabel() const { return m_error; }
@@ -96,12 +107,15 @@ private:
     QPushButton* m_csvButton;
     QPushButton* m_markdownButton;
     QPushButton* m_chartsButton;
+    QPushButton* m_htmlButton;
     QLabel* m_error;
     QProgressBar* m_progress;
     QLabel* m_progressLabel;
     QLabel* m_summary;
     QTableView* m_table;
     ExperimentCharts* m_charts;
+    KneeChart* m_knee;
+    QLabel* m_comparability;
 };
 
 } // namespace wb::ui

@@ -1,7 +1,9 @@
 #include "pages/rundetailpage.h"
 
 #include "charts/comparecharts.h"
+#include "charts/kneechart.h"
 #include "charts/livecharts.h"
+#include "experiment/kneecurve.h"
 #include "models/comparemodel.h"
 #include "models/runseries.h"
 #include "models/runstablemodel.h"
@@ -118,6 +120,25 @@ RunDetailPage::RunDetailPage(RunData data, QWidget* parent)
             { tr("Loader"), tr("Host"), tr("Connections"), tr("Requests"), tr("Req/s"), tr("Errors"),
                 tr("Start offset (ms)"), tr("Clock"), tr("State") });
         tabs->addTab(m_loaders, tr("Loaders (%1)").arg(m_data.loaders.size()));
+    }
+
+    // A ramp walks the load up: each stage's achieved req/s against its p50 and p99 is the knee.
+    const std::vector<KneePoint> stagePoints = stageKneePoints(r.config, m_data.intervals);
+    if (!stagePoints.empty()) {
+        KneeChartData knee;
+        KneeChartData::Series series;
+        series.name = CompareModel::runLabel(r);
+        series.color = color;
+        for (const KneePoint& p : stagePoints) {
+            series.labels.append(QString::fromStdString(p.label));
+            series.p50.append(QPointF(p.requestsPerS, p.p50Us / 1000.0));
+            series.p99.append(QPointF(p.requestsPerS, p.p99Us / 1000.0));
+        }
+        knee.series.append(series);
+        m_knee = new KneeChart(this);
+        m_knee->setObjectName(QStringLiteral("RunKnee"));
+        m_knee->setData(knee);
+        tabs->addTab(m_knee, tr("Latency vs req/s"));
     }
 
     auto* split = new QSplitter(Qt::Horizontal, this);

@@ -1,7 +1,8 @@
 #pragma once
 // One stored run, opened from the history: its charts (as recorded), the
 // summary, status codes, errors, and the full percentile spectrum; a badge
-// per SLO it was judged by, pass or fail with the value.
+// per SLO it was judged by, pass or fail with the value; for a run with stages,
+// latency against throughput (a point per stage).
 
 #include "store/sessiontypes.h"
 
@@ -13,6 +14,7 @@ class QTabWidget;
 
 namespace wb::ui {
 
+class KneeChart;
 class LiveCharts;
 class SloBadges;
 
@@ -38,6 +40,8 @@ public:
     QTableWidget* entriesTable() const { return m_entries; }
     /// The loaders table of a run made by several loaders, or null for a run of one process.
     QTableWidget* loadersTable() const { return m_loaders; }
+    /// A run with stages: latency against throughput, a point per stage (its own tab); null otherwise.
+    KneeChart* kneeChart() const { return m_knee; }
 
 signals:
     void message(const QString& text);
@@ -61,6 +65,7 @@ private:
     QTableWidget* m_spectrum;
     QTableWidget* m_entries = nullptr; ///< a request mix: one row per entry (absent without a mix)
     QTableWidget* m_loaders = nullptr; ///< a run of several loaders: one row each (absent otherwise)
+    KneeChart* m_knee = nullptr; ///< a run with stages: a point per stage (absent otherwise)
 };
 
 } // namespace wb::ui

@@ -134,6 +134,26 @@ TEST(ExperimentPlan, CanonicalJsonRoundTrips)
     EXPECT_NE(json.find("\"cooldown\":\"1m\""), std::string::npos) << json;
 }
 
+// "description" is words for people (examples/ say there what their stand-ins are): a string, or a
+// list of strings joined line by line; kept in the canonical form, refused when it is not text.
+TEST(ExperimentPlan, ADescriptionIsKeptAsText)
+{
+    auto lines = parseExperimentPlan(withTargets(TWO_TARGETS, R"(, "description": ["Stand-ins.", "", "Real: x"])"));
+    ASSERT_TRUE(lines.ok()) << lines.error();
+    EXPECT_EQ(lines->description, "Stand-ins.\n\nReal: x");
+    auto again = parseExperimentPlan(experimentPlanToJson(*lines));
+    ASSERT_TRUE(again.ok()) << again.error();
+    EXPECT_EQ(again->description, lines->description);
+    auto one = parseExperimentPlan(withTargets(TWO_TARGETS, R"(, "description": "One line")"));
+    ASSERT_TRUE(one.ok()) << one.error();
+    EXPECT_EQ(one->description, "One line");
+    auto none = parseExperimentPlan(withTargets(TWO_TARGETS));
+    ASSERT_TRUE(none.ok()) << none.error();
+    EXPECT_EQ(experimentPlanToJson(*none).find("description"), std::string::npos); // unchanged without one
+    EXPECT_EQ(parseError(withTargets(TWO_TARGETS, R"(, "description": ["a", 2])")), "description[1]: must be a string");
+    EXPECT_EQ(parseError(withTargets(TWO_TARGETS, R"(, "description": 3)")), "description: must be a string");
+}
+
 TEST(ExperimentPlan, ErrorsNameTheField)
 {
     EXPECT_EQ(parseError("{"), parseError("{")); // deterministic

@@ -1,0 +1,199 @@
+#include "experiment/comparability.h"
+
+#include "experiment/experimentplan.h"
+#include "experiment/experimentresults.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <optional>
+
+namespace wb {
+
+namespace {
+
+std::string numberText(double v)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+}
+
+std::string rateValue(const RunConfig& c)
+{
+    if (!c.stages.empty()) {
+        std::string text = c.stagesAreConnections ? "connection ramp " : "rate ramp ";
+        for (size_t i = 0; i < c.stages.size(); ++i)
+            text += (i ? "," : "") + planDurationText(c.stages[i].durationUs) + ":" + numberText(c.stages[i].target);
+        return text;
+    }
+    return c.ratePerS > 0 ? numberText(c.ratePerS) + "/s" : "none (closed model)";
+}
+
+std::string loaderHost(const RunRecord& r)
+{
+    const LoaderPlacement& l = r.config.loaders;
+    if (l.on == LoaderPlacement::On::Kubernetes)
+        return std::to_string(l.count) + " Kubernetes loaders"
+            + (l.kubeContext.empty() ? std::string() : " (context " + l.kubeContext + ")");
+    if (l.count > 1)
+        return std::to_string(l.count) + " local loaders" + (r.hostName.empty() ? "" : " on " + r.hostName);
+    return r.hostName;
+}
+
+bool imported(const RunRecord& r)
+{
+    return r.status == RunStatus::Imported;
+}
+
+/// A field's value for a run; nullopt when the run does not know it (never a difference).
+using FieldValue = std::function<std::optional<std::string>(const RunRecord&)>;
+
+const std::vector<std::pair<std::string, FieldValue>>& fields()
+{
+    static const std::vector<std::pair<std::string, FieldValue>> all {
+        { "threads",
+            [](const RunRecord& r) -> std::optional<std::string> { return std::to_string(r.config.threads); } },
+        { "connections",
+            [](const RunRecord& r) -> std::optional<std::string> {
+                return std::to_string(r.config.normalized().connections);
+            } },
+        { "duration",
+            [](const RunRecord& r) -> std::optional<std::string> {
+                return planDurationText(r.config.normalized().durationUs);
+            } },
+        { "rate", [](const RunRecord& r) -> std::optional<std::string> { return rateValue(r.config); } },
+        // The HTTP version asked for: wrk and wrk2 speak HTTP/1.1 only, which an imported run's config says.
+        { "protocol",
+            [](const RunRecord& r) -> std::optional<std::string> {
+                return std::string(httpVersionId(r.config.httpVersion));
+            } },
+        // Only where there is TLS, and not for imported runs: wrk never verifies, but the log does not say
+        // whether the URL's certificate would have passed.
+        { "TLS verification",
+            [](const RunRecord& r) -> std::optional<std::string> {
+                if (imported(r) || !r.config.request.url.isTls()) return std::nullopt;
+                if (!r.config.tls.verifyPeer) return std::string("off");
+                return r.config.tls.caFile.empty() ? std::string("on") : "on (CA " + r.config.tls.caFile + ")";
+            } },
+        { "engine version",
+            [](const RunRecord& r) -> std::optional<std::string> {
+                if (r.engineVersion.empty()) return std::nullopt;
+                return r.engineVersion;
+            } },
+        { "loader host",
+            [](const RunRecord& r) -> std::optional<std::string> {
+                std::string host = loaderHost(r);
+                if (host.empty()) return std::nullopt;
+                return host;
+            } },
+        { "source",
+            [](const RunRecord& r) -> std::optional<std::string> {
+                return std::string(imported(r) ? "imported" : "measured");
+            } },
+    };
+    return all;
+}
+
+std::string runList(const std::vector<int64_t>& ids)
+{
+    std::string text = ids.size() == 1 ? "run " : "runs ";
+    for (size_t i = 0; i < ids.size(); ++i)
+        text += (i ? ", " : "") + std::to_string(ids[i]);
+    return text;
+}
+
+} // namespace
+
+const std::vector<std::string>& comparabilityFields()
+{
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> out;
+        for (const auto& f : fields())
+            out.push_back(f.first);
+        return out;
+    }();
+    return names;
+}
+
+std::vector<FieldDifference> compareRuns(const std::vector<const RunRecord*>& runs)
+{
+    std::vector<FieldDifference> out;
+    for (const auto& [name, valueOf] : fields()) {
+        FieldDifference d { name, {} };
+        for (const RunRecord* run : runs) {
+            const std::optional<std::string> v = valueOf(*run);
+            if (!v) continue;
+            auto it = std::find_if(d.values.begin(), d.values.end(), [&](const auto& x) { return x.text == *v; });
+            if (it == d.values.end())
+                d.values.push_back({ *v, { run->id } });
+            else
+                it->runIds.push_back(run->id);
+        }
+        if (d.values.size() > 1) out.push_back(std::move(d));
+    }
+    return out;
+}
+
+std::string describeDifferences(const std::vector<FieldDifference>& differences)
+{
+    std::string text;
+    for (const FieldDifference& d : differences) {
+        if (!text.empty()) text += "; ";
+        text += d.field == "source" ? std::string("imported vs measured") : d.field;
+        text += " (";
+        for (size_t i = 0; i < d.values.size(); ++i)
+            text += (i ? "; " : "") + d.values[i].text + ": " + runList(d.values[i].runIds);
+        text += ")";
+    }
+    return text;
+}
+
+std::string ComparabilityWarning::text() const
+{
+    return (scope.empty() ? std::string() : scope + ": ")
+        + "the runs differ in more than the variant: " + describeDifferences(differences);
+}
+
+std::string ComparabilityWarning::fieldList() const
+{
+    std::string text;
+    for (const FieldDifference& d : differences)
+        text += (text.empty() ? "" : ", ") + (d.field == "source" ? std::string("imported vs measured") : d.field);
+    return text;
+}
+
+std::vector<ComparabilityWarning> experimentComparability(const ExperimentResults& results)
+{
+    std::map<int64_t, const RunRecord*> byId;
+    for (const RunRecord& r : results.runs)
+        byId[r.id] = &r;
+    // The rows come group by group and cell by cell: gather each (group, cell)'s runs in that order.
+    std::vector<ComparabilityWarning> out;
+    std::vector<std::pair<std::string, size_t>> seen;
+    for (const ExperimentRow& row : results.rows) {
+        const std::pair<std::string, size_t> key { row.group, row.cell };
+        if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
+        seen.push_back(key);
+        std::vector<const RunRecord*> runs;
+        std::string label;
+        for (const ExperimentRow& r : results.rows) {
+            if (r.group != row.group || r.cell != row.cell) continue;
+            label = r.cellLabel;
+            for (int64_t id : r.runIds)
+                if (auto it = byId.find(id); it != byId.end()) runs.push_back(it->second);
+        }
+        auto differences = compareRuns(runs);
+        if (differences.empty()) continue;
+        ComparabilityWarning w;
+        w.scope = row.group.empty() ? label : row.group + ", " + label;
+        for (const RunRecord* r : runs)
+            w.runIds.push_back(r->id);
+        w.differences = std::move(differences);
+        out.push_back(std::move(w));
+    }
+    return out;
+}
+
+} // namespace wb

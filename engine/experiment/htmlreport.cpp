@@ -1,0 +1,304 @@
+#include "experiment/htmlreport.h"
+
+#include "experiment/comparability.h"
+#include "experiment/experimentreport.h"
+#include "experiment/kneecurve.h"
+#include "report/svgchart.h"
+#include "report/units.h"
+#include "run/runcontroller.h"
+#include "store/csvexport.h"
+
+#include <cctype>
+#include <cmath>
+#include <map>
+#include <nlohmann/json.hpp>
+
+namespace wb {
+
+namespace {
+
+// Inline, so the file needs nothing else; print-friendly, and readable in a narrow window
+// (tables scroll sideways rather than squeezing their cells).
+constexpr char STYLE[] = R"(
+body { font-family: sans-serif; font-size: 14px; color: #222; margin: 24px auto; max-width: 1200px; padding: 0 16px; }
+h1 { font-size: 24px; margin-bottom: 4px; }
+h2 { font-size: 18px; margin-top: 28px; border-bottom: 1px solid #ccc; padding-bottom: 4px; }
+p.meta { color: #666; margin-top: 0; }
+.scroll { overflow-x: auto; }
+table { border-collapse: collapse; margin: 8px 0; }
+th, td { border: 1px solid #ccc; padding: 4px 8px; text-align: left; white-space: nowrap; vertical-align: top; }
+th { background: #f2f2f2; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+#results-table td:last-child { white-space: normal; min-width: 14em; }
+tr.baseline td { background: #f7fbff; }
+tr.warning td { background: #fff4e5; color: #8a4b00; white-space: normal; border-left: 4px solid #e67e22; }
+div.warning { background: #fff4e5; border-left: 4px solid #e67e22; padding: 8px 12px; margin: 8px 0; color: #8a4b00; }
+p.ok { color: #2e7d32; }
+.charts { display: flex; flex-wrap: wrap; gap: 16px; }
+.charts svg { border: 1px solid #ddd; max-width: 100%; height: auto; }
+details { margin: 4px 0; }
+pre { background: #f7f7f7; padding: 8px; overflow-x: auto; font-size: 12px; }
+footer { margin-top: 32px; color: #888; font-size: 12px; }
+)";
+
+std::string h(const std::string& text)
+{
+    return xmlEscape(text);
+}
+
+bool numeric(const std::string& cell)
+{
+    return !cell.empty() && (std::isdigit(static_cast<unsigned char>(cell[0])) || cell == "-");
+}
+
+std::string latencyMs(double us)
+{
+    return std::isfinite(us) ? formatTimeUs(us) : "-";
+}
+
+/// The series of the per-level charts: one per group and target, as the GUI's charts have them.
+struct LevelSeries
+{
+    std::string name;
+    std::vector<double> rps, rpsSd, p50Ms, p99Ms;
+};
+
+std::vector<LevelSeries> levelSeries(const ExperimentResults& results)
+{
+    std::vector<LevelSeries> out;
+    const std::vector<std::string> groups = results.grouped() ? results.groups : std::vector<std::string> { "" };
+    const size_t levels = results.plan.levels.size();
+    for (const std::string& group : groups)
+        for (size_t t = 0; t < results.plan.targets.size(); ++t) {
+            LevelSeries s;
+            s.name = group.empty() ? results.plan.targets[t].name : group + " " + results.plan.targets[t].name;
+            s.rps = s.rpsSd = s.p50Ms = s.p99Ms = std::vector<double>(levels, NAN);
+            bool any = false;
+            for (const ExperimentRow& r : results.rows) {
+                if (r.group != group || r.target != t || r.cell >= levels || r.requestsPerS.n == 0) continue;
+                any = true;
+                s.rps[r.cell] = r.requestsPerS.mean;
+                s.rpsSd[r.cell] = r.requestsPerS.n > 1 ? r.requestsPerS.stdev : NAN;
+                s.p50Ms[r.cell] = r.p50Us.n ? r.p50Us.mean / 1000 : NAN;
+                s.p99Ms[r.cell] = r.p99Us.n ? r.p99Us.mean / 1000 : NAN;
+            }
+            if (any) out.push_back(std::move(s));
+        }
+    return out;
+}
+
+std::string charts(const ExperimentResults& results)
+{
+    const std::vector<LevelSeries> series = levelSeries(results);
+    std::vector<std::string> levels;
+    for (const LoadLevel& l : results.plan.levels)
+        levels.push_back(l.label);
+    const std::string rate = results.metric == RateMetric::PerThread ? "req/s per thread" : "req/s";
+
+    SvgBarChart bars { "Requests/s per level (mean \xC2\xB1 sd)", rate, levels, {} };
+    SvgLineChart latency { "Latency per level: p50 solid, p99 dashed", "level", "latency (ms)", levels, {} };
+    for (size_t i = 0; i < series.size(); ++i) {
+        const LevelSeries& s = series[i];
+        bars.groups.push_back({ s.name, reportSeriesColor(i), s.rps, s.rpsSd });
+        for (const bool p99 : { false, true }) {
+            SvgLineSeries line { s.name + (p99 ? " p99" : " p50"), reportSeriesColor(i), p99, {} };
+            const std::vector<double>& v = p99 ? s.p99Ms : s.p50Ms;
+            for (size_t l = 0; l < v.size(); ++l)
+                if (std::isfinite(v[l])) line.points.push_back({ static_cast<double>(l), v[l], "" });
+            // Only what has a value: an imported wrk log without --latency has no percentiles.
+            if (!line.points.empty()) latency.series.push_back(std::move(line));
+        }
+    }
+    std::string out = "<div class=\"charts\">\n" + svgBarChart(bars)
+        + (latency.series.empty() ? std::string("<p>No latency chart: none of the runs has a p50 or p99 (a wrk log "
+                                                "printed without --latency has none).</p>\n")
+                                  : svgLineChart(latency));
+    const std::vector<KneeCurve> knee = experimentKneeCurves(results);
+    if (!knee.empty()) {
+        SvgLineChart chart { "Latency against throughput: p50 solid, p99 dashed", "achieved req/s", "latency (ms)", {},
+            {} };
+        for (size_t i = 0; i < knee.size(); ++i)
+            for (const bool p99 : { false, true }) {
+                SvgLineSeries line { knee[i].name + (p99 ? " p99" : " p50"), reportSeriesColor(i), p99, {} };
+                for (const KneePoint& p : knee[i].points)
+                    if (std::isfinite(p99 ? p.p99Us : p.p50Us))
+                        line.points.push_back({ p.requestsPerS, (p99 ? p.p99Us : p.p50Us) / 1000, p.label });
+                if (!line.points.empty()) chart.series.push_back(std::move(line));
+            }
+        if (!chart.series.empty()) out += svgLineChart(chart, 1136, 380);
+    }
+    return out + "</div>\n";
+}
+
+std::string warningsSection(const std::vector<ComparabilityWarning>& warnings)
+{
+    if (warnings.empty())
+        return "<p class=\"ok\" id=\"comparable\">Comparable: within every level the runs differ in the variant only "
+               "(threads, connections, duration, rate, protocol, TLS verification, engine version, loader host and "
+               "source agree).</p>\n";
+    std::string out;
+    for (const ComparabilityWarning& w : warnings)
+        out += "<div class=\"warning\"><strong>Not comparable: " + h(w.scope.empty() ? "the runs" : w.scope)
+            + "</strong> \xE2\x80\x94 the runs differ in more than the variant: "
+            + h(describeDifferences(w.differences)) + "</div>\n";
+    return out;
+}
+
+std::string resultsTable(const ExperimentResults& results, const std::vector<ComparabilityWarning>& warnings)
+{
+    const std::vector<std::vector<std::string>> rows = resultsTableRows(results);
+    std::string out = "<div class=\"scroll\"><table id=\"results-table\">\n<thead><tr>";
+    for (const std::string& c : rows.front())
+        out += "<th>" + h(c) + "</th>";
+    out += "</tr></thead>\n<tbody>\n";
+    std::string lastScope;
+    for (size_t i = 1; i < rows.size(); ++i) {
+        const ExperimentRow& r = results.rows[i - 1];
+        const std::string scope = r.group.empty() ? r.cellLabel : r.group + ", " + r.cellLabel;
+        if (i == 1 || scope != lastScope)
+            for (const ComparabilityWarning& w : warnings)
+                if (w.scope == scope)
+                    out += "<tr class=\"warning\"><td colspan=\"" + std::to_string(rows.front().size())
+                        + "\">\xE2\x9A\xA0 " + h(scope) + ": not comparable, the runs differ in " + h(w.fieldList())
+                        + "</td></tr>\n";
+        lastScope = scope;
+        out += r.baseline ? "<tr class=\"baseline\">" : "<tr>";
+        for (size_t c = 0; c < rows[i].size(); ++c)
+            out += (c >= 2 && numeric(rows[i][c]) ? "<td class=\"num\">" : "<td>") + h(rows[i][c]) + "</td>";
+        out += "</tr>\n";
+    }
+    return out + "</tbody></table></div>\n";
+}
+
+std::string setup(const ExperimentResults& results)
+{
+    const ExperimentPlan& plan = results.plan;
+    if (results.kind == ExperimentKind::Study) return "<p>" + h(studySetupText(results)) + "</p>\n";
+    std::string out = "<div class=\"scroll\"><table id=\"targets-table\"><thead><tr>"
+        + std::string(results.grouped() ? "<th>group</th>" : "")
+        + "<th>target</th><th>request</th><th>protocol</th><th>role</th></tr></thead><tbody>\n";
+    for (const ExperimentTarget& t : plan.targets)
+        out += "<tr>" + (results.grouped() ? "<td>" + h(t.group) + "</td>" : std::string()) + "<td>" + h(t.name)
+            + "</td><td>" + h(t.request.method + " " + t.request.url.displayText()) + "</td><td>"
+            + h(httpVersionId(t.httpVersion)) + "</td><td>" + (t.baseline ? "baseline" : "") + "</td></tr>\n";
+    out += "</tbody></table></div>\n<p>Load levels" + h(plan.axis.empty() ? "" : " (" + plan.axis + " swept)") + ": ";
+    for (size_t i = 0; i < plan.levels.size(); ++i)
+        out += (i ? ", " : "") + h(levelDescriptionText(plan.levels[i]));
+    return out + ". Each level and target: " + std::to_string(plan.repetitions) + " repetitions of "
+        + h(planDurationText(plan.durationUs)) + " (warm-up " + h(planDurationText(plan.warmupUs)) + ", cool-down "
+        + h(planDurationText(plan.cooldownUs)) + "), " + experimentOrderName(plan.order) + " order.</p>\n";
+}
+
+std::string rateText(const RunConfig& c)
+{
+    if (!c.stages.empty())
+        return std::to_string(c.stages.size()) + (c.stagesAreConnections ? " connection" : " rate") + " stages";
+    return c.ratePerS > 0 ? groupedNumber(c.ratePerS) + "/s" : "-";
+}
+
+std::string prettyJson(const std::string& text)
+{
+    const nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
+    return doc.is_discarded() ? text : doc.dump(2);
+}
+
+std::string runsSection(const ExperimentResults& results)
+{
+    std::map<int64_t, const ExperimentRow*> rowOf;
+    for (const ExperimentRow& r : results.rows)
+        for (int64_t id : r.runIds)
+            rowOf[id] = &r;
+    const bool grouped = results.grouped();
+    // A study's variant may be a tag, not the run's target: both are shown. A plan's is its target.
+    const bool study = results.kind == ExperimentKind::Study;
+    std::string out = "<div class=\"scroll\"><table id=\"runs-table\"><thead><tr><th>run</th>"
+        + std::string(grouped ? "<th>group</th>" : "") + "<th>level</th>" + (study ? "<th>variant</th>" : "")
+        + "<th>target</th><th>URL</th><th>tags</th><th>status</th><th>started</th><th>req/s</th><th>p50</th>"
+          "<th>p99</th><th>errors</th><th>non-2xx</th><th>threads</th><th>connections</th><th>duration</th>"
+          "<th>rate</th><th>protocol</th><th>TLS verify</th><th>engine</th><th>loader host</th><th>source</th>"
+          "</tr></thead><tbody>\n";
+    std::string details;
+    for (const RunRecord& r : results.runs) {
+        const ExperimentRow* row = rowOf.count(r.id) ? rowOf[r.id] : nullptr;
+        const RunConfig c = r.config.normalized();
+        std::string tags;
+        for (const std::string& t : r.tags)
+            tags += (tags.empty() ? "" : ", ") + t;
+        const bool has = r.hasTotals;
+        const auto cell = [](const std::string& v) { return "<td>" + h(v) + "</td>"; };
+        const auto num = [](const std::string& v) { return "<td class=\"num\">" + h(v) + "</td>"; };
+        out += "<tr id=\"run-" + std::to_string(r.id) + "\">" + num(std::to_string(r.id))
+            + (grouped ? cell(row ? row->group : "-") : "") + cell(row ? row->cellLabel : "-")
+            + (study ? cell(row ? row->targetName : "-") : std::string()) + cell(r.targetName) + cell(r.url)
+            + cell(tags) + cell(runStatusName(r.status)) + cell(r.startedAtMs ? isoTimestamp(r.startedAtMs) : "-")
+            + num(has ? groupedNumber(r.totals.requestsPerS) : "-") + num(has ? latencyMs(r.totals.latency.p50Us) : "-")
+            + num(has ? latencyMs(r.totals.latency.p99Us) : "-")
+            + num(has ? std::to_string(r.totals.errors.transportErrors()) : "-")
+            + num(has ? std::to_string(r.totals.errors.status) : "-") + num(std::to_string(c.threads))
+            + num(std::to_string(c.connections)) + cell(planDurationText(c.durationUs)) + cell(rateText(c))
+            + cell(has && !r.totals.protocol.empty() ? r.totals.protocol : httpVersionId(c.httpVersion))
+            + cell(!c.request.url.isTls() || r.status == RunStatus::Imported ? "-"
+                    : c.tls.verifyPeer                                       ? "on"
+                                                                             : "off")
+            + cell(r.engineVersion) + cell(r.hostName.empty() ? "-" : r.hostName)
+            + cell(r.status == RunStatus::Imported ? "imported " + r.source : "measured") + "</tr>\n";
+        details
+            += "<details><summary>Run " + std::to_string(r.id) + " (" + h(r.targetName) + ") configuration</summary>";
+        if (!r.commandLine.empty()) details += "<p>Command line: <code>" + h(r.commandLine) + "</code></p>";
+        if (!r.notes.empty()) details += "<p>Notes: " + h(r.notes) + "</p>";
+        if (!r.error.empty()) details += "<p>Error: " + h(r.error) + "</p>";
+        details += "<pre>" + h(prettyJson(r.configJson)) + "</pre></details>\n";
+    }
+    return out + "</tbody></table></div>\n" + details;
+}
+
+} // namespace
+
+const char* reportSeriesColor(size_t i)
+{
+    // Okabe-Ito's colour-blind-safe palette, black left out (it reads as an axis).
+    static const char* const colors[]
+        = { "#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#999999" };
+    return colors[i % (sizeof colors / sizeof colors[0])];
+}
+
+std::string formatHtmlReport(const ExperimentResults& results, const HtmlReportOptions& options)
+{
+    const ExperimentRecord& e = results.experiment;
+    const bool study = results.kind == ExperimentKind::Study;
+    const std::string title = e.name.empty() ? (study ? "Study " : "Experiment ") + std::to_string(e.id) : e.name;
+    const std::vector<ComparabilityWarning> warnings = experimentComparability(results);
+
+    std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+                      "style-src 'unsafe-inline'\">\n"
+                      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>"
+        + h(title) + " \xE2\x80\x94 wrkbench report</title>\n<style>" + STYLE + "</style>\n</head>\n<body>\n";
+    out += "<header><h1>" + h(title) + "</h1>\n<p class=\"meta\">" + (study ? "Study " : "Experiment ")
+        + std::to_string(e.id);
+    if (!options.sessionName.empty()) out += " in session <code>" + h(options.sessionName) + "</code>";
+    if (study)
+        out += ": " + std::to_string(results.runsDone) + " stored runs";
+    else
+        out += ", " + std::string(experimentStatusName(e.status)) + ": " + std::to_string(results.runsDone) + " of "
+            + std::to_string(results.runsTotal) + " runs completed";
+    if (e.createdAtMs) out += ". Made " + h(isoTimestamp(e.createdAtMs));
+    out += ".</p></header>\n";
+    if (!e.notes.empty()) out += "<p>" + h(e.notes) + "</p>\n";
+
+    out += "<section id=\"results\">\n<h2>Results</h2>\n" + warningsSection(warnings) + resultsTable(results, warnings)
+        + "<p>Mean \xC2\xB1 standard deviation across repetitions; the ratio to the baseline"
+        + (results.grouped() ? " of the same group" : "")
+        + " with its 95% confidence interval (Fieller's method with Welch's t). Errors: requests without a usable "
+          "answer per run; non-2xx: responses outside 2xx/3xx per run.</p>\n</section>\n";
+    out += "<section id=\"charts-section\">\n<h2>Charts</h2>\n" + charts(results) + "</section>\n";
+    out += "<section id=\"setup\">\n<h2>Setup</h2>\n" + setup(results) + "</section>\n";
+    out += "<section id=\"method\">\n<h2>Method</h2>\n<p>" + h(reportMethodText(results)) + "</p>\n</section>\n";
+    out += "<section id=\"runs\">\n<h2>Runs</h2>\n" + runsSection(results) + "</section>\n";
+    out += "<footer>Written by wrkbench " + h(engineVersion());
+    if (options.generatedAtMs) out += " on " + h(isoTimestamp(options.generatedAtMs));
+    out += ". One self-contained file: nothing is loaded from the network.</footer>\n</body>\n</html>\n";
+    return out;
+}
+
+} // namespace wb

@@ -1,0 +1,208 @@
+// The comparability check: which fields of a set of runs differ beyond the variant,
+// what an unknown value does (nothing), and how an experiment's or a study's reports
+// (terminal table, Markdown, CSV) carry the warnings, level by level.
+
+#include "experiment/comparability.h"
+#include "experiment/experimentreport.h"
+#include "experiment/experimentresults.h"
+
+#include <functional>
+#include <gtest/gtest.h>
+
+using namespace wb;
+
+namespace {
+
+RunRecord measured(int64_t id, const std::string& target = "A")
+{
+    RunRecord r;
+    r.id = id;
+    r.targetName = target;
+    r.status = RunStatus::Completed;
+    r.hasTotals = true;
+    r.engineVersion = "0.1.0";
+    r.hostName = "loader-1";
+    r.config.request.url = Url { "http", "10.0.0.1", 80, "/", "" };
+    r.config.threads = 2;
+    r.config.connections = 50;
+    r.config.durationUs = 30'000'000;
+    r.totals.requestsPerS = 1000;
+    r.totals.latency.p50Us = 1000;
+    r.totals.latency.p99Us = 4000;
+    return r;
+}
+
+RunRecord imported(int64_t id)
+{
+    RunRecord r = measured(id, "B");
+    r.status = RunStatus::Imported;
+    r.engineVersion = "wrk";
+    r.hostName.clear();
+    return r;
+}
+
+std::vector<const RunRecord*> ptrs(const std::vector<RunRecord>& runs)
+{
+    std::vector<const RunRecord*> out;
+    for (const RunRecord& r : runs)
+        out.push_back(&r);
+    return out;
+}
+
+const FieldDifference* find(const std::vector<FieldDifference>& diffs, const std::string& field)
+{
+    for (const FieldDifference& d : diffs)
+        if (d.field == field) return &d;
+    return nullptr;
+}
+
+} // namespace
+
+TEST(Comparability, RunsDifferingInTheVariantOnlyAreComparable)
+{
+    std::vector<RunRecord> runs { measured(1, "A"), measured(2, "B"), measured(3, "A") };
+    runs[1].config.request.url = Url { "http", "10.0.0.2", 30080, "/x", "" }; // the variant's own URL
+    EXPECT_TRUE(compareRuns(ptrs(runs)).empty());
+    EXPECT_EQ(comparabilityFields().size(), 9U);
+}
+
+TEST(Comparability, NamesEveryDifferingFieldWithItsValuesAndRuns)
+{
+    std::vector<RunRecord> runs { measured(1), measured(2), measured(3) };
+    runs[1].config.threads = 4;
+    runs[2].config.durationUs = 10'000'000;
+    runs[2].config.ratePerS = 5000;
+    runs[1].config.httpVersion = HttpVersion::Http2;
+    runs[2].engineVersion = "0.2.0";
+    runs[2].hostName = "loader-2";
+    const auto diffs = compareRuns(ptrs(runs));
+    std::vector<std::string> fields;
+    for (const auto& d : diffs)
+        fields.push_back(d.field);
+    EXPECT_EQ(fields,
+        (std::vector<std::string> { "threads", "duration", "rate", "protocol", "engine version", "loader host" }));
+    const FieldDifference* threads = find(diffs, "threads");
+    ASSERT_EQ(threads->values.size(), 2U);
+    EXPECT_EQ(threads->values[0].text, "2");
+    EXPECT_EQ(threads->values[0].runIds, (std::vector<int64_t> { 1, 3 }));
+    EXPECT_EQ(threads->values[1].text, "4");
+    EXPECT_EQ(threads->values[1].runIds, (std::vector<int64_t> { 2 }));
+    EXPECT_EQ(find(diffs, "duration")->values[1].text, "10s");
+    EXPECT_EQ(find(diffs, "rate")->values[0].text, "none (closed model)");
+    EXPECT_EQ(find(diffs, "rate")->values[1].text, "5000/s");
+    EXPECT_EQ(find(diffs, "protocol")->values[1].text, "h2");
+    const std::string text = describeDifferences(diffs);
+    EXPECT_NE(text.find("threads (2: runs 1, 3; 4: run 2)"), std::string::npos) << text;
+    EXPECT_NE(text.find("loader host (loader-1: runs 1, 2; loader-2: run 3)"), std::string::npos) << text;
+}
+
+TEST(Comparability, ImportedBesideMeasuredIsFlaggedAndUnknownsAreNoDifference)
+{
+    std::vector<RunRecord> runs { measured(1), imported(2) };
+    const auto diffs = compareRuns(ptrs(runs));
+    // The imported run has no loader host: not a difference. Its engine is wrk.
+    EXPECT_EQ(find(diffs, "loader host"), nullptr);
+    ASSERT_NE(find(diffs, "engine version"), nullptr);
+    ASSERT_NE(find(diffs, "source"), nullptr);
+    EXPECT_EQ(find(diffs, "source")->values[0].text, "measured");
+    EXPECT_EQ(find(diffs, "source")->values[1].text, "imported");
+    EXPECT_NE(
+        describeDifferences(diffs).find("imported vs measured (measured: run 1; imported: run 2)"), std::string::npos);
+
+    // Two imported runs of one host each: comparable.
+    std::vector<RunRecord> both { imported(3), imported(4) };
+    EXPECT_TRUE(compareRuns(ptrs(both)).empty());
+}
+
+TEST(Comparability, TlsVerificationCountsOnlyOverTls)
+{
+    std::vector<RunRecord> plain { measured(1), measured(2) };
+    plain[1].config.tls.verifyPeer = false; // http: no certificate to verify
+    EXPECT_TRUE(compareRuns(ptrs(plain)).empty());
+
+    std::vector<RunRecord> tls { measured(1), measured(2) };
+    for (RunRecord& r : tls)
+        r.config.request.url = Url { "https", "example.test", 443, "/", "" };
+    tls[1].config.tls.verifyPeer = false;
+    const auto diffs = compareRuns(ptrs(tls));
+    ASSERT_EQ(diffs.size(), 1U);
+    EXPECT_EQ(diffs[0].field, "TLS verification");
+    EXPECT_EQ(diffs[0].values[0].text, "on");
+    EXPECT_EQ(diffs[0].values[1].text, "off");
+}
+
+TEST(Comparability, StagesAndLoadersAreSpelledOut)
+{
+    std::vector<RunRecord> runs { measured(1), measured(2) };
+    runs[1].config.stages = { { 5'000'000, 100 }, { 5'000'000, 200 } };
+    runs[1].config.loaders.count = 3;
+    const auto diffs = compareRuns(ptrs(runs));
+    EXPECT_EQ(find(diffs, "rate")->values[1].text, "rate ramp 5s:100,5s:200");
+    EXPECT_EQ(find(diffs, "duration")->values[1].text, "10s"); // the stages' total
+    EXPECT_EQ(find(diffs, "loader host")->values[1].text, "3 local loaders on loader-1");
+}
+
+namespace {
+
+// Two levels (c25, c50) of targets A and B, two repetitions each; every run made alike.
+ExperimentResults sweep(const std::function<void(std::vector<RunRecord>&)>& change)
+{
+    auto plan = parseExperimentPlan(R"({"name": "sweep", "targets": [
+        {"name": "A", "url": "http://10.0.0.1/", "baseline": true, "session_target_id": 1},
+        {"name": "B", "url": "http://10.0.0.2/", "session_target_id": 2}],
+        "sweep": {"axis": "connections", "values": [25, 50]}, "repetitions": 2, "duration": "30s"})");
+    EXPECT_TRUE(plan.ok()) << plan.error();
+    std::vector<RunRecord> runs;
+    int64_t id = 1;
+    for (int cell = 0; cell < 2; ++cell)
+        for (int rep = 0; rep < 2; ++rep)
+            for (int64_t target : { 1, 2 }) {
+                RunRecord r = measured(id++, target == 1 ? "A" : "B");
+                r.targetId = target;
+                r.config = plan->runConfig(static_cast<size_t>(cell), static_cast<size_t>(target - 1));
+                r.totals.requestsPerS = 1000.0 * (cell + 1) + static_cast<double>(rep) + (target == 2 ? 50 : 0);
+                r.experiment = ExperimentSlot { 5, cell, rep };
+                runs.push_back(r);
+            }
+    change(runs);
+    ExperimentRecord e;
+    e.id = 5;
+    e.name = "sweep";
+    return computeExperimentResults(e, *plan, runs);
+}
+
+} // namespace
+
+TEST(Comparability, ExperimentWarningsAreByLevelAndReachEveryReport)
+{
+    // A sweep differs in connections from level to level: that is its axis, not a warning.
+    const ExperimentResults alike = sweep([](std::vector<RunRecord>&) {});
+    EXPECT_TRUE(experimentComparability(alike).empty());
+    EXPECT_EQ(formatResultsTable(alike).find("WARNING"), std::string::npos);
+
+    // Run 7 (c50, A) was made by another engine version on another host.
+    const ExperimentResults mixed = sweep([](std::vector<RunRecord>& runs) {
+        runs[6].engineVersion = "0.0.9";
+        runs[6].hostName = "laptop";
+    });
+    const auto warnings = experimentComparability(mixed);
+    ASSERT_EQ(warnings.size(), 1U);
+    EXPECT_EQ(warnings[0].scope, "c50");
+    EXPECT_EQ(warnings[0].runIds.size(), 4U);
+    EXPECT_EQ(warnings[0].fieldList(), "engine version, loader host");
+    EXPECT_NE(warnings[0].text().find("c50: the runs differ in more than the variant: engine version (0.1.0: runs 5, "
+                                      "6, 8; 0.0.9: run 7)"),
+        std::string::npos)
+        << warnings[0].text();
+
+    const std::string table = formatResultsTable(mixed);
+    EXPECT_NE(table.find("WARNING c50: the runs differ in more than the variant"), std::string::npos) << table;
+    const std::string markdown = formatMarkdownReport(mixed);
+    EXPECT_NE(markdown.find("> **Warning:** c50: the runs differ"), std::string::npos) << markdown;
+
+    // CSV: the "differs" column names the fields on the rows of c50 only.
+    const std::string csv = resultsCsv(mixed);
+    EXPECT_NE(csv.find(",run_ids,differs"), std::string::npos) << csv;
+    EXPECT_NE(csv.find("5;7,\"engine version, loader host\""), std::string::npos) << csv;
+    EXPECT_NE(csv.find(",1;3,\n"), std::string::npos) << csv; // c25's A row: nothing differs
+}
