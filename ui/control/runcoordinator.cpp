@@ -112,6 +112,9 @@ void RunCoordinator::remoteProbed(RunSetup plan, const ProbeOutcome& outcome)
         ended.probeFailed = !outcome.cancelled;
         ended.error = outcome.error;
         emit remoteProbeEnded(ended);
+        // No run followed, so runFinished() will not end a pair (startBothProtocols) that began here.
+        m_nextOfPair.reset();
+        m_pairRuns.clear();
     }
     if (outcome.cancelled) {
         emit message(tr("Run cancelled before the load started"), 6000);
