@@ -15,6 +15,7 @@
 #include "pages/runspage.h"
 #include "pages/targeteditor.h"
 #include "pages/targetspanel.h"
+#include "remote/remoteloaders.h"
 #include "run/runcontroller.h" // engineVersion()
 #include "session/sessiondocument.h"
 #include "session/sessionpaths.h"
@@ -102,6 +103,9 @@ MainWindow::MainWindow(QWidget* parent)
         m_tabs->setTabText(ExperimentsTab, running ? tr("Experiments ●") : tr("Experiments"));
     });
 
+    // The Loaders field completes "remote NAME" with the remote loaders known here.
+    m_profileEditor->setRemoteLoaderNames(RemoteLoaderRegistry::load().names());
+
     restoreLayout();
     updateActions();
 }
@@ -123,6 +127,8 @@ void MainWindow::connectRunControl()
     });
     connect(m_coordinator, &RunCoordinator::runTargetChanged, m_targets, &TargetsPanel::setBusyTargetId);
     connect(m_coordinator, &RunCoordinator::liveViewWanted, this, [this] { showTab(LiveTab); });
+    connect(m_coordinator, &RunCoordinator::remoteProbeStarted, m_live, &LivePage::beginRemoteProbe);
+    connect(m_coordinator, &RunCoordinator::remoteProbeEnded, m_live, &LivePage::endRemoteProbe);
     connect(m_coordinator, &RunCoordinator::bothProtocolsRan, this, &MainWindow::compareRuns);
     connect(m_coordinator, &RunCoordinator::message, this, &MainWindow::showMessage);
     connect(m_coordinator, &RunCoordinator::lastRunNoteChanged, this, &MainWindow::updateRunsLabel);

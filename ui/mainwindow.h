@@ -9,7 +9,7 @@
 // to the pages; the pages never talk to each other directly.
 //
 // Tests reach the window's parts as a user's tools would: by type or object name
-// (findChild: "runAction", "stopAction", "probeAction", "profileCombo", "mainTabs",
+// (findChild: "runAction", "stopAction", "probeAction", "loadersAction", "profileCombo", "mainTabs",
 // "lastRunLabel", the RunCoordinator and its RunSession), see tests/ui/windowparts.h.
 
 #include <QMainWindow>
@@ -66,6 +66,8 @@ public:
     void stopRun();
     /// Probes the selected target and shows the Probe dialog. False when Probe is disabled.
     bool probeTarget();
+    /// File → Loaders…: the remote loaders (RemoteLoadersDialog, window-modal).
+    void editRemoteLoaders();
     /// Opens a stored run in its own tab.
     void openRun(qint64 runId);
     /// Compares runs (oldest first: the oldest is the baseline) in the Compare tab.
@@ -133,6 +135,7 @@ private:
     QAction* m_newAction = nullptr;
     QAction* m_openAction = nullptr;
     QAction* m_saveAsAction = nullptr;
+    QAction* m_loadersAction = nullptr;
     QAction* m_quitAction = nullptr;
     QAction* m_compareAction = nullptr;
     QMenu* m_recentMenu = nullptr;

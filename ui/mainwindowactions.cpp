@@ -11,10 +11,12 @@
 #include "pages/livepage.h"
 #include "pages/probedialog.h"
 #include "pages/profileeditor.h"
+#include "pages/remoteloadersdialog.h"
 #include "pages/rundetailpage.h"
 #include "pages/runspage.h"
 #include "pages/targeteditor.h"
 #include "pages/targetspanel.h"
+#include "remote/remoteloaders.h"
 #include "run/runcontroller.h" // engineVersion()
 #include "session/recordequality.h"
 #include "session/sessioncopy.h"
@@ -69,6 +71,10 @@ void MainWindow::buildActions()
     m_saveAsAction = new QAction(tr("Save session &as…"), this);
     m_saveAsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
     connect(m_saveAsAction, &QAction::triggered, this, &MainWindow::askSaveSessionAs);
+    m_loadersAction = new QAction(tr("&Loaders…"), this);
+    m_loadersAction->setObjectName(QStringLiteral("loadersAction"));
+    m_loadersAction->setToolTip(tr("Remote loaders: agents on loader VMs that a load profile names (remote vm1, vm2)"));
+    connect(m_loadersAction, &QAction::triggered, this, &MainWindow::editRemoteLoaders);
     m_quitAction = new QAction(tr("&Quit"), this);
     m_quitAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
     connect(m_quitAction, &QAction::triggered, this, &QWidget::close);
@@ -157,6 +163,8 @@ void MainWindow::buildMenus()
         experimentCharts->setEnabled(m_experiments->resultsModel()->rowCount() > 0);
         htmlReport->setEnabled(m_experiments->resultsModel()->rowCount() > 0);
     });
+    file->addSeparator();
+    file->addAction(m_loadersAction);
     file->addSeparator();
     file->addAction(m_quitAction);
 
@@ -261,7 +269,19 @@ bool MainWindow::probeTarget()
     if (!m_probeAction->isEnabled()) return false;
     m_targets->editor()->commit(); // probe what the session holds, as Run does
     if (!m_probeDialog) m_probeDialog = new ProbeDialog(this);
-    m_probeDialog->probe(m_targets->editor()->currentTarget());
+    const LoaderPlacement& loaders = m_profileEditor->currentProfile().load.loaders;
+    if (loaders.on == LoaderPlacement::On::Agents && !loaders.agents.empty()) {
+        // The load will come from the remote loaders: so does the probe (from the first one).
+        const RemoteLoaderRegistry registry = RemoteLoaderRegistry::load();
+        if (auto agents = registry.endpoints({ loaders.agents.front() }); !agents) {
+            showError(this, tr("Probe"), QString::fromStdString(agents.error()));
+            return false;
+        }
+        m_probeDialog->probe(
+            m_targets->editor()->currentTarget(), *registry.find(QString::fromStdString(loaders.agents.front())));
+    } else {
+        m_probeDialog->probe(m_targets->editor()->currentTarget());
+    }
     m_probeDialog->show();
     m_probeDialog->raise();
     m_probeDialog->activateWindow();
@@ -383,6 +403,17 @@ void MainWindow::exportLiveCharts()
         showMessage(tr("Wrote %1").arg(path));
     else
         showError(this, tr("Export failed"), error);
+}
+
+void MainWindow::editRemoteLoaders()
+{
+    auto* dialog = new RemoteLoadersDialog(RemoteLoaderRegistry::load(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        m_profileEditor->setRemoteLoaderNames(dialog->registry().names());
+        showMessage(tr("Remote loaders saved (%1)").arg(dialog->registry().loaders().size()));
+    });
+    dialog->open(); // window-modal without a nested event loop: a run's live view goes on
 }
 
 } // namespace wb::ui

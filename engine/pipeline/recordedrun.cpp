@@ -141,6 +141,8 @@ RecordedRunOutcome RecordedRun::run()
         if (!probed) return fail(Ended::ProbeFailed, probed.error());
         m_probeJson = probed->toJsonText();
         if (m_options.onProbed) m_options.onProbed(*probed);
+    } else {
+        m_probeJson = m_options.probeJson;
     }
 
     std::unique_ptr<LoadRunner> runner;

@@ -49,6 +49,9 @@ struct RecordedRunOptions
     ExperimentSlot experiment;
     /// One request through the probe before any load (timeouts never stricter than the run's).
     bool probeFirst = false;
+    /// A probe made before this run by someone else (the GUI asks a remote loader over Qt Network):
+    /// ProbeResult JSON, stored with the run as the pipeline's own probe is. Used without probeFirst.
+    std::string probeJson;
     /// Store a failed probe as a 'failed' run (the CLI); the GUI offers "Run anyway" instead.
     bool storeProbeFailure = true;
     /// A stop pulled before the load starts cancels the run: nothing runs, nothing is stored

@@ -29,6 +29,7 @@ struct ProbeOutcome
     QString error; ///< one human sentence when !ok ("connection refused by 127.0.0.1:9")
     ProbeResult result; ///< meaningful when ok
     double elapsedMs = 0; ///< wall time of the whole probe, thread start to end
+    QString probedFrom; ///< the remote loader that sent the request (AgentProbe); "" = this workstation
 };
 
 /// Probes target now, on the calling thread (blocking): starts the built-in

@@ -3,6 +3,8 @@
 #include "control/experimenttask.h"
 #include "control/runsession.h"
 #include "pages/dialogs.h"
+#include "remote/agentprobe.h"
+#include "remote/remoteloaders.h"
 #include "session/sessiondocument.h"
 #include "text/format.h"
 
@@ -59,14 +61,91 @@ bool RunCoordinator::start(RunSetup plan)
     if (isBusy() || !m_doc) return false;
     plan.sessionPath = m_doc->path();
     plan.probeFirst = true; // one request first: a target that does not answer gets no load
+    if (plan.profile.load.loaders.on == LoaderPlacement::On::Agents) {
+        // Names to endpoints now, on this thread: an unknown name or a loader without its pin or
+        // token is said before anything starts.
+        auto agents = RemoteLoaderRegistry::load().endpoints(plan.profile.load.loaders.agents);
+        if (!agents) {
+            const QString why = QString::fromStdString(agents.error());
+            emit message(tr("The run did not start: %1").arg(why), 15'000);
+            showError(m_window, tr("The run did not start"), why);
+            return false;
+        }
+        plan.agents = std::move(*agents);
+        if (plan.agents.empty()) return false;
+        startRemoteProbe(plan);
+        return true;
+    }
     if (!m_run->start(plan)) return false;
     emit liveViewWanted();
     emit message(tr("Probing %1…").arg(QString::fromStdString(plan.target.url)), 6000);
     return true;
 }
 
+void RunCoordinator::startRemoteProbe(const RunSetup& plan)
+{
+    const AgentEndpoint& first = plan.agents.front();
+    RemoteLoader loader { QString::fromStdString(first.name), QString::fromStdString(first.address),
+        QString::fromStdString(first.fingerprint), QString::fromStdString(first.token) };
+    m_remoteProbe = new AgentProbe(this);
+    connect(m_remoteProbe, &AgentProbe::finished, this, [this, plan, probe = m_remoteProbe](const ProbeOutcome& out) {
+        probe->deleteLater();
+        if (m_remoteProbe == probe) m_remoteProbe = nullptr;
+        remoteProbed(plan, out);
+    });
+    m_remoteProbe->start(plan.target, loader);
+    emit liveViewWanted();
+    emit remoteProbeStarted(plan);
+    emit message(tr("Probing %1 from %2…").arg(QString::fromStdString(plan.target.url), loader.name), 6000);
+    emit runTargetChanged(plan.target.id);
+    emit busyChanged();
+}
+
+void RunCoordinator::remoteProbed(RunSetup plan, const ProbeOutcome& outcome)
+{
+    emit runTargetChanged(0);
+    emit busyChanged();
+    if (outcome.cancelled || !outcome.ok) {
+        RunOutcome ended;
+        ended.cancelled = outcome.cancelled;
+        ended.status = RunStatus::Failed;
+        ended.probeFailed = !outcome.cancelled;
+        ended.error = outcome.error;
+        emit remoteProbeEnded(ended);
+        // No run followed, so runFinished() will not end a pair (startBothProtocols) that began here.
+        m_nextOfPair.reset();
+        m_pairRuns.clear();
+    }
+    if (outcome.cancelled) {
+        emit message(tr("Run cancelled before the load started"), 6000);
+        return;
+    }
+    if (!outcome.ok) {
+        emit message(tr("The probe failed, no load was sent: %1").arg(outcome.error), 15'000);
+        askRunAnyway(plan, outcome.error);
+        return;
+    }
+    plan.probeFirst = false; // done, from where the load comes from
+    plan.probeJson = outcome.result.toJsonText();
+    if (!m_run->start(plan)) return;
+    emit message(tr("Probed from %1: %2; starting the remote loaders…")
+                     .arg(outcome.probedFrom, QString::fromStdString(outcome.result.statusLine)),
+        6000);
+}
+
+AgentProbe* RunCoordinator::remoteProbe() const
+{
+    return m_remoteProbe;
+}
+
+void RunCoordinator::cancelRemoteProbe()
+{
+    if (m_remoteProbe) m_remoteProbe->cancel(); // finished(cancelled) follows
+}
+
 void RunCoordinator::stop()
 {
+    cancelRemoteProbe();
     if (isExperimentRunning()) emit experimentStopRequested();
     if (!m_run->isActive()) return;
     m_run->stop();
@@ -76,6 +155,7 @@ void RunCoordinator::stop()
 
 bool RunCoordinator::settle(const QString& why)
 {
+    cancelRemoteProbe(); // nothing was sent yet: nothing to ask about
     if (isExperimentRunning()) {
         if (!confirm(m_window, tr("An experiment is running"),
                 tr("An experiment is running. Stop it to %1? Its completed runs are kept; Resume makes the rest.")
@@ -98,6 +178,7 @@ bool RunCoordinator::settle(const QString& why)
 
 void RunCoordinator::stopAndWait()
 {
+    cancelRemoteProbe();
     // The run is kept as 'stopped'; an experiment's run in progress too, and Resume makes it again.
     if (m_run->isActive()) {
         m_run->stop();
@@ -111,18 +192,18 @@ void RunCoordinator::stopAndWait()
 
 bool RunCoordinator::isRunActive() const
 {
-    return m_run->isActive();
+    return m_run->isActive() || m_remoteProbe;
 }
 
 bool RunCoordinator::isBusy() const
 {
     // An experiment's runs and a single run would skew each other's numbers: one at a time.
-    return m_run->isActive() || isExperimentRunning();
+    return isRunActive() || isExperimentRunning();
 }
 
 bool RunCoordinator::canStop() const
 {
-    return (m_run->isActive() && !m_run->isStopping()) || isExperimentRunning();
+    return (m_run->isActive() && !m_run->isStopping()) || m_remoteProbe || isExperimentRunning();
 }
 
 QMessageBox* RunCoordinator::runAnywayBox() const
@@ -195,7 +276,7 @@ void RunCoordinator::runFinished(const RunOutcome& outcome)
     }
     if (outcome.probeFailed) {
         emit message(tr("The probe failed, no load was sent: %1").arg(outcome.error), 15'000);
-        askRunAnyway(outcome);
+        askRunAnyway(m_run->plan(), outcome.error);
         return;
     }
     if (outcome.status == RunStatus::Failed) {
@@ -211,13 +292,12 @@ void RunCoordinator::runFinished(const RunOutcome& outcome)
     if (!outcome.storageWarning.isEmpty()) emit message(outcome.storageWarning, 15'000);
 }
 
-void RunCoordinator::askRunAnyway(const RunOutcome& outcome)
+void RunCoordinator::askRunAnyway(RunSetup plan, const QString& error)
 {
     if (m_runAnywayBox) m_runAnywayBox->close();
-    RunSetup plan = m_run->plan();
     const QString name = QString::fromStdString(plan.target.name);
     auto* box = new QMessageBox(QMessageBox::Warning, tr("The target did not answer"),
-        tr("The probe of “%1” failed: %2").arg(name, outcome.error), QMessageBox::NoButton, m_window);
+        tr("The probe of “%1” failed: %2").arg(name, error), QMessageBox::NoButton, m_window);
     box->setObjectName(QStringLiteral("probeFailedBox"));
     box->setInformativeText(
         tr("No load was sent. Run anyway? The run then starts with its own check (name resolution, a connection, "

@@ -12,6 +12,12 @@
 //   RunCoordinator ── message / busyChanged / runTargetChanged / liveViewWanted /
 //                     lastRunNoteChanged / experimentStopRequested ──▶ MainWindow ──▶ pages
 //
+// A profile whose Loaders are remote ("remote vm1, vm2") has its names looked up in
+// the remote loader registry when the run starts (an unknown name stops it there, with
+// the reason), and its pre-run probe is asked from the first of them over Qt Network
+// (AgentProbe) before the RunSession starts: "does it answer?" from where the load
+// comes from. The probe that passed is stored with the run.
+//
 // One load at a time: an experiment running (its ExperimentTask, see
 // setExperimentTask) makes the coordinator busy too; stop() and settle() end it
 // through experimentStopRequested(), which the window connects to the
@@ -31,6 +37,8 @@ class QWidget;
 
 namespace wb::ui {
 
+class AgentProbe;
+struct ProbeOutcome;
 class ExperimentTask;
 class RunSession;
 class SessionDocument;
@@ -69,6 +77,8 @@ public:
     /// Stops a run and an experiment without asking, and waits (the window is going).
     void stopAndWait();
 
+    /// The probe asked from a remote loader before a run, while it goes (null otherwise).
+    AgentProbe* remoteProbe() const;
     /// A run is going (probe included).
     bool isRunActive() const;
     /// A run or an experiment is going: Run is disabled, the profile is fixed.
@@ -89,6 +99,10 @@ signals:
     void runTargetChanged(qint64 targetId);
     /// A run was started: show it live.
     void liveViewWanted();
+    /// The probe of plan is being asked from its first remote loader (the RunSession starts after it).
+    void remoteProbeStarted(const wb::ui::RunSetup& plan);
+    /// That probe ended the run before it started (cancelled, or failed: "Run anyway?" is asked).
+    void remoteProbeEnded(const wb::ui::RunOutcome& outcome);
     void lastRunNoteChanged(const QString& note);
     /// stop() or settle() wants the running experiment stopped (ExperimentPage::stop).
     void experimentStopRequested();
@@ -98,8 +112,13 @@ signals:
 private:
     void phaseChanged();
     void runFinished(const RunOutcome& outcome);
-    /// A pre-run probe failed: says why and offers to run anyway.
-    void askRunAnyway(const RunOutcome& outcome);
+    /// A pre-run probe of plan failed: says why and offers to run anyway.
+    void askRunAnyway(RunSetup plan, const QString& error);
+    /// Asks the first remote loader of plan to probe its target, then starts the run.
+    void startRemoteProbe(const RunSetup& plan);
+    void remoteProbed(RunSetup plan, const ProbeOutcome& outcome);
+    /// Ends a remote probe still going (nothing is sent, nothing stored).
+    void cancelRemoteProbe();
     bool isExperimentRunning() const;
     void setLastRunNote(const QString& note);
 
@@ -108,6 +127,7 @@ private:
     QPointer<SessionDocument> m_doc;
     QPointer<ExperimentTask> m_experiment;
     QPointer<QMessageBox> m_runAnywayBox;
+    QPointer<AgentProbe> m_remoteProbe;
     QString m_lastRunNote;
     std::optional<RunSetup> m_nextOfPair; ///< startBothProtocols(): the HTTP/2 run, after the HTTP/1.1 one
     QList<qint64> m_pairRuns;

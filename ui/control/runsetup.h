@@ -2,6 +2,7 @@
 // What the Run button starts: a target and a load profile, turned into the
 // engine's RunConfig (and, for the Probe button, into ProbeOptions).
 
+#include "agent/agentendpoint.h"
 #include "probe/probe.h"
 #include "store/sessiontypes.h"
 
@@ -21,6 +22,12 @@ struct RunSetup
     /// button sets it; "Run anyway" after a failed probe does not. The probe that
     /// passed comes back in RunOutcome::probeJson.
     bool probeFirst = false;
+    /// A run on remote loaders (profile Loaders "remote vm1, vm2"): their endpoints, looked up in
+    /// the registry (RemoteLoaderRegistry::endpoints) when the run is started, for FleetSetup::agents.
+    std::vector<AgentEndpoint> agents;
+    /// The probe that passed before the run, made elsewhere (asked from the first remote loader):
+    /// stored with the run as a probe of the engine's own would be. "" when none.
+    std::string probeJson;
 };
 
 /// The engine configuration: the profile's load with the target's request and

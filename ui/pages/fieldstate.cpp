@@ -28,6 +28,13 @@ void setFieldProblem(QWidget* field, const QString& problem)
     }
 }
 
+void setFieldToolTip(QWidget* field, const QString& tip)
+{
+    if (!field) return;
+    field->setProperty(NORMAL_TIP, tip);
+    if (fieldProblem(field).isEmpty()) field->setToolTip(tip);
+}
+
 QString fieldProblem(const QWidget* field)
 {
     return field ? field->property(PROBLEM).toString() : QString();

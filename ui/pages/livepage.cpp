@@ -50,9 +50,21 @@ void LivePage::setHint(const QString& text)
     if (!m_ran) m_header->showHint(text);
 }
 
-void LivePage::begin()
+void LivePage::beginRemoteProbe(const RunSetup& plan)
 {
-    const RunSetup& plan = m_session->plan();
+    begin(plan);
+    m_header->setPhaseText(plan.agents.empty()
+            ? tr("Probing…")
+            : tr("probing from %1…").arg(QString::fromStdString(plan.agents.front().name)));
+}
+
+void LivePage::endRemoteProbe(const RunOutcome& outcome)
+{
+    m_header->finish(outcome);
+}
+
+void LivePage::begin(const RunSetup& plan)
+{
     const QColor color = colorForTarget(plan.target.id);
     const QString title = QString::fromStdString(plan.target.name);
     m_intervals = 0;
@@ -69,8 +81,14 @@ void LivePage::phaseChanged()
 {
     switch (m_session->phase()) {
     case RunSession::Phase::Probing:
-        begin();
-        m_header->setPhaseText(m_session->plan().probeFirst ? tr("Probing…") : tr("checking the target…"));
+        begin(m_session->plan());
+        if (const RunSetup& plan = m_session->plan(); !plan.agents.empty())
+            // Probed already (from the first remote loader), or "Run anyway": the agents prepare now.
+            m_header->setPhaseText(plan.probeJson.empty() ? tr("starting the remote loaders…")
+                                                          : tr("probed from %1; starting the remote loaders…")
+                                                                .arg(QString::fromStdString(plan.agents.front().name)));
+        else
+            m_header->setPhaseText(m_session->plan().probeFirst ? tr("Probing…") : tr("checking the target…"));
         break;
     case RunSession::Phase::Running:
         m_header->setPhaseText(

@@ -24,6 +24,10 @@ public:
 
     /// What Run would do now, shown while idle.
     void setHint(const QString& text);
+    /// A run's probe asked from its first remote loader, before its RunSession starts.
+    void beginRemoteProbe(const RunSetup& plan);
+    /// That probe ended the run before it started (cancelled or failed).
+    void endRemoteProbe(const RunOutcome& outcome);
 
     RunHeader* header() const { return m_header; }
     LiveCharts* charts() const { return m_charts; }
@@ -31,7 +35,7 @@ public:
     int intervalCount() const { return m_intervals; }
 
 private:
-    void begin();
+    void begin(const RunSetup& plan);
     void phaseChanged();
 
     RunSession* m_session;

@@ -2,6 +2,7 @@
 
 #include "charts/probewaterfall.h"
 #include "pages/probedetails.h"
+#include "remote/agentprobe.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -38,6 +39,7 @@ ProbeDialog::ProbeDialog(QWidget* parent)
 
     m_title->setTextFormat(Qt::RichText);
     m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_served->setObjectName(QStringLiteral("probeServed"));
     m_served->setStyleSheet(QStringLiteral("color: palette(mid);"));
     m_served->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_busy->setRange(0, 0); // indeterminate while the request is on its way
@@ -66,7 +68,12 @@ ProbeDialog::ProbeDialog(QWidget* parent)
     buttons->addButton(m_again, QDialogButtonBox::ActionRole);
     buttons->addButton(m_copy, QDialogButtonBox::ActionRole);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    connect(m_again, &QPushButton::clicked, this, [this] { probe(m_target); });
+    connect(m_again, &QPushButton::clicked, this, [this] {
+        if (m_from)
+            probe(m_target, *m_from);
+        else
+            probe(m_target);
+    });
     connect(m_copy, &QPushButton::clicked, this, &ProbeDialog::copyJson);
 
     auto* layout = new QVBoxLayout(this);
@@ -80,10 +87,27 @@ ProbeDialog::ProbeDialog(QWidget* parent)
 
 ProbeDialog::~ProbeDialog() = default; // a task still probing is a child: its destructor cancels and joins
 
+void ProbeDialog::probe(const Target& target, const RemoteLoader& from)
+{
+    dropTask();
+    setTarget(target);
+    m_from = from;
+    m_status->setText(tr("Probing from %1…").arg(from.name));
+    m_busy->show();
+    m_waterfall->clear(tr("Probing…"));
+    m_details->clear();
+    m_copy->setEnabled(false);
+
+    m_remote = new AgentProbe(this);
+    connect(m_remote, &AgentProbe::finished, this, qOverload<const ProbeOutcome&>(&ProbeDialog::showOutcome));
+    m_remote->start(target, from);
+}
+
 void ProbeDialog::probe(const Target& target)
 {
     dropTask();
     setTarget(target);
+    m_from.reset();
     m_status->setText(tr("Probing…"));
     m_busy->show();
     m_waterfall->clear(tr("Probing…"));
@@ -97,6 +121,13 @@ void ProbeDialog::probe(const Target& target)
 
 void ProbeDialog::dropTask()
 {
+    if (m_remote) {
+        // Cancelled at once (an aborted reply), its answer no longer wanted.
+        disconnect(m_remote, nullptr, this, nullptr);
+        m_remote->cancel();
+        m_remote->deleteLater();
+        m_remote = nullptr;
+    }
     if (!m_task) return;
     // The old probe's answer is no longer wanted; the task goes once its thread has ended.
     disconnect(m_task, nullptr, this, nullptr);
@@ -132,7 +163,7 @@ void ProbeDialog::showOutcome(const Target& target, const ProbeOutcome& outcome)
 
 bool ProbeDialog::isProbing() const
 {
-    return m_task && m_task->isRunning();
+    return (m_task && m_task->isRunning()) || (m_remote && m_remote->isRunning());
 }
 
 void ProbeDialog::showOutcome(const ProbeOutcome& outcome)
@@ -145,6 +176,10 @@ void ProbeDialog::showOutcome(const ProbeOutcome& outcome)
     } else if (!outcome.ok) {
         m_status->setStyleSheet(ERROR_STYLE);
         m_status->setText(outcome.error);
+        if (!outcome.probedFrom.isEmpty()) {
+            m_served->setText(tr("probed from %1").arg(outcome.probedFrom));
+            m_served->show();
+        }
         m_waterfall->clear(tr("No answer"));
     } else {
         const ProbeResult& r = outcome.result;
@@ -156,11 +191,13 @@ void ProbeDialog::showOutcome(const ProbeOutcome& outcome)
         m_waterfall->setPhases(waterfallPhases(r), static_cast<double>(r.totalUs) / 1000.0);
         m_details->setHtml(probeDetailsHtml(r));
         m_copy->setEnabled(true);
-        // A built-in target's URL says "builtin": show where the request really went.
-        if (QString::fromStdString(r.url) != QString::fromStdString(m_target.url)) {
-            m_served->setText(tr("sent to %1").arg(QString::fromStdString(r.url)));
-            m_served->show();
-        }
+        // A built-in target's URL says "builtin": show where the request really went, and from where.
+        QStringList served;
+        if (!outcome.probedFrom.isEmpty()) served << tr("probed from %1").arg(outcome.probedFrom);
+        if (QString::fromStdString(r.url) != QString::fromStdString(m_target.url))
+            served << tr("sent to %1").arg(QString::fromStdString(r.url));
+        m_served->setText(served.join(QStringLiteral(" · ")));
+        m_served->setVisible(!served.isEmpty());
     }
     emit probeFinished(outcome);
 }
@@ -183,6 +220,7 @@ void ProbeDialog::copyJson()
 void ProbeDialog::done(int result)
 {
     if (m_task && m_task->isRunning()) m_task->cancel();
+    if (m_remote) m_remote->cancel();
     QDialog::done(result);
 }
 

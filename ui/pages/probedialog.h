@@ -3,11 +3,15 @@
 // thread), shown as a waterfall of its phases and the details learnt on the
 // way (addresses, HTTP version, ALPN, TLS, certificate chain, status line,
 // headers, body size, redirects). Closing it (Esc) cancels a probe still going.
+// With a remote loader given, the request is sent by that loader's agent
+// (AgentProbe, POST /v1/probe) and the dialog says "probed from vm1".
 
 #include "control/probetask.h"
+#include "remote/remoteloaders.h"
 #include "store/sessiontypes.h"
 
 #include <QDialog>
+#include <optional>
 
 class QLabel;
 class QProgressBar;
@@ -16,6 +20,7 @@ class QTextBrowser;
 
 namespace wb::ui {
 
+class AgentProbe;
 class ProbeWaterfall;
 
 class ProbeDialog : public QDialog
@@ -27,6 +32,8 @@ public:
 
     /// Probes target now (a probe still going is cancelled) and shows the result when it arrives.
     void probe(const Target& target);
+    /// Asks remote loader `from` to probe target (its agent sends the request).
+    void probe(const Target& target, const RemoteLoader& from);
     bool isProbing() const;
     /// The last probe that ended (ok, failed or cancelled).
     const ProbeOutcome& outcome() const { return m_outcome; }
@@ -56,6 +63,8 @@ private:
 
     Target m_target;
     ProbeTask* m_task = nullptr;
+    AgentProbe* m_remote = nullptr;
+    std::optional<RemoteLoader> m_from; ///< the remote loader of the last probe; none = this workstation
     ProbeOutcome m_outcome;
 
     QLabel* m_title;

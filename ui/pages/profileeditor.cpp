@@ -8,12 +8,14 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCompleter>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QStringListModel>
 
 namespace wb::ui {
 
@@ -39,7 +41,8 @@ constexpr FieldSpec FIELDS[] = {
     { "loaders", "Loaders",
         "Where the load is made: 1 (this process), 4 (four child processes, merged into one run), or "
         "8 kubernetes namespace=load image=REG/wrkbench-cli:0.1.0 (an Indexed Job with your kubectl; also "
-        "context=, cpu=, memory=). See docs/DISTRIBUTED.md" },
+        "context=, cpu=, memory=). See docs/DISTRIBUTED.md; or remote vm1, vm2 (one loader on each remote "
+        "loader of File → Loaders…, docs/AGENT.md)" },
     { "interval", "Chart interval", "How often the live charts get a point (100ms or more); also the stored series" },
     { "slo", "SLOs",
         "Thresholds each run is judged by, separated by commas: p99<250ms, errors<0.1%, rps>5000, non2xx<1%, "
@@ -79,6 +82,10 @@ void ProfileEditor::build()
     m_fields[QStringLiteral("rate")]->setPlaceholderText(QStringLiteral("2000"));
     m_fields[QStringLiteral("stages")]->setPlaceholderText(QStringLiteral("10s:1000,30s:5000,10s:0"));
     m_fields[QStringLiteral("slo")]->setPlaceholderText(QStringLiteral("p99<250ms, errors<0.1%"));
+    m_loaderCompletions = new QStringListModel(this);
+    auto* completer = new QCompleter(m_loaderCompletions, this);
+    completer->setCaseSensitivity(Qt::CaseInsensitive);
+    m_fields[QStringLiteral("loaders")]->setCompleter(completer);
     m_sloAbort = new QCheckBox(tr("Abort when an error budget is spent"), this);
     m_sloAbort->setToolTip(tr("Stop the run once an errors or non-2xx SLO can no longer be met (checked after 5 s "
                               "of measurement), as wrkbench-cli --slo-abort"));
@@ -121,6 +128,21 @@ void ProfileEditor::setDocument(SessionDocument* doc)
 QLineEdit* ProfileEditor::field(const QString& name) const
 {
     return m_fields.value(name);
+}
+
+void ProfileEditor::setRemoteLoaderNames(const QStringList& names)
+{
+    QStringList completions;
+    for (const QString& name : names)
+        completions << QStringLiteral("remote ") + name;
+    if (names.size() > 1) completions << QStringLiteral("remote ") + names.join(QStringLiteral(", "));
+    m_loaderCompletions->setStringList(completions);
+    QString tip;
+    for (const FieldSpec& spec : FIELDS)
+        if (QLatin1String(spec.key) == QLatin1String("loaders")) tip = tr(spec.tip);
+    tip += names.isEmpty() ? tr("\nNo remote loaders yet: File → Loaders… adds them.")
+                           : tr("\nRemote loaders: %1").arg(names.join(QStringLiteral(", ")));
+    setFieldToolTip(m_fields[QStringLiteral("loaders")], tip);
 }
 
 void ProfileEditor::setProfile(const LoadProfile& profile)

@@ -20,6 +20,7 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
+class QStringListModel;
 
 namespace wb::ui {
 
@@ -49,6 +50,9 @@ public:
     int64_t saveAs(const QString& name);
 
     QLineEdit* field(const QString& name) const;
+    /// The remote loaders known (File → Loaders…): the Loaders field completes "remote NAME"
+    /// and its tooltip lists them.
+    void setRemoteLoaderNames(const QStringList& names);
     QComboBox* modeCombo() const { return m_mode; }
     /// "Abort when an error budget is spent" (--slo-abort).
     QCheckBox* sloAbortBox() const { return m_sloAbort; }
@@ -88,6 +92,7 @@ private:
     QLabel* m_status;
     QPushButton* m_saveAs;
     QPushButton* m_delete;
+    QStringListModel* m_loaderCompletions;
 };
 
 } // namespace wb::ui

@@ -1,0 +1,104 @@
+#pragma once
+// One request to a remote loader's agent (docs/AGENT.md) over Qt Network, never
+// blocking the UI thread:
+//
+//   auto* call = new AgentCall(loader, this);
+//   connect(call, &AgentCall::finished, this, [](const AgentAnswer& a) { ... });
+//   call->get("/v1/health");                 // or post("/v1/probe", json)
+//
+// Trust is by pinning, as SSH pins a host key: the agent's certificate is
+// self-signed, so Qt reports SSL errors; they are ignored only when the
+// certificate's SHA-256 digest equals the pinned fingerprint. With no pin the
+// request fails and the answer carries the fingerprint to show (trust on first
+// use: the user decides); a different fingerprint is AgentAnswer::Trust::Changed,
+// never accepted. A certificate the system's CAs trust is held to the pin too
+// (checked again once encrypted). The request carries the bearer token; a 401
+// is "token refused". Each call has its own QNetworkAccessManager, so nothing of
+// an earlier connection (a TLS session, a pin) is reused.
+
+#include "remote/remoteloaders.h"
+
+#include <QByteArray>
+#include <QObject>
+#include <QPointer>
+#include <QString>
+
+class QNetworkAccessManager;
+class QNetworkReply;
+class QSslCertificate;
+
+namespace wb::ui {
+
+struct AgentAnswer
+{
+    enum class Trust {
+        Unknown, ///< no certificate seen (connection refused, name not found, timed out before TLS)
+        Pinned, ///< the certificate is the pinned one
+        NotPinned, ///< no fingerprint pinned yet: peerFingerprint is what to show and ask about
+        Changed, ///< the certificate is not the pinned one: refused, say it loudly
+    };
+    Trust trust = Trust::Unknown;
+    QString peerFingerprint; ///< SHA-256 of the certificate presented, lower-case hex; "" when none seen
+    int status = 0; ///< the HTTP status; 0 when no HTTP answer came
+    QByteArray body;
+    QString error; ///< one sentence when the call did not get a 2xx answer; "" otherwise
+    bool cancelled = false; ///< abort() was called
+
+    bool ok() const { return error.isEmpty() && !cancelled; }
+};
+
+/// The lower-case hex SHA-256 of a certificate (what the agent prints, without colons).
+QString certificateFingerprint(const QSslCertificate& certificate);
+
+class AgentCall : public QObject
+{
+    Q_OBJECT
+public:
+    static constexpr int DEFAULT_TIMEOUT_MS = 10'000;
+
+    explicit AgentCall(const RemoteLoader& loader, QObject* parent = nullptr);
+    ~AgentCall() override;
+
+    /// Transfer timeout (QNetworkRequest::setTransferTimeout): no byte for that long ends the call.
+    void setTimeoutMs(int ms) { m_timeoutMs = ms; }
+    const RemoteLoader& loader() const { return m_loader; }
+
+    void get(const QString& path);
+    void post(const QString& path, const QByteArray& json);
+    /// Gives up; finished() follows with cancelled set.
+    void abort();
+    bool isRunning() const;
+
+signals:
+    /// Once per call, on the UI thread.
+    void finished(const wb::ui::AgentAnswer& answer);
+
+private:
+    void send(const QByteArray& verb, const QString& path, const QByteArray& body);
+    /// Notes the certificate presented; true when it is the pinned one.
+    bool checkPin(const QSslCertificate& certificate);
+    void done();
+
+    RemoteLoader m_loader;
+    int m_timeoutMs = DEFAULT_TIMEOUT_MS;
+    QNetworkAccessManager* m_manager;
+    QPointer<QNetworkReply> m_reply;
+    AgentAnswer m_answer;
+};
+
+/// The agent's GET /v1/health, as Test connection shows it.
+struct AgentHealth
+{
+    QString version;
+    QString host;
+    bool busy = false;
+    QStringList allow;
+    qint64 maxDurationS = 0;
+    QString clock;
+};
+/// Reads a health answer; nullopt when it is not the agent's ("agent":"wrkbench").
+std::optional<AgentHealth> parseAgentHealth(const QByteArray& body);
+
+} // namespace wb::ui
+
+Q_DECLARE_METATYPE(wb::ui::AgentAnswer)
