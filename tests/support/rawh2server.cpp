@@ -87,13 +87,15 @@ RawH2Server::~RawH2Server()
 {
     m_stop = true;
     m_acceptThread.join();
-    std::lock_guard lock(m_mutex);
-    for (int fd : m_fds)
-        ::shutdown(fd, SHUT_RDWR);
-    for (auto& t : m_threads)
-        t.join();
-    for (int fd : m_fds)
-        ::close(fd);
+    std::vector<std::thread> threads;
+    {
+        std::lock_guard lock(m_mutex);
+        for (int fd : m_fds)
+            ::shutdown(fd, SHUT_RDWR);
+        threads.swap(m_threads);
+    }
+    for (auto& t : threads)
+        t.join(); // each closes its connection on its way out
     ::close(m_listenFd);
 }
 
@@ -109,7 +111,15 @@ void RawH2Server::acceptLoop()
         ++m_accepted;
         std::lock_guard lock(m_mutex);
         m_fds.push_back(fd);
-        m_threads.emplace_back([this, fd] { serve(fd); });
+        m_threads.emplace_back([this, fd] {
+            serve(fd);
+            // Closed as soon as it is served: the engine reconnects thousands of times against
+            // the bad servers, and a server kept alive must not hold every socket it ever had
+            // (the process would run out of descriptors, and a later server could not accept).
+            std::lock_guard closing(m_mutex);
+            std::erase(m_fds, fd);
+            ::close(fd);
+        });
     }
 }
 
