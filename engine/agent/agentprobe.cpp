@@ -13,7 +13,7 @@ std::string agentProbeBody(const ProbeOptions& options)
     for (const Header& h : options.request.headers)
         headers.push_back(h.name + ": " + h.value);
     return nlohmann::json {
-        { "url", options.request.url.toString() }, { "method", options.request.method }, { "headers", headers },
+        { "url", options.request.url.displayText() }, { "method", options.request.method }, { "headers", headers },
         { "body", options.request.body }, { "insecure", !options.tls.verifyPeer }, { "http2", options.allowHttp2 }
     }.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }

@@ -13,22 +13,16 @@ namespace wb {
 
 namespace {
 
-std::string numberText(double v)
-{
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%g", v);
-    return buf;
-}
-
 std::string rateValue(const RunConfig& c)
 {
     if (!c.stages.empty()) {
         std::string text = c.stagesAreConnections ? "connection ramp " : "rate ramp ";
         for (size_t i = 0; i < c.stages.size(); ++i)
-            text += (i ? "," : "") + planDurationText(c.stages[i].durationUs) + ":" + numberText(c.stages[i].target);
+            text
+                += (i ? "," : "") + planDurationText(c.stages[i].durationUs) + ":" + planNumberText(c.stages[i].target);
         return text;
     }
-    return c.ratePerS > 0 ? numberText(c.ratePerS) + "/s" : "none (closed model)";
+    return c.ratePerS > 0 ? planNumberText(c.ratePerS) + "/s" : "none (closed model)";
 }
 
 std::string loaderHost(const RunRecord& r)

@@ -228,17 +228,10 @@ ExperimentTarget readTarget(const Json& j, const std::string& path)
     return t;
 }
 
-std::string numberText(double v)
-{
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.15g", v);
-    return buf;
-}
-
 std::string defaultLabel(const RunConfig& c)
 {
     std::string label = "t" + std::to_string(c.threads) + " c" + std::to_string(c.connections);
-    if (c.ratePerS > 0) label += " R" + numberText(c.ratePerS);
+    if (c.ratePerS > 0) label += " R" + planNumberText(c.ratePerS);
     return label;
 }
 
@@ -281,7 +274,7 @@ std::vector<LoadLevel> readSweep(const Json& j, const RunConfig& base, std::stri
         } else {
             level.load.ratePerS = readRate(j["values"][i], at);
             if (level.load.ratePerS <= 0) fail(at, "a rate level must be greater than zero");
-            level.label = "R" + numberText(level.load.ratePerS);
+            level.label = "R" + planNumberText(level.load.ratePerS);
         }
         levels.push_back(level);
     }
@@ -587,6 +580,13 @@ std::string experimentPlanToJson(const ExperimentPlan& plan, int indent)
     }
     // A body that is not UTF-8 would make dump() throw; plans are typed as JSON text, so it is always UTF-8.
     return root.dump(indent, ' ', false, Json::error_handler_t::replace);
+}
+
+std::string planNumberText(double v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.15g", v);
+    return buf;
 }
 
 } // namespace wb

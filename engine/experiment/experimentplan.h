@@ -111,5 +111,7 @@ const char* experimentOrderName(ExperimentOrder order);
 
 /// The shortest exact spelling of a duration, as plans write it: "2m", "30s", "500ms", "1250us".
 std::string planDurationText(uint64_t us);
+/// A rate or a stage target as plans and reports write it: "1500", "2.5" (no exponent below 1e15).
+std::string planNumberText(double v);
 
 } // namespace wb

@@ -1,24 +1,13 @@
 #include "experiment/kneecurve.h"
 
+#include "experiment/experimentplan.h"
 #include "experiment/experimentresults.h"
 #include "stats/latencysummary.h"
 
 #include <cmath>
-#include <cstdio>
 #include <map>
 
 namespace wb {
-
-namespace {
-
-std::string numberText(double v)
-{
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%g", v);
-    return buf;
-}
-
-} // namespace
 
 std::vector<KneeCurve> experimentKneeCurves(const ExperimentResults& results)
 {
@@ -76,8 +65,8 @@ std::vector<KneePoint> stageKneePoints(const RunConfig& config, const std::vecto
         stageStartS = stageEndS;
         if (requests == 0 || seconds <= 0 || latency.count() == 0) continue;
         const LatencySummary summary = LatencySummary::of(latency);
-        const std::string target
-            = config.stagesAreConnections ? numberText(stage.target) + " connections" : numberText(stage.target) + "/s";
+        const std::string target = config.stagesAreConnections ? planNumberText(stage.target) + " connections"
+                                                               : planNumberText(stage.target) + "/s";
         points.push_back({ "stage " + std::to_string(s + 1) + ": " + target, static_cast<double>(requests) / seconds,
             summary.p50Us, summary.p99Us });
     }

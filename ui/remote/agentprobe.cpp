@@ -1,7 +1,8 @@
 #include "remote/agentprobe.h"
 
+#include "agent/agentprobe.h"
+
 #include <QDateTime>
-#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 
@@ -9,17 +10,18 @@ namespace wb::ui {
 
 QByteArray agentProbeRequest(const Target& target)
 {
-    QJsonObject o;
-    o.insert(QStringLiteral("url"), QString::fromStdString(target.url));
-    o.insert(QStringLiteral("method"), QString::fromStdString(target.method.empty() ? "GET" : target.method));
-    QJsonArray headers;
-    for (const Header& h : target.headers)
-        headers.append(QString::fromStdString(h.name + ": " + h.value));
-    o.insert(QStringLiteral("headers"), headers);
-    o.insert(QStringLiteral("body"), QString::fromStdString(target.body));
-    o.insert(QStringLiteral("insecure"), !target.tls.verifyPeer);
-    o.insert(QStringLiteral("http2"), target.httpVersion == HttpVersion::Http2);
-    return QJsonDocument(o).toJson(QJsonDocument::Compact);
+    // The same request body as the CLI's probe on an agent (agent/agentprobe.h).
+    ProbeOptions options;
+    if (auto url = parseUrl(target.url))
+        options.request.url = *url;
+    else
+        options.request.url.original = target.url;
+    options.request.method = target.method.empty() ? "GET" : target.method;
+    options.request.headers = target.headers;
+    options.request.body = target.body;
+    options.tls.verifyPeer = target.tls.verifyPeer;
+    options.allowHttp2 = target.httpVersion == HttpVersion::Http2;
+    return QByteArray::fromStdString(agentProbeBody(options));
 }
 
 ProbeOutcome agentProbeOutcome(const AgentAnswer& answer, const QString& loaderName)

@@ -1,5 +1,7 @@
 #include "remote/remoteloaders.h"
 
+#include "agent/agentclient.h"
+#include "agent/agentcredentials.h"
 #include "session/sessionpaths.h"
 
 #include <QDir>
@@ -59,21 +61,16 @@ Status writePrivateFile(const QString& path, const QByteArray& text)
 
 std::optional<QString> normalizeFingerprint(const QString& text)
 {
-    QString hex = text.trimmed();
-    hex.remove(QLatin1Char(':'));
-    if (hex.isEmpty()) return QString();
-    static const QRegularExpression SHA256(QStringLiteral("^[0-9A-Fa-f]{64}$"));
-    if (!SHA256.match(hex).hasMatch()) return std::nullopt;
-    return hex.toLower();
+    const QString trimmed = text.trimmed();
+    if (QString(trimmed).remove(QLatin1Char(':')).isEmpty()) return QString(); // not pinned yet
+    auto hex = wb::normalizeFingerprint(trimmed.toStdString()); // the CLI's and the agent's reading
+    if (!hex) return std::nullopt;
+    return QString::fromStdString(*hex);
 }
 
 QString displayFingerprint(const QString& fingerprint)
 {
-    QStringList pairs;
-    const QString upper = fingerprint.toUpper();
-    for (qsizetype i = 0; i + 1 < upper.size(); i += 2)
-        pairs << upper.mid(i, 2);
-    return pairs.join(QLatin1Char(':'));
+    return QString::fromStdString(wb::displayFingerprint(fingerprint.toStdString()));
 }
 
 QString remoteLoaderProblem(const RemoteLoader& loader, const QList<RemoteLoader>& others)
@@ -84,9 +81,9 @@ QString remoteLoaderProblem(const RemoteLoader& loader, const QList<RemoteLoader
         return QObject::tr("Name: letters, digits, '.', '_' and '-' only (the Loaders field lists names with commas)");
     for (const RemoteLoader& other : others)
         if (other.name == loader.name) return QObject::tr("Name: another loader is called %1").arg(loader.name);
-    static const QRegularExpression ADDRESS(QStringLiteral(R"(^(\[[0-9A-Fa-f:.]+\]|[^\s:\[\]]+):(\d{1,5})$)"));
-    const auto address = ADDRESS.match(loader.address);
-    if (!address.hasMatch() || address.captured(2).toUInt() == 0 || address.captured(2).toUInt() > 65535)
+    // Read as the engine's client reads it (agent/agentclient.h), with no room for spaces.
+    if (!splitAgentAddress(loader.address.toStdString())
+        || loader.address.contains(QRegularExpression(QStringLiteral("\\s"))))
         return QObject::tr("Address: HOST:PORT, e.g. 10.20.0.5:7450 ([::1]:7450 for IPv6)");
     if (!normalizeFingerprint(loader.fingerprint))
         return QObject::tr("Fingerprint: 64 hex digits, with or without colons (the agent prints it at start)");
