@@ -1,13 +1,13 @@
 #include "loadercommand.h"
 
 #include "cliparse.h"
-#include "fleet/loaderstream.h"
+#include "wire/loaderstream.h"
 #include "fleet/pausedloader.h"
 #include "pipeline/recordedrun.h"
 #include "report/units.h"
 #include "run/clocknote.h"
 #include "run/shard.h"
-#include "store/configjson.h"
+#include "wire/configcodec.h"
 
 #include <CLI/CLI.hpp>
 #include <csignal>

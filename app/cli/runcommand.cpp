@@ -17,7 +17,7 @@
 #include "run/runobserver.h"
 #include "run/shard.h"
 #include "run/stages.h"
-#include "store/configjson.h"
+#include "wire/configcodec.h"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -161,14 +161,21 @@ Result<RunConfig> toConfig(const RunArgs& a)
     cfg.tls.caFile = a.caFile;
     if (!a.on.empty() && a.on != "local" && a.on != "kubernetes" && a.on != "agents")
         return Error { "--on '" + a.on + "': use local, kubernetes or agents HOST:PORT,..." };
-    cfg.loaders.count = std::max(a.loaders, 1u);
+    unsigned loaders = 0; // not given: one process, as always
+    if (!a.loaders.empty()) {
+        auto n = parseCount(a.loaders);
+        if (!n) return Error { "--loaders: " + n.error() };
+        if (*n < 1 || *n > 10000) return Error { "--loaders " + a.loaders + ": use 1 to 10000 loaders" };
+        loaders = static_cast<unsigned>(*n);
+    }
+    cfg.loaders.count = std::max(loaders, 1u);
     cfg.loaders.on = a.on == "kubernetes" ? LoaderPlacement::On::Kubernetes : LoaderPlacement::On::Local;
     if (a.on == "agents" || !a.agents.empty()) {
         auto placement = parseLoaderPlacement("remote " + a.agents);
         if (!placement) return Error { "--on agents: name them, HOST:PORT[,HOST:PORT...]" };
-        if (a.loaders > 0 && a.loaders != placement->count)
+        if (loaders > 0 && loaders != placement->count)
             return Error { fmt::format(
-                "--loaders {} with {} agents: agents make one loader each", a.loaders, placement->count) };
+                "--loaders {} with {} agents: agents make one loader each", loaders, placement->count) };
         cfg.loaders = *placement;
     }
     cfg.loaders.kubeContext = a.kubeContext;
@@ -327,19 +334,20 @@ int runCommand(const RunArgs& a)
     setup.jobTtlSeconds = a.jobTtlSeconds;
     setup.keepJob = a.keepJob;
     setup.keepIntervals = !a.jsonPath.empty();
+    AgentFleet agentFleet;
     if (cfg->loaders.on == LoaderPlacement::On::Agents) {
         auto agents = agentEndpoints(cfg->loaders.agents, a.agentTokenFile, a.agentFingerprint, a.agentCacert);
         if (!agents) {
             printError(agents.error());
             return 2;
         }
-        setup.agents = *agents;
+        agentFleet.agents = *agents;
         auto reattach = parseDurationUs(a.agentReattach);
         if (!reattach) {
             printError("--agent-reattach: " + reattach.error());
             return 2;
         }
-        setup.agentReattachUs = *reattach;
+        agentFleet.reattachUs = *reattach;
     }
     setup.onLoaderText = [](unsigned loader, const std::string& line) {
         printWarning("loader " + std::to_string(loader) + ": " + line);
@@ -395,6 +403,7 @@ int runCommand(const RunArgs& a)
     options.startAtUnixUs = startAtUs;
     setup.readyTimeoutUs = *readyTimeout;
     options.fleet = setup;
+    options.agents = agentFleet;
     options.sessionPath = a.dbPath;
     options.targetName = a.targetName;
     options.tags = a.tags;

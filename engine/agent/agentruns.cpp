@@ -3,6 +3,11 @@
 #include "common/clock.h"
 #include "fleet/controlfiles.h"
 #include "fleet/subprocess.h"
+#include "report/jsonreport.h"
+#include "run/runfold.h"
+#include "run/shard.h"
+#include "wire/configcodec.h"
+#include "wire/loaderread.h"
 
 #include <cerrno>
 #include <csignal>
@@ -25,7 +30,7 @@ namespace {
 /// comes within seconds of every loader being ready).
 constexpr const char* LOADER_START_TIMEOUT = "2m";
 constexpr uint64_t LOADER_START_TIMEOUT_US = 120'000'000;
-/// What a loader's result line says near its start (fleet/loaderstream.cpp).
+/// What a loader's end line says near its start (wire/loaderstream.cpp).
 constexpr std::string_view FINISHED_EVENT = "\"event\":\"finished\"";
 
 int64_t wallNowS()
@@ -192,14 +197,22 @@ void AgentRuns::pump(std::shared_ptr<Run> run)
         m_grew.notify_all();
     }
     endStreaming(run->process);
+    ::fsync(run->streamFd);
     bool hasResult = false;
     if (!finishedLine.empty()) {
-        try {
-            const auto doc = nlohmann::json::parse(finishedLine);
-            hasResult = writeControlFile(run->dir, "result.json", doc.at("result").dump()).ok();
-        } catch (const std::exception&) { }
+        // The loader's result is its stream folded as any run is (run/runfold.h), written as the
+        // --json document a loader run by hand writes: what `merge` and the workstation read.
+        if (auto doc = readLoaderFile(run->streamPath); doc && doc->complete)
+            if (auto whole = runConfigFromJson(doc->identity.wholeConfigJson))
+                if (auto share = shareOf(whole->normalized(), Shard { doc->identity.index, doc->identity.count })) {
+                    RunFold fold(*share);
+                    for (IntervalRecord& i : doc->intervals)
+                        fold.add(std::move(i));
+                    hasResult = writeControlFile(run->dir, "result.json",
+                        formatLoaderDocument(fold.finish(doc->end), doc->identity))
+                                    .ok();
+                }
     }
-    ::fsync(run->streamFd);
     ::close(run->streamFd);
     std::lock_guard lock(m_mutex);
     run->streamFd = -1;

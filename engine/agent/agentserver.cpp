@@ -7,7 +7,7 @@
 #include "probe/probe.h"
 #include "run/clocknote.h"
 #include "run/runcontroller.h"
-#include "store/configjson.h"
+#include "wire/configcodec.h"
 
 #include <arpa/inet.h>
 #include <cerrno>

@@ -24,7 +24,8 @@ struct LoadPlan
     std::string serverName; ///< SNI and certificate name
 
     // Phases on the monotonic clock (h2load's warm-up / main duration split):
-    // [startUs, measureStartUs) warm-up, nothing recorded; [measureStartUs, endUs) measured.
+    // [startUs, measureStartUs) warm-up, only counted (warmupRequests); [measureStartUs, endUs)
+    // measured. Before startUs (a common start's lead) connections may open but send nothing.
     uint64_t startUs = 0;
     uint64_t measureStartUs = 0;
     uint64_t endUs = 0;

@@ -137,12 +137,14 @@ void Worker::run()
         // Due sends first: publishing an interval, housekeeping and retries can wait a few
         // microseconds; a due send that waits shows up as the target's latency.
         if (!m_timers.empty() && m_timers.front().dueUs <= now) runDueTimers(now);
+        if (!m_held.empty() && now >= m_plan.startUs) releaseHeld();
         if (now >= m_nextTickUs) publishUpTo(now);
         if (now >= m_nextHousekeepingUs) housekeeping(now);
         if (now >= m_nextRetryUs) retryIdle(now);
 
         uint64_t wakeAtUs = std::min({ m_plan.endUs, m_nextTickUs, m_nextHousekeepingUs, m_nextRetryUs });
         if (!m_timers.empty()) wakeAtUs = std::min(wakeAtUs, m_timers.front().dueUs);
+        if (!m_held.empty()) wakeAtUs = std::min(wakeAtUs, m_plan.startUs);
         now = monotonicNowUs();
         uint64_t waitUs = wakeAtUs > now ? wakeAtUs - now : 0;
         if (m_spinUs > 0 && !m_timers.empty()) {
@@ -300,10 +302,25 @@ void Worker::startSession(Connection& c)
     c.session->onConnected();
     // Output of the session's own (an HTTP/2 preface) first; HTTP/1.1 has none.
     if (c.session->hasOutput() && !flushWrite(c)) return;
-    if (m_plan.schedule)
-        sendDue(c, monotonicNowUs());
-    else
+    if (m_plan.schedule) {
+        sendDue(c, monotonicNowUs()); // nothing is due before the load starts
+    } else if (monotonicNowUs() < m_plan.startUs) {
+        // Connected ahead of a common start: it waits, sending nothing that no figure would hold.
+        m_held.push_back(indexOf(c));
+    } else {
         startBatch(c, c.session->capacity());
+    }
+}
+
+// The load starts: the connections that opened ahead of it send their first requests.
+void Worker::releaseHeld()
+{
+    std::vector<uint32_t> held;
+    held.swap(m_held);
+    for (const uint32_t index : held) {
+        Connection& c = m_connections[index];
+        if (c.state == Connection::State::Active && c.session->inFlight() == 0) startBatch(c, c.session->capacity());
+    }
 }
 
 void Worker::continueHandshake(Connection& c)
@@ -501,6 +518,8 @@ bool Worker::onResponse(Connection& c, const Completion& done)
             m_current.maxLagUs = std::max(m_current.maxLagUs, lagUs);
             m_current.sendLag.record(lagUs);
         }
+    } else if (inWindow && !done.reset) {
+        ++m_warmupRequests; // sent during the warm-up: it reached the target, in no figure
     }
     if (done.closing || (c.closeAfterResponse && c.session->inFlight() == 0)) {
         recycle(c, false);

@@ -54,6 +54,8 @@ public:
     const std::string& firstTlsError() const { return m_firstTlsError; }
     const std::string& firstConnectError() const { return m_firstConnectError; }
     uint64_t reconnects() const { return m_reconnects; }
+    /// Responses to requests sent during the warm-up (not measured, but the target served them).
+    uint64_t warmupRequests() const { return m_warmupRequests; }
     /// A request mix: what each entry got over the measured run (read once the worker finished).
     const std::vector<EntryStats>& entryStats() const { return m_entries; }
     /// HTTP/2: the lowest stream limit a server set below --streams (0 = none).
@@ -68,6 +70,7 @@ private:
     void onConnected(Connection& c);
     void continueHandshake(Connection& c);
     void startSession(Connection& c);
+    void releaseHeld();
     bool startBatch(Connection& c, uint32_t requests);
     bool sendDue(Connection& c, uint64_t nowUs);
     bool flushWrite(Connection& c);
@@ -134,6 +137,9 @@ private:
     std::string m_firstTlsError;
     std::string m_firstConnectError;
     uint64_t m_reconnects = 0;
+    uint64_t m_warmupRequests = 0;
+    /// Closed model, common start: connections open and waiting for the load to start.
+    std::vector<uint32_t> m_held;
     std::vector<EntryStats> m_entries; ///< per mix entry, the whole run (empty without a mix)
     /// A connection failed with requests in flight: the error is charged to the oldest one's entry.
     void chargeEntry(const Connection& c, uint64_t ErrorCounts::*kind, uint64_t count = 1);

@@ -1,209 +1,67 @@
-#include "fleet/loaderread.h"
+#include "wire/loaderread.h"
 
-#include "stats/hdrcodec.h"
+#include "wire/configcodec.h"
+#include "wire/intervalcodec.h"
+#include "wire/runendcodec.h"
 
 #include <cmath>
 #include <fmt/format.h>
 #include <fstream>
-#include <nlohmann/json.hpp>
 #include <sstream>
 
 namespace wb {
 
 namespace {
 
-using Json = nlohmann::json;
+using Json = WireJson;
 
 // The largest loader file read: a day-long run's document with every interval's histograms.
 constexpr std::streamoff MAX_LOADER_FILE_BYTES = 512LL * 1024 * 1024;
 
-struct Bad
-{
-    std::string what;
-};
-
-const Json& member(const Json& j, const char* key)
-{
-    if (!j.is_object() || !j.contains(key)) throw Bad { fmt::format("'{}' is missing", key) };
-    return j.at(key);
-}
-
-uint64_t count(const Json& j, const char* key)
-{
-    const Json& v = member(j, key);
-    if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<int64_t>() >= 0))
-        throw Bad { fmt::format("'{}' must be a whole number", key) };
-    return v.get<uint64_t>();
-}
-
-uint64_t countOr(const Json& j, const char* key, uint64_t otherwise)
-{
-    return j.is_object() && j.contains(key) ? count(j, key) : otherwise;
-}
-
-double number(const Json& j, const char* key, double otherwise = 0)
-{
-    if (!j.is_object() || !j.contains(key) || j.at(key).is_null()) return otherwise;
-    if (!j.at(key).is_number()) throw Bad { fmt::format("'{}' must be a number", key) };
-    return j.at(key).get<double>();
-}
-
-std::string text(const Json& j, const char* key)
-{
-    if (!j.is_object() || !j.contains(key) || j.at(key).is_null()) return {};
-    if (!j.at(key).is_string()) throw Bad { fmt::format("'{}' must be a string", key) };
-    return j.at(key).get<std::string>();
-}
-
-// One histogram of "histograms", with its exact totals from "histogram_totals".
-LatencyHistogram histogram(const Json& holder, const char* key)
-{
-    if (!holder.contains("histograms")) throw Bad { "'histograms' is missing (a loader of an older wrkbench?)" };
-    const Json& all = holder.at("histograms");
-    if (!all.is_object() || !all.contains(key)) return {};
-    if (!all.at(key).is_string()) throw Bad { fmt::format("histograms.{} must be a string", key) };
-    auto h = decodeHdrBase64(all.at(key).get<std::string>());
-    if (!h) throw Bad { fmt::format("histograms.{}: {}", key, h.error()) };
-    const Json totals = holder.contains("histogram_totals") ? holder.at("histogram_totals") : Json::object();
-    if (totals.is_object() && totals.contains(key)) {
-        const Json& t = totals.at(key);
-        if (count(t, "count") != h->count())
-            throw Bad { fmt::format(
-                "histogram_totals.{}.count is {} but the histogram holds {}", key, count(t, "count"), h->count()) };
-        if (!h->setExactTotals(count(t, "min_us"), count(t, "max_us"), count(t, "sum_us")))
-            throw Bad { fmt::format("histogram_totals.{} does not fit its histogram", key) };
-    }
-    return std::move(*h);
-}
-
-ErrorCounts errorsOf(const Json& j)
-{
-    ErrorCounts e;
-    e.connect = count(j, "connect");
-    e.read = count(j, "read");
-    e.write = count(j, "write");
-    e.timeout = count(j, "timeout");
-    e.tls = count(j, "tls");
-    e.parse = count(j, "parse");
-    e.stream = countOr(j, "stream", 0);
-    e.status = count(j, "status");
-    return e;
-}
-
-StatusCounts statusOf(const Json& j)
-{
-    if (!j.is_object()) throw Bad { "'status_codes' must be an object" };
-    StatusCounts s;
-    for (const auto& [code, n] : j.items()) {
-        int c = 0;
-        try {
-            c = std::stoi(code);
-        } catch (...) {
-            throw Bad { fmt::format("status code '{}' is not a number", code) };
-        }
-        if (c < 0 || c > StatusCounts::MAX_CODE) throw Bad { fmt::format("status code {} is out of range", c) };
-        if (!n.is_number_unsigned() && !n.is_number_integer()) throw Bad { "a status count must be a number" };
-        s.byCode[static_cast<size_t>(c)] += n.get<uint64_t>();
-    }
-    return s;
-}
-
-// Everything the merge needs from one interval of the --json format (histograms kept compact).
-LoaderInterval intervalOf(const Json& j)
-{
-    IntervalSnapshot s;
-    s.startS = number(j, "start_s");
-    s.endS = number(j, "t_s");
-    if (!(s.endS >= s.startS)) throw Bad { "an interval ends before it starts" };
-    s.requests = count(j, "requests");
-    s.bytes = count(j, "bytes");
-    s.errors = errorsOf(member(j, "errors_by_kind"));
-    s.status = statusOf(member(j, "status_codes"));
-    s.connections = static_cast<uint32_t>(countOr(j, "connections", 0));
-    s.targetRatePerS = number(j, "target_rps");
-    s.lateRequests = countOr(j, "late_requests", 0);
-    s.maxLagUs = countOr(j, "max_lag_us", 0);
-    s.latency = histogram(j, "latency");
-    s.serviceLatency = histogram(j, "service");
-    s.sendLag = histogram(j, "send_lag");
-    s.connectTime = histogram(j, "connect");
-    s.tlsHandshake = histogram(j, "tls_handshake");
-    s.firstByte = histogram(j, "ttfb");
-    if (s.latency.count() > s.requests)
-        throw Bad { fmt::format("an interval holds {} latencies for {} requests", s.latency.count(), s.requests) };
-    return IntervalRecord::of(s, static_cast<int64_t>(number(j, "start_unix_ms")));
-}
-
 LoaderIdentity identityOf(const Json& j)
 {
     LoaderIdentity id;
-    id.index = static_cast<unsigned>(count(j, "index"));
-    id.count = static_cast<unsigned>(count(j, "count"));
+    id.index = static_cast<unsigned>(wireCount(j, "index"));
+    id.count = static_cast<unsigned>(wireCount(j, "count"));
     if (id.count == 0 || id.index >= id.count)
-        throw Bad { fmt::format("loader {} of {} is out of range", id.index, id.count) };
-    id.host = text(j, "host");
-    id.clock = text(j, "clock");
-    id.requestedStartUnixUs = static_cast<int64_t>(number(j, "requested_start_unix_us"));
-    const Json& config = member(j, "config");
-    if (!config.is_object()) throw Bad { "'loader.config' must be an object" };
-    id.wholeConfigJson = config.dump();
+        throw WireError { fmt::format("loader {} of {} is out of range", id.index, id.count) };
+    id.host = wireText(j, "host");
+    id.clock = wireText(j, "clock");
+    id.requestedStartUnixUs = wireInt(j, "requested_start_unix_us");
+    const Json& config = wireMember(j, "config");
+    if (!config.is_object()) throw WireError { "'loader.config' must be an object" };
+    // Read and written again: what the merge compares is the configuration as this build reads it.
+    auto whole = runConfigFromJson(dumpWireJson(config));
+    if (!whole) throw WireError { "'loader.config': " + whole.error() };
+    id.wholeConfigJson = runConfigToJson(*whole);
     return id;
 }
 
-// The final document: its intervals and what its summary adds to them.
+// A loader's --json document: the report's intervals (the interval codec wrote them) and the
+// loader section's end record.
 LoaderDocument documentOf(const Json& doc)
 {
-    if (!doc.is_object() || text(doc, "tool") != "wrkbench") throw Bad { "this is not a wrkbench --json result" };
+    if (!doc.is_object() || wireText(doc, "tool") != "wrkbench") throw WireError { "this is not a wrkbench --json result" };
     if (!doc.contains("loader"))
-        throw Bad { "this result is not a loader's: run each loader with --shard I/N (and --start-at)" };
+        throw WireError { "this result is not a loader's: run each loader with --shard I/N (and --start-at)" };
+    const Json& loader = doc.at("loader");
+    if (!loader.contains("end")) throw WireError { "'loader.end' is missing (a loader of an older wrkbench?)" };
     LoaderDocument d;
-    d.identity = identityOf(doc.at("loader"));
-    const Json& intervals = member(doc, "intervals");
-    if (!intervals.is_array()) throw Bad { "'intervals' must be an array" };
+    d.identity = identityOf(loader);
+    const Json& intervals = wireMember(doc, "intervals");
+    if (!intervals.is_array()) throw WireError { "'intervals' must be an array" };
     for (const Json& i : intervals)
-        d.intervals.push_back(intervalOf(i));
-    const Json& summary = member(doc, "summary");
-    LoaderFinal& f = d.final;
-    f.durationS = number(summary, "duration_s");
-    f.targetRatePerS = number(summary, "requested_rps");
-    f.measureStartUnixMs = static_cast<int64_t>(number(summary, "start_unix_ms"));
-    f.stoppedEarly = summary.contains("stopped_early") && summary.at("stopped_early").is_boolean()
-        && summary.at("stopped_early").get<bool>();
-    f.protocol = text(doc, "protocol");
-    f.engineVersion = text(doc, "version");
-    f.reconnects = countOr(summary, "reconnects", 0);
-    f.serverStreamLimit = static_cast<uint32_t>(countOr(summary, "server_stream_limit", 0));
-    f.firstTlsError = text(doc, "first_tls_error");
-    f.firstConnectError = text(doc, "first_connect_error");
-    const Json& samples
-        = doc.at("loader").contains("thread_rps_samples") ? doc.at("loader").at("thread_rps_samples") : Json::array();
-    if (!samples.is_array()) throw Bad { "'loader.thread_rps_samples' must be an array" };
-    for (const Json& v : samples) {
-        if (!v.is_number()) throw Bad { "a thread Req/Sec sample must be a number" };
-        f.threadRates.perThreadRequestsPerS.push_back(v.get<double>());
-    }
-    // Exactness check: the intervals must add up to the summary the loader printed.
+        d.intervals.push_back(intervalFromJson(i));
+    uint64_t said = 0;
+    d.end = runEndFromJson(loader.at("end"), &said);
+    // Exactness check: the intervals must add up to what the loader said they hold.
     uint64_t requests = 0;
-    for (const LoaderInterval& i : d.intervals)
+    for (const IntervalRecord& i : d.intervals)
         requests += i.requests;
-    if (requests != count(summary, "requests"))
-        throw Bad { fmt::format(
-            "its intervals hold {} requests but its summary says {}", requests, count(summary, "requests")) };
+    if (said != UINT64_MAX && requests != said)
+        throw WireError { fmt::format("its intervals hold {} requests but its end says {}", requests, said) };
     d.complete = true;
     return d;
-}
-
-template<typename F> auto guarded(F&& f, const std::string& where) -> Result<decltype(f())>
-{
-    try {
-        return f();
-    } catch (const Bad& bad) {
-        return Error { where + bad.what };
-    } catch (const Json::exception& e) {
-        return Error { where + "malformed JSON (" + std::string(e.what()) + ")" };
-    } catch (const std::exception& e) {
-        return Error { where + e.what() };
-    }
 }
 
 } // namespace
@@ -217,35 +75,36 @@ Result<LoaderEvent> parseLoaderLine(std::string_view line)
         event.text = std::string(line);
         return event;
     }
-    return guarded(
+    return wireGuarded(
         [&] {
-            const Json j = Json::parse(line);
-            const std::string kind = text(j, "event");
+            const Json j = parseWireJson(line);
+            const std::string kind = wireText(j, "event");
             if (kind.empty()) {
                 event.text = std::string(line);
                 return event;
             }
             if (kind == "ready") {
                 event.kind = LoaderEvent::Kind::Ready;
-                event.identity = identityOf(member(j, "loader"));
+                event.identity = identityOf(wireMember(j, "loader"));
                 event.loader = event.identity.index;
                 return event;
             }
-            event.loader = static_cast<unsigned>(count(j, "loader"));
+            event.loader = static_cast<unsigned>(wireCount(j, "loader"));
             if (kind == "started") {
                 event.kind = LoaderEvent::Kind::Started;
-                event.identity.requestedStartUnixUs = static_cast<int64_t>(number(j, "requested_start_unix_us"));
+                event.identity.requestedStartUnixUs = wireInt(j, "requested_start_unix_us");
             } else if (kind == "interval") {
                 event.kind = LoaderEvent::Kind::Interval;
-                event.interval = intervalOf(member(j, "interval"));
+                event.interval = intervalFromJson(wireMember(j, "interval"));
             } else if (kind == "finished") {
                 event.kind = LoaderEvent::Kind::Finished;
-                event.final = documentOf(member(j, "result")).final;
+                if (!j.contains("end")) throw WireError { "'end' is missing (a loader of an older wrkbench?)" };
+                event.end = runEndFromJson(j.at("end"), &event.intervalRequests);
             } else if (kind == "failed") {
                 event.kind = LoaderEvent::Kind::Failed;
-                event.text = text(j, "error");
+                event.text = wireText(j, "error");
             } else {
-                throw Bad { fmt::format("unknown event '{}'", kind) };
+                throw WireError { fmt::format("unknown event '{}'", kind) };
             }
             return event;
         },
@@ -262,7 +121,7 @@ Result<LoaderDocument> parseLoaderDocument(std::string_view content, const std::
     const std::string_view firstLine
         = content.substr(first, eol == std::string_view::npos ? content.size() - first : eol - first);
     if (firstLine.find("\"event\"") == std::string_view::npos)
-        return guarded([&] { return documentOf(Json::parse(content)); }, where);
+        return wireGuarded([&] { return documentOf(Json::parse(content)); }, where);
 
     LoaderDocument d;
     bool started = false;
@@ -286,8 +145,16 @@ Result<LoaderDocument> parseLoaderDocument(std::string_view content, const std::
             d.intervals.push_back(event->interval);
             break;
         case LoaderEvent::Kind::Finished:
-            d.final = event->final;
+            d.end = std::move(event->end);
             d.complete = true;
+            if (event->intervalRequests != UINT64_MAX) {
+                uint64_t requests = 0;
+                for (const IntervalRecord& i : d.intervals)
+                    requests += i.requests;
+                if (requests != event->intervalRequests)
+                    return Error { fmt::format("{}line {}: the stream's intervals hold {} requests but its end says {}",
+                        where, lineNo, requests, event->intervalRequests) };
+            }
             break;
         case LoaderEvent::Kind::Failed:
             d.failure = event->text;

@@ -1,41 +1,40 @@
-#include "fleet/loaderstream.h"
+#include "wire/loaderstream.h"
 
-#include "report/jsonreport.h"
+#include "run/runfold.h"
+#include "wire/intervalcodec.h"
+#include "wire/runendcodec.h"
 
 #include <cerrno>
-#include <nlohmann/json.hpp>
 #include <unistd.h>
 
 namespace wb {
 
 namespace {
 
-using Json = nlohmann::ordered_json;
-
-Json identityJson(const LoaderIdentity& id)
+uint64_t intervalRequestsOf(const RunResult& result)
 {
-    Json j { { "index", id.index }, { "count", id.count }, { "host", id.host }, { "clock", id.clock },
-        { "requested_start_unix_us", id.requestedStartUnixUs } };
-    j["config"] = id.wholeConfigJson.empty() ? Json::object() : Json::parse(id.wholeConfigJson);
-    return j;
-}
-
-std::string dump(const Json& j)
-{
-    return j.dump(-1, ' ', false, Json::error_handler_t::replace);
+    uint64_t requests = 0;
+    for (const IntervalRecord& i : result.intervals)
+        requests += i.requests;
+    return requests;
 }
 
 } // namespace
 
-std::string formatLoaderDocument(const RunResult& share, const LoaderIdentity& identity)
+WireJson loaderIdentityToJson(const LoaderIdentity& id)
 {
-    Json doc = Json::parse(formatJsonReport(share));
-    Json loader = identityJson(identity);
-    // wrk's Thread Stats pool every thread's 100 ms samples: kept whole so the merged run's
-    // Req/Sec row is exactly that of all the loaders' threads together.
-    loader["thread_rps_samples"] = share.threadRates.perThreadRequestsPerS;
-    doc["loader"] = std::move(loader);
-    return doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+    WireJson j { { "index", id.index }, { "count", id.count }, { "host", id.host }, { "clock", id.clock },
+        { "requested_start_unix_us", id.requestedStartUnixUs } };
+    // Our own configuration text (runConfigToJson), so parsing it back cannot fail.
+    j["config"] = id.wholeConfigJson.empty() ? WireJson::object() : WireJson::parse(id.wholeConfigJson);
+    return j;
+}
+
+WireJson loaderSectionJson(const RunResult& share, const LoaderIdentity& identity)
+{
+    WireJson loader = loaderIdentityToJson(identity);
+    loader["end"] = runEndToJson(runEndOf(share), intervalRequestsOf(share));
+    return loader;
 }
 
 LoaderStreamWriter::LoaderStreamWriter(int fd, LoaderIdentity identity)
@@ -59,33 +58,32 @@ void LoaderStreamWriter::writeLine(const std::string& line)
 
 void LoaderStreamWriter::ready()
 {
-    writeLine(dump(Json { { "event", "ready" }, { "loader", identityJson(m_identity) } }));
+    writeLine(dumpWireJson(WireJson { { "event", "ready" }, { "loader", loaderIdentityToJson(m_identity) } }));
 }
 
 void LoaderStreamWriter::onStarted(const RunConfig& share)
 {
     m_share = share;
-    writeLine(dump(Json { { "event", "started" }, { "loader", m_identity.index },
+    writeLine(dumpWireJson(WireJson { { "event", "started" }, { "loader", m_identity.index },
         { "requested_start_unix_us", m_identity.requestedStartUnixUs } }));
 }
 
 void LoaderStreamWriter::onInterval(const IntervalRecord& interval)
 {
-    // The interval's JSON is written as the report writes it, wrapped without re-parsing.
+    // The interval's JSON is written as the codec writes it, wrapped without re-parsing.
     writeLine(R"({"event":"interval","loader":)" + std::to_string(m_identity.index) + R"(,"interval":)"
         + formatIntervalJson(interval, m_share) + "}");
 }
 
 void LoaderStreamWriter::onFinished(const RunResult& result)
 {
-    Json line { { "event", "finished" }, { "loader", m_identity.index } };
-    line["result"] = Json::parse(formatLoaderDocument(result, m_identity));
-    writeLine(dump(line));
+    writeLine(dumpWireJson(WireJson { { "event", "finished" }, { "loader", m_identity.index },
+        { "end", runEndToJson(runEndOf(result), intervalRequestsOf(result)) } }));
 }
 
 void LoaderStreamWriter::failed(const std::string& error)
 {
-    writeLine(dump(Json { { "event", "failed" }, { "loader", m_identity.index }, { "error", error } }));
+    writeLine(dumpWireJson(WireJson { { "event", "failed" }, { "loader", m_identity.index }, { "error", error } }));
 }
 
 } // namespace wb

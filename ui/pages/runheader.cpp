@@ -212,10 +212,6 @@ void RunHeader::finish(const RunOutcome& outcome)
     m_message->setVisible(!text.isEmpty());
 }
 
-QString RunHeader::requestsPerSText() const
-{
-    return m_rps->text();
-}
 QString RunHeader::errorsText() const
 {
     return m_errorsLabel->text();

@@ -33,7 +33,6 @@ public:
     void addInterval(const LiveInterval& interval);
     void finish(const RunOutcome& outcome);
 
-    QString requestsPerSText() const;
     QString errorsText() const;
     QString messageText() const;
     int progressPercent() const;

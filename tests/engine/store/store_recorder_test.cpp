@@ -28,22 +28,22 @@ std::unique_ptr<SessionStore> openStore(const std::string& path)
 struct FakeRun
 {
     RunConfig config = sampleConfig();
+    RunFold fold { config };
     RunResult result;
 
-    void start(RunObserver& o)
-    {
-        result.config = config;
-        o.onStarted(config);
-    }
+    void start(RunObserver& o) { o.onStarted(config); }
     void interval(RunObserver& o, uint32_t index, uint64_t n = 300)
     {
         const IntervalSnapshot s = sampleSnapshot(index, 1000 + 50 * index, n);
         const IntervalRecord record = IntervalRecord::of(s, 1'700'000'000'000 + 1000 * index);
-        result.addInterval(s, record);
-        result.durationS = s.endS;
+        fold.add(s, record);
         o.onInterval(record);
     }
-    void finish(RunObserver& o) { o.onFinished(result); }
+    void finish(RunObserver& o)
+    {
+        result = fold.finish(RunEnd {});
+        o.onFinished(result);
+    }
 };
 
 double msSince(Clock::time_point t)
