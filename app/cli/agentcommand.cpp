@@ -3,6 +3,7 @@
 #include "agent/agentserver.h"
 #include "cliparse.h"
 #include "fleet/localexecutor.h"
+#include "parse/quantity.h"
 #include "report/units.h"
 
 #include <CLI/CLI.hpp>

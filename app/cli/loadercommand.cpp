@@ -4,7 +4,7 @@
 #include "wire/loaderstream.h"
 #include "fleet/pausedloader.h"
 #include "pipeline/recordedrun.h"
-#include "report/units.h"
+#include "parse/quantity.h"
 #include "run/clocknote.h"
 #include "run/shard.h"
 #include "wire/configcodec.h"

@@ -11,7 +11,7 @@
 #include "pipeline/recordedrun.h"
 #include "report/hdrlog.h"
 #include "report/jsonreport.h"
-#include "report/units.h"
+#include "parse/quantity.h"
 #include "report/wrktext.h"
 #include "run/clocknote.h"
 #include "run/runobserver.h"

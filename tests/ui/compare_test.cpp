@@ -11,7 +11,7 @@
 #include "pages/comparepage.h"
 #include "pages/comparetable.h"
 #include "session/sessiondocument.h"
-#include "store/wrkimport.h"
+#include "import/wrkimport.h"
 #include "text/format.h"
 #include "uitestsupport.h"
 

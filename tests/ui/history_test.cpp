@@ -20,7 +20,7 @@
 #include "pages/targetspanel.h"
 #include "parse/wrklog.h"
 #include "session/sessiondocument.h"
-#include "store/wrkimport.h"
+#include "import/wrkimport.h"
 #include "text/format.h"
 #include "uitestsupport.h"
 #include "windowparts.h"
