@@ -22,6 +22,9 @@ PACKAGES=(
     # packaging test: dpkg-shlibdeps for the Depends of the .debs, validators for the desktop file, the
     # AppStream metainfo and the MIME type, groff for the man page
     dpkg-dev desktop-file-utils appstream shared-mime-info groff-base
+    # image test: the loader image built and run with podman (runc: crun is refused on these hosts), its
+    # Debian base made from the mirror (no registry needed), the Job manifest read back as YAML
+    podman runc debootstrap python3-yaml
     # benchmarks: peers and syscall counting
     wrk nghttp2-client strace procps util-linux time
 )

@@ -53,9 +53,18 @@ Json manifest(const KubeOptions& o, const std::string& configJson, unsigned load
         { "volumeMounts",
             Json::array({ { { "name", "config" }, { "mountPath", KUBE_CONFIG_DIR }, { "readOnly", true } },
                 { { "name", "control" }, { "mountPath", KUBE_CONTROL_DIR } } }) },
+        // What Pod Security's "restricted" level asks of a container (many clusters admit nothing
+        // less), and a root filesystem the loader cannot write: it writes only its control directory,
+        // an emptyDir. tests/packaging/image_test.sh runs the image under these settings.
+        { "securityContext",
+            { { "allowPrivilegeEscalation", false }, { "readOnlyRootFilesystem", true },
+                { "capabilities", { { "drop", Json::array({ "ALL" }) } } } } },
     };
     Json podSpec {
         { "restartPolicy", "Never" },
+        // The image's numeric USER (nobody) satisfies runAsNonRoot; seccomp as the runtime's default.
+        { "securityContext",
+            { { "runAsNonRoot", true }, { "seccompProfile", { { "type", "RuntimeDefault" } } } } },
         // One loader per node where the cluster allows it: loaders that share a node measure the node.
         { "topologySpreadConstraints",
             Json::array({ { { "maxSkew", 1 }, { "topologyKey", "kubernetes.io/hostname" },

@@ -8,6 +8,9 @@
 //   ttlSecondsAfterFinished, the --namespace, the --image
 //   args: loader --config /etc/wrkbench/config.json --shard JOB_COMPLETION_INDEX/N
 //         --control-dir /var/run/wrkbench --host $(POD_NAME)
+//   Pod Security "restricted": runAsNonRoot, seccomp RuntimeDefault, no privilege
+//   escalation, every capability dropped; a read-only root filesystem, the
+//   control directory an emptyDir
 //
 // Each pod prepares, says "ready" in its log and waits for the coordinator to
 // write its start time into /var/run/wrkbench (kubectl exec).

@@ -305,7 +305,12 @@ TEST_F(KubernetesCli, ManifestOnlyPrintsAnIndexedJob)
     for (const char* line : { "\"kind\": \"Job\"", "\"completionMode\": \"Indexed\"", "\"completions\": 4",
              "\"parallelism\": 4", "\"backoffLimit\": 0", "\"restartPolicy\": \"Never\"", "\"namespace\": \"load\"",
              "\"image\": \"registry.example/wrkbench-cli:1\"", "\"ttlSecondsAfterFinished\": 600",
-             "\"topologyKey\": \"kubernetes.io/hostname\"", "JOB_COMPLETION_INDEX/4" })
+             "\"topologyKey\": \"kubernetes.io/hostname\"", "JOB_COMPLETION_INDEX/4",
+             // Pod Security "restricted", and a read-only root with the control directory an emptyDir
+             // (tests/packaging/image_test.sh runs the image under these)
+             "\"runAsNonRoot\": true", "\"type\": \"RuntimeDefault\"", "\"allowPrivilegeEscalation\": false",
+             "\"readOnlyRootFilesystem\": true", "\"drop\":\n                - \"ALL\"",
+             "- \"name\": \"control\"\n          \"emptyDir\": {}" })
         EXPECT_NE(r.out.find(line), std::string::npos) << line << "\n" << r.out;
     // The header survives: the configuration travels in a ConfigMap, not through a shell.
     EXPECT_NE(r.out.find(R"(\\\"a b\\\")"), std::string::npos) << r.out;
