@@ -573,8 +573,6 @@ private slots:
         QSignalSpy finished(runSession(w), &RunSession::finished);
         QSignalSpy redraws(charts, &LiveCharts::redrawn);
         QSignalSpy rereads(watcher, &SessionWatcher::changed);
-        QElapsedTimer clock;
-        clock.start();
         QVERIFY(w.startRun());
         QTRY_VERIFY_WITH_TIMEOUT(intervals.count() >= 5, 60'000);
         QTRY_COMPARE_WITH_TIMEOUT(liveRpsPoints(w), int(intervals.count()), 10'000); // drawn, up to date
@@ -599,7 +597,6 @@ private slots:
 
         w.stopRun();
         QVERIFY(finished.wait(60'000));
-        const qint64 elapsedMs = clock.elapsed();
         const auto outcome = finished[0][0].value<RunOutcome>();
         QCOMPARE(outcome.status, RunStatus::Stopped);
         // Every interval the engine made reached the live view (none lost in the queue).
@@ -608,13 +605,15 @@ private slots:
         QCOMPARE(int(intervals.count()), int(stored->intervals.size()));
         QCOMPARE(livePage(w)->intervalCount(), int(intervals.count()));
         // At most one redraw per interval received, plus the reset at the start.
-        qInfo("%lld intervals, %lld redraws, %lld session re-reads in %lld ms",
-            static_cast<long long>(intervals.count()), static_cast<long long>(redraws.count()),
-            static_cast<long long>(rereads.count()), elapsedMs);
+        qInfo("%lld intervals, %lld redraws, %lld session re-reads", static_cast<long long>(intervals.count()),
+            static_cast<long long>(redraws.count()), static_cast<long long>(rereads.count()));
         QVERIFY2(redraws.count() <= intervals.count() + 1, qPrintable(QString::number(redraws.count())));
-        // The session is not re-read on each of the recorder's commits (~10 a second here).
-        QVERIFY2(rereads.count() <= 1 + elapsedMs / SessionWatcher::BUSY_DEBOUNCE_MS,
-            qPrintable(QString::number(rereads.count())));
+        // The session is not re-read on each of the recorder's commits: counted against the
+        // run's own 100 ms intervals, a re-read per BUSY_DEBOUNCE_MS is one per 20 of them;
+        // the bound allows one per 10 (a starved engine makes longer intervals, not more).
+        const qsizetype intervalsPerBusyDebounce = SessionWatcher::BUSY_DEBOUNCE_MS / 100;
+        QVERIFY2(rereads.count() <= 1 + intervals.count() / (intervalsPerBusyDebounce / 2),
+            qPrintable(QStringLiteral("%1 re-reads over %2 intervals").arg(rereads.count()).arg(intervals.count())));
     }
 
     void openingAFileThatIsNotASessionExplainsAndLeavesItAlone()
