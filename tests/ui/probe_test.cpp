@@ -100,7 +100,8 @@ class ProbeTest : public QObject
         auto w = std::make_unique<MainWindow>();
         if (!w->openStartupSession(m_dir.filePath(file))) return {};
         targetsPanel(*w)->addTarget();
-        typeInto(targetsPanel(*w)->editor()->urlEdit(), QString::fromStdString(url));
+        typeInto(
+            targetsPanel(*w)->editor()->findChild<QLineEdit*>(QStringLiteral("urlEdit")), QString::fromStdString(url));
         typeInto(profileEditor(*w)->field(QStringLiteral("duration")), QStringLiteral("1s"));
         typeInto(profileEditor(*w)->field(QStringLiteral("connections")), QStringLiteral("4"));
         return w;
@@ -123,7 +124,8 @@ private slots:
         QVERIFY(!dialog.isProbing());
 
         // Six rows in the order of a request; TLS did not happen over http.
-        const QVector<WaterfallPhase>& phases = dialog.waterfall()->phases();
+        const QVector<WaterfallPhase>& phases
+            = dialog.findChild<ProbeWaterfall*>(QStringLiteral("waterfall"))->phases();
         const QStringList expected
             = { "DNS lookup", "TCP connect", "TLS handshake", "request sent", "first byte", "body" };
         QCOMPARE(phases.size(), expected.size());
@@ -137,11 +139,14 @@ private slots:
             endMs = p.startMs + p.durationMs;
             sumMs += p.durationMs;
             QCOMPARE(p.happened, p.label != QStringLiteral("TLS handshake"));
-            QCOMPARE(dialog.waterfall()->barRect(static_cast<int>(i)).isEmpty(), !p.happened);
+            QCOMPARE(
+                dialog.findChild<ProbeWaterfall*>(QStringLiteral("waterfall"))->barRect(static_cast<int>(i)).isEmpty(),
+                !p.happened);
         }
         QCOMPARE(phases[2].note, QStringLiteral("no TLS (http)"));
-        QVERIFY(std::abs(sumMs - dialog.waterfall()->totalMs()) < 1e-6);
-        QCOMPARE(dialog.waterfall()->totalMs(), static_cast<double>(outcome.result.totalUs) / 1000.0);
+        QVERIFY(std::abs(sumMs - dialog.findChild<ProbeWaterfall*>(QStringLiteral("waterfall"))->totalMs()) < 1e-6);
+        QCOMPARE(dialog.findChild<ProbeWaterfall*>(QStringLiteral("waterfall"))->totalMs(),
+            static_cast<double>(outcome.result.totalUs) / 1000.0);
         QVERIFY(phases[4].durationMs > 0); // the server's answer takes some time to arrive
 
         // The status line, and the details the CLI prints.
@@ -155,11 +160,15 @@ private slots:
         QCOMPARE(outcome.result.bodyBytes, uint64_t(16384));
 
         // Drawn: every bar of a phase that happened is there in its colour.
-        QTRY_COMPARE(dialog.waterfall()->height(), dialog.waterfall()->sizeHint().height()); // laid out
+        QTRY_COMPARE(dialog.findChild<ProbeWaterfall*>(QStringLiteral("waterfall"))->height(),
+            dialog.findChild<ProbeWaterfall*>(QStringLiteral("waterfall"))->sizeHint().height()); // laid out
         if (const QString shots = qEnvironmentVariable("WB_PROBE_SHOT"); !shots.isEmpty()) dialog.grab().save(shots);
-        const QImage image = dialog.waterfall()->grab().toImage().convertToFormat(QImage::Format_RGB32);
+        const QImage image = dialog.findChild<ProbeWaterfall*>(QStringLiteral("waterfall"))
+                                 ->grab()
+                                 .toImage()
+                                 .convertToFormat(QImage::Format_RGB32);
         for (int row : { 0, 1, 3, 4, 5 }) {
-            const QRect bar = dialog.waterfall()->barRect(row);
+            const QRect bar = dialog.findChild<ProbeWaterfall*>(QStringLiteral("waterfall"))->barRect(row);
             QVERIFY(bar.width() >= 2 && image.rect().contains(bar));
             QCOMPARE(QColor(image.pixel(bar.center())), phases[row].color);
         }
@@ -176,7 +185,7 @@ private slots:
         QVERIFY(!dialog.outcome().cancelled);
         const QString reason = QStringLiteral("connection refused by 127.0.0.1:%1").arg(port);
         QVERIFY2(dialog.statusText().contains(reason), qPrintable(dialog.statusText()));
-        QVERIFY(dialog.waterfall()->phases().isEmpty());
+        QVERIFY(dialog.findChild<ProbeWaterfall*>(QStringLiteral("waterfall"))->phases().isEmpty());
         QVERIFY(dialog.detailsText().isEmpty());
     }
 
@@ -242,7 +251,7 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&dialog));
         QVERIFY(dialog.detailsText().contains(QStringLiteral("expired 5 days ago")));
         QVERIFY(dialog.statusText().contains(QStringLiteral("HTTP/1.1 200 OK")));
-        QCOMPARE(dialog.waterfall()->phases().size(), 6);
+        QCOMPARE(dialog.findChild<ProbeWaterfall*>(QStringLiteral("waterfall"))->phases().size(), 6);
         if (const QString shot = qEnvironmentVariable("WB_PROBE_TLS_SHOT"); !shot.isEmpty()) dialog.grab().save(shot);
         const QImage details = dialog.findChild<QWidget*>(QStringLiteral("probeDetails"))->grab().toImage();
         const auto pixelsOf = [&details](const QColor& color) {
@@ -271,7 +280,7 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(w.get()));
         QVERIFY(probeAction(*w)->isEnabled());
         QCOMPARE(probeAction(*w)->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_P));
-        QVERIFY(targetsPanel(*w)->probeButton()->isEnabled());
+        QVERIFY(targetsPanel(*w)->findChild<QToolButton*>(QStringLiteral("probeTargetButton"))->isEnabled());
         probeAction(*w)->trigger();
         QVERIFY(probeDialog(*w));
         QVERIFY(probeDialog(*w)->isVisible());
@@ -283,9 +292,10 @@ private slots:
         QCOMPARE(probeDialog(*w)->target().url, std::string("http://builtin/status/404"));
         probeDialog(*w)->close();
         // A target with a field in red cannot be probed.
-        typeInto(targetsPanel(*w)->editor()->urlEdit(), QStringLiteral("htp://nowhere"));
+        typeInto(targetsPanel(*w)->editor()->findChild<QLineEdit*>(QStringLiteral("urlEdit")),
+            QStringLiteral("htp://nowhere"));
         QVERIFY(!probeAction(*w)->isEnabled());
-        QVERIFY(!targetsPanel(*w)->probeButton()->isEnabled());
+        QVERIFY(!targetsPanel(*w)->findChild<QToolButton*>(QStringLiteral("probeTargetButton"))->isEnabled());
     }
 
     void preRunProbeThatPassesTravelsWithTheRun()
