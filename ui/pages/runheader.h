@@ -36,7 +36,6 @@ public:
     QString errorsText() const;
     QString messageText() const;
     int progressPercent() const;
-    SloBadges* sloBadges() const { return m_slo; }
     QString phaseText() const;
 
 private:
