@@ -4,6 +4,7 @@
 #include "cliparse.h"
 #include "common/clock.h"
 #include "fleet/fleetrunner.h"
+#include "http/requestcheck.h"
 #include "parse/placement.h"
 #include "parse/requestmix.h"
 #include "parse/stageparse.h"
@@ -178,6 +179,9 @@ Result<RunConfig> toConfig(const RunArgs& a)
     cfg.loaders.podMemory = a.podMemory;
     cfg = cfg.normalized(); // the report's "Running 50s test" already shows the stage total
     if (auto st = cfg.validate(); !st) return Error { st.error() };
+    // The rules an agent holds a configuration from the network to (http/requestcheck.h).
+    for (const RequestSpec& request : cfg.requests())
+        if (auto st = checkRequestSpec(request); !st) return Error { st.error() };
     return cfg;
 }
 
