@@ -3,6 +3,7 @@
 #include "cliparse.h"
 #include "fleet/loaderstream.h"
 #include "fleet/pausedloader.h"
+#include "net/address.h"
 #include "pipeline/recordedrun.h"
 #include "report/units.h"
 #include "run/clocknote.h"
@@ -42,6 +43,8 @@ void addLoaderCommand(CLI::App& app, LoaderArgs& a)
         ->required();
     cmd->add_option("--start-timeout", a.startTimeout, "Give up when no start time came within this (default 10m)");
     cmd->add_option("--host", a.host, "Name of this loader in the loaders table (default: the host name)");
+    cmd->add_option("--resolve", a.resolve,
+        "HOST=ADDR[,ADDR...]: connect to these addresses for HOST and resolve no name (an agent pins what it allowed)");
 }
 
 int loaderCommand(const LoaderArgs& a)
@@ -61,6 +64,15 @@ int loaderCommand(const LoaderArgs& a)
         return 2;
     };
     if (!shard) return refuse(shard.error());
+    if (!a.resolve.empty()) {
+        const size_t eq = a.resolve.find('=');
+        if (eq == std::string::npos || eq == 0) return refuse("--resolve must be HOST=ADDR[,ADDR...]");
+        std::vector<std::string> addresses;
+        std::stringstream list(a.resolve.substr(eq + 1));
+        for (std::string address; std::getline(list, address, ',');)
+            addresses.push_back(address);
+        if (auto st = pinHost(a.resolve.substr(0, eq), addresses); !st) return refuse("--resolve: " + st.error());
+    }
     auto timeout = parseDurationUs(a.startTimeout);
     if (!timeout) return refuse("--start-timeout: " + timeout.error());
     std::ifstream in(a.configPath, std::ios::binary);
