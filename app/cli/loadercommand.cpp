@@ -3,6 +3,7 @@
 #include "cliparse.h"
 #include "fleet/loaderstream.h"
 #include "fleet/pausedloader.h"
+#include "http/requestcheck.h"
 #include "net/address.h"
 #include "pipeline/recordedrun.h"
 #include "report/units.h"
@@ -82,6 +83,10 @@ int loaderCommand(const LoaderArgs& a)
     auto whole = runConfigFromJson(text.str());
     if (!whole) return refuse("'" + a.configPath + "': " + whole.error());
     if (auto st = whole->normalized().validate(); !st) return refuse(st.error());
+    // A configuration file comes from wherever the coordinator is (a pod's ConfigMap, an
+    // agent's network): what it makes this loader send is held to the CLI's own rules.
+    for (const RequestSpec& request : whole->normalized().requests())
+        if (auto st = checkRequestSpec(request); !st) return refuse("'" + a.configPath + "': " + st.error());
     auto share = shareOf(*whole, *shard);
     if (!share) return refuse(share.error());
     writer.setWholeConfig(runConfigToJson(whole->normalized()));

@@ -49,8 +49,11 @@ Status checkNumbers(const Json& j, std::string_view key, unsigned depth)
     if (!j.is_number_unsigned()) // negative, or a float such as 1e9 or 2.5
         return Error { fmt::format("{} must be a whole number of 0 or more, not {}", name, j.dump()) };
     const uint64_t v = j.get<uint64_t>();
-    const uint64_t max = isWideKey(key) ? static_cast<uint64_t>(std::numeric_limits<int64_t>::max())
-                                        : std::numeric_limits<uint32_t>::max();
+    // A seed is any 64-bit number; durations stay below 2^63 so that no later signed use of
+    // them (elapsed times, deadlines) can go negative.
+    const uint64_t max = key == "seed" ? std::numeric_limits<uint64_t>::max()
+        : isWideKey(key)               ? static_cast<uint64_t>(std::numeric_limits<int64_t>::max())
+                                       : std::numeric_limits<uint32_t>::max();
     if (v > max) return Error { fmt::format("{} is {}, over its limit of {}", name, v, max) };
     return {};
 }

@@ -242,6 +242,15 @@ TEST_F(AgentAttack, ConfigurationsThatSmuggleRequestsAreRefused)
                 + "\"}"));
     EXPECT_EQ(probeHeader, 400) << probeHeaderBody;
     EXPECT_EQ(agent.runs().size(), 0u); // nothing started
+    // A loader given such a configuration by any coordinator (a pod's ConfigMap) refuses it too.
+    const std::string first = configs.front();
+    test::writeFile(dir.file("smuggling.json"), first.substr(10, first.size() - 11)); // the "config" object
+    fs::create_directories(dir.file("control"));
+    const auto loader = test::runCli(
+        { "loader", "--config", dir.file("smuggling.json"), "--shard", "0/1", "--control-dir", dir.file("control") });
+    EXPECT_EQ(loader.exitCode, 2) << loader.out << loader.err;
+    EXPECT_NE(loader.out.find("\"failed\""), std::string::npos) << loader.out;
+    EXPECT_NE(loader.err.find("CR, LF or NUL"), std::string::npos) << loader.err;
     EXPECT_EQ(nginx().requestLog().find("SMUGGLED"), std::string::npos) << nginx().requestLog();
     EXPECT_TRUE(agent.alive());
 }

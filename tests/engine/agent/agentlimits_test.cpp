@@ -17,7 +17,7 @@ using Json = nlohmann::json;
 TEST(AgentLimits, NumbersMustFitWhatTheyAreReadInto)
 {
     EXPECT_TRUE(checkConfigNumbers(Json::parse(R"({"threads":2,"connections":10,"duration_us":9223372036854775807,
-        "rate_per_s":1.5,"stages":[{"duration_us":1,"target":2.5}],"mix":{"seed":9223372036854775807,
+        "rate_per_s":1.5,"stages":[{"duration_us":1,"target":2.5}],"mix":{"seed":18446744073709551615,
         "entries":[{"weight":0.5}]}})")));
     for (const char* bad : { R"({"connections":1e9})", R"({"connections":-1})", R"({"connections":4294967296})",
              R"({"duration_us":9223372036854775808})", R"({"rate_per_s":-1})", R"({"stages":[{"target":1e13}]})",
