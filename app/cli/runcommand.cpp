@@ -4,6 +4,7 @@
 #include "cliparse.h"
 #include "common/clock.h"
 #include "fleet/fleetrunner.h"
+#include "http/requestcheck.h"
 #include "parse/placement.h"
 #include "parse/requestmix.h"
 #include "parse/stageparse.h"
@@ -185,6 +186,9 @@ Result<RunConfig> toConfig(const RunArgs& a)
     cfg.loaders.podMemory = a.podMemory;
     cfg = cfg.normalized(); // the report's "Running 50s test" already shows the stage total
     if (auto st = cfg.validate(); !st) return Error { st.error() };
+    // The rules an agent holds a configuration from the network to (http/requestcheck.h).
+    for (const RequestSpec& request : cfg.requests())
+        if (auto st = checkRequestSpec(request); !st) return Error { st.error() };
     return cfg;
 }
 
@@ -464,6 +468,15 @@ int runCommand(const RunArgs& a)
         text << "Stored as run " << out.runId << " in '" << a.dbPath << "'" << std::endl;
     }
     if (!jsonOk || !hdrLogOk) return 1;
+    // Every loader died or was lost: what was measured is reported and stored, but the run did
+    // not happen as asked, and a pipeline must not read it as a success. (Some lost among
+    // several is a partial run, flagged per loader in the report.)
+    const auto endedEarly = [](const LoaderSummary& l) { return l.state != "completed" && l.state != "stopped"; };
+    if (!result.loaders.empty() && std::all_of(result.loaders.begin(), result.loaders.end(), endedEarly)) {
+        printError(result.loaders.size() == 1 ? "the run's only loader ended early: " + result.loaders[0].state
+                                              : "every loader of the run ended early");
+        return 1;
+    }
     // A failed SLO is the verdict a pipeline acts on: it wins over a storage warning (3).
     if (!allSlosMet(result.slo)) return EXIT_SLO_FAILED;
     return stored;

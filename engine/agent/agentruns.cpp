@@ -115,7 +115,8 @@ bool AgentRuns::busy()
     return false;
 }
 
-Result<std::string> AgentRuns::start(const std::string& configJson, unsigned index, unsigned count, StartError& why)
+Result<std::string> AgentRuns::start(const std::string& configJson, unsigned index, unsigned count,
+    const std::vector<std::string>& loaderArgs, StartError& why)
 {
     why = StartError::Failed;
     std::lock_guard lock(m_mutex);
@@ -135,9 +136,11 @@ Result<std::string> AgentRuns::start(const std::string& configJson, unsigned ind
     if (auto st = writeControlFile(run->dir, "config.json", configJson); !st) return Error { st.error() };
     run->streamFd = ::open(run->streamPath.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
     if (run->streamFd < 0) return Error { fmt::format("cannot write '{}': {}", run->streamPath, std::strerror(errno)) };
-    auto process = startStreaming({ m_options.loaderBinary, "loader", "--config", run->dir + "/config.json", "--shard",
-        fmt::format("{}/{}", index, count), "--control-dir", run->controlDir, "--start-timeout",
-        LOADER_START_TIMEOUT });
+    std::vector<std::string> command { m_options.loaderBinary, "loader", "--config", run->dir + "/config.json",
+        "--shard", fmt::format("{}/{}", index, count), "--control-dir", run->controlDir, "--start-timeout",
+        LOADER_START_TIMEOUT };
+    command.insert(command.end(), loaderArgs.begin(), loaderArgs.end());
+    auto process = startStreaming(command);
     if (!process) {
         ::close(run->streamFd);
         fs::remove_all(run->dir, ec);

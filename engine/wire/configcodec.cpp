@@ -2,6 +2,7 @@
 
 #include "common/base64.h"
 #include "common/utf8.h"
+#include "http/requestcheck.h"
 #include "wire/wirejson.h"
 
 #include <cmath>
@@ -143,7 +144,11 @@ Result<std::vector<Header>> readHeaders(const Json& j)
     std::vector<Header> out;
     for (const Json& h : j) {
         Header header { h.at("name").get<std::string>(), {} };
+        // The CLI's rules (http/requestcheck.h), whoever wrote the configuration: a name or value
+        // that could end a header line would smuggle a request to the target.
+        if (auto st = checkHeaderName(header.name); !st) return Error { st.error() };
         if (auto st = readBytes(h, "value", header.value); !st) return Error { "header " + header.name + ": " + st.error() };
+        if (auto st = checkHeaderValue(header.value); !st) return Error { "header " + header.name + ": " + st.error() };
         out.push_back(std::move(header));
     }
     return out;
@@ -176,6 +181,7 @@ Status readMix(const Json& j, RequestMixSpec& mix)
     for (const Json& e : j.at("entries")) {
         MixRequest r;
         readIf(e, "method", r.request.method);
+        if (auto st = checkMethod(r.request.method); !st) return Error { "request mix: " + st.error() };
         auto url = parseUrl(e.at("url").get<std::string>());
         if (!url) return Error { "request mix: " + url.error() };
         r.request.url = *url;
@@ -226,6 +232,7 @@ Result<RunConfig> runConfigFromJson(const std::string& text)
         if (auto parsed = parseUrl(url)) c.request.url = *parsed;
         c.request.url.original = url;
         readIf(j, "method", c.request.method);
+        if (auto st = checkMethod(c.request.method); !st) return Error { st.error() };
         if (auto it = j.find("http_version"); it != j.end() && it->is_string()) {
             auto version = parseHttpVersion(it->get<std::string>());
             if (!version) return Error { version.error() };
