@@ -4,9 +4,7 @@
 #include "net/socket.h"
 #include "net/tlstransport.h"
 #include "run/filelimit.h"
-#include "run/http1session.h"
-#include "run/http2hello.h"
-#include "run/http2session.h"
+#include "run/protocoldriver.h"
 #include "run/worker.h"
 
 #include <algorithm>
@@ -61,22 +59,16 @@ Status RunController::prepare()
     const Url& url = cfg.request.url;
     auto addresses = resolveHost(url.host, url.port);
     if (!addresses) return Error { addresses.error() };
+    // Everything that depends on the protocol is its driver's: ALPN, warnings, the pre-run check, sessions.
+    m_plan.driver = &protocolDriverFor(cfg.httpVersion);
     if (url.isTls()) {
-        // HTTP/2 offers h2 alone and requires it; the pre-run check offers both, to say what the server picks.
-        const std::string alpn = cfg.http2() ? Http2Session::ALPN : Http1Session::ALPN;
-        auto tls = TlsContext::create({ cfg.tls.verifyPeer, cfg.tls.caFile, { alpn } });
+        // The run offers its driver's protocol alone; the pre-run check may offer more, to say what the server picks.
+        auto tls = TlsContext::create({ cfg.tls.verifyPeer, cfg.tls.caFile, { m_plan.driver->alpn() } });
         if (!tls) return Error { tls.error() };
         m_plan.tls = *tls;
         m_plan.serverName = url.host;
     }
-    m_warnings.clear();
-    if (cfg.http2()) {
-        // Once per distinct warning: a mix's entries often share their headers.
-        for (const RequestSpec& request : cfg.requests())
-            if (auto dropped = droppedFieldsWarning(buildHttp2Fields(request));
-                !dropped.empty() && std::find(m_warnings.begin(), m_warnings.end(), dropped) == m_warnings.end())
-                m_warnings.push_back(dropped);
-    }
+    m_warnings = m_plan.driver->requestWarnings(cfg.requests());
     if (auto st = preflight(*addresses); !st) return st;
 
     if (cfg.openModel()) {
@@ -113,33 +105,33 @@ Status RunController::preflight(const std::vector<SocketAddress>& addresses)
             if (firstError.empty()) firstError = fd.error();
             continue;
         }
+        const ProtocolDriver& driver = *m_plan.driver;
         Status st;
         TlsTransport tls;
         if (m_plan.tls) {
             std::shared_ptr<TlsContext> context = m_plan.tls;
-            if (m_plan.config.http2()) {
-                auto both = TlsContext::create({ m_plan.config.tls.verifyPeer, m_plan.config.tls.caFile,
-                    { Http2Session::ALPN, Http1Session::ALPN } });
-                if (!both) return Error { both.error() };
-                context = *both;
+            const std::vector<std::string> offered = driver.preflightAlpn();
+            if (offered != std::vector<std::string> { driver.alpn() }) {
+                auto wider = TlsContext::create({ m_plan.config.tls.verifyPeer, m_plan.config.tls.caFile, offered });
+                if (!wider) return Error { wider.error() };
+                context = *wider;
             }
             st = tls.attach(*context, *fd, m_plan.serverName) ? handshakeWithin(tls, *fd, timeoutMs)
                                                               : Status(Error { tls.lastError() });
             if (!st) st = Error { "TLS handshake with " + address.toString() + " failed: " + st.error() };
-            if (st && m_plan.config.http2() && tls.negotiatedProtocol() != Http2Session::ALPN) {
+            if (st && driver.requiresAlpn() && tls.negotiatedProtocol() != driver.alpn()) {
                 const std::string chose(tls.negotiatedProtocol());
-                st = Error { address.toString() + " does not speak HTTP/2: offered h2 and http/1.1 by ALPN, the server "
-                    + (chose.empty() ? std::string("selected none") : "selected " + chose) };
+                std::string list;
+                for (const std::string& id : offered)
+                    list += (list.empty() ? "" : " and ") + id;
+                st = Error { address.toString() + " does not speak " + driver.name() + ": offered " + list
+                    + " by ALPN, the server " + (chose.empty() ? std::string("selected none") : "selected " + chose) };
             }
         }
-        if (st && m_plan.config.http2()) {
-            auto hello = exchangeHttp2Settings(m_plan.config, *fd, m_plan.tls ? &tls : nullptr, timeoutMs);
-            if (!hello)
-                st = Error { address.toString() + ": " + hello.error() };
-            else if (hello->maxConcurrentStreams < m_plan.config.streams)
-                m_warnings.push_back("the server allows " + std::to_string(hello->maxConcurrentStreams)
-                    + " concurrent streams per connection: using that many instead of "
-                    + std::to_string(m_plan.config.streams));
+        if (st) {
+            const Status checked
+                = driver.preflight(m_plan.config, { *fd, m_plan.tls ? &tls : nullptr, timeoutMs }, m_warnings);
+            if (!checked) st = Error { address.toString() + ": " + checked.error() };
         }
         tls.detach();
         ::close(*fd);

@@ -47,6 +47,9 @@ public:
     /// Call before run(); 0 = measure as soon as the warm-up is over.
     void measureFrom(int64_t startUnixUs) { m_startAtUnixUs = startUnixUs; }
     static constexpr uint64_t CONNECT_LEAD_US = 1'000'000;
+    /// A request source in front of the sessions and a response observer behind them, per
+    /// worker (run/runhooks.h). Call before prepare(), which makes the workers.
+    void setHooks(RunHooks hooks) { m_plan.hooks = std::move(hooks); }
 
     const RunConfig& config() const { return m_plan.config; }
     /// What prepare() noticed and the user should hear once, e.g. HTTP/1.1 headers HTTP/2

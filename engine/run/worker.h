@@ -6,9 +6,9 @@
 // the run controller through a small mutex-protected queue once per interval.
 
 #include "run/connection.h"
-#include "run/http1session.h"
-#include "run/http2session.h"
 #include "run/loadplan.h"
+#include "run/protocoldriver.h"
+#include "run/requestsource.h"
 #include "stats/entrystats.h"
 #include "stats/ratesamples.h"
 #include "stats/snapshot.h"
@@ -17,7 +17,6 @@
 #include <deque>
 #include <memory>
 #include <mutex>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -58,8 +57,9 @@ public:
     uint64_t warmupRequests() const { return m_warmupRequests; }
     /// A request mix: what each entry got over the measured run (read once the worker finished).
     const std::vector<EntryStats>& entryStats() const { return m_entries; }
-    /// HTTP/2: the lowest stream limit a server set below --streams (0 = none).
-    uint32_t serverStreamLimit() const { return m_http2 ? m_http2->lowestServerLimit() : 0; }
+    /// The lowest limit of requests in flight a server set below what was asked (HTTP/2's
+    /// stream limit below --streams; 0 = none).
+    uint32_t serverStreamLimit() const { return m_sessions->serverStreamLimit(); }
 
 private:
     class ResponseHandler;
@@ -111,9 +111,8 @@ private:
     const LoadPlan& m_plan;
     std::vector<Connection> m_connections;
     std::vector<uint32_t> m_generation; ///< bumped per socket, tags epoll events so stale ones are ignored
-    // One session per connection, of the run's protocol.
-    std::optional<Http1SessionPool> m_http1; ///< in one allocation (plus their rings)
-    std::optional<Http2SessionPool> m_http2;
+    std::unique_ptr<RequestSource> m_source; ///< what each connection sends next
+    std::unique_ptr<SessionPool> m_sessions; ///< one session per connection, made by the run's driver
     std::vector<DueTimer> m_timers; ///< min-heap by due time (open model)
     unsigned m_workerIndex = 0;
     unsigned m_enabledConnections = 0; ///< connections [0, this) may be open (all, unless a ramp limits them)
