@@ -147,8 +147,8 @@ TEST_F(Cli, InterruptStopsAndReports)
     // which a busy machine makes likely.
     test::TempDir dir;
     const std::string json = dir.file("r.json");
-    const auto r = runProcess({ "timeout", "--foreground", "-s", "INT", "2", test::cliPath(), "-t1", "-c2", "-d",
-        "30s", "--json", json, m_url });
+    const auto r = runProcess({ "timeout", "--foreground", "-s", "INT", "2", test::cliPath(), "-t1", "-c2", "-d", "30s",
+        "--json", json, m_url });
     EXPECT_EQ(r.exitCode, 124) << "timeout(1) reports 124 when it had to send the signal";
     EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\n  [0-9]+ requests in [0-9.]+(us|ms|s), )"))) << r.out << r.err;
     EXPECT_NE(r.out.find("Requests/sec:"), std::string::npos) << r.out;

@@ -14,7 +14,6 @@
 #include "pages/targeteditor.h"
 #include "pages/targetspanel.h"
 #include "session/sessiondocument.h"
-#include "testsupport.h"
 #include "uitestsupport.h"
 #include "windowparts.h"
 

@@ -729,8 +729,7 @@ TEST(WrkLog, BinaryGarbageFindsNothingAndStaysValid)
 namespace {
 
 /// CPU time the calling thread spends in f, in seconds.
-template<typename F>
-double threadCpuSecondsOf(F&& f)
+template<typename F> double threadCpuSecondsOf(F&& f)
 {
     const auto now = [] {
         timespec ts {};

@@ -10,8 +10,8 @@
 #include <chrono>
 #include <condition_variable>
 #include <future>
-#include <mutex>
 #include <gtest/gtest.h>
+#include <mutex>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <thread>

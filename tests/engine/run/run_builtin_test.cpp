@@ -193,8 +193,7 @@ TEST_F(RunAgainstBuiltin, LatencyReflectsServerDelay)
     const double latencySumS = r.latency.meanUs() * static_cast<double>(r.latency.count()) / 1e6;
     const double connectionTimeS = static_cast<double>(cfg.connections) * r.durationS;
     EXPECT_LE(latencySumS, connectionTimeS + cfg.connections * r.latency.maxUs() / 1e6)
-        << "latency sum " << latencySumS << " s over " << cfg.connections << " connections and " << r.durationS
-        << " s";
+        << "latency sum " << latencySumS << " s over " << cfg.connections << " connections and " << r.durationS << " s";
     // The server's delay caps what a connection can complete: a request a delay at the least.
     EXPECT_LE(r.requests, static_cast<uint64_t>(connectionTimeS / 0.050) + cfg.connections);
 }
@@ -242,8 +241,7 @@ public:
     StopAtInterval(RunController& run, size_t n)
         : m_run(run)
         , m_n(n)
-    {
-    }
+    { }
     void onInterval(const IntervalRecord& r) override
     {
         intervals.push_back(r);

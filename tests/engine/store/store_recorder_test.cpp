@@ -51,8 +51,8 @@ struct FakeRun
 // still held and nothing had been written: the writes wait on the writer thread,
 // not on the caller. A call that wrote itself could only come back through
 // SQLite's 10 s busy timeout, as an error (lastError) with nothing written.
-void expectCallsReturnWhileTheWriteIsPending(SessionStore& blocker, SessionRecorder& recorder, FakeRun& run,
-    uint32_t intervals, uint64_t n = 300)
+void expectCallsReturnWhileTheWriteIsPending(
+    SessionStore& blocker, SessionRecorder& recorder, FakeRun& run, uint32_t intervals, uint64_t n = 300)
 {
     sqlText(blocker, "BEGIN IMMEDIATE"); // another writer holds the lock
     auto controller = std::async(std::launch::async, [&] {
