@@ -1,6 +1,6 @@
 #include "runcommand.h"
 
-#include "agent/agentendpoints.h"
+#include "agentclient/agentendpoints.h"
 #include "cliparse.h"
 #include "common/clock.h"
 #include "fleet/fleetrunner.h"

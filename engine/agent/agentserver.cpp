@@ -1,7 +1,7 @@
 #include "agent/agentserver.h"
 
-#include "agent/agenthttp.h"
-#include "agent/tlschannel.h"
+#include "agentchannel/agenthttp.h"
+#include "agentchannel/tlschannel.h"
 #include "common/clock.h"
 #include "common/jsondepth.h"
 #include "http/requestcheck.h"

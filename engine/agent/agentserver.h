@@ -6,7 +6,7 @@
 // a deadline, and a cap on connections: a slow or hostile client costs a
 // thread for seconds, never the agent.
 
-#include "agent/agentcredentials.h"
+#include "agentchannel/agentcredentials.h"
 #include "agent/agentlimits.h"
 #include "agent/agentruns.h"
 #include "agent/allowlist.h"

@@ -1,7 +1,7 @@
 #include "pipeline/recordedrun.h"
 
-#include "agent/agentexecutor.h"
-#include "agent/agentprobe.h"
+#include "agentclient/agentexecutor.h"
+#include "agentclient/agentprobe.h"
 #include "run/runcontroller.h"
 #include "serve/builtinserver.h"
 #include "store/sessionrecorder.h"

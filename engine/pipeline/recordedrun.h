@@ -16,7 +16,7 @@
 //
 // Blocking, no Qt: the GUI calls it on a thread of its own.
 
-#include "agent/agentendpoint.h"
+#include "agentclient/agentendpoint.h"
 #include "common/result.h"
 #include "fleet/fleetrunner.h"
 #include "probe/probe.h"

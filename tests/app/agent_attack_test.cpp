@@ -8,9 +8,9 @@
 // still up and answering; nothing may reach a target it should not (nginx's own
 // request log and a trap listener are the witnesses).
 
-#include "agent/agentclient.h"
-#include "agent/agentcredentials.h"
-#include "agent/tlschannel.h"
+#include "agentclient/agentclient.h"
+#include "agentchannel/agentcredentials.h"
+#include "agentchannel/tlschannel.h"
 #include "common/clock.h"
 #include "requirenginx.h"
 #include "testagent.h"

@@ -8,9 +8,9 @@
 // own death mid-run (the run is partial, its intervals kept) and a cut link (the
 // workstation re-attaches and gets the whole result).
 
-#include "agent/agentclient.h"
-#include "agent/agentcredentials.h"
-#include "agent/tlschannel.h"
+#include "agentclient/agentclient.h"
+#include "agentchannel/agentcredentials.h"
+#include "agentchannel/tlschannel.h"
 #include "common/clock.h"
 #include "requirenginx.h"
 #include "testagent.h"

@@ -3,9 +3,9 @@
 // agent_attack_test): its own state directory, the address, token and fingerprint
 // it made, and its log.
 
-#include "agent/agentclient.h"
-#include "agent/agentcredentials.h"
-#include "agent/tlschannel.h"
+#include "agentclient/agentclient.h"
+#include "agentchannel/agentcredentials.h"
+#include "agentchannel/tlschannel.h"
 #include "common/clock.h"
 #include "testsupport.h"
 

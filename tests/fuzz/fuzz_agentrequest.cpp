@@ -7,7 +7,7 @@
 //     longer than the 1 MiB limit, exactly as long as its Content-Length.
 // A violation traps.
 
-#include "agent/agenthttp.h"
+#include "agentchannel/agenthttp.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -2,7 +2,7 @@
 // What the Run button starts: a target and a load profile, turned into the
 // engine's RunConfig (and, for the Probe button, into ProbeOptions).
 
-#include "agent/agentendpoint.h"
+#include "agentclient/agentendpoint.h"
 #include "probe/probe.h"
 #include "store/sessiontypes.h"
 

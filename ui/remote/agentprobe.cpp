@@ -1,6 +1,6 @@
 #include "remote/agentprobe.h"
 
-#include "agent/agentprobe.h"
+#include "agentclient/agentprobe.h"
 
 #include <QDateTime>
 #include <QJsonDocument>

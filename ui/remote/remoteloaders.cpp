@@ -1,7 +1,7 @@
 #include "remote/remoteloaders.h"
 
-#include "agent/agentclient.h"
-#include "agent/agentcredentials.h"
+#include "agentclient/agentclient.h"
+#include "agentchannel/agentcredentials.h"
 #include "session/sessionpaths.h"
 
 #include <QDir>

@@ -13,7 +13,7 @@
 // QtKeychain is not a dependency; a 0600 file in the user's config directory is what ssh and
 // kubectl do with their secrets too.
 
-#include "agent/agentendpoint.h"
+#include "agentclient/agentendpoint.h"
 #include "common/result.h"
 
 #include <QList>

@@ -2,8 +2,8 @@
 // with private modes, the same on every later start; fingerprints as people type
 // them; the workstation's token file and pins paired with the agents, or refused.
 
-#include "agent/agentcredentials.h"
-#include "agent/agentendpoints.h"
+#include "agentchannel/agentcredentials.h"
+#include "agentclient/agentendpoints.h"
 #include "testsupport.h"
 
 #include <gtest/gtest.h>

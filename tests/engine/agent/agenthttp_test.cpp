@@ -1,7 +1,7 @@
 // The agent's little HTTP/1.1 (agent/agenthttp.h): requests read whole or byte by
 // byte, every refusal with its status, and answers read back (lengths, chunks).
 
-#include "agent/agenthttp.h"
+#include "agentchannel/agenthttp.h"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // The pre-run probe asked from where the load comes from: POST /v1/probe on an
 // agent (docs/AGENT.md), whose answer is the probe result as PROBE.md shows it.
 
-#include "agent/agentendpoint.h"
+#include "agentclient/agentendpoint.h"
 #include "common/result.h"
 #include "probe/probe.h"
 

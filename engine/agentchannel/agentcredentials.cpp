@@ -1,4 +1,4 @@
-#include "agent/agentcredentials.h"
+#include "agentchannel/agentcredentials.h"
 
 #include "net/tlscontext.h"
 

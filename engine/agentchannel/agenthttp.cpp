@@ -1,4 +1,4 @@
-#include "agent/agenthttp.h"
+#include "agentchannel/agenthttp.h"
 
 #include <algorithm>
 #include <charconv>

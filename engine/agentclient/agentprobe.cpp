@@ -1,6 +1,6 @@
-#include "agent/agentprobe.h"
+#include "agentclient/agentprobe.h"
 
-#include "agent/agentclient.h"
+#include "agentclient/agentclient.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

@@ -1,8 +1,8 @@
-#include "agent/agentclient.h"
+#include "agentclient/agentclient.h"
 
-#include "agent/agentcredentials.h"
-#include "agent/agenthttp.h"
-#include "agent/tlschannel.h"
+#include "agentchannel/agentcredentials.h"
+#include "agentchannel/agenthttp.h"
+#include "agentchannel/tlschannel.h"
 #include "common/clock.h"
 
 #include <fmt/format.h>

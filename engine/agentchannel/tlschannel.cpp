@@ -1,6 +1,6 @@
-#include "agent/tlschannel.h"
+#include "agentchannel/tlschannel.h"
 
-#include "agent/agentcredentials.h"
+#include "agentchannel/agentcredentials.h"
 #include "common/clock.h"
 #include "net/tlscontext.h"
 

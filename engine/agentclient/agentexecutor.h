@@ -5,7 +5,7 @@
 // and this side re-attaches, reading on from the byte it had; only an agent
 // unreachable for `reattachUs` ends that loader's stream (the run is partial).
 
-#include "agent/agentclient.h"
+#include "agentclient/agentclient.h"
 #include "fleet/loaderexecutor.h"
 
 #include <memory>

@@ -1,7 +1,7 @@
-#include "agent/agentendpoints.h"
+#include "agentclient/agentendpoints.h"
 
-#include "agent/agentclient.h"
-#include "agent/agentcredentials.h"
+#include "agentclient/agentclient.h"
+#include "agentchannel/agentcredentials.h"
 
 #include <fmt/format.h>
 #include <fstream>

@@ -4,7 +4,7 @@
 // checked against the pinned fingerprint (or a CA file) before a byte is sent,
 // the token as a bearer header. Blocking with deadlines; streams can be given up.
 
-#include "agent/agentendpoint.h"
+#include "agentclient/agentendpoint.h"
 #include "common/result.h"
 
 #include <atomic>

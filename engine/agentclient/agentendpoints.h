@@ -4,7 +4,7 @@
 // the pinned fingerprints (one per agent, in order, or one for all) or a CA.
 // Without a fingerprint or a CA nothing is trusted.
 
-#include "agent/agentendpoint.h"
+#include "agentclient/agentendpoint.h"
 #include "common/result.h"
 
 #include <string>

@@ -1,4 +1,4 @@
-#include "agent/agentexecutor.h"
+#include "agentclient/agentexecutor.h"
 
 #include "common/clock.h"
 #include "fleet/controlfiles.h"
