@@ -152,7 +152,15 @@ http {
 }
 EOF
 nginx=$(command -v nginx || echo /usr/sbin/nginx)
-"$nginx" -p "$work/nginx" -c "$work/nginx/nginx.conf" -e "$work/nginx/logs/error.log" >"$work/nginx/stdout.log" 2>&1 &
+# Without the descriptors this script inherited (a build lock held by `flock ... ctest`, say): an nginx
+# orphaned by a killed test must not keep them. And it ends by itself when the test's deadline is past.
+(
+    for fd in /proc/$BASHPID/fd/*; do
+        n=${fd##*/}
+        [ "$n" -gt 2 ] && eval "exec $n>&-"
+    done
+    exec timeout --kill-after=5 900 "$nginx" -p "$work/nginx" -c "$work/nginx/nginx.conf" -e "$work/nginx/logs/error.log"
+) >"$work/nginx/stdout.log" 2>&1 </dev/null &
 nginxPid=$!
 for _ in $(seq 300); do
     (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
@@ -265,7 +273,7 @@ fi
 # Ctrl-C once both pods measure: the coordinator writes their stop file; each reports what it measured.
 step "run --on kubernetes stopped with Ctrl-C"
 rm -rf "$work/kube"
-"$cli" run --loaders 2 --on kubernetes --kubectl "$here/podman-kubectl" --image "$image" -t2 -c4 -d10m \
+"$cli" run --loaders 2 --on kubernetes --kubectl "$here/podman-kubectl" --image "$image" -t2 -c4 -d3m \
     --json "$work/stopped.json" "$url" >"$work/stopped.log" 2>&1 &
 coordinator=$!
 measuring=0
