@@ -3,6 +3,7 @@
 #include "agent/agentserver.h"
 #include "cliparse.h"
 #include "fleet/localexecutor.h"
+#include "parse/quantity.h"
 #include "report/units.h"
 
 #include <CLI/CLI.hpp>
@@ -10,6 +11,7 @@
 #include <cstdlib>
 #include <fmt/format.h>
 #include <iostream>
+#include <sys/stat.h>
 
 namespace wb::cli {
 
@@ -36,7 +38,17 @@ void addAgentCommand(CLI::App& app, AgentArgs& a)
     cmd->add_option("--state-dir", a.stateDir,
         "Where its certificate, key, token (mode 0600) and kept runs live (default ~/.wrkbench-agent)");
     cmd->add_option("--head-timeout", a.headTimeout,
-        "A connection's TLS handshake and request head must arrive within this (default 10s): slow clients are cut");
+        "A connection's request head must arrive within this of its start (default 5s): slow clients are cut");
+    cmd->add_option("--handshake-timeout", a.handshakeTimeout,
+        "A connection's TLS handshake must be done within this of its start (default 3s)");
+    cmd->add_option("--max-clients-per-address", a.perAddress,
+        "Connections open at once from one address (default 8; 128 in all): more are refused");
+    cmd->add_option("--max-connections", a.maxConnections,
+        "The most connections one run may open from this agent (default 10000)");
+    cmd->add_option("--max-threads", a.maxThreads, "The most loader threads one run may use (default 64)");
+    cmd->add_option("--max-rate", a.maxRate, "The highest rate one run may ask, rate stages included (default 1M/s)");
+    cmd->add_option("--max-start-ahead", a.maxStartAhead,
+        "How far ahead a run's common start may be set (default 5m): a later start is refused");
 }
 
 int agentCommand(const AgentArgs& a)
@@ -56,6 +68,26 @@ int agentCommand(const AgentArgs& a)
         printError("--head-timeout: " + (headTimeout ? std::string("must be above zero") : headTimeout.error()));
         return 2;
     }
+    auto handshakeTimeout = parseDurationUs(a.handshakeTimeout);
+    if (!handshakeTimeout || *handshakeTimeout == 0) {
+        printError("--handshake-timeout: "
+            + (handshakeTimeout ? std::string("must be above zero") : handshakeTimeout.error()));
+        return 2;
+    }
+    auto startAhead = parseDurationUs(a.maxStartAhead);
+    if (!startAhead) {
+        printError("--max-start-ahead: " + startAhead.error());
+        return 2;
+    }
+    auto maxRate = parseCount(a.maxRate);
+    if (!maxRate || *maxRate == 0) {
+        printError("--max-rate: " + (maxRate ? std::string("must be above zero") : maxRate.error()));
+        return 2;
+    }
+    if (a.perAddress == 0 || a.maxConnections == 0 || a.maxThreads == 0) {
+        printError("--max-clients-per-address, --max-connections and --max-threads must be above zero");
+        return 2;
+    }
     std::string stateDir = a.stateDir;
     if (stateDir.empty()) {
         const char* home = std::getenv("HOME");
@@ -65,6 +97,9 @@ int agentCommand(const AgentArgs& a)
         }
         stateDir = std::string(home) + "/.wrkbench-agent";
     }
+    // Everything the agent and its loaders write (runs, streams, results, the token) is the
+    // service user's alone, whatever the directory's mode.
+    ::umask(077);
     const std::string host = hostName();
     auto credentials = loadOrCreateCredentials(stateDir, host);
     if (!credentials) {
@@ -74,7 +109,13 @@ int agentCommand(const AgentArgs& a)
     AgentServerOptions options;
     options.listen = a.listen;
     options.allow = *allow;
-    options.maxDurationUs = *maxDuration;
+    options.limits.maxDurationUs = *maxDuration;
+    options.limits.maxConnections = a.maxConnections;
+    options.limits.maxThreads = a.maxThreads;
+    options.limits.maxRatePerS = static_cast<double>(*maxRate);
+    options.limits.maxStartAheadUs = *startAhead;
+    options.handshakeDeadlineUs = *handshakeTimeout;
+    options.maxConnectionsPerAddress = a.perAddress;
     options.stateDir = stateDir;
     options.loaderBinary = thisExecutable();
     options.hostName = host;
@@ -87,10 +128,10 @@ int agentCommand(const AgentArgs& a)
     // The banner goes to stdout, flushed: scripts and tests read the address and fingerprint.
     std::cout << fmt::format("wrkbench agent {} listening on {} (TLS)\n", WB_VERSION, server.address());
     std::cout << fmt::format("certificate SHA-256 fingerprint: {}\n", displayFingerprint(credentials->fingerprint));
-    if (credentials->tokenCreated)
-        std::cout << fmt::format("new token (shown once, kept in {}/token): {}\n", stateDir, credentials->token);
-    else
-        std::cout << fmt::format("token: in {}/token\n", stateDir);
+    // The path, never the value: stdout of a service is the journal, readable by more people
+    // than the token is meant for.
+    std::cout << fmt::format("token: {} in {}/token (mode 0600; copy it to the workstation)\n",
+        credentials->tokenCreated ? "new" : "kept", stateDir);
     if (allow->empty())
         std::cout << "allowed targets: none (start it with --allow HOSTS,CIDRS: until then it loads nothing)\n";
     else

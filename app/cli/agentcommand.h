@@ -17,7 +17,13 @@ struct AgentArgs
     std::string allow;
     std::string maxDuration = "1h";
     std::string stateDir; ///< default: ~/.wrkbench-agent
-    std::string headTimeout = "10s"; ///< TLS handshake and request head, from the connection
+    std::string headTimeout = "5s"; ///< the request head, from the connection
+    std::string handshakeTimeout = "3s"; ///< the TLS handshake, from the connection
+    unsigned perAddress = 8; ///< connections open at once from one address
+    unsigned maxConnections = 10'000; ///< connections of one run (this agent's share)
+    unsigned maxThreads = 64;
+    std::string maxRate = "1000000"; ///< requests/s, rate stages included
+    std::string maxStartAhead = "5m";
 };
 
 void addAgentCommand(CLI::App& app, AgentArgs& args);

@@ -251,7 +251,7 @@ int experimentCommand(const ExperimentArgs& a)
     int64_t id = a.resumeId;
     if (plan) {
         // A target that does not answer fails now, before the experiment exists.
-        if (auto st = ExperimentRunner::preflight(*plan); !st) {
+        if (auto st = ExperimentRunner::checkTargets(*plan); !st) {
             printError(st.error());
             return 1;
         }
@@ -281,7 +281,7 @@ int experimentCommand(const ExperimentArgs& a)
             return 1;
         }
         plan = std::move(*parsed);
-        if (auto st = ExperimentRunner::preflight(*plan); !st) {
+        if (auto st = ExperimentRunner::checkTargets(*plan); !st) {
             printError(st.error());
             return 1;
         }

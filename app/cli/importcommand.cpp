@@ -5,7 +5,7 @@
 #include "parse/wrklog.h"
 #include "sessioncommands.h"
 #include "store/sessionstore.h"
-#include "store/wrkimport.h"
+#include "import/wrkimport.h"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>

@@ -1,13 +1,15 @@
 #include "loadercommand.h"
 
 #include "cliparse.h"
-#include "fleet/loaderstream.h"
+#include "wire/loaderstream.h"
 #include "fleet/pausedloader.h"
+#include "http/requestcheck.h"
+#include "net/address.h"
 #include "pipeline/recordedrun.h"
-#include "report/units.h"
+#include "parse/quantity.h"
 #include "run/clocknote.h"
 #include "run/shard.h"
-#include "store/configjson.h"
+#include "wire/configcodec.h"
 
 #include <CLI/CLI.hpp>
 #include <csignal>
@@ -42,6 +44,8 @@ void addLoaderCommand(CLI::App& app, LoaderArgs& a)
         ->required();
     cmd->add_option("--start-timeout", a.startTimeout, "Give up when no start time came within this (default 10m)");
     cmd->add_option("--host", a.host, "Name of this loader in the loaders table (default: the host name)");
+    cmd->add_option("--resolve", a.resolve,
+        "HOST=ADDR[,ADDR...]: connect to these addresses for HOST and resolve no name (an agent pins what it allowed)");
 }
 
 int loaderCommand(const LoaderArgs& a)
@@ -61,6 +65,15 @@ int loaderCommand(const LoaderArgs& a)
         return 2;
     };
     if (!shard) return refuse(shard.error());
+    if (!a.resolve.empty()) {
+        const size_t eq = a.resolve.find('=');
+        if (eq == std::string::npos || eq == 0) return refuse("--resolve must be HOST=ADDR[,ADDR...]");
+        std::vector<std::string> addresses;
+        std::stringstream list(a.resolve.substr(eq + 1));
+        for (std::string address; std::getline(list, address, ',');)
+            addresses.push_back(address);
+        if (auto st = pinHost(a.resolve.substr(0, eq), addresses); !st) return refuse("--resolve: " + st.error());
+    }
     auto timeout = parseDurationUs(a.startTimeout);
     if (!timeout) return refuse("--start-timeout: " + timeout.error());
     std::ifstream in(a.configPath, std::ios::binary);
@@ -70,6 +83,10 @@ int loaderCommand(const LoaderArgs& a)
     auto whole = runConfigFromJson(text.str());
     if (!whole) return refuse("'" + a.configPath + "': " + whole.error());
     if (auto st = whole->normalized().validate(); !st) return refuse(st.error());
+    // A configuration file comes from wherever the coordinator is (a pod's ConfigMap, an
+    // agent's network): what it makes this loader send is held to the CLI's own rules.
+    for (const RequestSpec& request : whole->normalized().requests())
+        if (auto st = checkRequestSpec(request); !st) return refuse("'" + a.configPath + "': " + st.error());
     auto share = shareOf(*whole, *shard);
     if (!share) return refuse(share.error());
     writer.setWholeConfig(runConfigToJson(whole->normalized()));

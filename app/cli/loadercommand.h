@@ -20,6 +20,9 @@ struct LoaderArgs
     std::string controlDir; ///< where start-at and stop appear
     std::string startTimeout = "10m";
     std::string host; ///< default: the host name (a pod's name)
+    /// HOST=ADDR[,ADDR...]: the target's addresses, resolved and checked by an agent; the
+    /// loader then resolves nothing itself (net/address.h pinHost).
+    std::string resolve;
 };
 
 void addLoaderCommand(CLI::App& app, LoaderArgs& args);

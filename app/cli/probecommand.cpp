@@ -3,7 +3,7 @@
 #include "cliparse.h"
 #include "probe/probe.h"
 #include "probe/probetext.h"
-#include "report/units.h"
+#include "parse/quantity.h"
 
 #include <CLI/CLI.hpp>
 #include <iostream>

@@ -4,6 +4,7 @@
 #include "cliparse.h"
 #include "common/clock.h"
 #include "fleet/fleetrunner.h"
+#include "http/requestcheck.h"
 #include "parse/placement.h"
 #include "parse/requestmix.h"
 #include "parse/stageparse.h"
@@ -11,13 +12,13 @@
 #include "pipeline/recordedrun.h"
 #include "report/hdrlog.h"
 #include "report/jsonreport.h"
-#include "report/units.h"
+#include "parse/quantity.h"
 #include "report/wrktext.h"
 #include "run/clocknote.h"
 #include "run/runobserver.h"
 #include "run/shard.h"
 #include "run/stages.h"
-#include "store/configjson.h"
+#include "wire/configcodec.h"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -161,14 +162,21 @@ Result<RunConfig> toConfig(const RunArgs& a)
     cfg.tls.caFile = a.caFile;
     if (!a.on.empty() && a.on != "local" && a.on != "kubernetes" && a.on != "agents")
         return Error { "--on '" + a.on + "': use local, kubernetes or agents HOST:PORT,..." };
-    cfg.loaders.count = std::max(a.loaders, 1u);
+    unsigned loaders = 0; // not given: one process, as always
+    if (!a.loaders.empty()) {
+        auto n = parseCount(a.loaders);
+        if (!n) return Error { "--loaders: " + n.error() };
+        if (*n < 1 || *n > 10000) return Error { "--loaders " + a.loaders + ": use 1 to 10000 loaders" };
+        loaders = static_cast<unsigned>(*n);
+    }
+    cfg.loaders.count = std::max(loaders, 1u);
     cfg.loaders.on = a.on == "kubernetes" ? LoaderPlacement::On::Kubernetes : LoaderPlacement::On::Local;
     if (a.on == "agents" || !a.agents.empty()) {
         auto placement = parseLoaderPlacement("remote " + a.agents);
         if (!placement) return Error { "--on agents: name them, HOST:PORT[,HOST:PORT...]" };
-        if (a.loaders > 0 && a.loaders != placement->count)
+        if (loaders > 0 && loaders != placement->count)
             return Error { fmt::format(
-                "--loaders {} with {} agents: agents make one loader each", a.loaders, placement->count) };
+                "--loaders {} with {} agents: agents make one loader each", loaders, placement->count) };
         cfg.loaders = *placement;
     }
     cfg.loaders.kubeContext = a.kubeContext;
@@ -178,6 +186,9 @@ Result<RunConfig> toConfig(const RunArgs& a)
     cfg.loaders.podMemory = a.podMemory;
     cfg = cfg.normalized(); // the report's "Running 50s test" already shows the stage total
     if (auto st = cfg.validate(); !st) return Error { st.error() };
+    // The rules an agent holds a configuration from the network to (http/requestcheck.h).
+    for (const RequestSpec& request : cfg.requests())
+        if (auto st = checkRequestSpec(request); !st) return Error { st.error() };
     return cfg;
 }
 
@@ -327,19 +338,20 @@ int runCommand(const RunArgs& a)
     setup.jobTtlSeconds = a.jobTtlSeconds;
     setup.keepJob = a.keepJob;
     setup.keepIntervals = !a.jsonPath.empty();
+    AgentFleet agentFleet;
     if (cfg->loaders.on == LoaderPlacement::On::Agents) {
         auto agents = agentEndpoints(cfg->loaders.agents, a.agentTokenFile, a.agentFingerprint, a.agentCacert);
         if (!agents) {
             printError(agents.error());
             return 2;
         }
-        setup.agents = *agents;
+        agentFleet.agents = *agents;
         auto reattach = parseDurationUs(a.agentReattach);
         if (!reattach) {
             printError("--agent-reattach: " + reattach.error());
             return 2;
         }
-        setup.agentReattachUs = *reattach;
+        agentFleet.reattachUs = *reattach;
     }
     setup.onLoaderText = [](unsigned loader, const std::string& line) {
         printWarning("loader " + std::to_string(loader) + ": " + line);
@@ -395,6 +407,7 @@ int runCommand(const RunArgs& a)
     options.startAtUnixUs = startAtUs;
     setup.readyTimeoutUs = *readyTimeout;
     options.fleet = setup;
+    options.agents = agentFleet;
     options.sessionPath = a.dbPath;
     options.targetName = a.targetName;
     options.tags = a.tags;
@@ -455,6 +468,15 @@ int runCommand(const RunArgs& a)
         text << "Stored as run " << out.runId << " in '" << a.dbPath << "'" << std::endl;
     }
     if (!jsonOk || !hdrLogOk) return 1;
+    // Every loader died or was lost: what was measured is reported and stored, but the run did
+    // not happen as asked, and a pipeline must not read it as a success. (Some lost among
+    // several is a partial run, flagged per loader in the report.)
+    const auto endedEarly = [](const LoaderSummary& l) { return l.state != "completed" && l.state != "stopped"; };
+    if (!result.loaders.empty() && std::all_of(result.loaders.begin(), result.loaders.end(), endedEarly)) {
+        printError(result.loaders.size() == 1 ? "the run's only loader ended early: " + result.loaders[0].state
+                                              : "every loader of the run ended early");
+        return 1;
+    }
     // A failed SLO is the verdict a pipeline acts on: it wins over a storage warning (3).
     if (!allSlosMet(result.slo)) return EXIT_SLO_FAILED;
     return stored;

@@ -53,7 +53,7 @@ struct RunArgs
     // Distributed runs (docs/DISTRIBUTED.md).
     std::string shard; ///< --shard I/N: this process runs loader I's share of N
     std::string startAt; ///< --start-at: measure from this wall-clock time (a common start)
-    unsigned loaders = 0; ///< --loaders N: run N loaders and merge them (0: one process, as always)
+    std::string loaders; ///< --loaders N: run N loaders and merge them (empty: one process, as always)
     std::string on; ///< --on local|kubernetes|agents (default local)
     std::string agents; ///< --on agents HOST:PORT,...: the remote loaders (docs/AGENT.md)
     std::string agentTokenFile; ///< one token for all, or "HOST:PORT TOKEN" lines

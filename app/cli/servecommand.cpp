@@ -1,7 +1,7 @@
 #include "servecommand.h"
 
 #include "cliparse.h"
-#include "report/units.h"
+#include "parse/quantity.h"
 #include "run/filelimit.h"
 #include "serve/targetserver.h"
 

@@ -62,7 +62,10 @@ Result<std::unique_ptr<TlsChannel>> AgentClient::open(uint64_t deadlineUs)
             m_endpoint.name) };
     auto hostPort = splitAgentAddress(m_endpoint.address);
     if (!hostPort) return Error { hostPort.error() };
-    auto channel = TlsChannel::connect(m_tls.get(), hostPort->first, hostPort->second, deadlineUs);
+    // With a CA, the chain alone is not enough: the certificate must name the agent's host
+    // (any certificate that CA signed would otherwise receive the token).
+    auto channel = TlsChannel::connect(m_tls.get(), hostPort->first, hostPort->second, deadlineUs,
+        m_endpoint.caFile.empty() ? std::string() : hostPort->first);
     if (!channel) return Error { fmt::format("agent {}: {}", m_endpoint.name, channel.error()) };
     if (!m_endpoint.fingerprint.empty()) {
         const std::string seen = (*channel)->peerFingerprint();

@@ -133,6 +133,17 @@ Result<std::string> fingerprintOfPem(const std::string& pem)
     return out;
 }
 
+/// TLS 1.2 suites of the control channel: ECDHE for forward secrecy and AEAD only (GCM,
+/// ChaCha20-Poly1305), as TLS 1.3 has. OpenSSL's default list still takes CBC suites
+/// (encrypt-then-MAC padding oracles, Lucky 13). Both sides set it, so neither offers them.
+constexpr const char* AGENT_TLS12_CIPHERS = "ECDHE+AESGCM:ECDHE+CHACHA20";
+
+void restrictCiphers(SSL_CTX* ctx)
+{
+    SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
+    SSL_CTX_set_cipher_list(ctx, AGENT_TLS12_CIPHERS);
+}
+
 } // namespace
 
 std::string certificateFingerprint(X509* cert)
@@ -191,7 +202,9 @@ Result<AgentCredentials> loadOrCreateCredentials(const std::string& stateDir, co
         auto made = makeSelfSigned(hostName);
         if (!made) return Error { made.error() };
         if (auto st = writePrivateFile(c.keyPath, made->second, 0600); !st) return Error { st.error() };
-        if (auto st = writePrivateFile(c.certPath, made->first, 0644); !st) return Error { st.error() };
+        // Public, but nothing in the state directory is anyone else's to read (nor to rely on
+        // the directory's 0700 for).
+        if (auto st = writePrivateFile(c.certPath, made->first, 0600); !st) return Error { st.error() };
         c.certCreated = true;
     }
     auto certPem = readFile(c.certPath);
@@ -225,7 +238,7 @@ Result<std::shared_ptr<SSL_CTX>> makeAgentServerContext(const AgentCredentials& 
     SSL_CTX* raw = SSL_CTX_new(TLS_server_method());
     if (!raw) return Error { "cannot make a TLS context: " + takeOpenSslError() };
     std::shared_ptr<SSL_CTX> ctx(raw, SSL_CTX_free);
-    SSL_CTX_set_min_proto_version(raw, TLS1_2_VERSION);
+    restrictCiphers(raw);
     if (SSL_CTX_use_certificate_chain_file(raw, credentials.certPath.c_str()) != 1)
         return Error { fmt::format("'{}': {}", credentials.certPath, takeOpenSslError()) };
     if (SSL_CTX_use_PrivateKey_file(raw, credentials.keyPath.c_str(), SSL_FILETYPE_PEM) != 1
@@ -239,7 +252,7 @@ Result<std::shared_ptr<SSL_CTX>> makeAgentClientContext(const std::string& caFil
     SSL_CTX* raw = SSL_CTX_new(TLS_client_method());
     if (!raw) return Error { "cannot make a TLS context: " + takeOpenSslError() };
     std::shared_ptr<SSL_CTX> ctx(raw, SSL_CTX_free);
-    SSL_CTX_set_min_proto_version(raw, TLS1_2_VERSION);
+    restrictCiphers(raw);
     if (caFile.empty()) {
         SSL_CTX_set_verify(raw, SSL_VERIFY_NONE, nullptr); // pinned: the caller checks the fingerprint
     } else {

@@ -1,7 +1,7 @@
 #pragma once
 // What makes an agent safe by default (docs/AGENT.md): its own self-signed
 // certificate and a bearer token, both made on first start and kept in the
-// state directory (key and token mode 0600); the workstation pins the
+// state directory (every file mode 0600); the workstation pins the
 // certificate's SHA-256 fingerprint, as SSH pins a host key.
 
 #include "common/result.h"
@@ -28,12 +28,14 @@ struct AgentCredentials
 /// (the directory too, mode 0700). hostNames go into the new certificate's subjectAltName.
 Result<AgentCredentials> loadOrCreateCredentials(const std::string& stateDir, const std::string& hostName);
 
-/// The server's TLS context: TLS 1.2 or later, the agent's certificate and key.
+/// The server's TLS context: TLS 1.2 (ECDHE + AEAD suites only) or later, the agent's
+/// certificate and key.
 Result<std::shared_ptr<SSL_CTX>> makeAgentServerContext(const AgentCredentials& credentials);
 
 /// The client's TLS context: with a pinned fingerprint the chain is not verified during the
 /// handshake (the agent's certificate is self-signed) and the caller compares
-/// TlsChannel::peerFingerprint() with the pin; with a CA file the chain must verify.
+/// TlsChannel::peerFingerprint() with the pin; with a CA file the chain must verify, and the
+/// caller names the host it expects (TlsChannel::connect's verifyName).
 Result<std::shared_ptr<SSL_CTX>> makeAgentClientContext(const std::string& caFile);
 
 /// SHA-256 of a certificate's DER form, 64 lower-case hex digits.

@@ -18,4 +18,12 @@ struct AgentEndpoint
     std::string caFile; ///< or: a PEM CA file its certificate must chain to
 };
 
+/// The agents of a run on remote loaders (RunConfig::loaders.on == Agents), in the order of
+/// loaders.agents, and how long a lost link is retried before that loader is lost.
+struct AgentFleet
+{
+    std::vector<AgentEndpoint> agents;
+    uint64_t reattachUs = 30'000'000;
+};
+
 } // namespace wb

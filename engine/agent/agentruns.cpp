@@ -3,6 +3,11 @@
 #include "common/clock.h"
 #include "fleet/controlfiles.h"
 #include "fleet/subprocess.h"
+#include "report/jsonreport.h"
+#include "run/runfold.h"
+#include "run/shard.h"
+#include "wire/configcodec.h"
+#include "wire/loaderread.h"
 
 #include <cerrno>
 #include <csignal>
@@ -25,7 +30,7 @@ namespace {
 /// comes within seconds of every loader being ready).
 constexpr const char* LOADER_START_TIMEOUT = "2m";
 constexpr uint64_t LOADER_START_TIMEOUT_US = 120'000'000;
-/// What a loader's result line says near its start (fleet/loaderstream.cpp).
+/// What a loader's end line says near its start (wire/loaderstream.cpp).
 constexpr std::string_view FINISHED_EVENT = "\"event\":\"finished\"";
 
 int64_t wallNowS()
@@ -110,7 +115,8 @@ bool AgentRuns::busy()
     return false;
 }
 
-Result<std::string> AgentRuns::start(const std::string& configJson, unsigned index, unsigned count, StartError& why)
+Result<std::string> AgentRuns::start(const std::string& configJson, unsigned index, unsigned count,
+    const std::vector<std::string>& loaderArgs, StartError& why)
 {
     why = StartError::Failed;
     std::lock_guard lock(m_mutex);
@@ -130,9 +136,11 @@ Result<std::string> AgentRuns::start(const std::string& configJson, unsigned ind
     if (auto st = writeControlFile(run->dir, "config.json", configJson); !st) return Error { st.error() };
     run->streamFd = ::open(run->streamPath.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
     if (run->streamFd < 0) return Error { fmt::format("cannot write '{}': {}", run->streamPath, std::strerror(errno)) };
-    auto process = startStreaming({ m_options.loaderBinary, "loader", "--config", run->dir + "/config.json", "--shard",
-        fmt::format("{}/{}", index, count), "--control-dir", run->controlDir, "--start-timeout",
-        LOADER_START_TIMEOUT });
+    std::vector<std::string> command { m_options.loaderBinary, "loader", "--config", run->dir + "/config.json",
+        "--shard", fmt::format("{}/{}", index, count), "--control-dir", run->controlDir, "--start-timeout",
+        LOADER_START_TIMEOUT };
+    command.insert(command.end(), loaderArgs.begin(), loaderArgs.end());
+    auto process = startStreaming(command);
     if (!process) {
         ::close(run->streamFd);
         fs::remove_all(run->dir, ec);
@@ -192,14 +200,22 @@ void AgentRuns::pump(std::shared_ptr<Run> run)
         m_grew.notify_all();
     }
     endStreaming(run->process);
+    ::fsync(run->streamFd);
     bool hasResult = false;
     if (!finishedLine.empty()) {
-        try {
-            const auto doc = nlohmann::json::parse(finishedLine);
-            hasResult = writeControlFile(run->dir, "result.json", doc.at("result").dump()).ok();
-        } catch (const std::exception&) { }
+        // The loader's result is its stream folded as any run is (run/runfold.h), written as the
+        // --json document a loader run by hand writes: what `merge` and the workstation read.
+        if (auto doc = readLoaderFile(run->streamPath); doc && doc->complete)
+            if (auto whole = runConfigFromJson(doc->identity.wholeConfigJson))
+                if (auto share = shareOf(whole->normalized(), Shard { doc->identity.index, doc->identity.count })) {
+                    RunFold fold(*share);
+                    for (IntervalRecord& i : doc->intervals)
+                        fold.add(std::move(i));
+                    hasResult = writeControlFile(run->dir, "result.json",
+                        formatLoaderDocument(fold.finish(doc->end), doc->identity))
+                                    .ok();
+                }
     }
-    ::fsync(run->streamFd);
     ::close(run->streamFd);
     std::lock_guard lock(m_mutex);
     run->streamFd = -1;

@@ -35,8 +35,10 @@ public:
     ~AgentRuns();
 
     enum class StartError { None, Busy, Failed };
-    /// Starts a paused loader with this share of configJson. Busy while another run is active.
-    Result<std::string> start(const std::string& configJson, unsigned index, unsigned count, StartError& why);
+    /// Starts a paused loader with this share of configJson, and loaderArgs added to its
+    /// command line (the pinned addresses). Busy while another run is active.
+    Result<std::string> start(const std::string& configJson, unsigned index, unsigned count,
+        const std::vector<std::string>& loaderArgs, StartError& why);
     /// Writes the control file `name` (start-at, stop) of a running run.
     Status tell(const std::string& id, const std::string& name, const std::string& content);
 

@@ -3,14 +3,18 @@
 #include "agent/agenthttp.h"
 #include "agent/tlschannel.h"
 #include "common/clock.h"
+#include "common/jsondepth.h"
+#include "http/requestcheck.h"
 #include "fleet/controlfiles.h"
 #include "probe/probe.h"
 #include "run/clocknote.h"
 #include "run/runcontroller.h"
-#include "store/configjson.h"
+#include "run/shard.h"
+#include "wire/configcodec.h"
 
 #include <arpa/inet.h>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <ctime>
 #include <fmt/format.h>
@@ -53,6 +57,31 @@ std::string peerText(const sockaddr_storage& addr)
     return fmt::format("[{}]:{}", host, ntohs(sin6->sin6_port));
 }
 
+/// The address alone, for the per-address cap: every port of one host is one client.
+std::string peerAddress(const sockaddr_storage& addr)
+{
+    char host[INET6_ADDRSTRLEN] = "?";
+    if (addr.ss_family == AF_INET)
+        ::inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in*>(&addr)->sin_addr, host, sizeof host);
+    else
+        ::inet_ntop(AF_INET6, &reinterpret_cast<const sockaddr_in6*>(&addr)->sin6_addr, host, sizeof host);
+    return host;
+}
+
+/// Parses a JSON body from the network: refused before the parser when it nests deeper than
+/// any request of the API does (nlohmann parses and frees recursively: 70,000 '[' overflowed
+/// the stack).
+Result<nlohmann::json> parseBody(const std::string& body)
+{
+    if (!jsonDepthWithin(body, AGENT_MAX_JSON_DEPTH))
+        return Error { fmt::format("the body nests deeper than {} levels", AGENT_MAX_JSON_DEPTH) };
+    try {
+        return nlohmann::json::parse(body);
+    } catch (const std::exception& e) {
+        return Error { std::string("the body is not JSON: ") + e.what() };
+    }
+}
+
 /// Splits "ADDR:PORT" / "[v6]:PORT".
 Result<std::pair<std::string, uint16_t>> splitListen(const std::string& text)
 {
@@ -91,17 +120,19 @@ std::optional<std::pair<std::string, std::string>> runPath(const std::string& pa
     return std::pair { id, what };
 }
 
-/// The common start as the control file takes it, from {"start_at_unix_us": N}.
-Result<std::string> startAtText(const std::string& body)
+/// The common start as the control file takes it, from {"start_at_unix_us": N}, at most
+/// limits.maxStartAheadUs from now.
+Result<std::string> startAtText(const std::string& body, const AgentLimits& limits)
 {
-    try {
-        const Json j = Json::parse(body);
-        const int64_t us = j.at("start_at_unix_us").get<int64_t>();
-        if (us <= 0) return Error { "start_at_unix_us must be positive" };
-        return startTimeText(us);
-    } catch (const std::exception&) {
-        return Error { "the body must be {\"start_at_unix_us\": N}" };
-    }
+    auto j = parseBody(body);
+    if (!j) return Error { j.error() };
+    const auto it = j->is_object() ? j->find("start_at_unix_us") : j->end();
+    // Integers only: get<int64_t>() of 1e300 or of 2^64-1 would not be the number sent.
+    if (it == j->end() || !(it->is_number_integer()) || (it->is_number_unsigned() && it->get<uint64_t>() > INT64_MAX))
+        return Error { "the body must be {\"start_at_unix_us\": N} with N a whole number of microseconds" };
+    const int64_t us = it->get<int64_t>();
+    if (auto st = checkStartAt(us, wallClockNowMs() * 1000, limits); !st) return Error { st.error() };
+    return startTimeText(us);
 }
 
 } // namespace
@@ -109,7 +140,8 @@ Result<std::string> startAtText(const std::string& body)
 AgentServer::AgentServer(AgentServerOptions options, AgentCredentials credentials)
     : m_options(std::move(options))
     , m_credentials(std::move(credentials))
-    , m_runs(AgentRunsOptions { m_options.stateDir + "/runs", m_options.loaderBinary, m_options.maxDurationUs })
+    , m_runs(
+          AgentRunsOptions { m_options.stateDir + "/runs", m_options.loaderBinary, m_options.limits.maxDurationUs })
 {
     if (!m_options.log) m_options.log = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
 }
@@ -180,40 +212,90 @@ void AgentServer::serve()
             continue;
         }
         std::string who = peerText(peer);
+        std::string address = peerAddress(peer);
         if (m_connections.load() >= m_options.maxConnections) {
-            m_options.log(fmt::format("{} {} refused: {} connections open", isoNow(), who, m_connections.load()));
+            logRefusal(fmt::format("{} {} refused: {} connections open", isoNow(), who, m_connections.load()));
             ::close(fd);
             continue;
         }
+        {
+            std::lock_guard lock(m_peersMutex);
+            unsigned& open = m_perAddress[address];
+            if (open >= m_options.maxConnectionsPerAddress) {
+                ::close(fd);
+                logRefusal(fmt::format("{} {} refused: {} connections open from {}", isoNow(), who, open, address));
+                continue;
+            }
+            ++open;
+        }
         ++m_connections;
-        std::thread([this, fd, who = std::move(who)]() mutable {
+        std::thread([this, fd, who = std::move(who), address = std::move(address)]() mutable {
             serveConnection(fd, std::move(who));
+            {
+                std::lock_guard lock(m_peersMutex);
+                if (auto it = m_perAddress.find(address); it != m_perAddress.end() && --it->second == 0)
+                    m_perAddress.erase(it);
+            }
             --m_connections;
         }).detach();
     }
     m_runs.shutdown();
 }
 
+void AgentServer::logRefusal(const std::string& line)
+{
+    std::lock_guard lock(m_refusalMutex);
+    const uint64_t now = monotonicNowUs();
+    if (m_options.refusalLogIntervalUs > 0 && m_lastRefusalLogUs != 0
+        && now - m_lastRefusalLogUs < m_options.refusalLogIntervalUs) {
+        ++m_refusalsNotLogged; // a flood of refusals must not become a flood of journal lines
+        return;
+    }
+    if (m_refusalsNotLogged > 0)
+        m_options.log(fmt::format("{} ({} more refusals not logged)", line, m_refusalsNotLogged));
+    else
+        m_options.log(line);
+    m_refusalsNotLogged = 0;
+    m_lastRefusalLogUs = now;
+}
+
+bool AgentServer::authorized(const AgentRequest& request) const
+{
+    const std::string authorization = request.header("authorization");
+    const std::string bearer = "Bearer ";
+    return authorization.compare(0, bearer.size(), bearer) == 0
+        && constantTimeEquals(authorization.substr(bearer.size()), m_credentials.token);
+}
+
 void AgentServer::serveConnection(int fd, std::string peer)
 {
-    const uint64_t headDeadline = monotonicNowUs() + m_options.headDeadlineUs;
-    auto channel = TlsChannel::accept(m_tls.get(), fd, headDeadline);
+    const uint64_t acceptedUs = monotonicNowUs();
+    const uint64_t headDeadline = acceptedUs + m_options.headDeadlineUs;
+    auto channel = TlsChannel::accept(
+        m_tls.get(), fd, std::min(headDeadline, acceptedUs + m_options.handshakeDeadlineUs));
     if (!channel) {
-        m_options.log(fmt::format("{} {} {}", isoNow(), peer, channel.error()));
+        logRefusal(fmt::format("{} {} {}", isoNow(), peer, channel.error()));
         return;
     }
     AgentRequestParser parser;
     char buffer[16384];
     uint64_t deadline = headDeadline;
+    bool tokenChecked = false;
     while (parser.state() == AgentRequestParser::State::NeedMore && !m_stop.load()) {
-        if (parser.headDone() && deadline == headDeadline) deadline = monotonicNowUs() + m_options.bodyDeadlineUs;
+        if (parser.headDone() && !tokenChecked) {
+            // The token is checked as soon as the head is in: a stranger never gets the body
+            // deadline, and a slot is never held 30 s for a body nobody will read.
+            if (!authorized(parser.request())) break;
+            tokenChecked = true;
+            deadline = monotonicNowUs() + m_options.bodyDeadlineUs;
+        }
         const long n = (*channel)->read(buffer, sizeof buffer, std::min(deadline, monotonicNowUs() + 500'000));
         if (n == TlsChannel::TIMED_OUT && monotonicNowUs() < deadline) continue;
         if (n == TlsChannel::TIMED_OUT) {
             const std::string what = parser.headDone() ? "body" : "request head";
             (*channel)->writeAll(agentResponse(408, agentErrorBody("the " + what + " did not arrive in time")),
                 monotonicNowUs() + 1'000'000);
-            m_options.log(fmt::format("{} {} - - 408 the {} did not arrive in time", isoNow(), peer, what));
+            logRefusal(fmt::format("{} {} - - 408 the {} did not arrive in time", isoNow(), peer, what));
             return;
         }
         if (n <= 0) return; // closed, or broken: nothing to answer
@@ -222,11 +304,20 @@ void AgentServer::serveConnection(int fd, std::string peer)
     if (parser.state() == AgentRequestParser::State::Bad) {
         (*channel)->writeAll(
             agentResponse(parser.status(), agentErrorBody(parser.error())), monotonicNowUs() + 1'000'000);
-        m_options.log(fmt::format("{} {} - - {} {}", isoNow(), peer, parser.status(), parser.error()));
+        logRefusal(fmt::format("{} {} - - {} {}", isoNow(), peer, parser.status(), parser.error()));
+        return;
+    }
+    if (!parser.headDone()) return; // stopping
+    const AgentRequest& request = parser.request();
+    if (!authorized(request)) {
+        (*channel)->writeAll(agentResponse(401, {}), monotonicNowUs() + 1'000'000);
+        logRefusal(fmt::format("{} {} {} {} 401", isoNow(), peer, request.method, request.path));
         return;
     }
     if (parser.state() != AgentRequestParser::State::Done) return;
-    const AgentRequest& request = parser.request();
+    // Logged before it is handled: a request that brings the agent down is still on record.
+    m_options.log(
+        fmt::format("{} {} {} {} received ({} bytes)", isoNow(), peer, request.method, request.path, request.body.size()));
     Answer reply = handle(request);
     m_options.log(fmt::format("{} {} {} {} {}", isoNow(), peer, request.method, request.path, reply.status));
     if (!(*channel)->writeAll(reply.bytes, monotonicNowUs() + m_options.bodyDeadlineUs)) return;
@@ -256,18 +347,16 @@ std::string AgentServer::healthJson()
         allow.push_back(e);
     return Json {
         { "agent", "wrkbench" }, { "version", engineVersion() }, { "host", m_options.hostName },
-        { "busy", m_runs.busy() }, { "allow", allow }, { "max_duration_s", m_options.maxDurationUs / 1'000'000 },
+        { "busy", m_runs.busy() }, { "allow", allow }, { "max_duration_s", m_options.limits.maxDurationUs / 1'000'000 },
+        { "max_connections", m_options.limits.maxConnections }, { "max_threads", m_options.limits.maxThreads },
+        { "max_rate_per_s", m_options.limits.maxRatePerS },
         { "clock", systemClockNote() }
     }.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
 AgentServer::Answer AgentServer::handle(const AgentRequest& request)
 {
-    const std::string authorization = request.header("authorization");
-    const std::string bearer = "Bearer ";
-    if (authorization.compare(0, bearer.size(), bearer) != 0
-        || !constantTimeEquals(authorization.substr(bearer.size()), m_credentials.token))
-        return answer(401);
+    if (!authorized(request)) return answer(401);
     const std::string& method = request.method;
     const std::string& path = request.path;
     if (path == "/v1/health") {
@@ -308,7 +397,7 @@ AgentServer::Answer AgentServer::handle(const AgentRequest& request)
         if (method != "POST") return refuse(405, "POST only");
         std::string content = "stopped by the workstation";
         if (what == "start") {
-            auto text = startAtText(request.body);
+            auto text = startAtText(request.body, m_options.limits);
             if (!text) return refuse(400, text.error());
             content = *text;
         }
@@ -328,43 +417,53 @@ AgentServer::Answer AgentServer::handle(const AgentRequest& request)
 
 AgentServer::Answer AgentServer::startRun(const AgentRequest& request)
 {
-    Json body;
-    try {
-        body = Json::parse(request.body);
-    } catch (const std::exception& e) {
-        return refuse(400, std::string("the body is not JSON: ") + e.what());
-    }
+    auto parsed = parseBody(request.body);
+    if (!parsed) return refuse(400, parsed.error());
+    const Json& body = *parsed;
     if (!body.is_object() || !body.contains("config") || !body["config"].is_object())
         return refuse(400, "the body must be {\"config\":{...},\"shard\":{\"index\":I,\"count\":N}}");
     unsigned index = 0, count = 1;
-    try {
-        if (body.contains("shard")) {
-            const Json& shard = body.at("shard");
-            index = shard.at("index").get<unsigned>();
-            count = shard.at("count").get<unsigned>();
-        }
-    } catch (const std::exception&) {
-        return refuse(400, "shard must be {\"index\":I,\"count\":N} with whole numbers");
+    if (body.contains("shard")) {
+        const Json& shard = body["shard"];
+        auto whole = [&](const char* key) {
+            return shard.is_object() && shard.contains(key) && shard[key].is_number_unsigned()
+                && shard[key].get<uint64_t>() <= 10'000;
+        };
+        if (!whole("index") || !whole("count"))
+            return refuse(400, "shard must be {\"index\":I,\"count\":N} with whole numbers");
+        index = shard["index"].get<unsigned>();
+        count = shard["count"].get<unsigned>();
     }
     if (count == 0 || count > 10'000 || index >= count)
         return refuse(
             400, fmt::format("shard {}/{} is not a share: index below count, count 1 to 10000", index, count));
+    if (auto st = checkConfigNumbers(body["config"]); !st) return refuse(400, "the configuration: " + st.error());
+    // The depth is bounded above, so this copy of the text is too.
     auto config = runConfigFromJson(body["config"].dump());
     if (!config) return refuse(400, "the configuration does not read: " + config.error());
+    if (auto st = checkRunLimits(*config, m_options.limits); !st) return refuse(403, st.error());
     RunConfig whole = config->normalized();
     if (auto st = whole.validate(); !st) return refuse(400, st.error());
     if (!whole.tls.caFile.empty())
         return refuse(400,
             "the configuration names a CA file of the workstation (--cacert): the agent takes no "
             "file paths from the network");
+    // What the loader will send is held to the CLI's own rules (no header or method that
+    // smuggles a second request to the target).
     for (const RequestSpec& r : whole.requests())
-        if (std::string why = m_options.allow.refusal(r.url.host); !why.empty()) return refuse(403, why);
-    if (whole.warmupUs + whole.durationUs > m_options.maxDurationUs)
-        return refuse(403,
-            fmt::format("a run of {} s is longer than this agent's --max-duration of {} s",
-                (whole.warmupUs + whole.durationUs) / 1'000'000, m_options.maxDurationUs / 1'000'000));
+        if (auto st = checkRequestSpec(r); !st) return refuse(400, "the configuration: " + st.error());
+    auto share = shareOf(whole, Shard { index, count });
+    if (!share) return refuse(400, share.error());
+    if (auto st = checkShareLimits(*share, m_options.limits); !st) return refuse(403, st.error());
+    // Resolved once, here: the loader connects to exactly these (validate() holds every request
+    // of a mix to one origin, so one host).
+    auto pinned = m_options.allow.pin(whole.request.url.host);
+    if (!pinned) return refuse(403, pinned.error());
+    for (const RequestSpec& r : whole.requests())
+        if (r.url.host != whole.request.url.host) return refuse(400, "every request must go to one host");
     AgentRuns::StartError why = AgentRuns::StartError::None;
-    auto id = m_runs.start(runConfigToJson(whole), index, count, why);
+    auto id = m_runs.start(runConfigToJson(whole), index, count,
+        { "--resolve", fmt::format("{}={}", whole.request.url.host, fmt::join(*pinned, ",")) }, why);
     if (!id) return refuse(why == AgentRuns::StartError::Busy ? 409 : 500, id.error());
     return answer(201, Json { { "run", *id } }.dump());
 }
@@ -372,25 +471,33 @@ AgentServer::Answer AgentServer::startRun(const AgentRequest& request)
 AgentServer::Answer AgentServer::probeTarget(const AgentRequest& request)
 {
     ProbeOptions options;
+    auto parsed = parseBody(request.body);
+    if (!parsed) return refuse(400, parsed.error());
+    const Json& body = *parsed;
+    const std::string shape = "the body must be {\"url\":\"...\"} with optional method, headers, body, insecure, http2";
     try {
-        const Json body = Json::parse(request.body);
         auto url = parseUrl(body.at("url").get<std::string>());
         if (!url) return refuse(400, url.error());
         options.request.url = *url;
         if (body.contains("method")) options.request.method = body["method"].get<std::string>();
-        if (body.contains("headers"))
+        if (body.contains("headers")) {
+            if (!body["headers"].is_array()) return refuse(400, shape);
             for (const Json& h : body["headers"]) {
                 auto header = parseHeader(h.get<std::string>());
                 if (!header) return refuse(400, header.error());
                 options.request.headers.push_back(*header);
             }
+        }
         if (body.contains("body")) options.request.body = body["body"].get<std::string>();
         if (body.contains("insecure")) options.tls.verifyPeer = !body["insecure"].get<bool>();
         if (body.contains("http2")) options.allowHttp2 = body["http2"].get<bool>();
     } catch (const std::exception&) {
-        return refuse(400, "the body must be {\"url\":\"...\"} with optional method, headers, body, insecure, http2");
+        return refuse(400, shape);
     }
-    if (std::string why = m_options.allow.refusal(options.request.url.host); !why.empty()) return refuse(403, why);
+    if (auto st = checkRequestSpec(options.request); !st) return refuse(400, st.error());
+    auto pinned = m_options.allow.pin(options.request.url.host);
+    if (!pinned) return refuse(403, pinned.error());
+    options.pinnedAddresses = *pinned; // curl connects there and nowhere else
     auto result = probe(options);
     if (!result) return refuse(502, result.error());
     return answer(200, result->toJsonText());

@@ -7,13 +7,16 @@
 // thread for seconds, never the agent.
 
 #include "agent/agentcredentials.h"
+#include "agent/agentlimits.h"
 #include "agent/agentruns.h"
 #include "agent/allowlist.h"
 
 #include <atomic>
 #include <cstdio>
 #include <functional>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 
 namespace wb {
@@ -24,14 +27,24 @@ struct AgentServerOptions
 {
     std::string listen = "127.0.0.1:7450"; ///< ADDR:PORT, [IPv6]:PORT; port 0 picks one
     AllowList allow;
-    uint64_t maxDurationUs = 3'600'000'000;
+    AgentLimits limits; ///< what one run may ask for (maxDurationUs, connections, threads, rate, start)
     std::string stateDir;
     std::string loaderBinary; ///< the wrkbench-cli that runs loaders
     std::string hostName; ///< in health answers
-    uint64_t headDeadlineUs = 10'000'000; ///< handshake and request head, from accept
-    uint64_t bodyDeadlineUs = 30'000'000; ///< the body, after the head
-    unsigned maxConnections = 128;
-    /// One line per request (and per refused connection); stderr by default.
+    /// Deadlines, from accept: a connection that has not finished its TLS handshake, or its
+    /// request head, by then is cut. Short, because a slot held costs everyone else a slot.
+    uint64_t handshakeDeadlineUs = 3'000'000;
+    uint64_t headDeadlineUs = 5'000'000;
+    uint64_t bodyDeadlineUs = 30'000'000; ///< the body, after the head (only with a good token)
+    unsigned maxConnections = 128; ///< open at once, in all
+    /// Open at once from one address: a client that opens hundreds of slow connections
+    /// (slowloris) holds at most this many slots, never all of them.
+    unsigned maxConnectionsPerAddress = 8;
+    /// Lines about refused connections and requests (wrong token, timeouts, limits) at most
+    /// this often; the next one says how many were left out. 0: every one.
+    uint64_t refusalLogIntervalUs = 1'000'000;
+    /// One line per request before it is handled and one with its answer, and refusals as
+    /// above; stderr by default.
     std::function<void(const std::string&)> log;
 };
 
@@ -63,6 +76,9 @@ public:
 
 private:
     void serveConnection(int fd, std::string peer);
+    bool authorized(const AgentRequest& request) const;
+    /// Logs a refusal, or counts it when one was logged within refusalLogIntervalUs.
+    void logRefusal(const std::string& line);
     void streamRun(class TlsChannel& channel, const std::string& id, uint64_t offset);
     Answer startRun(const AgentRequest& request);
     Answer probeTarget(const AgentRequest& request);
@@ -77,6 +93,11 @@ private:
     uint16_t m_port = 0;
     std::atomic<bool> m_stop { false };
     std::atomic<unsigned> m_connections { 0 };
+    std::mutex m_peersMutex;
+    std::map<std::string, unsigned> m_perAddress; ///< open connections by peer address (no port)
+    std::mutex m_refusalMutex;
+    uint64_t m_lastRefusalLogUs = 0;
+    uint64_t m_refusalsNotLogged = 0;
 };
 
 } // namespace wb

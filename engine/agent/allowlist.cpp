@@ -5,6 +5,7 @@
 #include <cstring>
 #include <fmt/format.h>
 #include <netdb.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 
 namespace wb {
@@ -94,10 +95,19 @@ Result<AllowList> AllowList::parse(const std::string& text)
 
 std::string AllowList::refusal(const std::string& host) const
 {
+    // A listed name is allowed whatever it resolves to; pin() still has to resolve it.
+    if (!empty() && std::find(m_names.begin(), m_names.end(), lower(host)) != m_names.end()) return {};
+    auto pinned = pin(host);
+    return pinned ? std::string() : pinned.error();
+}
+
+Result<std::vector<std::string>> AllowList::pin(const std::string& host) const
+{
     if (empty())
-        return fmt::format("target {} is not allowed: this agent allows no targets (start it with --allow)", host);
+        return Error { fmt::format(
+            "target {} is not allowed: this agent allows no targets (start it with --allow)", host) };
     const std::string name = lower(host);
-    if (std::find(m_names.begin(), m_names.end(), name) != m_names.end()) return {};
+    const bool listed = std::find(m_names.begin(), m_names.end(), name) != m_names.end();
     auto inside = [&](int family, const uint8_t* bytes) {
         return std::any_of(
             m_networks.begin(), m_networks.end(), [&](const Network& n) { return n.contains(family, bytes); });
@@ -105,28 +115,38 @@ std::string AllowList::refusal(const std::string& host) const
     int family = 0;
     uint8_t bytes[16] {};
     if (parseAddress(host, family, bytes)) {
-        if (inside(family, bytes)) return {};
-        return fmt::format("target {} is not allowed by this agent's --allow {}", host, fmt::join(m_entries, ","));
+        if (listed || inside(family, bytes)) return std::vector<std::string> { host };
+        return Error { fmt::format(
+            "target {} is not allowed by this agent's --allow {}", host, fmt::join(m_entries, ",")) };
     }
     addrinfo hints {};
     hints.ai_socktype = SOCK_STREAM;
     addrinfo* found = nullptr;
     if (::getaddrinfo(host.c_str(), nullptr, &hints, &found) != 0 || !found)
-        return fmt::format("target {} is not allowed: it is not listed in --allow and does not resolve here", host);
+        return Error { listed
+                ? fmt::format("target {} is allowed but does not resolve here", host)
+                : fmt::format("target {} is not allowed: it is not listed in --allow and does not resolve here", host) };
     bool all = true;
+    std::vector<std::string> addresses;
     for (addrinfo* ai = found; ai; ai = ai->ai_next) {
-        if (ai->ai_family == AF_INET) {
-            const auto* sin = reinterpret_cast<const sockaddr_in*>(ai->ai_addr);
-            all = all && inside(AF_INET, reinterpret_cast<const uint8_t*>(&sin->sin_addr));
-        } else if (ai->ai_family == AF_INET6) {
-            const auto* sin6 = reinterpret_cast<const sockaddr_in6*>(ai->ai_addr);
-            all = all && inside(AF_INET6, reinterpret_cast<const uint8_t*>(&sin6->sin6_addr));
-        }
+        char text[INET6_ADDRSTRLEN] = {};
+        const void* raw = nullptr;
+        if (ai->ai_family == AF_INET)
+            raw = &reinterpret_cast<const sockaddr_in*>(ai->ai_addr)->sin_addr;
+        else if (ai->ai_family == AF_INET6)
+            raw = &reinterpret_cast<const sockaddr_in6*>(ai->ai_addr)->sin6_addr;
+        else
+            continue;
+        all = all && inside(ai->ai_family, static_cast<const uint8_t*>(raw));
+        ::inet_ntop(ai->ai_family, raw, text, sizeof text);
+        if (std::find(addresses.begin(), addresses.end(), text) == addresses.end()) addresses.emplace_back(text);
     }
     ::freeaddrinfo(found);
-    if (all) return {};
-    return fmt::format(
-        "target {} is not allowed: it resolves outside this agent's --allow {}", host, fmt::join(m_entries, ","));
+    if (addresses.empty())
+        return Error { fmt::format("target {} is not allowed: it resolves to no IP address", host) };
+    if (listed || all) return addresses;
+    return Error { fmt::format(
+        "target {} is not allowed: it resolves outside this agent's --allow {}", host, fmt::join(m_entries, ",")) };
 }
 
 } // namespace wb

@@ -24,6 +24,11 @@ public:
     /// Empty when `host` (a name or an address literal, no brackets) may be loaded; otherwise
     /// why not, in one sentence.
     std::string refusal(const std::string& host) const;
+    /// The addresses `host` may be loaded at, from one lookup (an address literal is itself):
+    /// the agent hands exactly these to the loader and the probe, which resolve nothing
+    /// again, so a name that resolves inside --allow now and elsewhere a moment later (DNS
+    /// rebinding) cannot take the load there. The error is refusal()'s sentence.
+    Result<std::vector<std::string>> pin(const std::string& host) const;
 
 private:
     struct Network

@@ -4,6 +4,7 @@
 #include "common/clock.h"
 #include "net/tlscontext.h"
 
+#include <arpa/inet.h>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -14,6 +15,7 @@
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
+#include <openssl/x509v3.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -62,7 +64,8 @@ int TlsChannel::waitFor(int sslError, uint64_t deadlineUs)
     return -1;
 }
 
-Result<std::unique_ptr<TlsChannel>> TlsChannel::handshake(SSL_CTX* ctx, int fd, bool server, uint64_t deadlineUs)
+Result<std::unique_ptr<TlsChannel>> TlsChannel::handshake(
+    SSL_CTX* ctx, int fd, bool server, uint64_t deadlineUs, const std::string& verifyName)
 {
     prepareSocket(fd);
     SSL* ssl = SSL_new(ctx);
@@ -72,6 +75,22 @@ Result<std::unique_ptr<TlsChannel>> TlsChannel::handshake(SSL_CTX* ctx, int fd, 
     }
     SSL_set_fd(ssl, fd);
     std::unique_ptr<TlsChannel> channel(new TlsChannel(ssl, fd));
+    if (!server && !verifyName.empty()) {
+        X509_VERIFY_PARAM* param = SSL_get0_param(ssl);
+        unsigned char ip[16];
+        const bool literal = ::inet_pton(AF_INET, verifyName.c_str(), ip) == 1
+            || ::inet_pton(AF_INET6, verifyName.c_str(), ip) == 1;
+        // An address is matched against the certificate's IP entries only, a name against its
+        // DNS entries (no partial wildcards): OpenSSL checks it with the chain, in the handshake.
+        const int set = literal ? X509_VERIFY_PARAM_set1_ip_asc(param, verifyName.c_str())
+                                : X509_VERIFY_PARAM_set1_host(param, verifyName.c_str(), 0);
+        if (set != 1) return Error { "cannot check the certificate's name: " + takeOpenSslError() };
+        X509_VERIFY_PARAM_set_hostflags(param, X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wold-style-cast" // inside OpenSSL's macro
+        if (!literal) SSL_set_tlsext_host_name(ssl, verifyName.c_str()); // SNI is for names only
+#pragma GCC diagnostic pop
+    }
     for (;;) {
         ERR_clear_error();
         const int rc = server ? SSL_accept(ssl) : SSL_connect(ssl);
@@ -92,7 +111,7 @@ Result<std::unique_ptr<TlsChannel>> TlsChannel::accept(SSL_CTX* ctx, int fd, uin
 }
 
 Result<std::unique_ptr<TlsChannel>> TlsChannel::connect(
-    SSL_CTX* ctx, const std::string& host, uint16_t port, uint64_t deadlineUs)
+    SSL_CTX* ctx, const std::string& host, uint16_t port, uint64_t deadlineUs, const std::string& verifyName)
 {
     addrinfo hints {};
     hints.ai_family = AF_UNSPEC;
@@ -128,7 +147,7 @@ Result<std::unique_ptr<TlsChannel>> TlsChannel::connect(
     }
     ::freeaddrinfo(found);
     if (fd < 0) return Error { fmt::format("cannot connect to {}:{}: {}", host, port, lastError) };
-    auto channel = handshake(ctx, fd, false, deadlineUs);
+    auto channel = handshake(ctx, fd, false, deadlineUs, verifyName);
     if (!channel) return Error { fmt::format("{}:{}: {}", host, port, channel.error()) };
     return channel;
 }

@@ -22,8 +22,11 @@ public:
     /// The agent's side: the TLS handshake on an accepted socket (taken over, closed on failure).
     static Result<std::unique_ptr<TlsChannel>> accept(SSL_CTX* ctx, int fd, uint64_t deadlineUs);
     /// The client's side: TCP connect to host:port (a name or an address), then the handshake.
-    static Result<std::unique_ptr<TlsChannel>> connect(
-        SSL_CTX* ctx, const std::string& host, uint16_t port, uint64_t deadlineUs);
+    /// With verifyName (a context that verifies the chain), the certificate must also name it
+    /// (a DNS name, or an IP address in its subjectAltName), checked in the handshake: a
+    /// certificate the CA signed for another host is refused before a byte is sent.
+    static Result<std::unique_ptr<TlsChannel>> connect(SSL_CTX* ctx, const std::string& host, uint16_t port,
+        uint64_t deadlineUs, const std::string& verifyName = {});
     ~TlsChannel();
     TlsChannel(const TlsChannel&) = delete;
     TlsChannel& operator=(const TlsChannel&) = delete;
@@ -45,7 +48,8 @@ private:
         , m_fd(fd)
     { }
     /// The TLS handshake on a connected socket (taken over), either side.
-    static Result<std::unique_ptr<TlsChannel>> handshake(SSL_CTX* ctx, int fd, bool server, uint64_t deadlineUs);
+    static Result<std::unique_ptr<TlsChannel>> handshake(
+        SSL_CTX* ctx, int fd, bool server, uint64_t deadlineUs, const std::string& verifyName = {});
     /// Waits for what OpenSSL asked (SSL_ERROR_WANT_*), up to the deadline.
     int waitFor(int sslError, uint64_t deadlineUs);
 

@@ -59,17 +59,11 @@ Result<int64_t> ExperimentRunner::create(SessionStore& store, ExperimentPlan pla
     return id;
 }
 
-Status ExperimentRunner::preflight(const ExperimentPlan& plan)
+Status ExperimentRunner::checkTargets(const ExperimentPlan& plan)
 {
-    for (size_t t = 0; t < plan.targets.size(); ++t) {
-        RunConfig config = plan.runConfig(0, t);
-        auto url = resolveBuiltinUrl(config.request.url); // as each run will
-        if (!url) return Error { "target '" + plan.targets[t].name + "': " + url.error() };
-        config.request.url = *url;
-        RunController controller(config);
-        if (auto st = controller.prepare(); !st)
+    for (size_t t = 0; t < plan.targets.size(); ++t)
+        if (auto st = checkTarget(plan.runConfig(0, t)); !st)
             return Error { "target '" + plan.targets[t].name + "': " + st.error() };
-    }
     return {};
 }
 

@@ -85,7 +85,7 @@ public:
     /// Checks that every target answers (the pre-run check of a run at the
     /// first level: DNS, connect, TLS) before an experiment is created or
     /// resumed. The error names the target: "target 'NodePort': connection refused by ...".
-    static Status preflight(const ExperimentPlan& plan);
+    static Status checkTargets(const ExperimentPlan& plan);
 
     /// Runs against the session file at sessionPath (each run records through
     /// its own connection, as the CLI does).

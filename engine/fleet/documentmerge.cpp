@@ -1,7 +1,7 @@
 #include "fleet/documentmerge.h"
 
 #include "fleet/fleetmerge.h"
-#include "store/configjson.h"
+#include "wire/configcodec.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -33,7 +33,7 @@ int64_t DocumentMerge::commonStartUnixMs(const std::vector<LoaderDocument>& docu
     if (shared) return requested / 1000;
     int64_t earliest = INT64_MAX;
     for (const LoaderDocument& d : documents) {
-        if (d.final.measureStartUnixMs > 0) earliest = std::min(earliest, d.final.measureStartUnixMs);
+        if (d.end.measureStartUnixMs > 0) earliest = std::min(earliest, d.end.measureStartUnixMs);
         if (!d.intervals.empty()) earliest = std::min(earliest, d.intervals.front().startUnixMs);
     }
     return earliest == INT64_MAX ? 0 : earliest;
@@ -75,7 +75,7 @@ RunResult DocumentMerge::run()
             if (k < d.intervals.size()) merge.interval(d.identity.index, d.intervals[k]);
     for (const LoaderDocument& d : m_documents) {
         if (d.complete)
-            merge.finished(d.identity.index, d.final);
+            merge.finished(d.identity.index, d.end);
         else
             merge.failed(d.identity.index, d.failure.empty() ? "its stream ended without a result" : d.failure);
     }

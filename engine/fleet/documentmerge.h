@@ -4,7 +4,7 @@
 // FleetMerge interval by interval, as a LoadRunner, so the run pipeline stores
 // and reports the merged run like any other.
 
-#include "fleet/loaderread.h"
+#include "wire/loaderread.h"
 #include "run/loadrunner.h"
 
 #include <vector>

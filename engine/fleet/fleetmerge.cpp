@@ -3,7 +3,7 @@
 #include "run/runcontroller.h"
 #include "run/shard.h"
 #include "run/slo.h"
-#include "store/configjson.h"
+#include "wire/configcodec.h"
 
 #include <algorithm>
 #include <cmath>
@@ -18,6 +18,7 @@ FleetMerge::FleetMerge(RunConfig whole, unsigned loaders, int64_t commonStartUni
     , m_intervalUs(std::max<uint64_t>(m_whole.intervalUs, 1))
     , m_loaders(loaders)
     , m_rows(loaders)
+    , m_fold(m_whole)
 {
     m_configJson = runConfigToJson(m_whole);
     for (unsigned i = 0; i < loaders; ++i) {
@@ -25,10 +26,6 @@ FleetMerge::FleetMerge(RunConfig whole, unsigned loaders, int64_t commonStartUni
         m_rows[i].connections = evenShare(m_whole.connections, loaders, i);
         m_rows[i].state = "not started";
     }
-    m_result.config = m_whole;
-    m_result.engineVersion = engineVersion();
-    m_result.protocol = protocolId(m_whole.httpVersion, m_whole.request.url.isTls());
-    m_result.measureStartUnixMs = commonStartUnixMs;
 }
 
 Status FleetMerge::started(const LoaderIdentity& id)
@@ -69,7 +66,7 @@ void FleetMerge::announce()
         o->onStarted(m_whole);
 }
 
-void FleetMerge::interval(unsigned loader, const LoaderInterval& in)
+void FleetMerge::interval(unsigned loader, const IntervalRecord& in)
 {
     if (loader >= m_count || !m_loaders[loader].started || m_loaders[loader].ended) return;
     announce();
@@ -105,17 +102,21 @@ void FleetMerge::interval(unsigned loader, const LoaderInterval& in)
     publishReady();
 }
 
-void FleetMerge::finished(unsigned loader, const LoaderFinal& final)
+void FleetMerge::finished(unsigned loader, const RunEnd& end, uint64_t intervalRequests)
 {
     if (loader >= m_count || m_loaders[loader].ended) return;
     Loader& l = m_loaders[loader];
     l.ended = true;
-    l.final = final;
+    l.end = end;
     LoaderSummary& row = m_rows[loader];
-    row.requestsPerS = final.durationS > 0 ? static_cast<double>(row.requests) / final.durationS : 0;
-    row.state = final.stoppedEarly ? "stopped" : "completed";
-    if (final.measureStartUnixMs)
-        row.startOffsetMs = static_cast<double>(final.measureStartUnixMs - m_commonStartUnixMs);
+    row.requestsPerS = end.measuredS > 0 ? static_cast<double>(row.requests) / end.measuredS : 0;
+    row.state = end.stoppedEarly ? "stopped" : "completed";
+    if (end.measureStartUnixMs)
+        row.startOffsetMs = static_cast<double>(end.measureStartUnixMs - m_commonStartUnixMs);
+    if (intervalRequests != UINT64_MAX && intervalRequests != row.requests)
+        m_warnings.push_back(fmt::format("loader {} measured {} requests but {} arrived in its intervals: the merged "
+                                         "run lacks the rest",
+            loader, intervalRequests, row.requests));
     publishReady();
 }
 
@@ -164,12 +165,7 @@ void FleetMerge::publish(int64_t index, Pending& p)
     record.loaderRequests = std::move(p.loaderRequests);
     for (RunObserver* o : m_observers)
         o->onInterval(record);
-    if (m_keepIntervals) {
-        m_result.addInterval(s, std::move(record));
-    } else {
-        m_result.Measurements::add(s);
-    }
-    m_result.durationS = std::max(m_result.durationS, s.endS);
+    m_fold.add(s, std::move(record));
 }
 
 RunResult FleetMerge::finish(bool stopped)
@@ -186,35 +182,28 @@ RunResult FleetMerge::finish(bool stopped)
         publish(index, pending);
     m_pending.clear();
 
-    RunResult& r = m_result;
-    double longestS = 0;
+    // One end for the run: every loader's merged (entries, samples, first errors...), the
+    // common start, and the loaders table; a loader without an end makes the run partial.
+    RunEnd end;
+    end.engineVersion = engineVersion();
+    end.measureStartUnixMs = m_commonStartUnixMs;
     for (unsigned i = 0; i < m_count; ++i) {
         const Loader& l = m_loaders[i];
-        if (!l.final) {
-            r.stoppedEarly = true; // a loader died: the run is partial
+        if (!l.end) {
+            end.stoppedEarly = true;
             continue;
         }
-        const LoaderFinal& f = *l.final;
-        longestS = std::max(longestS, f.durationS);
-        r.targetRatePerS += f.targetRatePerS;
-        r.stoppedEarly = r.stoppedEarly || f.stoppedEarly;
-        if (!f.protocol.empty()) r.protocol = f.protocol;
-        if (!f.engineVersion.empty() && f.engineVersion != r.engineVersion)
-            m_warnings.push_back(
-                fmt::format("loader {} runs wrkbench {}, the coordinator {}", i, f.engineVersion, r.engineVersion));
-        r.reconnects += f.reconnects;
-        if (f.serverStreamLimit > 0 && (r.serverStreamLimit == 0 || f.serverStreamLimit < r.serverStreamLimit))
-            r.serverStreamLimit = f.serverStreamLimit;
-        if (r.firstTlsError.empty()) r.firstTlsError = f.firstTlsError;
-        if (r.firstConnectError.empty()) r.firstConnectError = f.firstConnectError;
-        r.threadRates.perThreadRequestsPerS.insert(r.threadRates.perThreadRequestsPerS.end(),
-            f.threadRates.perThreadRequestsPerS.begin(), f.threadRates.perThreadRequestsPerS.end());
+        if (!l.end->engineVersion.empty() && l.end->engineVersion != end.engineVersion)
+            m_warnings.push_back(fmt::format(
+                "loader {} runs wrkbench {}, the coordinator {}", i, l.end->engineVersion, end.engineVersion));
+        RunEnd theirs = *l.end;
+        theirs.measureStartUnixMs = 0; // the run's start is the common one
+        theirs.loaders.clear(); // a loader's own table (none) is not the fleet's
+        end.merge(theirs);
     }
-    // The run lasted as long as its longest loader measured (intervals are aligned to the common start).
-    r.durationS = std::max(r.durationS, longestS);
-    r.stoppedEarly = r.stoppedEarly || stopped;
-    r.loaders = m_rows;
-    r.slo = evaluateSlos(m_whole.slos, sloInputsOf(r, r.durationS));
+    end.stoppedEarly = end.stoppedEarly || stopped;
+    end.loaders = m_rows;
+    RunResult r = m_fold.finish(end);
     for (RunObserver* o : m_observers)
         o->onFinished(r);
     return r;

@@ -1,9 +1,10 @@
 #pragma once
 // Many loaders, one run: merges the loaders' interval streams into one series
-// and one result, exactly. Counts, errors and status codes are summed;
-// histograms are added bucket by bucket (HdrHistogram layout on both sides), so
-// the merged percentiles are those of all requests together, not an average
-// of the loaders' percentiles.
+// and their end records into one end, then folds them like any run
+// (run/runfold.h). Counts, errors and status codes are summed; histograms are
+// added bucket by bucket (HdrHistogram layout on both sides), so the merged
+// percentiles are those of all requests together, not an average of the
+// loaders' percentiles; a mix's entries are merged the same way.
 //
 // Intervals are aligned on their wall-clock start: a loader that started one
 // interval late contributes to the next merged interval. A merged interval is
@@ -11,7 +12,8 @@
 // coordinator keeps only the intervals some loader has not reached yet.
 
 #include "common/result.h"
-#include "fleet/loaderstream.h"
+#include "run/runfold.h"
+#include "wire/loaderstream.h"
 #include "run/runobserver.h"
 #include "stats/snapshot.h"
 
@@ -23,26 +25,6 @@
 
 namespace wb {
 
-/// What a loader's final result adds to its intervals.
-struct LoaderFinal
-{
-    double durationS = 0;
-    double targetRatePerS = 0;
-    int64_t measureStartUnixMs = 0;
-    bool stoppedEarly = false;
-    std::string protocol;
-    std::string engineVersion;
-    uint64_t reconnects = 0;
-    uint32_t serverStreamLimit = 0;
-    std::string firstTlsError;
-    std::string firstConnectError;
-    RateSamples threadRates;
-};
-
-/// One interval of one loader as read from its stream: compact (histograms serialised), so a
-/// whole loader's document stays small; startUnixMs places it among the other loaders'.
-using LoaderInterval = IntervalRecord;
-
 class FleetMerge
 {
 public:
@@ -52,14 +34,16 @@ public:
 
     void addObserver(RunObserver* observer) { m_observers.push_back(observer); }
     /// Keep the merged intervals in the result (a JSON report or a live view needs them); the
-    /// store gets each one as it is merged either way.
-    void keepIntervals(bool keep) { m_keepIntervals = keep; }
+    /// store gets each one as it is merged either way. Call before the first interval.
+    void keepIntervals(bool keep) { m_fold = RunFold(m_whole, keep); }
 
     /// A loader says who it is. Refused (one sentence) when it belongs to another run: another
     /// configuration, another loader count, an index out of range or seen twice.
     Status started(const LoaderIdentity& identity);
-    void interval(unsigned loader, const LoaderInterval& interval);
-    void finished(unsigned loader, const LoaderFinal& final);
+    void interval(unsigned loader, const IntervalRecord& interval);
+    /// The loader's end record; intervalRequests: the requests its intervals hold, as it said
+    /// (UINT64_MAX: not said), checked against what arrived.
+    void finished(unsigned loader, const RunEnd& end, uint64_t intervalRequests = UINT64_MAX);
     /// The loader ended without a result (died, lost, refused): what it measured so far stays.
     void failed(unsigned loader, const std::string& why);
 
@@ -80,7 +64,7 @@ private:
     {
         bool started = false;
         bool ended = false;
-        std::optional<LoaderFinal> final;
+        std::optional<RunEnd> end;
         int64_t passed = -1; ///< the highest merged index it contributed to
     };
     struct Pending
@@ -106,8 +90,7 @@ private:
     int64_t m_nextEmit = 0;
     std::vector<RunObserver*> m_observers;
     bool m_announced = false;
-    bool m_keepIntervals = true;
-    RunResult m_result;
+    RunFold m_fold;
     std::vector<std::string> m_warnings;
 };
 

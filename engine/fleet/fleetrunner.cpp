@@ -3,10 +3,10 @@
 #include "common/clock.h"
 #include "fleet/controlfiles.h"
 #include "fleet/kubeexecutor.h"
-#include "fleet/loaderread.h"
+#include "wire/loaderread.h"
 #include "fleet/localexecutor.h"
 #include "run/runcontroller.h"
-#include "store/configjson.h"
+#include "wire/configcodec.h"
 
 #include <cerrno>
 #include <fmt/format.h>
@@ -35,17 +35,15 @@ KubeOptions kubeOptionsOf(const LoaderPlacement& placement, const FleetSetup& se
     return kube;
 }
 
-std::unique_ptr<LoadRunner> makeFleetRunner(const RunConfig& config, const FleetSetup& setup)
+std::unique_ptr<LoaderExecutor> makeLocalExecutor(const FleetSetup& setup)
 {
-    std::unique_ptr<LoaderExecutor> executor;
-    FleetSetup fleet = setup;
-    if (config.loaders.on == LoaderPlacement::On::Kubernetes) {
-        executor = std::make_unique<KubeExecutor>(kubeOptionsOf(config.loaders, setup));
-        fleet.readyTimeoutUs = std::max<uint64_t>(fleet.readyTimeoutUs, 120'000'000); // image pulls
-    } else {
-        executor = std::make_unique<LocalExecutor>(setup.loaderBinary.empty() ? thisExecutable() : setup.loaderBinary);
-    }
-    return std::make_unique<FleetRunner>(config, std::move(fleet), std::move(executor));
+    return std::make_unique<LocalExecutor>(setup.loaderBinary.empty() ? thisExecutable() : setup.loaderBinary);
+}
+
+std::unique_ptr<LoaderExecutor> makeKubeExecutor(const RunConfig& config, FleetSetup& setup)
+{
+    setup.readyTimeoutUs = std::max<uint64_t>(setup.readyTimeoutUs, 120'000'000); // image pulls
+    return std::make_unique<KubeExecutor>(kubeOptionsOf(config.loaders, setup));
 }
 
 FleetRunner::FleetRunner(RunConfig whole, FleetSetup setup, std::unique_ptr<LoaderExecutor> executor)
@@ -228,7 +226,7 @@ RunResult FleetRunner::run()
             break;
         case LoaderEvent::Kind::Finished:
             s.ended = true;
-            merge.finished(i, e.final);
+            merge.finished(i, e.end, e.intervalRequests);
             break;
         case LoaderEvent::Kind::Failed:
             s.ended = true;

@@ -9,11 +9,10 @@
 //              a loader that dies keeps what it sent, and the run is partial
 //   stop():    tell every loader to stop; each still reports what it measured
 
-#include "agent/agentendpoint.h"
 #include "fleet/fleetmerge.h"
 #include "fleet/kubemanifest.h"
 #include "fleet/loaderexecutor.h"
-#include "fleet/loaderread.h"
+#include "wire/loaderread.h"
 #include "run/loadrunner.h"
 
 #include <atomic>
@@ -33,10 +32,6 @@ struct FleetSetup
     bool keepJob = false; ///< Kubernetes: leave the Job after the run
     /// How long loaders may take to be ready (start, resolve, connect; pods: pull the image).
     uint64_t readyTimeoutUs = 60'000'000;
-    /// Agents: each remote loader's address and credentials, in the order of loaders.agents.
-    std::vector<AgentEndpoint> agents;
-    /// Agents: how long a lost link is retried (the loader goes on) before that loader is lost.
-    uint64_t agentReattachUs = 30'000'000;
     /// Keep the merged intervals in the result (a JSON report or a live view wants them).
     bool keepIntervals = true;
     /// A line a loader printed that is not an event (its warnings), on the runner's thread.
@@ -45,9 +40,12 @@ struct FleetSetup
 
 /// The Kubernetes executor's options for this placement.
 KubeOptions kubeOptionsOf(const LoaderPlacement& placement, const FleetSetup& setup);
-/// The coordinator of config.loaders (local child processes or a Kubernetes Job; agents are
-/// made by the pipeline, which links the agent client: pipeline/recordedrun.cpp).
-std::unique_ptr<LoadRunner> makeFleetRunner(const RunConfig& config, const FleetSetup& setup);
+/// The executors this library has: child processes here (config.loaders.on == Local) or the
+/// pods of a Kubernetes Job; the pipeline chooses among them and the agents' (makeLoadRunner in
+/// pipeline/recordedrun.cpp is the one place that chooses). Kubernetes lengthens setup's ready
+/// timeout for image pulls.
+std::unique_ptr<LoaderExecutor> makeLocalExecutor(const FleetSetup& setup);
+std::unique_ptr<LoaderExecutor> makeKubeExecutor(const RunConfig& config, FleetSetup& setup);
 
 class FleetRunner final : public LoadRunner
 {

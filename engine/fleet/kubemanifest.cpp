@@ -167,11 +167,4 @@ std::string kubeManifestYaml(const KubeOptions& options, const std::string& conf
     return out;
 }
 
-std::string jsonToYaml(const std::string& json)
-{
-    std::string out;
-    emit(Json::parse(json), 0, out);
-    return out;
-}
-
 } // namespace wb

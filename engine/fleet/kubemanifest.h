@@ -47,7 +47,4 @@ std::string kubeManifestJson(const KubeOptions& options, const std::string& conf
 /// The same as YAML documents (--manifest-only).
 std::string kubeManifestYaml(const KubeOptions& options, const std::string& configJson, unsigned loaders);
 
-/// JSON as block YAML (scalars keep JSON's double-quoted form, which YAML reads as is).
-std::string jsonToYaml(const std::string& json);
-
 } // namespace wb

@@ -4,7 +4,7 @@
 // fleet/controlfiles.h). It says "ready" on its stream once the target
 // answered, measures from the start it is given, and stops when told.
 
-#include "fleet/loaderstream.h"
+#include "wire/loaderstream.h"
 #include "run/runcontroller.h"
 
 #include <atomic>

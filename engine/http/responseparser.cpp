@@ -1,5 +1,7 @@
 #include "http/responseparser.h"
 
+#include "http/responsecapture.h"
+
 #include <algorithm>
 #include <array>
 #include <cstring>
@@ -120,8 +122,10 @@ constexpr int hexValue(unsigned char c)
 
 void ResponseParser::reset(bool responseToHead)
 {
+    ResponseCapture* capture = m_capture;
     *this = ResponseParser();
     m_head = responseToHead;
+    m_capture = capture;
 }
 
 bool ResponseParser::started() const
@@ -145,7 +149,8 @@ ResponseParser::Result ResponseParser::feed(const char* data, size_t len, size_t
     if (m_state == State::Done) return Result::Complete;
     if (len == 0) return Result::NeedMore;
     size_t pos = 0;
-    const Result result = parse(reinterpret_cast<const unsigned char*>(data), len, pos);
+    const auto* p = reinterpret_cast<const unsigned char*>(data);
+    const Result result = m_capture ? parse<true>(p, len, pos) : parse<false>(p, len, pos);
     consumed = pos;
     return result;
 }
@@ -242,6 +247,7 @@ bool ResponseParser::headersEnded()
         // Interim response (100 Continue, 103 Early Hints): forget its headers and wait for the
         // final one. m_headerBytes keeps counting so endless interim responses still hit the limit.
         m_state = State::Start;
+        if (m_capture) m_capture->head.clear(); // an observer sees the final response's fields
         m_headerKind = HeaderKind::None;
         m_haveContentLength = m_haveTransferEncoding = m_chunked = false;
         m_connectionClose = m_connectionKeepAlive = false;
@@ -276,9 +282,27 @@ bool ResponseParser::headersEnded()
     return false;
 }
 
-ResponseParser::Result ResponseParser::parse(const unsigned char* p, size_t len, size_t& pos)
+// CAPTURE: the bytes of the header block (not of trailers) are copied into m_capture as
+// they are consumed: from where a header state began in this input to where the block
+// ended or the input did (flushHead); body bytes are copied where they are skipped.
+template <bool CAPTURE> ResponseParser::Result ResponseParser::parse(const unsigned char* p, size_t len, size_t& pos)
 {
+    [[maybe_unused]] size_t headFrom = SIZE_MAX;
+    [[maybe_unused]] auto flushHead = [&] {
+        if constexpr (CAPTURE) {
+            if (headFrom != SIZE_MAX) m_capture->head.append(reinterpret_cast<const char*>(p) + headFrom, pos - headFrom);
+            headFrom = SIZE_MAX;
+        }
+    };
+    [[maybe_unused]] auto keepBody = [&](size_t n) {
+        if constexpr (CAPTURE) {
+            if (m_capture->wantBody) m_capture->body.append(reinterpret_cast<const char*>(p) + pos, n);
+        }
+    };
     while (pos < len) {
+        if constexpr (CAPTURE) {
+            if (headFrom == SIZE_MAX && m_state <= State::ValueList && !m_inTrailers) headFrom = pos;
+        }
         switch (m_state) {
         case State::Start: {
             const unsigned char c = p[pos];
@@ -358,8 +382,9 @@ ResponseParser::Result ResponseParser::parse(const unsigned char* p, size_t len,
                 if (!countHeaderBytes(1, c == '\n')) return fail(m_error);
                 if (c == '\r') {
                     m_state = State::BlankLf;
-                } else if (headersEnded()) {
-                    return Result::Complete;
+                } else {
+                    flushHead();
+                    if (headersEnded()) return Result::Complete;
                 }
             } else if (isBlank(c)) {
                 // obs-fold: continues the previous header's value (RFC 9112 5.2). The value
@@ -390,6 +415,7 @@ ResponseParser::Result ResponseParser::parse(const unsigned char* p, size_t len,
         case State::BlankLf:
             if (p[pos++] != '\n') return fail("invalid header line");
             if (!countHeaderBytes(1, true)) return fail(m_error);
+            flushHead();
             if (headersEnded()) return Result::Complete;
             break;
         case State::Name: {
@@ -532,6 +558,7 @@ ResponseParser::Result ResponseParser::parse(const unsigned char* p, size_t len,
         }
         case State::BodyLength: {
             const uint64_t n = std::min<uint64_t>(m_remaining, len - pos);
+            keepBody(static_cast<size_t>(n));
             pos += static_cast<size_t>(n);
             m_remaining -= n;
             if (m_remaining == 0) {
@@ -541,6 +568,7 @@ ResponseParser::Result ResponseParser::parse(const unsigned char* p, size_t len,
             break;
         }
         case State::BodyUntilEof:
+            keepBody(len - pos);
             pos = len;
             break;
         case State::ChunkSize: {
@@ -600,6 +628,7 @@ ResponseParser::Result ResponseParser::parse(const unsigned char* p, size_t len,
             break;
         case State::ChunkData: {
             const uint64_t n = std::min<uint64_t>(m_remaining, len - pos);
+            keepBody(static_cast<size_t>(n));
             pos += static_cast<size_t>(n);
             m_remaining -= n;
             if (m_remaining == 0) m_state = State::ChunkDataEnd;
@@ -625,6 +654,7 @@ ResponseParser::Result ResponseParser::parse(const unsigned char* p, size_t len,
             return Result::Error;
         }
     }
+    flushHead();
     return Result::NeedMore;
 }
 

@@ -5,11 +5,16 @@
 // needs: status code, version, framing (Content-Length, chunked, until-close)
 // and keep-alive. Bodies are skipped, never stored, so responses of any size
 // cost no memory. No allocation, no exceptions: malformed input ends in Error.
+// Only when a ResponseCapture is set (someone observes the responses) are the
+// header block and, if asked, the body copied into it; the parse loop is then a
+// second instantiation, so the loop without one is the same code as before.
 
 #include <cstddef>
 #include <cstdint>
 
 namespace wb {
+
+struct ResponseCapture;
 
 class ResponseParser
 {
@@ -20,8 +25,13 @@ public:
         Error, ///< not a valid response; see errorReason()
     };
 
-    /// Prepares for the next response. A response to HEAD has no body.
+    /// Prepares for the next response. A response to HEAD has no body. Keeps the capture.
     void reset(bool responseToHead = false);
+    /// From the next feed() on, copies each response's header block (and, if the capture
+    /// wants it, its body) into capture, which must outlive the parser; null stops that.
+    /// The caller empties the capture between responses.
+    void setCapture(ResponseCapture* capture) { m_capture = capture; }
+    ResponseCapture* capture() const { return m_capture; }
 
     /// Parses up to len bytes; sets consumed to the bytes that belong to this
     /// response. After Complete, call reset() before feeding the rest (until
@@ -48,7 +58,7 @@ private:
     enum class State : uint8_t;
     enum class HeaderKind : uint8_t;
 
-    Result parse(const unsigned char* data, size_t len, size_t& pos);
+    template <bool CAPTURE> Result parse(const unsigned char* data, size_t len, size_t& pos);
     Result fail(const char* reason);
     bool countHeaderBytes(size_t n, bool lineEnded);
     bool countChunkLineBytes(size_t n);
@@ -80,6 +90,7 @@ private:
     uint64_t m_value = 0; // Content-Length being parsed
     uint64_t m_remaining = 0; // body or chunk bytes still to skip; chunk size while parsing it
     const char* m_error = "";
+    ResponseCapture* m_capture = nullptr; // set while responses are observed
 };
 
 } // namespace wb

@@ -1,7 +1,11 @@
 #include "net/address.h"
 
 #include <arpa/inet.h>
+#include <cctype>
 #include <cstring>
+#include <map>
+#include <mutex>
+#include <optional>
 #include <netdb.h>
 #include <netinet/in.h>
 
@@ -20,8 +24,73 @@ std::string SocketAddress::toString() const
     return "[" + std::string(host) + "]:" + std::to_string(ntohs(in6->sin6_port));
 }
 
+namespace {
+
+std::mutex g_pinsMutex;
+/// host (lower case) -> its addresses, port 0; set before a run, read when it is prepared.
+std::map<std::string, std::vector<SocketAddress>> g_pins;
+
+std::string lower(std::string s)
+{
+    for (char& c : s)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+std::optional<SocketAddress> literal(const std::string& text, uint16_t port)
+{
+    SocketAddress a;
+    auto* in = reinterpret_cast<sockaddr_in*>(&a.storage);
+    auto* in6 = reinterpret_cast<sockaddr_in6*>(&a.storage);
+    if (inet_pton(AF_INET, text.c_str(), &in->sin_addr) == 1) {
+        in->sin_family = AF_INET;
+        in->sin_port = htons(port);
+        a.length = sizeof *in;
+        return a;
+    }
+    if (inet_pton(AF_INET6, text.c_str(), &in6->sin6_addr) == 1) {
+        in6->sin6_family = AF_INET6;
+        in6->sin6_port = htons(port);
+        a.length = sizeof *in6;
+        return a;
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+Status pinHost(const std::string& host, const std::vector<std::string>& addresses)
+{
+    std::vector<SocketAddress> out;
+    for (const std::string& text : addresses) {
+        auto a = literal(text, 0);
+        if (!a) return Error { "'" + text + "' is not an IP address" };
+        out.push_back(*a);
+    }
+    if (out.empty()) return Error { "no addresses to pin " + host + " to" };
+    std::lock_guard lock(g_pinsMutex);
+    g_pins[lower(host)] = std::move(out);
+    return {};
+}
+
 Result<std::vector<SocketAddress>> resolveHost(const std::string& host, uint16_t port)
 {
+    {
+        std::lock_guard lock(g_pinsMutex);
+        if (!g_pins.empty()) {
+            if (auto it = g_pins.find(lower(host)); it != g_pins.end()) {
+                std::vector<SocketAddress> out = it->second;
+                for (SocketAddress& a : out)
+                    if (a.family() == AF_INET)
+                        reinterpret_cast<sockaddr_in*>(&a.storage)->sin_port = htons(port);
+                    else
+                        reinterpret_cast<sockaddr_in6*>(&a.storage)->sin6_port = htons(port);
+                return out;
+            }
+            if (auto a = literal(host, port)) return std::vector<SocketAddress> { *a };
+            return Error { "cannot resolve host '" + host + "': it is not among the pinned hosts" };
+        }
+    }
     addrinfo hints {};
     hints.ai_family = AF_UNSPEC;
     hints.ai_socktype = SOCK_STREAM;

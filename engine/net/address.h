@@ -22,6 +22,14 @@ struct SocketAddress
 };
 
 /// Resolves host (name or literal) for TCP. Error: "cannot resolve host 'x': <reason>".
+/// A pinned host (pinHost) is answered from its pins, without asking DNS.
 Result<std::vector<SocketAddress>> resolveHost(const std::string& host, uint16_t port);
+
+/// Pins host, for the rest of this process, to numeric addresses someone else resolved and
+/// checked: a loader started by an agent (`loader --resolve`) connects exactly where the
+/// agent's --allow check said, never where a second lookup (a rebound name) would point.
+/// Once anything is pinned, a name that is not pinned does not resolve at all. The error
+/// names an entry that is not an address.
+Status pinHost(const std::string& host, const std::vector<std::string>& addresses);
 
 } // namespace wb

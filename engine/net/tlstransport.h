@@ -1,8 +1,10 @@
 #pragma once
 // TLS transport for one connection: a non-blocking SSL object over the
 // connection's socket. Keeps the last session so a reconnect resumes it.
+// A StreamTransport like plain TCP (net/transport.h).
 
 #include "net/iostatus.h"
+#include "net/transport.h"
 
 #include <cstddef>
 #include <string>
@@ -15,11 +17,11 @@ namespace wb {
 
 class TlsContext;
 
-class TlsTransport
+class TlsTransport final : public StreamTransport
 {
 public:
     TlsTransport() = default;
-    ~TlsTransport();
+    ~TlsTransport(); // not virtual: StreamTransport's destructor is protected
     TlsTransport(const TlsTransport&) = delete;
     TlsTransport& operator=(const TlsTransport&) = delete;
 
@@ -30,13 +32,13 @@ public:
     void detach();
 
     IoStatus handshake();
-    IoStatus read(char* buffer, size_t length, size_t& bytesRead);
-    IoStatus write(const char* data, size_t length, size_t& bytesWritten);
+    IoStatus read(char* buffer, size_t length, size_t& bytesRead) override;
+    IoStatus write(const char* data, size_t length, size_t& bytesWritten) override;
     /// Decrypted bytes already buffered inside OpenSSL (the socket may be empty).
-    bool hasPendingInput() const;
+    bool hasPendingInput() const override;
     /// The ALPN protocol the server chose in the handshake ("http/1.1", "h2"); empty when it
     /// chose none or no handshake finished. Valid until detach().
-    std::string_view negotiatedProtocol() const;
+    std::string_view negotiatedProtocol() const override;
     /// Human reason for the last failure, e.g. "certificate verify failed: self-signed certificate".
     std::string lastError() const { return m_lastError; }
 

@@ -232,7 +232,7 @@ template<typename F> Status forEachLine(std::string_view text, F&& f)
     return {};
 }
 
-// "GET http://x/" after a request line: the blank line between two entries is missing.
+// "GET http://x/": a request line (the method still to be checked).
 bool looksLikeRequestLine(std::string_view line)
 {
     const size_t space = line.find_first_of(" \t");
@@ -253,6 +253,10 @@ Status parseLineFormat(std::string_view text, MixBuilder& mix)
             return {};
         }
         if (line.front() == '#') return {};
+        // vegeta's most common file has one request per line, no blank line between: a line
+        // that begins with a method and a URL starts the next request.
+        if (inEntry && looksLikeRequestLine(line) && isKnownMethod(line.substr(0, line.find_first_of(" \t"))))
+            inEntry = false;
         if (!inEntry) {
             const size_t space = line.find_first_of(" \t");
             const std::string_view method = line.substr(0, space);
@@ -282,8 +286,7 @@ Status parseLineFormat(std::string_view text, MixBuilder& mix)
             return mix.setBody(trim(line.substr(1)), n);
         }
         if (looksLikeRequestLine(line))
-            return mix.fail(
-                n, inQuotes(line) + " is neither a header nor a body line (put a blank line before the next request)");
+            return mix.fail(n, inQuotes(line) + " is neither a header nor a body line, nor a request (unknown method)");
         if (bodyLine != 0)
             return mix.fail(
                 n, "header after the body line (line " + std::to_string(bodyLine) + "); headers come before '@file'");

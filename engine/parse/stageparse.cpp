@@ -1,6 +1,6 @@
 #include "parse/stageparse.h"
 
-#include "report/units.h"
+#include "parse/quantity.h"
 
 namespace wb {
 

@@ -1,6 +1,6 @@
 #include "parse/starttime.h"
 
-#include "report/units.h"
+#include "parse/quantity.h"
 
 #include <cctype>
 #include <charconv>

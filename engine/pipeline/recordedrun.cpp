@@ -45,6 +45,50 @@ ProbeOptions probeOptionsFor(const RunConfig& config)
     return options;
 }
 
+Status resolveBuiltinHosts(RunConfig& config)
+{
+    auto url = resolveBuiltinUrl(config.request.url);
+    if (!url) return Error { url.error() };
+    config.request.url = *url;
+    for (MixRequest& entry : config.mix.entries) { // a mix goes to one origin: the same server
+        auto resolved = resolveBuiltinUrl(entry.request.url);
+        if (!resolved) return Error { resolved.error() };
+        entry.request.url = *resolved;
+    }
+    return {};
+}
+
+Status checkTarget(RunConfig config)
+{
+    if (auto st = resolveBuiltinHosts(config); !st) return st;
+    config.loaders = {}; // the target is checked from here, whoever loads it
+    RunController controller(config);
+    return controller.prepare();
+}
+
+std::unique_ptr<LoadRunner> makeLoadRunner(const RunConfig& config, const RecordedRunOptions& options)
+{
+    if (!config.loaders.distributed()) {
+        auto controller = std::make_unique<RunController>(config);
+        controller->measureFrom(options.startAtUnixUs);
+        return controller;
+    }
+    FleetSetup fleet = options.fleet;
+    std::unique_ptr<LoaderExecutor> executor;
+    switch (config.loaders.on) {
+    case LoaderPlacement::On::Local:
+        executor = makeLocalExecutor(fleet);
+        break;
+    case LoaderPlacement::On::Kubernetes:
+        executor = makeKubeExecutor(config, fleet);
+        break;
+    case LoaderPlacement::On::Agents:
+        executor = std::make_unique<AgentExecutor>(options.agents.agents, options.agents.reattachUs);
+        break;
+    }
+    return std::make_unique<FleetRunner>(config, std::move(fleet), std::move(executor));
+}
+
 RecordedRun::RecordedRun(RunConfig config, RecordedRunOptions options, StopSwitch* stop)
     : m_config(std::move(config))
     , m_options(std::move(options))
@@ -121,10 +165,8 @@ RecordedRunOutcome RecordedRun::run()
     }
 
     // The built-in host is this process's own server, started on first use.
-    auto url = resolveBuiltinUrl(m_config.request.url);
-    if (!url) return fail(Ended::PrepareFailed, url.error());
     RunConfig config = m_config;
-    config.request.url = *url;
+    if (auto st = resolveBuiltinHosts(config); !st) return fail(Ended::PrepareFailed, st.error());
 
     const bool cancellable = m_options.cancelBeforeLoad;
     auto cancelled = [&] { return cancellable && m_stop->pulled(); };
@@ -135,8 +177,8 @@ RecordedRunOutcome RecordedRun::run()
         ProbeOptions probeOptions = probeOptionsFor(config);
         if (cancellable) probeOptions.cancel = &m_stop->flag();
         // With remote loaders, the question is asked from where the load comes from.
-        const bool onAgents = config.loaders.on == LoaderPlacement::On::Agents && !m_options.fleet.agents.empty();
-        auto probed = onAgents ? probeOnAgent(m_options.fleet.agents.front(), probeOptions) : probe(probeOptions);
+        const bool onAgents = config.loaders.on == LoaderPlacement::On::Agents && !m_options.agents.agents.empty();
+        auto probed = onAgents ? probeOnAgent(m_options.agents.agents.front(), probeOptions) : probe(probeOptions);
         if (cancelled()) return fail(Ended::Cancelled, {});
         if (!probed) return fail(Ended::ProbeFailed, probed.error());
         m_probeJson = probed->toJsonText();
@@ -145,19 +187,8 @@ RecordedRunOutcome RecordedRun::run()
         m_probeJson = m_options.probeJson;
     }
 
-    std::unique_ptr<LoadRunner> runner;
-    if (m_options.makeRunner) {
-        runner = m_options.makeRunner(config);
-    } else if (config.loaders.on == LoaderPlacement::On::Agents) {
-        runner = std::make_unique<FleetRunner>(config, m_options.fleet,
-            std::make_unique<AgentExecutor>(m_options.fleet.agents, m_options.fleet.agentReattachUs));
-    } else if (config.loaders.distributed()) {
-        runner = makeFleetRunner(config, m_options.fleet);
-    } else {
-        auto controller = std::make_unique<RunController>(config);
-        controller->measureFrom(m_options.startAtUnixUs);
-        runner = std::move(controller);
-    }
+    std::unique_ptr<LoadRunner> runner
+        = m_options.makeRunner ? m_options.makeRunner(config) : makeLoadRunner(config, m_options);
     m_stop->attach(*runner);
     struct Detach // whatever happens below, a pull must not reach a destroyed runner
     {

@@ -16,6 +16,7 @@
 //
 // Blocking, no Qt: the GUI calls it on a thread of its own.
 
+#include "agent/agentendpoint.h"
 #include "common/result.h"
 #include "fleet/fleetrunner.h"
 #include "probe/probe.h"
@@ -69,6 +70,8 @@ struct RecordedRunOptions
     /// A configuration whose loaders are distributed (RunConfig::loaders) runs on a fleet of
     /// loaders (engine/fleet) merged into this run; this says how to start them.
     FleetSetup fleet;
+    /// On remote loaders: the agents' addresses and credentials (never part of the configuration).
+    AgentFleet agents;
     /// What makes the load instead (a loader's paused controller, a merge of stored documents).
     /// Default: a RunController in this process, or the fleet. Given the configuration as it will
     /// run (the built-in host resolved).
@@ -107,6 +110,17 @@ Result<int64_t> findOrCreateTarget(SessionStore& store, const std::string& name,
 /// The probe of what config would send: same request and TLS checks; the time limits are
 /// the probe's defaults (5 s), or the run's own when those are longer.
 ProbeOptions probeOptionsFor(const RunConfig& config);
+
+/// A URL on host "builtin" (and every mix entry's) served by this process's built-in server:
+/// the one place that resolves it, started on first use.
+Status resolveBuiltinHosts(RunConfig& config);
+/// The pre-run check of config's target, as a run makes it (built-in host, DNS, connect, TLS,
+/// HTTP/2), with nothing loaded and nothing stored.
+Status checkTarget(RunConfig config);
+
+/// What makes the load of config: the one place that chooses. A RunController in this process;
+/// or a fleet of loaders (config.loaders) on child processes, a Kubernetes Job or remote agents.
+std::unique_ptr<LoadRunner> makeLoadRunner(const RunConfig& config, const RecordedRunOptions& options);
 
 class RecordedRun
 {

@@ -4,6 +4,7 @@
 #include "probe/tlscapture.h"
 
 #include <algorithm>
+#include <arpa/inet.h>
 #include <cctype>
 #include <chrono>
 #include <cstring>
@@ -11,6 +12,8 @@
 #include <memory>
 #include <mutex>
 #include <netdb.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 
 namespace wb {
 
@@ -64,6 +67,15 @@ struct Transfer
     TlsCapture tls; ///< the handshake of this hop's connection
     TlsCapture previousTls; ///< the last hop's, for a hop that reuses its connection
     const std::atomic<bool>* cancel = nullptr;
+    /// ProbeOptions::pinnedAddresses as curl's CURLOPT_RESOLVE list, and as bytes to compare.
+    std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> resolve { nullptr, curl_slist_free_all };
+    struct Pinned
+    {
+        int family = 0;
+        unsigned char bytes[16] {};
+    };
+    std::vector<Pinned> pinned;
+    bool refusedAddress = false; ///< curl tried an address outside `pinned`
 
     void startHop()
     {
@@ -226,6 +238,52 @@ HeaderList headerList(const Hop& hop)
     if (!given("Accept")) list = curl_slist_append(list, "Accept:");
     if (!given("Expect")) list = curl_slist_append(list, "Expect:");
     return HeaderList(list, curl_slist_free_all);
+}
+
+/// Every socket curl opens: refused unless it goes to a pinned address (the last check of a
+/// pinned probe, on the address actually connected to, whatever curl's resolver did).
+curl_socket_t onOpenSocket(void* user, curlsocktype, curl_sockaddr* address)
+{
+    auto* t = static_cast<Transfer*>(user);
+    const bool pinned = std::any_of(t->pinned.begin(), t->pinned.end(), [&](const Transfer::Pinned& p) {
+        if (p.family != address->family) return false;
+        if (address->family == AF_INET)
+            return std::memcmp(p.bytes, &reinterpret_cast<const sockaddr_in*>(&address->addr)->sin_addr,
+                       sizeof(in_addr))
+                == 0;
+        return std::memcmp(p.bytes, &reinterpret_cast<const sockaddr_in6*>(&address->addr)->sin6_addr,
+                   sizeof(in6_addr))
+            == 0;
+    });
+    if (!pinned) {
+        t->refusedAddress = true;
+        return CURL_SOCKET_BAD;
+    }
+    return ::socket(address->family, address->socktype | SOCK_CLOEXEC, address->protocol);
+}
+
+/// Pins the probe's host to options.pinnedAddresses; false when one is not an address.
+bool setupPinning(CURL* easy, Transfer& t, const ProbeOptions& o)
+{
+    if (o.pinnedAddresses.empty()) return true;
+    std::string entry = o.request.url.host + ":" + std::to_string(o.request.url.port) + ":";
+    for (size_t i = 0; i < o.pinnedAddresses.size(); ++i) {
+        const std::string& a = o.pinnedAddresses[i];
+        Transfer::Pinned p;
+        if (::inet_pton(AF_INET, a.c_str(), p.bytes) == 1)
+            p.family = AF_INET;
+        else if (::inet_pton(AF_INET6, a.c_str(), p.bytes) == 1)
+            p.family = AF_INET6;
+        else
+            return false;
+        t.pinned.push_back(p);
+        entry += (i ? "," : "") + (a.find(':') != std::string::npos ? "[" + a + "]" : a);
+    }
+    t.resolve.reset(curl_slist_append(nullptr, entry.c_str()));
+    curl_easy_setopt(easy, CURLOPT_RESOLVE, t.resolve.get());
+    curl_easy_setopt(easy, CURLOPT_OPENSOCKETFUNCTION, onOpenSocket);
+    curl_easy_setopt(easy, CURLOPT_OPENSOCKETDATA, &t);
+    return true;
 }
 
 void setupHandle(CURL* easy, Transfer& t, const ProbeOptions& o)
@@ -398,6 +456,7 @@ Result<ProbeResult> probe(const ProbeOptions& options)
     if (!easy || (options.cancel && !multi)) return Error { "cannot initialise libcurl" };
     transfer->cancel = options.cancel;
     setupHandle(easy.get(), *transfer, options);
+    if (!setupPinning(easy.get(), *transfer, options)) return Error { "a pinned address is not an IP address" };
 
     const RequestSpec& spec = options.request;
     Hop hop { spec.url.toString(), spec.url.host, spec.url.port, spec.url.isTls(), spec.method, spec.body,
@@ -412,6 +471,9 @@ Result<ProbeResult> probe(const ProbeOptions& options)
         setupRequest(easy.get(), hop, headers.get());
         const CURLcode code = performCancellable(multi.get(), easy.get(), options.cancel);
         if (code != CURLE_OK) {
+            if (transfer->refusedAddress)
+                return Error { "refused to connect to an address that " + hop.host
+                    + " was not pinned to (it resolved differently after it was allowed)" };
             std::string message = failureMessage(easy.get(), code, *transfer, hop, options);
             if (hopIndex > 0 && code != CURLE_ABORTED_BY_CALLBACK) message += " (after a redirect to " + hop.url + ")";
             return Error { message };
@@ -430,7 +492,9 @@ Result<ProbeResult> probe(const ProbeOptions& options)
         hop = nextHop(hop, r.statusCode, target);
     }
     if (options.cancel && options.cancel->load(std::memory_order_relaxed)) return Error { "cancelled" };
-    r.addresses = resolveAll(hop.host);
+    // Pinned: what was connected to is what was allowed; a fresh lookup would only report
+    // what a rebinding resolver says now.
+    r.addresses = options.pinnedAddresses.empty() ? resolveAll(hop.host) : options.pinnedAddresses;
     return r;
 }
 

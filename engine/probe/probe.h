@@ -30,6 +30,11 @@ struct ProbeOptions
     /// Set from another thread to abandon the probe; it returns "cancelled"
     /// within ~20 ms (the transfer runs in a multi handle polled that often).
     const std::atomic<bool>* cancel = nullptr;
+    /// The addresses request.url.host was resolved to by whoever allowed the target (an agent
+    /// checks them against --allow). When set, curl connects to these alone (CURLOPT_RESOLVE,
+    /// and a socket to any other address is refused), so a name that resolves differently a
+    /// moment later (DNS rebinding) cannot take the probe elsewhere. Numeric, no brackets.
+    std::vector<std::string> pinnedAddresses;
 };
 
 /// Sends the request on a fresh connection and waits for the whole response.

@@ -1,10 +1,10 @@
 #include "report/jsonreport.h"
 
 #include "report/generatorlag.h"
-#include "stats/hdrcodec.h"
+#include "wire/intervalcodec.h"
+#include "wire/runendcodec.h"
 
 #include <cmath>
-#include <nlohmann/json.hpp>
 
 namespace wb {
 
@@ -12,7 +12,7 @@ namespace {
 
 // ordered_json keeps the keys in the order written here, so the file reads
 // top-down (config, summary, details) instead of alphabetically.
-using Json = nlohmann::ordered_json;
+using Json = WireJson;
 
 double secondsOf(uint64_t us)
 {
@@ -67,20 +67,6 @@ Json statusJson(const StatusCounts& status)
     return codes;
 }
 
-Json errorsJson(const ErrorCounts& errors)
-{
-    return Json {
-        { "connect", errors.connect },
-        { "read", errors.read },
-        { "write", errors.write },
-        { "timeout", errors.timeout },
-        { "tls", errors.tls },
-        { "parse", errors.parse },
-        { "stream", errors.stream },
-        { "status", errors.status },
-    };
-}
-
 // A connection phase (connect, TLS handshake, first byte): how often and how long.
 Json phaseJson(const LatencyHistogram& h)
 {
@@ -94,109 +80,20 @@ Json phaseJson(const LatencyHistogram& h)
     };
 }
 
-// A latency of an interval without responses is unknown: 0 in these fields, as before.
-uint64_t usOrZero(double us)
-{
-    return std::isnan(us) ? 0 : static_cast<uint64_t>(us);
-}
-
-Json intervalLatencyJson(const LatencySummary& l)
-{
-    return Json { { "p50", usOrZero(l.p50Us) }, { "p90", usOrZero(l.p90Us) }, { "p99", usOrZero(l.p99Us) },
-        { "max", usOrZero(l.maxUs) }, { "mean", std::isnan(l.meanUs) ? 0.0 : l.meanUs } };
-}
-
-Json statusCodesJson(const std::vector<std::pair<int, uint64_t>>& codes)
-{
-    Json j = Json::object();
-    for (const auto& [code, count] : codes)
-        j[std::to_string(code)] = count;
-    return j;
-}
-
-// Every histogram of a run or an interval, for mergers: "histograms" holds each as
-// HdrHistogram's V2 compressed base64 ("HISTF..."), bucket for bucket our layout, and
-// "histogram_totals" the exact count, min, max and sum that encoding does not carry.
-// Keys: latency (corrected in the open model), service and send_lag (open model), connect,
-// tls_handshake (https), ttfb (first byte).
-struct NamedHistogram
-{
-    const char* key;
-    LatencyHistogram histogram;
-};
-
-void addHistograms(Json& j, const std::vector<NamedHistogram>& histograms)
-{
-    Json encoded = Json::object();
-    Json totals = Json::object();
-    for (const NamedHistogram& n : histograms) {
-        encoded[n.key] = encodeHdrBase64(n.histogram);
-        totals[n.key] = Json { { "count", n.histogram.count() }, { "min_us", n.histogram.minUs() },
-            { "max_us", n.histogram.maxUs() }, { "sum_us", n.histogram.sumUs() } };
-    }
-    j["histograms"] = std::move(encoded);
-    j["histogram_totals"] = std::move(totals);
-}
-
-// The same histograms, in the same order, for the summary and for each interval.
+// The same histograms, in the same order, as each interval's (wire/intervalcodec), for mergers:
+// HdrHistogram's V2 compressed base64 and the exact totals that encoding does not carry.
 std::vector<NamedHistogram> runHistograms(const RunResult& result)
 {
-    std::vector<NamedHistogram> out { { "latency", result.latency } };
-    if (result.config.openModel()) out.push_back({ "service", result.serviceLatency });
-    if (result.config.openModel()) out.push_back({ "send_lag", result.sendLag });
-    out.push_back({ "connect", result.connectTime });
-    if (result.config.request.url.isTls()) out.push_back({ "tls_handshake", result.tlsHandshake });
-    out.push_back({ "ttfb", result.firstByte });
+    std::vector<NamedHistogram> out { { "latency", &result.latency } };
+    if (result.config.openModel()) out.push_back({ "service", &result.serviceLatency });
+    if (result.config.openModel()) out.push_back({ "send_lag", &result.sendLag });
+    out.push_back({ "connect", &result.connectTime });
+    if (result.config.request.url.isTls()) out.push_back({ "tls_handshake", &result.tlsHandshake });
+    out.push_back({ "ttfb", &result.firstByte });
     return out;
-}
-
-std::vector<NamedHistogram> intervalHistograms(const IntervalRecord& interval, const RunConfig& config)
-{
-    std::vector<NamedHistogram> out { { "latency", interval.latencyHistogramDecoded() } };
-    if (config.openModel()) out.push_back({ "service", interval.serviceHistogramDecoded() });
-    if (config.openModel()) out.push_back({ "send_lag", interval.sendLagHistogramDecoded() });
-    out.push_back({ "connect", interval.connectHistogramDecoded() });
-    if (config.request.url.isTls()) out.push_back({ "tls_handshake", interval.tlsHandshakeHistogramDecoded() });
-    out.push_back({ "ttfb", interval.firstByteHistogramDecoded() });
-    return out;
-}
-
-// "errors" counts requests without a usable answer (socket, TLS, parse), as everywhere
-// else; responses outside 2xx/3xx are "non2xx", and every kind is in "errors_by_kind".
-Json intervalJson(const IntervalRecord& interval, const RunConfig& config)
-{
-    const bool open = config.openModel();
-    Json j {
-        { "t_s", interval.endS },
-        { "start_s", interval.startS },
-        { "start_unix_ms", interval.startUnixMs },
-        { "requests", interval.requests },
-        { "rps", interval.requestsPerS() },
-        { "bytes", interval.bytes },
-        { "errors", interval.transportErrors() },
-        { "non2xx", interval.non2xx() },
-        { "errors_by_kind", errorsJson(interval.errors) },
-        { "status_codes", statusCodesJson(interval.statusCodes) },
-        { "latency_us", intervalLatencyJson(interval.latency) },
-        { "connections", interval.connections },
-    };
-    if (open) {
-        j["target_rps"] = std::isnan(interval.targetRatePerS) ? 0.0 : interval.targetRatePerS;
-        j["service_latency_us"] = intervalLatencyJson(interval.serviceLatency);
-        j["send_lag_us"] = intervalLatencyJson(interval.sendLag);
-        j["late_requests"] = interval.lateRequests;
-        j["max_lag_us"] = interval.maxLagUs;
-    }
-    addHistograms(j, intervalHistograms(interval, config));
-    return j;
 }
 
 } // namespace
-
-std::string formatIntervalJson(const IntervalRecord& interval, const RunConfig& config)
-{
-    return intervalJson(interval, config).dump(-1, ' ', false, Json::error_handler_t::replace);
-}
 
 std::string formatJsonReport(const RunResult& result)
 {
@@ -217,10 +114,12 @@ std::string formatJsonReport(const RunResult& result)
         { "bytes_per_s", result.bytesPerS() },
         { "latency_us", latencyJson(result.latency) },
         { "status_codes", statusJson(result.status) },
-        { "errors", errorsJson(result.errors) },
+        { "errors", errorCountsToJson(result.errors) },
         { "stopped_early", result.stoppedEarly },
         { "start_unix_ms", result.measureStartUnixMs },
         { "reconnects", result.reconnects },
+        // Responses to requests sent during --warmup: they reached the target, in no figure above.
+        { "warmup_requests", result.warmupRequests },
     };
     // Connection phases under load: every connection opened (reconnects included), and the
     // first byte of every response, from its send.
@@ -241,7 +140,7 @@ std::string formatJsonReport(const RunResult& result)
             { "p99_9", result.sendLag.valueAtPercentileUs(99.9) }, { "max", result.sendLag.maxUs() } };
         doc["summary"]["generator_lag_noticeable"] = generatorLagNoticeable(result);
     }
-    addHistograms(doc["summary"], runHistograms(result));
+    putWireHistograms(doc["summary"], runHistograms(result));
     const RateSamples& rates = result.threadRates;
     doc["thread_rps"] = Json {
         { "mean", rates.mean() },
@@ -251,7 +150,7 @@ std::string formatJsonReport(const RunResult& result)
     };
     Json intervals = Json::array();
     for (const IntervalRecord& interval : result.intervals)
-        intervals.push_back(intervalJson(interval, result.config));
+        intervals.push_back(intervalToJson(interval, result.config));
     doc["intervals"] = std::move(intervals);
     if (!result.config.mix.empty()) {
         // The mix, entry by entry, in the file's order (config.mix in the JSON config says how it was walked).
@@ -270,7 +169,7 @@ std::string formatJsonReport(const RunResult& result)
                 { "url", m.request.url.displayText() }, { "weight", m.weight }, { "requests", e.requests },
                 { "rps", result.durationS > 0 ? static_cast<double>(e.requests) / result.durationS : 0.0 },
                 { "errors", e.errors.transportErrors() }, { "non2xx", e.errors.status },
-                { "errors_by_kind", errorsJson(e.errors) }, { "status_codes", std::move(status) } };
+                { "errors_by_kind", errorCountsToJson(e.errors) }, { "status_codes", std::move(status) } };
             if (e.latency && !e.latency->empty())
                 entry["latency_us"] = Json { { "p50", e.latency->valueAtPercentileUs(50) },
                     { "p90", e.latency->valueAtPercentileUs(90) }, { "p99", e.latency->valueAtPercentileUs(99) },
@@ -292,15 +191,20 @@ std::string formatJsonReport(const RunResult& result)
         // A run made by several loaders: what each did (engine/fleet merged them).
         Json loaders = Json::array();
         for (const LoaderSummary& l : result.loaders)
-            loaders.push_back(Json { { "index", l.index }, { "host", l.host }, { "connections", l.connections },
-                { "requests", l.requests }, { "errors", l.errors }, { "rps", l.requestsPerS },
-                { "start_offset_ms", l.startOffsetMs }, { "clock", l.clock }, { "state", l.state } });
+            loaders.push_back(loaderSummaryToJson(l));
         doc["loaders"] = std::move(loaders);
     }
     if (!result.firstTlsError.empty()) doc["first_tls_error"] = result.firstTlsError;
     if (!result.firstConnectError.empty()) doc["first_connect_error"] = result.firstConnectError;
-    // Replace invalid UTF-8 (an error string from the peer, say) instead of throwing.
-    return doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+    return dumpWireJson(doc, 2) + "\n";
+}
+
+std::string formatLoaderDocument(const RunResult& share, const LoaderIdentity& identity)
+{
+    std::string doc = formatJsonReport(share);
+    Json j = Json::parse(doc);
+    j["loader"] = loaderSectionJson(share, identity);
+    return dumpWireJson(j, 2) + "\n";
 }
 
 } // namespace wb

@@ -1,7 +1,9 @@
 #pragma once
-// Machine-readable run result (`--json FILE`).
+// Machine-readable run result (`--json FILE`). Its "intervals" and histograms are
+// the wire library's records (wire/intervalcodec.h), so a merger reads them back exactly.
 
 #include "run/runresult.h"
+#include "wire/loaderstream.h"
 
 #include <string>
 
@@ -10,7 +12,8 @@ namespace wb {
 /// The JSON document, pretty-printed with two-space indentation.
 std::string formatJsonReport(const RunResult& result);
 
-/// One interval as the report's "intervals" hold it, on one line (a loader streams these).
-std::string formatIntervalJson(const IntervalRecord& interval, const RunConfig& config);
+/// A loader's --json document (`run --shard I/N --json F`): the report plus the "loader" object
+/// `merge` reads back (wire/loaderread.h).
+std::string formatLoaderDocument(const RunResult& share, const LoaderIdentity& identity);
 
 } // namespace wb

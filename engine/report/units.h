@@ -1,5 +1,5 @@
 #pragma once
-// Numbers and durations as wrk reads and prints them.
+// Numbers and durations as wrk prints them (parse/quantity.h reads them).
 
 #include "common/result.h"
 
@@ -7,11 +7,6 @@
 #include <string>
 
 namespace wb {
-
-/// "100", "10k", "1.5M", "2G" (SI, x1000). Rejects negatives, junk and overflow.
-Result<uint64_t> parseCount(const std::string& text);
-/// "30" (seconds), "500ms", "30s", "2m", "1h", "1.5s", "250us". Returns microseconds.
-Result<uint64_t> parseDurationUs(const std::string& text);
 
 /// wrk's formatting: "715.35M" (x1024), "8.78k" (x1000), "5.47ms", "2.00m" from
 /// microseconds, and "2m"/"30s" for the test length. Same rounding and unit

@@ -302,6 +302,9 @@ std::string formatRunReport(const RunResult& result, const TextReportOptions& op
             result.config.streams);
     if (result.reconnects > 0)
         fmt::format_to(std::back_inserter(out), "  Reconnects after GOAWAY: {}\n", result.reconnects);
+    if (result.warmupRequests > 0)
+        fmt::format_to(std::back_inserter(out), "  {} warm-up requests before the measurement (in no figure here)\n",
+            result.warmupRequests);
     if (result.status.total() > 0 && (options.latencyDistribution || hasNonSuccessStatus(result.status)))
         fmt::format_to(std::back_inserter(out), "  Status codes: {}\n", statusCodeList(result.status));
     if (!result.config.mix.empty()) appendMixEntries(out, result);

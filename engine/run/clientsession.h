@@ -1,8 +1,10 @@
 #pragma once
 // The protocol seam of a worker: one ClientSession per connection speaks the
-// wire protocol (HTTP/1.1 today, HTTP/2 next, in the spirit of h2load's
-// Session), the worker owns everything else (sockets, epoll, time keeping,
-// the open-model schedule, timeouts, statistics).
+// wire protocol (HTTP/1.1 and HTTP/2, in the spirit of h2load's Session; made
+// by the run's ProtocolDriver), the worker owns everything else (sockets,
+// epoll, time keeping, the open-model schedule, timeouts, statistics). What is
+// sent comes from the worker's RequestSource; what is received may be shown to
+// a ResponseObserver.
 //
 // The worker hands the session every byte it reads and writes whatever the
 // session has to send; the session tells the worker, through a
@@ -16,6 +18,8 @@
 #include <functional>
 #include <span>
 
+#include "run/requestsource.h"
+
 namespace wb {
 
 /// Due and send times of one request in flight.
@@ -24,6 +28,7 @@ struct InFlightRequest
     uint64_t dueUs = 0; ///< when the schedule wanted it sent (closed loop: = sentUs)
     uint64_t sentUs = 0; ///< when it was handed to the session for sending
     uint16_t entry = 0; ///< which request of the run's mix (0 without a mix)
+    bool head = false; ///< HTTP/1.1: a HEAD request, its response has no body (set by the session)
 };
 
 /// One request that got its response.
@@ -80,9 +85,10 @@ public:
     /// while the session has no output pending: a request queued behind a blocked
     /// write would carry a send time that is not when it went out.
     virtual uint32_t capacity() const = 0;
-    /// Queues one request (entry `entry` of the run's requests); its bytes become pending
-    /// output. At most capacity() of them.
-    virtual void submit(uint64_t dueUs, uint64_t sentUs, uint16_t entry) = 0;
+    /// Queues one request (what the worker's RequestSource picked: an entry of the table
+    /// the session serialised before the run, or a request built for this send); its bytes
+    /// become pending output. At most capacity() of them.
+    virtual void submit(uint64_t dueUs, uint64_t sentUs, const RequestPick& pick) = 0;
 
     /// Bytes the session wants written, or an empty span.
     virtual std::span<const char> pendingOutput() = 0;
@@ -105,6 +111,17 @@ public:
     virtual Expiry expire(uint64_t nowUs, uint64_t timeoutUs) = 0;
     /// Every request in flight (the open model's drain counts those never answered).
     virtual void forEachInFlight(const std::function<void(const InFlightRequest&)>& visit) const = 0;
+
+    // Timers of the session's own, for datagram transports (net/transport.h: QUIC's loss
+    // detection, acknowledgement delay and idle timeout live in the QUIC library). A stream
+    // session has none; the worker asks only when the run's driver says TransportKind::Datagram.
+
+    /// When the session must run next without input (monotonic µs); UINT64_MAX = never. Asked
+    /// again after every call into the session.
+    virtual uint64_t nextTimerUs() const { return UINT64_MAX; }
+    /// That time came: the session runs its timers (may make output, complete or give up
+    /// requests; results as for onRead).
+    virtual SessionResult onTimer(uint64_t /*nowUs*/, CompletionHandler& /*handler*/) { return SessionResult::Ok; }
 };
 
 } // namespace wb

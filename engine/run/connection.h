@@ -1,13 +1,15 @@
 #pragma once
 // One client connection slot of a worker. The slot lives for the whole run;
 // its socket is replaced when the server closes it, on errors and timeouts.
-// Transport is plain TCP or TLS (TlsTransport); the protocol above it is the
-// slot's ClientSession (owned by the worker, reset with every new socket).
+// Its transport is a StreamTransport (net/transport.h): plain TCP, or TLS over
+// it; the protocol above it is the slot's ClientSession (owned by the worker's
+// session pool, reset with every new socket). What the slot sends next is the
+// worker's RequestSource's business, not the slot's.
 
 #include "net/iostatus.h"
 #include "net/tlstransport.h"
+#include "net/transport.h"
 #include "run/clientsession.h"
-#include "run/mixpicker.h"
 
 #include <cstdint>
 #include <memory>
@@ -23,7 +25,7 @@ struct Connection
         Active, ///< sending requests and reading responses
     };
 
-    int fd = -1;
+    TcpTransport tcp; ///< the socket (-1 when Idle); the transport itself for plain http
     State state = State::Idle;
     bool writeInterest = false; ///< EPOLLOUT is registered (only while a write is blocked)
     bool closeAfterResponse = false; ///< a connection ramp is going down: close when idle
@@ -32,27 +34,17 @@ struct Connection
     uint64_t nextSequence = 0; ///< open model: this connection's next request number
     uint64_t nextDueUs = 0; ///< open model: when that request is due (UINT64_MAX = plan over)
     ClientSession* session = nullptr; ///< the protocol on this slot (the worker's, lives as long)
-    MixPicker picker; ///< which request of a mix goes next (always 0 without one); kept across reconnects
     std::unique_ptr<TlsTransport> tls; ///< set for https targets, reused across reconnects
 
+    int fd() const { return tcp.fd(); }
     bool writePending() const { return state == State::Active && session->hasOutput(); }
 
-    IoStatus read(char* buffer, size_t length, size_t& n)
-    {
-        return tls ? tls->read(buffer, length, n) : plainReadFd(buffer, length, n);
-    }
-    IoStatus write(const char* data, size_t length, size_t& n)
-    {
-        return tls ? tls->write(data, length, n) : plainWriteFd(data, length, n);
-    }
-    bool hasBufferedInput() const { return tls && tls->hasPendingInput(); }
+    /// What the session's bytes travel on: TLS when there is one, else the socket itself.
+    StreamTransport& transport() { return tls ? static_cast<StreamTransport&>(*tls) : tcp; }
+    const StreamTransport& transport() const { return tls ? static_cast<const StreamTransport&>(*tls) : tcp; }
 
     /// Closes the socket (and TLS state, keeping the TLS session for resumption); resets the session.
     void close();
-
-private:
-    IoStatus plainReadFd(char* buffer, size_t length, size_t& n);
-    IoStatus plainWriteFd(const char* data, size_t length, size_t& n);
 };
 
 } // namespace wb

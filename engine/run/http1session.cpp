@@ -4,10 +4,11 @@
 
 namespace wb {
 
-Http1Requests Http1Requests::build(const std::vector<RequestSpec>& requests, uint32_t depth, bool closedLoop)
+Http1Requests Http1Requests::build(
+    const std::vector<RequestSpec>& requests, uint32_t depth, bool closedLoop, bool buildsPerSend)
 {
     Http1Requests r;
-    if (requests.size() > 1) {
+    if (requests.size() > 1 || buildsPerSend) {
         for (const RequestSpec& request : requests) {
             r.entries.push_back(buildRequest(request));
             r.entryIsHead.push_back(methodHasNoResponseBody(request.method));
@@ -35,6 +36,7 @@ void Http1Session::onConnected()
 
 void Http1Session::reset()
 {
+    if (ResponseCapture* capture = m_parser.capture()) capture->clear();
     m_inFlight = 0;
     m_ringHead = 0;
     m_writeOffset = 0;
@@ -47,7 +49,7 @@ void Http1Session::reset()
 bool Http1Session::headAwaitsNoBody() const
 {
     if (!m_requests->mixed()) return m_requests->responseToHead;
-    return m_inFlight > 0 && m_requests->entryIsHead[m_ring[m_ringHead].entry];
+    return m_inFlight > 0 && m_ring[m_ringHead].head;
 }
 
 uint32_t Http1Session::capacity() const
@@ -56,19 +58,36 @@ uint32_t Http1Session::capacity() const
     return m_requests->depth - m_inFlight;
 }
 
-void Http1Session::submit(uint64_t dueUs, uint64_t sentUs, uint16_t entry)
+void Http1Session::submit(uint64_t dueUs, uint64_t sentUs, const RequestPick& pick)
 {
-    m_ring[(m_ringHead + m_inFlight) % m_requests->depth] = { dueUs, sentUs, entry };
+    InFlightRequest& slot = m_ring[(m_ringHead + m_inFlight) % m_requests->depth];
+    slot = { dueUs, sentUs, pick.entry };
     ++m_inFlight;
-    if (m_requests->mixed()) return submitMixed(entry);
+    if (m_requests->mixed()) return submitMixed(pick);
     m_writeTarget += m_requests->requestBytes;
 }
 
-void Http1Session::submitMixed(uint16_t entry)
+void Http1Session::submitMixed(const RequestPick& pick)
 {
+    InFlightRequest& slot = m_ring[(m_ringHead + m_inFlight - 1) % m_requests->depth];
+    slot.head = pick.built ? methodHasNoResponseBody(pick.built->method) : m_requests->entryIsHead[pick.entry];
     // The response awaited next may now be this request's: a HEAD one has no body.
-    if (m_inFlight == 1) m_parser.reset(m_requests->entryIsHead[entry]);
-    const std::string& bytes = m_requests->entries[entry];
+    if (m_inFlight == 1) m_parser.reset(slot.head);
+    if (pick.built) {
+        // Built for this send: serialised here, once, into the session's own buffer.
+        if (m_view) {
+            m_mixOutput.assign(m_view->data() + m_writeOffset, m_view->size() - m_writeOffset);
+            m_view = nullptr;
+            m_writeOffset = 0;
+        }
+        m_mixOutput += buildRequest(*pick.built);
+        return;
+    }
+    appendOutput(m_requests->entries[pick.entry]);
+}
+
+void Http1Session::appendOutput(const std::string& bytes)
+{
     if (!m_view && m_mixOutput.empty()) {
         m_view = &bytes; // all there is to send: written from the shared entry, not copied
         m_writeOffset = 0;
@@ -132,6 +151,8 @@ bool Http1Session::complete(CompletionHandler& handler)
 {
     Completion done { m_ring[m_ringHead], m_parser.statusCode(), !m_parser.keepAlive() };
     done.firstByteUs = m_firstByteUs;
+    if (m_requests->observer)
+        observeResponse(*m_requests->observer, *m_parser.capture(), done.request.entry, done.status);
     m_ringHead = (m_ringHead + 1) % m_requests->depth;
     --m_inFlight;
     // Ready for the next response before the handler runs: it may submit and write at once.
@@ -161,8 +182,15 @@ Http1SessionPool::Http1SessionPool(Http1Requests requests, size_t sessions)
     , m_ring(sessions * m_requests.depth)
 {
     m_sessions.reserve(sessions);
-    for (size_t i = 0; i < sessions; ++i)
+    if (m_requests.observer) {
+        m_captures.resize(sessions);
+        for (ResponseCapture& capture : m_captures)
+            capture.wantBody = m_requests.observer->wantsBody();
+    }
+    for (size_t i = 0; i < sessions; ++i) {
         m_sessions.emplace_back(m_requests, m_ring.data() + i * m_requests.depth);
+        if (m_requests.observer) m_sessions.back().observeInto(&m_captures[i]);
+    }
 }
 
 } // namespace wb

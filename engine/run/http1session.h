@@ -6,8 +6,11 @@
 // straight from the worker's shared read buffer.
 
 #include "http/request.h"
+#include "http/responsecapture.h"
 #include "http/responseparser.h"
 #include "run/clientsession.h"
+#include "run/protocoldriver.h"
+#include "run/responseobserver.h"
 
 #include <string>
 #include <vector>
@@ -28,11 +31,16 @@ struct Http1Requests
     /// here when it is all there is to send (one request in flight: no copy), and copies the
     /// entries it pipelines behind each other into its own buffer. Empty without a mix.
     std::vector<std::string> entries;
+    /// Requests built per send (RequestPick::built) are serialised into a session's own buffer
+    /// like pipelined mix entries; a source that builds them always gets `entries`.
     std::vector<uint8_t> entryIsHead; ///< per entry: a HEAD request (its response has no body)
     bool mixed() const { return !entries.empty(); }
+    ResponseObserver* observer = nullptr; ///< sees each response (null: nothing is kept)
 
-    /// One request (the batch), or a mix when `requests` has more than one.
-    static Http1Requests build(const std::vector<RequestSpec>& requests, uint32_t depth, bool closedLoop);
+    /// One request (the batch), or entries when `requests` has more than one or when
+    /// requests are built per send.
+    static Http1Requests build(
+        const std::vector<RequestSpec>& requests, uint32_t depth, bool closedLoop, bool buildsPerSend = false);
 };
 
 class Http1Session final : public ClientSession
@@ -47,11 +55,15 @@ public:
         , m_ring(ring)
     { }
 
+    /// Keeps each response's fields (and body, if capture.wantBody) in capture and hands them
+    /// to the requests' observer. Set by the pool, only while observed.
+    void observeInto(ResponseCapture* capture) { m_parser.setCapture(capture); }
+
     void onConnected() override;
     void reset() override;
 
     uint32_t capacity() const override;
-    void submit(uint64_t dueUs, uint64_t sentUs, uint16_t entry) override;
+    void submit(uint64_t dueUs, uint64_t sentUs, const RequestPick& pick) override;
 
     std::span<const char> pendingOutput() override
     {
@@ -74,7 +86,8 @@ private:
     bool complete(CompletionHandler& handler);
     /// Whether the response now awaited (the ring's head) answers a HEAD request.
     bool headAwaitsNoBody() const;
-    void submitMixed(uint16_t entry);
+    void submitMixed(const RequestPick& pick);
+    void appendOutput(const std::string& bytes);
 
     const Http1Requests* m_requests;
     InFlightRequest* m_ring; ///< requests in flight, oldest at m_ringHead
@@ -89,23 +102,26 @@ private:
     // m_mixOutput[m_writeOffset..] (requests pipelined behind each other).
     const std::string* m_view = nullptr;
     std::string m_mixOutput;
-    ResponseParser m_parser;
+    ResponseParser m_parser; ///< its capture (set while observed) is this session's slot in the pool
 };
 
 /// The sessions of one worker and their ring slices, in two allocations.
-class Http1SessionPool
+class Http1SessionPool final : public SessionPool
 {
 public:
+    /// captures: when requests.observer is set, each session keeps its response in one of its own.
     Http1SessionPool(Http1Requests requests, size_t sessions);
     Http1SessionPool(const Http1SessionPool&) = delete;
     Http1SessionPool& operator=(const Http1SessionPool&) = delete;
 
     Http1Session& operator[](size_t i) { return m_sessions[i]; }
-    size_t size() const { return m_sessions.size(); }
+    ClientSession& session(size_t i) override { return m_sessions[i]; }
+    size_t size() const override { return m_sessions.size(); }
 
 private:
     Http1Requests m_requests;
     std::vector<InFlightRequest> m_ring;
+    std::vector<ResponseCapture> m_captures; ///< one per session while observed, else empty
     std::vector<Http1Session> m_sessions;
 };
 

@@ -54,7 +54,7 @@ Result<Http2Hello> exchangeHttp2Settings(const RunConfig& config, int fd, TlsTra
 {
     RunConfig one = config;
     one.streams = 1;
-    Http2SessionPool pool(one, 1);
+    Http2SessionPool pool(one, { one.request }, nullptr, 1);
     Http2Session& session = pool[0];
     session.onConnected();
     IgnoreCompletions ignore;

@@ -23,7 +23,14 @@ int onHeaderCallback(nghttp2_session*, const nghttp2_frame* frame, const uint8_t
     const uint8_t* value, size_t valueLength, uint8_t, void* userData)
 {
     if (frame->hd.type == NGHTTP2_HEADERS)
-        sessionOf(userData).onHeader(frame->hd.stream_id, name, nameLength, value, valueLength);
+        sessionOf(userData).onHeader(
+            frame->hd.stream_id, name, nameLength, value, valueLength, frame->headers.cat == NGHTTP2_HCAT_HEADERS);
+    return 0;
+}
+
+int onDataChunkCallback(nghttp2_session*, uint8_t, int32_t streamId, const uint8_t* data, size_t length, void* userData)
+{
+    sessionOf(userData).onData(streamId, data, length);
     return 0;
 }
 
@@ -62,26 +69,34 @@ nghttp2_nv fieldOf(const Header& h)
 
 } // namespace
 
-Http2Requests::Http2Requests(const RunConfig& config)
-    : entries(config.requests().size())
+void Http2RequestEntry::build(const RequestSpec& request)
+{
+    fields = buildHttp2Fields(request);
+    body = request.body;
+    headerBlock.clear();
+    for (const Header& h : fields.fields)
+        headerBlock.push_back(fieldOf(h));
+}
+
+Http2Requests::Http2Requests(const RunConfig& config, const std::vector<RequestSpec>& table, ResponseObserver* responseObserver)
+    : entries(table.size())
+    , observer(responseObserver)
     , streams(config.streams)
     , streamWindow(static_cast<int32_t>((1u << config.windowBits) - 1))
     , connectionWindow(static_cast<int32_t>((1u << config.connectionWindowBits) - 1))
     , headerTableBytes(config.headerTableBytes)
 {
-    const std::vector<RequestSpec> requests = config.requests();
-    for (size_t i = 0; i < requests.size(); ++i) {
-        Entry& e = entries[i];
-        e.fields = buildHttp2Fields(requests[i]);
-        e.body = requests[i].body;
-        for (const Header& h : e.fields.fields)
-            e.headerBlock.push_back(fieldOf(h));
-    }
+    for (size_t i = 0; i < table.size(); ++i)
+        entries[i].build(table[i]);
     nghttp2_session_callbacks_new(&callbacks);
     nghttp2_session_callbacks_set_on_header_callback(callbacks, onHeaderCallback);
     nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, onFrameRecvCallback);
     nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, onStreamCloseCallback);
     nghttp2_session_callbacks_set_on_frame_send_callback(callbacks, onFrameSendCallback);
+    // Body bytes are looked at only when an observer asks for them: without this callback
+    // nghttp2 consumes DATA frames without calling out.
+    if (observer && observer->wantsBody())
+        nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks, onDataChunkCallback);
     nghttp2_option_new(&options);
     // Closed streams are kept only for the priority tree, which a load generator does not use.
     nghttp2_option_set_no_closed_streams(options, 1);
@@ -93,9 +108,10 @@ Http2Requests::~Http2Requests()
     nghttp2_option_del(options);
 }
 
-Http2Session::Http2Session(Http2Requests& requests, Http2Stream* slots)
+Http2Session::Http2Session(Http2Requests& requests, Http2Stream* slots, ResponseCapture* captures)
     : m_requests(&requests)
     , m_slots(slots)
+    , m_captures(captures)
 { }
 
 Http2Session::~Http2Session()
@@ -123,8 +139,10 @@ void Http2Session::reset()
 {
     if (m_session) nghttp2_session_del(m_session); // its callbacks do not run from here
     m_session = nullptr;
-    for (uint32_t i = 0; i < m_requests->streams; ++i)
+    for (uint32_t i = 0; i < m_requests->streams; ++i) {
         m_slots[i] = {};
+        if (m_captures) m_captures[i].clear();
+    }
     m_open = 0;
     m_active = 0;
     m_serverLimit = INITIAL_SERVER_LIMIT;
@@ -146,12 +164,17 @@ uint32_t Http2Session::capacity() const
     return limit > m_open ? limit - m_open : 0;
 }
 
-void Http2Session::submit(uint64_t dueUs, uint64_t sentUs, uint16_t entry)
+void Http2Session::submit(uint64_t dueUs, uint64_t sentUs, const RequestPick& pick)
 {
     Http2Stream* slot
         = std::find_if(m_slots, m_slots + m_requests->streams, [](const Http2Stream& s) { return s.id == 0; });
     if (slot == m_slots + m_requests->streams || !m_session) return; // capacity() said no
-    *slot = { { dueUs, sentUs, entry }, -1, 0, 0, false, 0 };
+    *slot = { { dueUs, sentUs, pick.entry }, -1, 0, 0, false, 0, nullptr };
+    if (pick.built) {
+        // Built for this send: its header block lives with the stream until the stream closes.
+        slot->built = std::make_unique<Http2RequestEntry>();
+        slot->built->build(*pick.built);
+    }
     send(*slot);
 }
 
@@ -159,7 +182,7 @@ void Http2Session::send(Http2Stream& slot)
 {
     nghttp2_data_provider body {};
     body.read_callback = readBodyCallback;
-    const Http2Requests::Entry& e = m_requests->entries[slot.request.entry];
+    const Http2RequestEntry& e = entryOf(slot);
     const int32_t id = nghttp2_submit_request(
         m_session, nullptr, e.headerBlock.data(), e.headerBlock.size(), e.body.empty() ? nullptr : &body, &slot);
     if (id < 0) {
@@ -177,7 +200,7 @@ ssize_t Http2Session::readBody(int32_t streamId, uint8_t* buffer, size_t length,
 {
     Http2Stream* slot = slotOf(streamId);
     if (!slot) return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE;
-    const std::string& body = m_requests->entries[slot->request.entry].body;
+    const std::string& body = entryOf(*slot).body;
     const size_t n = std::min(length, body.size() - slot->bodySent);
     std::memcpy(buffer, body.data() + slot->bodySent, n);
     slot->bodySent += static_cast<uint32_t>(n);
@@ -263,12 +286,26 @@ Http2Stream* Http2Session::slotOf(int32_t streamId) const
     return static_cast<Http2Stream*>(nghttp2_session_get_stream_user_data(m_session, streamId));
 }
 
-void Http2Session::onHeader(
-    int32_t streamId, const uint8_t* name, size_t nameLength, const uint8_t* value, size_t valueLength)
+void Http2Session::onHeader(int32_t streamId, const uint8_t* name, size_t nameLength, const uint8_t* value,
+    size_t valueLength, bool trailer)
 {
-    if (nameLength != 7 || std::memcmp(name, ":status", 7) != 0 || valueLength != 3) return;
+    const bool isStatus = nameLength == 7 && std::memcmp(name, ":status", 7) == 0 && valueLength == 3;
+    if (!isStatus && !m_captures) return; // unobserved: only the status matters
     Http2Stream* slot = slotOf(streamId);
     if (!slot) return;
+    if (m_captures && !trailer) {
+        ResponseCapture& capture = captureOf(*slot);
+        if (isStatus) {
+            capture.head.clear(); // a new header block: the fields of a 1xx before it are not the response's
+        } else if (nameLength > 0 && name[0] != ':') {
+            // Kept as HTTP/1.1 lines so that one splitter serves both (nghttp2 has refused CR and LF in fields).
+            capture.head.append(reinterpret_cast<const char*>(name), nameLength);
+            capture.head += ": ";
+            capture.head.append(reinterpret_cast<const char*>(value), valueLength);
+            capture.head += "\r\n";
+        }
+    }
+    if (!isStatus) return;
     const int status = (value[0] - '0') * 100 + (value[1] - '0') * 10 + (value[2] - '0');
     if (slot->firstByteUs == 0) {
         // The read that brought the response's HEADERS: its clock is taken once, on the first response in it.
@@ -276,6 +313,13 @@ void Http2Session::onHeader(
         slot->firstByteUs = m_readAtUs;
     }
     if (status >= 200 || slot->status == 0) slot->status = status; // a final status wins over 1xx
+}
+
+void Http2Session::onData(int32_t streamId, const uint8_t* data, size_t length)
+{
+    if (!m_captures) return;
+    if (Http2Stream* slot = slotOf(streamId); slot && !slot->cancelled)
+        captureOf(*slot).body.append(reinterpret_cast<const char*>(data), length);
 }
 
 void Http2Session::onFrame(const nghttp2_frame& frame)
@@ -303,8 +347,11 @@ void Http2Session::onStreamClose(int32_t streamId, uint32_t errorCode)
     if (!slot || slot->id == 0) return;
     if (!slot->cancelled) {
         --m_active;
-        if (errorCode == NGHTTP2_NO_ERROR && slot->status > 0)
+        if (errorCode == NGHTTP2_NO_ERROR && slot->status > 0) {
+            if (m_requests->observer)
+                observeResponse(*m_requests->observer, captureOf(*slot), slot->request.entry, slot->status);
             m_done.push_back({ slot->request, slot->status, false, false, slot->firstByteUs });
+        }
         else if (errorCode == NGHTTP2_REFUSED_STREAM)
             m_retry.push_back(slot->request); // not processed by the server (RFC 9113 8.7): safe to send again
         else
@@ -315,6 +362,7 @@ void Http2Session::onStreamClose(int32_t streamId, uint32_t errorCode)
 
 void Http2Session::free(Http2Stream& slot)
 {
+    if (m_captures) captureOf(slot).clear();
     slot = {};
     --m_open;
 }
@@ -358,12 +406,19 @@ void Http2Session::forEachInFlight(const std::function<void(const InFlightReques
         visit(r);
 }
 
-Http2SessionPool::Http2SessionPool(const RunConfig& config, size_t sessions)
-    : m_requests(config)
+Http2SessionPool::Http2SessionPool(
+    const RunConfig& config, const std::vector<RequestSpec>& table, ResponseObserver* observer, size_t sessions)
+    : m_requests(config, table, observer)
     , m_slots(sessions * config.streams)
 {
+    if (observer) {
+        m_captures.resize(m_slots.size());
+        for (ResponseCapture& capture : m_captures)
+            capture.wantBody = observer->wantsBody();
+    }
     for (size_t i = 0; i < sessions; ++i)
-        m_sessions.emplace_back(m_requests, m_slots.data() + i * config.streams);
+        m_sessions.emplace_back(m_requests, m_slots.data() + i * config.streams,
+            observer ? m_captures.data() + i * config.streams : nullptr);
 }
 
 } // namespace wb

@@ -12,17 +12,31 @@
 // connection kept.
 
 #include "http/http2fields.h"
+#include "http/responsecapture.h"
 #include "run/clientsession.h"
+#include "run/protocoldriver.h"
 #include "run/http2memory.h"
+#include "run/responseobserver.h"
 #include "run/runconfig.h"
 
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <nghttp2/nghttp2.h>
 #include <string>
 #include <vector>
 
 namespace wb {
+
+/// One request ready for nghttp2: its header block and body.
+struct Http2RequestEntry
+{
+    Http2Fields fields;
+    std::vector<nghttp2_nv> headerBlock; ///< points into `fields` (no copies per request)
+    std::string body;
+    /// Built in place (headerBlock points into fields: the entry must not move afterwards).
+    void build(const RequestSpec& request);
+};
 
 /// One stream slot of a session: a request in flight, or free (id 0).
 struct Http2Stream
@@ -33,25 +47,23 @@ struct Http2Stream
     uint32_t bodySent = 0; ///< request body bytes handed to nghttp2
     bool cancelled = false; ///< timed out: reset by us, no longer counted
     uint64_t firstByteUs = 0; ///< when the read began that brought the response's HEADERS (0 = none yet)
+    std::unique_ptr<Http2RequestEntry> built; ///< a request built for this send (null: an entry of the table)
 };
 
 /// What every HTTP/2 session of a worker shares: the request, the settings, the callbacks.
 class Http2Requests
 {
 public:
-    explicit Http2Requests(const RunConfig& config);
+    /// table: the requests of the worker's RequestSource; observer: sees every response (or null).
+    Http2Requests(const RunConfig& config, const std::vector<RequestSpec>& table, ResponseObserver* observer);
     ~Http2Requests();
     Http2Requests(const Http2Requests&) = delete;
     Http2Requests& operator=(const Http2Requests&) = delete;
 
-    /// One request of the run (a mix has several): its header block and body.
-    struct Entry
-    {
-        Http2Fields fields;
-        std::vector<nghttp2_nv> headerBlock; ///< points into `fields` (no copies per request)
-        std::string body;
-    };
+    /// One request of the run (a mix has several).
+    using Entry = Http2RequestEntry;
     std::vector<Entry> entries; ///< never moved once built: headerBlock points into it
+    ResponseObserver* observer = nullptr; ///< sees each response (null: no field is kept)
     /// The fields of the first request (warnings about dropped headers read them).
     const Http2Fields& fields() const { return entries.front().fields; }
     uint32_t streams = 1; ///< wanted per connection
@@ -71,8 +83,9 @@ public:
     /// The ALPN protocol id this session speaks.
     static constexpr const char* ALPN = "h2";
 
-    /// slots: `requests.streams` slots owned by the caller, for this session alone.
-    Http2Session(Http2Requests& requests, Http2Stream* slots);
+    /// slots: `requests.streams` slots owned by the caller, for this session alone; captures:
+    /// as many, parallel to them, when the requests are observed (else null).
+    Http2Session(Http2Requests& requests, Http2Stream* slots, ResponseCapture* captures = nullptr);
     ~Http2Session() override;
     Http2Session(const Http2Session&) = delete;
     Http2Session& operator=(const Http2Session&) = delete;
@@ -81,7 +94,7 @@ public:
     void reset() override;
 
     uint32_t capacity() const override;
-    void submit(uint64_t dueUs, uint64_t sentUs, uint16_t entry) override;
+    void submit(uint64_t dueUs, uint64_t sentUs, const RequestPick& pick) override;
 
     std::span<const char> pendingOutput() override;
     std::span<const char> onWritten(size_t n) override;
@@ -102,7 +115,11 @@ public:
     bool answeredWithHttp1() const { return m_http1Answer; }
 
     // nghttp2's callbacks (C functions in the .cpp) land here.
-    void onHeader(int32_t streamId, const uint8_t* name, size_t nameLength, const uint8_t* value, size_t valueLength);
+    /// trailer: a header block after the body (kept from observers, like HTTP/1.1's trailers).
+    void onHeader(int32_t streamId, const uint8_t* name, size_t nameLength, const uint8_t* value, size_t valueLength,
+        bool trailer);
+    /// Body bytes of a stream (called only while an observer wants bodies).
+    void onData(int32_t streamId, const uint8_t* data, size_t length);
     void onFrame(const nghttp2_frame& frame);
     void onStreamClose(int32_t streamId, uint32_t errorCode);
     /// We sent a GOAWAY with an error: the server broke the protocol, the connection is done.
@@ -115,9 +132,15 @@ private:
     void resubmitRefused(uint64_t nowUs);
     void free(Http2Stream& slot);
     void send(Http2Stream& slot);
+    const Http2RequestEntry& entryOf(const Http2Stream& slot) const
+    {
+        return slot.built ? *slot.built : m_requests->entries[slot.request.entry];
+    }
+    ResponseCapture& captureOf(const Http2Stream& slot) const { return m_captures[&slot - m_slots]; }
 
     Http2Requests* m_requests;
     Http2Stream* m_slots;
+    ResponseCapture* m_captures; ///< parallel to m_slots while observed, else null
     nghttp2_session* m_session = nullptr;
     uint32_t m_open = 0; ///< slots taken (requests in flight plus cancelled streams not yet closed)
     uint32_t m_active = 0; ///< requests in flight (m_open without the cancelled)
@@ -139,18 +162,22 @@ private:
 };
 
 /// The sessions of one worker and their stream slots.
-class Http2SessionPool
+class Http2SessionPool final : public SessionPool
 {
 public:
-    Http2SessionPool(const RunConfig& config, size_t sessions);
+    Http2SessionPool(
+        const RunConfig& config, const std::vector<RequestSpec>& table, ResponseObserver* observer, size_t sessions);
     Http2Session& operator[](size_t i) { return m_sessions[i]; }
-    size_t size() const { return m_sessions.size(); }
+    ClientSession& session(size_t i) override { return m_sessions[i]; }
+    size_t size() const override { return m_sessions.size(); }
     uint32_t lowestServerLimit() const { return m_requests.lowestServerLimit; }
+    uint32_t serverStreamLimit() const override { return m_requests.lowestServerLimit; }
     const Http2Fields& fields() const { return m_requests.fields(); }
 
 private:
     Http2Requests m_requests;
     std::vector<Http2Stream> m_slots;
+    std::vector<ResponseCapture> m_captures; ///< one per stream slot while observed, else empty
     std::deque<Http2Session> m_sessions; ///< a deque: sessions are neither copied nor moved
 };
 

@@ -5,6 +5,7 @@
 #include "net/tlscontext.h"
 #include "run/mixpicker.h"
 #include "run/rateschedule.h"
+#include "run/runhooks.h"
 #include "run/runconfig.h"
 
 #include <atomic>
@@ -14,6 +15,8 @@
 
 namespace wb {
 
+class ProtocolDriver;
+
 struct LoadPlan
 {
     RunConfig config; ///< the request itself is serialised by each worker's sessions
@@ -22,9 +25,12 @@ struct LoadPlan
     SocketAddress address; ///< the address that answered the pre-run check
     std::shared_ptr<TlsContext> tls; ///< null for plain http
     std::string serverName; ///< SNI and certificate name
+    RunHooks hooks; ///< the caller's request source and response observer, if any
+    const ProtocolDriver* driver = nullptr; ///< the run's protocol (set by RunController::prepare)
 
     // Phases on the monotonic clock (h2load's warm-up / main duration split):
-    // [startUs, measureStartUs) warm-up, nothing recorded; [measureStartUs, endUs) measured.
+    // [startUs, measureStartUs) warm-up, only counted (warmupRequests); [measureStartUs, endUs)
+    // measured. Before startUs (a common start's lead) connections may open but send nothing.
     uint64_t startUs = 0;
     uint64_t measureStartUs = 0;
     uint64_t endUs = 0;

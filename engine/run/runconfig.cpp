@@ -36,6 +36,7 @@ Status RunConfig::validate() const
         return Error { "a Kubernetes namespace is required" };
     if (threads == 0) return Error { "threads must be at least 1" };
     if (connections == 0) return Error { "connections must be at least 1" };
+    if (loaders.count == 0) return Error { "loaders must be at least 1" };
     if (connections < threads)
         return Error { "connections (" + std::to_string(connections) + ") must be at least the number of threads ("
             + std::to_string(threads) + "): each thread needs a connection" };
@@ -85,11 +86,6 @@ const char* protocolId(HttpVersion version, bool tls)
 {
     if (version == HttpVersion::Http1) return "http/1.1";
     return tls ? "h2" : "h2c";
-}
-
-const char* httpVersionName(HttpVersion version)
-{
-    return version == HttpVersion::Http2 ? "HTTP/2" : "HTTP/1.1";
 }
 
 Result<HttpVersion> parseHttpVersion(const std::string& text)

@@ -30,8 +30,6 @@ inline const char* httpVersionId(HttpVersion version)
 {
     return version == HttpVersion::Http2 ? "h2" : "http/1.1";
 }
-/// "HTTP/1.1" or "HTTP/2", for people.
-const char* httpVersionName(HttpVersion version);
 /// Parses "http/1.1", "h1", "1.1" or "h2", "h2c", "http/2", "2" (case-insensitive).
 Result<HttpVersion> parseHttpVersion(const std::string& text);
 
@@ -136,8 +134,6 @@ struct RunConfig
     LoaderPlacement loaders;
 
     bool http2() const { return httpVersion == HttpVersion::Http2; }
-    /// Requests one connection may carry at once: the pipeline depth or the stream count.
-    unsigned depthPerConnection() const { return http2() ? streams : pipeline; }
     bool openModel() const { return ratePerS > 0 || (!stages.empty() && !stagesAreConnections); }
 
     /// This load spoken in `version`: a load profile keeps both depths, --pipeline for

@@ -4,9 +4,7 @@
 #include "net/socket.h"
 #include "net/tlstransport.h"
 #include "run/filelimit.h"
-#include "run/http1session.h"
-#include "run/http2hello.h"
-#include "run/http2session.h"
+#include "run/protocoldriver.h"
 #include "run/worker.h"
 
 #include <algorithm>
@@ -61,22 +59,16 @@ Status RunController::prepare()
     const Url& url = cfg.request.url;
     auto addresses = resolveHost(url.host, url.port);
     if (!addresses) return Error { addresses.error() };
+    // Everything that depends on the protocol is its driver's: ALPN, warnings, the pre-run check, sessions.
+    m_plan.driver = &protocolDriverFor(cfg.httpVersion);
     if (url.isTls()) {
-        // HTTP/2 offers h2 alone and requires it; the pre-run check offers both, to say what the server picks.
-        const std::string alpn = cfg.http2() ? Http2Session::ALPN : Http1Session::ALPN;
-        auto tls = TlsContext::create({ cfg.tls.verifyPeer, cfg.tls.caFile, { alpn } });
+        // The run offers its driver's protocol alone; the pre-run check may offer more, to say what the server picks.
+        auto tls = TlsContext::create({ cfg.tls.verifyPeer, cfg.tls.caFile, { m_plan.driver->alpn() } });
         if (!tls) return Error { tls.error() };
         m_plan.tls = *tls;
         m_plan.serverName = url.host;
     }
-    m_warnings.clear();
-    if (cfg.http2()) {
-        // Once per distinct warning: a mix's entries often share their headers.
-        for (const RequestSpec& request : cfg.requests())
-            if (auto dropped = droppedFieldsWarning(buildHttp2Fields(request));
-                !dropped.empty() && std::find(m_warnings.begin(), m_warnings.end(), dropped) == m_warnings.end())
-                m_warnings.push_back(dropped);
-    }
+    m_warnings = m_plan.driver->requestWarnings(cfg.requests());
     if (auto st = preflight(*addresses); !st) return st;
 
     if (cfg.openModel()) {
@@ -113,33 +105,33 @@ Status RunController::preflight(const std::vector<SocketAddress>& addresses)
             if (firstError.empty()) firstError = fd.error();
             continue;
         }
+        const ProtocolDriver& driver = *m_plan.driver;
         Status st;
         TlsTransport tls;
         if (m_plan.tls) {
             std::shared_ptr<TlsContext> context = m_plan.tls;
-            if (m_plan.config.http2()) {
-                auto both = TlsContext::create({ m_plan.config.tls.verifyPeer, m_plan.config.tls.caFile,
-                    { Http2Session::ALPN, Http1Session::ALPN } });
-                if (!both) return Error { both.error() };
-                context = *both;
+            const std::vector<std::string> offered = driver.preflightAlpn();
+            if (offered != std::vector<std::string> { driver.alpn() }) {
+                auto wider = TlsContext::create({ m_plan.config.tls.verifyPeer, m_plan.config.tls.caFile, offered });
+                if (!wider) return Error { wider.error() };
+                context = *wider;
             }
             st = tls.attach(*context, *fd, m_plan.serverName) ? handshakeWithin(tls, *fd, timeoutMs)
                                                               : Status(Error { tls.lastError() });
             if (!st) st = Error { "TLS handshake with " + address.toString() + " failed: " + st.error() };
-            if (st && m_plan.config.http2() && tls.negotiatedProtocol() != Http2Session::ALPN) {
+            if (st && driver.requiresAlpn() && tls.negotiatedProtocol() != driver.alpn()) {
                 const std::string chose(tls.negotiatedProtocol());
-                st = Error { address.toString() + " does not speak HTTP/2: offered h2 and http/1.1 by ALPN, the server "
-                    + (chose.empty() ? std::string("selected none") : "selected " + chose) };
+                std::string list;
+                for (const std::string& id : offered)
+                    list += (list.empty() ? "" : " and ") + id;
+                st = Error { address.toString() + " does not speak " + driver.name() + ": offered " + list
+                    + " by ALPN, the server " + (chose.empty() ? std::string("selected none") : "selected " + chose) };
             }
         }
-        if (st && m_plan.config.http2()) {
-            auto hello = exchangeHttp2Settings(m_plan.config, *fd, m_plan.tls ? &tls : nullptr, timeoutMs);
-            if (!hello)
-                st = Error { address.toString() + ": " + hello.error() };
-            else if (hello->maxConcurrentStreams < m_plan.config.streams)
-                m_warnings.push_back("the server allows " + std::to_string(hello->maxConcurrentStreams)
-                    + " concurrent streams per connection: using that many instead of "
-                    + std::to_string(m_plan.config.streams));
+        if (st) {
+            const Status checked
+                = driver.preflight(m_plan.config, { *fd, m_plan.tls ? &tls : nullptr, timeoutMs }, m_warnings);
+            if (!checked) st = Error { address.toString() + ": " + checked.error() };
         }
         tls.detach();
         ::close(*fd);
@@ -162,32 +154,36 @@ void RunController::stop()
 
 RunResult RunController::run()
 {
-    RunResult result;
-    result.config = m_plan.config;
-    result.engineVersion = engineVersion();
-    result.protocol = protocolId(m_plan.config.httpVersion, m_plan.config.request.url.isTls());
-    if (!m_prepared) return result;
-
     const RunConfig& cfg = m_plan.config;
+    RunFold fold(cfg);
+    RunEnd end;
+    end.engineVersion = engineVersion();
+    end.protocol = protocolId(cfg.httpVersion, cfg.request.url.isTls());
+    if (!m_prepared) return fold.finish(end);
+
     if (m_startAtUnixUs > 0) {
-        // A common start: sleep until the connections and the warm-up need to begin, then
-        // map the wall-clock instant onto the monotonic clock the workers measure with.
+        // A common start: the connections open CONNECT_LEAD_US before the load starts, the load
+        // (the warm-up, if any) starts warmupUs before measurement, and measurement at the start
+        // instant. Until the load starts a connection sends nothing: every request a loader sends
+        // is counted, or counted as warm-up.
         const int64_t leadUs = static_cast<int64_t>(cfg.warmupUs + CONNECT_LEAD_US);
         while (!m_plan.stopRequested.load()) {
             const int64_t waitUs = m_startAtUnixUs - leadUs - wallClockNowUs();
             if (waitUs <= 0) break;
             std::this_thread::sleep_for(std::chrono::microseconds(std::min<int64_t>(waitUs, 50'000)));
         }
-        m_plan.startUs = monotonicNowUs();
+        const uint64_t nowUs = monotonicNowUs();
         const int64_t untilStartUs = m_startAtUnixUs - wallClockNowUs();
-        m_plan.measureStartUs = m_plan.startUs + static_cast<uint64_t>(std::max<int64_t>(untilStartUs, 0));
-        result.measureStartUnixMs = std::max(m_startAtUnixUs, wallClockNowUs()) / 1000;
+        m_plan.measureStartUs = nowUs + static_cast<uint64_t>(std::max<int64_t>(untilStartUs, 0));
+        m_plan.startUs = std::max(nowUs, m_plan.measureStartUs - std::min(m_plan.measureStartUs, cfg.warmupUs));
+        m_measureStartUnixMs = std::max(m_startAtUnixUs, wallClockNowUs()) / 1000;
     } else {
         m_plan.startUs = monotonicNowUs();
         m_plan.measureStartUs = m_plan.startUs + cfg.warmupUs;
-        result.measureStartUnixMs = wallClockNowMs() + static_cast<int64_t>(cfg.warmupUs / 1000);
+        m_measureStartUnixMs = wallClockNowMs() + static_cast<int64_t>(cfg.warmupUs / 1000);
     }
     m_plan.endUs = m_plan.measureStartUs + cfg.durationUs;
+    end.measureStartUnixMs = m_measureStartUnixMs;
     for (auto* o : m_observers)
         o->onStarted(cfg);
 
@@ -205,7 +201,7 @@ RunResult RunController::run()
         const bool anyData
             = std::any_of(m_workers.begin(), m_workers.end(), [&](auto& w) { return w->publishedIntervals() > next; });
         if (allReady && anyData) {
-            mergeInterval(next++, std::min(m_plan.stopAtUs.load(), m_plan.endUs), result);
+            mergeInterval(next++, std::min(m_plan.stopAtUs.load(), m_plan.endUs), fold, end);
             continue;
         }
         if (allFinished) break;
@@ -218,40 +214,27 @@ RunResult RunController::run()
     for (auto& t : threads)
         t.join();
 
-    const uint64_t lastUs = result.intervals.empty()
-        ? m_plan.measureStartUs
-        : m_plan.measureStartUs + static_cast<uint64_t>(result.intervals.back().endS * 1e6);
-    result.durationS = static_cast<double>(lastUs - m_plan.measureStartUs) / 1e6;
-    result.stoppedEarly = m_plan.stopRequested.load() && lastUs < m_plan.endUs;
-    if (m_plan.schedule && result.durationS > 0) {
-        const double offsetS = static_cast<double>(m_plan.measureStartUs - m_plan.startUs) / 1e6;
-        result.targetRatePerS
-            = (m_plan.schedule->cumulative(offsetS + result.durationS) - m_plan.schedule->cumulative(offsetS))
-            / result.durationS;
-    }
+    const uint64_t lastUs = m_plan.measureStartUs + static_cast<uint64_t>(std::llround(m_lastEndS * 1e6));
+    end.stoppedEarly = m_plan.stopRequested.load() && lastUs < m_plan.endUs;
     for (auto& w : m_workers) {
-        const auto& samples = w->rateSamples().perThreadRequestsPerS;
-        result.threadRates.perThreadRequestsPerS.insert(
-            result.threadRates.perThreadRequestsPerS.end(), samples.begin(), samples.end());
-        if (result.firstTlsError.empty()) result.firstTlsError = w->firstTlsError();
-        if (result.firstConnectError.empty()) result.firstConnectError = w->firstConnectError();
-        result.reconnects += w->reconnects();
-        const std::vector<EntryStats>& entries = w->entryStats();
-        if (result.entries.size() < entries.size()) result.entries.resize(entries.size());
-        for (size_t i = 0; i < entries.size(); ++i)
-            result.entries[i].add(entries[i]);
-        if (const uint32_t limit = w->serverStreamLimit();
-            limit > 0 && (result.serverStreamLimit == 0 || limit < result.serverStreamLimit))
-            result.serverStreamLimit = limit;
+        RunEnd mine;
+        mine.threadRates = w->rateSamples();
+        mine.firstTlsError = w->firstTlsError();
+        mine.firstConnectError = w->firstConnectError();
+        mine.reconnects = w->reconnects();
+        mine.entries = w->entryStats();
+        mine.serverStreamLimit = w->serverStreamLimit();
+        mine.warmupRequests = w->warmupRequests();
+        end.merge(mine);
     }
-    result.slo = evaluateSlos(cfg.slos, sloInputsOf(result, result.durationS));
+    RunResult result = fold.finish(end);
     for (auto* o : m_observers)
         o->onFinished(result);
     m_prepared = false; // a controller runs once
     return result;
 }
 
-void RunController::mergeInterval(uint32_t index, uint64_t runEndUs, RunResult& result)
+void RunController::mergeInterval(uint32_t index, uint64_t runEndUs, RunFold& fold, RunEnd& end)
 {
     const uint64_t intervalUs = m_plan.config.intervalUs;
     const uint64_t measuredUs = runEndUs > m_plan.measureStartUs ? runEndUs - m_plan.measureStartUs : 0;
@@ -262,7 +245,7 @@ void RunController::mergeInterval(uint32_t index, uint64_t runEndUs, RunResult& 
     for (auto& w : m_workers)
         w->takeInterval(index, s);
     if (m_plan.schedule) {
-        // The schedule's clock starts with the warm-up.
+        // The schedule's clock starts with the load (the warm-up).
         const double offsetS = static_cast<double>(m_plan.measureStartUs - m_plan.startUs) / 1e6;
         const double planned
             = m_plan.schedule->cumulative(offsetS + s.endS) - m_plan.schedule->cumulative(offsetS + s.startS);
@@ -272,29 +255,30 @@ void RunController::mergeInterval(uint32_t index, uint64_t runEndUs, RunResult& 
     if (s.endS - s.startS < 0.001 && s.requests == 0 && s.errors.total() == 0) return;
     if (s.endS < s.startS) s.endS = s.startS;
 
-    IntervalRecord record = IntervalRecord::of(s, result.measureStartUnixMs + std::llround(s.startS * 1000));
+    IntervalRecord record = IntervalRecord::of(s, m_measureStartUnixMs + std::llround(s.startS * 1000));
     for (auto* o : m_observers)
         o->onInterval(record);
-    result.addInterval(s, std::move(record));
-    if (m_plan.config.sloAbort) checkSloBudgets(s.endS, result);
+    m_lastEndS = std::max(m_lastEndS, s.endS);
+    fold.add(s, std::move(record));
+    if (m_plan.config.sloAbort) checkSloBudgets(s.endS, fold.sofar(), end);
 }
 
 // --slo-abort: a spent errors or non-2xx budget ends the run, judged on the totals so far and
 // not before 5 s of measurement (a few early errors of a cold target are not a verdict).
-void RunController::checkSloBudgets(double measuredS, RunResult& result)
+void RunController::checkSloBudgets(double measuredS, const Measurements& sofar, RunEnd& end)
 {
     constexpr double MIN_MEASURED_S = 5;
-    if (measuredS < MIN_MEASURED_S || !result.sloAbortedBy.empty() || m_plan.stopRequested.load()) return;
+    if (measuredS < MIN_MEASURED_S || !end.sloAbortedBy.empty() || m_plan.stopRequested.load()) return;
     double plannedRequests = 0; // the open model knows how many requests the whole run makes
     if (m_plan.schedule) {
         const double offsetS = static_cast<double>(m_plan.measureStartUs - m_plan.startUs) / 1e6;
         plannedRequests = m_plan.schedule->cumulative(offsetS + static_cast<double>(m_plan.config.durationUs) / 1e6)
             - m_plan.schedule->cumulative(offsetS);
     }
-    const SloInputs sofar = sloInputsOf(result, measuredS);
+    const SloInputs inputs = sloInputsOf(sofar, measuredS);
     for (const Slo& slo : m_plan.config.slos) {
-        if (!sloCannotBeMet(slo, sofar, plannedRequests)) continue;
-        result.sloAbortedBy = slo.expr;
+        if (!sloCannotBeMet(slo, inputs, plannedRequests)) continue;
+        end.sloAbortedBy = slo.expr;
         stop();
         return;
     }

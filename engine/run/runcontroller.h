@@ -10,6 +10,7 @@
 #include "run/loadplan.h"
 #include "run/loadrunner.h"
 #include "run/runobserver.h"
+#include "run/runfold.h"
 #include "run/runresult.h"
 
 #include <memory>
@@ -40,11 +41,15 @@ public:
     /// Ends the run early; every worker stops within ~100 ms. Async-signal-safe.
     void stop() override;
     /// Measure from this wall-clock time (µs since the Unix epoch), the common start of several
-    /// loaders: run() waits, then connects and warms up (at least the configured warm-up, plus
-    /// CONNECT_LEAD_US for the connections) so that measurement begins at that instant.
+    /// loaders: run() waits, opens the connections CONNECT_LEAD_US before the load starts (they
+    /// send nothing until then), sends the configured warm-up, and measurement begins at that
+    /// instant.
     /// Call before run(); 0 = measure as soon as the warm-up is over.
     void measureFrom(int64_t startUnixUs) { m_startAtUnixUs = startUnixUs; }
     static constexpr uint64_t CONNECT_LEAD_US = 1'000'000;
+    /// A request source in front of the sessions and a response observer behind them, per
+    /// worker (run/runhooks.h). Call before prepare(), which makes the workers.
+    void setHooks(RunHooks hooks) { m_plan.hooks = std::move(hooks); }
 
     const RunConfig& config() const { return m_plan.config; }
     /// What prepare() noticed and the user should hear once, e.g. HTTP/1.1 headers HTTP/2
@@ -53,8 +58,8 @@ public:
 
 private:
     Status preflight(const std::vector<SocketAddress>& addresses);
-    void mergeInterval(uint32_t index, uint64_t runEndUs, RunResult& result);
-    void checkSloBudgets(double measuredS, RunResult& result);
+    void mergeInterval(uint32_t index, uint64_t runEndUs, RunFold& fold, RunEnd& end);
+    void checkSloBudgets(double measuredS, const Measurements& sofar, RunEnd& end);
 
     LoadPlan m_plan;
     std::vector<std::unique_ptr<Worker>> m_workers;
@@ -62,6 +67,8 @@ private:
     std::vector<std::string> m_warnings;
     bool m_prepared = false;
     int64_t m_startAtUnixUs = 0;
+    int64_t m_measureStartUnixMs = 0;
+    double m_lastEndS = 0; ///< end of the last merged interval, seconds since measurement began
 };
 
 /// The engine version string ("0.1.0").

@@ -34,7 +34,8 @@ struct LoaderSummary
 constexpr double LOADER_START_SPREAD_WARN_MS = 100;
 
 /// The run's totals are the Measurements of all its intervals added up (the
-/// open-model fields stay empty in the closed model).
+/// open-model fields stay empty in the closed model). Made by one fold only
+/// (run/runfold.h), wherever the run was measured.
 struct RunResult : Measurements
 {
     RunConfig config;
@@ -49,6 +50,9 @@ struct RunResult : Measurements
     std::string firstConnectError; ///< reason of the first connect failure, if any
     std::string protocol; ///< what was spoken: "http/1.1", "h2" (by ALPN) or "h2c" (prior knowledge)
     uint64_t reconnects = 0; ///< HTTP/2: connections replaced after the server's graceful GOAWAY
+    /// Responses to requests sent during the warm-up (--warmup): they reached the target but are
+    /// in no figure of the run.
+    uint64_t warmupRequests = 0;
     /// HTTP/2: the lowest SETTINGS_MAX_CONCURRENT_STREAMS a server sent when lower than
     /// config.streams (the run used that many streams per connection); 0 when it never limited it.
     uint32_t serverStreamLimit = 0;
@@ -58,13 +62,6 @@ struct RunResult : Measurements
     std::string sloAbortedBy; ///< --slo-abort: the budget that was spent ("" when the run was not aborted)
     /// A run made by several loaders: one row each, by index; empty for a run of one process.
     std::vector<LoaderSummary> loaders;
-
-    /// Adds one merged interval to the totals and the series.
-    void addInterval(const IntervalSnapshot& s, IntervalRecord record)
-    {
-        Measurements::add(s);
-        intervals.push_back(std::move(record));
-    }
 
     double requestsPerS() const { return durationS > 0 ? static_cast<double>(requests) / durationS : 0.0; }
     double bytesPerS() const { return durationS > 0 ? static_cast<double>(bytes) / durationS : 0.0; }

@@ -60,25 +60,21 @@ Worker::Worker(const LoadPlan& plan, unsigned workerIndex, unsigned connectionCo
     , m_enabledConnections(connectionCount)
     , m_readBuffer(new char[READ_BUFFER_BYTES])
 {
-    if (plan.config.http2()) {
-        m_http2.emplace(plan.config, connectionCount);
-        for (uint32_t i = 0; i < connectionCount; ++i)
-            m_connections[i].session = &(*m_http2)[i];
-    } else {
-        m_http1.emplace(
-            Http1Requests::build(plan.config.requests(), plan.config.pipeline, !plan.schedule), connectionCount);
-        for (uint32_t i = 0; i < connectionCount; ++i)
-            m_connections[i].session = &(*m_http1)[i];
-    }
+    // What each connection sends: a mix's connections pick from streams of their own, named
+    // by their global slots, so the choices do not depend on how they are spread over threads.
+    std::vector<uint32_t> slots(connectionCount);
+    for (uint32_t i = 0; i < connectionCount; ++i)
+        slots[i] = static_cast<uint32_t>(globalSlotOf(m_connections[i]));
+    m_source = makeRequestSource(plan, workerIndex, slots);
+    ResponseObserver* observer = plan.hooks.responseObserver ? plan.hooks.responseObserver(workerIndex) : nullptr;
+    // The protocol is the run's driver's: the worker only asks it for the sessions.
+    m_sessions = plan.driver->makePool(plan.config, !plan.schedule, *m_source, observer, connectionCount);
+    for (uint32_t i = 0; i < connectionCount; ++i)
+        m_connections[i].session = &m_sessions->session(i);
     if (plan.tls)
         for (auto& c : m_connections)
             c.tls = std::make_unique<TlsTransport>();
-    if (plan.mix) {
-        // Each connection picks on its own, from a stream of its own (its global slot).
-        m_entries.resize(plan.config.mix.entries.size());
-        for (auto& c : m_connections)
-            c.picker = MixPicker(*plan.mix, plan.config.mix.seed, static_cast<uint32_t>(globalSlotOf(c)));
-    }
+    if (plan.mix) m_entries.resize(plan.config.mix.entries.size());
     if (plan.config.stagesAreConnections && !plan.config.stages.empty()) m_enabledConnections = 0;
     // Plain sockets are edge-triggered: level-triggered epoll keeps every reported socket on
     // its ready list and polls it again on the next wait, one more tcp_poll() per response.
@@ -137,12 +133,14 @@ void Worker::run()
         // Due sends first: publishing an interval, housekeeping and retries can wait a few
         // microseconds; a due send that waits shows up as the target's latency.
         if (!m_timers.empty() && m_timers.front().dueUs <= now) runDueTimers(now);
+        if (!m_held.empty() && now >= m_plan.startUs) releaseHeld();
         if (now >= m_nextTickUs) publishUpTo(now);
         if (now >= m_nextHousekeepingUs) housekeeping(now);
         if (now >= m_nextRetryUs) retryIdle(now);
 
         uint64_t wakeAtUs = std::min({ m_plan.endUs, m_nextTickUs, m_nextHousekeepingUs, m_nextRetryUs });
         if (!m_timers.empty()) wakeAtUs = std::min(wakeAtUs, m_timers.front().dueUs);
+        if (!m_held.empty()) wakeAtUs = std::min(wakeAtUs, m_plan.startUs);
         now = monotonicNowUs();
         uint64_t waitUs = wakeAtUs > now ? wakeAtUs - now : 0;
         if (m_spinUs > 0 && !m_timers.empty()) {
@@ -238,15 +236,15 @@ uint64_t Worker::dueUsOf(uint64_t globalSequence) const
 void Worker::connect(uint32_t index)
 {
     Connection& c = m_connections[index];
-    c.fd = openTcpSocket(m_plan.address.family());
+    c.tcp.setFd(openTcpSocket(m_plan.address.family()));
     c.stateSinceUs = monotonicNowUs();
-    if (c.fd < 0) return fail(c, &ErrorCounts::connect, describeConnectError(errno, m_plan.address));
-    const IoStatus st = startConnect(c.fd, m_plan.address);
+    if (c.fd() < 0) return fail(c, &ErrorCounts::connect, describeConnectError(errno, m_plan.address));
+    const IoStatus st = startConnect(c.fd(), m_plan.address);
     if (st == IoStatus::Error) return fail(c, &ErrorCounts::connect, describeConnectError(errno, m_plan.address));
     epoll_event ev {};
     ev.events = EPOLLIN | EPOLLOUT | m_edgeFlag;
     ev.data.u64 = eventData(index, m_generation[index]);
-    epoll_ctl(m_epollFd, EPOLL_CTL_ADD, c.fd, &ev);
+    epoll_ctl(m_epollFd, EPOLL_CTL_ADD, c.fd(), &ev);
     c.writeInterest = true;
     c.state = Connection::State::Connecting;
     if (st == IoStatus::Ok) onConnected(c);
@@ -273,7 +271,7 @@ void Worker::onEvent(uint32_t index, uint32_t events)
 
 void Worker::finishConnect(Connection& c)
 {
-    if (const int err = connectResult(c.fd))
+    if (const int err = connectResult(c.fd()))
         return fail(c, &ErrorCounts::connect, describeConnectError(err, m_plan.address));
     onConnected(c);
 }
@@ -283,7 +281,7 @@ void Worker::onConnected(Connection& c)
     const uint64_t now = monotonicNowUs();
     if (measuring(now)) m_current.connectTime.record(elapsedUs(c.stateSinceUs, now));
     if (c.tls) {
-        if (!c.tls->attach(*m_plan.tls, c.fd, m_plan.serverName)) return fail(c, &ErrorCounts::tls, c.tls->lastError());
+        if (!c.tls->attach(*m_plan.tls, c.fd(), m_plan.serverName)) return fail(c, &ErrorCounts::tls, c.tls->lastError());
         c.state = Connection::State::Handshaking;
         c.stateSinceUs = now;
         return continueHandshake(c);
@@ -294,16 +292,32 @@ void Worker::onConnected(Connection& c)
 // The transport is ready: the session starts, and the first requests go out.
 void Worker::startSession(Connection& c)
 {
-    if (m_http2 && c.tls && c.tls->negotiatedProtocol() != Http2Session::ALPN)
-        return fail(c, &ErrorCounts::tls, "the server did not select h2 by ALPN");
+    const ProtocolDriver& driver = *m_plan.driver;
+    if (driver.requiresAlpn() && c.tls && c.tls->negotiatedProtocol() != driver.alpn())
+        return fail(c, &ErrorCounts::tls, std::string("the server did not select ") + driver.alpn() + " by ALPN");
     c.state = Connection::State::Active;
     c.session->onConnected();
     // Output of the session's own (an HTTP/2 preface) first; HTTP/1.1 has none.
     if (c.session->hasOutput() && !flushWrite(c)) return;
-    if (m_plan.schedule)
-        sendDue(c, monotonicNowUs());
-    else
+    if (m_plan.schedule) {
+        sendDue(c, monotonicNowUs()); // nothing is due before the load starts
+    } else if (monotonicNowUs() < m_plan.startUs) {
+        // Connected ahead of a common start: it waits, sending nothing that no figure would hold.
+        m_held.push_back(indexOf(c));
+    } else {
         startBatch(c, c.session->capacity());
+    }
+}
+
+// The load starts: the connections that opened ahead of it send their first requests.
+void Worker::releaseHeld()
+{
+    std::vector<uint32_t> held;
+    held.swap(m_held);
+    for (const uint32_t index : held) {
+        Connection& c = m_connections[index];
+        if (c.state == Connection::State::Active && c.session->inFlight() == 0) startBatch(c, c.session->capacity());
+    }
 }
 
 void Worker::continueHandshake(Connection& c)
@@ -332,7 +346,7 @@ bool Worker::startBatch(Connection& c, uint32_t requests)
 {
     const uint64_t now = monotonicNowUs();
     for (; requests > 0; --requests)
-        c.session->submit(now, now, c.picker.next());
+        c.session->submit(now, now, m_source->next(indexOf(c)));
     return flushWrite(c);
 }
 
@@ -349,7 +363,7 @@ bool Worker::sendDue(Connection& c, uint64_t nowUs)
     // While draining, only the backlog due before the end goes out.
     const uint64_t lastDueUs = m_draining ? m_plan.endUs - 1 : nowUs;
     while (added < room && c.nextDueUs <= std::min(nowUs, lastDueUs)) {
-        c.session->submit(c.nextDueUs, nowUs, c.picker.next());
+        c.session->submit(c.nextDueUs, nowUs, m_source->next(indexOf(c)));
         ++added;
         ++c.nextSequence;
         c.nextDueUs = dueUsOf(globalSlotOf(c) + c.nextSequence * m_plan.config.connections);
@@ -387,7 +401,7 @@ bool Worker::flushWrite(Connection& c)
 {
     for (std::span<const char> output = c.session->pendingOutput(); !output.empty();) {
         size_t n = 0;
-        switch (c.write(output.data(), output.size(), n)) {
+        switch (c.transport().write(output.data(), output.size(), n)) {
         case IoStatus::Ok:
             output = c.session->onWritten(n);
             continue;
@@ -414,7 +428,7 @@ void Worker::onReadable(Connection& c)
     bool output = false;
     for (;;) {
         size_t n = 0;
-        switch (c.read(m_readBuffer.get(), READ_BUFFER_BYTES, n)) {
+        switch (c.transport().read(m_readBuffer.get(), READ_BUFFER_BYTES, n)) {
         case IoStatus::Ok:
             switch (consume(c, n)) {
             case Consumed::Gone:
@@ -426,7 +440,7 @@ void Worker::onReadable(Connection& c)
                 break;
             }
             // A short read drained the socket: the next bytes raise a new edge (or, level-triggered, a new event).
-            if (n < READ_BUFFER_BYTES && !c.hasBufferedInput()) break;
+            if (n < READ_BUFFER_BYTES && !c.transport().hasPendingInput()) break;
             continue;
         case IoStatus::WantRead:
             break;
@@ -501,6 +515,8 @@ bool Worker::onResponse(Connection& c, const Completion& done)
             m_current.maxLagUs = std::max(m_current.maxLagUs, lagUs);
             m_current.sendLag.record(lagUs);
         }
+    } else if (inWindow && !done.reset) {
+        ++m_warmupRequests; // sent during the warm-up: it reached the target, in no figure
     }
     if (done.closing || (c.closeAfterResponse && c.session->inFlight() == 0)) {
         recycle(c, false);
@@ -583,7 +599,7 @@ void Worker::setWriteInterest(Connection& c, bool on)
     epoll_event ev {};
     ev.events = (on ? (EPOLLIN | EPOLLOUT) : EPOLLIN) | m_edgeFlag;
     ev.data.u64 = eventData(indexOf(c), m_generation[indexOf(c)]);
-    epoll_ctl(m_epollFd, EPOLL_CTL_MOD, c.fd, &ev);
+    epoll_ctl(m_epollFd, EPOLL_CTL_MOD, c.fd(), &ev);
     c.writeInterest = on;
 }
 

@@ -6,9 +6,9 @@
 // the run controller through a small mutex-protected queue once per interval.
 
 #include "run/connection.h"
-#include "run/http1session.h"
-#include "run/http2session.h"
 #include "run/loadplan.h"
+#include "run/protocoldriver.h"
+#include "run/requestsource.h"
 #include "stats/entrystats.h"
 #include "stats/ratesamples.h"
 #include "stats/snapshot.h"
@@ -17,7 +17,6 @@
 #include <deque>
 #include <memory>
 #include <mutex>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -54,10 +53,13 @@ public:
     const std::string& firstTlsError() const { return m_firstTlsError; }
     const std::string& firstConnectError() const { return m_firstConnectError; }
     uint64_t reconnects() const { return m_reconnects; }
+    /// Responses to requests sent during the warm-up (not measured, but the target served them).
+    uint64_t warmupRequests() const { return m_warmupRequests; }
     /// A request mix: what each entry got over the measured run (read once the worker finished).
     const std::vector<EntryStats>& entryStats() const { return m_entries; }
-    /// HTTP/2: the lowest stream limit a server set below --streams (0 = none).
-    uint32_t serverStreamLimit() const { return m_http2 ? m_http2->lowestServerLimit() : 0; }
+    /// The lowest limit of requests in flight a server set below what was asked (HTTP/2's
+    /// stream limit below --streams; 0 = none).
+    uint32_t serverStreamLimit() const { return m_sessions->serverStreamLimit(); }
 
 private:
     class ResponseHandler;
@@ -68,6 +70,7 @@ private:
     void onConnected(Connection& c);
     void continueHandshake(Connection& c);
     void startSession(Connection& c);
+    void releaseHeld();
     bool startBatch(Connection& c, uint32_t requests);
     bool sendDue(Connection& c, uint64_t nowUs);
     bool flushWrite(Connection& c);
@@ -108,9 +111,8 @@ private:
     const LoadPlan& m_plan;
     std::vector<Connection> m_connections;
     std::vector<uint32_t> m_generation; ///< bumped per socket, tags epoll events so stale ones are ignored
-    // One session per connection, of the run's protocol.
-    std::optional<Http1SessionPool> m_http1; ///< in one allocation (plus their rings)
-    std::optional<Http2SessionPool> m_http2;
+    std::unique_ptr<RequestSource> m_source; ///< what each connection sends next
+    std::unique_ptr<SessionPool> m_sessions; ///< one session per connection, made by the run's driver
     std::vector<DueTimer> m_timers; ///< min-heap by due time (open model)
     unsigned m_workerIndex = 0;
     unsigned m_enabledConnections = 0; ///< connections [0, this) may be open (all, unless a ramp limits them)
@@ -134,6 +136,9 @@ private:
     std::string m_firstTlsError;
     std::string m_firstConnectError;
     uint64_t m_reconnects = 0;
+    uint64_t m_warmupRequests = 0;
+    /// Closed model, common start: connections open and waiting for the load to start.
+    std::vector<uint32_t> m_held;
     std::vector<EntryStats> m_entries; ///< per mix entry, the whole run (empty without a mix)
     /// A connection failed with requests in flight: the error is charged to the oldest one's entry.
     void chargeEntry(const Connection& c, uint64_t ErrorCounts::*kind, uint64_t count = 1);

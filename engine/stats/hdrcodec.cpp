@@ -1,5 +1,7 @@
 #include "stats/hdrcodec.h"
 
+#include "common/base64.h"
+
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -112,7 +114,6 @@ std::string uncompressedV2(const LatencyHistogram& h)
     return out;
 }
 
-constexpr char BASE64_ALPHABET[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 std::string hex(uint64_t v)
 {
@@ -242,71 +243,15 @@ std::string encodeHdrBase64(const LatencyHistogram& h)
     return toBase64(encodeHdrCompressed(h));
 }
 
-std::string toBase64(std::string_view bytes)
-{
-    std::string out;
-    out.reserve((bytes.size() + 2) / 3 * 4);
-    size_t i = 0;
-    auto at = [&bytes](size_t k) { return static_cast<uint32_t>(static_cast<unsigned char>(bytes[k])); };
-    for (; i + 3 <= bytes.size(); i += 3) {
-        const uint32_t v = at(i) << 16 | at(i + 1) << 8 | at(i + 2);
-        for (int s = 18; s >= 0; s -= 6)
-            out.push_back(BASE64_ALPHABET[(v >> s) & 63]);
-    }
-    if (const size_t rest = bytes.size() - i; rest > 0) {
-        const uint32_t v = at(i) << 16 | (rest == 2 ? at(i + 1) << 8 : 0);
-        out.push_back(BASE64_ALPHABET[(v >> 18) & 63]);
-        out.push_back(BASE64_ALPHABET[(v >> 12) & 63]);
-        out.push_back(rest == 2 ? BASE64_ALPHABET[(v >> 6) & 63] : '=');
-        out.push_back('=');
-    }
-    return out;
-}
-
 Result<LatencyHistogram> decodeHdrBase64(std::string_view text)
 {
     if (text.empty()) return Error { "an empty histogram string" };
     if (text.size() > HDR_MAX_BASE64_CHARS)
         return Error { fmt::format("a histogram string of {} characters is longer than any of our layout (at most {})",
             text.size(), HDR_MAX_BASE64_CHARS) };
-    // Padding is optional; '=' only at the end.
-    size_t data = text.size();
-    while (data > 0 && text.size() - data < 2 && text[data - 1] == '=')
-        --data;
-    std::string bytes;
-    bytes.reserve(data / 4 * 3 + 2);
-    uint32_t acc = 0;
-    int bits = 0;
-    for (size_t i = 0; i < data; ++i) {
-        const char c = text[i];
-        int v = -1;
-        if (c >= 'A' && c <= 'Z')
-            v = c - 'A';
-        else if (c >= 'a' && c <= 'z')
-            v = c - 'a' + 26;
-        else if (c >= '0' && c <= '9')
-            v = c - '0' + 52;
-        else if (c == '+')
-            v = 62;
-        else if (c == '/')
-            v = 63;
-        if (v < 0) {
-            const bool printable = static_cast<unsigned char>(c) >= 0x20 && static_cast<unsigned char>(c) < 0x7f;
-            return Error { printable
-                    ? fmt::format("bad base64: '{}' at character {}", c, i + 1)
-                    : fmt::format("bad base64: byte 0x{:02x} at character {}", static_cast<unsigned char>(c), i + 1) };
-        }
-        acc = (acc << 6) | static_cast<uint32_t>(v);
-        bits += 6;
-        if (bits >= 8) {
-            bits -= 8;
-            bytes.push_back(static_cast<char>((acc >> bits) & 0xff));
-        }
-    }
-    // Characters first, so a stray one is named rather than the length it makes impossible.
-    if (data % 4 == 1 || (text.size() != data && text.size() % 4 != 0))
-        return Error { fmt::format("bad base64: a length of {} characters is impossible", text.size()) };
-    return decodeHdrCompressed(bytes);
+    auto bytes = fromBase64(text);
+    if (!bytes) return Error { bytes.error() };
+    return decodeHdrCompressed(*bytes);
 }
 
 Result<LatencyHistogram> decodeHdrCompressed(std::string_view bytes)

@@ -46,7 +46,4 @@ Result<LatencyHistogram> decodeHdrBase64(std::string_view text);
 /// The same from the compressed bytes.
 Result<LatencyHistogram> decodeHdrCompressed(std::string_view bytes);
 
-/// Standard base64 (RFC 4648, with padding); exposed for the log writer and tests.
-std::string toBase64(std::string_view bytes);
-
 } // namespace wb

@@ -1,6 +1,6 @@
 // SessionStore: reading runs (the list with filters, one run with everything).
 
-#include "store/configjson.h"
+#include "wire/configcodec.h"
 #include "store/sessionrows.h"
 #include "store/sessionstore.h"
 #include "store/sqldatabase.h"

@@ -1,6 +1,6 @@
 #include "store/sessionrows.h"
 
-#include "store/configjson.h"
+#include "wire/configcodec.h"
 #include "store/sqldatabase.h"
 
 #include <algorithm>

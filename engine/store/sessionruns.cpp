@@ -2,11 +2,12 @@
 // editing them, and turning runs of dead processes into 'interrupted' runs.
 
 #include "run/runcontroller.h"
-#include "store/configjson.h"
+#include "run/runfold.h"
 #include "store/runowner.h"
 #include "store/sessionrows.h"
 #include "store/sessionstore.h"
 #include "store/sqldatabase.h"
+#include "wire/configcodec.h"
 
 #include <algorithm>
 #include <cmath>
@@ -340,40 +341,22 @@ bool SessionStore::recoverRun(int64_t runId)
     const auto config = runConfigFromJson(run.text(1));
     run.reset();
 
-    // The intervals add up exactly, as two loaders' records of one interval do (IntervalRecord::add).
-    IntervalRecord all;
-    double durationS = 0;
+    // The same fold as a finished run's (run/runfold.h): the intervals it wrote, and an end that
+    // says only what a dead process still can (it stopped early; the protocol its configuration
+    // asked for). What only a finished run knows (per-entry stats, thread samples, first errors)
+    // died with it.
+    RunFold fold(config ? *config : RunConfig {}, false);
     SqlStatement& q = m_db->prepare("SELECT " + joinColumns(intervalColumns()) + " FROM intervals WHERE run_id = ?");
     q.bind(runId);
     while (q.step()) {
         int column = 0;
-        const IntervalRecord r = readInterval(q, column);
-        durationS = std::max(durationS, r.endS);
-        all.add(r);
+        fold.add(readInterval(q, column));
     }
-    FinishedRun f;
+    RunEnd end;
+    end.stoppedEarly = true;
+    FinishedRun f = FinishedRun::of(fold.finish(end), 0);
     f.status = RunStatus::Interrupted;
-    RunTotals& t = f.totals;
-    t.durationS = durationS;
-    t.requests = all.requests;
-    t.bytes = all.bytes;
-    t.errors = all.errors;
-    t.lateRequests = all.lateRequests;
-    t.maxLagUs = all.maxLagUs;
-    t.requestsPerS = t.durationS > 0 ? static_cast<double>(t.requests) / t.durationS : 0;
-    t.bytesPerS = t.durationS > 0 ? static_cast<double>(t.bytes) / t.durationS : 0;
-    t.latency = all.latency;
-    t.serviceLatency = all.serviceLatency;
-    t.stoppedEarly = true;
-    f.statusCodes = all.statusCodes;
-    f.latencyHistogram = all.latencyHistogram;
-    f.serviceHistogram = all.serviceHistogram;
-    f.connectHistogram = all.connectHistogram;
-    f.tlsHandshakeHistogram = all.tlsHandshakeHistogram;
-    f.firstByteHistogram = all.firstByteHistogram;
-    t.connect = PhaseSummary::of(all.connectHistogramDecoded());
-    t.tlsHandshake = PhaseSummary::of(all.tlsHandshakeHistogramDecoded());
-    t.firstByte = PhaseSummary::of(all.firstByteHistogramDecoded());
+    const RunTotals& t = f.totals;
     // The run ended, at the latest, when its last interval did.
     const uint64_t warmupUs = config ? config->warmupUs : 0;
     if (startedAtMs)

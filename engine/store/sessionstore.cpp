@@ -3,7 +3,7 @@
 
 #include "store/sessionstore.h"
 
-#include "store/configjson.h"
+#include "wire/configcodec.h"
 #include "store/sessionrows.h"
 #include "store/sqldatabase.h"
 

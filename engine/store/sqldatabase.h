@@ -93,7 +93,6 @@ public:
     /// Opens path with sqlite3_open_v2 flags (SQLITE_OPEN_URI is added). Throws SqlError.
     static SqlDatabase open(const std::string& path, int flags);
 
-    bool isOpen() const { return m_db != nullptr; }
     void close();
     /// Runs one or more statements without results. Throws SqlError.
     void exec(const std::string& sql);

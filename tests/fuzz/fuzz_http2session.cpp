@@ -64,7 +64,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     if (size < 1) return 0;
     const unsigned streams = (data[0] & 0x0F) + 1;
     const size_t piece = size_t { 1 } << (data[0] >> 4); // 1 .. 32768 bytes per read
-    Http2SessionPool pool(configFor(streams), 1);
+    const RunConfig config = configFor(streams);
+    Http2SessionPool pool(config, config.requests(), nullptr, 1);
     Http2Session& session = pool[0];
     session.onConnected();
     for (uint32_t n = session.capacity(); n > 0; --n)

@@ -88,8 +88,14 @@ bool Nginx::start(const NginxOptions& options)
         + "  log_format tls_resumption '$ssl_protocol $ssl_session_reused';\n"
         + "  log_format protocol_status '$server_protocol $status';\n"
         + "  log_format method_uri_status '$request_method $request_uri $status';\n"
+        + "  log_format request_body '$request_body';\n"
         + "  server {\n    listen 127.0.0.1:" + std::to_string(m_port) + " backlog=4096;\n"
         + (options.requestLog ? "    access_log " + dir + "/logs/access.log method_uri_status;\n" : std::string())
+        // nginx reads a body (and fills $request_body) only for a location that passes it on:
+        // /body hands it to /mix/ of the same server, which answers 200.
+        + (options.bodyLog ? "    location = /body { access_log " + dir + "/logs/body.log request_body; proxy_pass "
+                      + "http://127.0.0.1:" + std::to_string(m_port) + "/mix/body; }\n"
+                           : std::string())
         + locations + "  }\n";
     if (tls) {
         // Also on 127.0.0.2, an address the certificate does not name (host name checks).
@@ -135,6 +141,26 @@ bool Nginx::start(const NginxOptions& options)
     if (m_h2cPort && !waitForPort("127.0.0.1", m_h2cPort, START_TIMEOUT_MS)) return false;
     if (m_h2Port && !waitForPort("127.0.0.1", m_h2Port, START_TIMEOUT_MS)) return false;
     return !tls || waitForPort("127.0.0.1", m_tlsPort, START_TIMEOUT_MS);
+}
+
+std::vector<std::string> Nginx::bodyLog() const
+{
+    // nginx's default log escaping writes '"', '\\' and bytes outside 0x20..0x7e as \xHH.
+    std::vector<std::string> bodies;
+    const std::string text = readFile(m_dir.path() + "/logs/body.log");
+    std::string body;
+    for (size_t i = 0; i < text.size(); ++i) {
+        if (text[i] == '\n') {
+            bodies.push_back(body);
+            body.clear();
+        } else if (text[i] == '\\' && i + 3 < text.size() && text[i + 1] == 'x') {
+            body.push_back(static_cast<char>(std::stoi(text.substr(i + 2, 2), nullptr, 16)));
+            i += 3;
+        } else {
+            body.push_back(text[i]);
+        }
+    }
+    return bodies;
 }
 
 std::string Nginx::requestLog() const

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace wb::test {
 
@@ -27,6 +28,8 @@ struct NginxOptions
     unsigned maxConcurrentStreams = 128; ///< nginx's http2_max_concurrent_streams
     /// Logs every request on the plain port as "<method> <request URI> <status>" (requestLog()).
     bool requestLog = false;
+    /// Logs the body of every request to "/body" on the plain port, one line each (bodyLog()).
+    bool bodyLog = false;
 };
 
 /// Options for a TLS listener with these certificates (and the plain one).
@@ -50,6 +53,9 @@ public:
     std::string http2AccessLog() const;
     /// With NginxOptions::requestLog: one line per request on the plain port, "GET /mix/a?x=1 200".
     std::string requestLog() const;
+    /// With NginxOptions::bodyLog: the bodies of the requests to "/body", as the bytes nginx
+    /// received (its log escapes them as \xHH; this undoes that), in order.
+    std::vector<std::string> bodyLog() const;
     std::string log() const;
     /// One line per TLS request: "<protocol> <r if the session was resumed, else .>".
     std::string tlsAccessLog() const;

@@ -11,7 +11,7 @@
 #include "pages/comparepage.h"
 #include "pages/comparetable.h"
 #include "session/sessiondocument.h"
-#include "store/wrkimport.h"
+#include "import/wrkimport.h"
 #include "text/format.h"
 #include "uitestsupport.h"
 
@@ -165,9 +165,12 @@ private slots:
                      .contains(QStringLiteral("baseline")));
         QCOMPARE(model.headerData(CompareModel::deltaColumn(1), Qt::Horizontal).toString(),
             QStringLiteral("Δ vs #%1").arg(a.id));
-        QCOMPARE(page.baselineBox()->currentData().toLongLong(), a.id);
-        QCOMPARE(cardLabel(page.headlines(), 0, "baselineRole")->text(), QStringLiteral("BASELINE"));
-        QVERIFY(cardLabel(page.headlines(), 1, "baselineRole")->text().contains(QStringLiteral("Use as baseline")));
+        QCOMPARE(page.findChild<QComboBox*>(QStringLiteral("baselineBox"))->currentData().toLongLong(), a.id);
+        QCOMPARE(cardLabel(page.findChild<CompareHeadlines*>(QStringLiteral("headlines")), 0, "baselineRole")->text(),
+            QStringLiteral("BASELINE"));
+        QVERIFY(cardLabel(page.findChild<CompareHeadlines*>(QStringLiteral("headlines")), 1, "baselineRole")
+                    ->text()
+                    .contains(QStringLiteral("Use as baseline")));
 
         // Deltas and the loss against native: docker −62.5 %, k8s −81.25 %.
         QCOMPARE(model.deltaPct(QStringLiteral("rps"), 1), -62.5);
@@ -181,15 +184,19 @@ private slots:
                      .data(Qt::ForegroundRole)
                      .value<QColor>(),
             deltaColor(-62.5, true));
-        QCOMPARE(cardLabel(page.headlines(), 1, "lossLine")->text(), QStringLiteral("62.50 % loss vs the baseline"));
-        QCOMPARE(cardLabel(page.headlines(), 2, "lossLine")->text(), QStringLiteral("81.25 % loss vs the baseline"));
-        QVERIFY(!cardLabel(page.headlines(), 0, "lossLine")); // the baseline loses nothing against itself
+        QCOMPARE(cardLabel(page.findChild<CompareHeadlines*>(QStringLiteral("headlines")), 1, "lossLine")->text(),
+            QStringLiteral("62.50 % loss vs the baseline"));
+        QCOMPARE(cardLabel(page.findChild<CompareHeadlines*>(QStringLiteral("headlines")), 2, "lossLine")->text(),
+            QStringLiteral("81.25 % loss vs the baseline"));
+        QVERIFY(!cardLabel(page.findChild<CompareHeadlines*>(QStringLiteral("headlines")), 0,
+            "lossLine")); // the baseline loses nothing against itself
 
         const QColor nativeColor = model.runColor(0);
         QVERIFY(nativeColor.isValid());
         // Docker as the baseline, from the context menu of its column: it moves
         // first, the others keep their order, every number turns around.
-        std::unique_ptr<QMenu> menu(page.table()->createContextMenu(CompareModel::valueColumn(1), nullptr));
+        std::unique_ptr<QMenu> menu(page.findChild<CompareTableView*>(QStringLiteral("table"))
+                                        ->createContextMenu(CompareModel::valueColumn(1), nullptr));
         QAction* use = actionNamed(menu.get(), QStringLiteral("Use #%1 docker as baseline").arg(b.id));
         QVERIFY(use);
         use->trigger();
@@ -208,12 +215,15 @@ private slots:
         QCOMPARE(cellText(model, "rps_loss", CompareModel::valueColumn(1)), QStringLiteral("−166.67 %"));
         // Latency is worse at 3 ms than at 1 ms: the p50 of native is now far below the baseline's.
         QVERIFY(model.deltaPct(QStringLiteral("p50"), 1) < -60);
-        QCOMPARE(page.baselineBox()->currentData().toLongLong(), b.id);
-        QCOMPARE(page.baselineBox()->itemData(0).toLongLong(), a.id); // the box keeps the order given
-        QCOMPARE(cardLabel(page.headlines(), 0, "baselineRole")->text(), QStringLiteral("BASELINE"));
-        QCOMPARE(cardLabel(page.headlines(), 1, "lossLine")->text(),
+        QCOMPARE(page.findChild<QComboBox*>(QStringLiteral("baselineBox"))->currentData().toLongLong(), b.id);
+        QCOMPARE(page.findChild<QComboBox*>(QStringLiteral("baselineBox"))->itemData(0).toLongLong(),
+            a.id); // the box keeps the order given
+        QCOMPARE(cardLabel(page.findChild<CompareHeadlines*>(QStringLiteral("headlines")), 0, "baselineRole")->text(),
+            QStringLiteral("BASELINE"));
+        QCOMPARE(cardLabel(page.findChild<CompareHeadlines*>(QStringLiteral("headlines")), 1, "lossLine")->text(),
             QStringLiteral("no loss: 166.67 % faster than the baseline"));
-        QCOMPARE(cardLabel(page.headlines(), 2, "lossLine")->text(), QStringLiteral("50.00 % loss vs the baseline"));
+        QCOMPARE(cardLabel(page.findChild<CompareHeadlines*>(QStringLiteral("headlines")), 2, "lossLine")->text(),
+            QStringLiteral("50.00 % loss vs the baseline"));
         QCOMPARE(messages.count(), 1);
         QVERIFY(messages.last().at(0).toString().contains(QStringLiteral("#%1 docker").arg(b.id)));
         // Colours belong to the runs, not to the positions.
@@ -221,14 +231,14 @@ private slots:
         QVERIFY(model.headerData(CompareModel::valueColumn(0), Qt::Horizontal, Qt::FontRole).value<QFont>().bold());
 
         // k8s from its card's link, then native back from the Baseline box.
-        QLabel* link = cardLabel(page.headlines(), 2, "baselineRole");
+        QLabel* link = cardLabel(page.findChild<CompareHeadlines*>(QStringLiteral("headlines")), 2, "baselineRole");
         QVERIFY(link);
         emit link->linkActivated(QStringLiteral("baseline"));
         QCOMPARE(model.baselineId(), c.id);
         QCOMPARE(model.deltaPct(QStringLiteral("rps"), 2), 100.0); // docker vs k8s
         QCOMPARE(model.runs()[1].id, a.id);
         QCOMPARE(model.deltaPct(QStringLiteral("rps"), 1), 8000.0 / 1500.0 * 100.0 - 100.0);
-        emit page.baselineBox()->activated(0);
+        emit page.findChild<QComboBox*>(QStringLiteral("baselineBox"))->activated(0);
         QCOMPARE(model.baselineId(), a.id);
         QCOMPARE(model.deltaPct(QStringLiteral("rps"), 1), -62.5);
         QCOMPARE(page.charts()->runCount(), 3);
@@ -262,11 +272,11 @@ private slots:
         QCOMPARE(model.value(QStringLiteral("rps_stdev"), 1), 0.0);
         QCOMPARE(cellText(model, "rps_stdev", CompareModel::valueColumn(0)), QStringLiteral("± 816.5 (40.8 %)"));
         QCOMPARE(cellText(model, "rps_stdev", CompareModel::deltaColumn(1)), QString());
-        QCOMPARE(
-            cardLabel(page.headlines(), 0, "rpsSpread")->text(), QStringLiteral("± 816 (40.8 %) over 4 intervals"));
+        QCOMPARE(cardLabel(page.findChild<CompareHeadlines*>(QStringLiteral("headlines")), 0, "rpsSpread")->text(),
+            QStringLiteral("± 816 (40.8 %) over 4 intervals"));
         // Same mean req/s: no loss either way.
-        QCOMPARE(
-            cardLabel(page.headlines(), 1, "lossLine")->text(), QStringLiteral("no loss vs the baseline (0.00 %)"));
+        QCOMPARE(cardLabel(page.findChild<CompareHeadlines*>(QStringLiteral("headlines")), 1, "lossLine")->text(),
+            QStringLiteral("no loss vs the baseline (0.00 %)"));
     }
 
     void connectionPhasesAreRowsWhenRunsHaveThem()
@@ -364,14 +374,17 @@ private slots:
         // Loss from the totals: 1 − 35,839.72 / 104,418.14 (the study's 65.83 % divides the per-thread averages).
         QVERIFY(std::fabs(model.lossPct(1) - (1 - 35839.72 / 104418.14) * 100) < 1e-9);
         QCOMPARE(cellText(model, "rps_loss", CompareModel::valueColumn(1)), QStringLiteral("65.68 %"));
-        QCOMPARE(cardLabel(page.headlines(), 1, "lossLine")->text(), QStringLiteral("65.68 % loss vs the baseline"));
+        QCOMPARE(cardLabel(page.findChild<CompareHeadlines*>(QStringLiteral("headlines")), 1, "lossLine")->text(),
+            QStringLiteral("65.68 % loss vs the baseline"));
         // wrk's Req/Sec row is stored: the study's "8.78k +/- 4.38k".
         QCOMPARE(model.value(QStringLiteral("thread_rps"), 0), 8780.0);
         QCOMPARE(model.value(QStringLiteral("thread_rps_stdev"), 0), 4380.0);
         QCOMPARE(
             cellText(model, "thread_rps_stdev", CompareModel::valueColumn(0)), QStringLiteral("± 4,380.0 (49.9 %)"));
-        QCOMPARE(cardLabel(page.headlines(), 0, "rpsSpread")->text(), QStringLiteral("per thread 8,780 ± 4,380"));
-        QCOMPARE(cardLabel(page.headlines(), 1, "rpsSpread")->text(), QStringLiteral("per thread 3,000 ± 398"));
+        QCOMPARE(cardLabel(page.findChild<CompareHeadlines*>(QStringLiteral("headlines")), 0, "rpsSpread")->text(),
+            QStringLiteral("per thread 8,780 ± 4,380"));
+        QCOMPARE(cardLabel(page.findChild<CompareHeadlines*>(QStringLiteral("headlines")), 1, "rpsSpread")->text(),
+            QStringLiteral("per thread 3,000 ± 398"));
         // A wrk report has no intervals: no spread over them.
         QVERIFY(std::isnan(model.value(QStringLiteral("rps_stdev"), 0)));
         QCOMPARE(cellText(model, "rps_stdev", CompareModel::valueColumn(0)), QStringLiteral("—"));
@@ -386,7 +399,7 @@ private slots:
         page.resize(1400, 900);
         page.show();
         QVERIFY(QTest::qWaitForWindowExposed(&page));
-        CompareTableView* table = page.table();
+        CompareTableView* table = page.findChild<CompareTableView*>(QStringLiteral("table"));
         const CompareModel& model = *page.model();
         QCOMPARE(table->selectionMode(), QAbstractItemView::ExtendedSelection);
         QVERIFY(table->focusPolicy() & Qt::ClickFocus);

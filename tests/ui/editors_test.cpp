@@ -109,31 +109,40 @@ private slots:
         editor.setDocument(m_doc.get());
         editor.setTargetId(id);
         QVERIFY(editor.isValid());
-        QCOMPARE(editor.bodyModeCombo()->currentIndex(), 1); // a binary body shows as a file body
-        QVERIFY2(editor.bodyInfoLabel()->toolTip().contains(QStringLiteral("21 bytes of binary data")),
-            qPrintable(editor.bodyInfoLabel()->toolTip()));
+        QCOMPARE(editor.findChild<QComboBox*>(QStringLiteral("bodyModeCombo"))->currentIndex(),
+            1); // a binary body shows as a file body
+        QVERIFY2(editor.findChild<QLabel*>(QStringLiteral("bodyInfoLabel"))
+                     ->toolTip()
+                     .contains(QStringLiteral("21 bytes of binary data")),
+            qPrintable(editor.findChild<QLabel*>(QStringLiteral("bodyInfoLabel"))->toolTip()));
 
         // Only switching to Text keeps the body: the empty box means "cannot show", not "empty".
-        editor.bodyModeCombo()->setCurrentIndex(0);
-        QVERIFY(editor.bodyTextEdit()->placeholderText().contains(QStringLiteral("binary data")));
+        editor.findChild<QComboBox*>(QStringLiteral("bodyModeCombo"))->setCurrentIndex(0);
+        QVERIFY(editor.findChild<QPlainTextEdit*>(QStringLiteral("bodyTextEdit"))
+                    ->placeholderText()
+                    .contains(QStringLiteral("binary data")));
         QVERIFY(editor.commit());
         QCOMPARE(stored(id).body, BINARY);
 
         // Typing replaces it, saved after the pause like any edit.
-        editor.bodyTextEdit()->setFocus();
-        QTest::keyClicks(editor.bodyTextEdit(), QStringLiteral("{\"id\":42}"));
+        editor.findChild<QPlainTextEdit*>(QStringLiteral("bodyTextEdit"))->setFocus();
+        QTest::keyClicks(
+            editor.findChild<QPlainTextEdit*>(QStringLiteral("bodyTextEdit")), QStringLiteral("{\"id\":42}"));
         QVERIFY(editor.isValid());
         QTRY_COMPARE_WITH_TIMEOUT(stored(id).body, std::string("{\"id\":42}"), 10'000);
         QCOMPARE(m_doc->targetById(id)->body, std::string("{\"id\":42}"));
-        QCOMPARE(editor.statusLabel()->text(), QStringLiteral("Saved in the session"));
-        QCOMPARE(editor.bodyInfoLabel()->toolTip(), QStringLiteral("Stored body: 9 bytes of text"));
+        QCOMPARE(
+            editor.findChild<QLabel*>(QStringLiteral("statusLabel"))->text(), QStringLiteral("Saved in the session"));
+        QCOMPARE(editor.findChild<QLabel*>(QStringLiteral("bodyInfoLabel"))->toolTip(),
+            QStringLiteral("Stored body: 9 bytes of text"));
 
         // And it comes back as text.
         TargetEditor again;
         again.setDocument(m_doc.get());
         again.setTargetId(id);
-        QCOMPARE(again.bodyModeCombo()->currentIndex(), 0);
-        QCOMPARE(again.bodyTextEdit()->toPlainText(), QStringLiteral("{\"id\":42}"));
+        QCOMPARE(again.findChild<QComboBox*>(QStringLiteral("bodyModeCombo"))->currentIndex(), 0);
+        QCOMPARE(again.findChild<QPlainTextEdit*>(QStringLiteral("bodyTextEdit"))->toPlainText(),
+            QStringLiteral("{\"id\":42}"));
     }
 
     void aLargeTextBodyStaysOutOfTheTextBox()
@@ -145,18 +154,20 @@ private slots:
         editor.setDocument(m_doc.get());
         editor.setTargetId(id);
         QVERIFY(editor.isValid());
-        QCOMPARE(editor.bodyModeCombo()->currentIndex(), 1);
-        editor.bodyModeCombo()->setCurrentIndex(0);
-        QVERIFY(editor.bodyTextEdit()->toPlainText().isEmpty());
-        QVERIFY2(editor.bodyTextEdit()->placeholderText().contains(QStringLiteral("307,200 bytes of text")),
-            qPrintable(editor.bodyTextEdit()->placeholderText()));
+        QCOMPARE(editor.findChild<QComboBox*>(QStringLiteral("bodyModeCombo"))->currentIndex(), 1);
+        editor.findChild<QComboBox*>(QStringLiteral("bodyModeCombo"))->setCurrentIndex(0);
+        QVERIFY(editor.findChild<QPlainTextEdit*>(QStringLiteral("bodyTextEdit"))->toPlainText().isEmpty());
+        QVERIFY2(editor.findChild<QPlainTextEdit*>(QStringLiteral("bodyTextEdit"))
+                     ->placeholderText()
+                     .contains(QStringLiteral("307,200 bytes of text")),
+            qPrintable(editor.findChild<QPlainTextEdit*>(QStringLiteral("bodyTextEdit"))->placeholderText()));
         editor.nameEdit()->selectAll();
         QTest::keyClicks(editor.nameEdit(), QStringLiteral("large, renamed"));
         QVERIFY(editor.commit());
         QCOMPARE(stored(id).name, std::string("large, renamed"));
         QCOMPARE(stored(id).body, large); // not emptied by the empty box
-        editor.bodyTextEdit()->setFocus();
-        QTest::keyClicks(editor.bodyTextEdit(), QStringLiteral("small"));
+        editor.findChild<QPlainTextEdit*>(QStringLiteral("bodyTextEdit"))->setFocus();
+        QTest::keyClicks(editor.findChild<QPlainTextEdit*>(QStringLiteral("bodyTextEdit")), QStringLiteral("small"));
         QTRY_COMPARE_WITH_TIMEOUT(stored(id).body, std::string("small"), 10'000);
     }
 
@@ -167,33 +178,35 @@ private slots:
         TargetEditor editor;
         editor.setDocument(m_doc.get());
         editor.setTargetId(binary);
-        QVERIFY(editor.bodyClearButton()->isEnabled());
-        QTest::mouseClick(editor.bodyClearButton(), Qt::LeftButton);
+        QVERIFY(editor.findChild<QToolButton*>(QStringLiteral("bodyClearButton"))->isEnabled());
+        QTest::mouseClick(editor.findChild<QToolButton*>(QStringLiteral("bodyClearButton")), Qt::LeftButton);
         QVERIFY(editor.commit());
         QCOMPARE(stored(binary).body, std::string());
-        QCOMPARE(editor.bodyInfoLabel()->toolTip(), QStringLiteral("Stored body: none"));
-        QCOMPARE(editor.bodyModeCombo()->currentIndex(), 0);
+        QCOMPARE(
+            editor.findChild<QLabel*>(QStringLiteral("bodyInfoLabel"))->toolTip(), QStringLiteral("Stored body: none"));
+        QCOMPARE(editor.findChild<QComboBox*>(QStringLiteral("bodyModeCombo"))->currentIndex(), 0);
 
         // A binary body: typed over in Text mode, then the text deleted.
         const int64_t typed = addTarget("typed over", BINARY);
         editor.setTargetId(typed);
-        editor.bodyModeCombo()->setCurrentIndex(0);
-        editor.bodyTextEdit()->setFocus();
-        QTest::keyClicks(editor.bodyTextEdit(), QStringLiteral("ab"));
-        QTest::keyClick(editor.bodyTextEdit(), Qt::Key_Backspace);
-        QTest::keyClick(editor.bodyTextEdit(), Qt::Key_Backspace);
-        QVERIFY(editor.bodyTextEdit()->toPlainText().isEmpty());
+        editor.findChild<QComboBox*>(QStringLiteral("bodyModeCombo"))->setCurrentIndex(0);
+        editor.findChild<QPlainTextEdit*>(QStringLiteral("bodyTextEdit"))->setFocus();
+        QTest::keyClicks(editor.findChild<QPlainTextEdit*>(QStringLiteral("bodyTextEdit")), QStringLiteral("ab"));
+        QTest::keyClick(editor.findChild<QPlainTextEdit*>(QStringLiteral("bodyTextEdit")), Qt::Key_Backspace);
+        QTest::keyClick(editor.findChild<QPlainTextEdit*>(QStringLiteral("bodyTextEdit")), Qt::Key_Backspace);
+        QVERIFY(editor.findChild<QPlainTextEdit*>(QStringLiteral("bodyTextEdit"))->toPlainText().isEmpty());
         QVERIFY(editor.commit());
         QCOMPARE(stored(typed).body, std::string());
 
         // A text body: select all, delete.
         const int64_t text = addTarget("text", "name=value");
         editor.setTargetId(text);
-        QCOMPARE(editor.bodyModeCombo()->currentIndex(), 0);
-        QCOMPARE(editor.bodyTextEdit()->toPlainText(), QStringLiteral("name=value"));
-        editor.bodyTextEdit()->setFocus();
-        editor.bodyTextEdit()->selectAll();
-        QTest::keyClick(editor.bodyTextEdit(), Qt::Key_Delete);
+        QCOMPARE(editor.findChild<QComboBox*>(QStringLiteral("bodyModeCombo"))->currentIndex(), 0);
+        QCOMPARE(editor.findChild<QPlainTextEdit*>(QStringLiteral("bodyTextEdit"))->toPlainText(),
+            QStringLiteral("name=value"));
+        editor.findChild<QPlainTextEdit*>(QStringLiteral("bodyTextEdit"))->setFocus();
+        editor.findChild<QPlainTextEdit*>(QStringLiteral("bodyTextEdit"))->selectAll();
+        QTest::keyClick(editor.findChild<QPlainTextEdit*>(QStringLiteral("bodyTextEdit")), Qt::Key_Delete);
         QTRY_COMPARE_WITH_TIMEOUT(stored(text).body, std::string(), 10'000);
         // The other targets were not touched on the way.
         QCOMPARE(stored(binary).name, std::string("binary"));
@@ -209,26 +222,27 @@ private slots:
             TargetEditor editor;
             editor.setDocument(m_doc.get());
             editor.setTargetId(id);
-            QCOMPARE(editor.bodyModeCombo()->currentIndex(), 0);
-            editor.bodyModeCombo()->setCurrentIndex(1);
+            QCOMPARE(editor.findChild<QComboBox*>(QStringLiteral("bodyModeCombo"))->currentIndex(), 0);
+            editor.findChild<QComboBox*>(QStringLiteral("bodyModeCombo"))->setCurrentIndex(1);
             QVERIFY(!editor.isValid()); // File mode without a file says so
-            QVERIFY(fieldProblem(editor.bodyFileEdit()).contains(QStringLiteral("choose the file")));
-            typeInto(editor.bodyFileEdit(), file);
+            QVERIFY(fieldProblem(editor.findChild<QLineEdit*>(QStringLiteral("bodyFileEdit")))
+                        .contains(QStringLiteral("choose the file")));
+            typeInto(editor.findChild<QLineEdit*>(QStringLiteral("bodyFileEdit")), file);
             QVERIFY2(editor.isValid(), qPrintable(editor.errors().values().join(QLatin1Char(';'))));
             QVERIFY(editor.commit());
             QCOMPARE(bytes(stored(id).body), content);
-            QCOMPARE(editor.bodyInfoLabel()->toolTip(),
+            QCOMPARE(editor.findChild<QLabel*>(QStringLiteral("bodyInfoLabel"))->toolTip(),
                 QStringLiteral("Stored body: %1 of binary data from %2").arg(countText(3021, "byte", "bytes"), file));
-            QVERIFY(editor.statusLabel()->text().contains(QStringLiteral("Saved")));
+            QVERIFY(editor.findChild<QLabel*>(QStringLiteral("statusLabel"))->text().contains(QStringLiteral("Saved")));
         }
         {
             // Shown again (another editor, as after a restart): a file body, and from which file.
             TargetEditor editor;
             editor.setDocument(m_doc.get());
             editor.setTargetId(id);
-            QCOMPARE(editor.bodyModeCombo()->currentIndex(), 1);
-            QVERIFY(editor.bodyFileEdit()->text().isEmpty());
-            QCOMPARE(editor.bodyInfoLabel()->toolTip(),
+            QCOMPARE(editor.findChild<QComboBox*>(QStringLiteral("bodyModeCombo"))->currentIndex(), 1);
+            QVERIFY(editor.findChild<QLineEdit*>(QStringLiteral("bodyFileEdit"))->text().isEmpty());
+            QCOMPARE(editor.findChild<QLabel*>(QStringLiteral("bodyInfoLabel"))->toolTip(),
                 QStringLiteral("Stored body: %1 of binary data from %2").arg(countText(3021, "byte", "bytes"), file));
             // An edit elsewhere keeps the body as it is.
             typeInto(editor.nameEdit(), QStringLiteral("renamed"));
@@ -244,8 +258,8 @@ private slots:
             TargetEditor editor;
             editor.setDocument(m_doc.get());
             editor.setTargetId(textId);
-            editor.bodyModeCombo()->setCurrentIndex(1);
-            typeInto(editor.bodyFileEdit(), json);
+            editor.findChild<QComboBox*>(QStringLiteral("bodyModeCombo"))->setCurrentIndex(1);
+            typeInto(editor.findChild<QLineEdit*>(QStringLiteral("bodyFileEdit")), json);
             QVERIFY(editor.isValid());
             QVERIFY(!writeFile(QStringLiteral("request.json"), "{\"v\":2, \"more\":true}").isEmpty());
             QVERIFY(editor.commit());
@@ -254,17 +268,20 @@ private slots:
         TargetEditor editor;
         editor.setDocument(m_doc.get());
         editor.setTargetId(textId);
-        QCOMPARE(editor.bodyModeCombo()->currentIndex(), 1);
-        QCOMPARE(editor.bodyInfoLabel()->toolTip(), QStringLiteral("Stored body: 20 bytes of text from %1").arg(json));
+        QCOMPARE(editor.findChild<QComboBox*>(QStringLiteral("bodyModeCombo"))->currentIndex(), 1);
+        QCOMPARE(editor.findChild<QLabel*>(QStringLiteral("bodyInfoLabel"))->toolTip(),
+            QStringLiteral("Stored body: 20 bytes of text from %1").arg(json));
         // The text box holds it, so switching to Text edits the same body.
-        QCOMPARE(editor.bodyTextEdit()->toPlainText(), QStringLiteral("{\"v\":2, \"more\":true}"));
+        QCOMPARE(editor.findChild<QPlainTextEdit*>(QStringLiteral("bodyTextEdit"))->toPlainText(),
+            QStringLiteral("{\"v\":2, \"more\":true}"));
 
         // Changed by someone else: the file is no longer credited with it.
         Target changed = *m_doc->targetById(textId);
         changed.body = "{\"v\":3, \"more\":true}"; // same size, other bytes
         QVERIFY(m_doc->updateTarget(changed));
-        QCOMPARE(editor.bodyModeCombo()->currentIndex(), 0);
-        QCOMPARE(editor.bodyInfoLabel()->toolTip(), QStringLiteral("Stored body: 20 bytes of text"));
+        QCOMPARE(editor.findChild<QComboBox*>(QStringLiteral("bodyModeCombo"))->currentIndex(), 0);
+        QCOMPARE(editor.findChild<QLabel*>(QStringLiteral("bodyInfoLabel"))->toolTip(),
+            QStringLiteral("Stored body: 20 bytes of text"));
     }
 
     void unreadableBodyFileIsAnErrorAndNothingIsSaved()
@@ -274,8 +291,8 @@ private slots:
         const int64_t id = targetsPanel(w)->addTarget();
         QVERIFY(id > 0);
         TargetEditor* editor = targetsPanel(w)->editor();
-        editor->bodyTextEdit()->setFocus();
-        QTest::keyClicks(editor->bodyTextEdit(), QStringLiteral("keep me"));
+        editor->findChild<QPlainTextEdit*>(QStringLiteral("bodyTextEdit"))->setFocus();
+        QTest::keyClicks(editor->findChild<QPlainTextEdit*>(QStringLiteral("bodyTextEdit")), QStringLiteral("keep me"));
         QVERIFY(editor->commit());
         QCOMPARE(stored(id).body, std::string("keep me"));
         QVERIFY(runAction(w)->isEnabled());
@@ -288,14 +305,21 @@ private slots:
             unreadable << locked;
         }
         for (const QString& path : unreadable) {
-            editor->bodyModeCombo()->setCurrentIndex(1);
-            typeInto(editor->bodyFileEdit(), path);
+            editor->findChild<QComboBox*>(QStringLiteral("bodyModeCombo"))->setCurrentIndex(1);
+            typeInto(editor->findChild<QLineEdit*>(QStringLiteral("bodyFileEdit")), path);
             QVERIFY(!editor->isValid());
-            QVERIFY2(fieldProblem(editor->bodyFileEdit()).contains(path), qPrintable(path));
-            QVERIFY2(editor->statusLabel()->text().startsWith(QStringLiteral("Body file: ")),
-                qPrintable(editor->statusLabel()->text()));
-            QVERIFY(editor->statusLabel()->text().contains(QStringLiteral("Not saved")));
-            QVERIFY(editor->bodyInfoLabel()->toolTip().startsWith(QStringLiteral("Stored body: 7 bytes of text")));
+            QVERIFY2(fieldProblem(editor->findChild<QLineEdit*>(QStringLiteral("bodyFileEdit"))).contains(path),
+                qPrintable(path));
+            QVERIFY2(editor->findChild<QLabel*>(QStringLiteral("statusLabel"))
+                         ->text()
+                         .startsWith(QStringLiteral("Body file: ")),
+                qPrintable(editor->findChild<QLabel*>(QStringLiteral("statusLabel"))->text()));
+            QVERIFY(editor->findChild<QLabel*>(QStringLiteral("statusLabel"))
+                        ->text()
+                        .contains(QStringLiteral("Not saved")));
+            QVERIFY(editor->findChild<QLabel*>(QStringLiteral("bodyInfoLabel"))
+                        ->toolTip()
+                        .startsWith(QStringLiteral("Stored body: 7 bytes of text")));
             QVERIFY(!runAction(w)->isEnabled());
             QVERIFY(!editor->commit());
             QTest::qWait(TargetEditor::SAVE_DELAY_MS + 100);
@@ -304,20 +328,21 @@ private slots:
 
         // A file that was there when checked and is gone when saved: an error as well, nothing saved.
         const QString gone = writeFile(QStringLiteral("gone.bin"), bytes(BINARY));
-        typeInto(editor->bodyFileEdit(), gone);
+        typeInto(editor->findChild<QLineEdit*>(QStringLiteral("bodyFileEdit")), gone);
         QVERIFY(editor->isValid());
         QVERIFY(runAction(w)->isEnabled());
         QVERIFY(QFile::remove(gone));
         QVERIFY(!editor->commit());
-        QVERIFY(fieldProblem(editor->bodyFileEdit()).contains(QStringLiteral("does not exist")));
+        QVERIFY(fieldProblem(editor->findChild<QLineEdit*>(QStringLiteral("bodyFileEdit")))
+                    .contains(QStringLiteral("does not exist")));
         QVERIFY(!runAction(w)->isEnabled());
         QCOMPARE(stored(id).body, std::string("keep me"));
 
         // Back to Text: the body is the text box again, Run is back.
-        editor->bodyModeCombo()->setCurrentIndex(0);
+        editor->findChild<QComboBox*>(QStringLiteral("bodyModeCombo"))->setCurrentIndex(0);
         QVERIFY(editor->isValid());
         QVERIFY(runAction(w)->isEnabled());
-        QVERIFY(fieldProblem(editor->bodyFileEdit()).isEmpty());
+        QVERIFY(fieldProblem(editor->findChild<QLineEdit*>(QStringLiteral("bodyFileEdit"))).isEmpty());
     }
 
     void profileProblemsUseTheFormLabels()
@@ -334,7 +359,8 @@ private slots:
         typeInto(editor.field(QStringLiteral("interval")), QStringLiteral("10ms"));
         typeInto(editor.field(QStringLiteral("warmup")), QStringLiteral("soon"));
         QVERIFY(!editor.isValid());
-        const QStringList lines = editor.statusLabel()->text().split(QLatin1Char('\n'));
+        const QStringList lines
+            = editor.findChild<QLabel*>(QStringLiteral("statusLabel"))->text().split(QLatin1Char('\n'));
         QCOMPARE(lines.size(), 4);
         // In the order of the form, under its labels.
         QVERIFY2(lines[0].startsWith(QStringLiteral("Warm-up: ")), qPrintable(lines[0]));
@@ -360,10 +386,11 @@ private slots:
             ProfileEditor editor;
             editor.setDocument(m_doc.get());
             editor.setProfile(profile);
-            QVERIFY(editor.sloAbortBox() && !editor.sloAbortBox()->isChecked());
+            QVERIFY(editor.findChild<QCheckBox*>(QStringLiteral("sloAbortBox"))
+                && !editor.findChild<QCheckBox*>(QStringLiteral("sloAbortBox"))->isChecked());
             typeInto(editor.field(QStringLiteral("slo")), QStringLiteral("p99 < 250ms, errors<1%,rps>10"));
-            editor.sloAbortBox()->click();
-            QVERIFY2(editor.isValid(), qPrintable(editor.statusLabel()->text()));
+            editor.findChild<QCheckBox*>(QStringLiteral("sloAbortBox"))->click();
+            QVERIFY2(editor.isValid(), qPrintable(editor.findChild<QLabel*>(QStringLiteral("statusLabel"))->text()));
             QVERIFY(editor.isModified());
             QVERIFY(editor.commit());
         }
@@ -384,7 +411,7 @@ private slots:
         reopened.setDocument(m_doc.get());
         reopened.setProfile(*it);
         QCOMPARE(reopened.field(QStringLiteral("slo"))->text(), QStringLiteral("p99<250ms, errors<1%, rps>10"));
-        QVERIFY(reopened.sloAbortBox()->isChecked());
+        QVERIFY(reopened.findChild<QCheckBox*>(QStringLiteral("sloAbortBox"))->isChecked());
         QVERIFY(!reopened.isModified());
     }
 
@@ -402,7 +429,7 @@ private slots:
             editor.setDocument(m_doc.get());
             editor.setProfile(profile);
             typeInto(editor.field(QStringLiteral("streams")), QStringLiteral("16"));
-            QVERIFY2(editor.isValid(), qPrintable(editor.statusLabel()->text()));
+            QVERIFY2(editor.isValid(), qPrintable(editor.findChild<QLabel*>(QStringLiteral("statusLabel"))->text()));
             QVERIFY(editor.isModified());
             QVERIFY(editor.commit());
         }
@@ -430,7 +457,9 @@ private slots:
         editor.setDocument(m_doc.get());
         editor.setProfile(profile);
         QLineEdit* slo = editor.field(QStringLiteral("slo"));
-        const auto firstLine = [&] { return editor.statusLabel()->text().split(QLatin1Char('\n')).value(0); };
+        const auto firstLine = [&] {
+            return editor.findChild<QLabel*>(QStringLiteral("statusLabel"))->text().split(QLatin1Char('\n')).value(0);
+        };
 
         typeInto(slo, QStringLiteral("p99<1s, p99<25x"));
         QVERIFY(!editor.isValid());
@@ -442,19 +471,21 @@ private slots:
         typeInto(slo, QStringLiteral("service_p99<5ms"));
         QVERIFY(!editor.isValid());
         QVERIFY2(fieldProblem(slo).contains(QStringLiteral("open model only")), qPrintable(fieldProblem(slo)));
-        editor.modeCombo()->setCurrentIndex(static_cast<int>(ProfileForm::Mode::ConstantRate));
+        editor.findChild<QComboBox*>(QStringLiteral("modeCombo"))
+            ->setCurrentIndex(static_cast<int>(ProfileForm::Mode::ConstantRate));
         typeInto(editor.field(QStringLiteral("rate")), QStringLiteral("100"));
-        QVERIFY2(editor.isValid(), qPrintable(editor.statusLabel()->text()));
-        editor.modeCombo()->setCurrentIndex(static_cast<int>(ProfileForm::Mode::ClosedLoop));
+        QVERIFY2(editor.isValid(), qPrintable(editor.findChild<QLabel*>(QStringLiteral("statusLabel"))->text()));
+        editor.findChild<QComboBox*>(QStringLiteral("modeCombo"))
+            ->setCurrentIndex(static_cast<int>(ProfileForm::Mode::ClosedLoop));
 
         typeInto(slo, QStringLiteral("p99<1s"));
-        editor.sloAbortBox()->click();
+        editor.findChild<QCheckBox*>(QStringLiteral("sloAbortBox"))->click();
         QVERIFY(!editor.isValid());
         QCOMPARE(
             fieldProblem(slo), QStringLiteral("aborting watches an errors or non-2xx budget: add one, e.g. errors<1%"));
         QVERIFY(!editor.commit());
         typeInto(slo, QStringLiteral("p99<1s, non2xx<5"));
-        QVERIFY2(editor.isValid(), qPrintable(editor.statusLabel()->text()));
+        QVERIFY2(editor.isValid(), qPrintable(editor.findChild<QLabel*>(QStringLiteral("statusLabel"))->text()));
         QVERIFY(fieldProblem(slo).isEmpty());
     }
 
@@ -467,7 +498,7 @@ private slots:
         panel.show();
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
         panel.selectTarget(id);
-        TagEdit* tags = panel.editor()->tagEdit();
+        TagEdit* tags = panel.editor()->findChild<TagEdit*>(QStringLiteral("tagEdit"));
         QLineEdit* input = tags->lineEdit();
         QTest::keyClicks(input, QStringLiteral("NEG"));
         QTest::keyClick(input, Qt::Key_Return);
@@ -496,7 +527,8 @@ private slots:
             for (int j = i + 1; j < chips.size(); ++j)
                 QVERIFY(!chips[i]->geometry().intersects(chips[j]->geometry()));
         QTRY_COMPARE_WITH_TIMEOUT(stored(id).tags.size(), size_t(8), 10'000);
-        QCOMPARE(panel.editor()->statusLabel()->text(), QStringLiteral("Saved in the session"));
+        QCOMPARE(panel.editor()->findChild<QLabel*>(QStringLiteral("statusLabel"))->text(),
+            QStringLiteral("Saved in the session"));
         // Saved, the chips stay where they were typed (the session lists tags sorted: no reload).
         QCOMPARE(tags->tags().first(), QStringLiteral("NEG"));
         QCOMPARE(tags->tags().last(), QStringLiteral("baseline"));
@@ -536,7 +568,10 @@ private slots:
         QCOMPARE(stored(*id).name, std::string("GKE NEG")); // the original stays
         // The editor shows the copy, binary body kept as it is.
         QCOMPARE(panel.editor()->targetId(), copyId);
-        QVERIFY(panel.editor()->bodyInfoLabel()->toolTip().contains(QStringLiteral("binary data")));
+        QVERIFY(panel.editor()
+                    ->findChild<QLabel*>(QStringLiteral("bodyInfoLabel"))
+                    ->toolTip()
+                    .contains(QStringLiteral("binary data")));
     }
 
     void requestMixFileIsCheckedStoredAndSent()
@@ -546,28 +581,30 @@ private slots:
         const int64_t id = targetsPanel(w)->addTarget();
         QVERIFY(id > 0);
         TargetEditor* editor = targetsPanel(w)->editor();
-        typeInto(editor->urlEdit(), QStringLiteral("http://127.0.0.1:8089/"));
+        typeInto(editor->findChild<QLineEdit*>(QStringLiteral("urlEdit")), QStringLiteral("http://127.0.0.1:8089/"));
         QVERIFY(editor->commit());
 
         // A broken file: the Mix field says where, nothing is saved, Run is off.
         const QString broken
             = writeFile(QStringLiteral("broken.txt"), "GET http://127.0.0.1:8089/a\n\nGTE http://127.0.0.1:8089/b\n");
-        typeInto(editor->requestMixEdit(), broken);
+        typeInto(editor->findChild<QLineEdit*>(QStringLiteral("requestMixEdit")), broken);
         QVERIFY(!editor->isValid());
-        QVERIFY2(fieldProblem(editor->requestMixEdit()).contains(broken + QStringLiteral(":3: unknown method 'GTE'")),
-            qPrintable(fieldProblem(editor->requestMixEdit())));
-        QVERIFY(editor->statusLabel()->text().startsWith(QStringLiteral("Mix: ")));
+        QVERIFY2(fieldProblem(editor->findChild<QLineEdit*>(QStringLiteral("requestMixEdit")))
+                     .contains(broken + QStringLiteral(":3: unknown method 'GTE'")),
+            qPrintable(fieldProblem(editor->findChild<QLineEdit*>(QStringLiteral("requestMixEdit")))));
+        QVERIFY(editor->findChild<QLabel*>(QStringLiteral("statusLabel"))->text().startsWith(QStringLiteral("Mix: ")));
         QVERIFY(!runAction(w)->isEnabled());
         // Another origin than the URL's.
         const QString elsewhere = writeFile(QStringLiteral("elsewhere.txt"), "GET http://127.0.0.2:9/a\n");
-        typeInto(editor->requestMixEdit(), elsewhere);
-        QVERIFY(fieldProblem(editor->requestMixEdit()).contains(QStringLiteral("the mix goes to http://127.0.0.2:9/")));
+        typeInto(editor->findChild<QLineEdit*>(QStringLiteral("requestMixEdit")), elsewhere);
+        QVERIFY(fieldProblem(editor->findChild<QLineEdit*>(QStringLiteral("requestMixEdit")))
+                    .contains(QStringLiteral("the mix goes to http://127.0.0.2:9/")));
 
         const QString good = writeFile(QStringLiteral("good.jsonl"),
             "{\"url\": \"http://127.0.0.1:8089/a\", \"weight\": 3}\n{\"method\": \"POST\", \"url\": "
             "\"http://127.0.0.1:8089/b\", \"body\": \"x\"}\n");
-        typeInto(editor->requestMixEdit(), good);
-        editor->mixOrderBox()->setCurrentIndex(2);
+        typeInto(editor->findChild<QLineEdit*>(QStringLiteral("requestMixEdit")), good);
+        editor->findChild<QComboBox*>(QStringLiteral("mixOrderBox"))->setCurrentIndex(2);
         QVERIFY(editor->isValid());
         QVERIFY(editor->commit());
         const Target t = stored(id);
@@ -607,7 +644,7 @@ private slots:
         data.entries[0].addResponse(503, 2500, true);
         data.entries[1].errors.timeout = 1;
         RunDetailPage page(data);
-        QTableWidget* table = page.entriesTable();
+        QTableWidget* table = page.findChild<QTableWidget*>(QStringLiteral("entriesTable"));
         QVERIFY(table);
         QCOMPARE(table->rowCount(), 2);
         QCOMPARE(table->item(0, 1)->text(), QStringLiteral("GET /a"));
@@ -620,7 +657,7 @@ private slots:
         RunData single;
         single.run.config.request.url = data.run.config.request.url;
         RunDetailPage plain(single);
-        QVERIFY(!plain.entriesTable());
+        QVERIFY(!plain.findChild<QTableWidget*>(QStringLiteral("entriesTable")));
     }
 
     void runDetailsShowTheLoaders()
@@ -632,7 +669,7 @@ private slots:
         data.loaders = { { 0, "loader-a", 3, 1200, 0, 600.0, 0.0, "synchronized", "completed" },
             { 1, "pod-b", 2, 700, 4, 350.0, 12.5, "not synchronized", "died: killed by signal 9" } };
         RunDetailPage page(data);
-        QTableWidget* table = page.loadersTable();
+        QTableWidget* table = page.findChild<QTableWidget*>(QStringLiteral("loadersTable"));
         QVERIFY(table);
         QCOMPARE(table->rowCount(), 2);
         QCOMPARE(table->item(1, 1)->text(), QStringLiteral("pod-b"));
@@ -644,7 +681,7 @@ private slots:
         RunData single;
         single.run.config.request.url = data.run.config.request.url;
         RunDetailPage plain(single);
-        QVERIFY(!plain.loadersTable());
+        QVERIFY(!plain.findChild<QTableWidget*>(QStringLiteral("loadersTable")));
     }
 
     void loaderStripShowsALaggingLoader()
@@ -677,7 +714,7 @@ private slots:
         TargetEditor editor;
         editor.setDocument(m_doc.get());
         editor.setTargetId(id);
-        QTableWidget* table = editor.headersTable();
+        QTableWidget* table = editor.findChild<QTableWidget*>(QStringLiteral("headersTable"));
         QCOMPARE(table->rowCount(), 1); // the empty row to type into
         table->item(0, 0)->setText(QStringLiteral("X-Api-Key"));
         table->item(0, 1)->setText(QStringLiteral("s3cret"));
@@ -693,7 +730,8 @@ private slots:
         // A bad name is marked on its row and nothing is saved.
         table->item(0, 0)->setText(QStringLiteral("Bad Name"));
         QVERIFY(!editor.isValid());
-        QVERIFY(editor.statusLabel()->text().startsWith(QStringLiteral("Header 1: ")));
+        QVERIFY(
+            editor.findChild<QLabel*>(QStringLiteral("statusLabel"))->text().startsWith(QStringLiteral("Header 1: ")));
         QVERIFY(!editor.commit());
         QCOMPARE(stored(id).headers[0].name, std::string("X-Api-Key"));
         // Emptying a row removes the header.

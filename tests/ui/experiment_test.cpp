@@ -63,12 +63,14 @@ private slots:
             "{\"targets\": [{\"name\": \"A\", \"url\": \"http://builtin/\"}], \"duration\": \"300ms\"}");
         QVERIFY(!path.isEmpty());
         QCOMPARE(page->createFromPlanFile(path), int64_t(0));
-        QVERIFY(!page->errorLabel()->isHidden());
-        QVERIFY2(page->errorLabel()->text().contains(QStringLiteral("at least two targets")),
-            qPrintable(page->errorLabel()->text()));
-        QCOMPARE(page->experimentList()->topLevelItemCount(), 0);
+        QVERIFY(!page->findChild<QLabel*>(QStringLiteral("ExperimentError"))->isHidden());
+        QVERIFY2(page->findChild<QLabel*>(QStringLiteral("ExperimentError"))
+                     ->text()
+                     .contains(QStringLiteral("at least two targets")),
+            qPrintable(page->findChild<QLabel*>(QStringLiteral("ExperimentError"))->text()));
+        QCOMPARE(page->findChild<QTreeWidget*>(QStringLiteral("ExperimentList"))->topLevelItemCount(), 0);
         QVERIFY(w.document()->store().experiments()->empty());
-        QVERIFY(!page->runButton()->isEnabled());
+        QVERIFY(!page->findChild<QPushButton*>(QStringLiteral("runButton"))->isEnabled());
     }
 
     void experimentsFromAnotherProcessAppear()
@@ -77,7 +79,7 @@ private slots:
         MainWindow w;
         QVERIFY(w.openSession(path, true));
         ExperimentPage* page = experimentPage(w);
-        QCOMPARE(page->experimentList()->topLevelItemCount(), 0);
+        QCOMPARE(page->findChild<QTreeWidget*>(QStringLiteral("ExperimentList"))->topLevelItemCount(), 0);
         // As wrkbench-cli experiment does it: its own connection to the same file.
         auto other = SessionStore::open(path.toStdString());
         QVERIFY(other);
@@ -87,8 +89,10 @@ private slots:
         auto id = (*other)->addExperiment("made elsewhere", plan);
         QVERIFY(id);
         // The file watcher notices; the list follows and shows it, selected.
-        QTRY_COMPARE_WITH_TIMEOUT(page->experimentList()->topLevelItemCount(), 1, 15'000);
-        QCOMPARE(page->experimentList()->topLevelItem(0)->text(1), QStringLiteral("made elsewhere"));
+        QTRY_COMPARE_WITH_TIMEOUT(
+            page->findChild<QTreeWidget*>(QStringLiteral("ExperimentList"))->topLevelItemCount(), 1, 15'000);
+        QCOMPARE(page->findChild<QTreeWidget*>(QStringLiteral("ExperimentList"))->topLevelItem(0)->text(1),
+            QStringLiteral("made elsewhere"));
         QCOMPARE(page->selectedExperimentId(), *id);
     }
 
@@ -116,33 +120,35 @@ private slots:
             "\"load\": {\"threads\": 1, \"connections\": 2, \"interval\": \"100ms\"},"
             "\"repetitions\": 2, \"duration\": \"300ms\", \"cooldown\": 0}");
         const int64_t id = page->createFromPlanFile(path);
-        QVERIFY2(id > 0, qPrintable(page->errorLabel()->text()));
-        QVERIFY(page->errorLabel()->isHidden());
-        QCOMPARE(page->experimentList()->topLevelItemCount(), 1);
+        QVERIFY2(id > 0, qPrintable(page->findChild<QLabel*>(QStringLiteral("ExperimentError"))->text()));
+        QVERIFY(page->findChild<QLabel*>(QStringLiteral("ExperimentError"))->isHidden());
+        QCOMPARE(page->findChild<QTreeWidget*>(QStringLiteral("ExperimentList"))->topLevelItemCount(), 1);
         QCOMPARE(page->selectedExperimentId(), id);
-        QCOMPARE(page->experimentList()->topLevelItem(0)->text(2), QStringLiteral("planned"));
-        QCOMPARE(page->runButton()->text(), QStringLiteral("Run"));
-        QVERIFY(page->runButton()->isEnabled());
+        QCOMPARE(page->findChild<QTreeWidget*>(QStringLiteral("ExperimentList"))->topLevelItem(0)->text(2),
+            QStringLiteral("planned"));
+        QCOMPARE(page->findChild<QPushButton*>(QStringLiteral("runButton"))->text(), QStringLiteral("Run"));
+        QVERIFY(page->findChild<QPushButton*>(QStringLiteral("runButton"))->isEnabled());
         QCOMPARE(page->resultsModel()->rowCount(), 2); // the cells, no runs yet
         QCOMPARE(
             page->resultsModel()->index(0, ExperimentResultsModel::RunsColumn).data().toString(), QStringLiteral("0"));
 
         QSignalSpy progress(page->task(), &ExperimentTask::progress);
         QSignalSpy finished(page->task(), &ExperimentTask::finished);
-        QTest::mouseClick(page->runButton(), Qt::LeftButton);
+        QTest::mouseClick(page->findChild<QPushButton*>(QStringLiteral("runButton")), Qt::LeftButton);
         QVERIFY(page->isRunning());
-        QVERIFY(page->stopButton()->isEnabled());
-        QVERIFY(!page->runButton()->isEnabled());
+        QVERIFY(page->findChild<QPushButton*>(QStringLiteral("stopButton"))->isEnabled());
+        QVERIFY(!page->findChild<QPushButton*>(QStringLiteral("runButton"))->isEnabled());
         QVERIFY(!runAction(w)->isEnabled()); // one load at a time
-        QVERIFY(!page->progressBar()->isHidden());
+        QVERIFY(!page->findChild<QProgressBar*>(QStringLiteral("progressBar"))->isHidden());
         QVERIFY(finished.wait(60'000));
         const auto result = finished[0][0].value<ExperimentTaskResult>();
         QVERIFY2(result.ok, qPrintable(result.error));
         QCOMPARE(result.outcome.status, ExperimentStatus::Completed);
         QCOMPARE(result.outcome.runsDone, size_t(4));
         QVERIFY(!page->isRunning());
-        QVERIFY(!page->stopButton()->isEnabled());
-        QVERIFY(page->progressLabel()->text().contains(QStringLiteral("completed")));
+        QVERIFY(!page->findChild<QPushButton*>(QStringLiteral("stopButton"))->isEnabled());
+        QVERIFY(
+            page->findChild<QLabel*>(QStringLiteral("progressLabel"))->text().contains(QStringLiteral("completed")));
         QCOMPARE(progress.count(), 8); // started and finished, per run
         const auto last = progress.last()[0].value<ExperimentProgress>();
         QCOMPARE(last.event, ExperimentProgress::Event::RunFinished);
@@ -196,8 +202,9 @@ private slots:
         QCOMPARE(repetitionSum, 2);
         QCOMPARE(w.document()->runs().size(), size_t(4));
         QCOMPARE(w.document()->store().experiment(id)->status, ExperimentStatus::Completed);
-        QCOMPARE(page->experimentList()->topLevelItem(0)->text(2), QStringLiteral("completed"));
-        QVERIFY(!page->runButton()->isEnabled()); // nothing left to make
+        QCOMPARE(page->findChild<QTreeWidget*>(QStringLiteral("ExperimentList"))->topLevelItem(0)->text(2),
+            QStringLiteral("completed"));
+        QVERIFY(!page->findChild<QPushButton*>(QStringLiteral("runButton"))->isEnabled()); // nothing left to make
 
         // Exports through the engine's report functions.
         const QString csv = m_dir.filePath(QStringLiteral("results.csv"));
@@ -254,7 +261,7 @@ private slots:
             "\"repetitions\": 2, \"duration\": \"300ms\", \"cooldown\": 0,"
             "\"slo\": [\"p99<60s\", \"p99<1us\"]}");
         const int64_t id = page->createFromPlanFile(path);
-        QVERIFY2(id > 0, qPrintable(page->errorLabel()->text()));
+        QVERIFY2(id > 0, qPrintable(page->findChild<QLabel*>(QStringLiteral("ExperimentError"))->text()));
         ExperimentResultsModel* model = page->resultsModel();
         const int first = ExperimentResultsModel::FIRST_SLO_COLUMN;
         QCOMPARE(model->columnCount(), first + 2);
@@ -264,7 +271,7 @@ private slots:
 
         QSignalSpy progress(page->task(), &ExperimentTask::progress);
         QSignalSpy finished(page->task(), &ExperimentTask::finished);
-        QTest::mouseClick(page->runButton(), Qt::LeftButton);
+        QTest::mouseClick(page->findChild<QPushButton*>(QStringLiteral("runButton")), Qt::LeftButton);
         QVERIFY(finished.wait(60'000));
         const auto result = finished[0][0].value<ExperimentTaskResult>();
         QVERIFY2(result.ok, qPrintable(result.error));
@@ -297,7 +304,7 @@ private slots:
             "\"http://builtin/delay/1\"}], \"load\": {\"threads\": 1, \"connections\": 2}, \"repetitions\": 2, "
             "\"duration\": \"2s\"}");
         const int64_t id = page->createFromPlanFile(path);
-        QVERIFY2(id > 0, qPrintable(page->errorLabel()->text()));
+        QVERIFY2(id > 0, qPrintable(page->findChild<QLabel*>(QStringLiteral("ExperimentError"))->text()));
 
         // Stop once the first run is done: it is kept, the one in progress is stored as 'stopped'.
         // (2 s runs: Stop lands seconds before the last run could end, however busy the machine.)
@@ -310,18 +317,18 @@ private slots:
                                              == ExperimentProgress::Event::RunFinished;
                                      }),
             30'000);
-        QTest::mouseClick(page->stopButton(), Qt::LeftButton);
+        QTest::mouseClick(page->findChild<QPushButton*>(QStringLiteral("stopButton")), Qt::LeftButton);
         QVERIFY(finished.wait(30'000));
         auto result = finished[0][0].value<ExperimentTaskResult>();
         QVERIFY2(result.ok, qPrintable(result.error));
         QCOMPARE(result.outcome.status, ExperimentStatus::Stopped);
         QVERIFY(result.outcome.runsDone >= 1 && result.outcome.runsDone < 4);
         QCOMPARE(w.document()->store().experiment(id)->status, ExperimentStatus::Stopped);
-        QCOMPARE(page->runButton()->text(), QStringLiteral("Resume"));
-        QVERIFY(page->runButton()->isEnabled());
+        QCOMPARE(page->findChild<QPushButton*>(QStringLiteral("runButton"))->text(), QStringLiteral("Resume"));
+        QVERIFY(page->findChild<QPushButton*>(QStringLiteral("runButton"))->isEnabled());
 
         // Resume makes only what is missing.
-        QTest::mouseClick(page->runButton(), Qt::LeftButton);
+        QTest::mouseClick(page->findChild<QPushButton*>(QStringLiteral("runButton")), Qt::LeftButton);
         QVERIFY(finished.wait(60'000));
         result = finished[1][0].value<ExperimentTaskResult>();
         QVERIFY2(result.ok, qPrintable(result.error));

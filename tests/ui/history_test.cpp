@@ -20,7 +20,7 @@
 #include "pages/targetspanel.h"
 #include "parse/wrklog.h"
 #include "session/sessiondocument.h"
-#include "store/wrkimport.h"
+#include "import/wrkimport.h"
 #include "text/format.h"
 #include "uitestsupport.h"
 #include "windowparts.h"
@@ -164,7 +164,7 @@ class HistoryTest : public QObject
     /// The summary row called label: its value cell, or null.
     static QTableWidgetItem* summaryValue(const RunDetailPage& page, const QString& label)
     {
-        QTableWidget* t = page.summaryTable();
+        QTableWidget* t = page.findChild<QTableWidget*>(QStringLiteral("summaryTable"));
         for (int row = 0; row < t->rowCount(); ++row)
             if (t->item(row, 0) && t->item(row, 0)->text() == label) return t->item(row, 1);
         return nullptr;
@@ -278,7 +278,7 @@ private slots:
         RunsPage page;
         page.setDocument(m_doc.get());
         QCOMPARE(page.filter()->rowCount(), 5);
-        QTableView* view = page.view();
+        QTableView* view = page.findChild<QTableView*>(QStringLiteral("view"));
 
         // As text "120" < "16" < "80" and "800" < "96": the order below is numeric, unknown first.
         view->sortByColumn(RunsTableModel::ErrorsColumn, Qt::AscendingOrder);
@@ -321,8 +321,10 @@ private slots:
             QCOMPARE(non2xx->foreground().color(), QColor(AMBER));
             QVERIFY(errors->foreground().color() != QColor(RED));
             // The status codes tab has the same 800 responses.
-            QCOMPARE(page.statusTable()->item(0, 0)->text(), QStringLiteral("503"));
-            QCOMPARE(page.statusTable()->item(0, 1)->text(), QStringLiteral("800"));
+            QCOMPARE(page.findChild<QTableWidget*>(QStringLiteral("statusTable"))->item(0, 0)->text(),
+                QStringLiteral("503"));
+            QCOMPARE(page.findChild<QTableWidget*>(QStringLiteral("statusTable"))->item(0, 1)->text(),
+                QStringLiteral("800"));
         }
         {
             auto data = m_doc->loadRun(r.both);
@@ -361,12 +363,12 @@ private slots:
             auto data = m_doc->loadRun(judged);
             QVERIFY(data);
             RunDetailPage page(std::move(*data));
-            const QStringList badges = page.sloBadges()->badgeTexts();
+            const QStringList badges = page.findChild<SloBadges*>(QStringLiteral("sloBadges"))->badgeTexts();
             QCOMPARE(badges.size(), 3);
             QVERIFY2(badges[0].startsWith(QStringLiteral("✓ p99<60s  ")), qPrintable(badges[0]));
             QVERIFY2(badges[1].startsWith(QStringLiteral("✗ p99<1ms  ")), qPrintable(badges[1]));
             QCOMPARE(badges[2], QStringLiteral("✓ non2xx<50%  10.00%"));
-            QVERIFY(!page.sloBadges()->isHidden());
+            QVERIFY(!page.findChild<SloBadges*>(QStringLiteral("sloBadges"))->isHidden());
             QTableWidgetItem* failed = summaryValue(page, QStringLiteral("SLO p99<1ms"));
             QVERIFY(failed);
             QVERIFY2(failed->text().startsWith(QStringLiteral("FAILED (")), qPrintable(failed->text()));
@@ -377,8 +379,8 @@ private slots:
             auto data = m_doc->loadRun(plain);
             QVERIFY(data);
             RunDetailPage page(std::move(*data));
-            QVERIFY(page.sloBadges()->badgeTexts().isEmpty());
-            QVERIFY(page.sloBadges()->isHidden());
+            QVERIFY(page.findChild<SloBadges*>(QStringLiteral("sloBadges"))->badgeTexts().isEmpty());
+            QVERIFY(page.findChild<SloBadges*>(QStringLiteral("sloBadges"))->isHidden());
         }
         RunsTableModel model;
         model.setDocument(m_doc.get());
@@ -449,7 +451,7 @@ private slots:
         RunsPage page;
         page.setDocument(m_doc.get());
         page.resize(1400, 400);
-        QTableView* view = page.view();
+        QTableView* view = page.findChild<QTableView*>(QStringLiteral("view"));
         view->setStyle(&style);
         QVERIFY(view->style()->styleHint(QStyle::SH_ItemView_ActivateItemOnSingleClick, nullptr, view));
         QVERIFY(showAndActivate(page));
@@ -749,8 +751,8 @@ private slots:
 
         RunsPage* runs = runsPage(w);
         w.showTab(MainWindow::RunsTab);
-        runs->view()->setFocus();
-        QTest::keyClick(runs->view(), Qt::Key_A, Qt::ControlModifier);
+        runs->findChild<QTableView*>(QStringLiteral("view"))->setFocus();
+        QTest::keyClick(runs->findChild<QTableView*>(QStringLiteral("view")), Qt::Key_A, Qt::ControlModifier);
         QCOMPARE(runs->selectedRunIds().size(), 2);
         m_answer = true;
         QVERIFY(runs->deleteSelected());
@@ -772,7 +774,7 @@ private slots:
         QVERIFY(stored->intervals.size() >= 4);
 
         // Now finished, the run opens with a double-click and can be deleted.
-        const QTableView* view = runs->view();
+        const QTableView* view = runs->findChild<QTableView*>(QStringLiteral("view"));
         doubleClick(view->viewport(), centerOf(view, 0, RunsTableModel::TargetColumn));
         auto* detail = qobject_cast<RunDetailPage*>(tabs(w)->currentWidget());
         QVERIFY(detail);

@@ -129,7 +129,8 @@ private slots:
         QCOMPARE(w.document()->path(), QFileInfo(defaultSessionPath()).absoluteFilePath());
         QVERIFY(w.document()->targets().size() >= 3);
         // The first target is selected and Run works with the default profile: 2 threads, 50 connections, 10 s.
-        QCOMPARE(targetsPanel(w)->list()->currentIndex().data().toString(), QStringLiteral("Demo: fast"));
+        QCOMPARE(targetsPanel(w)->findChild<QListView*>(QStringLiteral("list"))->currentIndex().data().toString(),
+            QStringLiteral("Demo: fast"));
         const RunConfig load = profileEditor(w)->currentProfile().load;
         QCOMPARE(load.threads, 2u);
         QCOMPARE(load.connections, 50u);
@@ -157,15 +158,17 @@ private slots:
         QVERIFY(id > 0);
         TargetEditor* editor = targetsPanel(w)->editor();
         typeInto(editor->nameEdit(), QStringLiteral("judged"));
-        typeInto(editor->urlEdit(), QStringLiteral("http://builtin/"));
+        typeInto(editor->findChild<QLineEdit*>(QStringLiteral("urlEdit")), QStringLiteral("http://builtin/"));
         QVERIFY(editor->commit());
         setDuration(w, QStringLiteral("1s"), QStringLiteral("4"));
         typeInto(profileEditor(w)->field(QStringLiteral("slo")), QStringLiteral("p99<60s, p99<1us"));
-        QVERIFY2(profileEditor(w)->isValid(), qPrintable(profileEditor(w)->statusLabel()->text()));
+        QVERIFY2(profileEditor(w)->isValid(),
+            qPrintable(profileEditor(w)->findChild<QLabel*>(QStringLiteral("statusLabel"))->text()));
 
         QStringList whileRunning;
-        const auto connection = connect(runSession(w), &RunSession::started, this,
-            [&] { whileRunning = livePage(w)->header()->sloBadges()->badgeTexts(); });
+        const auto connection = connect(runSession(w), &RunSession::started, this, [&] {
+            whileRunning = livePage(w)->header()->findChild<SloBadges*>(QStringLiteral("sloBadges"))->badgeTexts();
+        });
         const RunOutcome outcome = runWithF5(w);
         disconnect(connection);
         QCOMPARE(outcome.status, RunStatus::Completed);
@@ -173,7 +176,8 @@ private slots:
             whileRunning, (QStringList { QStringLiteral("p99<60s · pending"), QStringLiteral("p99<1us · pending") }));
         QCOMPARE(outcome.slo.size(), size_t(2));
         QVERIFY(outcome.sloAbortedBy.isEmpty());
-        const QStringList badges = livePage(w)->header()->sloBadges()->badgeTexts();
+        const QStringList badges
+            = livePage(w)->header()->findChild<SloBadges*>(QStringLiteral("sloBadges"))->badgeTexts();
         QCOMPARE(badges.size(), 2);
         QVERIFY2(badges[0].startsWith(QStringLiteral("✓ p99<60s  ")), qPrintable(badges[0]));
         QVERIFY2(badges[1].startsWith(QStringLiteral("✗ p99<1us  ")), qPrintable(badges[1]));
@@ -185,12 +189,13 @@ private slots:
 
         // "Abort when an error budget is spent": every answer a 404 spends a 1 % non-2xx budget;
         // after the engine's 5 s of measurement the run stops, and the header says why.
-        typeInto(editor->urlEdit(), QStringLiteral("http://builtin/status/404"));
+        typeInto(editor->findChild<QLineEdit*>(QStringLiteral("urlEdit")), QStringLiteral("http://builtin/status/404"));
         QVERIFY(editor->commit());
         setDuration(w, QStringLiteral("60s"), QStringLiteral("4"));
         typeInto(profileEditor(w)->field(QStringLiteral("slo")), QStringLiteral("non2xx<1%"));
-        profileEditor(w)->sloAbortBox()->click();
-        QVERIFY2(profileEditor(w)->isValid(), qPrintable(profileEditor(w)->statusLabel()->text()));
+        profileEditor(w)->findChild<QCheckBox*>(QStringLiteral("sloAbortBox"))->click();
+        QVERIFY2(profileEditor(w)->isValid(),
+            qPrintable(profileEditor(w)->findChild<QLabel*>(QStringLiteral("statusLabel"))->text()));
         const RunOutcome aborted = runWithF5(w, 40'000);
         QCOMPARE(aborted.status, RunStatus::Stopped);
         QCOMPARE(aborted.sloAbortedBy, QStringLiteral("non2xx<1%"));
@@ -199,8 +204,8 @@ private slots:
         QVERIFY2(
             livePage(w)->header()->messageText().contains(QStringLiteral("the error budget of non2xx<1% was spent")),
             qPrintable(livePage(w)->header()->messageText()));
-        QCOMPARE(
-            livePage(w)->header()->sloBadges()->badgeTexts(), QStringList { QStringLiteral("✗ non2xx<1%  100.00%") });
+        QCOMPARE(livePage(w)->header()->findChild<SloBadges*>(QStringLiteral("sloBadges"))->badgeTexts(),
+            QStringList { QStringLiteral("✗ non2xx<1%  100.00%") });
     }
 
     void protocolFieldRunsHttp2AndBothProtocolsCompare()
@@ -213,15 +218,17 @@ private slots:
         QVERIFY(id > 0);
         TargetEditor* editor = targetsPanel(w)->editor();
         typeInto(editor->nameEdit(), QStringLiteral("front door"));
-        typeInto(editor->urlEdit(), QStringLiteral("http://builtin/"));
-        QCOMPARE(editor->protocolBox()->currentIndex(), 0); // HTTP/1.1 unless chosen
-        editor->protocolBox()->setCurrentIndex(1);
+        typeInto(editor->findChild<QLineEdit*>(QStringLiteral("urlEdit")), QStringLiteral("http://builtin/"));
+        QCOMPARE(
+            editor->findChild<QComboBox*>(QStringLiteral("protocolBox"))->currentIndex(), 0); // HTTP/1.1 unless chosen
+        editor->findChild<QComboBox*>(QStringLiteral("protocolBox"))->setCurrentIndex(1);
         QVERIFY(editor->commit());
         QCOMPARE(w.document()->targetById(id)->httpVersion, HttpVersion::Http2);
         setDuration(w, QStringLiteral("1s"), QStringLiteral("4"));
         typeInto(profileEditor(w)->field(QStringLiteral("threads")), QStringLiteral("1"));
         typeInto(profileEditor(w)->field(QStringLiteral("streams")), QStringLiteral("4"));
-        QVERIFY2(profileEditor(w)->isValid(), qPrintable(profileEditor(w)->statusLabel()->text()));
+        QVERIFY2(profileEditor(w)->isValid(),
+            qPrintable(profileEditor(w)->findChild<QLabel*>(QStringLiteral("statusLabel"))->text()));
 
         const RunOutcome h2 = runWithF5(w);
         QCOMPARE(h2.status, RunStatus::Completed);
@@ -267,16 +274,17 @@ private slots:
         QCOMPARE(w.document()->targets().size(), size_t(1));
         TargetEditor* editor = targetsPanel(w)->editor();
         typeInto(editor->nameEdit(), QStringLiteral("NodePort ingress"));
-        typeInto(editor->urlEdit(), QStringLiteral("htp://builtin/delay/1"));
+        typeInto(editor->findChild<QLineEdit*>(QStringLiteral("urlEdit")), QStringLiteral("htp://builtin/delay/1"));
         QVERIFY(!editor->isValid());
-        QVERIFY(fieldProblem(editor->urlEdit()).contains(QStringLiteral("htp")));
+        QVERIFY(fieldProblem(editor->findChild<QLineEdit*>(QStringLiteral("urlEdit"))).contains(QStringLiteral("htp")));
         QVERIFY(!runAction(w)->isEnabled()); // bad input: Run stays disabled
         QTest::qWait(TargetEditor::SAVE_DELAY_MS + 100);
         QCOMPARE(w.document()->targets()[0].url, std::string("http://builtin/")); // nothing saved half-way
-        typeInto(editor->urlEdit(), QStringLiteral("http://builtin/delay/1"));
-        QVERIFY(fieldProblem(editor->urlEdit()).isEmpty());
-        QTest::keyClicks(editor->tagEdit()->lineEdit(), QStringLiteral("NodePort"));
-        QTest::keyClick(editor->tagEdit()->lineEdit(), Qt::Key_Return);
+        typeInto(editor->findChild<QLineEdit*>(QStringLiteral("urlEdit")), QStringLiteral("http://builtin/delay/1"));
+        QVERIFY(fieldProblem(editor->findChild<QLineEdit*>(QStringLiteral("urlEdit"))).isEmpty());
+        QTest::keyClicks(
+            editor->findChild<TagEdit*>(QStringLiteral("tagEdit"))->lineEdit(), QStringLiteral("NodePort"));
+        QTest::keyClick(editor->findChild<TagEdit*>(QStringLiteral("tagEdit"))->lineEdit(), Qt::Key_Return);
         QVERIFY(editor->isValid());
         QVERIFY(runAction(w)->isEnabled());
         QTRY_COMPARE_WITH_TIMEOUT(w.document()->targets()[0].name, std::string("NodePort ingress"), 15'000);
@@ -332,14 +340,14 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(runs->filter()->rowCount(), 2, 15'000);
         QCOMPARE(runs->filter()->index(0, RunsTableModel::IdColumn).data(RunsTableModel::RunIdRole).toLongLong(),
             secondOutcome.runId);
-        runs->filterEdit()->setText(QStringLiteral("NodePort"));
+        runs->findChild<QLineEdit*>(QStringLiteral("filterEdit"))->setText(QStringLiteral("NodePort"));
         QCOMPARE(runs->filter()->rowCount(), 1);
-        runs->filterEdit()->clear();
+        runs->findChild<QLineEdit*>(QStringLiteral("filterEdit"))->clear();
 
         // Select both, compare (Ctrl+Shift+C): the older run is the baseline.
         QTest::keyClick(&w, Qt::Key_2, Qt::ControlModifier);
         QCOMPARE(tabs(w)->currentWidget(), runs);
-        runs->view()->selectAll();
+        runs->findChild<QTableView*>(QStringLiteral("view"))->selectAll();
         QCOMPARE(runs->selectedRunIds().size(), 2);
         QTest::keyClick(&w, Qt::Key_C, Qt::ControlModifier | Qt::ShiftModifier);
         QCOMPARE(tabs(w)->currentWidget(), comparePage(w));
@@ -404,9 +412,10 @@ private slots:
         QVERIFY(detail);
         QCOMPARE(detail->runId(), first.runId);
         QVERIFY(detail->charts()->pointCount() >= 7);
-        QVERIFY(detail->spectrumTable()->rowCount() > 10);
-        QVERIFY(detail->statusTable()->rowCount() >= 1);
-        QCOMPARE(detail->statusTable()->item(0, 0)->text(), QStringLiteral("200"));
+        QVERIFY(detail->findChild<QTableWidget*>(QStringLiteral("spectrumTable"))->rowCount() > 10);
+        QVERIFY(detail->findChild<QTableWidget*>(QStringLiteral("statusTable"))->rowCount() >= 1);
+        QCOMPARE(
+            detail->findChild<QTableWidget*>(QStringLiteral("statusTable"))->item(0, 0)->text(), QStringLiteral("200"));
 
         // File > Export reaches every chart: this run's, each comparison chart, the experiments'.
         QMenu* exportMenu = nullptr;
@@ -573,8 +582,6 @@ private slots:
         QSignalSpy finished(runSession(w), &RunSession::finished);
         QSignalSpy redraws(charts, &LiveCharts::redrawn);
         QSignalSpy rereads(watcher, &SessionWatcher::changed);
-        QElapsedTimer clock;
-        clock.start();
         QVERIFY(w.startRun());
         QTRY_VERIFY_WITH_TIMEOUT(intervals.count() >= 5, 60'000);
         QTRY_COMPARE_WITH_TIMEOUT(liveRpsPoints(w), int(intervals.count()), 10'000); // drawn, up to date
@@ -599,7 +606,6 @@ private slots:
 
         w.stopRun();
         QVERIFY(finished.wait(60'000));
-        const qint64 elapsedMs = clock.elapsed();
         const auto outcome = finished[0][0].value<RunOutcome>();
         QCOMPARE(outcome.status, RunStatus::Stopped);
         // Every interval the engine made reached the live view (none lost in the queue).
@@ -608,13 +614,15 @@ private slots:
         QCOMPARE(int(intervals.count()), int(stored->intervals.size()));
         QCOMPARE(livePage(w)->intervalCount(), int(intervals.count()));
         // At most one redraw per interval received, plus the reset at the start.
-        qInfo("%lld intervals, %lld redraws, %lld session re-reads in %lld ms",
-            static_cast<long long>(intervals.count()), static_cast<long long>(redraws.count()),
-            static_cast<long long>(rereads.count()), elapsedMs);
+        qInfo("%lld intervals, %lld redraws, %lld session re-reads", static_cast<long long>(intervals.count()),
+            static_cast<long long>(redraws.count()), static_cast<long long>(rereads.count()));
         QVERIFY2(redraws.count() <= intervals.count() + 1, qPrintable(QString::number(redraws.count())));
-        // The session is not re-read on each of the recorder's commits (~10 a second here).
-        QVERIFY2(rereads.count() <= 1 + elapsedMs / SessionWatcher::BUSY_DEBOUNCE_MS,
-            qPrintable(QString::number(rereads.count())));
+        // The session is not re-read on each of the recorder's commits: counted against the
+        // run's own 100 ms intervals, a re-read per BUSY_DEBOUNCE_MS is one per 20 of them;
+        // the bound allows one per 10 (a starved engine makes longer intervals, not more).
+        const qsizetype intervalsPerBusyDebounce = SessionWatcher::BUSY_DEBOUNCE_MS / 100;
+        QVERIFY2(rereads.count() <= 1 + intervals.count() / (intervalsPerBusyDebounce / 2),
+            qPrintable(QStringLiteral("%1 re-reads over %2 intervals").arg(rereads.count()).arg(intervals.count())));
     }
 
     void openingAFileThatIsNotASessionExplainsAndLeavesItAlone()
@@ -678,13 +686,15 @@ private slots:
         QVERIFY(targetsPanel(w)->addTarget() > 0);
         TargetEditor* editor = targetsPanel(w)->editor();
         typeInto(editor->nameEdit(), QStringLiteral("two loaders"));
-        typeInto(editor->urlEdit(), QStringLiteral("http://127.0.0.1:%1/").arg(*port));
+        typeInto(editor->findChild<QLineEdit*>(QStringLiteral("urlEdit")),
+            QStringLiteral("http://127.0.0.1:%1/").arg(*port));
         QVERIFY(editor->commit());
         QVERIFY(showAndActivate(w));
         setDuration(w, QStringLiteral("2s"), QStringLiteral("4"));
         typeInto(profileEditor(w)->field(QStringLiteral("threads")), QStringLiteral("2"));
         typeInto(profileEditor(w)->field(QStringLiteral("loaders")), QStringLiteral("2"));
-        QVERIFY2(profileEditor(w)->isValid(), qPrintable(profileEditor(w)->statusLabel()->text()));
+        QVERIFY2(profileEditor(w)->isValid(),
+            qPrintable(profileEditor(w)->findChild<QLabel*>(QStringLiteral("statusLabel"))->text()));
 
         // The live view: merged intervals, and the strip with one bar per loader.
         QSignalSpy intervals(runSession(w), &RunSession::intervalReceived);
@@ -722,7 +732,7 @@ private slots:
         w.openRun(outcome.runId);
         auto* detail = qobject_cast<RunDetailPage*>(tabs(w)->currentWidget());
         QVERIFY(detail);
-        QTableWidget* table = detail->loadersTable();
+        QTableWidget* table = detail->findChild<QTableWidget*>(QStringLiteral("loadersTable"));
         QVERIFY(table);
         QCOMPARE(table->rowCount(), 2);
         for (int row = 0; row < 2; ++row) {

@@ -121,7 +121,7 @@ class RemoteTest : public QObject
     AgentAnswer test(RemoteLoadersDialog& dialog, int expectedTests = 1)
     {
         QSignalSpy done(&dialog, &RemoteLoadersDialog::testFinished);
-        dialog.testButton()->click();
+        dialog.findChild<QPushButton*>(QStringLiteral("testConnection"))->click();
         if (!QTest::qWaitFor([&] { return done.count() >= expectedTests && !dialog.isTesting(); }, WAIT_MS)) {
             return {};
         }
@@ -260,7 +260,7 @@ private slots:
         QCOMPARE(m_questions.size(), 1);
         QVERIFY2(
             m_questions.first().contains(displayFingerprint(m_agent->fingerprint)), qPrintable(m_questions.first()));
-        QVERIFY(refused.fingerprintEdit()->text().isEmpty());
+        QVERIFY(refused.findChild<QLineEdit*>(QStringLiteral("loaderFingerprint"))->text().isEmpty());
         QVERIFY(refused.resultText().contains(QStringLiteral("Not pinned")));
 
         m_questions.clear();
@@ -270,7 +270,8 @@ private slots:
         QCOMPARE(m_questions.size(), 1);
         QCOMPARE(answer.trust, AgentAnswer::Trust::Pinned);
         QVERIFY2(answer.ok(), qPrintable(answer.error));
-        QCOMPARE(*normalizeFingerprint(pinned.fingerprintEdit()->text()), m_agent->fingerprint);
+        QCOMPARE(*normalizeFingerprint(pinned.findChild<QLineEdit*>(QStringLiteral("loaderFingerprint"))->text()),
+            m_agent->fingerprint);
         QCOMPARE(pinned.registry().loaders().first().fingerprint, QString()); // saved only by OK
         pinned.accept();
         QCOMPARE(RemoteLoaderRegistry::load().find(QStringLiteral("a"))->fingerprint, m_agent->fingerprint);
@@ -293,7 +294,8 @@ private slots:
         QVERIFY2(m_errors.first().contains(displayFingerprint(OTHER_FINGERPRINT)), qPrintable(m_errors.first()));
         QVERIFY(m_errors.first().contains(displayFingerprint(m_agent->fingerprint)));
         QVERIFY(m_questions.isEmpty()); // never offered as a question
-        QCOMPARE(*normalizeFingerprint(dialog.fingerprintEdit()->text()), OTHER_FINGERPRINT);
+        QCOMPARE(*normalizeFingerprint(dialog.findChild<QLineEdit*>(QStringLiteral("loaderFingerprint"))->text()),
+            OTHER_FINGERPRINT);
         QVERIFY(dialog.resultText().contains(QStringLiteral("CHANGED")));
     }
 

@@ -75,12 +75,12 @@ private slots:
         ExperimentPage* page = experimentPage(w);
         QVERIFY(page->selectExperiment(1));
         QCOMPARE(page->resultsModel()->rowCount(), 2);
-        QVERIFY(!page->comparabilityLabel()->isHidden());
-        const QString warning = page->comparabilityLabel()->text();
+        QVERIFY(!page->findChild<QLabel*>(QStringLiteral("ExperimentComparability"))->isHidden());
+        const QString warning = page->findChild<QLabel*>(QStringLiteral("ExperimentComparability"))->text();
         QVERIFY2(warning.contains(QStringLiteral("imported vs measured (imported: run 1; measured: run 9)")),
             qPrintable(warning));
         QVERIFY2(warning.contains(QStringLiteral("engine version")), qPrintable(warning));
-        QVERIFY(page->kneeChart()->isHidden()); // one level: no curve
+        QVERIFY(page->findChild<KneeChart*>(QStringLiteral("ExperimentKnee"))->isHidden()); // one level: no curve
 
         // File > Export > HTML report is there for a selected experiment, and writes the engine's report.
         auto* action = w.findChild<QAction*>(QStringLiteral("exportHtmlReportAction"));
@@ -98,13 +98,13 @@ private slots:
         QVERIFY(text.contains(QStringLiteral("<tr class=\"warning\">")));
         QVERIFY(text.contains(QStringLiteral("lab.wrkbench")));
         QVERIFY(!page->exportHtml(m_dir.filePath(QStringLiteral("missing/x.html"))));
-        QVERIFY(!page->errorLabel()->isHidden());
+        QVERIFY(!page->findChild<QLabel*>(QStringLiteral("ExperimentError"))->isHidden());
 
         // Two rates: comparable, and a knee curve of two points.
         QVERIFY(page->selectExperiment(2));
-        QVERIFY(page->comparabilityLabel()->isHidden());
-        QVERIFY(!page->kneeChart()->isHidden());
-        const KneeChartData& knee = page->kneeChart()->data();
+        QVERIFY(page->findChild<QLabel*>(QStringLiteral("ExperimentComparability"))->isHidden());
+        QVERIFY(!page->findChild<KneeChart*>(QStringLiteral("ExperimentKnee"))->isHidden());
+        const KneeChartData& knee = page->findChild<KneeChart*>(QStringLiteral("ExperimentKnee"))->data();
         QCOMPARE(knee.series.size(), 1);
         QCOMPARE(knee.series[0].name, QStringLiteral("paced"));
         QCOMPARE(knee.series[0].p50.size(), 2);
@@ -124,20 +124,24 @@ private slots:
             page->setRuns(std::move(runs));
         };
         load({ 1, 9 });
-        QVERIFY(!page->warningLabel()->isHidden());
-        QVERIFY2(page->warningLabel()->text().contains(QStringLiteral("imported vs measured")),
-            qPrintable(page->warningLabel()->text()));
-        QVERIFY(page->warningLabel()->text().contains(QStringLiteral("threads")));
+        QVERIFY(!page->findChild<QLabel*>(QStringLiteral("compareWarning"))->isHidden());
+        QVERIFY2(page->findChild<QLabel*>(QStringLiteral("compareWarning"))
+                     ->text()
+                     .contains(QStringLiteral("imported vs measured")),
+            qPrintable(page->findChild<QLabel*>(QStringLiteral("compareWarning"))->text()));
+        QVERIFY(page->findChild<QLabel*>(QStringLiteral("compareWarning"))->text().contains(QStringLiteral("threads")));
         // The PNG report carries it too (taller than without it).
         const QString withWarning = m_dir.filePath(QStringLiteral("warned.png"));
         QVERIFY(page->exportReport(withWarning, 1200));
 
         load({ 10, 11 }); // the same load but for the rate: the rate is named
-        QVERIFY(!page->warningLabel()->isHidden());
-        QVERIFY(page->warningLabel()->text().contains(QStringLiteral("rate (100/s: run 10; 200/s: run 11)")));
+        QVERIFY(!page->findChild<QLabel*>(QStringLiteral("compareWarning"))->isHidden());
+        QVERIFY(page->findChild<QLabel*>(QStringLiteral("compareWarning"))
+                    ->text()
+                    .contains(QStringLiteral("rate (100/s: run 10; 200/s: run 11)")));
 
         load({ 10, 10 });
-        QVERIFY(page->warningLabel()->isHidden());
+        QVERIFY(page->findChild<QLabel*>(QStringLiteral("compareWarning"))->isHidden());
     }
 
     void stageRunDetailsShowTheKnee()
@@ -147,8 +151,8 @@ private slots:
         auto ramp = (*store)->loadRun(12);
         QVERIFY(ramp);
         RunDetailPage details(*ramp);
-        QVERIFY(details.kneeChart());
-        const KneeChartData& knee = details.kneeChart()->data();
+        QVERIFY(details.findChild<KneeChart*>(QStringLiteral("RunKnee")));
+        const KneeChartData& knee = details.findChild<KneeChart*>(QStringLiteral("RunKnee"))->data();
         QCOMPARE(knee.series.size(), 1);
         QCOMPARE(knee.series[0].p50.size(), 2); // a point per stage
         QCOMPARE(knee.series[0].labels[1], QStringLiteral("stage 2: 300/s"));
@@ -157,7 +161,7 @@ private slots:
         auto flat = (*store)->loadRun(10);
         QVERIFY(flat);
         RunDetailPage plain(*flat);
-        QVERIFY(!plain.kneeChart());
+        QVERIFY(!plain.findChild<KneeChart*>(QStringLiteral("RunKnee")));
     }
 };
 

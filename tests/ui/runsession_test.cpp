@@ -12,7 +12,6 @@
 #include "testsupport.h"
 #include "uitestsupport.h"
 
-#include <QElapsedTimer>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSignalSpy>
@@ -167,23 +166,23 @@ private slots:
         QVERIFY(session.start(plan("http://builtin/delay/1", 30'000)));
         QTRY_VERIFY_WITH_TIMEOUT(intervals.count() >= 2, 30'000);
         QVERIFY(session.elapsedS() > 0.3 && session.elapsedS() < session.plannedS());
-        QElapsedTimer timer;
-        timer.start();
+        const qsizetype intervalsAtStop = intervals.count();
         session.stop();
         QVERIFY(session.isStopping());
-        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60'000);
-        // The load ends within ~100 ms, the run is stored (an SQLite commit), and the outcome
-        // reaches the UI on the next drain: well within the bound, which leaves a busy machine
-        // room and is still a small part of the more than 29 s the run had left.
-        const qint64 stopToFinishedMs = timer.elapsed();
-        qInfo("stop to finished: %lld ms", stopToFinishedMs);
-        QVERIFY2(stopToFinishedMs < wb::test::scaledMs(3000), qPrintable(QString::number(stopToFinishedMs)));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60'000); // a guard, past the 30 s run
+        // Stopped, not run to its end: the outcome says so, its measured time and the
+        // intervals stored are short of the 30 s (150 intervals of 200 ms), and none of
+        // those received before the stop is lost.
         const auto outcome = finished[0][0].value<RunOutcome>();
         QCOMPARE(outcome.status, RunStatus::Stopped);
-        QVERIFY(outcome.durationS < 15); // of 30 s: stopped, not run to its end
+        QVERIFY(outcome.durationS < 15); // of 30 s
         auto record = m_doc->store().runRecord(outcome.runId);
         QVERIFY(record);
         QCOMPARE(record->status, RunStatus::Stopped);
+        auto data = m_doc->loadRun(outcome.runId);
+        QVERIFY(data.ok());
+        QVERIFY(qsizetype(data->intervals.size()) >= intervalsAtStop);
+        QVERIFY2(data->intervals.size() < 150, qPrintable(QString::number(data->intervals.size())));
     }
 
     void waitForFinishedDeliversTheOutcome()

@@ -3,7 +3,7 @@
 // XDG home (tests never touch the user's settings or default session), and
 // sessions filled with runs built from real histograms.
 
-#include "run/runresult.h"
+#include "run/runfold.h"
 #include "run/slo.h"
 #include "stats/snapshot.h"
 #include "store/sessionstore.h"
@@ -116,19 +116,19 @@ inline int64_t addSyntheticRun(SessionStore& store, int64_t targetId, const Synt
     run.notes = s.notes;
     auto id = store.beginRun(run);
     if (!id) return 0;
-    RunResult result;
-    result.config = config;
-    result.engineVersion = "test";
+    RunFold fold(config);
     std::vector<IntervalRecord> records;
     for (int i = 0; i < intervals; ++i) {
         SyntheticRun at = s;
         if (!s.intervalRates.empty()) at.requestsPerS = s.intervalRates[static_cast<size_t>(i)];
         const IntervalSnapshot snap = syntheticInterval(at, static_cast<uint32_t>(i));
         records.push_back(IntervalRecord::of(snap));
-        result.addInterval(snap, records.back());
+        fold.add(snap, records.back());
     }
-    result.durationS = intervals * s.intervalS;
-    result.slo = evaluateSlos(config.slos, sloInputsOf(result, result.durationS));
+    RunEnd end;
+    end.engineVersion = "test";
+    end.measuredS = intervals * s.intervalS;
+    const RunResult result = fold.finish(end);
     if (!store.appendIntervals(*id, records)) return 0;
     if (!store.finishRun(*id, FinishedRun::of(result, wallClockNowMs()))) return 0;
     return *id;

@@ -21,7 +21,7 @@ bool ExperimentTask::start(const QString& sessionPath, int64_t experimentId, con
         runner.setProgressCallback([&context](const ExperimentProgress& p) { context.post(p); });
         const auto cancelHook = context.onCancel([&runner] { runner.cancel(); });
         // A typo in a URL fails here at once and leaves the experiment as it was.
-        if (Status st = ExperimentRunner::preflight(plan); !st) {
+        if (Status st = ExperimentRunner::checkTargets(plan); !st) {
             result.error = QString::fromStdString(st.error());
         } else if (runner.isCancelled()) {
             result.error = QObject::tr("stopped before the first run");

@@ -3,7 +3,7 @@
 // as a BackgroundJob (run/backgroundjob.h):
 //
 //   UI thread                          experiment thread
-//   start(path, id, plan) ──────────▶  ExperimentRunner::preflight(plan), then
+//   start(path, id, plan) ──────────▶  ExperimentRunner::checkTargets(plan), then
 //                                      ExperimentRunner::run(id); its progress
 //                                      callback (once per run started / finished)
 //                                      ──▶ the job's queue
@@ -24,7 +24,7 @@ namespace wb::ui {
 /// How a start() ended: the runner's outcome, or why it could not run at all.
 struct ExperimentTaskResult
 {
-    bool ok = false; ///< false: error says why (preflight, session); outcome is then empty
+    bool ok = false; ///< false: error says why (a target check, the session); outcome is then empty
     QString error;
     ExperimentOutcome outcome;
 };

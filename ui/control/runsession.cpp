@@ -71,7 +71,7 @@ RunOutcome runThread(Context& context, const RunSetup& plan)
     options.probeFirst = plan.probeFirst;
     options.storeProbeFailure = false; // the user decides: "Run anyway" or not
     options.probeJson = plan.probeJson; // asked from a remote loader before this thread started
-    options.fleet.agents = plan.agents; // remote loaders: their tokens and pins, never in the configuration
+    options.agents.agents = plan.agents; // remote loaders: their tokens and pins, never in the configuration
     // Local loaders are wrkbench-cli processes: the one installed beside this program, unless
     // $WRKBENCH_CLI names another (a build tree or a test whose programs live in other folders).
     const QString cli = qEnvironmentVariable("WRKBENCH_CLI");

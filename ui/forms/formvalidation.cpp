@@ -4,7 +4,7 @@
 #include "parse/placement.h"
 #include "parse/requestmix.h"
 #include "parse/stageparse.h"
-#include "report/units.h"
+#include "parse/quantity.h"
 #include "serve/builtinserver.h"
 #include "store/sessionstore.h"
 #include "text/format.h"

@@ -37,6 +37,8 @@ ComparePage::ComparePage(QWidget* parent)
     , m_headlines(new CompareHeadlines(m_model, this))
     , m_charts(new CompareCharts(this))
 {
+    m_headlines->setObjectName(QStringLiteral("headlines"));
+    m_table->setObjectName(QStringLiteral("table"));
     auto* empty = new QLabel(tr("<h3>Nothing to compare yet</h3>"
                                 "<p>In <b>Runs</b> (Ctrl+2), select two or more runs — any targets, imported runs too —"
                                 " and press <b>Compare</b> (Ctrl+Shift+C).</p>"
@@ -50,6 +52,7 @@ ComparePage::ComparePage(QWidget* parent)
 
     m_title = new QLabel(this);
     m_baseline = new QComboBox(this);
+    m_baseline->setObjectName(QStringLiteral("baselineBox"));
     m_baseline->setToolTip(tr("The run every other run is compared with (also: right-click a run's column)"));
     m_baseline->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_export = new QToolButton(this);

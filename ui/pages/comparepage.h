@@ -60,13 +60,6 @@ public:
 
     CompareModel* model() const { return m_model; }
     CompareCharts* charts() const { return m_charts; }
-    CompareTableView* table() const { return m_table; }
-    CompareHeadlines* headlines() const { return m_headlines; }
-    QComboBox* baselineBox() const { return m_baseline; }
-    /// The warning row above the table: shown when the runs differ in more than the target
-    /// (threads, connections, duration, rate, protocol, TLS verification, engine version, loader
-    /// host, imported vs measured: engine/experiment/comparability.h).
-    QLabel* warningLabel() const { return m_warning; }
 
 signals:
     void message(const QString& text);
@@ -80,6 +73,9 @@ private:
     CompareModel* m_model;
     QStackedWidget* m_stack;
     QLabel* m_title;
+    /// The warning row above the table: shown when the runs differ in more than the target
+    /// (threads, connections, duration, rate, protocol, TLS verification, engine version, loader
+    /// host, imported vs measured: engine/experiment/comparability.h).
     QLabel* m_warning;
     QString m_warningText; ///< also drawn into the PNG report
     QComboBox* m_baseline;

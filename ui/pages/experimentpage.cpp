@@ -76,6 +76,10 @@ ExperimentPage::ExperimentPage(QWidget* parent)
     , m_knee(new KneeChart(this))
     , m_comparability(new QLabel(this))
 {
+    m_stopButton->setObjectName(QStringLiteral("stopButton"));
+    m_runButton->setObjectName(QStringLiteral("runButton"));
+    m_progressLabel->setObjectName(QStringLiteral("progressLabel"));
+    m_progress->setObjectName(QStringLiteral("progressBar"));
     setObjectName(QStringLiteral("ExperimentPage"));
     m_list->setObjectName(QStringLiteral("ExperimentList"));
     m_list->setHeaderLabels({ tr("#"), tr("Name"), tr("Status"), tr("Created") });
@@ -83,7 +87,6 @@ ExperimentPage::ExperimentPage(QWidget* parent)
     m_list->setUniformRowHeights(true);
     m_list->header()->setSectionResizeMode(NameColumn, QHeaderView::Stretch);
     m_list->header()->setStretchLastSection(false);
-
     m_error->setObjectName(QStringLiteral("ExperimentError"));
     m_error->setWordWrap(true);
     m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -91,7 +94,6 @@ ExperimentPage::ExperimentPage(QWidget* parent)
     m_error->hide();
     m_progress->setVisible(false);
     m_progressLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
-
     m_table->setObjectName(QStringLiteral("ExperimentResults"));
     m_table->setModel(m_results);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);

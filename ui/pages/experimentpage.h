@@ -67,19 +67,8 @@ public:
 
     ExperimentTask* task() const { return m_task; }
     bool isRunning() const;
-    QTreeWidget* experimentList() const { return m_list; }
     ExperimentResultsModel* resultsModel() const { return m_results; }
-    QTableView* resultsView() const { return m_table; }
     ExperimentCharts* charts() const { return m_charts; }
-    /// Latency against throughput; hidden unless the results have two or more levels.
-    KneeChart* kneeChart() const { return m_knee; }
-    /// The warning above the table when the runs of a level differ in more than the variant.
-    QLabel* comparabilityLabel() const { return m_comparability; }
-    QProgressBar* progressBar() const { return m_progress; }
-    QLabel* progressLabel() const { return m_progressLabel; }
-    QLabel* errorLabel() const { return m_error; }
-    QPushButton* runButton() const { return m_runButton; }
-    QPushButton* stopButton() const { return m_stopButton; }
 
 signals:
     void message(const QString& text);
@@ -114,7 +103,9 @@ private:
     QLabel* m_summary;
     QTableView* m_table;
     ExperimentCharts* m_charts;
+    /// Latency against throughput; hidden unless the results have two or more levels.
     KneeChart* m_knee;
+    /// The warning above the table when the runs of a level differ in more than the variant.
     QLabel* m_comparability;
 };
 

@@ -32,6 +32,7 @@ ProbeDialog::ProbeDialog(QWidget* parent)
     , m_again(new QPushButton(tr("Probe &again"), this))
     , m_copy(new QPushButton(tr("Copy as &JSON"), this))
 {
+    m_waterfall->setObjectName(QStringLiteral("waterfall"));
     setObjectName(QStringLiteral("ProbeDialog"));
     setWindowTitle(tr("Probe"));
     setSizeGripEnabled(true);

@@ -39,7 +39,6 @@ public:
     const ProbeOutcome& outcome() const { return m_outcome; }
     const Target& target() const { return m_target; }
 
-    ProbeWaterfall* waterfall() const { return m_waterfall; }
     /// "Probing…", the status line with the total time, or the error.
     QString statusText() const;
     /// The details as plain text.

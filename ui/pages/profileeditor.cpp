@@ -65,6 +65,7 @@ void ProfileEditor::build()
     m_title = new QLabel(this);
     m_title->setWordWrap(true);
     m_mode = new QComboBox(this);
+    m_mode->setObjectName(QStringLiteral("modeCombo"));
     m_mode->addItems({ tr("Closed loop (as wrk)"), tr("Constant rate (open model)"), tr("Stages (ramps)") });
     m_mode->setToolTip(tr("Closed loop: each connection sends when its last answer arrived.\n"
                           "Constant rate: requests follow a schedule, latency is corrected (wrk2).\n"
@@ -87,6 +88,7 @@ void ProfileEditor::build()
     completer->setCaseSensitivity(Qt::CaseInsensitive);
     m_fields[QStringLiteral("loaders")]->setCompleter(completer);
     m_sloAbort = new QCheckBox(tr("Abort when an error budget is spent"), this);
+    m_sloAbort->setObjectName(QStringLiteral("sloAbortBox"));
     m_sloAbort->setToolTip(tr("Stop the run once an errors or non-2xx SLO can no longer be met (checked after 5 s "
                               "of measurement), as wrkbench-cli --slo-abort"));
     form->addRow(m_sloAbort); // the whole row: its text is wider than the fields
@@ -97,6 +99,7 @@ void ProfileEditor::build()
     });
 
     m_status = new QLabel(this);
+    m_status->setObjectName(QStringLiteral("statusLabel"));
     m_status->setWordWrap(true);
     m_saveAs = new QPushButton(tr("Save as…"), this);
     m_saveAs->setToolTip(tr("Keep this load as a named profile in the session"));

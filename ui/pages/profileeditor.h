@@ -53,11 +53,6 @@ public:
     /// The remote loaders known (File → Loaders…): the Loaders field completes "remote NAME"
     /// and its tooltip lists them.
     void setRemoteLoaderNames(const QStringList& names);
-    QComboBox* modeCombo() const { return m_mode; }
-    /// "Abort when an error budget is spent" (--slo-abort).
-    QCheckBox* sloAbortBox() const { return m_sloAbort; }
-    /// The line under the form: what is wrong (under the fields' labels), or the load in wrk's words.
-    QLabel* statusLabel() const { return m_status; }
 
 signals:
     void validityChanged(bool valid);
@@ -88,7 +83,9 @@ private:
     QLabel* m_title;
     QComboBox* m_mode;
     QMap<QString, QLineEdit*> m_fields;
+    /// "Abort when an error budget is spent" (--slo-abort).
     QCheckBox* m_sloAbort;
+    /// The line under the form: what is wrong (under the fields' labels), or the load in wrk's words.
     QLabel* m_status;
     QPushButton* m_saveAs;
     QPushButton* m_delete;

@@ -50,10 +50,6 @@ public:
     QString resultText() const;
 
     QLineEdit* nameEdit() const { return m_name; }
-    QLineEdit* addressEdit() const { return m_address; }
-    QLineEdit* fingerprintEdit() const { return m_fingerprint; }
-    QLineEdit* tokenEdit() const { return m_token; }
-    QPushButton* testButton() const { return m_test; }
 
 signals:
     /// A test ended (after the pin question, when one was asked).

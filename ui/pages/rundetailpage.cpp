@@ -71,6 +71,7 @@ RunDetailPage::RunDetailPage(RunData data, QWidget* parent)
     , m_charts(new LiveCharts(this))
     , m_slo(new SloBadges(this))
 {
+    m_slo->setObjectName(QStringLiteral("sloBadges"));
     const RunRecord& r = m_data.run;
     const QColor color = colorForTarget(r.targetId);
     auto* title = new QLabel(this);
@@ -101,9 +102,12 @@ RunDetailPage::RunDetailPage(RunData data, QWidget* parent)
     top->addWidget(exportButton);
 
     m_summary = makeTable(this, { tr("Metric"), tr("Value") });
+    m_summary->setObjectName(QStringLiteral("summaryTable"));
     m_status = makeTable(this, { tr("Status"), tr("Responses"), tr("Share") });
+    m_status->setObjectName(QStringLiteral("statusTable"));
     m_errors = makeTable(this, { tr("Error kind"), tr("Count"), tr("Meaning") });
     m_spectrum = makeTable(this, { tr("Percentile"), tr("Latency (ms)"), tr("1/(1-p)"), tr("Count") });
+    m_spectrum->setObjectName(QStringLiteral("spectrumTable"));
     auto* tabs = new QTabWidget(this);
     tabs->addTab(m_summary, tr("Summary"));
     tabs->addTab(m_spectrum, tr("Percentiles"));
@@ -113,12 +117,14 @@ RunDetailPage::RunDetailPage(RunData data, QWidget* parent)
         m_entries = makeTable(this,
             { tr("#"), tr("Request"), tr("Requests"), tr("Req/s"), tr("p50 (ms)"), tr("p99 (ms)"), tr("Errors"),
                 tr("Non-2xx"), tr("Status codes") });
+        m_entries->setObjectName(QStringLiteral("entriesTable"));
         tabs->addTab(m_entries, tr("Mix (%1)").arg(r.config.mix.entries.size()));
     }
     if (!m_data.loaders.empty()) {
         m_loaders = makeTable(this,
             { tr("Loader"), tr("Host"), tr("Connections"), tr("Requests"), tr("Req/s"), tr("Errors"),
                 tr("Start offset (ms)"), tr("Clock"), tr("State") });
+        m_loaders->setObjectName(QStringLiteral("loadersTable"));
         tabs->addTab(m_loaders, tr("Loaders (%1)").arg(m_data.loaders.size()));
     }
 

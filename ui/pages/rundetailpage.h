@@ -27,21 +27,11 @@ public:
     int64_t runId() const { return m_data.run.id; }
     const RunData& data() const { return m_data; }
     LiveCharts* charts() const { return m_charts; }
-    QTableWidget* summaryTable() const { return m_summary; }
-    QTableWidget* spectrumTable() const { return m_spectrum; }
-    QTableWidget* statusTable() const { return m_status; }
-    SloBadges* sloBadges() const { return m_slo; }
 
     /// Writes one of the engine's CSV tables for this run: "summary", "series", "percentiles", "status".
     bool exportCsv(const QString& what, const QString& path, QString* error = nullptr) const;
     /// Asks where and writes the run's charts as PNG (its Export button, File > Export).
     void askExportPng();
-    /// The request mix table, or null when the run sent one request.
-    QTableWidget* entriesTable() const { return m_entries; }
-    /// The loaders table of a run made by several loaders, or null for a run of one process.
-    QTableWidget* loadersTable() const { return m_loaders; }
-    /// A run with stages: latency against throughput, a point per stage (its own tab); null otherwise.
-    KneeChart* kneeChart() const { return m_knee; }
 
 signals:
     void message(const QString& text);

@@ -76,6 +76,7 @@ RunHeader::RunHeader(QWidget* parent)
     grid->setColumnStretch(5, 1);
 
     m_slo = new SloBadges(this);
+    m_slo->setObjectName(QStringLiteral("sloBadges"));
     m_message = new QLabel(this);
     m_message->setWordWrap(true);
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -212,10 +213,6 @@ void RunHeader::finish(const RunOutcome& outcome)
     m_message->setVisible(!text.isEmpty());
 }
 
-QString RunHeader::requestsPerSText() const
-{
-    return m_rps->text();
-}
 QString RunHeader::errorsText() const
 {
     return m_errorsLabel->text();

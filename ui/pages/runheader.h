@@ -33,11 +33,9 @@ public:
     void addInterval(const LiveInterval& interval);
     void finish(const RunOutcome& outcome);
 
-    QString requestsPerSText() const;
     QString errorsText() const;
     QString messageText() const;
     int progressPercent() const;
-    SloBadges* sloBadges() const { return m_slo; }
     QString phaseText() const;
 
 private:

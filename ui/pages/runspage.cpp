@@ -42,12 +42,15 @@ RunsPage::RunsPage(QWidget* parent)
     , m_filter(new RunsFilterModel(this))
     , m_view(new QTableView(this))
 {
+    m_view->setObjectName(QStringLiteral("view"));
     m_filter->setSourceModel(m_model);
 
     m_text = new QLineEdit(this);
+    m_text->setObjectName(QStringLiteral("filterEdit"));
     m_text->setPlaceholderText(tr("Filter: target, tag, status, notes, URL… (all words must match)"));
     m_text->setClearButtonEnabled(true);
     m_tag = new QComboBox(this);
+    m_tag->setObjectName(QStringLiteral("tagCombo"));
     m_tag->setMinimumContentsLength(12);
     m_tag->setToolTip(tr("Only runs whose target or run carries this tag"));
     m_count = new QLabel(this);

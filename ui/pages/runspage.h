@@ -47,11 +47,8 @@ public:
     /// Asks where and writes the runs shown as CSV (the Export button, File > Export).
     void askExport();
 
-    QTableView* view() const { return m_view; }
     RunsTableModel* model() const { return m_model; }
     RunsFilterModel* filter() const { return m_filter; }
-    QLineEdit* filterEdit() const { return m_text; }
-    QComboBox* tagCombo() const { return m_tag; }
 
 protected:
     void showEvent(QShowEvent* event) override;

@@ -83,11 +83,13 @@ void TargetEditor::build()
 {
     m_name = new QLineEdit(this);
     m_method = new QComboBox(this);
+    m_method->setObjectName(QStringLiteral("methodCombo"));
     m_method->setEditable(true);
     m_method->addItems({ QStringLiteral("GET"), QStringLiteral("POST"), QStringLiteral("PUT"), QStringLiteral("PATCH"),
         QStringLiteral("DELETE"), QStringLiteral("HEAD") });
     m_method->setMinimumContentsLength(6);
     m_url = new QLineEdit(this);
+    m_url->setObjectName(QStringLiteral("urlEdit"));
     m_url->setPlaceholderText(tr("https://10.0.0.1/api   or   http://builtin/"));
     m_url->setToolTip(tr("http or https URL. Host \"builtin\" is the built-in test server (started on demand)."));
     auto* urlRow = new QHBoxLayout;
@@ -96,6 +98,7 @@ void TargetEditor::build()
     urlRow->addWidget(m_url, 1);
 
     m_headers = new QTableWidget(0, 2, this);
+    m_headers->setObjectName(QStringLiteral("headersTable"));
     m_headers->setHorizontalHeaderLabels({ tr("Header"), tr("Value") });
     m_headers->horizontalHeader()->setStretchLastSection(true);
     m_headers->verticalHeader()->setVisible(false);
@@ -104,17 +107,21 @@ void TargetEditor::build()
     m_headers->setToolTip(tr("Request headers; they replace wrkbench's defaults of the same name (e.g. Host)"));
 
     m_bodyMode = new QComboBox(this);
+    m_bodyMode->setObjectName(QStringLiteral("bodyModeCombo"));
     m_bodyMode->addItems({ tr("Text"), tr("File") });
     m_bodyMode->setToolTip(tr("Text: the box below is the body. File: the file's content is read when the "
                               "edit is saved and stored in the session."));
     m_bodyClear = new QToolButton(this);
+    m_bodyClear->setObjectName(QStringLiteral("bodyClearButton"));
     m_bodyClear->setText(tr("Clear"));
     m_bodyClear->setToolTip(tr("Remove the body"));
     m_bodyClear->setAutoRaise(true);
     m_bodyText = new QPlainTextEdit(this);
+    m_bodyText->setObjectName(QStringLiteral("bodyTextEdit"));
     m_bodyText->setPlaceholderText(tr("request body (sets Content-Length)"));
     m_bodyText->setMaximumHeight(60);
     m_bodyFile = new QLineEdit(this);
+    m_bodyFile->setObjectName(QStringLiteral("bodyFileEdit"));
     m_bodyFile->setPlaceholderText(tr("file sent as the body"));
     auto* filePage = new QWidget(this);
     auto* fileRow = new QHBoxLayout(filePage);
@@ -127,6 +134,7 @@ void TargetEditor::build()
     m_bodyStack->addWidget(filePage);
     m_bodyStack->setMaximumHeight(60);
     m_bodyInfo = new QLabel(this);
+    m_bodyInfo->setObjectName(QStringLiteral("bodyInfoLabel"));
     m_bodyInfo->setTextFormat(Qt::PlainText);
     m_bodyInfo->setWordWrap(true);
     m_bodyInfo->setStyleSheet(QStringLiteral("color: palette(mid);"));
@@ -143,6 +151,7 @@ void TargetEditor::build()
 
     m_verify = new QCheckBox(tr("verify certificate"), this);
     m_caFile = new QLineEdit(this);
+    m_caFile->setObjectName(QStringLiteral("caFileEdit"));
     m_caFile->setPlaceholderText(tr("CA file (PEM); empty = system store"));
     auto* tlsRow = new QHBoxLayout;
     tlsRow->setSpacing(4);
@@ -151,16 +160,19 @@ void TargetEditor::build()
     tlsRow->addWidget(browseButton(this, m_caFile, tr("CA certificates")));
 
     m_protocol = new QComboBox(this);
+    m_protocol->setObjectName(QStringLiteral("protocolBox"));
     m_protocol->addItems({ tr("HTTP/1.1"), tr("HTTP/2") });
     m_protocol->setToolTip(tr("HTTP/2: h2 by ALPN over https (the server must select it), h2c with prior "
                               "knowledge over http. The profile's Streams field sets streams per connection."));
 
     // A request mix file instead of the one request: its entries go to this URL's origin.
     m_requestMix = new QLineEdit(this);
+    m_requestMix->setObjectName(QStringLiteral("requestMixEdit"));
     m_requestMix->setPlaceholderText(tr("optional: a request mix file (sent instead of the request above)"));
     m_requestMix->setToolTip(tr("METHOD URL lines with headers and @body lines (vegeta's format), or JSON Lines "
                                 "with weights. The headers above apply to every entry."));
     m_mixOrder = new QComboBox(this);
+    m_mixOrder->setObjectName(QStringLiteral("mixOrderBox"));
     m_mixOrder->addItems({ tr("round-robin"), tr("random"), tr("weighted") });
     m_mixOrder->setToolTip(tr("How each connection walks the mix"));
     auto* mixRow = new QHBoxLayout;
@@ -170,8 +182,10 @@ void TargetEditor::build()
     mixRow->addWidget(m_mixOrder);
 
     m_tags = new TagEdit(this);
+    m_tags->setObjectName(QStringLiteral("tagEdit"));
     m_notes = new QLineEdit(this);
     m_status = new QLabel(this);
+    m_status->setObjectName(QStringLiteral("statusLabel"));
     m_status->setWordWrap(true);
     m_status->setTextFormat(Qt::PlainText);
 

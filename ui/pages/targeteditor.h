@@ -52,24 +52,6 @@ public:
     Target currentTarget() const;
 
     QLineEdit* nameEdit() const { return m_name; }
-    QLineEdit* urlEdit() const { return m_url; }
-    QComboBox* methodCombo() const { return m_method; }
-    QTableWidget* headersTable() const { return m_headers; }
-    QPlainTextEdit* bodyTextEdit() const { return m_bodyText; }
-    QLineEdit* bodyFileEdit() const { return m_bodyFile; }
-    QComboBox* bodyModeCombo() const { return m_bodyMode; }
-    /// Says what the body is ("Stored body: 12 bytes of binary data from FILE"); the tooltip
-    /// holds the same text (the label's own may carry line-break hints inside paths).
-    QLabel* bodyInfoLabel() const { return m_bodyInfo; }
-    /// Removes the body.
-    QToolButton* bodyClearButton() const { return m_bodyClear; }
-    /// The line under the form: what is wrong, or whether the edits are saved.
-    QLabel* statusLabel() const { return m_status; }
-    QLineEdit* caFileEdit() const { return m_caFile; }
-    QComboBox* protocolBox() const { return m_protocol; }
-    QLineEdit* requestMixEdit() const { return m_requestMix; }
-    QComboBox* mixOrderBox() const { return m_mixOrder; }
-    TagEdit* tagEdit() const { return m_tags; }
 
 signals:
     void validityChanged(bool valid);
@@ -125,7 +107,10 @@ private:
     QStackedWidget* m_bodyStack;
     QPlainTextEdit* m_bodyText;
     QLineEdit* m_bodyFile;
+    /// Says what the body is ("Stored body: 12 bytes of binary data from FILE"); the tooltip
+    /// holds the same text (the label's own may carry line-break hints inside paths).
     QLabel* m_bodyInfo;
+    /// Removes the body.
     QToolButton* m_bodyClear;
     QCheckBox* m_verify;
     QLineEdit* m_caFile;
@@ -134,6 +119,7 @@ private:
     QComboBox* m_mixOrder; ///< round-robin, random, weighted
     TagEdit* m_tags;
     QLineEdit* m_notes;
+    /// The line under the form: what is wrong, or whether the edits are saved.
     QLabel* m_status;
 };
 

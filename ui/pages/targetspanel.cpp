@@ -36,6 +36,7 @@ TargetsPanel::TargetsPanel(QWidget* parent)
     , m_list(new QListView(this))
     , m_editor(new TargetEditor(this))
 {
+    m_list->setObjectName(QStringLiteral("list"));
     m_add = toolButton(this, QStringLiteral("+"), tr("Add a target (Ctrl+T)"));
     m_duplicate = toolButton(this, tr("Copy"), tr("Duplicate the selected target"));
     m_delete = toolButton(this, QStringLiteral("−"), tr("Delete the selected target and its runs"));

@@ -41,8 +41,6 @@ public:
     int64_t busyTargetId() const { return m_busyTargetId; }
 
     TargetEditor* editor() const { return m_editor; }
-    QListView* list() const { return m_list; }
-    QToolButton* probeButton() const { return m_probe; }
     TargetListModel* model() const { return m_model; }
 
 signals:

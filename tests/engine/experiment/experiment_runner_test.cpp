@@ -349,7 +349,7 @@ TEST_F(ExperimentRunnerTest, UnreachableTargetFailsTheExperimentWithTheReason)
     const uint16_t closed = test::freeTcpPort(); // nothing listens there
     const ExperimentPlan plan
         = parsePlan(planJson(m_server->port(), R"(, "repetitions": 1, "duration": "200ms")", closed));
-    auto preflight = ExperimentRunner::preflight(plan);
+    auto preflight = ExperimentRunner::checkTargets(plan);
     ASSERT_FALSE(preflight.ok());
     EXPECT_EQ(preflight.error(), "target 'slow': connection refused by 127.0.0.1:" + std::to_string(closed));
 

@@ -8,7 +8,7 @@
 
 #include "common/clock.h"
 #include "fleet/fleetmerge.h"
-#include "store/configjson.h"
+#include "wire/configcodec.h"
 
 #include <algorithm>
 #include <cstdio>

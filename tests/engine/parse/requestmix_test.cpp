@@ -212,6 +212,20 @@ TEST_F(RequestMixTest, OneOriginIsSchemeHostAndPort)
         "http://a:8081 is a second origin; every request of a mix must go to http://a:8080");
 }
 
+// vegeta's README starts with exactly this file: one request per line, no blank lines.
+TEST_F(RequestMixTest, VegetaFileWithoutBlankLines)
+{
+    auto mix = parse("GET http://a/x\nGET http://a/y\nX-H: 1\nPOST http://a/z\n");
+    ASSERT_TRUE(mix) << mix.error();
+    ASSERT_EQ(mix->entries.size(), 3u);
+    EXPECT_EQ(mix->entries[0].request.url.target, "/x");
+    EXPECT_EQ(mix->entries[1].request.url.target, "/y");
+    ASSERT_EQ(mix->entries[1].request.headers.size(), 1u);
+    EXPECT_EQ(mix->entries[1].request.headers[0].name, "X-H");
+    EXPECT_EQ(mix->entries[2].request.method, "POST");
+    EXPECT_EQ(mix->entries[2].line, 4u);
+}
+
 TEST_F(RequestMixTest, LineFormatRefusals)
 {
     expectError("GET http://a/\n\nGET http://a/b\n\nPOST http://a/c\n\nGTE http://a/d\n",
@@ -224,9 +238,8 @@ TEST_F(RequestMixTest, LineFormatRefusals)
     expectError("GET http://a/\nAccept json\n", "mix.txt:2: invalid header 'Accept json' (expected 'Name: value')");
     expectErrorAt("GET http://a/\nBad Name: x\n", "mix.txt:2", "'Bad Name' is not a valid header name");
     expectErrorAt("GET http://a/\n: x\n", "mix.txt:2", "empty name");
-    expectError("GET http://a/\nA: 1\nGET http://a/b\n",
-        "mix.txt:3: 'GET http://a/b' is neither a header nor a body line (put a blank line before the next "
-        "request)");
+    expectError("GET http://a/\nA: 1\nGTE http://a/b\n",
+        "mix.txt:3: 'GTE http://a/b' is neither a header nor a body line, nor a request (unknown method)");
     writeFile(dir.file("b1"), "1");
     writeFile(dir.file("b2"), "2");
     expectError(

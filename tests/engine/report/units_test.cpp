@@ -1,3 +1,4 @@
+#include "parse/quantity.h"
 #include "report/units.h"
 
 #include <cstdint>

@@ -2,6 +2,7 @@
 // decoder refuses what is not a histogram of our layout with one clear sentence.
 
 #include "stats/hdrcodec.h"
+#include "common/base64.h"
 
 #include <algorithm>
 #include <cstring>

@@ -2,7 +2,8 @@
 // their series and histograms, filters, edits, deletes, crash recovery.
 
 #include "run/runcontroller.h"
-#include "store/configjson.h"
+#include "run/runfold.h"
+#include "wire/configcodec.h"
 #include "store/sessionstore.h"
 #include "storetestutil.h"
 
@@ -429,6 +430,84 @@ TEST_F(Store, RunOfDeadProcessBecomesInterruptedWithRebuiltSummary)
     EXPECT_EQ(store().runRecord(*otherHost)->status, RunStatus::Running) << "another host's run is left alone";
     EXPECT_EQ(store().runRecord(*alive)->status, RunStatus::Running) << "our own live run is left alone";
     EXPECT_EQ(sqlText(store(), "PRAGMA integrity_check"), "ok");
+}
+
+// Recovery folds the intervals the dead process wrote, as a finished run folds them
+// (run/runfold.h): every field the intervals carry comes back, send lag, the requested rate,
+// the connection phases and the protocol included. Only what a process says at its very end
+// (per-entry stats, thread samples, first errors) died with it.
+TEST_F(Store, RecoveredRunKeepsEveryFieldAFinishedRunHas)
+{
+    const int64_t target = addSampleTarget(store());
+    NewRun run;
+    run.targetId = target;
+    run.config = sampleConfig("https://127.0.0.1:8443/api"); // open model, over TLS
+    run.config.httpVersion = HttpVersion::Http2;
+    run.startedAtMs = 1'700'000'000'000;
+    auto finished = store().beginRun(run);
+    auto dead = store().beginRun(run);
+    ASSERT_TRUE(finished.ok() && dead.ok());
+    RunFold fold(run.config);
+    std::vector<IntervalRecord> intervals;
+    for (uint32_t i = 0; i < 4; ++i) {
+        IntervalSnapshot s = sampleSnapshot(i, 2000 + 100 * i, 100 + 10 * i);
+        for (uint64_t v = 0; v < 50; ++v) {
+            s.sendLag.record(10 + v * (i + 1));
+            s.connectTime.record(300 + v);
+            s.tlsHandshake.record(900 + v);
+            s.firstByte.record(1500 + v);
+        }
+        s.errors.read = i;
+        s.errors.stream = 1;
+        s.targetRatePerS = 1000 + 250 * i;
+        intervals.push_back(IntervalRecord::of(s, 1'700'000'005'000 + 500 * i));
+        fold.add(s, intervals.back());
+    }
+    ASSERT_TRUE(store().appendIntervals(*finished, intervals).ok());
+    ASSERT_TRUE(store().appendIntervals(*dead, intervals).ok());
+    RunEnd end;
+    end.stoppedEarly = true; // as a dead run is
+    ASSERT_TRUE(store().finishRun(*finished, FinishedRun::of(fold.finish(end), 1'700'000'007'000)).ok());
+    sqlText(
+        store(), "UPDATE runs SET owner_pid = " + std::to_string(deadPid()) + " WHERE id = " + std::to_string(*dead));
+
+    reopen();
+    ASSERT_EQ(store().recoveredRuns(), std::vector<int64_t> { *dead });
+    auto a = store().loadRun(*finished);
+    auto b = store().loadRun(*dead);
+    ASSERT_TRUE(a.ok() && b.ok());
+    EXPECT_EQ(b->run.status, RunStatus::Interrupted);
+    const RunTotals& x = a->run.totals;
+    const RunTotals& y = b->run.totals;
+    EXPECT_EQ(y.requests, x.requests);
+    EXPECT_EQ(y.bytes, x.bytes);
+    EXPECT_DOUBLE_EQ(y.durationS, x.durationS);
+    EXPECT_DOUBLE_EQ(y.requestsPerS, x.requestsPerS);
+    EXPECT_EQ(y.errors, x.errors);
+    for (auto [p, q] : { std::pair { &x.latency, &y.latency }, { &x.serviceLatency, &y.serviceLatency },
+             { &x.sendLag, &y.sendLag } }) {
+        EXPECT_DOUBLE_EQ(q->p50Us, p->p50Us);
+        EXPECT_DOUBLE_EQ(q->p99Us, p->p99Us);
+        EXPECT_DOUBLE_EQ(q->maxUs, p->maxUs);
+        EXPECT_DOUBLE_EQ(q->meanUs, p->meanUs);
+    }
+    EXPECT_GT(y.sendLag.maxUs, 0);
+    EXPECT_NEAR(y.targetRatePerS, x.targetRatePerS, 1e-9);
+    EXPECT_NEAR(y.targetRatePerS, 1375, 1e-9); // the four intervals' rates, over equal lengths
+    EXPECT_EQ(y.lateRequests, x.lateRequests);
+    EXPECT_EQ(y.maxLagUs, x.maxLagUs);
+    EXPECT_EQ(y.protocol, "h2");
+    EXPECT_EQ(y.protocol, x.protocol);
+    EXPECT_EQ(y.stoppedEarly, x.stoppedEarly);
+    for (auto [p, q] : { std::pair { &x.connect, &y.connect }, { &x.tlsHandshake, &y.tlsHandshake },
+             { &x.firstByte, &y.firstByte } }) {
+        EXPECT_EQ(q->count, p->count);
+        EXPECT_GT(q->count, 0u);
+        EXPECT_DOUBLE_EQ(q->p99Us, p->p99Us);
+    }
+    EXPECT_EQ(b->statusCodes, a->statusCodes);
+    ASSERT_TRUE(a->latency && b->latency);
+    EXPECT_EQ(b->latency->serialize(), a->latency->serialize());
 }
 
 // Schema version 3: the open model's send lag (the generator's own lateness) is kept

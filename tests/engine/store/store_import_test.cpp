@@ -2,7 +2,7 @@
 // reports of a log are stored together or not at all. The parser's own tests
 // check its numbers; here the reference logs go through parser and store.
 
-#include "store/wrkimport.h"
+#include "import/wrkimport.h"
 #include "storetestutil.h"
 
 #include <cmath>

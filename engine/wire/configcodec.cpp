@@ -1,70 +1,39 @@
-#include "store/configjson.h"
+#include "wire/configcodec.h"
+
+#include "common/base64.h"
+#include "common/utf8.h"
+#include "http/requestcheck.h"
+#include "wire/wirejson.h"
 
 #include <cmath>
-#include <nlohmann/json.hpp>
 
 namespace wb {
 
 namespace {
 
-using Json = nlohmann::ordered_json;
+using Json = WireJson;
 
 constexpr int FORMAT = 1;
-constexpr char BASE64_CHARS[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-bool isValidUtf8(const std::string& s)
+// Bytes that are not UTF-8 (a protobuf or gzip body, a header value in Latin-1) travel as
+// base64 under "<key>_base64": JSON strings are Unicode text, and writing bytes into one would
+// change them.
+void putBytes(Json& j, const char* key, const std::string& bytes)
 {
-    size_t i = 0;
-    while (i < s.size()) {
-        const auto c = static_cast<unsigned char>(s[i]);
-        const size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-        if (n == 0 || i + n > s.size()) return false;
-        for (size_t k = 1; k < n; ++k)
-            if ((static_cast<unsigned char>(s[i + k]) >> 6) != 0x2) return false;
-        i += n;
-    }
-    return true;
+    if (isValidUtf8(bytes))
+        j[key] = bytes;
+    else
+        j[std::string(key) + "_base64"] = toBase64(bytes);
 }
 
-std::string base64Encode(const std::string& in)
+Status readBytes(const Json& j, const char* key, std::string& out)
 {
-    std::string out;
-    out.reserve((in.size() + 2) / 3 * 4);
-    size_t i = 0;
-    for (; i + 2 < in.size(); i += 3) {
-        const uint32_t v = static_cast<uint32_t>(static_cast<unsigned char>(in[i]) << 16)
-            | static_cast<uint32_t>(static_cast<unsigned char>(in[i + 1]) << 8) | static_cast<unsigned char>(in[i + 2]);
-        for (int shift : { 18, 12, 6, 0 })
-            out.push_back(BASE64_CHARS[(v >> shift) & 0x3F]);
+    if (auto it = j.find(key); it != j.end() && !it->is_null()) out = it->get<std::string>();
+    if (auto it = j.find(std::string(key) + "_base64"); it != j.end()) {
+        auto bytes = fromBase64(it->get<std::string>());
+        if (!bytes) return Error { std::string(key) + "_base64: " + bytes.error() };
+        out = std::move(*bytes);
     }
-    if (i < in.size()) {
-        uint32_t v = static_cast<uint32_t>(static_cast<unsigned char>(in[i]) << 16);
-        if (i + 1 < in.size()) v |= static_cast<uint32_t>(static_cast<unsigned char>(in[i + 1]) << 8);
-        out.push_back(BASE64_CHARS[(v >> 18) & 0x3F]);
-        out.push_back(BASE64_CHARS[(v >> 12) & 0x3F]);
-        out.push_back(i + 1 < in.size() ? BASE64_CHARS[(v >> 6) & 0x3F] : '=');
-        out.push_back('=');
-    }
-    return out;
-}
-
-Result<std::string> base64Decode(const std::string& in)
-{
-    std::string out;
-    uint32_t acc = 0;
-    int bits = 0;
-    for (char c : in) {
-        if (c == '=') break;
-        const char* p = std::char_traits<char>::find(BASE64_CHARS, 64, c);
-        if (!p) return Error { "invalid base64 in body_base64" };
-        acc = (acc << 6) | static_cast<uint32_t>(p - BASE64_CHARS);
-        bits += 6;
-        if (bits >= 8) {
-            bits -= 8;
-            out.push_back(static_cast<char>((acc >> bits) & 0xFF));
-        }
-    }
-    return out;
+    return {};
 }
 
 void putLoad(Json& j, const RunConfig& c)
@@ -161,16 +130,27 @@ Status getLoad(const Json& j, RunConfig& c)
 Json headersJson(const std::vector<Header>& headers)
 {
     Json out = Json::array();
-    for (const Header& h : headers)
-        out.push_back(Json { { "name", h.name }, { "value", h.value } });
+    for (const Header& h : headers) {
+        Json j { { "name", h.name } };
+        putBytes(j, "value", h.value);
+        out.push_back(std::move(j));
+    }
     return out;
 }
 
-std::vector<Header> readHeaders(const Json& j)
+Result<std::vector<Header>> readHeaders(const Json& j)
 {
+    if (!j.is_array()) return Error { "headers must be an array" };
     std::vector<Header> out;
-    for (const Json& h : j)
-        out.push_back(Header { h.at("name").get<std::string>(), h.at("value").get<std::string>() });
+    for (const Json& h : j) {
+        Header header { h.at("name").get<std::string>(), {} };
+        // The CLI's rules (http/requestcheck.h), whoever wrote the configuration: a name or value
+        // that could end a header line would smuggle a request to the target.
+        if (auto st = checkHeaderName(header.name); !st) return Error { st.error() };
+        if (auto st = readBytes(h, "value", header.value); !st) return Error { "header " + header.name + ": " + st.error() };
+        if (auto st = checkHeaderValue(header.value); !st) return Error { "header " + header.name + ": " + st.error() };
+        out.push_back(std::move(header));
+    }
     return out;
 }
 
@@ -182,10 +162,7 @@ Json mixJson(const RequestMixSpec& mix)
         Json j { { "method", e.request.method }, { "url", e.request.url.displayText() },
             { "headers", headersJson(e.request.headers) }, { "weight", e.weight }, { "line", e.line },
             { "label", e.label } };
-        if (isValidUtf8(e.request.body))
-            j["body"] = e.request.body;
-        else
-            j["body_base64"] = base64Encode(e.request.body);
+        putBytes(j, "body", e.request.body);
         entries.push_back(std::move(j));
     }
     return Json { { "source", mix.source }, { "order", mixOrderId(mix.order) }, { "seed", mix.seed },
@@ -204,16 +181,16 @@ Status readMix(const Json& j, RequestMixSpec& mix)
     for (const Json& e : j.at("entries")) {
         MixRequest r;
         readIf(e, "method", r.request.method);
+        if (auto st = checkMethod(r.request.method); !st) return Error { "request mix: " + st.error() };
         auto url = parseUrl(e.at("url").get<std::string>());
         if (!url) return Error { "request mix: " + url.error() };
         r.request.url = *url;
-        if (auto it = e.find("headers"); it != e.end()) r.request.headers = readHeaders(*it);
-        readIf(e, "body", r.request.body);
-        if (auto it = e.find("body_base64"); it != e.end()) {
-            auto body = base64Decode(it->get<std::string>());
-            if (!body) return Error { body.error() };
-            r.request.body = *body;
+        if (auto it = e.find("headers"); it != e.end()) {
+            auto headers = readHeaders(*it);
+            if (!headers) return Error { "request mix: " + headers.error() };
+            r.request.headers = std::move(*headers);
         }
+        if (auto st = readBytes(e, "body", r.request.body); !st) return Error { "request mix: " + st.error() };
         readIf(e, "weight", r.weight);
         readIf(e, "line", r.line);
         readIf(e, "label", r.label);
@@ -224,7 +201,7 @@ Status readMix(const Json& j, RequestMixSpec& mix)
 
 std::string dump(const Json& j)
 {
-    return j.dump(-1, ' ', false, Json::error_handler_t::replace);
+    return dumpWireJson(j);
 }
 
 } // namespace
@@ -237,10 +214,7 @@ std::string runConfigToJson(const RunConfig& c)
     j["method"] = c.request.method;
     j["http_version"] = protocolId(c.httpVersion, c.request.url.isTls());
     j["headers"] = headersJson(c.request.headers);
-    if (isValidUtf8(c.request.body))
-        j["body"] = c.request.body;
-    else
-        j["body_base64"] = base64Encode(c.request.body);
+    putBytes(j, "body", c.request.body);
     j["tls"] = Json { { "verify", c.tls.verifyPeer }, { "ca_file", c.tls.caFile } };
     putLoad(j, c);
     if (!c.mix.empty()) j["mix"] = mixJson(c.mix);
@@ -250,7 +224,7 @@ std::string runConfigToJson(const RunConfig& c)
 Result<RunConfig> runConfigFromJson(const std::string& text)
 {
     try {
-        const Json j = Json::parse(text);
+        const Json j = parseWireJson(text);
         if (!j.is_object()) return Error { "run configuration is not a JSON object" };
         RunConfig c;
         std::string url;
@@ -258,18 +232,18 @@ Result<RunConfig> runConfigFromJson(const std::string& text)
         if (auto parsed = parseUrl(url)) c.request.url = *parsed;
         c.request.url.original = url;
         readIf(j, "method", c.request.method);
+        if (auto st = checkMethod(c.request.method); !st) return Error { st.error() };
         if (auto it = j.find("http_version"); it != j.end() && it->is_string()) {
             auto version = parseHttpVersion(it->get<std::string>());
             if (!version) return Error { version.error() };
             c.httpVersion = *version;
         }
-        if (auto it = j.find("headers"); it != j.end()) c.request.headers = readHeaders(*it);
-        readIf(j, "body", c.request.body);
-        if (auto it = j.find("body_base64"); it != j.end()) {
-            auto body = base64Decode(it->get<std::string>());
-            if (!body) return Error { body.error() };
-            c.request.body = *body;
+        if (auto it = j.find("headers"); it != j.end()) {
+            auto headers = readHeaders(*it);
+            if (!headers) return Error { headers.error() };
+            c.request.headers = std::move(*headers);
         }
+        if (auto st = readBytes(j, "body", c.request.body); !st) return Error { st.error() };
         if (auto it = j.find("tls"); it != j.end()) {
             readIf(*it, "verify", c.tls.verifyPeer);
             readIf(*it, "ca_file", c.tls.caFile);
@@ -280,6 +254,8 @@ Result<RunConfig> runConfigFromJson(const std::string& text)
         return c;
     } catch (const Json::exception& e) {
         return Error { std::string("invalid run configuration: ") + e.what() };
+    } catch (const WireError& e) {
+        return Error { "invalid run configuration: " + e.what };
     }
 }
 
@@ -294,13 +270,15 @@ std::string loadProfileToJson(const RunConfig& load)
 Result<RunConfig> loadProfileFromJson(const std::string& text)
 {
     try {
-        const Json j = Json::parse(text);
+        const Json j = parseWireJson(text);
         if (!j.is_object()) return Error { "load profile is not a JSON object" };
         RunConfig c;
         if (auto st = getLoad(j, c); !st) return Error { st.error() };
         return c;
     } catch (const Json::exception& e) {
         return Error { std::string("invalid load profile: ") + e.what() };
+    } catch (const WireError& e) {
+        return Error { "invalid load profile: " + e.what };
     }
 }
 
@@ -312,11 +290,13 @@ std::string headersToJson(const std::vector<Header>& headers)
 Result<std::vector<Header>> headersFromJson(const std::string& text)
 {
     try {
-        const Json j = Json::parse(text);
+        const Json j = parseWireJson(text);
         if (!j.is_array()) return Error { "headers are not a JSON array" };
         return readHeaders(j);
     } catch (const Json::exception& e) {
         return Error { std::string("invalid headers: ") + e.what() };
+    } catch (const WireError& e) {
+        return Error { "invalid headers: " + e.what };
     }
 }
 
@@ -332,7 +312,12 @@ std::string sloVerdictsToJson(const std::vector<SloVerdict>& verdicts)
 std::vector<SloVerdict> sloVerdictsFromJson(const std::string& text)
 {
     std::vector<SloVerdict> out;
-    const Json j = Json::parse(text, nullptr, false);
+    Json j;
+    try {
+        j = parseWireJson(text);
+    } catch (...) {
+        return out;
+    }
     if (!j.is_array()) return out;
     for (const Json& v : j) {
         if (!v.is_object()) continue;

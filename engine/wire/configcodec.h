@@ -1,7 +1,11 @@
 #pragma once
-// RunConfig as JSON, so a stored run can be re-run years later exactly as it
-// was made. Durations are integer microseconds (no rounding); a request body
-// that is not UTF-8 is stored as base64 ("body_base64").
+// The run configuration on the wire and in the store: RunConfig as JSON, so a
+// stored run can be re-run years later exactly as it was made, and every loader,
+// pod and agent of a distributed run runs exactly what the user asked for.
+// Durations are integer microseconds (no rounding). Bytes are bytes: a request
+// body or header value that is not valid UTF-8 (strictly: common/utf8.h) travels
+// as base64 ("body_base64", "value_base64"), never as replaced text. The parse is
+// bounded (wire/wirejson.h); malformed input is one sentence, never an exception.
 //
 //   {"format":1,"url":"https://10.0.0.1/","method":"GET","http_version":"h2","headers":[{"name":"Host","value":"a"}],
 //    "body":"","tls":{"verify":true,"ca_file":""},"threads":2,"connections":10,"pipeline":1,"streams":1,

@@ -1,11 +1,13 @@
 #pragma once
-// Reading what loaders say (fleet/loaderstream.h): one line of a stream, or a
+// Reading what loaders say (wire/loaderstream.h): one line of a stream, or a
 // whole --json document of a loader run by hand (`run --shard I/N --json F`).
-// Untrusted input (a pod's log, a file from another machine): every problem is
-// one sentence, never an exception.
+// Untrusted input (a pod's log, a file from another machine, an agent's stream):
+// every problem is one sentence, never an exception.
 
 #include "common/result.h"
-#include "fleet/fleetmerge.h"
+#include "run/runfold.h"
+#include "stats/intervalrecord.h"
+#include "wire/loaderstream.h"
 
 #include <string>
 #include <string_view>
@@ -19,8 +21,9 @@ struct LoaderEvent
     Kind kind = Kind::Text;
     unsigned loader = 0;
     LoaderIdentity identity; ///< Ready
-    LoaderInterval interval; ///< Interval
-    LoaderFinal final; ///< Finished
+    IntervalRecord interval; ///< Interval
+    RunEnd end; ///< Finished
+    uint64_t intervalRequests = UINT64_MAX; ///< Finished: the requests its intervals hold (UINT64_MAX: not said)
     std::string text; ///< Failed: the error; Text: a line that is not an event (a log line)
 };
 
@@ -28,13 +31,13 @@ struct LoaderEvent
 /// things too); a JSON event that does not read is an error naming what is wrong.
 Result<LoaderEvent> parseLoaderLine(std::string_view line);
 
-/// A loader's whole output: its identity, every interval, its final result.
+/// A loader's whole output: its identity, every interval, its end.
 struct LoaderDocument
 {
     LoaderIdentity identity;
-    std::vector<LoaderInterval> intervals;
-    LoaderFinal final;
-    bool complete = false; ///< a result was there (a stream cut short has none)
+    std::vector<IntervalRecord> intervals;
+    RunEnd end;
+    bool complete = false; ///< an end was there (a stream cut short has none)
     std::string failure; ///< a stream that said "failed"
 };
 

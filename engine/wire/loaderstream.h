@@ -1,19 +1,22 @@
 #pragma once
 // A loader's side of a distributed run: what it says, one JSON object per line,
 // so a coordinator can follow it live through a pipe, `kubectl logs -f` or an
-// agent's HTTP stream, and merge it with the other loaders' exactly.
+// agent's HTTP stream, and merge it with the other loaders' exactly. The stream is
+// made of the wire library's records, not of the user-facing --json report:
 //
 //   {"event":"ready","loader":{"index":0,"count":4,"host":"...","clock":"...",
-//     "requested_start_unix_us":0,"config":{the whole run}}}      prepared, waiting for its start
-//   {"event":"started","loader":0}                                  connecting and warming up
-//   {"event":"interval","loader":0,"interval":{...as in --json, with HdrHistogram strings}}
+//     "requested_start_unix_us":0,"config":{the whole run: wire/configcodec}}}   prepared, waiting
+//   {"event":"started","loader":0}                                    connecting (sends nothing yet)
+//   {"event":"interval","loader":0,"interval":{wire/intervalcodec}}
 //   ...
-//   {"event":"finished","loader":0,"result":{the --json document, with "loader"}}
+//   {"event":"finished","loader":0,"end":{wire/runendcodec}}
 //   {"event":"failed","loader":0,"error":"connection refused by 10.0.0.1:80"}
 //
 // A loader that dies leaves the lines it wrote: its intervals so far are kept.
+// The reader is wire/loaderread.h.
 
 #include "run/runobserver.h"
+#include "wire/wirejson.h"
 
 #include <cstdint>
 #include <cstdio>
@@ -33,9 +36,11 @@ struct LoaderIdentity
     std::string wholeConfigJson; ///< the whole run's configuration (runConfigToJson), not the share
 };
 
-/// The loader's --json document: the share's report plus a "loader" object (identity, the
-/// whole run's configuration, the per-thread Req/Sec samples for exact thread statistics).
-std::string formatLoaderDocument(const RunResult& share, const LoaderIdentity& identity);
+WireJson loaderIdentityToJson(const LoaderIdentity& identity);
+
+/// The "loader" object a loader's --json document carries (`run --shard I/N --json F`, read
+/// back by `merge`): who it is, and its end-of-run record.
+WireJson loaderSectionJson(const RunResult& share, const LoaderIdentity& identity);
 
 /// Writes the stream, one flushed line per event, to a file descriptor (stdout for a pod).
 class LoaderStreamWriter : public RunObserver

@@ -1,4 +1,4 @@
-#include "store/wrkimport.h"
+#include "import/wrkimport.h"
 
 #include <algorithm>
 #include <cmath>

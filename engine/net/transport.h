@@ -1,0 +1,80 @@
+#pragma once
+// The transport under a session: what a connection's bytes travel on.
+//
+// Stream transports (TCP; TLS over TCP) move a byte stream; the worker reads
+// and writes through StreamTransport and hands the bytes to the session. The
+// calls are non-blocking and say, like wrk's `struct sock`, whether they made
+// progress, would block, or ended (IoStatus).
+//
+// Datagram transports (UDP under QUIC, for an HTTP/3 driver on ngtcp2) move
+// whole datagrams and have timers of their own: the QUIC library's expiry
+// (loss detection, acknowledgement delay, idle timeout, pacing). There the
+// session owns the transport's state (ngtcp2_conn is both the transport and
+// the stream layer), so the seam is the session's: ClientSession::nextTimerUs()
+// is asked after every call into it, and the worker's epoll loop wakes for the
+// earliest of them (beside its own due sends, intervals and housekeeping) and
+// calls ClientSession::onTimer(). DatagramTransport is the socket side of it:
+// one connected UDP socket per connection, so epoll, generations and
+// reconnects stay per connection as for TCP. Nothing implements it yet.
+
+#include "net/iostatus.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+namespace wb {
+
+enum class TransportKind : uint8_t {
+    Stream, ///< TCP or TLS: a byte stream, no timers of its own
+    Datagram, ///< UDP: datagrams, timers driven through the session (QUIC)
+};
+
+/// A non-blocking byte stream on a connected socket.
+class StreamTransport
+{
+public:
+    virtual IoStatus read(char* buffer, size_t length, size_t& bytesRead) = 0;
+    virtual IoStatus write(const char* data, size_t length, size_t& bytesWritten) = 0;
+    /// Bytes already taken from the socket but not yet returned by read() (TLS records): the
+    /// socket may be empty while more is there to read, so edge-triggered epoll would miss them.
+    virtual bool hasPendingInput() const { return false; }
+    /// The protocol the peer selected by ALPN ("h2"); empty when there is no such choice.
+    virtual std::string_view negotiatedProtocol() const { return {}; }
+
+protected:
+    ~StreamTransport() = default; // owned as the concrete type, never deleted through this
+};
+
+/// Plain TCP: read(2) and write(2) on the socket. Holds the socket of its connection.
+class TcpTransport final : public StreamTransport
+{
+public:
+    int fd() const { return m_fd; }
+    void setFd(int fd) { m_fd = fd; }
+    IoStatus read(char* buffer, size_t length, size_t& bytesRead) override;
+    IoStatus write(const char* data, size_t length, size_t& bytesWritten) override;
+
+private:
+    int m_fd = -1;
+};
+
+/// The socket side of a datagram transport (see above): one connected, non-blocking UDP
+/// socket per connection. An HTTP/3 session sends what its QUIC library produced and is
+/// handed what arrives; each call moves whole datagrams (a batch: sendmmsg/recvmmsg, or
+/// GSO/GRO segments of `segmentBytes`).
+class DatagramTransport
+{
+public:
+    /// Sends datagrams of at most segmentBytes each, concatenated in data; sent: how many bytes
+    /// went (whole datagrams only). WantWrite: the socket buffer is full, wait for EPOLLOUT.
+    virtual IoStatus send(std::span<const char> data, size_t segmentBytes, size_t& sent) = 0;
+    /// Receives one datagram (or a GRO batch of segments, segmentBytes each but the last) into buffer.
+    virtual IoStatus receive(std::span<char> buffer, size_t& received, size_t& segmentBytes) = 0;
+
+protected:
+    ~DatagramTransport() = default;
+};
+
+} // namespace wb

@@ -1,0 +1,91 @@
+#include "run/protocoldriver.h"
+
+#include "net/tlstransport.h"
+#include "run/http1session.h"
+#include "run/http2hello.h"
+#include "run/http2session.h"
+#include "run/requestsource.h"
+
+#include <algorithm>
+
+namespace wb {
+
+namespace {
+
+class Http1Driver final : public ProtocolDriver
+{
+public:
+    const char* name() const override { return "HTTP/1.1"; }
+    const char* alpn() const override { return Http1Session::ALPN; }
+    // A server that selects no protocol speaks HTTP/1.1 all the same (ALPN is optional for it).
+    bool requiresAlpn() const override { return false; }
+
+    std::unique_ptr<SessionPool> makePool(const RunConfig& config, bool closedLoop, const RequestSource& source,
+        ResponseObserver* observer, size_t sessions) const override
+    {
+        Http1Requests requests
+            = Http1Requests::build(source.table(), config.pipeline, closedLoop, source.buildsPerSend());
+        requests.observer = observer;
+        return std::make_unique<Http1SessionPool>(std::move(requests), sessions);
+    }
+};
+
+constexpr ProtocolErrorKind HTTP2_ERROR_KINDS[] = {
+    { &ErrorCounts::stream, "stream", "the server reset the request's stream (RST_STREAM); the connection goes on" },
+};
+
+class Http2Driver final : public ProtocolDriver
+{
+public:
+    const char* name() const override { return "HTTP/2"; }
+    const char* alpn() const override { return Http2Session::ALPN; }
+    // --http2 offers h2 alone and requires it: a run never falls back to HTTP/1.1 silently.
+    bool requiresAlpn() const override { return true; }
+    std::vector<std::string> preflightAlpn() const override { return { Http2Session::ALPN, Http1Session::ALPN }; }
+
+    std::vector<std::string> requestWarnings(const std::vector<RequestSpec>& requests) const override
+    {
+        // Once per distinct warning: a mix's entries often share their headers.
+        std::vector<std::string> out;
+        for (const RequestSpec& request : requests)
+            if (auto dropped = droppedFieldsWarning(buildHttp2Fields(request));
+                !dropped.empty() && std::find(out.begin(), out.end(), dropped) == out.end())
+                out.push_back(dropped);
+        return out;
+    }
+
+    Status preflight(const RunConfig& config, const PreflightLink& link, std::vector<std::string>& warnings) const override
+    {
+        auto hello = exchangeHttp2Settings(config, link.fd, link.tls, link.timeoutMs);
+        if (!hello) return Error { hello.error() };
+        if (hello->maxConcurrentStreams < config.streams)
+            warnings.push_back("the server allows " + std::to_string(hello->maxConcurrentStreams)
+                + " concurrent streams per connection: using that many instead of " + std::to_string(config.streams));
+        return {};
+    }
+
+    std::span<const ProtocolErrorKind> errorKinds() const override { return HTTP2_ERROR_KINDS; }
+
+    std::unique_ptr<SessionPool> makePool(const RunConfig& config, bool, const RequestSource& source,
+        ResponseObserver* observer, size_t sessions) const override
+    {
+        return std::make_unique<Http2SessionPool>(config, source.table(), observer, sessions);
+    }
+};
+
+} // namespace
+
+const ProtocolDriver& protocolDriverFor(HttpVersion version)
+{
+    static const Http1Driver http1;
+    static const Http2Driver http2;
+    switch (version) {
+    case HttpVersion::Http2:
+        return http2;
+    case HttpVersion::Http1:
+        break;
+    }
+    return http1;
+}
+
+} // namespace wb

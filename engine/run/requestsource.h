@@ -1,0 +1,83 @@
+#pragma once
+// What a connection sends next: the request source in front of
+// ClientSession::submit(). The worker asks its source once per request sent;
+// the session turns the answer into bytes.
+//
+// A source answers with an entry of its table (requests the sessions serialise
+// once, before the run: the fixed request's HTTP/1.1 pipeline batch, a mix's
+// entries) or with a request it built for this one send (wrk's Lua
+// `request()` will be such a source). Building costs only when a source does it:
+// the fixed request stays pre-serialised bytes and a pick is two words.
+
+#include "http/request.h"
+#include "run/mixpicker.h"
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace wb {
+
+struct LoadPlan;
+
+/// One answer of a source: entry `entry` of its table, or, when `built` is set, that
+/// request (valid until the source is asked again for the same connection), counted
+/// under `entry` all the same.
+struct RequestPick
+{
+    RequestPick(uint16_t entryIndex = 0, const RequestSpec* request = nullptr)
+        : entry(entryIndex)
+        , built(request)
+    { }
+    uint16_t entry = 0; ///< which request of the run (per-entry statistics; 0 without a mix)
+    const RequestSpec* built = nullptr; ///< a request made for this send; null: the table's entry
+};
+
+/// One worker's source (the worker's thread alone calls it: no locks).
+class RequestSource
+{
+public:
+    virtual ~RequestSource() = default;
+    /// The requests the sessions serialise before the run (at least one: every
+    /// protocol checks and prepares against the first).
+    virtual const std::vector<RequestSpec>& table() const = 0;
+    /// Whether next() may answer with built requests: the sessions then write each request
+    /// from a buffer of their own instead of the shared pre-built batch.
+    virtual bool buildsPerSend() const { return false; }
+    /// What the worker's connection `connection` (its index in the worker) sends next.
+    virtual RequestPick next(uint32_t connection) = 0;
+};
+
+/// The run's one request, pre-serialised: next() is always entry 0.
+class FixedRequestSource final : public RequestSource
+{
+public:
+    explicit FixedRequestSource(RequestSpec request) : m_table { std::move(request) } { }
+    const std::vector<RequestSpec>& table() const override { return m_table; }
+    RequestPick next(uint32_t) override { return {}; }
+
+private:
+    std::vector<RequestSpec> m_table;
+};
+
+/// A request mix: every entry pre-serialised, each connection choosing with a MixPicker
+/// of its own (seeded by its global slot, so the choices do not depend on -t).
+class MixRequestSource final : public RequestSource
+{
+public:
+    /// globalSlots[i]: connection i's slot among all the run's connections.
+    MixRequestSource(const LoadPlan& plan, const std::vector<uint32_t>& globalSlots);
+    const std::vector<RequestSpec>& table() const override { return m_table; }
+    RequestPick next(uint32_t connection) override { return { m_pickers[connection].next() }; }
+
+private:
+    std::vector<RequestSpec> m_table;
+    std::vector<MixPicker> m_pickers; ///< per connection: only a mix pays for them
+};
+
+/// The source of the plan's requests for one worker: a factory the caller set
+/// (LoadPlan::hooks), else the mix, else the fixed request.
+std::unique_ptr<RequestSource> makeRequestSource(
+    const LoadPlan& plan, unsigned workerIndex, const std::vector<uint32_t>& globalSlots);
+
+} // namespace wb

@@ -1,0 +1,148 @@
+#include "wire/intervalcodec.h"
+
+#include <cmath>
+#include <fmt/format.h>
+
+namespace wb {
+
+namespace {
+
+// A latency of an interval without responses is unknown: 0 in these fields, for people; the
+// histograms say exactly what there is.
+uint64_t usOrZero(double us)
+{
+    return std::isnan(us) ? 0 : static_cast<uint64_t>(us);
+}
+
+WireJson latencySummaryJson(const LatencySummary& l)
+{
+    return WireJson { { "p50", usOrZero(l.p50Us) }, { "p90", usOrZero(l.p90Us) }, { "p99", usOrZero(l.p99Us) },
+        { "max", usOrZero(l.maxUs) }, { "mean", std::isnan(l.meanUs) ? 0.0 : l.meanUs } };
+}
+
+} // namespace
+
+WireJson errorCountsToJson(const ErrorCounts& e)
+{
+    return WireJson { { "connect", e.connect }, { "read", e.read }, { "write", e.write }, { "timeout", e.timeout },
+        { "tls", e.tls }, { "parse", e.parse }, { "stream", e.stream }, { "status", e.status } };
+}
+
+ErrorCounts errorCountsFromJson(const WireJson& j)
+{
+    ErrorCounts e;
+    e.connect = wireCount(j, "connect");
+    e.read = wireCount(j, "read");
+    e.write = wireCount(j, "write");
+    e.timeout = wireCount(j, "timeout");
+    e.tls = wireCount(j, "tls");
+    e.parse = wireCount(j, "parse");
+    e.stream = wireCountOr(j, "stream", 0);
+    e.status = wireCount(j, "status");
+    return e;
+}
+
+WireJson statusCountsToJson(const std::vector<std::pair<int, uint64_t>>& codes)
+{
+    WireJson j = WireJson::object();
+    for (const auto& [code, count] : codes)
+        j[std::to_string(code)] = count;
+    return j;
+}
+
+std::vector<std::pair<int, uint64_t>> statusCountsFromJson(const WireJson& j)
+{
+    if (!j.is_object()) throw WireError { "'status_codes' must be an object" };
+    std::vector<std::pair<int, uint64_t>> out;
+    for (const auto& [code, n] : j.items()) {
+        int c = -1;
+        if (!code.empty() && code.size() <= 3 && code.find_first_not_of("0123456789") == std::string::npos)
+            c = std::stoi(code);
+        if (c < 0 || c > StatusCounts::MAX_CODE)
+            throw WireError { fmt::format("status code '{}' is not a number from 0 to {}", code, StatusCounts::MAX_CODE) };
+        if (!n.is_number_unsigned() && !(n.is_number_integer() && n.get<int64_t>() >= 0))
+            throw WireError { fmt::format("the count of status {} must be a whole number", code) };
+        out.emplace_back(c, n.get<uint64_t>());
+    }
+    return out;
+}
+
+WireJson intervalToJson(const IntervalRecord& interval, const RunConfig& config)
+{
+    const bool open = config.openModel();
+    // "errors" counts requests without a usable answer (socket, TLS, parse), as everywhere
+    // else; responses outside 2xx/3xx are "non2xx", and every kind is in "errors_by_kind".
+    WireJson j {
+        { "t_s", interval.endS },
+        { "start_s", interval.startS },
+        { "start_unix_ms", interval.startUnixMs },
+        { "requests", interval.requests },
+        { "rps", interval.requestsPerS() },
+        { "bytes", interval.bytes },
+        { "errors", interval.transportErrors() },
+        { "non2xx", interval.non2xx() },
+        { "errors_by_kind", errorCountsToJson(interval.errors) },
+        { "status_codes", statusCountsToJson(interval.statusCodes) },
+        { "latency_us", latencySummaryJson(interval.latency) },
+        { "connections", interval.connections },
+    };
+    const LatencyHistogram latency = interval.latencyHistogramDecoded();
+    const LatencyHistogram service = interval.serviceHistogramDecoded();
+    const LatencyHistogram sendLag = interval.sendLagHistogramDecoded();
+    const LatencyHistogram connect = interval.connectHistogramDecoded();
+    const LatencyHistogram tls = interval.tlsHandshakeHistogramDecoded();
+    const LatencyHistogram firstByte = interval.firstByteHistogramDecoded();
+    std::vector<NamedHistogram> histograms { { "latency", &latency } };
+    if (open) {
+        j["target_rps"] = std::isnan(interval.targetRatePerS) ? 0.0 : interval.targetRatePerS;
+        j["service_latency_us"] = latencySummaryJson(interval.serviceLatency);
+        j["send_lag_us"] = latencySummaryJson(interval.sendLag);
+        j["late_requests"] = interval.lateRequests;
+        j["max_lag_us"] = interval.maxLagUs;
+        histograms.push_back({ "service", &service });
+        histograms.push_back({ "send_lag", &sendLag });
+    }
+    histograms.push_back({ "connect", &connect });
+    if (config.request.url.isTls()) histograms.push_back({ "tls_handshake", &tls });
+    histograms.push_back({ "ttfb", &firstByte });
+    putWireHistograms(j, histograms);
+    return j;
+}
+
+std::string formatIntervalJson(const IntervalRecord& interval, const RunConfig& config)
+{
+    return dumpWireJson(intervalToJson(interval, config));
+}
+
+IntervalRecord intervalFromJson(const WireJson& j)
+{
+    IntervalSnapshot s;
+    s.startS = wireNumber(j, "start_s");
+    s.endS = wireNumber(j, "t_s");
+    if (!(s.endS >= s.startS)) throw WireError { "an interval ends before it starts" };
+    s.requests = wireCount(j, "requests");
+    s.bytes = wireCount(j, "bytes");
+    s.errors = errorCountsFromJson(wireMember(j, "errors_by_kind"));
+    for (const auto& [code, n] : statusCountsFromJson(wireMember(j, "status_codes")))
+        s.status.byCode[static_cast<size_t>(code)] += n;
+    s.connections = static_cast<uint32_t>(wireCountOr(j, "connections", 0));
+    s.targetRatePerS = wireNumber(j, "target_rps");
+    s.lateRequests = wireCountOr(j, "late_requests", 0);
+    s.maxLagUs = wireCountOr(j, "max_lag_us", 0);
+    s.latency = wireHistogram(j, "latency");
+    s.serviceLatency = wireHistogram(j, "service");
+    s.sendLag = wireHistogram(j, "send_lag");
+    s.connectTime = wireHistogram(j, "connect");
+    s.tlsHandshake = wireHistogram(j, "tls_handshake");
+    s.firstByte = wireHistogram(j, "ttfb");
+    if (s.latency.count() > s.requests)
+        throw WireError { fmt::format("an interval holds {} latencies for {} requests", s.latency.count(), s.requests) };
+    return IntervalRecord::of(s, wireInt(j, "start_unix_ms"));
+}
+
+Result<IntervalRecord> parseIntervalJson(std::string_view text)
+{
+    return wireGuarded([&] { return intervalFromJson(parseWireJson(text)); }, "interval: ");
+}
+
+} // namespace wb

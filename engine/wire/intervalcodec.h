@@ -1,0 +1,41 @@
+#pragma once
+// The interval record on the wire: one object per interval, as the --json report's
+// "intervals", a loader's stream and an agent's stream carry it. Every counter, error
+// kind and status code, the latency summaries for people, and every histogram
+// (HdrHistogram V2 base64 plus exact totals) for mergers, so a reader gets back the
+// IntervalRecord that was written, bucket for bucket.
+//
+//   {"t_s":1.0,"start_s":0,"start_unix_ms":..,"requests":..,"rps":..,"bytes":..,"errors":..,
+//    "non2xx":..,"errors_by_kind":{"connect":..,...},"status_codes":{"200":..},
+//    "latency_us":{"p50":..,...},"connections":..,[open model: "target_rps",
+//    "service_latency_us","send_lag_us","late_requests","max_lag_us"],
+//    "histograms":{"latency":"HISTF..",...},"histogram_totals":{...}}
+
+#include "common/result.h"
+#include "run/runconfig.h"
+#include "stats/counters.h"
+#include "stats/intervalrecord.h"
+#include "wire/wirejson.h"
+
+#include <string>
+#include <string_view>
+
+namespace wb {
+
+/// An interval of a run of `config` (it says which histograms the run has).
+WireJson intervalToJson(const IntervalRecord& interval, const RunConfig& config);
+/// The same as one line of text.
+std::string formatIntervalJson(const IntervalRecord& interval, const RunConfig& config);
+/// The inverse (throws WireError naming what is wrong; see wireGuarded).
+IntervalRecord intervalFromJson(const WireJson& j);
+/// The same from text; the error names what is wrong.
+Result<IntervalRecord> parseIntervalJson(std::string_view text);
+
+/// Error kinds as {"connect":..,"read":..,...}, and back.
+WireJson errorCountsToJson(const ErrorCounts& errors);
+ErrorCounts errorCountsFromJson(const WireJson& j);
+/// Status counts as {"200":n,...} (non-zero only), and back.
+WireJson statusCountsToJson(const std::vector<std::pair<int, uint64_t>>& codes);
+std::vector<std::pair<int, uint64_t>> statusCountsFromJson(const WireJson& j);
+
+} // namespace wb

@@ -1,0 +1,114 @@
+#include "wire/runendcodec.h"
+
+#include "wire/intervalcodec.h"
+
+#include <fmt/format.h>
+
+namespace wb {
+
+WireJson loaderSummaryToJson(const LoaderSummary& l)
+{
+    return WireJson { { "index", l.index }, { "host", l.host }, { "connections", l.connections },
+        { "requests", l.requests }, { "errors", l.errors }, { "rps", l.requestsPerS },
+        { "start_offset_ms", l.startOffsetMs }, { "clock", l.clock }, { "state", l.state } };
+}
+
+LoaderSummary loaderSummaryFromJson(const WireJson& j)
+{
+    LoaderSummary l;
+    l.index = static_cast<unsigned>(wireCount(j, "index"));
+    l.host = wireText(j, "host");
+    l.connections = static_cast<unsigned>(wireCountOr(j, "connections", 0));
+    l.requests = wireCountOr(j, "requests", 0);
+    l.errors = wireCountOr(j, "errors", 0);
+    l.requestsPerS = wireNumber(j, "rps");
+    l.startOffsetMs = wireNumber(j, "start_offset_ms");
+    l.clock = wireText(j, "clock");
+    l.state = wireText(j, "state");
+    return l;
+}
+
+WireJson runEndToJson(const RunEnd& e, uint64_t intervalRequests)
+{
+    WireJson j { { "engine_version", e.engineVersion }, { "protocol", e.protocol }, { "measured_s", e.measuredS },
+        { "measure_start_unix_ms", e.measureStartUnixMs }, { "stopped_early", e.stoppedEarly },
+        { "reconnects", e.reconnects }, { "server_stream_limit", e.serverStreamLimit },
+        { "warmup_requests", e.warmupRequests }, { "first_tls_error", e.firstTlsError },
+        { "first_connect_error", e.firstConnectError }, { "slo_aborted_by", e.sloAbortedBy },
+        // wrk's Thread Stats pool every thread's 100 ms samples: kept whole so the merged run's
+        // Req/Sec row is exactly that of all the loaders' threads together.
+        { "thread_rps_samples", e.threadRates.perThreadRequestsPerS }, { "interval_requests", intervalRequests } };
+    WireJson entries = WireJson::array();
+    for (const EntryStats& s : e.entries) {
+        WireJson entry { { "requests", s.requests }, { "errors_by_kind", errorCountsToJson(s.errors) },
+            { "status_codes", statusCountsToJson(s.statusCodes) } };
+        if (s.latency) putWireHistograms(entry, { { "latency", s.latency.get() } });
+        entries.push_back(std::move(entry));
+    }
+    j["entries"] = std::move(entries);
+    WireJson loaders = WireJson::array();
+    for (const LoaderSummary& l : e.loaders)
+        loaders.push_back(loaderSummaryToJson(l));
+    j["loaders"] = std::move(loaders);
+    return j;
+}
+
+RunEnd runEndFromJson(const WireJson& j, uint64_t* intervalRequests)
+{
+    if (!j.is_object()) throw WireError { "the end of the run must be an object" };
+    RunEnd e;
+    e.engineVersion = wireText(j, "engine_version");
+    e.protocol = wireText(j, "protocol");
+    e.measuredS = wireNumber(j, "measured_s");
+    e.measureStartUnixMs = wireInt(j, "measure_start_unix_ms");
+    e.stoppedEarly = wireBool(j, "stopped_early");
+    e.reconnects = wireCountOr(j, "reconnects", 0);
+    const uint64_t limit = wireCountOr(j, "server_stream_limit", 0);
+    if (limit > UINT32_MAX) throw WireError { "'server_stream_limit' is out of range" };
+    e.serverStreamLimit = static_cast<uint32_t>(limit);
+    e.warmupRequests = wireCountOr(j, "warmup_requests", 0);
+    e.firstTlsError = wireText(j, "first_tls_error");
+    e.firstConnectError = wireText(j, "first_connect_error");
+    e.sloAbortedBy = wireText(j, "slo_aborted_by");
+    if (j.contains("thread_rps_samples")) {
+        const WireJson& samples = j.at("thread_rps_samples");
+        if (!samples.is_array()) throw WireError { "'thread_rps_samples' must be an array" };
+        for (const WireJson& v : samples) {
+            if (!v.is_number()) throw WireError { "a thread Req/Sec sample must be a number" };
+            e.threadRates.perThreadRequestsPerS.push_back(v.get<double>());
+        }
+    }
+    if (intervalRequests) *intervalRequests = wireCountOr(j, "interval_requests", UINT64_MAX);
+    if (j.contains("entries")) {
+        const WireJson& entries = j.at("entries");
+        if (!entries.is_array()) throw WireError { "'entries' must be an array" };
+        for (const WireJson& entry : entries) {
+            EntryStats s;
+            s.requests = wireCount(entry, "requests");
+            s.errors = errorCountsFromJson(wireMember(entry, "errors_by_kind"));
+            s.statusCodes = statusCountsFromJson(wireMember(entry, "status_codes"));
+            if (entry.contains("histograms")) {
+                LatencyHistogram h = wireHistogram(entry, "latency");
+                if (h.count() > s.requests)
+                    throw WireError { fmt::format(
+                        "an entry holds {} latencies for {} requests", h.count(), s.requests) };
+                s.latency = std::make_unique<LatencyHistogram>(std::move(h));
+            }
+            e.entries.push_back(std::move(s));
+        }
+    }
+    if (j.contains("loaders")) {
+        const WireJson& loaders = j.at("loaders");
+        if (!loaders.is_array()) throw WireError { "'loaders' must be an array" };
+        for (const WireJson& l : loaders)
+            e.loaders.push_back(loaderSummaryFromJson(l));
+    }
+    return e;
+}
+
+Result<RunEnd> parseRunEndJson(std::string_view text)
+{
+    return wireGuarded([&] { return runEndFromJson(parseWireJson(text)); }, "end of the run: ");
+}
+
+} // namespace wb

@@ -1,0 +1,34 @@
+#pragma once
+// The end-of-run record on the wire (run/runfold.h's RunEnd): what a loader says
+// when it finishes, beside the intervals it already sent; merged with the other
+// loaders' ends into the whole run's. Per-entry stats of a mix carry their latency
+// histograms (HdrHistogram V2 base64 plus exact totals), so the merge is exact.
+//
+//   {"engine_version":"0.1.0","protocol":"h2c","measured_s":10.0,"measure_start_unix_ms":..,
+//    "stopped_early":false,"reconnects":0,"server_stream_limit":0,"warmup_requests":0,
+//    "first_tls_error":"","first_connect_error":"","slo_aborted_by":"",
+//    "thread_rps_samples":[...],"interval_requests":N,
+//    "entries":[{"requests":..,"errors_by_kind":{..},"status_codes":{..},
+//                "histograms":{"latency":".."},"histogram_totals":{..}}],
+//    "loaders":[{"index":0,"host":"..",...}]}
+
+#include "common/result.h"
+#include "run/runfold.h"
+#include "wire/wirejson.h"
+
+#include <string_view>
+
+namespace wb {
+
+/// intervalRequests: the requests its intervals hold, so a reader can check that it has them all.
+WireJson runEndToJson(const RunEnd& end, uint64_t intervalRequests);
+/// The inverse (throws WireError; see wireGuarded). intervalRequests gets the check value
+/// (UINT64_MAX when the writer gave none).
+RunEnd runEndFromJson(const WireJson& j, uint64_t* intervalRequests = nullptr);
+Result<RunEnd> parseRunEndJson(std::string_view text);
+
+/// A loader's row of the loaders table, and back.
+WireJson loaderSummaryToJson(const LoaderSummary& l);
+LoaderSummary loaderSummaryFromJson(const WireJson& j);
+
+} // namespace wb
