@@ -3,11 +3,12 @@
 # whichever is there: builds wrkbench-cli and its man page when they are not, packages them (cpack, the CLI's
 # .deb alone) and sends only that .deb to the engine.
 #
-#   packaging/build-image.sh [-t TAG] [--local-base] [BUILD_DIR]
+#   packaging/build-image.sh [-t TAG] [--local-base] [--no-cache] [BUILD_DIR]
 #
 #   -t TAG        the image's name (default wrkbench-cli:VERSION, what --image defaults to)
 #   --local-base  no registry at hand: build on a Debian 12 base made from Debian's mirror
 #                 (packaging/base-image.sh; root, debootstrap) instead of docker.io/library/debian:12-slim
+#   --no-cache    no layer of an earlier build (its packages from the mirror may be older): for a release
 #   BUILD_DIR     default build/
 #
 # Then push it where your cluster pulls from and name it in the run (docs/DISTRIBUTED.md):
@@ -20,11 +21,12 @@
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 
-tag="" localBase=0 buildDir=build
+tag="" localBase=0 noCache=() buildDir=build
 while [ $# -gt 0 ]; do
     case "$1" in
     -t) tag=$2; shift 2 ;;
     --local-base) localBase=1; shift ;;
+    --no-cache) noCache=(--no-cache); shift ;;
     -h | --help) sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     -*) echo "build-image: unknown option $1" >&2; exit 2 ;;
     *) buildDir=$1; shift ;;
@@ -51,7 +53,9 @@ version=$("$buildDir/bin/wrkbench-cli" --version | awk '{ print $2 }')
 
 context=$(mktemp -d)
 trap 'rm -rf "$context"' EXIT
-# The CLI's package alone (a tree with the GUI need not have built it).
+# The CLI's package alone (a tree with the GUI need not have built it), reproducible: dated by the binary,
+# so the same build makes the same .deb and the engine reuses its layers instead of installing it again.
+export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(stat -c %Y "$buildDir/bin/wrkbench-cli")}
 if ! cpack --config "$buildDir/CPackConfig.cmake" -D CPACK_COMPONENTS_ALL=cli -B "$context/out" \
     >"$context/cpack.log" 2>&1; then
     cat "$context/cpack.log" >&2
@@ -72,6 +76,6 @@ nofile=$(ulimit -Hn) nproc=4096
 [ "$nofile" = unlimited ] && nofile=1048576
 # --network host: apt in the build reaches the mirror the way this host does (no bridge needed).
 "${engine[@]}" build --network host --ulimit "nofile=$nofile:$nofile" --ulimit "nproc=$nproc:$nproc" \
-    "${buildArgs[@]}" -f "$src/packaging/Containerfile" -t "$tag" "$context/ctx" >&2
+    "${noCache[@]}" "${buildArgs[@]}" -f "$src/packaging/Containerfile" -t "$tag" "$context/ctx" >&2
 size=$("${engine[@]}" image inspect --format '{{.Size}}' "$tag")
 echo "$tag $((size / 1000000)) MB"
