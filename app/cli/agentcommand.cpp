@@ -43,8 +43,8 @@ void addAgentCommand(CLI::App& app, AgentArgs& a)
         "A connection's TLS handshake must be done within this of its start (default 3s)");
     cmd->add_option("--max-clients-per-address", a.perAddress,
         "Connections open at once from one address (default 8; 128 in all): more are refused");
-    cmd->add_option("--max-connections", a.maxConnections,
-        "The most connections one run may open from this agent (default 10000)");
+    cmd->add_option(
+        "--max-connections", a.maxConnections, "The most connections one run may open from this agent (default 10000)");
     cmd->add_option("--max-threads", a.maxThreads, "The most loader threads one run may use (default 64)");
     cmd->add_option("--max-rate", a.maxRate, "The highest rate one run may ask, rate stages included (default 1M/s)");
     cmd->add_option("--max-start-ahead", a.maxStartAhead,

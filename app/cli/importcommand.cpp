@@ -1,11 +1,11 @@
 // `wrkbench-cli import`: wrk and wrk2 reports from old logs into a session.
 
 #include "cliparse.h"
+#include "import/wrkimport.h"
 #include "parse/logheadings.h"
 #include "parse/wrklog.h"
 #include "sessioncommands.h"
 #include "store/sessionstore.h"
-#include "import/wrkimport.h"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>

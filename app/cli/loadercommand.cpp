@@ -1,15 +1,15 @@
 #include "loadercommand.h"
 
 #include "cliparse.h"
-#include "wire/loaderstream.h"
 #include "fleet/pausedloader.h"
 #include "http/requestcheck.h"
 #include "net/address.h"
-#include "pipeline/recordedrun.h"
 #include "parse/quantity.h"
+#include "pipeline/recordedrun.h"
 #include "run/clocknote.h"
 #include "run/shard.h"
 #include "wire/configcodec.h"
+#include "wire/loaderstream.h"
 
 #include <CLI/CLI.hpp>
 #include <csignal>

@@ -1,9 +1,9 @@
 #include "probecommand.h"
 
 #include "cliparse.h"
+#include "parse/quantity.h"
 #include "probe/probe.h"
 #include "probe/probetext.h"
-#include "parse/quantity.h"
 
 #include <CLI/CLI.hpp>
 #include <iostream>

@@ -78,8 +78,8 @@ Status checkRunLimits(const RunConfig& received, const AgentLimits& limits)
     uint64_t stagesUs = 0;
     for (const Stage& s : received.stages) {
         if (s.durationUs > limits.maxDurationUs || stagesUs > limits.maxDurationUs - s.durationUs)
-            return Error { fmt::format("the stages last longer than this agent's --max-duration of {}",
-                seconds(limits.maxDurationUs)) };
+            return Error { fmt::format(
+                "the stages last longer than this agent's --max-duration of {}", seconds(limits.maxDurationUs)) };
         stagesUs += s.durationUs;
         if (!std::isfinite(s.target) || s.target < 0 || s.target > 1e9)
             return Error { "a stage's target must be from 0 to 1e9" };
@@ -95,8 +95,8 @@ Status checkRunLimits(const RunConfig& received, const AgentLimits& limits)
 Status checkShareLimits(const RunConfig& share, const AgentLimits& limits)
 {
     if (share.connections > limits.maxConnections)
-        return Error { fmt::format("{} connections are over this agent's --max-connections of {}", share.connections,
-            limits.maxConnections) };
+        return Error { fmt::format(
+            "{} connections are over this agent's --max-connections of {}", share.connections, limits.maxConnections) };
     if (share.threads > limits.maxThreads)
         return Error { fmt::format(
             "{} threads are over this agent's --max-threads of {}", share.threads, limits.maxThreads) };
@@ -115,8 +115,9 @@ Status checkStartAt(int64_t startAtUnixUs, int64_t nowUnixUs, const AgentLimits&
     if (startAtUnixUs <= 0) return Error { "start_at_unix_us must be positive" };
     const uint64_t ahead = startAtUnixUs > nowUnixUs ? static_cast<uint64_t>(startAtUnixUs - nowUnixUs) : 0;
     if (ahead > limits.maxStartAheadUs)
-        return Error { fmt::format("the start is {} ahead; this agent takes a start at most {} ahead (--max-start-ahead)",
-            seconds(ahead), seconds(limits.maxStartAheadUs)) };
+        return Error { fmt::format(
+            "the start is {} ahead; this agent takes a start at most {} ahead (--max-start-ahead)", seconds(ahead),
+            seconds(limits.maxStartAheadUs)) };
     return {};
 }
 

@@ -211,8 +211,8 @@ void AgentRuns::pump(std::shared_ptr<Run> run)
                     RunFold fold(*share);
                     for (IntervalRecord& i : doc->intervals)
                         fold.add(std::move(i));
-                    hasResult = writeControlFile(run->dir, "result.json",
-                        formatLoaderDocument(fold.finish(doc->end), doc->identity))
+                    hasResult = writeControlFile(
+                        run->dir, "result.json", formatLoaderDocument(fold.finish(doc->end), doc->identity))
                                     .ok();
                 }
     }

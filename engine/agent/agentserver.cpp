@@ -4,8 +4,8 @@
 #include "agentchannel/tlschannel.h"
 #include "common/clock.h"
 #include "common/jsondepth.h"
-#include "http/requestcheck.h"
 #include "fleet/controlfiles.h"
+#include "http/requestcheck.h"
 #include "probe/probe.h"
 #include "run/clocknote.h"
 #include "run/runcontroller.h"
@@ -140,8 +140,7 @@ Result<std::string> startAtText(const std::string& body, const AgentLimits& limi
 AgentServer::AgentServer(AgentServerOptions options, AgentCredentials credentials)
     : m_options(std::move(options))
     , m_credentials(std::move(credentials))
-    , m_runs(
-          AgentRunsOptions { m_options.stateDir + "/runs", m_options.loaderBinary, m_options.limits.maxDurationUs })
+    , m_runs(AgentRunsOptions { m_options.stateDir + "/runs", m_options.loaderBinary, m_options.limits.maxDurationUs })
 {
     if (!m_options.log) m_options.log = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
 }
@@ -271,8 +270,8 @@ void AgentServer::serveConnection(int fd, std::string peer)
 {
     const uint64_t acceptedUs = monotonicNowUs();
     const uint64_t headDeadline = acceptedUs + m_options.headDeadlineUs;
-    auto channel = TlsChannel::accept(
-        m_tls.get(), fd, std::min(headDeadline, acceptedUs + m_options.handshakeDeadlineUs));
+    auto channel
+        = TlsChannel::accept(m_tls.get(), fd, std::min(headDeadline, acceptedUs + m_options.handshakeDeadlineUs));
     if (!channel) {
         logRefusal(fmt::format("{} {} {}", isoNow(), peer, channel.error()));
         return;
@@ -316,8 +315,8 @@ void AgentServer::serveConnection(int fd, std::string peer)
     }
     if (parser.state() != AgentRequestParser::State::Done) return;
     // Logged before it is handled: a request that brings the agent down is still on record.
-    m_options.log(
-        fmt::format("{} {} {} {} received ({} bytes)", isoNow(), peer, request.method, request.path, request.body.size()));
+    m_options.log(fmt::format(
+        "{} {} {} {} received ({} bytes)", isoNow(), peer, request.method, request.path, request.body.size()));
     Answer reply = handle(request);
     m_options.log(fmt::format("{} {} {} {} {}", isoNow(), peer, request.method, request.path, reply.status));
     if (!(*channel)->writeAll(reply.bytes, monotonicNowUs() + m_options.bodyDeadlineUs)) return;
@@ -349,8 +348,7 @@ std::string AgentServer::healthJson()
         { "agent", "wrkbench" }, { "version", engineVersion() }, { "host", m_options.hostName },
         { "busy", m_runs.busy() }, { "allow", allow }, { "max_duration_s", m_options.limits.maxDurationUs / 1'000'000 },
         { "max_connections", m_options.limits.maxConnections }, { "max_threads", m_options.limits.maxThreads },
-        { "max_rate_per_s", m_options.limits.maxRatePerS },
-        { "clock", systemClockNote() }
+        { "max_rate_per_s", m_options.limits.maxRatePerS }, { "clock", systemClockNote() }
     }.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 

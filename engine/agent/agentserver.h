@@ -6,10 +6,10 @@
 // a deadline, and a cap on connections: a slow or hostile client costs a
 // thread for seconds, never the agent.
 
-#include "agentchannel/agentcredentials.h"
 #include "agent/agentlimits.h"
 #include "agent/agentruns.h"
 #include "agent/allowlist.h"
+#include "agentchannel/agentcredentials.h"
 
 #include <atomic>
 #include <cstdio>

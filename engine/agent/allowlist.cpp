@@ -125,7 +125,8 @@ Result<std::vector<std::string>> AllowList::pin(const std::string& host) const
     if (::getaddrinfo(host.c_str(), nullptr, &hints, &found) != 0 || !found)
         return Error { listed
                 ? fmt::format("target {} is allowed but does not resolve here", host)
-                : fmt::format("target {} is not allowed: it is not listed in --allow and does not resolve here", host) };
+                : fmt::format(
+                    "target {} is not allowed: it is not listed in --allow and does not resolve here", host) };
     bool all = true;
     std::vector<std::string> addresses;
     for (addrinfo* ai = found; ai; ai = ai->ai_next) {
@@ -142,8 +143,7 @@ Result<std::vector<std::string>> AllowList::pin(const std::string& host) const
         if (std::find(addresses.begin(), addresses.end(), text) == addresses.end()) addresses.emplace_back(text);
     }
     ::freeaddrinfo(found);
-    if (addresses.empty())
-        return Error { fmt::format("target {} is not allowed: it resolves to no IP address", host) };
+    if (addresses.empty()) return Error { fmt::format("target {} is not allowed: it resolves to no IP address", host) };
     if (listed || all) return addresses;
     return Error { fmt::format(
         "target {} is not allowed: it resolves outside this agent's --allow {}", host, fmt::join(m_entries, ",")) };

@@ -78,8 +78,8 @@ Result<std::unique_ptr<TlsChannel>> TlsChannel::handshake(
     if (!server && !verifyName.empty()) {
         X509_VERIFY_PARAM* param = SSL_get0_param(ssl);
         unsigned char ip[16];
-        const bool literal = ::inet_pton(AF_INET, verifyName.c_str(), ip) == 1
-            || ::inet_pton(AF_INET6, verifyName.c_str(), ip) == 1;
+        const bool literal
+            = ::inet_pton(AF_INET, verifyName.c_str(), ip) == 1 || ::inet_pton(AF_INET6, verifyName.c_str(), ip) == 1;
         // An address is matched against the certificate's IP entries only, a name against its
         // DNS entries (no partial wildcards): OpenSSL checks it with the chain, in the handshake.
         const int set = literal ? X509_VERIFY_PARAM_set1_ip_asc(param, verifyName.c_str())

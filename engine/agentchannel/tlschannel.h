@@ -25,8 +25,8 @@ public:
     /// With verifyName (a context that verifies the chain), the certificate must also name it
     /// (a DNS name, or an IP address in its subjectAltName), checked in the handshake: a
     /// certificate the CA signed for another host is refused before a byte is sent.
-    static Result<std::unique_ptr<TlsChannel>> connect(SSL_CTX* ctx, const std::string& host, uint16_t port,
-        uint64_t deadlineUs, const std::string& verifyName = {});
+    static Result<std::unique_ptr<TlsChannel>> connect(
+        SSL_CTX* ctx, const std::string& host, uint16_t port, uint64_t deadlineUs, const std::string& verifyName = {});
     ~TlsChannel();
     TlsChannel(const TlsChannel&) = delete;
     TlsChannel& operator=(const TlsChannel&) = delete;

@@ -1,7 +1,7 @@
 #include "agentclient/agentendpoints.h"
 
-#include "agentclient/agentclient.h"
 #include "agentchannel/agentcredentials.h"
+#include "agentclient/agentclient.h"
 
 #include <fmt/format.h>
 #include <fstream>

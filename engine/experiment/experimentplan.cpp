@@ -1,7 +1,7 @@
 #include "experiment/experimentplan.h"
 
-#include "parse/requestmix.h"
 #include "parse/quantity.h"
+#include "parse/requestmix.h"
 
 #include <algorithm>
 #include <cmath>

@@ -4,8 +4,8 @@
 // FleetMerge interval by interval, as a LoadRunner, so the run pipeline stores
 // and reports the merged run like any other.
 
-#include "wire/loaderread.h"
 #include "run/loadrunner.h"
+#include "wire/loaderread.h"
 
 #include <vector>
 

@@ -111,8 +111,7 @@ void FleetMerge::finished(unsigned loader, const RunEnd& end, uint64_t intervalR
     LoaderSummary& row = m_rows[loader];
     row.requestsPerS = end.measuredS > 0 ? static_cast<double>(row.requests) / end.measuredS : 0;
     row.state = end.stoppedEarly ? "stopped" : "completed";
-    if (end.measureStartUnixMs)
-        row.startOffsetMs = static_cast<double>(end.measureStartUnixMs - m_commonStartUnixMs);
+    if (end.measureStartUnixMs) row.startOffsetMs = static_cast<double>(end.measureStartUnixMs - m_commonStartUnixMs);
     if (intervalRequests != UINT64_MAX && intervalRequests != row.requests)
         m_warnings.push_back(fmt::format("loader {} measured {} requests but {} arrived in its intervals: the merged "
                                          "run lacks the rest",

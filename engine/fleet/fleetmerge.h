@@ -13,9 +13,9 @@
 
 #include "common/result.h"
 #include "run/runfold.h"
-#include "wire/loaderstream.h"
 #include "run/runobserver.h"
 #include "stats/snapshot.h"
+#include "wire/loaderstream.h"
 
 #include <cstdint>
 #include <map>

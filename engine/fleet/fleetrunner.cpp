@@ -3,10 +3,10 @@
 #include "common/clock.h"
 #include "fleet/controlfiles.h"
 #include "fleet/kubeexecutor.h"
-#include "wire/loaderread.h"
 #include "fleet/localexecutor.h"
 #include "run/runcontroller.h"
 #include "wire/configcodec.h"
+#include "wire/loaderread.h"
 
 #include <cerrno>
 #include <fmt/format.h>

@@ -12,8 +12,8 @@
 #include "fleet/fleetmerge.h"
 #include "fleet/kubemanifest.h"
 #include "fleet/loaderexecutor.h"
-#include "wire/loaderread.h"
 #include "run/loadrunner.h"
+#include "wire/loaderread.h"
 
 #include <atomic>
 #include <functional>

@@ -63,8 +63,7 @@ Json manifest(const KubeOptions& o, const std::string& configJson, unsigned load
     Json podSpec {
         { "restartPolicy", "Never" },
         // The image's numeric USER (nobody) satisfies runAsNonRoot; seccomp as the runtime's default.
-        { "securityContext",
-            { { "runAsNonRoot", true }, { "seccompProfile", { { "type", "RuntimeDefault" } } } } },
+        { "securityContext", { { "runAsNonRoot", true }, { "seccompProfile", { { "type", "RuntimeDefault" } } } } },
         // One loader per node where the cluster allows it: loaders that share a node measure the node.
         { "topologySpreadConstraints",
             Json::array({ { { "maxSkew", 1 }, { "topologyKey", "kubernetes.io/hostname" },

@@ -93,9 +93,7 @@ std::vector<NamedHistogram> runHistograms(const RunResult& result)
     return out;
 }
 
-} // namespace
-
-std::string formatJsonReport(const RunResult& result)
+Json reportJson(const RunResult& result)
 {
     Json doc;
     doc["tool"] = "wrkbench";
@@ -196,15 +194,21 @@ std::string formatJsonReport(const RunResult& result)
     }
     if (!result.firstTlsError.empty()) doc["first_tls_error"] = result.firstTlsError;
     if (!result.firstConnectError.empty()) doc["first_connect_error"] = result.firstConnectError;
-    return dumpWireJson(doc, 2) + "\n";
+    return doc;
+}
+
+} // namespace
+
+std::string formatJsonReport(const RunResult& result)
+{
+    return dumpWireJson(reportJson(result), 2) + "\n";
 }
 
 std::string formatLoaderDocument(const RunResult& share, const LoaderIdentity& identity)
 {
-    std::string doc = formatJsonReport(share);
-    Json j = Json::parse(doc);
-    j["loader"] = loaderSectionJson(share, identity);
-    return dumpWireJson(j, 2) + "\n";
+    Json doc = reportJson(share);
+    doc["loader"] = loaderSectionJson(share, identity);
+    return dumpWireJson(doc, 2) + "\n";
 }
 
 } // namespace wb

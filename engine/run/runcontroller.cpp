@@ -214,7 +214,7 @@ RunResult RunController::run()
     for (auto& t : threads)
         t.join();
 
-    const uint64_t lastUs = m_plan.measureStartUs + static_cast<uint64_t>(std::llround(m_lastEndS * 1e6));
+    const uint64_t lastUs = m_plan.measureStartUs + static_cast<uint64_t>(std::llround(fold.lastEndS() * 1e6));
     end.stoppedEarly = m_plan.stopRequested.load() && lastUs < m_plan.endUs;
     for (auto& w : m_workers) {
         RunEnd mine;
@@ -258,7 +258,6 @@ void RunController::mergeInterval(uint32_t index, uint64_t runEndUs, RunFold& fo
     IntervalRecord record = IntervalRecord::of(s, m_measureStartUnixMs + std::llround(s.startS * 1000));
     for (auto* o : m_observers)
         o->onInterval(record);
-    m_lastEndS = std::max(m_lastEndS, s.endS);
     fold.add(s, std::move(record));
     if (m_plan.config.sloAbort) checkSloBudgets(s.endS, fold.sofar(), end);
 }

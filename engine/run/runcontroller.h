@@ -68,7 +68,6 @@ private:
     bool m_prepared = false;
     int64_t m_startAtUnixUs = 0;
     int64_t m_measureStartUnixMs = 0;
-    double m_lastEndS = 0; ///< end of the last merged interval, seconds since measurement began
 };
 
 /// The engine version string ("0.1.0").

@@ -63,6 +63,8 @@ public:
 
     /// The totals so far (the SLO budgets are judged on them during the run).
     const RunResult& sofar() const { return m_result; }
+    /// Where the last interval added ends, seconds since measurement began.
+    double lastEndS() const { return m_lastEndS; }
 
     /// The result: the intervals' totals, the end's fields, the duration, the requested rate
     /// and the SLO verdicts. The fold is spent afterwards.

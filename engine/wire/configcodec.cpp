@@ -6,6 +6,9 @@
 #include "wire/wirejson.h"
 
 #include <cmath>
+#include <fmt/format.h>
+#include <limits>
+#include <type_traits>
 
 namespace wb {
 
@@ -73,9 +76,31 @@ void putLoad(Json& j, const RunConfig& c)
     }
 }
 
+// A value of the field's own type, or a WireError naming the key: nlohmann's get<unsigned>() of
+// 1e40 or -1 is undefined behaviour, and a count that wrapped would run another load.
+template<typename T> T valueOf(const Json& v, const char* key)
+{
+    if constexpr (std::is_same_v<T, bool>) {
+        if (!v.is_boolean()) throw WireError { fmt::format("'{}' must be true or false", key) };
+        return v.get<bool>();
+    } else if constexpr (std::is_integral_v<T>) {
+        static_assert(std::is_unsigned_v<T>);
+        if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<int64_t>() >= 0))
+            throw WireError { fmt::format("'{}' must be a whole number", key) };
+        if (v.get<uint64_t>() > std::numeric_limits<T>::max())
+            throw WireError { fmt::format("'{}' is out of range (at most {})", key, std::numeric_limits<T>::max()) };
+        return static_cast<T>(v.get<uint64_t>());
+    } else if constexpr (std::is_floating_point_v<T>) {
+        if (!v.is_number()) throw WireError { fmt::format("'{}' must be a number", key) };
+        return v.get<T>();
+    } else {
+        return v.template get<T>(); // strings and lists of them: a wrong type throws json's type_error
+    }
+}
+
 template<typename T> void readIf(const Json& j, const char* key, T& out)
 {
-    if (auto it = j.find(key); it != j.end() && !it->is_null()) out = it->template get<T>();
+    if (auto it = j.find(key); it != j.end() && !it->is_null()) out = valueOf<T>(*it, key);
 }
 
 Status getLoad(const Json& j, RunConfig& c)
@@ -96,7 +121,8 @@ Status getLoad(const Json& j, RunConfig& c)
     if (auto it = j.find("stages"); it != j.end() && it->is_array()) {
         c.stages.clear();
         for (const Json& s : *it)
-            c.stages.push_back(Stage { s.at("duration_us").get<uint64_t>(), s.at("target").get<double>() });
+            c.stages.push_back(Stage {
+                valueOf<uint64_t>(s.at("duration_us"), "duration_us"), valueOf<double>(s.at("target"), "target") });
     }
     readIf(j, "stages_are_connections", c.stagesAreConnections);
     readIf(j, "send_spin_us", c.sendSpinUs);
@@ -147,7 +173,8 @@ Result<std::vector<Header>> readHeaders(const Json& j)
         // The CLI's rules (http/requestcheck.h), whoever wrote the configuration: a name or value
         // that could end a header line would smuggle a request to the target.
         if (auto st = checkHeaderName(header.name); !st) return Error { st.error() };
-        if (auto st = readBytes(h, "value", header.value); !st) return Error { "header " + header.name + ": " + st.error() };
+        if (auto st = readBytes(h, "value", header.value); !st)
+            return Error { "header " + header.name + ": " + st.error() };
         if (auto st = checkHeaderValue(header.value); !st) return Error { "header " + header.name + ": " + st.error() };
         out.push_back(std::move(header));
     }

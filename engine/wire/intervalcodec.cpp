@@ -59,7 +59,8 @@ std::vector<std::pair<int, uint64_t>> statusCountsFromJson(const WireJson& j)
         if (!code.empty() && code.size() <= 3 && code.find_first_not_of("0123456789") == std::string::npos)
             c = std::stoi(code);
         if (c < 0 || c > StatusCounts::MAX_CODE)
-            throw WireError { fmt::format("status code '{}' is not a number from 0 to {}", code, StatusCounts::MAX_CODE) };
+            throw WireError { fmt::format(
+                "status code '{}' is not a number from 0 to {}", code, StatusCounts::MAX_CODE) };
         if (!n.is_number_unsigned() && !(n.is_number_integer() && n.get<int64_t>() >= 0))
             throw WireError { fmt::format("the count of status {} must be a whole number", code) };
         out.emplace_back(c, n.get<uint64_t>());
@@ -136,7 +137,8 @@ IntervalRecord intervalFromJson(const WireJson& j)
     s.tlsHandshake = wireHistogram(j, "tls_handshake");
     s.firstByte = wireHistogram(j, "ttfb");
     if (s.latency.count() > s.requests)
-        throw WireError { fmt::format("an interval holds {} latencies for {} requests", s.latency.count(), s.requests) };
+        throw WireError { fmt::format(
+            "an interval holds {} latencies for {} requests", s.latency.count(), s.requests) };
     return IntervalRecord::of(s, wireInt(j, "start_unix_ms"));
 }
 

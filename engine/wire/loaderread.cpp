@@ -41,7 +41,8 @@ LoaderIdentity identityOf(const Json& j)
 // loader section's end record.
 LoaderDocument documentOf(const Json& doc)
 {
-    if (!doc.is_object() || wireText(doc, "tool") != "wrkbench") throw WireError { "this is not a wrkbench --json result" };
+    if (!doc.is_object() || wireText(doc, "tool") != "wrkbench")
+        throw WireError { "this is not a wrkbench --json result" };
     if (!doc.contains("loader"))
         throw WireError { "this result is not a loader's: run each loader with --shard I/N (and --start-at)" };
     const Json& loader = doc.at("loader");

@@ -100,8 +100,8 @@ LatencyHistogram wireHistogram(const WireJson& holder, const char* key)
     if (totals.is_object() && totals.contains(key)) {
         const WireJson& t = totals.at(key);
         if (wireCount(t, "count") != h->count())
-            throw WireError { fmt::format("histogram_totals.{}.count is {} but the histogram holds {}", key,
-                wireCount(t, "count"), h->count()) };
+            throw WireError { fmt::format(
+                "histogram_totals.{}.count is {} but the histogram holds {}", key, wireCount(t, "count"), h->count()) };
         if (!h->setExactTotals(wireCount(t, "min_us"), wireCount(t, "max_us"), wireCount(t, "sum_us")))
             throw WireError { fmt::format("histogram_totals.{} does not fit its histogram", key) };
     }

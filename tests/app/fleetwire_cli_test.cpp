@@ -6,6 +6,7 @@
 
 #include "nginx.h"
 #include "store/sessionstore.h"
+#include "testagent.h"
 #include "testsupport.h"
 
 #include <cstdlib>
@@ -33,47 +34,6 @@ std::string hex(const std::string& bytes)
     return out;
 }
 
-/// A real agent as a child process (docs/AGENT.md), allowed to load 127.0.0.1 only.
-class Agent
-{
-public:
-    explicit Agent(const test::TempDir& dir)
-        : m_state(dir.file("agent"))
-        , m_log(dir.file("agent.log"))
-        , m_tokenFile(dir.file("agent.token"))
-    {
-        m_process.start({ test::cliPath(), "agent", "--listen", "127.0.0.1:0", "--allow", "127.0.0.1",
-                            "--state-dir", m_state },
-            m_log);
-        for (int i = 0; i < 3000 && test::readFile(m_log).find("max duration") == std::string::npos; ++i)
-            ::usleep(10'000);
-        const std::string banner = test::readFile(m_log);
-        const size_t at = banner.find("listening on ");
-        if (at != std::string::npos) m_address = banner.substr(at + 13, banner.find(' ', at + 13) - at - 13);
-        std::string token = test::readFile(m_state + "/token");
-        while (!token.empty() && token.back() == '\n')
-            token.pop_back();
-        test::writeFile(m_tokenFile, token + "\n");
-        ::chmod(m_tokenFile.c_str(), 0600);
-    }
-    /// The flags of `run` that load from this agent, its certificate pinned.
-    std::vector<std::string> runFlags() const
-    {
-        const std::string banner = test::readFile(m_log);
-        const std::string key = "fingerprint: ";
-        const size_t at = banner.find(key);
-        const std::string pin
-            = at == std::string::npos ? "" : banner.substr(at + key.size(), banner.find('\n', at) - at - key.size());
-        return { "--on", "agents", m_address, "--agent-token-file", m_tokenFile, "--agent-fingerprint", pin };
-    }
-    bool up() const { return !m_address.empty(); }
-    std::string log() const { return test::readFile(m_log); }
-
-private:
-    std::string m_state, m_log, m_tokenFile, m_address;
-    test::ChildProcess m_process;
-};
-
 class FleetWire : public ::testing::Test
 {
 protected:
@@ -93,9 +53,10 @@ protected:
     {
         if (where == "local") return { "--loaders", "2" };
         if (where == "kubernetes") return { "--loaders", "2", "--on", "kubernetes", "--kubectl", fakeKubectl() };
-        if (!m_agent) m_agent = std::make_unique<Agent>(m_dir);
-        EXPECT_TRUE(m_agent->up()) << m_agent->log();
-        return m_agent->runFlags();
+        if (!m_agent) m_agent = std::make_unique<test::Agent>(m_dir, "agent");
+        EXPECT_FALSE(m_agent->address().empty()) << m_agent->log();
+        return { "--on", "agents", m_agent->address(), "--agent-token-file", m_agent->tokenFile(),
+            "--agent-fingerprint", m_agent->fingerprint() };
     }
     test::ProcessResult run(const std::string& where, std::vector<std::string> args)
     {
@@ -105,7 +66,7 @@ protected:
         return test::runCli(all, 120'000);
     }
     test::TempDir m_dir;
-    std::unique_ptr<Agent> m_agent;
+    std::unique_ptr<test::Agent> m_agent;
 };
 
 class EveryPlacement : public FleetWire, public ::testing::WithParamInterface<std::string>
@@ -121,8 +82,9 @@ TEST_P(EveryPlacement, LoadersSendTheBodyBytesTheUserGave)
     options.bodyLog = true;
     ASSERT_TRUE(nginx.start(options)) << nginx.log();
     test::writeFile(m_dir.file("body.bin"), NOT_UTF8);
-    const auto r = run(GetParam(), { "-t1", "-c2", "-d1s", "-X", "POST", "--body-file", m_dir.file("body.bin"),
-        "--db", m_dir.file("s.wrkbench"), "http://127.0.0.1:" + std::to_string(nginx.port()) + "/body" });
+    const auto r = run(GetParam(),
+        { "-t1", "-c2", "-d1s", "-X", "POST", "--body-file", m_dir.file("body.bin"), "--db", m_dir.file("s.wrkbench"),
+            "http://127.0.0.1:" + std::to_string(nginx.port()) + "/body" });
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
     const std::vector<std::string> bodies = nginx.bodyLog();
     ASSERT_FALSE(bodies.empty()) << nginx.log();
@@ -147,8 +109,9 @@ TEST_P(EveryPlacement, TheTargetServesWhatTheRunCounts)
     options.requestLog = true;
     ASSERT_TRUE(nginx.start(options)) << nginx.log();
     const unsigned connections = 4;
-    const auto r = run(GetParam(), { "-t1", "-c" + std::to_string(connections), "-d2s", "--json", "-",
-        "http://127.0.0.1:" + std::to_string(nginx.port()) + "/" });
+    const auto r = run(GetParam(),
+        { "-t1", "-c" + std::to_string(connections), "-d2s", "--json", "-",
+            "http://127.0.0.1:" + std::to_string(nginx.port()) + "/" });
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
     const Json j = Json::parse(r.out);
     const uint64_t counted = j["summary"]["requests"].get<uint64_t>();
@@ -169,8 +132,9 @@ TEST_P(EveryPlacement, AWarmUpIsCountedAndReported)
     options.requestLog = true;
     ASSERT_TRUE(nginx.start(options)) << nginx.log();
     const unsigned connections = 2;
-    const auto r = run(GetParam(), { "-t1", "-c" + std::to_string(connections), "-d1s", "--warmup", "1s", "--json",
-        "-", "http://127.0.0.1:" + std::to_string(nginx.port()) + "/" });
+    const auto r = run(GetParam(),
+        { "-t1", "-c" + std::to_string(connections), "-d1s", "--warmup", "1s", "--json", "-",
+            "http://127.0.0.1:" + std::to_string(nginx.port()) + "/" });
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
     const Json j = Json::parse(r.out);
     const uint64_t counted = j["summary"]["requests"].get<uint64_t>();
@@ -188,12 +152,12 @@ INSTANTIATE_TEST_SUITE_P(Loaders, EveryPlacement, ::testing::Values("local", "ku
 // adding up to the run, as one process shows them.
 TEST_F(FleetWire, AMixOverLoadersKeepsItsEntries)
 {
-    test::writeFile(m_dir.file("mix.jsonl"),
-        "{\"url\": \"http://builtin/\"}\n{\"url\": \"http://builtin/status/404\"}\n");
+    test::writeFile(
+        m_dir.file("mix.jsonl"), "{\"url\": \"http://builtin/\"}\n{\"url\": \"http://builtin/status/404\"}\n");
     for (const std::string& loaders : { std::string("1"), std::string("2") }) {
         SCOPED_TRACE(loaders + " loaders");
-        std::vector<std::string> args = { "run", "-t1", "-c4", "-d1s", "--requests", m_dir.file("mix.jsonl"),
-            "--json", "-", "--db", m_dir.file("s" + loaders + ".wrkbench") };
+        std::vector<std::string> args = { "run", "-t1", "-c4", "-d1s", "--requests", m_dir.file("mix.jsonl"), "--json",
+            "-", "--db", m_dir.file("s" + loaders + ".wrkbench") };
         if (loaders != "1") args.insert(args.end(), { "--loaders", loaders });
         const auto r = test::runCli(args, 60'000);
         ASSERT_EQ(r.exitCode, 0) << r.err;

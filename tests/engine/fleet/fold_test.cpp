@@ -108,8 +108,8 @@ RunEnd randomEnd(std::mt19937_64& random, unsigned loader)
 }
 
 // Writes a loader's whole stream through the real writer into a file and reads it back.
-LoaderDocument streamed(const RunConfig& whole, unsigned loader, unsigned count, const RunResult& share,
-    const test::TempDir& dir)
+LoaderDocument streamed(
+    const RunConfig& whole, unsigned loader, unsigned count, const RunResult& share, const test::TempDir& dir)
 {
     const std::string path = dir.file("loader" + std::to_string(loader) + ".jsonl");
     const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);

@@ -18,7 +18,10 @@ RunConfig everyField()
     c.request.url = *parseUrl("https://api.example:8443/v1/items?q=1");
     c.request.method = "PATCH";
     c.request.headers = { { "Host", "api.example" }, { "X-Trace", "a, \"b\"" }, { "X-Empty", "" } };
-    c.request.body = std::string("a\xc0\xaf" "b\xed\xa0\x80" "c", 8);
+    c.request.body = std::string("a\xc0\xaf"
+                                 "b\xed\xa0\x80"
+                                 "c",
+        8);
     c.tls.verifyPeer = false;
     c.tls.caFile = "/etc/ssl/ca.pem";
     c.threads = 3;
@@ -189,7 +192,8 @@ TEST(ConfigCodec, BadInputIsOneSentence)
              "{\"headers\": {\"a\": 1}}", "{\"mix\": {\"entries\": [{\"url\": 7}]}}",
              // smuggling: a value that ends its header line, a method that is a request line
              "{\"headers\": [{\"name\": \"X\", \"value\": \"a\\r\\n\\r\\nGET /SMUGGLED HTTP/1.1\"}]}",
-             "{\"method\": \"GET http://other/ HTTP/1.1\\r\\nX:\"}", "{\"headers\": [{\"name\": \"Bad Name\", \"value\": \"v\"}]}" }) {
+             "{\"method\": \"GET http://other/ HTTP/1.1\\r\\nX:\"}",
+             "{\"headers\": [{\"name\": \"Bad Name\", \"value\": \"v\"}]}" }) {
         auto c = runConfigFromJson(text);
         ASSERT_FALSE(c) << text;
         EXPECT_FALSE(c.error().empty()) << text;
