@@ -8,6 +8,9 @@
 # request with -m10 (strace -f -c).
 #
 #   bench/vs-h2load.sh [PAIRS=5] [SECONDS=5]
+#   BASELINE_CLI=/path/to/older/wrkbench-cli bench/vs-h2load.sh ...
+# With BASELINE_CLI, an older build runs in the same interleaved rounds and is
+# reported as the tool "baseline" beside wrkbench.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 PAIRS=${1:-5}
@@ -29,6 +32,10 @@ for proto in h2c h2; do
             echo "$proto-m$m h2load $(parse_h2load "$work/h2load-$proto-$m-$i")" >> "$results"
             timed 1 "$work/wb-$proto-$m-$i" "$CLI" -t1 -c$CONNS -m$m -d${SECONDS_PER_RUN}s --http2 -k "$url"
             echo "$proto-m$m wrkbench $(parse_wrk "$work/wb-$proto-$m-$i")" >> "$results"
+            if [ -n "${BASELINE_CLI:-}" ]; then
+                timed 1 "$work/base-$proto-$m-$i" "$BASELINE_CLI" -t1 -c$CONNS -m$m -d${SECONDS_PER_RUN}s --http2 -k "$url"
+                echo "$proto-m$m baseline $(parse_wrk "$work/base-$proto-$m-$i")" >> "$results"
+            fi
         done
     done
 done
@@ -39,11 +46,18 @@ errors=$(grep -cE "errors|resets|Non-2xx" "$work/wb-10k" || true)
 echo "c10k wrkbench $(parse_wrk "$work/wb-10k") $errors" >> "$results"
 timed 1 "$work/h2load-10k" h2load -t1 -c10000 -m1 -D$SECONDS_PER_RUN "http://127.0.0.1:$NGINX_H2C_PORT/"
 echo "c10k h2load $(parse_h2load "$work/h2load-10k") 0" >> "$results"
+if [ -n "${BASELINE_CLI:-}" ]; then
+    timed 1 "$work/base-10k" "$BASELINE_CLI" -t1 -c10000 -d${SECONDS_PER_RUN}s --timeout 10s --http2 "http://127.0.0.1:$NGINX_H2C_PORT/"
+    errors=$(grep -cE "errors|resets|Non-2xx" "$work/base-10k" || true)
+    echo "c10k baseline $(parse_wrk "$work/base-10k") $errors" >> "$results"
+fi
 
 # Syscalls per request with -m10, counted by strace (slows both alike; only the count matters).
-for tool in h2load wrkbench; do
+for tool in h2load wrkbench ${BASELINE_CLI:+baseline}; do
     if [ $tool = h2load ]; then
         cmd=(h2load -t1 -c$CONNS -m10 -D3 "http://127.0.0.1:$NGINX_H2C_PORT/"); parse=parse_h2load
+    elif [ $tool = baseline ]; then
+        cmd=("$BASELINE_CLI" -t1 -c$CONNS -m10 -d3s --http2 "http://127.0.0.1:$NGINX_H2C_PORT/"); parse=parse_wrk
     else
         cmd=("$CLI" -t1 -c$CONNS -m10 -d3s --http2 "http://127.0.0.1:$NGINX_H2C_PORT/"); parse=parse_wrk
     fi
@@ -64,7 +78,7 @@ print("|---|---|---|---|---|---|---|---|")
 for case in ("h2c-m10", "h2c-m1", "h2-m10", "h2-m1"):
     base = None
     peer = [r for r in rows if r[0] == case and r[1] == "h2load"]
-    for tool in ("h2load", "wrkbench"):
+    for tool in ("h2load", "wrkbench", "baseline"):
         rs = [r for r in rows if r[0] == case and r[1] == tool and float(r[3]) > 0]
         if not rs: continue
         rps = med([float(r[3]) for r in rs])

@@ -7,6 +7,9 @@
 # check and syscalls per request (strace -f -c).
 #
 #   bench/vs-wrk.sh [PAIRS=5] [SECONDS=5]
+#   BASELINE_CLI=/path/to/older/wrkbench-cli bench/vs-wrk.sh ...
+# With BASELINE_CLI, an older build (say, of the commit before a change) runs in
+# the same interleaved rounds, and every table gains its ratio against it.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 PAIRS=${1:-5}
@@ -28,6 +31,10 @@ for scheme in http https; do
         echo "$scheme wrk $(parse_wrk "$work/wrk-$scheme-$i")" >> "$results"
         timed 1 "$work/wb-$scheme-$i" "$CLI" -t1 -c$CONNS -d${SECONDS_PER_RUN}s "${insecure[@]}" "$url"
         echo "$scheme wrkbench $(parse_wrk "$work/wb-$scheme-$i")" >> "$results"
+        if [ -n "${BASELINE_CLI:-}" ]; then
+            timed 1 "$work/base-$scheme-$i" "$BASELINE_CLI" -t1 -c$CONNS -d${SECONDS_PER_RUN}s "${insecure[@]}" "$url"
+            echo "$scheme baseline $(parse_wrk "$work/base-$scheme-$i")" >> "$results"
+        fi
         if [ "$i" -le 3 ]; then
             timed 1 "$work/h2-$scheme-$i" h2load --h1 -t1 -c$CONNS -D$SECONDS_PER_RUN "$url"
             echo "$scheme h2load $(parse_h2load "$work/h2-$scheme-$i")" >> "$results"
@@ -40,10 +47,14 @@ timed 1 "$work/wb-10k" "$CLI" -t1 -c10000 -d${SECONDS_PER_RUN}s --timeout 10s "h
 echo "c10k wrkbench $(parse_wrk "$work/wb-10k")" >> "$results"
 timed 1 "$work/wrk-10k" wrk -t1 -c10000 -d${SECONDS_PER_RUN}s --timeout 10s "http://127.0.0.1:$NGINX_PORT/"
 echo "c10k wrk $(parse_wrk "$work/wrk-10k")" >> "$results"
+if [ -n "${BASELINE_CLI:-}" ]; then
+    timed 1 "$work/base-10k" "$BASELINE_CLI" -t1 -c10000 -d${SECONDS_PER_RUN}s --timeout 10s "http://127.0.0.1:$NGINX_PORT/"
+    echo "c10k baseline $(parse_wrk "$work/base-10k")" >> "$results"
+fi
 
 # Syscalls per request, counted by strace (slows both tools alike; only the count matters).
-for tool in wrk wrkbench; do
-    bin=wrk; [ $tool = wrkbench ] && bin=$CLI
+for tool in wrk wrkbench ${BASELINE_CLI:+baseline}; do
+    bin=wrk; [ $tool = wrkbench ] && bin=$CLI; [ $tool = baseline ] && bin=$BASELINE_CLI
     taskset -c 1 strace -f -c -o "$work/strace-$tool" "$bin" -t1 -c$CONNS -d3s "http://127.0.0.1:$NGINX_PORT/" > "$work/strace-$tool.out" 2>&1
     calls=$(awk '/^[ ]+[0-9.]+ +[0-9.]+ +[0-9]+ +[0-9]+ +[0-9]* *total$/ {print $4}' "$work/strace-$tool")
     [ -z "$calls" ] && calls=$(awk '$NF=="total" {print $(NF-2)}' "$work/strace-$tool")
@@ -62,13 +73,18 @@ for scheme in ("http", "https"):
     print("| tool | runs | req/s (median) | CPU s per 100k req (median) | req/s vs wrk | CPU/req vs wrk |")
     print("|---|---|---|---|---|---|")
     base = None
-    for tool in ("wrk", "wrkbench", "h2load"):
+    fig = {}
+    for tool in ("wrk", "wrkbench", "baseline", "h2load"):
         rs = [r for r in rows if r[0] == scheme and r[1] == tool and float(r[3]) > 0]
         if not rs: continue
         rps = med([float(r[3]) for r in rs])
         cpu = med([float(r[4]) / int(r[2]) * 1e5 for r in rs if int(r[2]) > 0])
         if tool == "wrk": base = (rps, cpu)
+        fig[tool] = (rps, cpu)
         print(f"| {tool} | {len(rs)} | {rps:,.0f} | {cpu:.3f} | {rps/base[0]:.3f} | {cpu/base[1]:.3f} |")
+    if "baseline" in fig:
+        w, b = fig["wrkbench"], fig["baseline"]
+        print(f"\nwrkbench vs baseline build: req/s {w[0]/b[0]:.3f}, CPU per request {w[1]/b[1]:.3f}")
     print()
 print("## 10,000 keep-alive connections (plain HTTP)\n")
 print("| tool | req/s | socket errors | max RSS (MB) |\n|---|---|---|---|")

@@ -1,6 +1,7 @@
 #include "run/worker.h"
 
 #include "common/clock.h"
+#include "net/eventwait.h"
 #include "net/socket.h"
 #include "run/stages.h"
 
@@ -151,9 +152,7 @@ void Worker::run()
             const uint64_t untilDueUs = dueUs > now ? dueUs - now : 0;
             waitUs = std::min(waitUs, untilDueUs > m_spinUs ? untilDueUs - m_spinUs : 0);
         }
-        const timespec timeout { static_cast<time_t>(waitUs / 1'000'000),
-            static_cast<long>(waitUs % 1'000'000) * 1000 };
-        const int n = epoll_pwait2(m_epollFd, events, MAX_EVENTS, &timeout, nullptr);
+        const int n = waitForEvents(m_epollFd, events, MAX_EVENTS, static_cast<int64_t>(waitUs) * 1000);
         for (int i = 0; i < n; ++i) {
             const auto index = static_cast<uint32_t>(events[i].data.u64);
             const auto generation = static_cast<uint32_t>(events[i].data.u64 >> 32);
@@ -201,9 +200,7 @@ void Worker::drain(epoll_event* events, int maxEvents)
         const uint64_t now = monotonicNowUs();
         if (now >= deadlineUs) break;
         const uint64_t waitUs = std::min<uint64_t>(deadlineUs - now, HOUSEKEEPING_US);
-        const timespec timeout { static_cast<time_t>(waitUs / 1'000'000),
-            static_cast<long>(waitUs % 1'000'000) * 1000 };
-        const int n = epoll_pwait2(m_epollFd, events, maxEvents, &timeout, nullptr);
+        const int n = waitForEvents(m_epollFd, events, maxEvents, static_cast<int64_t>(waitUs) * 1000);
         for (int i = 0; i < n; ++i) {
             const auto index = static_cast<uint32_t>(events[i].data.u64);
             if (index == WAKE_TAG || static_cast<uint32_t>(events[i].data.u64 >> 32) != m_generation[index]) continue;
@@ -281,7 +278,8 @@ void Worker::onConnected(Connection& c)
     const uint64_t now = monotonicNowUs();
     if (measuring(now)) m_current.connectTime.record(elapsedUs(c.stateSinceUs, now));
     if (c.tls) {
-        if (!c.tls->attach(*m_plan.tls, c.fd(), m_plan.serverName)) return fail(c, &ErrorCounts::tls, c.tls->lastError());
+        if (!c.tls->attach(*m_plan.tls, c.fd(), m_plan.serverName))
+            return fail(c, &ErrorCounts::tls, c.tls->lastError());
         c.state = Connection::State::Handshaking;
         c.stateSinceUs = now;
         return continueHandshake(c);

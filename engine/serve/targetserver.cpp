@@ -5,6 +5,7 @@
 // one sendmsg; EPOLLOUT is registered only while a write is incomplete.
 #include "serve/targetserver.h"
 
+#include "net/eventwait.h"
 #include "serve/h2serverconnection.h"
 #include "serve/outqueue.h"
 #include "serve/requesthead.h"
@@ -202,18 +203,7 @@ private:
     {
         int64_t timeoutNs = -1;
         if (!m_timers.empty()) timeoutNs = std::max<int64_t>(0, m_timers.top().dueNs - monotonicNs());
-#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 35))
-        // Sub-millisecond delays need a nanosecond timeout; kernels before 5.11 lack it.
-        if (m_havePwait2) {
-            timespec ts { timeoutNs / 1'000'000'000, timeoutNs % 1'000'000'000 };
-            int n = epoll_pwait2(m_epollFd, events, MAX_EVENTS, timeoutNs < 0 ? nullptr : &ts, nullptr);
-            if (n >= 0 || errno == EINTR) return n;
-            m_havePwait2 = false;
-        }
-#endif
-        int timeoutMs
-            = timeoutNs < 0 ? -1 : static_cast<int>(std::min<int64_t>((timeoutNs + 999'999) / 1'000'000, 1 << 30));
-        return epoll_wait(m_epollFd, events, MAX_EVENTS, timeoutMs);
+        return waitForEvents(m_epollFd, events, MAX_EVENTS, timeoutNs);
     }
 
     void dispatch(const epoll_event& ev)
@@ -590,7 +580,6 @@ private:
     int m_listenFd;
     int m_epollFd = -1;
     int m_wakeFd = -1;
-    bool m_havePwait2 = true;
     std::atomic<bool> m_stop { false };
     int64_t m_nowNs = 0; // taken once per wake-up: "when the request arrived"
     uint64_t m_nextSerial = 0;
