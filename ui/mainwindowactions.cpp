@@ -277,8 +277,7 @@ bool MainWindow::probeTarget()
             showError(this, tr("Probe"), QString::fromStdString(agents.error()));
             return false;
         }
-        m_probeDialog->probe(
-            m_targets->editor()->currentTarget(), *registry.find(QString::fromStdString(loaders.agents.front())));
+        m_probeDialog->probe(m_targets->editor()->currentTarget(), *registry.find(loaders.agents.front()));
     } else {
         m_probeDialog->probe(m_targets->editor()->currentTarget());
     }

@@ -1,5 +1,6 @@
 #include "agent/agentserver.h"
 
+#include "agentchannel/agentanswer.h"
 #include "agentchannel/agenthttp.h"
 #include "agentchannel/tlschannel.h"
 #include "common/clock.h"
@@ -341,15 +342,17 @@ void AgentServer::streamRun(TlsChannel& channel, const std::string& id, uint64_t
 
 std::string AgentServer::healthJson()
 {
-    Json allow = Json::array();
-    for (const std::string& e : m_options.allow.entries())
-        allow.push_back(e);
-    return Json {
-        { "agent", "wrkbench" }, { "version", engineVersion() }, { "host", m_options.hostName },
-        { "busy", m_runs.busy() }, { "allow", allow }, { "max_duration_s", m_options.limits.maxDurationUs / 1'000'000 },
-        { "max_connections", m_options.limits.maxConnections }, { "max_threads", m_options.limits.maxThreads },
-        { "max_rate_per_s", m_options.limits.maxRatePerS }, { "clock", systemClockNote() }
-    }.dump(-1, ' ', false, Json::error_handler_t::replace);
+    AgentHealth h;
+    h.version = engineVersion();
+    h.host = m_options.hostName;
+    h.busy = m_runs.busy();
+    h.allow = m_options.allow.entries();
+    h.maxDurationS = m_options.limits.maxDurationUs / 1'000'000;
+    h.maxConnections = m_options.limits.maxConnections;
+    h.maxThreads = m_options.limits.maxThreads;
+    h.maxRatePerS = m_options.limits.maxRatePerS;
+    h.clock = systemClockNote();
+    return agentHealthJson(h);
 }
 
 AgentServer::Answer AgentServer::handle(const AgentRequest& request)

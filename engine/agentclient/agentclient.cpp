@@ -1,5 +1,6 @@
 #include "agentclient/agentclient.h"
 
+#include "agentchannel/agentanswer.h"
 #include "agentchannel/agentcredentials.h"
 #include "agentchannel/agenthttp.h"
 #include "agentchannel/tlschannel.h"
@@ -33,12 +34,7 @@ Result<std::pair<std::string, uint16_t>> splitAgentAddress(const std::string& ad
 
 std::string AgentClient::Reply::errorText() const
 {
-    try {
-        const auto j = nlohmann::json::parse(body);
-        if (j.is_object() && j.contains("error") && j["error"].is_string()) return j["error"].get<std::string>();
-    } catch (const std::exception&) { }
-    if (status == 401) return "the agent refused the token (401)";
-    return fmt::format("{} {}", status, httpReasonPhrase(status));
+    return agentAnswerError(status, body);
 }
 
 AgentClient::AgentClient(AgentEndpoint endpoint)
@@ -69,11 +65,8 @@ Result<std::unique_ptr<TlsChannel>> AgentClient::open(uint64_t deadlineUs)
     if (!channel) return Error { fmt::format("agent {}: {}", m_endpoint.name, channel.error()) };
     if (!m_endpoint.fingerprint.empty()) {
         const std::string seen = (*channel)->peerFingerprint();
-        if (seen != m_endpoint.fingerprint)
-            return Error { fmt::format("agent {} presented a certificate with SHA-256 fingerprint {}, not the pinned "
-                                       "{}: refusing it (if the agent was reinstalled, check the new fingerprint on "
-                                       "the VM and pin it)",
-                m_endpoint.name, displayFingerprint(seen), displayFingerprint(m_endpoint.fingerprint)) };
+        if (const PinCheck pin = checkPin(seen, m_endpoint.fingerprint); pin != PinCheck::Pinned)
+            return Error { pinProblem(pin, m_endpoint.name, seen, m_endpoint.fingerprint) };
     }
     return channel;
 }

@@ -1,5 +1,5 @@
 #pragma once
-// One remote loader as the workstation knows it: where it listens, the token
+// One remote loader (an agent) as the workstation knows it, on the CLI and in the GUI alike: where it listens, the token
 // it wants, and how its certificate is trusted (a pinned SHA-256 fingerprint,
 // or a CA file). The secrets live here, beside the run, never in a run's
 // configuration or a session file (RunConfig::loaders names agents only).
@@ -16,6 +16,7 @@ struct AgentEndpoint
     std::string token; ///< the bearer token (docs/AGENT.md)
     std::string fingerprint; ///< SHA-256 of its certificate, 64 hex digits (normalizeFingerprint)
     std::string caFile; ///< or: a PEM CA file its certificate must chain to
+    bool operator==(const AgentEndpoint&) const = default;
 };
 
 /// The agents of a run on remote loaders (RunConfig::loaders.on == Agents), in the order of

@@ -6,6 +6,8 @@
 // anything starts; and a GUI run on two remote loaders, merged live with a rate per
 // loader and stored with its loaders rows.
 
+#include "agentchannel/agentanswer.h"
+#include "agentclient/agentclient.h"
 #include "control/runcoordinator.h"
 #include "control/runsession.h"
 #include "pages/dialogs.h"
@@ -13,6 +15,7 @@
 #include "pages/probedialog.h"
 #include "pages/remoteloadersdialog.h"
 #include "pages/runheader.h"
+#include "remote/agentcall.h"
 #include "remote/agentprobe.h"
 #include "remote/remoteloaders.h"
 #include "serve/builtinserver.h"
@@ -94,7 +97,10 @@ struct Agent
         process.terminate();
         if (!process.waitForFinished(WAIT_MS)) process.kill();
     }
-    RemoteLoader loader(const QString& name) const { return { name, address, fingerprint, token }; }
+    AgentEndpoint loader(const QString& name) const
+    {
+        return { name.toStdString(), address.toStdString(), token.toStdString(), fingerprint.toStdString(), {} };
+    }
 };
 
 /// The error of a result, "" when it holds a value (QVERIFY2 evaluates its message either way).
@@ -188,9 +194,8 @@ private slots:
         const mode_t umaskBefore = ::umask(0);
 
         RemoteLoaderRegistry registry;
-        registry.setLoaders({ { QStringLiteral("vm1"), QStringLiteral("10.20.0.5:7450"), OTHER_FINGERPRINT,
-                                  QStringLiteral("secret-one") },
-            { QStringLiteral("vm2"), QStringLiteral("[::1]:7450"), QString(), QStringLiteral("secret-two") } });
+        registry.setLoaders({ { "vm1", "10.20.0.5:7450", "secret-one", OTHER_FINGERPRINT.toStdString(), {} },
+            { "vm2", "[::1]:7450", "secret-two", {}, {} } });
         const Status saved = registry.save();
         ::umask(umaskBefore);
         QVERIFY2(saved.ok(), saved.error().c_str());
@@ -247,7 +252,7 @@ private slots:
     /// Trust on first use: the fingerprint is shown and the user asked; yes pins it and tests again.
     void withoutAPinTheFingerprintIsShownAndTheUserAsked()
     {
-        RemoteLoader loader = m_agent->loader(QStringLiteral("a"));
+        AgentEndpoint loader = m_agent->loader(QStringLiteral("a"));
         loader.fingerprint.clear();
         RemoteLoaderRegistry registry;
         registry.setLoaders({ loader });
@@ -272,17 +277,57 @@ private slots:
         QVERIFY2(answer.ok(), qPrintable(answer.error));
         QCOMPARE(*normalizeFingerprint(pinned.findChild<QLineEdit*>(QStringLiteral("loaderFingerprint"))->text()),
             m_agent->fingerprint);
-        QCOMPARE(pinned.registry().loaders().first().fingerprint, QString()); // saved only by OK
+        QCOMPARE(pinned.registry().loaders().first().fingerprint, std::string()); // saved only by OK
         pinned.accept();
-        QCOMPARE(RemoteLoaderRegistry::load().find(QStringLiteral("a"))->fingerprint, m_agent->fingerprint);
+        QCOMPARE(RemoteLoaderRegistry::load().find("a")->fingerprint, m_agent->fingerprint.toStdString());
         QVERIFY(m_errors.isEmpty());
+    }
+
+    /// The GUI's client (Qt Network) and the engine's (OpenSSL) read the agent by one set of rules
+    /// (agentchannel/agentanswer.h): a wrong token, a changed certificate and the health answer
+    /// come out the same from both, against the same agent.
+    void theGuiAndTheEngineClientReadTheAgentAlike()
+    {
+        auto viaGui = [](const AgentEndpoint& loader) {
+            AgentCall call(loader);
+            QSignalSpy finished(&call, &AgentCall::finished);
+            call.get(QStringLiteral("/v1/health"));
+            if (!QTest::qWaitFor([&] { return finished.count() == 1; }, WAIT_MS)) return AgentAnswer {};
+            return finished.first().first().value<AgentAnswer>();
+        };
+        AgentEndpoint wrongToken = m_agent->loader(QStringLiteral("a"));
+        wrongToken.token = "not-the-token";
+        const AgentAnswer gui = viaGui(wrongToken);
+        AgentClient engine(wrongToken);
+        const auto reply = engine.call("GET", "/v1/health", "", 10'000'000);
+        QVERIFY2(reply.ok(), errorOf(reply));
+        QCOMPARE(gui.status, 401);
+        QCOMPARE(reply->status, 401);
+        QCOMPARE(gui.error, m_agent->address + QStringLiteral(": ") + QString::fromStdString(reply->errorText()));
+
+        AgentEndpoint changed = m_agent->loader(QStringLiteral("a"));
+        changed.fingerprint = OTHER_FINGERPRINT.toStdString();
+        const AgentAnswer guiChanged = viaGui(changed);
+        AgentClient engineChanged(changed);
+        const auto refused = engineChanged.call("GET", "/v1/health", "", 10'000'000);
+        QVERIFY(!refused.ok());
+        QCOMPARE(guiChanged.error.toStdString(), refused.error());
+
+        const AgentAnswer healthy = viaGui(m_agent->loader(QStringLiteral("a")));
+        QVERIFY2(healthy.ok(), qPrintable(healthy.error));
+        const auto health = parseAgentHealth(std::string_view(healthy.body.constData(), healthy.body.size()));
+        QVERIFY(health.has_value());
+        QCOMPARE(health->allow, std::vector<std::string> { "127.0.0.1" });
+        QVERIFY(!health->version.empty());
+        QVERIFY(health->maxDurationS > 0);
+        QVERIFY(health->maxConnections > 0);
     }
 
     /// A certificate that is not the pinned one: refused, loudly, naming both fingerprints; nothing pinned.
     void aChangedCertificateIsRefusedLoudly()
     {
-        RemoteLoader loader = m_agent->loader(QStringLiteral("a"));
-        loader.fingerprint = OTHER_FINGERPRINT;
+        AgentEndpoint loader = m_agent->loader(QStringLiteral("a"));
+        loader.fingerprint = OTHER_FINGERPRINT.toStdString();
         RemoteLoaderRegistry registry;
         registry.setLoaders({ loader });
         RemoteLoadersDialog dialog(registry);
@@ -301,8 +346,8 @@ private slots:
 
     void aWrongTokenIsRefused()
     {
-        RemoteLoader loader = m_agent->loader(QStringLiteral("a"));
-        loader.token = QStringLiteral("not-the-token");
+        AgentEndpoint loader = m_agent->loader(QStringLiteral("a"));
+        loader.token = "not-the-token";
         RemoteLoaderRegistry registry;
         registry.setLoaders({ loader });
         RemoteLoadersDialog dialog(registry);

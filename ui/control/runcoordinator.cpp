@@ -84,9 +84,7 @@ bool RunCoordinator::start(RunSetup plan)
 
 void RunCoordinator::startRemoteProbe(const RunSetup& plan)
 {
-    const AgentEndpoint& first = plan.agents.front();
-    RemoteLoader loader { QString::fromStdString(first.name), QString::fromStdString(first.address),
-        QString::fromStdString(first.fingerprint), QString::fromStdString(first.token) };
+    const AgentEndpoint& loader = plan.agents.front();
     m_remoteProbe = new AgentProbe(this);
     connect(m_remoteProbe, &AgentProbe::finished, this, [this, plan, probe = m_remoteProbe](const ProbeOutcome& out) {
         probe->deleteLater();
@@ -96,7 +94,9 @@ void RunCoordinator::startRemoteProbe(const RunSetup& plan)
     m_remoteProbe->start(plan.target, loader);
     emit liveViewWanted();
     emit remoteProbeStarted(plan);
-    emit message(tr("Probing %1 from %2…").arg(QString::fromStdString(plan.target.url), loader.name), 6000);
+    emit message(
+        tr("Probing %1 from %2…").arg(QString::fromStdString(plan.target.url), QString::fromStdString(loader.name)),
+        6000);
     emit runTargetChanged(plan.target.id);
     emit busyChanged();
 }

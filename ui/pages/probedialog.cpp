@@ -88,12 +88,12 @@ ProbeDialog::ProbeDialog(QWidget* parent)
 
 ProbeDialog::~ProbeDialog() = default; // a task still probing is a child: its destructor cancels and joins
 
-void ProbeDialog::probe(const Target& target, const RemoteLoader& from)
+void ProbeDialog::probe(const Target& target, const AgentEndpoint& from)
 {
     dropTask();
     setTarget(target);
     m_from = from;
-    m_status->setText(tr("Probing from %1…").arg(from.name));
+    m_status->setText(tr("Probing from %1…").arg(QString::fromStdString(from.name)));
     m_busy->show();
     m_waterfall->clear(tr("Probing…"));
     m_details->clear();

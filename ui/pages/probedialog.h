@@ -33,7 +33,7 @@ public:
     /// Probes target now (a probe still going is cancelled) and shows the result when it arrives.
     void probe(const Target& target);
     /// Asks remote loader `from` to probe target (its agent sends the request).
-    void probe(const Target& target, const RemoteLoader& from);
+    void probe(const Target& target, const AgentEndpoint& from);
     bool isProbing() const;
     /// The last probe that ended (ok, failed or cancelled).
     const ProbeOutcome& outcome() const { return m_outcome; }
@@ -63,7 +63,7 @@ private:
     Target m_target;
     ProbeTask* m_task = nullptr;
     AgentProbe* m_remote = nullptr;
-    std::optional<RemoteLoader> m_from; ///< the remote loader of the last probe; none = this workstation
+    std::optional<AgentEndpoint> m_from; ///< the remote loader of the last probe; none = this workstation
     ProbeOutcome m_outcome;
 
     QLabel* m_title;

@@ -1,5 +1,6 @@
 #include "pages/remoteloadersdialog.h"
 
+#include "agentchannel/agentanswer.h"
 #include "pages/dialogs.h"
 #include "pages/fieldstate.h"
 
@@ -36,8 +37,8 @@ RemoteLoadersDialog::RemoteLoadersDialog(RemoteLoaderRegistry registry, QWidget*
     setObjectName(QStringLiteral("RemoteLoadersDialog"));
     setWindowTitle(tr("Remote loaders"));
     build();
-    for (const RemoteLoader& loader : m_list)
-        m_names->addItem(loader.name);
+    for (const AgentEndpoint& loader : m_list)
+        m_names->addItem(QString::fromStdString(loader.name));
     select(m_list.isEmpty() ? -1 : 0);
 }
 
@@ -132,9 +133,9 @@ void RemoteLoadersDialog::build()
     resize(720, 420);
 }
 
-QList<RemoteLoader> RemoteLoadersDialog::othersThan(int row) const
+QList<AgentEndpoint> RemoteLoadersDialog::othersThan(int row) const
 {
-    QList<RemoteLoader> out = m_list;
+    QList<AgentEndpoint> out = m_list;
     if (row >= 0 && row < out.size()) out.removeAt(row);
     return out;
 }
@@ -153,29 +154,29 @@ void RemoteLoadersDialog::select(int row)
 void RemoteLoadersDialog::showCurrent()
 {
     m_loading = true;
-    const RemoteLoader loader = m_row >= 0 ? m_list[m_row] : RemoteLoader {};
-    m_name->setText(loader.name);
-    m_address->setText(loader.address);
-    m_fingerprint->setText(displayFingerprint(loader.fingerprint));
-    m_token->setText(loader.token);
+    const AgentEndpoint loader = m_row >= 0 ? m_list[m_row] : AgentEndpoint {};
+    m_name->setText(QString::fromStdString(loader.name));
+    m_address->setText(QString::fromStdString(loader.address));
+    m_fingerprint->setText(displayFingerprint(QString::fromStdString(loader.fingerprint)));
+    m_token->setText(QString::fromStdString(loader.token));
     m_loading = false;
     updateState();
 }
 
 void RemoteLoadersDialog::addLoader()
 {
-    RemoteLoader loader;
+    AgentEndpoint loader;
     // A free name to start with: vm1, vm2...
     for (int i = 1;; ++i) {
-        loader.name = QStringLiteral("vm%1").arg(i);
+        loader.name = "vm" + std::to_string(i);
         bool taken = false;
-        for (const RemoteLoader& other : m_list)
+        for (const AgentEndpoint& other : m_list)
             taken = taken || other.name == loader.name;
         if (!taken) break;
     }
-    loader.address = QStringLiteral("127.0.0.1:7450");
+    loader.address = "127.0.0.1:7450";
     m_list << loader;
-    m_names->addItem(loader.name);
+    m_names->addItem(QString::fromStdString(loader.name));
     select(static_cast<int>(m_list.size()) - 1);
     m_name->setFocus();
     m_name->selectAll();
@@ -195,13 +196,13 @@ void RemoteLoadersDialog::removeCurrent()
 void RemoteLoadersDialog::edited()
 {
     if (m_loading || m_row < 0) return;
-    RemoteLoader& loader = m_list[m_row];
-    loader.name = m_name->text().trimmed();
-    loader.address = m_address->text().trimmed();
+    AgentEndpoint& loader = m_list[m_row];
+    loader.name = m_name->text().trimmed().toStdString();
+    loader.address = m_address->text().trimmed().toStdString();
     // Kept as typed until it is a fingerprint; the field's mark says what is wrong meanwhile.
-    loader.fingerprint = normalizeFingerprint(m_fingerprint->text()).value_or(m_fingerprint->text());
-    loader.token = m_token->text().trimmed();
-    m_names->item(m_row)->setText(loader.name);
+    loader.fingerprint = normalizeFingerprint(m_fingerprint->text()).value_or(m_fingerprint->text()).toStdString();
+    loader.token = m_token->text().trimmed().toStdString();
+    m_names->item(m_row)->setText(QString::fromStdString(loader.name));
     updateState();
 }
 
@@ -232,14 +233,20 @@ void RemoteLoadersDialog::testConnection()
         if (!answer.cancelled && row == m_row) showAnswer(answer);
         emit testFinished(answer);
     });
-    setResult(tr("Testing %1…").arg(m_list[m_row].address.toHtmlEscaped()), false);
+    setResult(tr("Testing %1…").arg(QString::fromStdString(m_list[m_row].address).toHtmlEscaped()), false);
     m_call->get(QStringLiteral("/v1/health"));
     updateState();
 }
 
 void RemoteLoadersDialog::showAnswer(const AgentAnswer& answer)
 {
-    RemoteLoader& loader = m_list[m_row];
+    AgentEndpoint& entry = m_list[m_row];
+    // As the dialog's sentences use them.
+    const struct
+    {
+        QString name, address, fingerprint;
+    } loader { QString::fromStdString(entry.name), QString::fromStdString(entry.address),
+        QString::fromStdString(entry.fingerprint) };
     const QString presented = displayFingerprint(answer.peerFingerprint);
     switch (answer.trust) {
     case AgentAnswer::Trust::Changed:
@@ -267,7 +274,7 @@ void RemoteLoadersDialog::showAnswer(const AgentAnswer& answer)
             setResult(tr("Not pinned: the certificate presented (SHA-256 %1) is not trusted.").arg(presented), true);
             return;
         }
-        loader.fingerprint = answer.peerFingerprint;
+        entry.fingerprint = answer.peerFingerprint.toStdString();
         showCurrent();
         testConnection(); // now with the pin: TLS, token and the agent's answer
         return;
@@ -287,7 +294,8 @@ void RemoteLoadersDialog::showAnswer(const AgentAnswer& answer)
         setResult(tls + QStringLiteral("<br>✘ ") + answer.error.toHtmlEscaped(), true);
         return;
     }
-    const auto health = parseAgentHealth(answer.body);
+    const auto health
+        = parseAgentHealth(std::string_view(answer.body.constData(), static_cast<size_t>(answer.body.size())));
     if (!health) {
         setResult(tls + QStringLiteral("<br>") + tr("✘ the answer is not a wrkbench agent's"), true);
         return;
@@ -296,13 +304,17 @@ void RemoteLoadersDialog::showAnswer(const AgentAnswer& answer)
     lines << tls;
     lines << tr("%1 token ok").arg(OK_MARK);
     lines << tr("agent %1 on %2, %3")
-                 .arg(health->version.toHtmlEscaped(), health->host.toHtmlEscaped(),
+                 .arg(QString::fromStdString(health->version).toHtmlEscaped(),
+                     QString::fromStdString(health->host).toHtmlEscaped(),
                      health->busy ? tr("<b>busy</b> (a run is going)") : tr("idle"));
+    QStringList allow;
+    for (const std::string& allowed : health->allow)
+        allow << QString::fromStdString(allowed);
     lines << tr("allowed targets: %1")
-                 .arg(health->allow.isEmpty() ? tr("<b>none</b> (start it with --allow)")
-                                              : health->allow.join(QStringLiteral(", ")).toHtmlEscaped());
-    lines << tr("longest run: %1").arg(durationText(health->maxDurationS));
-    lines << tr("clock: %1").arg(health->clock.toHtmlEscaped());
+                 .arg(allow.isEmpty() ? tr("<b>none</b> (start it with --allow)")
+                                      : allow.join(QStringLiteral(", ")).toHtmlEscaped());
+    lines << tr("longest run: %1").arg(durationText(static_cast<qint64>(health->maxDurationS)));
+    lines << tr("clock: %1").arg(QString::fromStdString(health->clock).toHtmlEscaped());
     setResult(lines.join(QStringLiteral("<br>")), false);
 }
 

@@ -62,10 +62,10 @@ private:
     void updateState();
     void showAnswer(const AgentAnswer& answer);
     void setResult(const QString& html, bool error);
-    QList<RemoteLoader> othersThan(int row) const;
+    QList<AgentEndpoint> othersThan(int row) const;
 
     RemoteLoaderRegistry m_registry;
-    QList<RemoteLoader> m_list; ///< as edited
+    QList<AgentEndpoint> m_list; ///< as edited
     int m_row = -1;
     bool m_loading = false;
     QPointer<AgentCall> m_call;

@@ -1,9 +1,9 @@
 #include "remote/agentcall.h"
 
+#include "agentchannel/agentanswer.h"
+#include "agentchannel/agentcredentials.h"
+
 #include <QCryptographicHash>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QNetworkAccessManager>
 #include <QNetworkProxy>
 #include <QNetworkReply>
@@ -21,12 +21,13 @@ QString certificateFingerprint(const QSslCertificate& certificate)
     return QString::fromLatin1(certificate.digest(QCryptographicHash::Sha256).toHex());
 }
 
-AgentCall::AgentCall(const RemoteLoader& loader, QObject* parent)
+AgentCall::AgentCall(const AgentEndpoint& loader, QObject* parent)
     : QObject(parent)
     , m_loader(loader)
     , m_manager(new QNetworkAccessManager(this))
 {
-    m_loader.fingerprint = normalizeFingerprint(loader.fingerprint).value_or(QString());
+    const auto pin = wb::normalizeFingerprint(loader.fingerprint);
+    m_loader.fingerprint = pin ? *pin : std::string();
     // An agent is reached directly (or through `ssh -L`): never through a proxy from the environment.
     m_manager->setProxy(QNetworkProxy::NoProxy);
 }
@@ -66,11 +67,14 @@ bool AgentCall::checkPin(const QSslCertificate& certificate)
     const QString presented = certificateFingerprint(certificate);
     if (!presented.isEmpty()) m_answer.peerFingerprint = presented;
     if (presented.isEmpty()) return false;
-    if (m_loader.fingerprint.isEmpty()) {
+    if (m_loader.fingerprint.empty()) {
         m_answer.trust = AgentAnswer::Trust::NotPinned;
         return false;
     }
-    m_answer.trust = presented == m_loader.fingerprint ? AgentAnswer::Trust::Pinned : AgentAnswer::Trust::Changed;
+    // The engine's rule, as its own client applies it (agentchannel/agentanswer.h).
+    m_answer.trust = wb::checkPin(presented.toStdString(), m_loader.fingerprint) == PinCheck::Pinned
+        ? AgentAnswer::Trust::Pinned
+        : AgentAnswer::Trust::Changed;
     return m_answer.trust == AgentAnswer::Trust::Pinned;
 }
 
@@ -78,14 +82,14 @@ void AgentCall::send(const QByteArray& verb, const QString& path, const QByteArr
 {
     if (m_reply) return;
     m_answer = {};
-    QNetworkRequest request(QUrl(QStringLiteral("https://%1%2").arg(m_loader.address, path)));
+    QNetworkRequest request(QUrl(QStringLiteral("https://%1%2").arg(QString::fromStdString(m_loader.address), path)));
     QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
     tls.setProtocol(QSsl::TlsV1_2OrLater);
     request.setSslConfiguration(tls);
     request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false); // the agent speaks HTTP/1.1
     request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
     request.setTransferTimeout(m_timeoutMs);
-    request.setRawHeader("Authorization", "Bearer " + m_loader.token.toUtf8());
+    request.setRawHeader("Authorization", QByteArray::fromStdString("Bearer " + m_loader.token));
     if (!body.isEmpty()) request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
 
     QNetworkReply* reply = m_manager->sendCustomRequest(request, verb, body);
@@ -111,25 +115,20 @@ void AgentCall::done()
     reply->deleteLater();
     m_answer.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     if (reply->isOpen()) m_answer.body = reply->readAll(); // an aborted reply is closed
-    const QString where = m_loader.address;
+    const QString where = QString::fromStdString(m_loader.address);
     if (m_answer.cancelled) {
         m_answer.error = tr("cancelled");
-    } else if (m_answer.trust == AgentAnswer::Trust::Changed) {
-        m_answer.error
-            = tr("the certificate of %1 has CHANGED: pinned %2, presented %3. Refused.")
-                  .arg(where, displayFingerprint(m_loader.fingerprint), displayFingerprint(m_answer.peerFingerprint));
-    } else if (m_answer.trust == AgentAnswer::Trust::NotPinned) {
-        m_answer.error = tr("the certificate of %1 is not pinned yet (SHA-256 %2)")
-                             .arg(where, displayFingerprint(m_answer.peerFingerprint));
-    } else if (m_answer.status == 401) {
-        m_answer.error = tr("token refused by %1 (401)").arg(where);
+    } else if (m_answer.trust == AgentAnswer::Trust::Changed || m_answer.trust == AgentAnswer::Trust::NotPinned) {
+        const PinCheck pin = m_answer.trust == AgentAnswer::Trust::Changed ? PinCheck::Changed : PinCheck::NotPinned;
+        m_answer.error = QString::fromStdString(
+            pinProblem(pin, m_loader.name, m_answer.peerFingerprint.toStdString(), m_loader.fingerprint));
     } else if (m_answer.status >= 200 && m_answer.status < 300 && reply->error() == QNetworkReply::NoError) {
         m_answer.error.clear();
     } else if (m_answer.status != 0) {
-        // The agent's errors are {"error":"one sentence"}.
-        const QString said = QJsonDocument::fromJson(m_answer.body).object().value(QStringLiteral("error")).toString();
-        m_answer.error = said.isEmpty() ? tr("%1 answered %2").arg(where).arg(m_answer.status)
-                                        : tr("%1 answered %2: %3").arg(where).arg(m_answer.status).arg(said);
+        // What the engine's client would say of the same answer (agentchannel/agentanswer.h).
+        const std::string said = agentAnswerError(
+            m_answer.status, std::string_view(m_answer.body.constData(), static_cast<size_t>(m_answer.body.size())));
+        m_answer.error = tr("%1: %2").arg(where, QString::fromStdString(said));
     } else if (reply->error() == QNetworkReply::OperationCanceledError
         || reply->error() == QNetworkReply::TimeoutError) {
         m_answer.error = tr("%1 did not answer within %2 s").arg(where).arg(m_timeoutMs / 1000.0);
@@ -137,21 +136,6 @@ void AgentCall::done()
         m_answer.error = tr("%1: %2").arg(where, reply->errorString());
     }
     emit finished(m_answer);
-}
-
-std::optional<AgentHealth> parseAgentHealth(const QByteArray& body)
-{
-    const QJsonObject o = QJsonDocument::fromJson(body).object();
-    if (o.value(QStringLiteral("agent")).toString() != QStringLiteral("wrkbench")) return std::nullopt;
-    AgentHealth h;
-    h.version = o.value(QStringLiteral("version")).toString();
-    h.host = o.value(QStringLiteral("host")).toString();
-    h.busy = o.value(QStringLiteral("busy")).toBool();
-    for (const QJsonValue& v : o.value(QStringLiteral("allow")).toArray())
-        h.allow << v.toString();
-    h.maxDurationS = o.value(QStringLiteral("max_duration_s")).toInteger();
-    h.clock = o.value(QStringLiteral("clock")).toString();
-    return h;
 }
 
 } // namespace wb::ui

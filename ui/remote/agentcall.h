@@ -56,12 +56,12 @@ class AgentCall : public QObject
 public:
     static constexpr int DEFAULT_TIMEOUT_MS = 10'000;
 
-    explicit AgentCall(const RemoteLoader& loader, QObject* parent = nullptr);
+    explicit AgentCall(const AgentEndpoint& loader, QObject* parent = nullptr);
     ~AgentCall() override;
 
     /// Transfer timeout (QNetworkRequest::setTransferTimeout): no byte for that long ends the call.
     void setTimeoutMs(int ms) { m_timeoutMs = ms; }
-    const RemoteLoader& loader() const { return m_loader; }
+    const AgentEndpoint& loader() const { return m_loader; }
 
     void get(const QString& path);
     void post(const QString& path, const QByteArray& json);
@@ -79,25 +79,12 @@ private:
     bool checkPin(const QSslCertificate& certificate);
     void done();
 
-    RemoteLoader m_loader;
+    AgentEndpoint m_loader;
     int m_timeoutMs = DEFAULT_TIMEOUT_MS;
     QNetworkAccessManager* m_manager;
     QPointer<QNetworkReply> m_reply;
     AgentAnswer m_answer;
 };
-
-/// The agent's GET /v1/health, as Test connection shows it.
-struct AgentHealth
-{
-    QString version;
-    QString host;
-    bool busy = false;
-    QStringList allow;
-    qint64 maxDurationS = 0;
-    QString clock;
-};
-/// Reads a health answer; nullopt when it is not the agent's ("agent":"wrkbench").
-std::optional<AgentHealth> parseAgentHealth(const QByteArray& body);
 
 } // namespace wb::ui
 

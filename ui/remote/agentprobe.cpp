@@ -54,10 +54,10 @@ AgentProbe::AgentProbe(QObject* parent)
     : QObject(parent)
 { }
 
-bool AgentProbe::start(const Target& target, const RemoteLoader& loader)
+bool AgentProbe::start(const Target& target, const AgentEndpoint& loader)
 {
     if (m_call) return false;
-    m_loaderName = loader.name;
+    m_loaderName = QString::fromStdString(loader.name);
     m_startedMs = QDateTime::currentMSecsSinceEpoch();
     m_call = new AgentCall(loader, this);
     m_call->setTimeoutMs(TIMEOUT_MS);

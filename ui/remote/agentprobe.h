@@ -29,7 +29,7 @@ public:
     explicit AgentProbe(QObject* parent = nullptr);
 
     /// Asks loader to probe target. False when already started.
-    bool start(const Target& target, const RemoteLoader& loader);
+    bool start(const Target& target, const AgentEndpoint& loader);
     /// finished() follows with cancelled set.
     void cancel();
     bool isRunning() const { return m_call && m_call->isRunning(); }

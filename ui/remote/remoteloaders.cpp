@@ -1,7 +1,7 @@
 #include "remote/remoteloaders.h"
 
-#include "agentclient/agentclient.h"
 #include "agentchannel/agentcredentials.h"
+#include "agentclient/agentclient.h"
 #include "session/sessionpaths.h"
 
 #include <QDir>
@@ -73,21 +73,22 @@ QString displayFingerprint(const QString& fingerprint)
     return QString::fromStdString(wb::displayFingerprint(fingerprint.toStdString()));
 }
 
-QString remoteLoaderProblem(const RemoteLoader& loader, const QList<RemoteLoader>& others)
+QString remoteLoaderProblem(const AgentEndpoint& loader, const QList<AgentEndpoint>& others)
 {
     static const QRegularExpression NAME(QStringLiteral("^[A-Za-z0-9._-]+$"));
-    if (loader.name.isEmpty()) return QObject::tr("Name: give it a name, e.g. vm1");
-    if (!NAME.match(loader.name).hasMatch())
+    static const QRegularExpression SPACE(QStringLiteral("\\s"));
+    const QString name = QString::fromStdString(loader.name);
+    if (name.isEmpty()) return QObject::tr("Name: give it a name, e.g. vm1");
+    if (!NAME.match(name).hasMatch())
         return QObject::tr("Name: letters, digits, '.', '_' and '-' only (the Loaders field lists names with commas)");
-    for (const RemoteLoader& other : others)
-        if (other.name == loader.name) return QObject::tr("Name: another loader is called %1").arg(loader.name);
+    for (const AgentEndpoint& other : others)
+        if (other.name == loader.name) return QObject::tr("Name: another loader is called %1").arg(name);
     // Read as the engine's client reads it (agent/agentclient.h), with no room for spaces.
-    if (!splitAgentAddress(loader.address.toStdString())
-        || loader.address.contains(QRegularExpression(QStringLiteral("\\s"))))
+    if (!splitAgentAddress(loader.address) || QString::fromStdString(loader.address).contains(SPACE))
         return QObject::tr("Address: HOST:PORT, e.g. 10.20.0.5:7450 ([::1]:7450 for IPv6)");
-    if (!normalizeFingerprint(loader.fingerprint))
+    if (!normalizeFingerprint(QString::fromStdString(loader.fingerprint)))
         return QObject::tr("Fingerprint: 64 hex digits, with or without colons (the agent prints it at start)");
-    if (loader.token.contains(QRegularExpression(QStringLiteral("\\s"))))
+    if (QString::fromStdString(loader.token).contains(SPACE))
         return QObject::tr("Token: no spaces (the agent keeps it in its state dir, file 'token')");
     return {};
 }
@@ -104,12 +105,13 @@ RemoteLoaderRegistry RemoteLoaderRegistry::load()
     const int n = settings->beginReadArray(GROUP);
     for (int i = 0; i < n; ++i) {
         settings->setArrayIndex(i);
-        RemoteLoader loader;
-        loader.name = settings->value(QStringLiteral("name")).toString();
-        loader.address = settings->value(QStringLiteral("address")).toString();
-        loader.fingerprint
-            = normalizeFingerprint(settings->value(QStringLiteral("fingerprint")).toString()).value_or(QString());
-        if (!loader.name.isEmpty()) out.m_loaders << loader;
+        AgentEndpoint loader;
+        loader.name = settings->value(QStringLiteral("name")).toString().toStdString();
+        loader.address = settings->value(QStringLiteral("address")).toString().toStdString();
+        loader.fingerprint = normalizeFingerprint(settings->value(QStringLiteral("fingerprint")).toString())
+                                 .value_or(QString())
+                                 .toStdString();
+        if (!loader.name.empty()) out.m_loaders << loader;
     }
     settings->endArray();
 
@@ -118,9 +120,9 @@ RemoteLoaderRegistry RemoteLoaderRegistry::load()
         for (const QByteArray& line : tokens.readAll().split('\n')) {
             const QList<QByteArray> fields = line.simplified().split(' ');
             if (fields.size() != 2) continue;
-            const QString name = QString::fromUtf8(fields[0]);
-            for (RemoteLoader& loader : out.m_loaders)
-                if (loader.name == name) loader.token = QString::fromUtf8(fields[1]);
+            const std::string name = fields[0].toStdString();
+            for (AgentEndpoint& loader : out.m_loaders)
+                if (loader.name == name) loader.token = fields[1].toStdString();
         }
     }
     return out;
@@ -133,12 +135,12 @@ Status RemoteLoaderRegistry::save() const
     settings->beginWriteArray(GROUP, static_cast<int>(m_loaders.size()));
     QByteArray tokens;
     for (int i = 0; i < m_loaders.size(); ++i) {
-        const RemoteLoader& loader = m_loaders[i];
+        const AgentEndpoint& loader = m_loaders[i];
         settings->setArrayIndex(i);
-        settings->setValue(QStringLiteral("name"), loader.name);
-        settings->setValue(QStringLiteral("address"), loader.address);
-        settings->setValue(QStringLiteral("fingerprint"), loader.fingerprint);
-        if (!loader.token.isEmpty()) tokens += loader.name.toUtf8() + ' ' + loader.token.toUtf8() + '\n';
+        settings->setValue(QStringLiteral("name"), QString::fromStdString(loader.name));
+        settings->setValue(QStringLiteral("address"), QString::fromStdString(loader.address));
+        settings->setValue(QStringLiteral("fingerprint"), QString::fromStdString(loader.fingerprint));
+        if (!loader.token.empty()) tokens += QByteArray::fromStdString(loader.name + ' ' + loader.token + '\n');
     }
     settings->endArray();
     settings->sync();
@@ -151,16 +153,16 @@ Status RemoteLoaderRegistry::save() const
 QStringList RemoteLoaderRegistry::names() const
 {
     QStringList out;
-    for (const RemoteLoader& loader : m_loaders)
-        out << loader.name;
+    for (const AgentEndpoint& loader : m_loaders)
+        out << QString::fromStdString(loader.name);
     return out;
 }
 
-const RemoteLoader* RemoteLoaderRegistry::find(const QString& name) const
+const AgentEndpoint* RemoteLoaderRegistry::find(const std::string& name) const
 {
-    for (const RemoteLoader& loader : m_loaders)
+    for (const AgentEndpoint& loader : m_loaders)
         if (loader.name == name) return &loader;
-    for (const RemoteLoader& loader : m_loaders) // "remote 10.20.0.5:7450": the entry with that address
+    for (const AgentEndpoint& loader : m_loaders) // "remote 10.20.0.5:7450": the entry with that address
         if (loader.address == name) return &loader;
     return nullptr;
 }
@@ -169,21 +171,20 @@ Result<std::vector<AgentEndpoint>> RemoteLoaderRegistry::endpoints(const std::ve
 {
     std::vector<AgentEndpoint> out;
     for (const std::string& name : wanted) {
-        const RemoteLoader* loader = find(QString::fromStdString(name));
+        const AgentEndpoint* loader = find(name);
         if (!loader) {
             const std::string known = m_loaders.isEmpty()
                 ? std::string("none yet")
                 : "known: " + names().join(QStringLiteral(", ")).toStdString();
             return Error { "Loaders: no remote loader named '" + name + "' (File → Loaders… adds one; " + known + ")" };
         }
-        if (loader->fingerprint.isEmpty())
+        if (loader->fingerprint.empty())
             return Error { "Loaders: remote loader '" + name
                 + "' has no pinned fingerprint yet (File → Loaders…, Test connection, then pin it)" };
-        if (loader->token.isEmpty())
+        if (loader->token.empty())
             return Error { "Loaders: remote loader '" + name
                 + "' has no token (File → Loaders…; the agent keeps it in its state dir, file 'token')" };
-        out.push_back(AgentEndpoint { loader->name.toStdString(), loader->address.toStdString(),
-            loader->token.toStdString(), loader->fingerprint.toStdString(), {} });
+        out.push_back(*loader);
     }
     return out;
 }

@@ -25,14 +25,9 @@
 
 namespace wb::ui {
 
-struct RemoteLoader
-{
-    QString name; ///< what the Loaders field says ("vm1"); unique, no spaces or commas
-    QString address; ///< HOST:PORT, [IPv6]:PORT
-    QString fingerprint; ///< the pinned SHA-256 of its certificate: 64 lower-case hex digits, or "" (not pinned yet)
-    QString token; ///< the bearer token; "" = none yet
-    bool operator==(const RemoteLoader&) const = default;
-};
+// A remote loader is an agent: each entry is the engine's AgentEndpoint (its name is what the
+// Loaders field says, "vm1": unique, no spaces or commas; fingerprint "" = not pinned yet; token
+// "" = none yet; no CA file, the GUI pins). One type from the dialog to the run.
 
 /// 64 hex digits, upper or lower case, with or without colons (as the agent prints it,
 /// "3A:91:…"), or "" → lower-case hex without colons; nullopt when it is not a SHA-256.
@@ -41,7 +36,7 @@ std::optional<QString> normalizeFingerprint(const QString& text);
 QString displayFingerprint(const QString& fingerprint);
 
 /// What is wrong with loader as an entry of list (its own entry excluded), or "" when nothing.
-QString remoteLoaderProblem(const RemoteLoader& loader, const QList<RemoteLoader>& others);
+QString remoteLoaderProblem(const AgentEndpoint& loader, const QList<AgentEndpoint>& others);
 
 class RemoteLoaderRegistry
 {
@@ -55,11 +50,11 @@ public:
     /// The token file's path: beside the settings file.
     static QString tokenFilePath();
 
-    const QList<RemoteLoader>& loaders() const { return m_loaders; }
-    void setLoaders(QList<RemoteLoader> loaders) { m_loaders = std::move(loaders); }
+    const QList<AgentEndpoint>& loaders() const { return m_loaders; }
+    void setLoaders(QList<AgentEndpoint> loaders) { m_loaders = std::move(loaders); }
     QStringList names() const;
     /// By name; nullptr when there is none.
-    const RemoteLoader* find(const QString& name) const;
+    const AgentEndpoint* find(const std::string& name) const;
 
     /// The endpoints of a run on agents (LoaderPlacement::agents): each name looked up here,
     /// or an address that one entry has. An unknown name, an agent without a token or a
@@ -67,7 +62,7 @@ public:
     Result<std::vector<AgentEndpoint>> endpoints(const std::vector<std::string>& wanted) const;
 
 private:
-    QList<RemoteLoader> m_loaders;
+    QList<AgentEndpoint> m_loaders;
 };
 
 } // namespace wb::ui
