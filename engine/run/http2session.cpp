@@ -19,6 +19,17 @@ Http2Session& sessionOf(void* userData)
     return *static_cast<Http2Session*>(userData);
 }
 
+// Unobserved (no ResponseObserver): only the status matters, and every other field returns here.
+int onStatusCallback(nghttp2_session*, const nghttp2_frame* frame, const uint8_t* name, size_t nameLength,
+    const uint8_t* value, size_t valueLength, uint8_t, void* userData)
+{
+    if (frame->hd.type == NGHTTP2_HEADERS && nameLength == 7 && valueLength == 3
+        && std::memcmp(name, ":status", 7) == 0)
+        sessionOf(userData).onStatus(frame->hd.stream_id, value);
+    return 0;
+}
+
+// Observed: every field goes to the stream's capture.
 int onHeaderCallback(nghttp2_session*, const nghttp2_frame* frame, const uint8_t* name, size_t nameLength,
     const uint8_t* value, size_t valueLength, uint8_t, void* userData)
 {
@@ -78,7 +89,8 @@ void Http2RequestEntry::build(const RequestSpec& request)
         headerBlock.push_back(fieldOf(h));
 }
 
-Http2Requests::Http2Requests(const RunConfig& config, const std::vector<RequestSpec>& table, ResponseObserver* responseObserver)
+Http2Requests::Http2Requests(
+    const RunConfig& config, const std::vector<RequestSpec>& table, ResponseObserver* responseObserver)
     : entries(table.size())
     , observer(responseObserver)
     , streams(config.streams)
@@ -89,7 +101,8 @@ Http2Requests::Http2Requests(const RunConfig& config, const std::vector<RequestS
     for (size_t i = 0; i < table.size(); ++i)
         entries[i].build(table[i]);
     nghttp2_session_callbacks_new(&callbacks);
-    nghttp2_session_callbacks_set_on_header_callback(callbacks, onHeaderCallback);
+    // Two header callbacks, so that the unobserved run (the usual one) pays for the status only.
+    nghttp2_session_callbacks_set_on_header_callback(callbacks, observer ? onHeaderCallback : onStatusCallback);
     nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, onFrameRecvCallback);
     nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, onStreamCloseCallback);
     nghttp2_session_callbacks_set_on_frame_send_callback(callbacks, onFrameSendCallback);
@@ -286,14 +299,13 @@ Http2Stream* Http2Session::slotOf(int32_t streamId) const
     return static_cast<Http2Stream*>(nghttp2_session_get_stream_user_data(m_session, streamId));
 }
 
-void Http2Session::onHeader(int32_t streamId, const uint8_t* name, size_t nameLength, const uint8_t* value,
-    size_t valueLength, bool trailer)
+void Http2Session::onHeader(
+    int32_t streamId, const uint8_t* name, size_t nameLength, const uint8_t* value, size_t valueLength, bool trailer)
 {
     const bool isStatus = nameLength == 7 && std::memcmp(name, ":status", 7) == 0 && valueLength == 3;
-    if (!isStatus && !m_captures) return; // unobserved: only the status matters
     Http2Stream* slot = slotOf(streamId);
-    if (!slot) return;
-    if (m_captures && !trailer) {
+    if (!slot || !m_captures) return;
+    if (!trailer) {
         ResponseCapture& capture = captureOf(*slot);
         if (isStatus) {
             capture.head.clear(); // a new header block: the fields of a 1xx before it are not the response's
@@ -305,7 +317,13 @@ void Http2Session::onHeader(int32_t streamId, const uint8_t* name, size_t nameLe
             capture.head += "\r\n";
         }
     }
-    if (!isStatus) return;
+    if (isStatus) onStatus(streamId, value);
+}
+
+void Http2Session::onStatus(int32_t streamId, const uint8_t* value)
+{
+    Http2Stream* slot = slotOf(streamId);
+    if (!slot) return;
     const int status = (value[0] - '0') * 100 + (value[1] - '0') * 10 + (value[2] - '0');
     if (slot->firstByteUs == 0) {
         // The read that brought the response's HEADERS: its clock is taken once, on the first response in it.
@@ -351,8 +369,7 @@ void Http2Session::onStreamClose(int32_t streamId, uint32_t errorCode)
             if (m_requests->observer)
                 observeResponse(*m_requests->observer, captureOf(*slot), slot->request.entry, slot->status);
             m_done.push_back({ slot->request, slot->status, false, false, slot->firstByteUs });
-        }
-        else if (errorCode == NGHTTP2_REFUSED_STREAM)
+        } else if (errorCode == NGHTTP2_REFUSED_STREAM)
             m_retry.push_back(slot->request); // not processed by the server (RFC 9113 8.7): safe to send again
         else
             m_done.push_back({ slot->request, 0, false, true });

@@ -14,8 +14,8 @@
 #include "http/http2fields.h"
 #include "http/responsecapture.h"
 #include "run/clientsession.h"
-#include "run/protocoldriver.h"
 #include "run/http2memory.h"
+#include "run/protocoldriver.h"
 #include "run/responseobserver.h"
 #include "run/runconfig.h"
 
@@ -115,9 +115,12 @@ public:
     bool answeredWithHttp1() const { return m_http1Answer; }
 
     // nghttp2's callbacks (C functions in the .cpp) land here.
-    /// trailer: a header block after the body (kept from observers, like HTTP/1.1's trailers).
+    /// A field of a response, while observed. trailer: a header block after the body (kept from
+    /// observers, like HTTP/1.1's trailers).
     void onHeader(int32_t streamId, const uint8_t* name, size_t nameLength, const uint8_t* value, size_t valueLength,
         bool trailer);
+    /// The :status field (value: its 3 digits).
+    void onStatus(int32_t streamId, const uint8_t* value);
     /// Body bytes of a stream (called only while an observer wants bodies).
     void onData(int32_t streamId, const uint8_t* data, size_t length);
     void onFrame(const nghttp2_frame& frame);
