@@ -5,7 +5,7 @@
 #include "http/requestcheck.h"
 #include "net/address.h"
 #include "parse/quantity.h"
-#include "pipeline/recordedrun.h"
+#include "record/recordedrun.h"
 #include "run/clocknote.h"
 #include "run/shard.h"
 #include "wire/configcodec.h"

@@ -2,7 +2,7 @@
 
 #include "cliparse.h"
 #include "fleet/documentmerge.h"
-#include "pipeline/recordedrun.h"
+#include "record/recordedrun.h"
 #include "report/jsonreport.h"
 #include "report/wrktext.h"
 

@@ -10,7 +10,7 @@
 #include "parse/requestmix.h"
 #include "parse/stageparse.h"
 #include "parse/starttime.h"
-#include "pipeline/recordedrun.h"
+#include "record/recordedrun.h"
 #include "report/hdrlog.h"
 #include "report/jsonreport.h"
 #include "report/wrktext.h"

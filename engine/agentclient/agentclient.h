@@ -1,6 +1,6 @@
 #pragma once
 // The workstation's side of the agent API (docs/AGENT.md), for the CLI and the
-// run pipeline: one TLS connection per request, the agent's certificate
+// recorded run: one TLS connection per request, the agent's certificate
 // checked against the pinned fingerprint (or a CA file) before a byte is sent,
 // the token as a bearer header. Blocking with deadlines; streams can be given up.
 

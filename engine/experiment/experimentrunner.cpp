@@ -1,6 +1,6 @@
 #include "experiment/experimentrunner.h"
 
-#include "pipeline/recordedrun.h"
+#include "record/recordedrun.h"
 #include "run/runcontroller.h"
 #include "serve/builtinserver.h"
 #include "store/sessionstore.h"

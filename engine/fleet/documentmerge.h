@@ -1,7 +1,7 @@
 #pragma once
 // Loaders run by hand (`run --shard I/N --start-at T --json F` on several
 // machines) merged afterwards (`wrkbench-cli merge`): their documents fed to a
-// FleetMerge interval by interval, as a LoadRunner, so the run pipeline stores
+// FleetMerge interval by interval, as a LoadRunner, so the recorded run stores
 // and reports the merged run like any other.
 
 #include "run/loadrunner.h"

@@ -1,6 +1,6 @@
 #pragma once
-// The coordinator of a distributed run, as a LoadRunner: the run pipeline
-// (pipeline/recordedrun.h) stores, reports and shows it like any run.
+// The coordinator of a distributed run, as a LoadRunner: the recorded run
+// (record/recordedrun.h) stores, reports and shows it like any run.
 //
 //   prepare(): the executor starts N paused loaders, each with its share; wait
 //              until every one is ready (its target answered) or one failed
@@ -42,7 +42,7 @@ struct FleetSetup
 KubeOptions kubeOptionsOf(const LoaderPlacement& placement, const FleetSetup& setup);
 /// The executors this library has: child processes here (config.loaders.on == Local) or the
 /// pods of a Kubernetes Job; the pipeline chooses among them and the agents' (makeLoadRunner in
-/// pipeline/recordedrun.cpp is the one place that chooses). Kubernetes lengthens setup's ready
+/// record/recordedrun.cpp is the one place that chooses). Kubernetes lengthens setup's ready
 /// timeout for image pulls.
 std::unique_ptr<LoaderExecutor> makeLocalExecutor(const FleetSetup& setup);
 std::unique_ptr<LoaderExecutor> makeKubeExecutor(const RunConfig& config, FleetSetup& setup);

@@ -1,7 +1,7 @@
 #pragma once
 // What makes the load of one recorded run: this process's RunController, or a
 // fleet of loaders whose streams are merged into one run (engine/fleet). The
-// run pipeline (pipeline/recordedrun.h), the stop switch and the observers see
+// recorded run (record/recordedrun.h), the stop switch and the observers see
 // only this.
 
 #include "common/result.h"

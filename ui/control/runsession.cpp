@@ -1,7 +1,7 @@
 #include "control/runsession.h"
 
 #include "models/runseries.h"
-#include "pipeline/recordedrun.h"
+#include "record/recordedrun.h"
 #include "report/generatorlag.h"
 
 #include <QCoreApplication>
@@ -55,7 +55,7 @@ RunOutcome failed(const std::string& error)
     return out;
 }
 
-/// The whole life of one run, on its own thread: the engine's run pipeline.
+/// The whole life of one run, on its own thread: the engine's recorded run (engine/record).
 RunOutcome runThread(Context& context, const RunSetup& plan)
 {
     auto config = runConfigFor(plan.target, plan.profile.load);

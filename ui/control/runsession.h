@@ -2,7 +2,7 @@
 // Runs one load test from the GUI without ever blocking the UI thread.
 //
 //   UI thread                         run thread (a BackgroundJob)
-//   start(plan) ───────────────────▶  wb::RecordedRun (engine/pipeline): built-in
+//   start(plan) ───────────────────▶  wb::RecordedRun (engine/record): built-in
 //                                     server, probe (plan.probeFirst; a failure ends
 //                                     the run here: RunOutcome::probeFailed, nothing
 //                                     stored), prepare, record into the session, run,

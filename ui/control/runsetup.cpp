@@ -1,7 +1,7 @@
 #include "control/runsetup.h"
 
 #include "parse/requestmix.h"
-#include "pipeline/recordedrun.h"
+#include "record/recordedrun.h"
 #include "serve/builtinserver.h"
 
 namespace wb::ui {

@@ -32,7 +32,7 @@ struct RunSetup
 
 /// The engine configuration: the profile's load with the target's request and
 /// TLS options. A built-in target (host "builtin") keeps its URL: the engine's
-/// run pipeline starts the built-in server. The error names the field
+/// recorded run (record/recordedrun.h) starts the built-in server. The error names the field
 /// ("URL: unsupported scheme 'ftp'").
 Result<RunConfig> runConfigFor(const Target& target, const RunConfig& load);
 

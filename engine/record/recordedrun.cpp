@@ -1,4 +1,4 @@
-#include "pipeline/recordedrun.h"
+#include "record/recordedrun.h"
 
 #include "agentclient/agentexecutor.h"
 #include "agentclient/agentprobe.h"

@@ -1,8 +1,8 @@
-// The one run pipeline (engine/pipeline) against the built-in server and a real
+// The one recorded run (engine/record) against the built-in server and a real
 // session file: what it stores for every way a run can end, the target it finds
 // or creates, the built-in host, the probe, and stops before and during the load.
 
-#include "pipeline/recordedrun.h"
+#include "record/recordedrun.h"
 #include "run/runobserver.h"
 #include "serve/builtinserver.h"
 #include "serve/targetserver.h"
