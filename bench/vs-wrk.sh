@@ -8,6 +8,8 @@
 #
 #   bench/vs-wrk.sh [PAIRS=5] [SECONDS=5]
 #   BASELINE_CLI=/path/to/older/wrkbench-cli bench/vs-wrk.sh ...
+#   SCRIPTS_ONLY=1 bench/vs-wrk.sh ...   only the wrk-script cases (-s): none, a static script,
+#                                        a request() counter, a response() reading a header
 # With BASELINE_CLI, an older build (say, of the commit before a change) runs in
 # the same interleaved rounds, and every table gains its ratio against it.
 set -euo pipefail
@@ -22,7 +24,37 @@ start_nginx "$work" 0
 
 results="$work/results.txt"
 : > "$results"
-for scheme in http https; do
+
+# wrk scripts: the same script under both tools, interleaved.
+cat > "$work/static.lua" <<'LUA'
+wrk.method = "GET"
+wrk.headers["X-Bench"] = "static"
+LUA
+cat > "$work/counter.lua" <<'LUA'
+counter = 0
+request = function()
+   counter = counter + 1
+   return wrk.format(nil, "/?n=" .. counter)
+end
+LUA
+cat > "$work/header.lua" <<'LUA'
+seen = 0
+response = function(status, headers, body)
+   if headers["Content-Length"] then seen = seen + 1 end
+end
+LUA
+url="http://127.0.0.1:$NGINX_PORT/"
+for i in $(seq "$PAIRS"); do
+    for case in none static counter header; do
+        sargs=(); [ $case != none ] && sargs=(-s "$work/$case.lua")
+        timed 1 "$work/swrk-$case-$i" wrk -t1 -c$CONNS -d${SECONDS_PER_RUN}s "${sargs[@]}" "$url"
+        echo "script-$case wrk $(parse_wrk "$work/swrk-$case-$i")" >> "$results"
+        timed 1 "$work/swb-$case-$i" "$CLI" -t1 -c$CONNS -d${SECONDS_PER_RUN}s "${sargs[@]}" "$url"
+        echo "script-$case wrkbench $(parse_wrk "$work/swb-$case-$i")" >> "$results"
+    done
+done
+
+[ -n "${SCRIPTS_ONLY:-}" ] || for scheme in http https; do
     port=$NGINX_PORT; [ $scheme = https ] && port=$NGINX_TLS_PORT
     url="$scheme://127.0.0.1:$port/"
     insecure=(); [ $scheme = https ] && insecure=(-k)
@@ -43,6 +75,7 @@ for scheme in http https; do
 done
 
 # 10,000 keep-alive connections: errors and peak RSS.
+[ -n "${SCRIPTS_ONLY:-}" ] || {
 timed 1 "$work/wb-10k" "$CLI" -t1 -c10000 -d${SECONDS_PER_RUN}s --timeout 10s "http://127.0.0.1:$NGINX_PORT/"
 echo "c10k wrkbench $(parse_wrk "$work/wb-10k")" >> "$results"
 timed 1 "$work/wrk-10k" wrk -t1 -c10000 -d${SECONDS_PER_RUN}s --timeout 10s "http://127.0.0.1:$NGINX_PORT/"
@@ -62,13 +95,15 @@ for tool in wrk wrkbench ${BASELINE_CLI:+baseline}; do
     echo "strace $tool $reqs $calls" >> "$results"
     grep -E "^ *[0-9]" "$work/strace-$tool" | sort -k4 -n -r | head -6 | sed "s/^/  [$tool] /" >&2
 done
+}
 
 python3 - "$results" "$PAIRS" "$SECONDS_PER_RUN" <<'PY'
 import sys, statistics as st
 rows = [l.split() for l in open(sys.argv[1]) if l.strip()]
 def med(xs): return st.median(xs) if xs else float('nan')
 print(f"# wrkbench-cli vs wrk: nginx on CPU 0, generator on CPU 1, -t1 -c100 -d{sys.argv[3]}s, {sys.argv[2]} interleaved pairs\n")
-for scheme in ("http", "https"):
+for scheme in ("script-none", "script-static", "script-counter", "script-header", "http", "https"):
+    if not any(r[0] == scheme for r in rows): continue
     print(f"## {scheme}\n")
     print("| tool | runs | req/s (median) | CPU s per 100k req (median) | req/s vs wrk | CPU/req vs wrk |")
     print("|---|---|---|---|---|---|")

@@ -7,7 +7,7 @@ PACKAGES=(
     # build
     build-essential cmake ninja-build pkg-config ccache
     # engine
-    libssl-dev openssl libfmt-dev nlohmann-json3-dev libcli11-dev libsqlite3-dev libcurl4-openssl-dev libnghttp2-dev zlib1g-dev
+    libssl-dev openssl libfmt-dev nlohmann-json3-dev libcli11-dev libsqlite3-dev libcurl4-openssl-dev libnghttp2-dev libluajit-5.1-dev zlib1g-dev
     # GUI: Qt 6 Widgets, Charts (which needs the OpenGL module), Network, Test; DejaVu fonts (without a
     # font Qt renders text as empty boxes, silently)
     qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev libgl1-mesa-dev fonts-dejavu-core

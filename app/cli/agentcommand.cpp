@@ -34,6 +34,9 @@ void addAgentCommand(CLI::App& app, AgentArgs& a)
     cmd->add_option("--listen", a.listen, "ADDR:PORT to listen on (default 127.0.0.1:7450; [::1]:7450 for IPv6)");
     cmd->add_option("--allow", a.allow,
         "Targets it may load: comma-separated hosts, IP addresses and CIDRs (default: none, it loads nothing)");
+    cmd->add_flag("--allow-scripts", a.allowScripts,
+        "Accept runs that carry a wrk Lua script (-s): a script can run any command on this machine (default: "
+        "refused with 403)");
     cmd->add_option("--max-duration", a.maxDuration, "The longest run it accepts, warm-up included (default 1h)");
     cmd->add_option("--state-dir", a.stateDir,
         "Where its certificate, key, token (mode 0600) and kept runs live (default ~/.wrkbench-agent)");
@@ -109,6 +112,7 @@ int agentCommand(const AgentArgs& a)
     AgentServerOptions options;
     options.listen = a.listen;
     options.allow = *allow;
+    options.allowScripts = a.allowScripts;
     options.limits.maxDurationUs = *maxDuration;
     options.limits.maxConnections = a.maxConnections;
     options.limits.maxThreads = a.maxThreads;

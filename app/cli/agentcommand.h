@@ -15,6 +15,7 @@ struct AgentArgs
 {
     std::string listen = "127.0.0.1:7450";
     std::string allow;
+    bool allowScripts = false; ///< --allow-scripts: accept runs with a wrk Lua script
     std::string maxDuration = "1h";
     std::string stateDir; ///< default: ~/.wrkbench-agent
     std::string headTimeout = "5s"; ///< the request head, from the connection

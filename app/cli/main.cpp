@@ -58,8 +58,16 @@ int main(int argc, char** argv)
         std::cerr << app.help();
         return 1;
     }
+    // wrk's `-- args`: everything after the first `--` is the script's, never an option.
+    int ownArgc = argc;
+    for (int i = 1; i < argc; ++i)
+        if (std::string_view(argv[i]) == "--") {
+            runArgs.scriptArgs.assign(argv + i + 1, argv + argc);
+            ownArgc = i;
+            break;
+        }
     if (const int rc = parseOrExit(app,
-            withOnAgentsList(withDefaultSubcommand(argc, argv,
+            withOnAgentsList(withDefaultSubcommand(ownArgc, argv,
                 { "run", "serve", "runs", "export", "import", "tag", "probe", "experiment", "experiment-report",
                     "experiments", "study", "merge", "loader", "agent" })));
         rc >= 0)

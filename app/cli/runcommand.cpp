@@ -15,9 +15,11 @@
 #include "report/jsonreport.h"
 #include "report/wrktext.h"
 #include "run/clocknote.h"
+#include "run/runcontroller.h"
 #include "run/runobserver.h"
 #include "run/shard.h"
 #include "run/stages.h"
+#include "script/scriptrun.h"
 #include "wire/configcodec.h"
 
 #include <CLI/CLI.hpp>
@@ -252,7 +254,7 @@ void addRunCommand(CLI::App& app, RunArgs& a)
         "tags latency, service, connect, tls_handshake, ttfb)");
     run->add_flag("-k,--insecure", a.insecure, "Do not verify the server certificate");
     run->add_option("--cacert", a.caFile, "Trust the CA certificates in this PEM file");
-    run->add_option("-s,--script", a.script, "Lua script (wrk): not supported");
+    run->add_option("-s,--script", a.script, "wrk Lua script (arguments after `--` go to its init(args))");
     run->add_flag("--probe", a.probe,
         "Probe the target with one request first (phases, TLS; see 'probe'); stored with the run by --db");
     run->add_option("--requests", a.requestsPath,
@@ -309,14 +311,28 @@ void addRunCommand(CLI::App& app, RunArgs& a)
 
 int runCommand(const RunArgs& a)
 {
-    if (!a.script.empty()) {
-        printError("Lua scripts (-s/--script) are not supported; use -X, -H and --body for custom requests");
-        return 2;
-    }
     auto cfg = toConfig(a);
     if (!cfg) {
         printError(cfg.error());
         return 2;
+    }
+    // -s: the script's text goes with the run; a syntax error is one line before any load.
+    std::unique_ptr<ScriptRun> script;
+    if (!a.script.empty()) {
+        std::ifstream in(a.script, std::ios::binary);
+        if (!in) {
+            printError("cannot read the script '" + a.script + "'");
+            return 2;
+        }
+        cfg->script.name = a.script;
+        cfg->script.text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+        cfg->script.args = a.scriptArgs;
+        if (cfg->script.text.empty()) cfg->script.text = "\n";
+        script = std::make_unique<ScriptRun>(cfg->normalized());
+        if (Status st = script->check(); !st) {
+            printError(st.error());
+            return 2;
+        }
     }
     // Numbers that do not fit together are a usage error too (2), found before anything runs.
     if (auto st = cfg->normalized().validate(); !st) {
@@ -429,6 +445,15 @@ int runCommand(const RunArgs& a)
         }
         hdrLog = std::move(*opened);
     }
+    if (script) {
+        // The script's hooks on this process's controller (check() refused distributed runs).
+        options.makeRunner = [&script](const RunConfig& config) -> std::unique_ptr<LoadRunner> {
+            auto controller = std::make_unique<RunController>(config);
+            RunController* c = controller.get();
+            controller->setHooks(script->hooks([c] { c->stop(); }));
+            return controller;
+        };
+    }
     RecordedRun run(runConfig, options);
     HeaderPrinter header(text);
     run.addObserver(&header);
@@ -456,6 +481,17 @@ int runCommand(const RunArgs& a)
     }
     const RunResult& result = *out.result;
     text << formatRunReport(result, TextReportOptions { a.latency }) << std::flush;
+    // A Lua error stopped the run: what was measured is reported (and stored) above.
+    const std::string scriptError = script ? script->error() : std::string();
+    if (!scriptError.empty()) printError("the script stopped the run: " + scriptError);
+    // done() after the report, as wrk prints it.
+    if (script && scriptError.empty()) {
+        std::cout << std::flush;
+        if (Status st = script->done(result); !st) {
+            printError(st.error());
+            return 1;
+        }
+    }
     const bool jsonOk = a.jsonPath.empty()
         || writeJson(a.jsonPath, identity ? formatLoaderDocument(result, *identity) : formatJsonReport(result));
     const bool hdrLogOk = !hdrLog || hdrLog->error().empty();
@@ -467,7 +503,7 @@ int runCommand(const RunArgs& a)
     } else if (out.runId) {
         text << "Stored as run " << out.runId << " in '" << a.dbPath << "'" << std::endl;
     }
-    if (!jsonOk || !hdrLogOk) return 1;
+    if (!jsonOk || !hdrLogOk || !scriptError.empty()) return 1;
     // Every loader died or was lost: what was measured is reported and stored, but the run did
     // not happen as asked, and a pipeline must not read it as a success. (Some lost among
     // several is a partial run, flagged per loader in the report.)

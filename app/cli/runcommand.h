@@ -40,7 +40,8 @@ struct RunArgs
     std::string hdrLogPath; ///< --hdr-log: an HdrHistogram interval log, written as intervals arrive
     bool insecure = false;
     std::string caFile;
-    std::string script;
+    std::string script; ///< -s: a wrk Lua script
+    std::vector<std::string> scriptArgs; ///< what followed `--`: the script's init(args)
     bool probe = false;
     std::string requestsPath; ///< --requests: a request mix instead of one URL
     std::string mixOrder = "round-robin"; ///< --mix-order

@@ -443,6 +443,8 @@ AgentServer::Answer AgentServer::startRun(const AgentRequest& request)
     auto config = runConfigFromJson(body["config"].dump());
     if (!config) return refuse(400, "the configuration does not read: " + config.error());
     if (auto st = checkRunLimits(*config, m_options.limits); !st) return refuse(403, st.error());
+    if (!config->script.empty() && !m_options.allowScripts)
+        return refuse(403, "this agent does not run scripts; start it with --allow-scripts");
     RunConfig whole = config->normalized();
     if (auto st = whole.validate(); !st) return refuse(400, st.error());
     if (!whole.tls.caFile.empty())

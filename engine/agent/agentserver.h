@@ -27,6 +27,9 @@ struct AgentServerOptions
 {
     std::string listen = "127.0.0.1:7450"; ///< ADDR:PORT, [IPv6]:PORT; port 0 picks one
     AllowList allow;
+    /// Runs that carry a wrk script (RunConfig::script) are refused unless the operator allows
+    /// them (--allow-scripts): a Lua script can run any command on the loader's machine.
+    bool allowScripts = false;
     AgentLimits limits; ///< what one run may ask for (maxDurationUs, connections, threads, rate, start)
     std::string stateDir;
     std::string loaderBinary; ///< the wrkbench-cli that runs loaders

@@ -84,6 +84,17 @@ struct LoaderPlacement
 };
 const char* loaderPlaceId(LoaderPlacement::On on); ///< "local", "kubernetes", "agents"
 
+/// wrk's -s: a Lua script (engine/script) and the arguments after `--`. The text itself travels
+/// with the run (bytes, as read), so a session keeps what produced a run.
+struct ScriptSpec
+{
+    std::string name; ///< the file it was read from (errors say name:line)
+    std::string text; ///< the script's bytes
+    std::vector<std::string> args; ///< init(args): what followed `--` on the command line
+    bool empty() const { return text.empty() && name.empty(); }
+    bool operator==(const ScriptSpec&) const = default;
+};
+
 struct RunConfig
 {
     RequestSpec request;
@@ -125,6 +136,9 @@ struct RunConfig
     RequestMixSpec mix;
     /// The requests the run sends: the mix's, or `request` alone. Entry i of a mix is request i.
     std::vector<RequestSpec> requests() const;
+
+    /// -s: the run's wrk script; empty without one.
+    ScriptSpec script;
 
     /// Thresholds the run is judged by (--slo); their verdicts end the report and set the exit code.
     std::vector<Slo> slos;

@@ -245,6 +245,17 @@ std::string runConfigToJson(const RunConfig& c)
     j["tls"] = Json { { "verify", c.tls.verifyPeer }, { "ca_file", c.tls.caFile } };
     putLoad(j, c);
     if (!c.mix.empty()) j["mix"] = mixJson(c.mix);
+    if (!c.script.empty()) {
+        // The script's text itself (bytes), so a stored run keeps what produced it.
+        Json s = Json { { "name", c.script.name }, { "args", Json::array() } };
+        putBytes(s, "text", c.script.text);
+        for (const std::string& a : c.script.args) {
+            Json arg = Json::object();
+            putBytes(arg, "arg", a);
+            s["args"].push_back(std::move(arg));
+        }
+        j["script"] = std::move(s);
+    }
     return dump(j);
 }
 
@@ -278,6 +289,17 @@ Result<RunConfig> runConfigFromJson(const std::string& text)
         if (auto st = getLoad(j, c); !st) return Error { st.error() };
         if (auto it = j.find("mix"); it != j.end() && it->is_object())
             if (auto st = readMix(*it, c.mix); !st) return Error { st.error() };
+        if (auto it = j.find("script"); it != j.end() && it->is_object()) {
+            readIf(*it, "name", c.script.name);
+            if (auto st = readBytes(*it, "text", c.script.text); !st) return Error { "script: " + st.error() };
+            if (auto args = it->find("args"); args != it->end() && args->is_array())
+                for (const Json& a : *args) {
+                    std::string arg;
+                    if (a.is_object())
+                        if (auto st = readBytes(a, "arg", arg); !st) return Error { "script: " + st.error() };
+                    c.script.args.push_back(std::move(arg));
+                }
+        }
         return c;
     } catch (const Json::exception& e) {
         return Error { std::string("invalid run configuration: ") + e.what() };

@@ -452,3 +452,21 @@ TEST_F(AgentAttack, NoTokenInTheLogNoCbcAndPrivateFiles)
     EXPECT_GE(files, 6u); // cert, key, token, a run's config, stream and result
     EXPECT_TRUE(agent.alive());
 }
+
+// A Lua script can run any command on the loader's machine: a run that carries one is refused
+// unless the agent's operator started it with --allow-scripts.
+TEST_F(AgentAttack, RunsWithAScriptAreRefusedByDefault)
+{
+    test::TempDir dir;
+    Agent agent(dir, "a");
+    ASSERT_FALSE(agent.address().empty()) << agent.log();
+    const auto [status, body] = send(agent,
+        post(agent, "/v1/runs",
+            "{\"config\":{\"url\":\"" + url()
+                + "\",\"threads\":1,\"connections\":1,\"duration_us\":1000000,\"script\":{\"name\":\"x.lua\","
+                  "\"text\":\"os.execute('touch /tmp/pwned')\",\"args\":[]}}}"));
+    EXPECT_EQ(status, 403) << body;
+    EXPECT_NE(body.find("this agent does not run scripts; start it with --allow-scripts"), std::string::npos) << body;
+    EXPECT_EQ(agent.runs().size(), 0u);
+}
+

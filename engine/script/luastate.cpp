@@ -1,0 +1,244 @@
+#include "luastate.h"
+
+#include <arpa/inet.h>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <lua.hpp>
+#include <netdb.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace wb {
+
+namespace {
+
+// wrk's defaults and wrk.format, in Lua so scripts that replace or wrap them see plain
+// Lua functions as under wrk. Headers are emitted Host first, then in pairs() order.
+constexpr std::string_view PRELUDE = R"lua(
+wrk = {
+  scheme = "http", host = "localhost", port = nil,
+  method = "GET", path = "/", headers = {}, body = nil, thread = nil,
+}
+function wrk.format(method, path, headers, body)
+  method  = method  or wrk.method
+  path    = path    or wrk.path
+  headers = headers or wrk.headers
+  body    = body    or wrk.body
+  local s = {}
+  if not headers["Host"] then headers["Host"] = wrk.host end
+  headers["Content-Length"] = body and string.len(body)
+  s[1] = string.format("%s %s HTTP/1.1", method, path)
+  for name, value in pairs(headers) do
+    s[#s + 1] = string.format("%s: %s", name, value)
+  end
+  s[#s + 1] = ""
+  s[#s + 1] = body or ""
+  return table.concat(s, "\r\n")
+end
+)lua";
+
+// An address is "ip:port" text ("[v6]:port"): tostring() shows it as wrk's userdata does.
+int luaLookup(lua_State* L)
+{
+    const char* host = luaL_checkstring(L, 1);
+    const char* service = luaL_optstring(L, 2, "http");
+    addrinfo hints {};
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    addrinfo* found = nullptr;
+    if (const int rc = getaddrinfo(host, service, &hints, &found); rc != 0) {
+        lua_pushnil(L);
+        lua_pushstring(L, gai_strerror(rc));
+        return 2;
+    }
+    lua_newtable(L);
+    int n = 0;
+    for (addrinfo* a = found; a; a = a->ai_next) {
+        char ip[INET6_ADDRSTRLEN] = {};
+        int port = 0;
+        if (a->ai_family == AF_INET) {
+            const auto* in = reinterpret_cast<const sockaddr_in*>(a->ai_addr);
+            inet_ntop(AF_INET, &in->sin_addr, ip, sizeof ip);
+            port = ntohs(in->sin_port);
+            lua_pushfstring(L, "%s:%d", ip, port);
+        } else if (a->ai_family == AF_INET6) {
+            const auto* in = reinterpret_cast<const sockaddr_in6*>(a->ai_addr);
+            inet_ntop(AF_INET6, &in->sin6_addr, ip, sizeof ip);
+            port = ntohs(in->sin6_port);
+            lua_pushfstring(L, "[%s]:%d", ip, port);
+        } else {
+            continue;
+        }
+        lua_rawseti(L, -2, ++n);
+    }
+    freeaddrinfo(found);
+    return 1;
+}
+
+// wrk.connect(addr): true when a TCP connection to addr opens within a second.
+int luaConnect(lua_State* L)
+{
+    std::string text = luaL_checkstring(L, 1);
+    const size_t colon = text.rfind(':');
+    if (colon == std::string::npos) return luaL_error(L, "wrk.connect: '%s' is not an address", text.c_str());
+    std::string host = text.substr(0, colon);
+    if (host.size() >= 2 && host.front() == '[') host = host.substr(1, host.size() - 2);
+    const std::string port = text.substr(colon + 1);
+    addrinfo hints {};
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV;
+    addrinfo* a = nullptr;
+    if (getaddrinfo(host.c_str(), port.c_str(), &hints, &a) != 0) {
+        lua_pushboolean(L, 0);
+        return 1;
+    }
+    bool ok = false;
+    const int fd = socket(a->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd >= 0) {
+        if (::connect(fd, a->ai_addr, a->ai_addrlen) == 0) {
+            ok = true;
+        } else if (errno == EINPROGRESS) {
+            pollfd p { fd, POLLOUT, 0 };
+            int err = 0;
+            socklen_t len = sizeof err;
+            ok = poll(&p, 1, 1000) == 1 && getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) == 0 && err == 0;
+        }
+        close(fd);
+    }
+    freeaddrinfo(a);
+    lua_pushboolean(L, ok);
+    return 1;
+}
+
+int traceback(lua_State* L)
+{
+    const char* message = lua_tostring(L, 1);
+    luaL_traceback(L, L, message ? message : "(error object is not a string)", 1);
+    return 1;
+}
+
+} // namespace
+
+LuaState::LuaState()
+    : m_L(luaL_newstate())
+{
+    luaL_openlibs(m_L);
+    luaL_loadbuffer(m_L, PRELUDE.data(), PRELUDE.size(), "=wrk");
+    lua_call(m_L, 0, 0);
+    lua_getglobal(m_L, "wrk");
+    lua_pushcfunction(m_L, luaLookup);
+    lua_setfield(m_L, -2, "lookup");
+    lua_pushcfunction(m_L, luaConnect);
+    lua_setfield(m_L, -2, "connect");
+    lua_pop(m_L, 1);
+}
+
+LuaState::~LuaState()
+{
+    if (m_L) lua_close(m_L);
+}
+
+Status LuaState::load(const ScriptSpec& script, const Url& url)
+{
+    lua_getglobal(m_L, "wrk");
+    lua_pushlstring(m_L, url.scheme.data(), url.scheme.size());
+    lua_setfield(m_L, -2, "scheme");
+    lua_pushlstring(m_L, url.host.data(), url.host.size());
+    lua_setfield(m_L, -2, "host");
+    lua_pushstring(m_L, std::to_string(url.port).c_str()); // a string, as wrk's
+    lua_setfield(m_L, -2, "port");
+    lua_pushlstring(m_L, url.target.data(), url.target.size());
+    lua_setfield(m_L, -2, "path");
+    lua_pop(m_L, 1);
+
+    const std::string chunkName = "@" + (script.name.empty() ? std::string("script") : script.name);
+    if (luaL_loadbuffer(m_L, script.text.data(), script.text.size(), chunkName.c_str()) != 0) {
+        std::string message = lua_tostring(m_L, -1);
+        lua_pop(m_L, 1);
+        return Error { message };
+    }
+    if (lua_pcall(m_L, 0, 0, 0) != 0) {
+        std::string message = lua_tostring(m_L, -1) ? lua_tostring(m_L, -1) : "error";
+        lua_pop(m_L, 1);
+        return Error { message };
+    }
+    return {};
+}
+
+bool LuaState::hasFunction(const char* name) const
+{
+    lua_getglobal(m_L, name);
+    const bool is = lua_isfunction(m_L, -1);
+    lua_pop(m_L, 1);
+    return is;
+}
+
+Status LuaState::call(int nargs, int nresults)
+{
+    const int base = lua_gettop(m_L) - nargs;
+    lua_pushcfunction(m_L, traceback);
+    lua_insert(m_L, base);
+    const int rc = lua_pcall(m_L, nargs, nresults, base);
+    lua_remove(m_L, base);
+    if (rc != 0) {
+        std::string message = lua_tostring(m_L, -1) ? lua_tostring(m_L, -1) : "error";
+        lua_pop(m_L, 1);
+        return Error { message };
+    }
+    return {};
+}
+
+Status copyLuaValue(lua_State* from, int index, lua_State* to, int depth)
+{
+    if (depth > 32) return Error { "a table nested deeper than 32" };
+    if (index < 0) index = lua_gettop(from) + index + 1;
+    switch (lua_type(from, index)) {
+    case LUA_TNIL:
+    case LUA_TNONE:
+        lua_pushnil(to);
+        return {};
+    case LUA_TBOOLEAN:
+        lua_pushboolean(to, lua_toboolean(from, index));
+        return {};
+    case LUA_TNUMBER:
+        lua_pushnumber(to, lua_tonumber(from, index));
+        return {};
+    case LUA_TSTRING: {
+        size_t length = 0;
+        const char* s = lua_tolstring(from, index, &length);
+        lua_pushlstring(to, s, length);
+        return {};
+    }
+    case LUA_TTABLE: {
+        lua_newtable(to);
+        lua_pushnil(from);
+        while (lua_next(from, index) != 0) {
+            // key at -2, value at -1
+            if (Status st = copyLuaValue(from, -2, to, depth + 1); !st) {
+                lua_pop(from, 2);
+                lua_pop(to, 1);
+                return st;
+            }
+            if (Status st = copyLuaValue(from, -1, to, depth + 1); !st) {
+                lua_pop(from, 2);
+                lua_pop(to, 2);
+                return st;
+            }
+            if (lua_isnil(to, -2)) {
+                lua_pop(to, 2);
+            } else {
+                lua_rawset(to, -3);
+            }
+            lua_pop(from, 1);
+        }
+        return {};
+    }
+    default:
+        return Error { std::string("cannot carry a ") + lua_typename(from, lua_type(from, index))
+            + " between Lua states (nil, booleans, numbers, strings and tables of those)" };
+    }
+}
+
+} // namespace wb

@@ -1,0 +1,95 @@
+#include "rawrequest.h"
+
+#include <charconv>
+#include <string>
+
+namespace wb {
+
+namespace {
+
+bool iequals(std::string_view a, std::string_view b)
+{
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); ++i) {
+        const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; };
+        if (lower(a[i]) != lower(b[i])) return false;
+    }
+    return true;
+}
+
+std::string_view trim(std::string_view s)
+{
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
+        s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
+        s.remove_suffix(1);
+    return s;
+}
+
+// One line ending in CRLF (a bare LF is accepted too, as servers do).
+bool takeLine(std::string_view& rest, std::string_view& line)
+{
+    const size_t lf = rest.find('\n');
+    if (lf == std::string_view::npos) return false;
+    line = rest.substr(0, lf);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    rest.remove_prefix(lf + 1);
+    return true;
+}
+
+Error failure(size_t index, const std::string& what)
+{
+    return Error { "request " + std::to_string(index) + ": " + what };
+}
+
+} // namespace
+
+Result<std::vector<RequestSpec>> parseRawRequests(std::string_view text, const Url& base)
+{
+    std::vector<RequestSpec> out;
+    std::string_view rest = text;
+    while (!rest.empty()) {
+        const size_t index = out.size() + 1;
+        std::string_view line;
+        if (!takeLine(rest, line)) return failure(index, "no complete request line (it must end in \\r\\n)");
+        const size_t sp1 = line.find(' ');
+        const size_t sp2 = sp1 == std::string_view::npos ? sp1 : line.find(' ', sp1 + 1);
+        if (sp1 == 0 || sp2 == std::string_view::npos || sp2 == sp1 + 1)
+            return failure(index, "not a request line: '" + std::string(line.substr(0, 80)) + "'");
+        RequestSpec spec;
+        spec.method = std::string(line.substr(0, sp1));
+        const std::string_view target = line.substr(sp1 + 1, sp2 - sp1 - 1);
+        if (!line.substr(sp2 + 1).starts_with("HTTP/1."))
+            return failure(index, "the request line does not end in HTTP/1.x");
+        spec.url = base;
+        spec.url.target = std::string(target);
+        spec.url.original.clear();
+        size_t bodyLength = 0;
+        for (;;) {
+            if (!takeLine(rest, line)) return failure(index, "the header block does not end in an empty line");
+            if (line.empty()) break;
+            const size_t colon = line.find(':');
+            if (colon == 0 || colon == std::string_view::npos)
+                return failure(index, "not a header line: '" + std::string(line.substr(0, 80)) + "'");
+            const std::string_view name = line.substr(0, colon);
+            const std::string_view value = trim(line.substr(colon + 1));
+            if (iequals(name, "Content-Length")) {
+                const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), bodyLength);
+                if (ec != std::errc {} || end != value.data() + value.size())
+                    return failure(index, "Content-Length is not a number");
+            }
+            spec.headers.push_back({ std::string(name), std::string(value) });
+        }
+        if (bodyLength > rest.size())
+            return failure(index,
+                "Content-Length " + std::to_string(bodyLength) + " but only " + std::to_string(rest.size())
+                    + " bytes follow");
+        spec.body = std::string(rest.substr(0, bodyLength));
+        rest.remove_prefix(bodyLength);
+        out.push_back(std::move(spec));
+    }
+    if (out.empty()) return Error { "an empty request" };
+    return out;
+}
+
+} // namespace wb

@@ -1,0 +1,173 @@
+// done(summary, latency, requests): wrk's summary table and its statistics objects.
+#include "script/scriptrun.h"
+
+#include <algorithm>
+#include <cmath>
+#include <lua.hpp>
+#include <map>
+
+namespace wb {
+
+namespace {
+
+constexpr const char* STATS_META = "wrk.stats";
+
+/// wrk's `stats`: distinct values with their counts, lowest first, and the moments.
+struct ScriptStats
+{
+    std::vector<std::pair<double, uint64_t>> values;
+    uint64_t total = 0;
+    double min = 0, max = 0, mean = 0, stdev = 0;
+
+    double percentile(double p) const
+    {
+        if (values.empty()) return 0;
+        p = std::clamp(p, 0.0, 100.0);
+        const auto rank = static_cast<uint64_t>(std::ceil(p / 100.0 * static_cast<double>(total)));
+        uint64_t seen = 0;
+        for (const auto& [value, count] : values) {
+            seen += count;
+            if (seen >= rank) return value;
+        }
+        return values.back().first;
+    }
+};
+
+ScriptStats* checkStats(lua_State* L)
+{
+    return static_cast<ScriptStats*>(luaL_checkudata(L, 1, STATS_META));
+}
+
+int statsPercentile(lua_State* L)
+{
+    lua_pushnumber(L, checkStats(L)->percentile(luaL_checknumber(L, 2)));
+    return 1;
+}
+
+int statsIndex(lua_State* L)
+{
+    const ScriptStats* s = checkStats(L);
+    const std::string key = luaL_checkstring(L, 2);
+    if (key == "min")
+        lua_pushnumber(L, s->min);
+    else if (key == "max")
+        lua_pushnumber(L, s->max);
+    else if (key == "mean")
+        lua_pushnumber(L, s->mean);
+    else if (key == "stdev")
+        lua_pushnumber(L, s->stdev);
+    else if (key == "percentile")
+        lua_pushcfunction(L, statsPercentile);
+    else
+        lua_pushnil(L);
+    return 1;
+}
+
+// stats(i): the i-th distinct value (1-based) and how often it was seen, as wrk.
+int statsCall(lua_State* L)
+{
+    const ScriptStats* s = checkStats(L);
+    const auto i = static_cast<int64_t>(luaL_checknumber(L, 2));
+    if (i < 1 || static_cast<size_t>(i) > s->values.size()) {
+        lua_pushnil(L);
+        lua_pushnil(L);
+        return 2;
+    }
+    lua_pushnumber(L, s->values[static_cast<size_t>(i - 1)].first);
+    lua_pushnumber(L, static_cast<double>(s->values[static_cast<size_t>(i - 1)].second));
+    return 2;
+}
+
+int statsLen(lua_State* L)
+{
+    lua_pushinteger(L, static_cast<lua_Integer>(checkStats(L)->values.size()));
+    return 1;
+}
+
+int statsGc(lua_State* L)
+{
+    checkStats(L)->~ScriptStats();
+    return 0;
+}
+
+void pushStats(lua_State* L, ScriptStats stats)
+{
+    new (lua_newuserdata(L, sizeof(ScriptStats))) ScriptStats(std::move(stats));
+    if (luaL_newmetatable(L, STATS_META)) {
+        lua_pushcfunction(L, statsIndex);
+        lua_setfield(L, -2, "__index");
+        lua_pushcfunction(L, statsCall);
+        lua_setfield(L, -2, "__call");
+        lua_pushcfunction(L, statsLen);
+        lua_setfield(L, -2, "__len");
+        lua_pushcfunction(L, statsGc);
+        lua_setfield(L, -2, "__gc");
+    }
+    lua_setmetatable(L, -2);
+}
+
+ScriptStats latencyStats(const LatencyHistogram& h)
+{
+    ScriptStats s;
+    h.forEachBucket([&](const LatencyHistogram::Bucket& b) {
+        s.values.emplace_back(static_cast<double>(b.lowUs), b.count);
+        s.total += b.count;
+    });
+    s.min = static_cast<double>(h.minUs());
+    s.max = static_cast<double>(h.maxUs());
+    s.mean = h.meanUs();
+    s.stdev = h.stdevUs();
+    return s;
+}
+
+ScriptStats rateStats(const RateSamples& r)
+{
+    ScriptStats s;
+    std::map<double, uint64_t> counts; // wrk records whole requests per second
+    for (double v : r.perThreadRequestsPerS)
+        ++counts[std::round(v)];
+    for (const auto& [v, n] : counts) {
+        s.values.emplace_back(v, n);
+        s.total += n;
+    }
+    if (!s.values.empty()) {
+        s.min = s.values.front().first;
+        s.max = s.values.back().first;
+    }
+    s.mean = r.mean();
+    s.stdev = r.stdev();
+    return s;
+}
+
+void setNumber(lua_State* L, const char* name, double value)
+{
+    lua_pushnumber(L, value);
+    lua_setfield(L, -2, name);
+}
+
+} // namespace
+
+Status ScriptRun::done(const RunResult& r)
+{
+    if (!m_setup.hasFunction("done")) return {};
+    lua_State* L = m_setup.get();
+    lua_getglobal(L, "done");
+    lua_newtable(L);
+    setNumber(L, "duration", std::round(r.durationS * 1e6)); // µs, as wrk
+    setNumber(L, "requests", static_cast<double>(r.requests));
+    setNumber(L, "bytes", static_cast<double>(r.bytes));
+    lua_newtable(L);
+    // wrk's kinds: read also covers what it cannot parse; TLS failures are connect errors there.
+    setNumber(L, "connect", static_cast<double>(r.errors.connect + r.errors.tls));
+    setNumber(L, "read", static_cast<double>(r.errors.read + r.errors.parse + r.errors.stream));
+    setNumber(L, "write", static_cast<double>(r.errors.write));
+    setNumber(L, "status", static_cast<double>(r.errors.status));
+    setNumber(L, "timeout", static_cast<double>(r.errors.timeout));
+    lua_setfield(L, -2, "errors");
+    pushStats(L, latencyStats(r.latency));
+    pushStats(L, rateStats(r.threadRates));
+    if (Status st = m_setup.call(3, 0); !st) return Error { "done(): " + st.error() };
+    return {};
+}
+
+} // namespace wb

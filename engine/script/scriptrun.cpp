@@ -1,0 +1,200 @@
+#include "scriptrun.h"
+
+#include "script/scriptworker.h"
+
+#include <lua.hpp>
+
+namespace wb {
+
+namespace {
+
+constexpr const char* THREAD_META = "wrk.thread";
+
+ScriptThread* checkThread(lua_State* L)
+{
+    return *static_cast<ScriptThread**>(luaL_checkudata(L, 1, THREAD_META));
+}
+
+// thread:get(name): the worker state's global, copied into the caller's state.
+int threadGet(lua_State* L)
+{
+    ScriptThread* t = checkThread(L);
+    const char* name = luaL_checkstring(L, 2);
+    lua_State* from = t->state->get();
+    lua_getglobal(from, name);
+    Status st = copyLuaValue(from, -1, L);
+    lua_pop(from, 1);
+    if (!st) return luaL_error(L, "thread:get('%s'): %s", name, st.error().c_str());
+    return 1;
+}
+
+// thread:set(name, value): a global of the worker's state, copied from the caller's.
+int threadSet(lua_State* L)
+{
+    ScriptThread* t = checkThread(L);
+    const char* name = luaL_checkstring(L, 2);
+    lua_State* to = t->state->get();
+    if (to == L) {
+        lua_pushvalue(L, 3);
+        lua_setglobal(L, name);
+        return 0;
+    }
+    Status st = copyLuaValue(L, 3, to);
+    if (!st) return luaL_error(L, "thread:set('%s'): %s", name, st.error().c_str());
+    lua_setglobal(to, name);
+    return 0;
+}
+
+int threadStop(lua_State* L)
+{
+    ScriptThread* t = checkThread(L);
+    if (!t->stopped.exchange(true)) t->run->threadStopped();
+    return 0;
+}
+
+int threadIndex(lua_State* L)
+{
+    ScriptThread* t = checkThread(L);
+    const std::string key = luaL_checkstring(L, 2);
+    if (key == "addr") {
+        lua_pushlstring(L, t->addr.data(), t->addr.size());
+    } else if (key == "get") {
+        lua_pushcfunction(L, threadGet);
+    } else if (key == "set") {
+        lua_pushcfunction(L, threadSet);
+    } else if (key == "stop") {
+        lua_pushcfunction(L, threadStop);
+    } else {
+        lua_pushnil(L);
+    }
+    return 1;
+}
+
+int threadNewIndex(lua_State* L)
+{
+    ScriptThread* t = checkThread(L);
+    const std::string key = luaL_checkstring(L, 2);
+    if (key != "addr") return luaL_error(L, "thread.%s cannot be set (only thread.addr)", key.c_str());
+    t->addr = luaL_checkstring(L, 3);
+    return 0;
+}
+
+void pushThread(lua_State* L, ScriptThread* t)
+{
+    *static_cast<ScriptThread**>(lua_newuserdata(L, sizeof(ScriptThread*))) = t;
+    if (luaL_newmetatable(L, THREAD_META)) {
+        lua_pushcfunction(L, threadIndex);
+        lua_setfield(L, -2, "__index");
+        lua_pushcfunction(L, threadNewIndex);
+        lua_setfield(L, -2, "__newindex");
+    }
+    lua_setmetatable(L, -2);
+}
+
+} // namespace
+
+ScriptRun::ScriptRun(RunConfig config)
+    : m_config(std::move(config))
+{ }
+
+ScriptRun::~ScriptRun() = default;
+
+std::string ScriptRun::delayRefusal() const
+{
+    return m_config.openModel() ? "delay() cannot run with -R: the open model's schedule decides when requests are "
+                                  "sent (remove delay() or -R)"
+                                : "delay() is not supported yet by wrkbench-cli (the worker has no per-request "
+                                  "pause); remove it or use -R for a paced load";
+}
+
+Status ScriptRun::check()
+{
+    if (Status st = m_setup.load(m_config.script, m_config.request.url); !st) return st;
+    if (m_config.loaders.distributed())
+        return Error { "a script runs in this process only for now (no --loaders or --on with -s)" };
+    if (m_setup.hasFunction("delay")) return Error { delayRefusal() };
+    return {};
+}
+
+RunHooks ScriptRun::hooks(std::function<void()> stop)
+{
+    m_stop = std::move(stop);
+    RunHooks h;
+    h.requestSource = [this](unsigned index, const std::vector<uint32_t>&) -> std::unique_ptr<RequestSource> {
+        return std::make_unique<ScriptSourceRef>(worker(index));
+    };
+    h.responseObserver = [this](unsigned index) -> ResponseObserver* {
+        ScriptWorker& w = worker(index);
+        return w.observes() ? &w : nullptr;
+    };
+    return h;
+}
+
+ScriptWorker& ScriptRun::worker(unsigned index)
+{
+    std::lock_guard lock(m_mutex);
+    if (index < m_workers.size() && m_workers[index]) return *m_workers[index];
+    if (index >= m_workers.size()) {
+        m_workers.resize(index + 1);
+        m_threads.resize(index + 1);
+    }
+    auto thread = std::make_unique<ScriptThread>();
+    thread->index = index;
+    thread->run = this;
+    thread->addr = m_config.request.url.host + ":" + std::to_string(m_config.request.url.port);
+    auto state = std::make_unique<LuaState>();
+    thread->state = state.get();
+    Status st = state->load(m_config.script, m_config.request.url);
+    lua_State* W = state->get();
+    lua_getglobal(W, "wrk");
+    pushThread(W, thread.get());
+    lua_setfield(W, -2, "thread");
+    lua_pop(W, 1);
+    // setup(thread) in the setup state, before the thread's init, as wrk.
+    lua_State* S = m_setup.get();
+    if (st && m_setup.hasFunction("setup")) {
+        lua_getglobal(S, "setup");
+        pushThread(S, thread.get());
+        if (Status called = m_setup.call(1, 0); !called) st = Error { "setup(): " + called.error() };
+    }
+    auto w = std::make_unique<ScriptWorker>(*this, *thread, std::move(state));
+    if (st) st = w->start();
+    if (st && w->delays()) st = Error { delayRefusal() };
+    m_threads[index] = std::move(thread);
+    m_workers[index] = std::move(w);
+    if (!st) {
+        m_error = m_error.empty() ? st.error() : m_error;
+        if (m_stop) m_stop();
+    }
+    return *m_workers[index];
+}
+
+void ScriptRun::fail(const std::string& message)
+{
+    {
+        std::lock_guard lock(m_mutex);
+        if (m_error.empty()) m_error = message;
+    }
+    if (m_stop) m_stop();
+}
+
+void ScriptRun::threadStopped()
+{
+    // wrk stops the one thread; the workers here share one end, so the run ends when every
+    // thread has asked (a thread that stopped keeps sending until then).
+    // (No lock: setup() may call thread:stop() while the worker is being made.)
+    if (++m_stoppedThreads >= m_config.normalized().threads && m_stop) m_stop();
+}
+
+std::string ScriptRun::error() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_error;
+}
+
+bool ScriptRun::hasDone() const
+{
+    return m_setup.hasFunction("done");
+}
+
+} // namespace wb

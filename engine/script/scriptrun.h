@@ -1,0 +1,82 @@
+#pragma once
+// A run with a wrk script, as wrk runs it:
+//
+//   ScriptRun script(config);          // config.script holds the text and the arguments
+//   script.check();                    // syntax errors before any load: "file:line: message"
+//   controller.setHooks(script.hooks([&] { controller.stop(); }));
+//   controller.prepare();              // each worker: a state of its own, setup(thread), init(args)
+//   RunResult r = controller.run();    // request()/response() on the workers' threads
+//   script.error();                    // a Lua error that stopped the run (message + traceback)
+//   script.done(r, std::cout);         // done(summary, latency, requests) in the setup state
+//
+// One state for setup and done, one per worker thread, as wrk. The cost rules are wrk's:
+// without request() the thread's request is built once from wrk.method/path/headers/body
+// and no Lua runs per request; response() is called only when defined, and only then are
+// headers and bodies kept.
+
+#include "common/result.h"
+#include "run/runconfig.h"
+#include "run/runhooks.h"
+#include "run/runresult.h"
+#include "script/luastate.h"
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace wb {
+
+class ScriptWorker;
+
+/// What setup() and the workers' states share about one thread (wrk's `thread`).
+struct ScriptThread
+{
+    unsigned index = 0;
+    LuaState* state = nullptr; ///< the worker's state (get/set reach it)
+    std::string addr; ///< thread.addr as "ip:port"
+    std::atomic<bool> stopped { false };
+    class ScriptRun* run = nullptr;
+};
+
+class ScriptRun
+{
+public:
+    explicit ScriptRun(RunConfig config);
+    ~ScriptRun();
+
+    /// Loads the script into the setup state and checks what the run allows: one line.
+    Status check();
+    /// The hooks that make each worker's state and source; `stop` ends the run early
+    /// (a Lua error, or every thread called thread:stop()).
+    RunHooks hooks(std::function<void()> stop);
+    /// The first Lua error of the run (message and traceback), empty when none.
+    std::string error() const;
+    /// Whether the script defines done().
+    bool hasDone() const;
+    /// Calls done(summary, latency, requests); what it prints goes to stdout as under wrk.
+    Status done(const RunResult& result);
+
+    // For the workers.
+    void fail(const std::string& message);
+    void threadStopped();
+    const RunConfig& config() const { return m_config; }
+
+private:
+    ScriptWorker& worker(unsigned index);
+    std::string delayRefusal() const;
+
+    RunConfig m_config;
+    LuaState m_setup;
+    std::function<void()> m_stop;
+    mutable std::mutex m_mutex; // the setup state and the worker list are made from prepare()
+    std::vector<std::unique_ptr<ScriptThread>> m_threads;
+    std::vector<std::unique_ptr<ScriptWorker>> m_workers;
+    std::string m_error;
+    std::atomic<unsigned> m_stoppedThreads { 0 };
+};
+
+} // namespace wb

@@ -1,0 +1,114 @@
+#include "scriptworker.h"
+
+#include "script/rawrequest.h"
+#include "script/scriptrun.h"
+
+#include <lua.hpp>
+
+namespace wb {
+
+ScriptWorker::ScriptWorker(ScriptRun& run, ScriptThread& thread, std::unique_ptr<LuaState> state)
+    : m_run(run)
+    , m_thread(thread)
+    , m_state(std::move(state))
+{ }
+
+Status ScriptWorker::start()
+{
+    lua_State* L = m_state->get();
+    if (m_state->hasFunction("init")) {
+        lua_getglobal(L, "init");
+        lua_newtable(L);
+        // wrk's args[0] is the script's name and args[1..] what followed `--`.
+        lua_pushlstring(L, m_run.config().script.name.data(), m_run.config().script.name.size());
+        lua_rawseti(L, -2, 0);
+        int i = 0;
+        for (const std::string& a : m_run.config().script.args) {
+            lua_pushlstring(L, a.data(), a.size());
+            lua_rawseti(L, -2, ++i);
+        }
+        if (Status st = m_state->call(1, 0); !st) return Error { "init(): " + st.error() };
+    }
+    // After init, as wrk: what the script defines now is what runs.
+    m_dynamic = m_state->hasFunction("request");
+    m_observes = m_state->hasFunction("response");
+    m_delays = m_state->hasFunction("delay");
+
+    lua_getglobal(L, "wrk");
+    lua_getfield(L, -1, "format");
+    lua_remove(L, -2);
+    if (Status st = m_state->call(0, 1); !st) return Error { "wrk.format(): " + st.error() };
+    size_t length = 0;
+    const char* text = lua_tolstring(L, -1, &length);
+    if (!text) {
+        lua_pop(L, 1);
+        return Error { "wrk.format() did not return a string" };
+    }
+    auto parsed = parseRawRequests(std::string_view(text, length), m_run.config().request.url);
+    lua_pop(L, 1);
+    if (!parsed)
+        return Error { "the script's request (wrk.method, wrk.path, wrk.headers, wrk.body): " + parsed.error() };
+    m_table = { std::move(parsed->front()) };
+    return {};
+}
+
+RequestPick ScriptWorker::next(uint32_t connection)
+{
+    if (!m_dynamic || m_failed) return {};
+    if (connection >= m_pending.size()) m_pending.resize(connection + 1);
+    Pending& p = m_pending[connection];
+    if (p.next < p.requests.size()) {
+        // What request() returned at once goes out one after another on this connection
+        // (pipelined when --pipeline allows several in flight).
+        p.sending = std::move(p.requests[p.next++]);
+        return { 0, &p.sending };
+    }
+    lua_State* L = m_state->get();
+    lua_getglobal(L, "request");
+    if (Status st = m_state->call(0, 1); !st) {
+        m_failed = true;
+        m_run.fail("request(): " + st.error());
+        return {};
+    }
+    if (lua_type(L, -1) != LUA_TSTRING) {
+        const std::string what = lua_typename(L, lua_type(L, -1));
+        lua_pop(L, 1);
+        m_failed = true;
+        m_run.fail("request() returned " + what + ", not a request (a string, as wrk.format() makes)");
+        return {};
+    }
+    size_t length = 0;
+    const char* text = lua_tolstring(L, -1, &length);
+    auto parsed = parseRawRequests(std::string_view(text, length), m_run.config().request.url);
+    lua_pop(L, 1);
+    if (!parsed) {
+        m_failed = true;
+        m_run.fail("request() returned something that is not a request: " + parsed.error());
+        return {};
+    }
+    p.requests = std::move(*parsed);
+    p.next = 1;
+    p.sending = std::move(p.requests.front());
+    return { 0, &p.sending };
+}
+
+void ScriptWorker::onResponse(const ObservedResponse& response)
+{
+    if (!m_observes || m_failed) return;
+    lua_State* L = m_state->get();
+    lua_getglobal(L, "response");
+    lua_pushinteger(L, response.status);
+    lua_createtable(L, 0, static_cast<int>(response.headers.size()));
+    for (const HeaderField& h : response.headers) {
+        lua_pushlstring(L, h.name.data(), h.name.size());
+        lua_pushlstring(L, h.value.data(), h.value.size());
+        lua_rawset(L, -3);
+    }
+    lua_pushlstring(L, response.body.data(), response.body.size());
+    if (Status st = m_state->call(3, 0); !st) {
+        m_failed = true;
+        m_run.fail("response(): " + st.error());
+    }
+}
+
+} // namespace wb

@@ -1,0 +1,72 @@
+#pragma once
+// One worker thread's side of a script: its own Lua state, the request source in
+// front of its sessions and the response observer behind them. Only the worker's
+// thread calls it once the run starts.
+
+#include "run/requestsource.h"
+#include "run/responseobserver.h"
+#include "script/luastate.h"
+
+#include <memory>
+#include <vector>
+
+namespace wb {
+
+class ScriptRun;
+struct ScriptThread;
+
+class ScriptWorker final : public RequestSource, public ResponseObserver
+{
+public:
+    ScriptWorker(ScriptRun& run, ScriptThread& thread, std::unique_ptr<LuaState> state);
+
+    /// Calls init(args) and builds the thread's static request (wrk.format() of its wrk table).
+    Status start();
+
+    // RequestSource
+    const std::vector<RequestSpec>& table() const override { return m_table; }
+    bool buildsPerSend() const override { return m_dynamic; }
+    RequestPick next(uint32_t connection) override;
+
+    // ResponseObserver
+    bool wantsBody() const override { return m_observes; }
+    void onResponse(const ObservedResponse& response) override;
+
+    bool observes() const { return m_observes; }
+    bool delays() const { return m_delays; }
+
+private:
+    ScriptRun& m_run;
+    ScriptThread& m_thread;
+    std::unique_ptr<LuaState> m_state;
+    std::vector<RequestSpec> m_table; ///< the static request (also what the run checks against)
+    bool m_dynamic = false; ///< request() is defined
+    bool m_observes = false; ///< response() is defined
+    bool m_delays = false; ///< delay() is defined
+    bool m_failed = false; ///< a Lua error stopped the run: no more Lua
+    /// Per connection: what request() returned and is still to be sent (several: pipelined).
+    struct Pending
+    {
+        std::vector<RequestSpec> requests;
+        size_t next = 0;
+        RequestSpec sending; ///< the one handed out last (valid until asked again)
+    };
+    std::vector<Pending> m_pending;
+};
+
+/// A forwarding source: the worker owns its source, the ScriptRun owns the ScriptWorker.
+class ScriptSourceRef final : public RequestSource
+{
+public:
+    explicit ScriptSourceRef(ScriptWorker& worker)
+        : m_worker(worker)
+    { }
+    const std::vector<RequestSpec>& table() const override { return m_worker.table(); }
+    bool buildsPerSend() const override { return m_worker.buildsPerSend(); }
+    RequestPick next(uint32_t connection) override { return m_worker.next(connection); }
+
+private:
+    ScriptWorker& m_worker;
+};
+
+} // namespace wb

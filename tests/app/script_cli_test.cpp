@@ -1,0 +1,258 @@
+// wrk scripts (-s) as users run them: the examples in examples/scripts against a real nginx,
+// counts checked against nginx's own log, the script stored with the run, bad scripts refused
+// or stopping the run with Lua's message, and done()'s output shaped as /usr/bin/wrk prints it.
+
+#include "nginx.h"
+#include "requirenginx.h"
+#include "store/sessionstore.h"
+#include "testsupport.h"
+
+#include <gtest/gtest.h>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
+#include <unistd.h>
+
+using namespace wb;
+
+namespace {
+
+class ScriptCli : public test::NginxTest
+{
+protected:
+    static void SetUpTestSuite()
+    {
+        test::NginxOptions o;
+        o.requestLog = true;
+        o.bodyLog = true;
+        o.http2 = true;
+        startNginx(o);
+    }
+    static void TearDownTestSuite() { stopNginx(); }
+    void SetUp() override
+    {
+        NginxTest::SetUp();
+        if (IsSkipped() || HasFatalFailure()) return;
+        m_url = "http://127.0.0.1:" + std::to_string(nginx().port()) + "/";
+        m_logBefore = test::splitLines(nginx().requestLog()).size();
+    }
+    static std::string example(const std::string& name)
+    {
+        return std::string(std::getenv("WB_SOURCE_DIR")) + "/examples/scripts/" + name;
+    }
+    std::string script(const std::string& name, const std::string& text)
+    {
+        const std::string path = m_dir.file(name);
+        test::writeFile(path, text);
+        return path;
+    }
+    // The lines nginx logged since the test started: "<method> <uri> <status>".
+    std::vector<std::string> served() const
+    {
+        auto lines = test::splitLines(nginx().requestLog());
+        return { lines.begin() + static_cast<long>(m_logBefore), lines.end() };
+    }
+    static uint64_t reportedRequests(const std::string& out)
+    {
+        std::smatch m;
+        if (!std::regex_search(out, m, std::regex(R"((\d+) requests in)"))) return UINT64_MAX;
+        return std::stoull(m[1]);
+    }
+    // Every request counted reached nginx; nginx saw at most the pre-run check and what was
+    // still in flight at the end besides.
+    void expectConserved(const std::string& out, size_t servedCount, unsigned inFlight)
+    {
+        const uint64_t counted = reportedRequests(out);
+        ASSERT_NE(counted, UINT64_MAX) << out;
+        EXPECT_GT(counted, 0u) << out;
+        EXPECT_GE(servedCount, counted) << out;
+        EXPECT_LE(servedCount, counted + inFlight + 1) << out;
+    }
+
+    test::TempDir m_dir;
+    std::string m_url;
+    size_t m_logBefore = 0;
+};
+
+} // namespace
+
+TEST_F(ScriptCli, StaticPostSendsItsBodyAndHeaderEveryTime)
+{
+    const auto r = test::runCli({ "-t2", "-c4", "-d1s", "-s", example("post.lua"), m_url + "body" });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    // nginx logs /body in its body log and the hop it proxies to (/mix/body) in the request log.
+    const auto lines = served();
+    for (const std::string& l : lines)
+        EXPECT_EQ(l, "POST /mix/body 200");
+    const auto bodies = nginx().bodyLog();
+    expectConserved(r.out, bodies.size(), 4);
+    EXPECT_EQ(std::set<std::string>(bodies.begin(), bodies.end()), std::set<std::string> { "foo=bar&baz=quux" });
+}
+
+TEST_F(ScriptCli, CounterInThePathReachesNginxAsEachThreadCounts)
+{
+    const auto r = test::runCli({ "-t2", "-c2", "-d1s", "-s", example("counter.lua"), m_url });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto lines = served();
+    expectConserved(r.out, lines.size(), 2);
+    // Each thread has a counter of its own (its own Lua state): every path at most twice.
+    std::map<std::string, int> seen;
+    for (const std::string& l : lines)
+        if (l.starts_with("GET /mix/")) ++seen[l];
+    for (const auto& [path, n] : seen)
+        EXPECT_LE(n, 2) << path;
+    EXPECT_GE(seen.size() * 2, lines.size() - 1);
+    EXPECT_EQ(seen.count("GET /mix/0 200"), 1u);
+}
+
+TEST_F(ScriptCli, PipelinedRequestsAreAllSent)
+{
+    const auto r = test::runCli({ "-t1", "-c2", "-d1s", "-s", example("pipeline.lua"), m_url });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto lines = served();
+    expectConserved(r.out, lines.size(), 2 * 3);
+    std::map<std::string, long> n;
+    for (const std::string& l : lines)
+        ++n[l];
+    EXPECT_GT(n["GET /mix/1 200"], 0);
+    EXPECT_LE(std::abs(n["GET /mix/1 200"] - n["GET /mix/3 200"]), 2);
+}
+
+TEST_F(ScriptCli, AuthTokenFromAResponseHeaderIsSent)
+{
+    const auto r = test::runCli({ "-t1", "-c1", "-d1s", "-s", example("auth.lua"), m_url });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    expectConserved(r.out, served().size(), 1);
+}
+
+TEST_F(ScriptCli, SetupGetSetAndDoneCountWhatNginxServed)
+{
+    const auto r = test::runCli({ "-t2", "-c2", "-d1s", "-s", example("setup.lua"), m_url });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    std::regex line(R"(thread (\d): (\d+) responses \(127\.0\.0\.1:\d+\))");
+    uint64_t sum = 0;
+    int threads = 0;
+    for (auto it = std::sregex_iterator(r.out.begin(), r.out.end(), line); it != std::sregex_iterator(); ++it) {
+        ++threads;
+        sum += std::stoull((*it)[2]);
+    }
+    EXPECT_EQ(threads, 2) << r.out;
+    // response() saw every answer nginx sent (the pre-run check is not the script's).
+    const auto lines = served();
+    EXPECT_GE(sum, reportedRequests(r.out));
+    EXPECT_LE(sum, lines.size());
+    // done() prints after the report, as wrk.
+    EXPECT_LT(r.out.find("Transfer/sec"), r.out.find("thread 1:")) << r.out;
+}
+
+TEST_F(ScriptCli, StopEndsTheRunOnceEveryThreadAsked)
+{
+    const auto r = test::runCli({ "-t2", "-c2", "-d30s", "-s", example("stop.lua"), m_url, "--", "300" });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const uint64_t counted = reportedRequests(r.out);
+    EXPECT_GE(counted, 600u) << r.out;
+    EXPECT_EQ(r.out.find("30s test"), r.out.find("30s test")); // the header as typed
+    expectConserved(r.out, served().size(), 2);
+}
+
+TEST_F(ScriptCli, DoneWritesJsonWithTheRunsFigures)
+{
+    const auto r = test::runCli({ "-t1", "-c2", "-d1s", "-s", example("report-json.lua"), m_url });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto lines = test::splitLines(r.out);
+    ASSERT_FALSE(lines.empty());
+    const auto j = nlohmann::json::parse(lines.back());
+    EXPECT_EQ(j["requests"].get<uint64_t>(), reportedRequests(r.out));
+    EXPECT_GT(j["latency_us"]["p99"].get<double>(), 0);
+    EXPECT_LE(j["latency_us"]["min"].get<double>(), j["latency_us"]["p50"].get<double>());
+    EXPECT_EQ(j["errors"]["status"], 0);
+}
+
+TEST_F(ScriptCli, ScriptTextAndArgumentsAreStoredWithTheRun)
+{
+    const std::string db = m_dir.file("s.wrkbench");
+    const auto r = test::runCli({ "-t1", "-c1", "-d1s", "-s", example("stop.lua"), "--db", db, m_url, "--", "50" });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    auto store = SessionStore::open(db);
+    ASSERT_TRUE(store.ok()) << store.error();
+    auto runs = (*store)->listRuns();
+    ASSERT_TRUE(runs.ok() && runs->size() == 1u);
+    auto data = (*store)->loadRun(runs->front().id);
+    ASSERT_TRUE(data.ok()) << data.error();
+    EXPECT_EQ(data->run.config.script.text, test::readFile(example("stop.lua")));
+    EXPECT_EQ(data->run.config.script.args, std::vector<std::string> { "50" });
+}
+
+TEST_F(ScriptCli, SyntaxErrorIsOneLineWithFileAndLineBeforeAnyLoad)
+{
+    const std::string bad = script("bad.lua", "wrk.method = 'POST'\nlocal x = = 1\n");
+    const auto r = test::runCli({ "-d1s", "-s", bad, m_url });
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_EQ(r.err, "wrkbench-cli: error: " + bad + ":2: unexpected symbol near '='\n");
+    EXPECT_EQ(r.out, "");
+    EXPECT_TRUE(served().empty());
+}
+
+TEST_F(ScriptCli, RuntimeErrorStopsTheRunWithMessageAndTraceback)
+{
+    const std::string s = script("boom.lua",
+        "n = 0\nrequest = function()\n  n = n + 1\n  if n > 20 then error('boom') end\n  return wrk.format()\nend\n");
+    const auto r = test::runCli({ "-t1", "-c1", "-d20s", "-s", s, m_url });
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("the script stopped the run: request(): " + s + ":4: boom"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("stack traceback:"), std::string::npos) << r.err;
+    EXPECT_EQ(reportedRequests(r.out), 20u) << r.out; // what was measured is reported
+}
+
+TEST_F(ScriptCli, RequestReturningANonStringNamesWhatItReturned)
+{
+    const std::string s = script("num.lua", "request = function() return 42 end\n");
+    const auto r = test::runCli({ "-t1", "-c1", "-d20s", "-s", s, m_url });
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("request() returned number, not a request"), std::string::npos) << r.err;
+}
+
+TEST_F(ScriptCli, DelayIsRefusedUnderTheOpenModelWithAClearLine)
+{
+    const auto r = test::runCli({ "-t1", "-c1", "-d1s", "-R100", "-s", example("delay.lua"), m_url });
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_EQ(r.err,
+        "wrkbench-cli: error: delay() cannot run with -R: the open model's schedule decides when requests are sent "
+        "(remove delay() or -R)\n");
+    EXPECT_TRUE(served().empty());
+}
+
+TEST_F(ScriptCli, RequestOfTheScriptIsSentOverHttp2)
+{
+    const size_t before = test::splitLines(nginx().http2AccessLog()).size();
+    const std::string h2 = "http://127.0.0.1:" + std::to_string(nginx().h2cPort()) + "/";
+    const auto r = test::runCli({ "--http2", "-t1", "-c1", "-d1s", "-s", example("counter.lua"), h2 });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto lines = test::splitLines(nginx().http2AccessLog());
+    const uint64_t counted = reportedRequests(r.out);
+    EXPECT_GT(counted, 0u);
+    EXPECT_GE(lines.size() - before, counted);
+    EXPECT_EQ(lines.back(), "HTTP/2.0 200");
+}
+
+// The same script under Debian's wrk prints the same shape from done().
+TEST_F(ScriptCli, DoneCsvHasTheShapeWrkPrints)
+{
+    if (access("/usr/bin/wrk", X_OK) != 0) GTEST_SKIP() << "/usr/bin/wrk is not installed";
+    const auto ours = test::runCli({ "-t1", "-c2", "-d1s", "-s", example("report-csv.lua"), m_url });
+    ASSERT_EQ(ours.exitCode, 0) << ours.err;
+    const auto wrk = test::runProcess({ "/usr/bin/wrk", "-t1", "-c2", "-d1s", "-s", example("report-csv.lua"), m_url });
+    ASSERT_EQ(wrk.exitCode, 0) << wrk.err;
+    const auto shape = [](const std::string& out) {
+        std::vector<std::string> rows;
+        bool in = false;
+        for (const std::string& l : test::splitLines(out)) {
+            if (l == "percentile,latency_us") in = true;
+            if (in) rows.push_back(std::regex_replace(l, std::regex(R"(,\d+)"), ",N"));
+        }
+        return rows;
+    };
+    EXPECT_EQ(shape(ours.out), shape(wrk.out)) << ours.out << "\n---\n" << wrk.out;
+    EXPECT_EQ(shape(ours.out).size(), 8u);
+}

@@ -1,0 +1,114 @@
+// The Lua side of wrk's API without a run: wrk's table and wrk.format, errors as
+// file:line, and values carried between states as thread:get/set carry them.
+#include "script/luastate.h"
+
+#include <gtest/gtest.h>
+#include <lua.hpp>
+
+using namespace wb;
+
+namespace {
+
+Url url()
+{
+    Url u;
+    u.scheme = "http";
+    u.host = "127.0.0.1";
+    u.port = 8080;
+    u.target = "/start";
+    return u;
+}
+
+std::string evalString(LuaState& s, const std::string& expression)
+{
+    const std::string chunk = "return " + expression;
+    EXPECT_EQ(luaL_loadstring(s.get(), chunk.c_str()), 0);
+    EXPECT_TRUE(s.call(0, 1).ok());
+    size_t n = 0;
+    const char* text = lua_tolstring(s.get(), -1, &n);
+    std::string out = text ? std::string(text, n) : std::string("(not a string)");
+    lua_pop(s.get(), 1);
+    return out;
+}
+
+} // namespace
+
+TEST(LuaState, WrkTableHoldsTheUrlAndFormatBuildsWrksRequest)
+{
+    LuaState s;
+    ASSERT_TRUE(s.load({ "t.lua", "wrk.method = 'POST'; wrk.body = 'abc'", {} }, url()).ok());
+    EXPECT_EQ(evalString(s, "wrk.host .. ' ' .. wrk.port .. ' ' .. wrk.path .. ' ' .. wrk.scheme"),
+        "127.0.0.1 8080 /start http");
+    // Headers come in pairs() order, as wrk's: check each, not their order.
+    const std::string formatted = evalString(s, "wrk.format()");
+    EXPECT_TRUE(formatted.starts_with("POST /start HTTP/1.1\r\n")) << formatted;
+    EXPECT_NE(formatted.find("\r\nHost: 127.0.0.1\r\n"), std::string::npos) << formatted;
+    EXPECT_NE(formatted.find("\r\nContent-Length: 3\r\n"), std::string::npos) << formatted;
+    EXPECT_TRUE(formatted.ends_with("\r\n\r\nabc")) << formatted;
+    // nil arguments are wrk's own fields (the body too, as under wrk).
+    EXPECT_TRUE(evalString(s, "wrk.format('GET', '/x', {})").starts_with("GET /x HTTP/1.1\r\n"));
+    LuaState plain;
+    ASSERT_TRUE(plain.load({ "t.lua", "", {} }, url()).ok());
+    EXPECT_EQ(evalString(plain, "wrk.format('GET', '/x', {}, nil)"), "GET /x HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+}
+
+TEST(LuaState, LuaJitLibrariesAreThereAsUnderWrk)
+{
+    LuaState s;
+    ASSERT_TRUE(s.load({ "t.lua", "", {} }, url()).ok());
+    EXPECT_EQ(evalString(s, "tostring(bit.band(12, 10)) .. tostring(unpack({'a'})) .. type(loadstring) .. type(jit)"),
+        "8afunctiontable");
+}
+
+TEST(LuaState, SyntaxAndRuntimeErrorsSayFileAndLine)
+{
+    LuaState a;
+    EXPECT_EQ(
+        a.load({ "bad.lua", "x = 1\nlocal y = = 2\n", {} }, url()).error(), "bad.lua:2: unexpected symbol near '='");
+    LuaState b;
+    EXPECT_EQ(b.load({ "boom.lua", "\nerror('no')\n", {} }, url()).error(), "boom.lua:2: no");
+}
+
+TEST(LuaState, CallGivesTheTraceback)
+{
+    LuaState s;
+    ASSERT_TRUE(s.load({ "f.lua", "function f() error('inner') end", {} }, url()).ok());
+    lua_getglobal(s.get(), "f");
+    const Status st = s.call(0, 0);
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.error().find("f.lua:1: inner"), std::string::npos) << st.error();
+    EXPECT_NE(st.error().find("stack traceback:"), std::string::npos) << st.error();
+}
+
+TEST(LuaState, LookupFindsLoopbackAndConnectAnswers)
+{
+    LuaState s;
+    ASSERT_TRUE(s.load({ "t.lua", "", {} }, url()).ok());
+    EXPECT_EQ(evalString(s, "wrk.lookup('127.0.0.1', '9')[1]"), "127.0.0.1:9");
+    // Port 9 (discard) is closed on loopback here: connect says false, never throws.
+    EXPECT_EQ(evalString(s, "tostring(wrk.connect('127.0.0.1:1'))"), "false");
+}
+
+TEST(LuaState, ValuesCarriedBetweenStatesArriveEqual)
+{
+    LuaState a, b;
+    ASSERT_EQ(luaL_dostring(a.get(), "v = { 1, 'two', true, nested = { x = 1.5, s = 'a\\0b' } }"), 0);
+    lua_getglobal(a.get(), "v");
+    ASSERT_TRUE(copyLuaValue(a.get(), -1, b.get()).ok());
+    lua_setglobal(b.get(), "v");
+    lua_pop(a.get(), 1);
+    EXPECT_EQ(evalString(b, "v[2] .. tostring(v[3]) .. v[1] .. v.nested.x .. #v.nested.s"), "twotrue11.53");
+}
+
+TEST(LuaState, FunctionsAndDeepTablesAreRefusedNamingWhy)
+{
+    LuaState a, b;
+    lua_pushcfunction(a.get(), [](lua_State*) { return 0; });
+    EXPECT_EQ(copyLuaValue(a.get(), -1, b.get()).error(),
+        "cannot carry a function between Lua states (nil, booleans, numbers, strings and tables of those)");
+    lua_pop(a.get(), 1);
+    ASSERT_EQ(luaL_dostring(a.get(), "d = {} local t = d for i = 1, 40 do t.x = {} t = t.x end"), 0);
+    lua_getglobal(a.get(), "d");
+    EXPECT_EQ(copyLuaValue(a.get(), -1, b.get()).error(), "a table nested deeper than 32");
+    EXPECT_EQ(lua_gettop(b.get()), 0);
+}

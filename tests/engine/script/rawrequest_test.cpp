@@ -1,0 +1,67 @@
+// What request() returns, parsed back into requests: wrk.format's output, pipelined
+// requests, bodies by Content-Length, and each malformed string refused naming why.
+#include "script/rawrequest.h"
+
+#include <gtest/gtest.h>
+
+using namespace wb;
+
+namespace {
+
+Url base()
+{
+    Url u;
+    u.scheme = "http";
+    u.host = "127.0.0.1";
+    u.port = 8080;
+    u.target = "/";
+    return u;
+}
+
+} // namespace
+
+TEST(RawRequest, ParsesWhatWrkFormatMakes)
+{
+    auto r = parseRawRequests("POST /a?b=1 HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc", base());
+    ASSERT_TRUE(r.ok()) << r.error();
+    ASSERT_EQ(r->size(), 1u);
+    EXPECT_EQ(r->front().method, "POST");
+    EXPECT_EQ(r->front().url.target, "/a?b=1");
+    EXPECT_EQ(r->front().url.port, 8080);
+    EXPECT_EQ(r->front().body, "abc");
+    ASSERT_EQ(r->front().headers.size(), 2u);
+    EXPECT_EQ(r->front().headers[0], (Header { "Host", "x" }));
+}
+
+TEST(RawRequest, SeveralBackToBackArePipelined)
+{
+    auto r = parseRawRequests(
+        "GET /1 HTTP/1.1\r\n\r\nPUT /2 HTTP/1.1\r\nContent-Length: 2\r\n\r\nhiGET /3 HTTP/1.1\r\n\r\n", base());
+    ASSERT_TRUE(r.ok()) << r.error();
+    ASSERT_EQ(r->size(), 3u);
+    EXPECT_EQ((*r)[1].body, "hi");
+    EXPECT_EQ((*r)[2].url.target, "/3");
+}
+
+TEST(RawRequest, BodyBytesAreKeptAsBytes)
+{
+    const std::string body("\0\xff\r\n", 4);
+    auto r = parseRawRequests("POST / HTTP/1.1\r\nContent-Length: 4\r\n\r\n" + body, base());
+    ASSERT_TRUE(r.ok()) << r.error();
+    EXPECT_EQ(r->front().body, body);
+}
+
+TEST(RawRequest, MalformedIsRefusedNamingWhy)
+{
+    EXPECT_EQ(parseRawRequests("", base()).error(), "an empty request");
+    EXPECT_EQ(parseRawRequests("GET / HTTP/1.1", base()).error(),
+        "request 1: no complete request line (it must end in \\r\\n)");
+    EXPECT_EQ(parseRawRequests("GET /\r\n\r\n", base()).error(), "request 1: not a request line: 'GET /'");
+    EXPECT_EQ(parseRawRequests("GET / HTTP/1.1\r\nHost: x\r\n", base()).error(),
+        "request 1: the header block does not end in an empty line");
+    EXPECT_EQ(parseRawRequests("GET / HTTP/1.1\r\nbad\r\n\r\n", base()).error(), "request 1: not a header line: 'bad'");
+    EXPECT_EQ(parseRawRequests("GET / HTTP/1.1\r\nContent-Length: 9\r\n\r\nab", base()).error(),
+        "request 1: Content-Length 9 but only 2 bytes follow");
+    EXPECT_EQ(parseRawRequests("GET / HTTP/1.1\r\n\r\nxyz", base()).error(),
+        "request 2: no complete request line (it must end in \\r\\n)");
+}
