@@ -390,7 +390,7 @@ std::string formatMarkdownReport(const ExperimentResults& results, const Markdow
     for (const ExperimentRow& r : results.rows) {
         if (r.baseline) continue;
         std::vector<std::string> cells { r.cellLabel, r.targetName, ratioText(r.p50Ratio), ratioText(r.p99Ratio),
-            ratioVerdict(r.p99Ratio, r.targetName, r.baselineName, Better::Lower) };
+            r.p99Verdict };
         if (grouped) cells.insert(cells.begin(), r.group);
         out += mdRow(cells);
     }

@@ -4,6 +4,7 @@
 
 #include "experiment/experimentreport.h"
 #include "experiment/experimentresults.h"
+#include "experiment/htmlreport.h"
 
 #include <algorithm>
 #include <gtest/gtest.h>
@@ -165,6 +166,27 @@ TEST(ExperimentResults, ReportsShowTheTableAndTheMethod)
     EXPECT_TRUE(lines[2].starts_with("3,0,,c25,connections,25,25,25,0,Node|Port,0,3,20150,150,")) << lines[2];
     EXPECT_NE(lines[2].find(",1,Node|Port is 33.1% slower"), std::string::npos) << lines[2];
     EXPECT_TRUE(lines[4].ends_with(",107;109;111,")) << lines[4]; // run ids, then nothing differs
+}
+
+// Issue 33: a cell whose two baseline runs disagree (144k and 113k req/s) cannot decide an 84%
+// loss; every output says so and says what would, never "no significant difference".
+TEST(ExperimentResults, UndecidedCellsSayWhatWouldDecideInEveryOutput)
+{
+    g_nextId = 300;
+    const ExperimentPlan plan = makePlan();
+    std::vector<RunRecord> runs { makeRun(7, 0, 0, 144000, 1000), makeRun(9, 0, 0, 20460, 1500),
+        makeRun(7, 0, 1, 113000, 1000), makeRun(9, 0, 1, 20800, 1500) };
+    const ExperimentResults results = computeExperimentResults(makeRecord(), plan, runs);
+    const ExperimentRow* node = results.row(0, 1);
+    ASSERT_NE(node, nullptr);
+    const std::string expected = "too few repetitions to judge: the baseline varies \xC2\xB1"
+                                 "17% between its runs; about 52 repetitions would detect a 10% difference";
+    EXPECT_EQ(node->verdict, expected);
+    for (const std::string& out : { formatResultsTable(results), formatMarkdownReport(results), resultsCsv(results),
+             formatHtmlReport(results) }) {
+        EXPECT_NE(out.find(expected), std::string::npos) << out;
+        EXPECT_EQ(out.find("no significant difference"), std::string::npos) << out;
+    }
 }
 
 // Part 3 of issue 16: targets in groups, each group with its own baseline; rows group by group.
