@@ -157,7 +157,10 @@ TEST(ExperimentResults, ReportsShowTheTableAndTheMethod)
     EXPECT_EQ(md.find("## Runs"), std::string::npos);
 
     const auto lines = csvLines(resultsCsv(results));
-    ASSERT_EQ(lines.size(), 5u);
+    ASSERT_EQ(lines.size(), 6u); // header, 4 rows, the pooled row
+    EXPECT_TRUE(lines[5].starts_with("3,,,pooled,,,,,,Node|Port,0,6,,,,,,,,,,,0.6")) << lines[5];
+    EXPECT_NE(lines[5].find(",1,\"pooled over 2 cells: Node|Port is 33.1% slower than NEG (CI "), std::string::npos)
+        << lines[5];
     EXPECT_TRUE(
         lines[0].starts_with("experiment_id,cell,group,level,axis,axis_value,threads,connections,rate,target,"));
     const size_t columns = std::count(lines[0].begin(), lines[0].end(), ',') + 1;
@@ -250,7 +253,9 @@ TEST(ExperimentResults, GroupsCompareWithTheirOwnBaseline)
     EXPECT_DOUBLE_EQ(pkgDocker.requestsPerSRatio.ratio, 3005.0 / 8805.0) << "its own group's baseline";
 
     const auto lines = csvLines(resultsCsv(results));
-    ASSERT_EQ(lines.size(), 9u);
+    ASSERT_EQ(lines.size(), 11u); // header, 8 rows, one pooled row per non-baseline target
+    EXPECT_TRUE(lines[9].starts_with("3,,,pooled,")) << lines[9];
+    EXPECT_TRUE(lines[10].starts_with("3,,,pooled,")) << lines[10];
     EXPECT_TRUE(lines[2].starts_with("3,0,go-gin,c10,connections,10,")) << lines[2];
     EXPECT_TRUE(lines[6].starts_with("3,0,http-pkg,c10,connections,10,")) << lines[6];
     const std::string table = formatResultsTable(results);

@@ -2,6 +2,7 @@
 
 #include "experiment/experimentreport.h"
 #include "experiment/experimentresults.h"
+#include "experiment/htmlreport.h"
 #include "experiment/pooledeffect.h"
 
 #include <cmath>
@@ -123,4 +124,52 @@ TEST(PooledEffect, ResultsGetOneLinePerVariantAndTheReportsShowIt)
     EXPECT_TRUE(pooled[0].verdict.starts_with("pooled over 3 cells: NodePort is 8.0% slower than NEG (CI "))
         << pooled[0].verdict;
     EXPECT_NE(pooled[0].verdict.find("; interaction F(2, 6) = 0.00, p = 1"), std::string::npos) << pooled[0].verdict;
+
+    // The same line in the terminal table, the Markdown, the CSV and the HTML report.
+    const std::vector<std::string> lines = pooledLines(results);
+    ASSERT_EQ(lines.size(), 1u);
+    EXPECT_TRUE(lines[0].starts_with("NodePort vs NEG 0.920 (")) << lines[0];
+    EXPECT_NE(lines[0].find(pooled[0].verdict), std::string::npos) << lines[0];
+    EXPECT_NE(formatResultsTable(results).find("  " + lines[0] + "\n"), std::string::npos);
+    EXPECT_NE(formatMarkdownReport(results).find("## Pooled over the cells"), std::string::npos);
+    EXPECT_NE(formatMarkdownReport(results).find("- " + lines[0]), std::string::npos);
+    EXPECT_NE(resultsCsv(results).find(",pooled,"), std::string::npos);
+    EXPECT_NE(formatHtmlReport(results).find("<li>" + lines[0] + "</li>"), std::string::npos);
+}
+
+// An effect that is not common gets no pooled figure, in the line either.
+TEST(PooledEffect, NotCommonLinesShowNoFigure)
+{
+    auto plan = parseExperimentPlan(R"({"name": "x", "targets": [
+        {"name": "A", "url": "http://10.0.0.1/", "baseline": true, "session_target_id": 7},
+        {"name": "B", "url": "http://10.0.0.2/", "session_target_id": 9}],
+        "sweep": {"axis": "connections", "values": [25, 50]}, "repetitions": 2, "duration": "30s"})");
+    ASSERT_TRUE(plan.ok()) << plan.error();
+    std::vector<RunRecord> runs;
+    int64_t id = 1;
+    auto add = [&](int64_t target, int cell, int rep, double rps) {
+        RunRecord r;
+        r.id = id++;
+        r.targetId = target;
+        r.status = RunStatus::Completed;
+        r.hasTotals = true;
+        r.totals.requestsPerS = rps;
+        r.experiment = ExperimentSlot { 1, cell, rep };
+        runs.push_back(r);
+    };
+    for (int rep = 0; rep < 2; ++rep) {
+        add(7, 0, rep, 10000 + rep * 10);
+        add(9, 0, rep, 5000 + rep * 5); // half as fast at c25
+        add(7, 1, rep, 10000 + rep * 10);
+        add(9, 1, rep, 20000 + rep * 20); // twice as fast at c50
+    }
+    ExperimentRecord record;
+    record.id = 1;
+    const ExperimentResults results = computeExperimentResults(record, *plan, runs);
+    const std::vector<std::string> lines = pooledLines(results);
+    ASSERT_EQ(lines.size(), 1u);
+    EXPECT_TRUE(lines[0].starts_with("B: the effect of B is not common to the cells (interaction F(1, 4) = "))
+        << lines[0];
+    EXPECT_TRUE(lines[0].ends_with("): no pooled verdict")) << lines[0];
+    EXPECT_EQ(lines[0].find("slower"), std::string::npos);
 }
