@@ -1,12 +1,14 @@
 #include "experiment/experimentreport.h"
 
 #include "experiment/comparability.h"
+#include "experiment/pooledeffect.h"
 #include "report/units.h"
 #include "store/csvexport.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <set>
 
 namespace wb {
 
@@ -245,6 +247,19 @@ std::vector<std::vector<std::string>> resultsTableRows(const ExperimentResults& 
     return rows;
 }
 
+std::vector<std::string> pooledLines(const ExperimentResults& results)
+{
+    std::vector<std::string> out;
+    std::set<std::string> baselines;
+    for (const ExperimentRow& r : results.rows)
+        if (r.baseline) baselines.insert(r.targetName);
+    const std::string baseline = baselines.size() == 1 ? *baselines.begin() : "baseline";
+    for (const PooledEffect& e : pooledEffects(results))
+        out.push_back(e.notCommon() ? e.name + ": " + e.verdict
+                                    : e.name + " vs " + baseline + " " + ratioText(e.ratio) + ": " + e.verdict);
+    return out;
+}
+
 std::string formatResultsTable(const ExperimentResults& results)
 {
     const std::vector<std::vector<std::string>> rows = resultsTableRows(results);
@@ -256,6 +271,13 @@ std::string formatResultsTable(const ExperimentResults& results)
         + "the ratio by Fieller's method with Welch's t.\n";
     if (results.metric == RateMetric::PerThread) out += metricNote() + "\n";
     if (!results.plan.slos.empty()) out += sloNote(results);
+    const std::vector<std::string> pooled = pooledLines(results);
+    if (!pooled.empty()) {
+        out += "Pooled over the cells (one intercept per cell, one effect per "
+            + std::string(results.kind == ExperimentKind::Study ? "variant" : "target") + ", on ln req/s):\n";
+        for (const std::string& line : pooled)
+            out += "  " + line + "\n";
+    }
     for (const ComparabilityWarning& w : experimentComparability(results))
         out += "WARNING " + w.text() + "\n";
     return out;
@@ -381,6 +403,16 @@ std::string formatMarkdownReport(const ExperimentResults& results, const Markdow
     for (const ComparabilityWarning& w : experimentComparability(results))
         out += "> **Warning:** " + md(w.text()) + "\n\n";
 
+    const std::vector<std::string> pooled = pooledLines(results);
+    if (!pooled.empty()) {
+        out += "## Pooled over the cells\n\nA fixed-effect model on ln req/s: one intercept per cell, one common "
+               "effect per variant, the within-cell variance pooled; beside it the F-test of whether the effect "
+               "differs between cells (where it does, no pooled verdict).\n\n";
+        for (const std::string& line : pooled)
+            out += "- " + md(line) + "\n";
+        out += "\n";
+    }
+
     out += "## Latency against the baseline\n\n";
     const std::string vs = grouped ? "baseline" : baseline;
     std::vector<std::string> latencyHeader { "level", study ? "variant" : "target", "p50 vs " + vs + " (95% CI)",
@@ -390,7 +422,7 @@ std::string formatMarkdownReport(const ExperimentResults& results, const Markdow
     for (const ExperimentRow& r : results.rows) {
         if (r.baseline) continue;
         std::vector<std::string> cells { r.cellLabel, r.targetName, ratioText(r.p50Ratio), ratioText(r.p99Ratio),
-            ratioVerdict(r.p99Ratio, r.targetName, r.baselineName, Better::Lower) };
+            r.p99Verdict };
         if (grouped) cells.insert(cells.begin(), r.group);
         out += mdRow(cells);
     }
@@ -485,6 +517,24 @@ std::string resultsCsv(const ExperimentResults& results)
         // "2/3" as in the tables; an empty field when no repetition was judged.
         for (const SloTally& t : r.slo)
             fields.push_back(t.judged ? t.text() : "");
+        out += csvRow(fields);
+    }
+    // The pooled verdict across cells: one row per variant, level "pooled", the ratio, its CI, df and verdict.
+    for (const PooledEffect& e : pooledEffects(results)) {
+        std::vector<std::string> fields(header.size());
+        fields[0] = std::to_string(results.experiment.id);
+        fields[3] = "pooled";
+        fields[9] = e.name;
+        fields[10] = "0";
+        fields[11] = std::to_string(e.runs);
+        if (!e.notCommon()) {
+            fields[22] = csvNumber(e.ratio.ratio);
+            fields[23] = ciCell(e.ratio.low);
+            fields[24] = ciCell(e.ratio.high);
+            fields[32] = csvNumber(e.ratio.df);
+            fields[33] = e.ratio.hasInterval() ? (e.ratio.significant() ? "1" : "0") : "";
+        }
+        fields[34] = e.verdict;
         out += csvRow(fields);
     }
     return out;

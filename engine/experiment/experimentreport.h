@@ -38,6 +38,12 @@ std::string formatMarkdownReport(const ExperimentResults& results, const Markdow
 /// "group" first when there are groups). What formatResultsTable() aligns and the HTML report shows.
 std::vector<std::vector<std::string>> resultsTableRows(const ExperimentResults& results);
 
+/// The pooled verdict across cells (pooledeffect.h), one line per variant, for results with more
+/// than one cell: "NodePort vs NEG 0.920 (0.905–0.935): pooled over 3 cells: NodePort is 8.0% slower
+/// than NEG (CI ...); interaction F(2, 6) = 0.00, p = 1"; without the ratio where the effect is not
+/// common. Empty with one cell. What the terminal, Markdown, CSV, HTML and the GUI show.
+std::vector<std::string> pooledLines(const ExperimentResults& results);
+
 /// The statistical method, one paragraph (Markdown and HTML reports).
 std::string reportMethodText(const ExperimentResults& results);
 /// A study's setup, one paragraph: its runs, variants, groups and levels.

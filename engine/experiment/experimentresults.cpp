@@ -113,6 +113,7 @@ std::vector<ExperimentRow> describeRows(
             row.verdict = base == rows.end() ? "no " + baselineName + " run in this "
                     + (in.group.empty() ? std::string("level") : "group and level") + ": no ratio"
                                              : "no data";
+            row.p99Verdict = "no data";
             out.push_back(std::move(row));
             continue;
         }
@@ -130,8 +131,10 @@ std::vector<ExperimentRow> describeRows(
                                                        : "one baseline run")
                 + ": no confidence interval, no verdict";
         } else {
-            row.verdict = ratioVerdict(row.requestsPerSRatio, row.targetName, base->targetName);
+            row.verdict = ratioVerdict(row.requestsPerSRatio, row.targetName, base->targetName, Better::Higher,
+                b.requestsPerS, s.requestsPerS);
         }
+        row.p99Verdict = ratioVerdict(row.p99Ratio, row.targetName, base->targetName, Better::Lower, b.p99Us, s.p99Us);
         out.push_back(std::move(row));
     }
     return out;

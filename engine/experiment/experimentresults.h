@@ -70,6 +70,8 @@ struct ExperimentRow
     double lossPct() const { return (1.0 - requestsPerSRatio.ratio) * 100.0; }
     /// "NodePort is 4.1% slower than NEG (CI 2.3-5.9%)", "no significant difference", "baseline".
     std::string verdict;
+    /// The same for p99 ("NodePort has 12.0% higher latency than NEG (CI ...)"); "" on a baseline row.
+    std::string p99Verdict;
 };
 
 /// The runs of one row before any statistics (describeRows()).

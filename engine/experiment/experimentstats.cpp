@@ -2,6 +2,7 @@
 
 #include "experiment/studentt.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -92,6 +93,40 @@ RatioEstimate ratioOfMeans(const std::vector<double>& baseline, const std::vecto
     return r;
 }
 
+unsigned repetitionsToDetect(double sigmaLog, double effect, double alpha, double power)
+{
+    if (!std::isfinite(sigmaLog) || sigmaLog <= 0 || !(effect > 0) || effect == 1.0) return 0;
+    const double delta = std::fabs(std::log(effect));
+    const double k = 2.0 * sigmaLog * sigmaLog / (delta * delta);
+    // The required n grows with k while the t quantiles shrink with n: the left side
+    // n - k (t_a + t_b)^2 increases in n, so the first n where it is >= 0 is the answer.
+    constexpr unsigned CAP = 100000;
+    for (unsigned n = 2; n < CAP; ++n) {
+        const double df = 2.0 * n - 2.0;
+        const double t = studentTQuantile(1.0 - alpha / 2.0, df) + studentTQuantile(power, df);
+        if (static_cast<double>(n) >= k * t * t) return n;
+    }
+    return CAP;
+}
+
+double logStdev(const std::vector<double>& values)
+{
+    std::vector<double> logs;
+    logs.reserve(values.size());
+    for (double v : values) {
+        if (!(v > 0)) return NaN;
+        logs.push_back(std::log(v));
+    }
+    return describeSample(logs).stdev;
+}
+
+bool undecided(const RatioEstimate& r)
+{
+    constexpr double NEAR = 0.10; // the difference a verdict should be able to tell from none
+    if (!r.hasInterval() || r.significant()) return false;
+    return !r.bounded() || r.low < 1.0 - NEAR || r.high > 1.0 + NEAR;
+}
+
 std::string percentText(double fraction)
 {
     const double pct = std::fabs(fraction) * 100.0;
@@ -100,11 +135,36 @@ std::string percentText(double fraction)
     return buf;
 }
 
-std::string ratioVerdict(
-    const RatioEstimate& r, const std::string& name, const std::string& baselineName, Better better)
+namespace {
+
+// "too few repetitions to judge: the baseline varies ±43% between its runs; about 52
+// repetitions would detect a 10% difference", from the more variable side.
+std::string undecidedText(const RatioEstimate& r, const std::string& name, const std::vector<double>& baselineValues,
+    const std::vector<double>& otherValues)
+{
+    std::string out = "too few repetitions to judge";
+    const double sdBase = logStdev(baselineValues);
+    const double sdOther = logStdev(otherValues);
+    const bool otherWider = std::isnan(sdBase) || (!std::isnan(sdOther) && sdOther > sdBase);
+    const double sigma = otherWider ? sdOther : sdBase;
+    if (std::isnan(sigma)) return out + (r.bounded() ? ": the interval is too wide" : ": the interval is unbounded");
+    char buf[48];
+    std::snprintf(buf, sizeof buf, sigma * 100 < 10 ? "%.1f%%" : "%.0f%%", sigma * 100);
+    out += std::string(": ") + (otherWider ? name : "the baseline") + " varies \xC2\xB1" + buf + " between its runs";
+    // The runs at hand did not decide, so the answer is at least one more than they are.
+    const size_t have = std::max(baselineValues.size(), otherValues.size());
+    const unsigned n = std::max<unsigned>(repetitionsToDetect(sigma), static_cast<unsigned>(have + 1));
+    return out + "; about " + std::to_string(n) + " repetitions would detect a 10% difference";
+}
+
+} // namespace
+
+std::string ratioVerdict(const RatioEstimate& r, const std::string& name, const std::string& baselineName,
+    Better better, const std::vector<double>& baselineValues, const std::vector<double>& otherValues)
 {
     if (std::isnan(r.ratio)) return "no data";
     if (!r.hasInterval()) return "too few repetitions for a confidence interval";
+    if (undecided(r)) return undecidedText(r, name, baselineValues, otherValues);
     if (!r.significant()) return "no significant difference";
     const bool above = r.low > 1.0;
     // The interval on the ratio maps onto an interval on the difference in percent.

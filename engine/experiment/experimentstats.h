@@ -65,8 +65,28 @@ enum class Better { Higher, Lower };
 /// NEG (CI 2.3–5.9%)" or "... faster ..." (Better::Higher, throughput), "NodePort
 /// has 12.0% higher latency than NEG (CI ...)" (Better::Lower); otherwise "no
 /// significant difference", "too few repetitions for a confidence interval" or "no data".
-std::string ratioVerdict(
-    const RatioEstimate& r, const std::string& name, const std::string& baselineName, Better better = Better::Higher);
+/// Where the runs cannot decide (undecided()), never "no significant difference" but "too few
+/// repetitions to judge: the baseline varies ±43% between its runs; about 52 repetitions would
+/// detect a 10% difference", from the more variable side's runs when they are given.
+std::string ratioVerdict(const RatioEstimate& r, const std::string& name, const std::string& baselineName,
+    Better better = Better::Higher, const std::vector<double>& baselineValues = {},
+    const std::vector<double>& otherValues = {});
+
+/// What it takes to detect a difference: the repetitions per target that a two-sided
+/// two-sample t-test on log req/s needs to detect a ratio of `effect` (1.10: a 10%
+/// difference) at level `alpha` with probability `power`, when the runs of a target
+/// spread with standard deviation `sigmaLog` on the log scale. The smallest n >= 2 with
+///   n >= 2 sigma^2 (t_{1-alpha/2, 2n-2} + t_{power, 2n-2})^2 / ln(effect)^2
+/// (the t-based sample size formula, docs/EXPERIMENTS.md). 0 when sigmaLog is not a finite
+/// number > 0 (nothing to go on, or no spread at all); capped at 100000.
+unsigned repetitionsToDetect(double sigmaLog, double effect = 1.10, double alpha = 0.05, double power = 0.8);
+
+/// The standard deviation of ln(values) (NaN for fewer than 2 values or a value <= 0).
+double logStdev(const std::vector<double>& values);
+
+/// The ratio's interval is unbounded, or too wide to rule out a 10% difference on either
+/// side (it reaches below 0.9 or above 1.1) while not excluding 1: the runs cannot decide.
+bool undecided(const RatioEstimate& r);
 
 /// "4.1%" style percentage of |ratio - 1| (one decimal; two below 1%).
 std::string percentText(double fraction);

@@ -291,6 +291,15 @@ std::string formatHtmlReport(const ExperimentResults& results, const HtmlReportO
         + (results.grouped() ? " of the same group" : "")
         + " with its 95% confidence interval (Fieller's method with Welch's t). Errors: requests without a usable "
           "answer per run; non-2xx: responses outside 2xx/3xx per run.</p>\n</section>\n";
+    const std::vector<std::string> pooled = pooledLines(results);
+    if (!pooled.empty()) {
+        out += "<section id=\"pooled\">\n<h2>Pooled over the cells</h2>\n<p>A fixed-effect model on ln req/s: one "
+               "intercept per cell, one common effect per variant, the within-cell variance pooled; beside it the "
+               "F-test of whether the effect differs between cells (where it does, no pooled verdict).</p>\n<ul>\n";
+        for (const std::string& line : pooled)
+            out += "<li>" + h(line) + "</li>\n";
+        out += "</ul>\n</section>\n";
+    }
     out += "<section id=\"charts-section\">\n<h2>Charts</h2>\n" + charts(results) + "</section>\n";
     out += "<section id=\"setup\">\n<h2>Setup</h2>\n" + setup(results) + "</section>\n";
     out += "<section id=\"method\">\n<h2>Method</h2>\n<p>" + h(reportMethodText(results)) + "</p>\n</section>\n";

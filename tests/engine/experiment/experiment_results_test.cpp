@@ -4,6 +4,7 @@
 
 #include "experiment/experimentreport.h"
 #include "experiment/experimentresults.h"
+#include "experiment/htmlreport.h"
 
 #include <algorithm>
 #include <gtest/gtest.h>
@@ -156,7 +157,10 @@ TEST(ExperimentResults, ReportsShowTheTableAndTheMethod)
     EXPECT_EQ(md.find("## Runs"), std::string::npos);
 
     const auto lines = csvLines(resultsCsv(results));
-    ASSERT_EQ(lines.size(), 5u);
+    ASSERT_EQ(lines.size(), 6u); // header, 4 rows, the pooled row
+    EXPECT_TRUE(lines[5].starts_with("3,,,pooled,,,,,,Node|Port,0,6,,,,,,,,,,,0.6")) << lines[5];
+    EXPECT_NE(lines[5].find(",1,\"pooled over 2 cells: Node|Port is 33.1% slower than NEG (CI "), std::string::npos)
+        << lines[5];
     EXPECT_TRUE(
         lines[0].starts_with("experiment_id,cell,group,level,axis,axis_value,threads,connections,rate,target,"));
     const size_t columns = std::count(lines[0].begin(), lines[0].end(), ',') + 1;
@@ -165,6 +169,27 @@ TEST(ExperimentResults, ReportsShowTheTableAndTheMethod)
     EXPECT_TRUE(lines[2].starts_with("3,0,,c25,connections,25,25,25,0,Node|Port,0,3,20150,150,")) << lines[2];
     EXPECT_NE(lines[2].find(",1,Node|Port is 33.1% slower"), std::string::npos) << lines[2];
     EXPECT_TRUE(lines[4].ends_with(",107;109;111,")) << lines[4]; // run ids, then nothing differs
+}
+
+// Issue 33: a cell whose two baseline runs disagree (144k and 113k req/s) cannot decide an 84%
+// loss; every output says so and says what would, never "no significant difference".
+TEST(ExperimentResults, UndecidedCellsSayWhatWouldDecideInEveryOutput)
+{
+    g_nextId = 300;
+    const ExperimentPlan plan = makePlan();
+    std::vector<RunRecord> runs { makeRun(7, 0, 0, 144000, 1000), makeRun(9, 0, 0, 20460, 1500),
+        makeRun(7, 0, 1, 113000, 1000), makeRun(9, 0, 1, 20800, 1500) };
+    const ExperimentResults results = computeExperimentResults(makeRecord(), plan, runs);
+    const ExperimentRow* node = results.row(0, 1);
+    ASSERT_NE(node, nullptr);
+    const std::string expected = "too few repetitions to judge: the baseline varies \xC2\xB1"
+                                 "17% between its runs; about 52 repetitions would detect a 10% difference";
+    EXPECT_EQ(node->verdict, expected);
+    for (const std::string& out : { formatResultsTable(results), formatMarkdownReport(results), resultsCsv(results),
+             formatHtmlReport(results) }) {
+        EXPECT_NE(out.find(expected), std::string::npos) << out;
+        EXPECT_EQ(out.find("no significant difference"), std::string::npos) << out;
+    }
 }
 
 // Part 3 of issue 16: targets in groups, each group with its own baseline; rows group by group.
@@ -228,7 +253,9 @@ TEST(ExperimentResults, GroupsCompareWithTheirOwnBaseline)
     EXPECT_DOUBLE_EQ(pkgDocker.requestsPerSRatio.ratio, 3005.0 / 8805.0) << "its own group's baseline";
 
     const auto lines = csvLines(resultsCsv(results));
-    ASSERT_EQ(lines.size(), 9u);
+    ASSERT_EQ(lines.size(), 11u); // header, 8 rows, one pooled row per non-baseline target
+    EXPECT_TRUE(lines[9].starts_with("3,,,pooled,")) << lines[9];
+    EXPECT_TRUE(lines[10].starts_with("3,,,pooled,")) << lines[10];
     EXPECT_TRUE(lines[2].starts_with("3,0,go-gin,c10,connections,10,")) << lines[2];
     EXPECT_TRUE(lines[6].starts_with("3,0,http-pkg,c10,connections,10,")) << lines[6];
     const std::string table = formatResultsTable(results);

@@ -184,6 +184,65 @@ TEST(ExperimentStats, VerdictOnlyWhereTheIntervalExcludesOne)
     RatioEstimate unbounded = slower;
     unbounded.low = -INFINITY;
     unbounded.high = INFINITY;
-    EXPECT_EQ(ratioVerdict(unbounded, "B", "A"), "no significant difference");
+    // Issue 33: an unbounded interval cannot decide, and the verdict says so.
+    EXPECT_EQ(ratioVerdict(unbounded, "B", "A"), "too few repetitions to judge: the interval is unbounded");
+    RatioEstimate wide = slower;
+    wide.low = 0.85; // a 15% loss is inside the interval: not "no significant difference"
+    wide.high = 1.02;
+    EXPECT_EQ(ratioVerdict(wide, "B", "A"), "too few repetitions to judge: the interval is too wide");
     EXPECT_EQ(ratioVerdict(ratioOfMeans({ 1 }, { 2 }), "B", "A"), "too few repetitions for a confidence interval");
+}
+
+// Issue 33: the repetitions a two-sided two-sample t-test on ln(req/s) needs to detect a 10%
+// difference (ratio 1.10, delta = ln 1.1 = 0.09531) at alpha 0.05 with power 0.8: the smallest
+// n >= 2 with n >= k (t_{0.975, 2n-2} + t_{0.80, 2n-2})^2, k = 2 sigma^2 / delta^2.
+// Worked by hand from a printed t table (two-sided 0.05 and one-sided 0.20 columns):
+//   sigma = 0.45 delta, k = 2 * 0.45^2 = 0.405
+//   n = 3, df 4: t = 2.776 + 0.941 = 3.717, 3.717^2 = 13.816, * 0.405 = 5.60 > 3
+//   n = 4, df 6: t = 2.447 + 0.906 = 3.353, 3.353^2 = 11.243, * 0.405 = 4.55 > 4
+//   n = 5, df 8: t = 2.306 + 0.889 = 3.195, 3.195^2 = 10.208, * 0.405 = 4.13 <= 5  -> 5
+//   sigma = delta, k = 2
+//   n = 17, df 32: t = 2.037 + 0.853 = 2.890, 2.890^2 = 8.352, * 2 = 16.70 <= 17
+//   n = 16, df 30: t = 2.042 + 0.854 = 2.896, 2.896^2 = 8.387, * 2 = 16.77 > 16    -> 17
+//   (the normal approximation 2 (1.960 + 0.842)^2 = 15.7 would say 16: t matters here)
+//   The NEG c25 cell of docs/EXPERIMENTS.md, 144,000 and 113,000 req/s: sigma = |ln(144/113)| / sqrt 2
+//   = 0.24243 / 1.41421 = 0.17142, k = 2 * 0.17142^2 / 0.09531^2 = 6.470
+//   n = 52, df 102: t = 1.9835 + 0.8452 = 2.8287, ^2 = 8.0015, * 6.470 = 51.77 <= 52
+//   n = 51, df 100: t = 1.9840 + 0.8452 = 2.8292, ^2 = 8.0044, * 6.470 = 51.79 > 51 -> 52
+TEST(ExperimentStats, RepetitionsToDetectMatchTheHandWorkedTTable)
+{
+    const double delta = std::log(1.1);
+    EXPECT_EQ(repetitionsToDetect(0.45 * delta), 5u);
+    EXPECT_EQ(repetitionsToDetect(delta), 17u);
+    const double sigma = logStdev({ 144000, 113000 });
+    EXPECT_NEAR(sigma, 0.17142, 1e-5);
+    EXPECT_EQ(repetitionsToDetect(sigma), 52u);
+    // Tiny spreads need the minimum; none at all, or nothing to go on, gives no number.
+    EXPECT_EQ(repetitionsToDetect(0.001), 2u);
+    EXPECT_EQ(repetitionsToDetect(0.0), 0u);
+    EXPECT_EQ(repetitionsToDetect(std::nan("")), 0u);
+    EXPECT_TRUE(std::isnan(logStdev({ 1000 })));
+    EXPECT_TRUE(std::isnan(logStdev({ 1000, 0 })));
+}
+
+// Issue 33, the docs' NEG c25 cell: two baseline runs 144k and 113k, an 84% loss, an unbounded
+// interval. The verdict must not read "no significant difference".
+TEST(ExperimentStats, UndecidedVerdictSaysWhatWouldDecide)
+{
+    const std::vector<double> neg { 144000, 113000 };
+    const std::vector<double> nodePort { 20460, 20800 };
+    const RatioEstimate r = ratioOfMeans(neg, nodePort);
+    ASSERT_FALSE(r.bounded());
+    EXPECT_TRUE(undecided(r));
+    EXPECT_EQ(ratioVerdict(r, "NodePort", "NEG", Better::Higher, neg, nodePort),
+        "too few repetitions to judge: the baseline varies \xC2\xB1"
+        "17% between its runs; about 52 repetitions would detect a 10% difference");
+    // The more variable side is the one named.
+    EXPECT_EQ(ratioVerdict(r, "NodePort", "NEG", Better::Higher, nodePort, neg),
+        "too few repetitions to judge: NodePort varies \xC2\xB1"
+        "17% between its runs; about 52 repetitions would detect a 10% difference");
+    // Narrow and not significant stays "no significant difference": a 10% difference is ruled out.
+    const RatioEstimate close = ratioOfMeans({ 1000, 1010, 990 }, { 1005, 995, 1000 });
+    EXPECT_FALSE(undecided(close));
+    EXPECT_EQ(ratioVerdict(close, "B", "A"), "no significant difference");
 }
