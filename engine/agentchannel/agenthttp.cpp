@@ -1,5 +1,7 @@
 #include "agentchannel/agenthttp.h"
 
+#include "http/fieldtext.h"
+
 #include <algorithm>
 #include <charconv>
 #include <fmt/format.h>
@@ -17,15 +19,6 @@ std::string lower(std::string_view s)
     return out;
 }
 
-std::string_view trim(std::string_view s)
-{
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-        s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
-        s.remove_suffix(1);
-    return s;
-}
-
 bool isTokenChar(char c)
 {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
@@ -34,7 +27,7 @@ bool isTokenChar(char c)
 
 std::optional<size_t> parseSize(std::string_view text, int base = 10)
 {
-    text = trim(text);
+    text = trimWhitespace(text);
     if (text.empty() || text.size() > 16) return std::nullopt;
     size_t value = 0;
     auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value, base);
@@ -129,7 +122,7 @@ AgentRequestParser::State AgentRequestParser::parseHead(size_t headEnd)
         if (colon == std::string_view::npos || colon == 0) return fail(400, "malformed header line");
         const std::string_view name = line.substr(0, colon);
         if (!std::all_of(name.begin(), name.end(), isTokenChar)) return fail(400, "malformed header name");
-        const std::string_view value = trim(line.substr(colon + 1));
+        const std::string_view value = trimWhitespace(line.substr(colon + 1));
         for (char c : value)
             if ((static_cast<unsigned char>(c) < 0x20 && c != '\t') || c == 0x7f)
                 return fail(400, "bad byte in a header value");
@@ -219,7 +212,7 @@ bool AgentResponseReader::feed(std::string_view bytes)
             const size_t colon = line.find(':');
             if (colon == std::string_view::npos) return fail("malformed header in the answer");
             const std::string name = lower(line.substr(0, colon));
-            const std::string_view value = trim(line.substr(colon + 1));
+            const std::string_view value = trimWhitespace(line.substr(colon + 1));
             if (name == "transfer-encoding" && lower(value) == "chunked") m_chunked = true;
             if (name == "content-length") {
                 m_length = parseSize(value);

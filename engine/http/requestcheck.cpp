@@ -1,5 +1,7 @@
 #include "http/requestcheck.h"
 
+#include "http/fieldtext.h"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -20,13 +22,6 @@ bool isTokenChar(char c)
     // RFC 9110 tchar
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
         || (c != '\0' && std::strchr("!#$%&'*+-.^_`|~", c) != nullptr);
-}
-
-bool equalsIgnoreCase(std::string_view a, std::string_view b)
-{
-    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-        return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-    });
 }
 
 /// Short and printable, for error messages: a hostile 64 KiB value must not become the log line.
@@ -77,9 +72,8 @@ Status checkHeaderValue(std::string_view value)
 Status checkMethod(std::string_view method)
 {
     if (method.empty()) return Error { "method must not be empty" };
-    if (method.size() > MAX_METHOD_BYTES || !std::all_of(method.begin(), method.end(), [](char c) {
-            return c >= 'A' && c <= 'Z';
-        }))
+    if (method.size() > MAX_METHOD_BYTES
+        || !std::all_of(method.begin(), method.end(), [](char c) { return c >= 'A' && c <= 'Z'; }))
         return Error { "invalid method '" + shown(method) + "' (use e.g. GET, POST: upper-case letters only)" };
     return {};
 }
@@ -101,10 +95,9 @@ Status checkRequestSpec(const RequestSpec& request)
     if (auto st = checkMethod(request.method); !st) return st;
     if (auto st = checkRequestTarget(request.url.target); !st) return st;
     const std::string& host = request.url.host;
-    if (host.empty() || host.size() > 253
-        || !std::all_of(host.begin(), host.end(), [](char c) {
-               return std::isalnum(static_cast<unsigned char>(c)) || std::strchr("-._:%", c) != nullptr;
-           }))
+    if (host.empty() || host.size() > 253 || !std::all_of(host.begin(), host.end(), [](char c) {
+            return std::isalnum(static_cast<unsigned char>(c)) || std::strchr("-._:%", c) != nullptr;
+        }))
         return Error { "invalid host '" + shown(host) + "'" };
     for (const Header& h : request.headers) {
         if (auto st = checkHeaderName(h.name); !st) return Error { "invalid header: " + st.error() };

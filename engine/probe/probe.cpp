@@ -1,5 +1,6 @@
 #include "probe/probe.h"
 
+#include "http/fieldtext.h"
 #include "probe/probeerror.h"
 #include "probe/tlscapture.h"
 
@@ -28,13 +29,6 @@ void initCurlOnce()
     // curl_global_init is not thread-safe; every probe goes through here first.
     static std::once_flag once;
     std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
-}
-
-bool equalsIgnoreCase(std::string_view a, std::string_view b)
-{
-    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-        return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-    });
 }
 
 std::string trimmed(std::string_view s)
@@ -248,11 +242,10 @@ curl_socket_t onOpenSocket(void* user, curlsocktype, curl_sockaddr* address)
     const bool pinned = std::any_of(t->pinned.begin(), t->pinned.end(), [&](const Transfer::Pinned& p) {
         if (p.family != address->family) return false;
         if (address->family == AF_INET)
-            return std::memcmp(p.bytes, &reinterpret_cast<const sockaddr_in*>(&address->addr)->sin_addr,
-                       sizeof(in_addr))
+            return std::memcmp(
+                       p.bytes, &reinterpret_cast<const sockaddr_in*>(&address->addr)->sin_addr, sizeof(in_addr))
                 == 0;
-        return std::memcmp(p.bytes, &reinterpret_cast<const sockaddr_in6*>(&address->addr)->sin6_addr,
-                   sizeof(in6_addr))
+        return std::memcmp(p.bytes, &reinterpret_cast<const sockaddr_in6*>(&address->addr)->sin6_addr, sizeof(in6_addr))
             == 0;
     });
     if (!pinned) {

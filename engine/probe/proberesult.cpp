@@ -1,5 +1,7 @@
 #include "probe/proberesult.h"
 
+#include "http/fieldtext.h"
+
 #include <algorithm>
 #include <cctype>
 #include <nlohmann/json.hpp>
@@ -9,13 +11,6 @@ namespace wb {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-bool equalsIgnoreCase(std::string_view a, std::string_view b)
-{
-    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-        return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-    });
-}
 
 Json certificateJson(const ProbeCertificate& c)
 {

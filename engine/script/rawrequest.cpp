@@ -1,4 +1,7 @@
-#include "rawrequest.h"
+#include "script/rawrequest.h"
+
+#include "http/fieldtext.h"
+#include "http/requestcheck.h"
 
 #include <charconv>
 #include <string>
@@ -6,25 +9,6 @@
 namespace wb {
 
 namespace {
-
-bool iequals(std::string_view a, std::string_view b)
-{
-    if (a.size() != b.size()) return false;
-    for (size_t i = 0; i < a.size(); ++i) {
-        const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; };
-        if (lower(a[i]) != lower(b[i])) return false;
-    }
-    return true;
-}
-
-std::string_view trim(std::string_view s)
-{
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-        s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
-        s.remove_suffix(1);
-    return s;
-}
 
 // One line ending in CRLF (a bare LF is accepted too, as servers do).
 bool takeLine(std::string_view& rest, std::string_view& line)
@@ -72,8 +56,8 @@ Result<std::vector<RequestSpec>> parseRawRequests(std::string_view text, const U
             if (colon == 0 || colon == std::string_view::npos)
                 return failure(index, "not a header line: '" + std::string(line.substr(0, 80)) + "'");
             const std::string_view name = line.substr(0, colon);
-            const std::string_view value = trim(line.substr(colon + 1));
-            if (iequals(name, "Content-Length")) {
+            const std::string_view value = trimWhitespace(line.substr(colon + 1));
+            if (equalsIgnoreCase(name, "Content-Length")) {
                 const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), bodyLength);
                 if (ec != std::errc {} || end != value.data() + value.size())
                     return failure(index, "Content-Length is not a number");
@@ -86,6 +70,9 @@ Result<std::vector<RequestSpec>> parseRawRequests(std::string_view text, const U
                     + " bytes follow");
         spec.body = std::string(rest.substr(0, bodyLength));
         rest.remove_prefix(bodyLength);
+        // What a script builds is sent as it is: the rules every other request passes (a CR in
+        // the target or a field would end the line early and smuggle a request of its own).
+        if (Status st = checkRequestSpec(spec); !st) return failure(index, st.error());
         out.push_back(std::move(spec));
     }
     if (out.empty()) return Error { "an empty request" };

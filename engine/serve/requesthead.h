@@ -3,6 +3,8 @@
 // (request line + header fields). Only what the server acts on is kept: the
 // route, framing (Content-Length), keep-alive and Expect: 100-continue.
 
+#include "http/fieldtext.h"
+
 #include <charconv>
 #include <cstdint>
 #include <cstring>
@@ -67,15 +69,6 @@ inline bool equalsNoCase(std::string_view a, std::string_view lowerB)
         if (c != lowerB[i]) return false;
     }
     return true;
-}
-
-inline std::string_view trim(std::string_view s)
-{
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-        s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
-        s.remove_suffix(1);
-    return s;
 }
 
 inline bool parseNumber(std::string_view s, uint64_t max, uint64_t& out)
@@ -173,7 +166,7 @@ inline int parseRequestHead(std::string_view head, RequestHead& r)
         for (char c : name) {
             if (!isTokenChar(c)) return 400;
         }
-        std::string_view value = trim(line.substr(colon + 1));
+        std::string_view value = trimWhitespace(line.substr(colon + 1));
         if (equalsNoCase(name, "content-length")) {
             uint64_t length = 0;
             if (!parseNumber(value, uint64_t(1) << 62, length) || (haveLength && length != r.contentLength)) return 400;
@@ -184,7 +177,7 @@ inline int parseRequestHead(std::string_view head, RequestHead& r)
         } else if (equalsNoCase(name, "connection")) {
             while (!value.empty()) {
                 size_t comma = value.find(',');
-                std::string_view token = trim(value.substr(0, comma));
+                std::string_view token = trimWhitespace(value.substr(0, comma));
                 close = close || equalsNoCase(token, "close");
                 keepAlive = keepAlive || equalsNoCase(token, "keep-alive");
                 value.remove_prefix(comma == std::string_view::npos ? value.size() : comma + 1);

@@ -171,7 +171,7 @@ TEST_F(Cli, BadInputGivesOneClearLine)
     expectCleanError(cli({ "-t", "8", "-c", "4", m_url }), "must be at least the number of threads");
     expectCleanError(cli({ "-d", "3x", m_url }), "invalid duration '3x'");
     expectCleanError(cli({ "-c", "ten", m_url }), "invalid number 'ten'");
-    expectCleanError(cli({ "-s", "script.lua", m_url }), "not supported");
+    expectCleanError(cli({ "-s", "no-such-script.lua", m_url }), "cannot read the script 'no-such-script.lua'");
     expectCleanError(cli({ "--body-file", "/nonexistent/body", m_url }), "cannot read body file");
 
     TargetServer closed({});

@@ -85,7 +85,9 @@ bool equal(lua_State* a, int ia, lua_State* b, int ib)
         lua_pushnil(a);
         while (lua_next(a, ia) != 0) {
             ++count;
-            if (wb::copyLuaValue(a, -2, b)) {
+            // A table used as a key arrives as a new table (wrk copies keys as it copies values),
+            // so it cannot be looked up by identity: only counted.
+            if (lua_type(a, -2) != LUA_TTABLE && wb::copyLuaValue(a, -2, b)) {
                 lua_rawget(b, ib);
                 const bool same = equal(a, lua_gettop(a), b, lua_gettop(b));
                 lua_pop(b, 1);

@@ -65,3 +65,17 @@ TEST(RawRequest, MalformedIsRefusedNamingWhy)
     EXPECT_EQ(parseRawRequests("GET / HTTP/1.1\r\n\r\nxyz", base()).error(),
         "request 2: no complete request line (it must end in \\r\\n)");
 }
+
+// Found by fuzz_scriptvalue: a bare CR inside a line passed as part of the target or a field,
+// and would have been sent as it was (a line ended early: a request of the script's making).
+TEST(RawRequest, WhatNoOtherRequestMayCarryIsRefusedToo)
+{
+    const auto crInTarget = parseRawRequests("GET /a\r/ HTTP/1.1\r\nHost: x\r\n\r\n", base());
+    ASSERT_FALSE(crInTarget.ok());
+    EXPECT_TRUE(crInTarget.error().starts_with("request 1: ")) << crInTarget.error();
+    const auto crInValue = parseRawRequests("GET / HTTP/1.1\r\nX-A: 1\rX-B: 2\r\n\r\n", base());
+    ASSERT_FALSE(crInValue.ok());
+    EXPECT_TRUE(crInValue.error().starts_with("request 1: ")) << crInValue.error();
+    EXPECT_FALSE(parseRawRequests("G\x01T / HTTP/1.1\r\n\r\n", base()).ok());
+    EXPECT_FALSE(parseRawRequests("GET / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n", base()).ok());
+}
