@@ -1,8 +1,7 @@
 #pragma once
-// One remote loader (an agent) as the workstation knows it, on the CLI and in the GUI alike: where it listens, the token
-// it wants, and how its certificate is trusted (a pinned SHA-256 fingerprint,
-// or a CA file). The secrets live here, beside the run, never in a run's
-// configuration or a session file (RunConfig::loaders names agents only).
+// One remote loader (an agent) as the workstation knows it, on the CLI and in the GUI alike: where it listens, the
+// token it wants, and how its certificate is trusted (a pinned SHA-256 fingerprint, or a CA file). The secrets live
+// here, beside the run, never in a run's configuration or a session file (RunConfig::loaders names agents only).
 
 #include <string>
 #include <vector>

@@ -25,7 +25,7 @@ int onStatusCallback(nghttp2_session*, const nghttp2_frame* frame, const uint8_t
 {
     if (frame->hd.type == NGHTTP2_HEADERS && nameLength == 7 && valueLength == 3
         && std::memcmp(name, ":status", 7) == 0)
-        sessionOf(userData).onStatus(frame->hd.stream_id, value);
+        sessionOf(userData).onStatus(frame->hd.stream_id, value, nullptr);
     return 0;
 }
 
@@ -317,12 +317,12 @@ void Http2Session::onHeader(
             capture.head += "\r\n";
         }
     }
-    if (isStatus) onStatus(streamId, value);
+    if (isStatus) onStatus(streamId, value, slot);
 }
 
-void Http2Session::onStatus(int32_t streamId, const uint8_t* value)
+void Http2Session::onStatus(int32_t streamId, const uint8_t* value, Http2Stream* slot)
 {
-    Http2Stream* slot = slotOf(streamId);
+    if (!slot) slot = slotOf(streamId);
     if (!slot) return;
     const int status = (value[0] - '0') * 100 + (value[1] - '0') * 10 + (value[2] - '0');
     if (slot->firstByteUs == 0) {

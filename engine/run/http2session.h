@@ -119,8 +119,8 @@ public:
     /// observers, like HTTP/1.1's trailers).
     void onHeader(int32_t streamId, const uint8_t* name, size_t nameLength, const uint8_t* value, size_t valueLength,
         bool trailer);
-    /// The :status field (value: its 3 digits).
-    void onStatus(int32_t streamId, const uint8_t* value);
+    /// The :status field (value: its 3 digits); slot: the stream's, when the caller found it already.
+    void onStatus(int32_t streamId, const uint8_t* value, Http2Stream* slot);
     /// Body bytes of a stream (called only while an observer wants bodies).
     void onData(int32_t streamId, const uint8_t* data, size_t length);
     void onFrame(const nghttp2_frame& frame);

@@ -9,8 +9,8 @@
 
 #include "run/loadplan.h"
 #include "run/loadrunner.h"
-#include "run/runobserver.h"
 #include "run/runfold.h"
+#include "run/runobserver.h"
 #include "run/runresult.h"
 
 #include <memory>

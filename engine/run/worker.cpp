@@ -490,7 +490,7 @@ bool Worker::onResponse(Connection& c, const Completion& done)
     // draining after the end, but not after a stop. A response counts when the read that
     // brought it began before the stop: a script's response() that stops the run (wrk's
     // thread:stop()) saw that response, so the run counts it too.
-    const uint64_t arrivedUs = done.firstByteUs != 0 ? std::min(done.firstByteUs, now) : now;
+    const uint64_t arrivedUs = done.firstByteUs != 0 ? done.firstByteUs : now;
     const bool inWindow = request.dueUs < m_plan.endUs && arrivedUs < m_plan.stopAtUs.load(std::memory_order_relaxed)
         && (now < m_plan.endUs || m_draining);
     if (inWindow && now >= m_nextTickUs && now < m_plan.endUs) publishUpTo(now);

@@ -8,9 +8,9 @@
 // still up and answering; nothing may reach a target it should not (nginx's own
 // request log and a trap listener are the witnesses).
 
-#include "agentclient/agentclient.h"
 #include "agentchannel/agentcredentials.h"
 #include "agentchannel/tlschannel.h"
+#include "agentclient/agentclient.h"
 #include "common/clock.h"
 #include "requirenginx.h"
 #include "testagent.h"
@@ -167,13 +167,14 @@ TEST_F(AgentAttack, DeepNestingIsRefusedWithoutACrashAndLoggedFirst)
     const auto [run, runBody] = send(agent, post(agent, "/v1/runs", config("\"x\":" + deep)));
     EXPECT_EQ(run, 400) << runBody;
     EXPECT_NE(runBody.find("nests deeper"), std::string::npos) << runBody;
-    const auto [probe, probeBody] = send(agent, post(agent, "/v1/probe", "{\"url\":\"" + url() + "\",\"x\":" + deep + "}"));
+    const auto [probe, probeBody]
+        = send(agent, post(agent, "/v1/probe", "{\"url\":\"" + url() + "\",\"x\":" + deep + "}"));
     EXPECT_EQ(probe, 400) << probeBody;
     const auto [start, startBody] = send(agent, post(agent, "/v1/runs/r-1-1/start", deep));
     EXPECT_EQ(start, 404) << startBody; // no such run: refused before its body is read as JSON
     // Brackets inside a string are data, not nesting (this configuration fails on its threads).
-    const auto [inString, inStringBody] = send(
-        agent, post(agent, "/v1/runs", config("\"label\":\"" + std::string(1000, '[') + "\",\"threads\":0")));
+    const auto [inString, inStringBody]
+        = send(agent, post(agent, "/v1/runs", config("\"label\":\"" + std::string(1000, '[') + "\",\"threads\":0")));
     EXPECT_EQ(inString, 400) << inStringBody;
     EXPECT_EQ(inStringBody.find("nests deeper"), std::string::npos) << inStringBody;
     ASSERT_TRUE(agent.alive()) << agent.log();
@@ -219,8 +220,8 @@ TEST_F(AgentAttack, ConfigurationsThatSmuggleRequestsAreRefused)
         config("\"headers\":[{\"name\":\"X-A\",\"value\":\"a\\r\\n\\r\\n" + smuggled + "\"}]"),
         config("\"headers\":[{\"name\":\"X-A: b\\r\\n\\r\\n" + smuggled + "X\",\"value\":\"c\"}]"),
         config("\"headers\":[{\"name\":\"X-A\",\"value\":\"a\\u0000b\"}]"),
-        config("\"method\":\"POST\",\"headers\":[{\"name\":\"Content-Length\",\"value\":\"0\"}],\"body\":\""
-            + smuggled + "\""),
+        config("\"method\":\"POST\",\"headers\":[{\"name\":\"Content-Length\",\"value\":\"0\"}],\"body\":\"" + smuggled
+            + "\""),
         config("\"method\":\"POST\",\"headers\":[{\"name\":\"Transfer-Encoding\",\"value\":\"chunked\"}],\"body\":\""
             + std::string("0\\r\\n\\r\\n") + smuggled + "\""),
         config("\"mix\":{\"entries\":[{\"method\":\"GET " + url("127.0.0.1", "/SMUGGLED")
@@ -301,7 +302,8 @@ TEST_F(AgentAttack, ARebindingNameCannotTakeTheLoadOutsideTheAllowlist)
     ::setenv("WB_REBIND_THEN", "127.0.0.2", 1);
     ::setenv("WB_REBIND_COUNTER", lookups.c_str(), 1);
     Agent agent(dir, "a", "127.0.0.1", "127.0.0.1");
-    for (const char* name : { "LD_PRELOAD", "WB_REBIND_NAME", "WB_REBIND_FIRST", "WB_REBIND_THEN", "WB_REBIND_COUNTER" })
+    for (const char* name :
+        { "LD_PRELOAD", "WB_REBIND_NAME", "WB_REBIND_FIRST", "WB_REBIND_THEN", "WB_REBIND_COUNTER" })
         ::unsetenv(name);
     if (asan.empty())
         ::unsetenv("ASAN_OPTIONS");
@@ -383,7 +385,8 @@ TEST_F(AgentAttack, LimitsHoldWithoutWrappingAndOperatorCapsApply)
     EXPECT_EQ(threads, 403) << threadsBody;
     const auto [rate, rateBody] = raw("\"threads\":1,\"connections\":1,\"duration_us\":1000000,\"rate_per_s\":1e6");
     EXPECT_EQ(rate, 403) << rateBody;
-    const auto [infinite, infiniteBody] = raw("\"threads\":1,\"connections\":1,\"duration_us\":1000000,\"rate_per_s\":1e999");
+    const auto [infinite, infiniteBody]
+        = raw("\"threads\":1,\"connections\":1,\"duration_us\":1000000,\"rate_per_s\":1e999");
     EXPECT_EQ(infinite, 400) << infiniteBody;
     EXPECT_EQ(agent.runs().size(), 0u);
 
@@ -393,8 +396,9 @@ TEST_F(AgentAttack, LimitsHoldWithoutWrappingAndOperatorCapsApply)
     ASSERT_TRUE(ok);
     ASSERT_EQ(ok->status, 201) << ok->body;
     const std::string id = Json::parse(ok->body)["run"];
-    for (const std::string& at : { std::string("9999999999000000"), std::to_string(wallClockNowMs() * 1000 + 3'600'000'000),
-             std::string("18446744073709551615"), std::string("-5"), std::string("1e300") }) {
+    for (const std::string& at :
+        { std::string("9999999999000000"), std::to_string(wallClockNowMs() * 1000 + 3'600'000'000),
+            std::string("18446744073709551615"), std::string("-5"), std::string("1e300") }) {
         auto start = client.call("POST", "/v1/runs/" + id + "/start", "{\"start_at_unix_us\":" + at + "}", 10'000'000);
         ASSERT_TRUE(start);
         EXPECT_EQ(start->status, 400) << at << ": " << start->body;
@@ -469,4 +473,3 @@ TEST_F(AgentAttack, RunsWithAScriptAreRefusedByDefault)
     EXPECT_NE(body.find("this agent does not run scripts; start it with --allow-scripts"), std::string::npos) << body;
     EXPECT_EQ(agent.runs().size(), 0u);
 }
-
