@@ -105,7 +105,7 @@ int runsCommand(const RunsArgs& a)
             runStatusName(r.status), std::to_string(r.config.threads), std::to_string(r.config.connections),
             has ? fixed2(t.durationS) + "s" : "-", has ? fixed2(t.requestsPerS) : "-",
             has ? latencyText(t.latency.p50Us) : "-", has ? latencyText(t.latency.p99Us) : "-",
-            has ? std::to_string(t.errors.transportErrors()) : "-", has ? std::to_string(t.errors.status) : "-" });
+            has ? std::to_string(t.errors.transportErrors()) : "-", has ? std::to_string(t.non2xx) : "-" });
     }
     std::cout << textTable(rows, { true, false, false, false, false, true, true, true, true, true, true, true, true });
     return 0;

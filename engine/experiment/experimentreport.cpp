@@ -453,7 +453,7 @@ std::string formatMarkdownReport(const ExperimentResults& results, const Markdow
                 row ? std::to_string(repetition + 1) : "-", row ? row->targetName : "-", r.targetName,
                 runStatusName(r.status), groupedNumber(r.totals.requestsPerS), groupedNumber(r.totals.threadRate.mean),
                 latencyText(r.totals.latency.p50Us), latencyText(r.totals.latency.p99Us),
-                std::to_string(r.totals.errors.transportErrors()), std::to_string(r.totals.errors.status), r.source };
+                std::to_string(r.totals.errors.transportErrors()), std::to_string(r.totals.non2xx), r.source };
             if (grouped) cells.insert(cells.begin() + 1, row ? row->group : "-");
             out += mdRow(cells);
         }
@@ -475,7 +475,7 @@ std::string formatMarkdownReport(const ExperimentResults& results, const Markdow
                 has ? groupedNumber(r.totals.requestsPerS) : "-", has ? latencyText(r.totals.latency.p50Us) : "-",
                 has ? latencyText(r.totals.latency.p99Us) : "-",
                 has ? std::to_string(r.totals.errors.transportErrors()) : "-",
-                has ? std::to_string(r.totals.errors.status) : "-" };
+                has ? std::to_string(r.totals.non2xx) : "-" };
             if (slos) cells.push_back(has ? runSloText(r.totals.slo) : "-");
             out += mdRow(cells);
         }

@@ -75,7 +75,7 @@ std::vector<ExperimentRow> describeRows(
             v.p50Us.push_back(run->totals.latency.p50Us);
             v.p99Us.push_back(run->totals.latency.p99Us);
             v.errors.push_back(static_cast<double>(run->totals.errors.transportErrors()));
-            v.non2xx.push_back(static_cast<double>(run->totals.errors.status));
+            v.non2xx.push_back(static_cast<double>(run->totals.non2xx));
         }
         return v;
     };

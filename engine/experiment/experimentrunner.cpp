@@ -206,7 +206,7 @@ Result<ExperimentOutcome> ExperimentRunner::run(int64_t experimentId)
         finished.p50Us = result.latency.empty() ? 0.0 : static_cast<double>(result.latency.valueAtPercentileUs(50.0));
         finished.p99Us = result.latency.empty() ? 0.0 : static_cast<double>(result.latency.valueAtPercentileUs(99.0));
         finished.errors = result.errors.transportErrors();
-        finished.non2xx = result.errors.status;
+        finished.non2xx = result.status.non2xx();
         finished.slo = result.slo;
         finished.etaS = etaS(pending.size() - i - 1);
         if (m_progress) m_progress(finished);

@@ -234,7 +234,7 @@ std::string runsSection(const ExperimentResults& results)
             + num(has ? groupedNumber(r.totals.requestsPerS) : "-") + num(has ? latencyMs(r.totals.latency.p50Us) : "-")
             + num(has ? latencyMs(r.totals.latency.p99Us) : "-")
             + num(has ? std::to_string(r.totals.errors.transportErrors()) : "-")
-            + num(has ? std::to_string(r.totals.errors.status) : "-") + num(std::to_string(c.threads))
+            + num(has ? std::to_string(r.totals.non2xx) : "-") + num(std::to_string(c.threads))
             + num(std::to_string(c.connections)) + cell(planDurationText(c.durationUs)) + cell(rateText(c))
             + cell(has && !r.totals.protocol.empty() ? r.totals.protocol : httpVersionId(c.httpVersion))
             + cell(!c.request.url.isTls() || r.status == RunStatus::Imported ? "-"

@@ -52,7 +52,7 @@ ImportedRun importedRunOf(const WrkLogReport& r, const std::string& sourceName)
     t.errors.read = r.errorsRead;
     t.errors.write = r.errorsWrite;
     t.errors.timeout = r.errorsTimeout;
-    t.errors.status = r.non2xx;
+    t.non2xx = r.non2xx;
     // wrk prints no minimum, and a report without requests no meaningful row.
     const bool hasLatency = r.requests > 0 || r.latencyUs.avg > 0;
     t.latency.meanUs = orUnknown(r.latencyUs.avg, hasLatency);

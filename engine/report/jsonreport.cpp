@@ -113,6 +113,7 @@ Json reportJson(const RunResult& result)
         { "latency_us", latencyJson(result.latency) },
         { "status_codes", statusJson(result.status) },
         { "errors", errorCountsToJson(result.errors) },
+        { "non2xx", result.status.non2xx() },
         { "stopped_early", result.stoppedEarly },
         { "start_unix_ms", result.measureStartUnixMs },
         { "reconnects", result.reconnects },
@@ -166,7 +167,7 @@ Json reportJson(const RunResult& result)
             Json entry { { "index", i }, { "line", m.line }, { "label", m.label }, { "method", m.request.method },
                 { "url", m.request.url.displayText() }, { "weight", m.weight }, { "requests", e.requests },
                 { "rps", result.durationS > 0 ? static_cast<double>(e.requests) / result.durationS : 0.0 },
-                { "errors", e.errors.transportErrors() }, { "non2xx", e.errors.status },
+                { "errors", e.errors.transportErrors() }, { "non2xx", e.non2xx() },
                 { "errors_by_kind", errorCountsToJson(e.errors) }, { "status_codes", std::move(status) } };
             if (e.latency && !e.latency->empty())
                 entry["latency_us"] = Json { { "p50", e.latency->valueAtPercentileUs(50) },

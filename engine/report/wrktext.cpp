@@ -130,7 +130,7 @@ void appendMixEntries(std::string& out, const RunResult& result)
             else
                 fmt::format_to(std::back_inserter(out), "{:>10}", "-");
         }
-        fmt::format_to(std::back_inserter(out), "{:>8}{:>8}\n", e.errors.transportErrors(), e.errors.status);
+        fmt::format_to(std::back_inserter(out), "{:>8}{:>8}\n", e.errors.transportErrors(), e.non2xx());
     }
     if (mix.entries.size() > MAX_ROWS)
         fmt::format_to(std::back_inserter(out), "  ... and {} more entries (--json has every one)\n",
@@ -146,14 +146,6 @@ std::string stageList(const RunConfig& config)
             formatMetric(st.target), config.stagesAreConnections ? "c" : "");
     }
     return list;
-}
-
-bool hasNonSuccessStatus(const StatusCounts& status)
-{
-    for (size_t code = 0; code < status.byCode.size(); ++code) {
-        if (status.byCode[code] && (code < 200 || code >= 400)) return true;
-    }
-    return false;
 }
 
 // "200 1234, 404 5"; code 0 holds the responses whose status was outside 100..599.
@@ -284,7 +276,8 @@ std::string formatRunReport(const RunResult& result, const TextReportOptions& op
         fmt::format_to(std::back_inserter(out), "  Socket errors: connect {}, read {}, write {}, timeout {}\n",
             errors.connect, errors.read, errors.write, errors.timeout);
     }
-    if (errors.status > 0) fmt::format_to(std::back_inserter(out), "  Non-2xx or 3xx responses: {}\n", errors.status);
+    if (const uint64_t non2xx = result.status.non2xx(); non2xx > 0)
+        fmt::format_to(std::back_inserter(out), "  Non-2xx or 3xx responses: {}\n", non2xx);
 
     // wrkbench's own lines: after wrk's error lines so parsers that stop at
     // "Requests/sec" still see every wrk line in its usual place.
@@ -305,7 +298,7 @@ std::string formatRunReport(const RunResult& result, const TextReportOptions& op
     if (result.warmupRequests > 0)
         fmt::format_to(std::back_inserter(out), "  {} warm-up requests before the measurement (in no figure here)\n",
             result.warmupRequests);
-    if (result.status.total() > 0 && (options.latencyDistribution || hasNonSuccessStatus(result.status)))
+    if (result.status.total() > 0 && (options.latencyDistribution || result.status.non2xx() > 0))
         fmt::format_to(std::back_inserter(out), "  Status codes: {}\n", statusCodeList(result.status));
     if (!result.config.mix.empty()) appendMixEntries(out, result);
 

@@ -252,7 +252,7 @@ void RunController::mergeInterval(uint32_t index, uint64_t runEndUs, RunFold& fo
         s.targetRatePerS = s.endS > s.startS ? planned / (s.endS - s.startS) : 0;
     }
     // A stop right at an interval boundary leaves an empty sliver: not an interval.
-    if (s.endS - s.startS < 0.001 && s.requests == 0 && s.errors.total() == 0) return;
+    if (s.endS - s.startS < 0.001 && s.requests == 0 && s.errors.transportErrors() == 0) return;
     if (s.endS < s.startS) s.endS = s.startS;
 
     IntervalRecord record = IntervalRecord::of(s, m_measureStartUnixMs + std::llround(s.startS * 1000));

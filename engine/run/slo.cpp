@@ -231,7 +231,7 @@ double valueOf(const Slo& slo, const SloInputs& in)
         return requests + errors > 0 ? 100.0 * errors / (requests + errors) : NOT_KNOWN;
     }
     case Slo::Metric::Non2xx: {
-        const auto non2xx = static_cast<double>(in.errors.status);
+        const auto non2xx = static_cast<double>(in.non2xx);
         if (!slo.share) return non2xx;
         return requests > 0 ? 100.0 * non2xx / requests : NOT_KNOWN;
     }
@@ -268,6 +268,7 @@ SloInputs sloInputsOf(const Measurements& m, double durationS)
     in.tlsHandshake = &m.tlsHandshake;
     in.firstByte = &m.firstByte;
     in.requests = m.requests;
+    in.non2xx = m.status.non2xx();
     in.errors = m.errors;
     in.durationS = durationS;
     return in;
@@ -312,7 +313,7 @@ bool sloCannotBeMet(const Slo& slo, const SloInputs& sofar, double plannedReques
 {
     if (!slo.isBudget() || slo.op == Slo::Op::Greater || slo.op == Slo::Op::GreaterOrEqual) return false;
     const double spent
-        = static_cast<double>(slo.metric == Slo::Metric::Errors ? sofar.errors.transportErrors() : sofar.errors.status);
+        = static_cast<double>(slo.metric == Slo::Metric::Errors ? sofar.errors.transportErrors() : sofar.non2xx);
     if (!slo.share || plannedRequests <= 0) {
         const double value = valueOf(slo, sofar);
         return !std::isnan(value) && !holds(slo.op, value, slo.threshold);

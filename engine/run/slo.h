@@ -58,6 +58,7 @@ struct SloInputs
     const LatencyHistogram* tlsHandshake = nullptr;
     const LatencyHistogram* firstByte = nullptr;
     uint64_t requests = 0; ///< responses (any status)
+    uint64_t non2xx = 0; ///< responses outside 2xx/3xx
     ErrorCounts errors;
     double durationS = 0;
 };

@@ -508,7 +508,6 @@ bool Worker::onResponse(Connection& c, const Completion& done)
         if (done.firstByteUs >= request.sentUs && done.firstByteUs != 0)
             m_current.firstByte.record(done.firstByteUs - request.sentUs);
         m_current.status.add(status);
-        if (status < 200 || status > 399) ++m_current.errors.status;
         if (m_plan.schedule) {
             m_current.serviceLatency.record(now - request.sentUs);
             const uint64_t lagUs = request.sentUs - request.dueUs;

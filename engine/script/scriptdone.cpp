@@ -161,7 +161,7 @@ Status ScriptRun::done(const RunResult& r)
     setNumber(L, "connect", static_cast<double>(r.errors.connect + r.errors.tls));
     setNumber(L, "read", static_cast<double>(r.errors.read + r.errors.parse + r.errors.stream));
     setNumber(L, "write", static_cast<double>(r.errors.write));
-    setNumber(L, "status", static_cast<double>(r.errors.status));
+    setNumber(L, "status", static_cast<double>(r.status.non2xx()));
     setNumber(L, "timeout", static_cast<double>(r.errors.timeout));
     lua_setfield(L, -2, "errors");
     pushStats(L, latencyStats(r.latency));

@@ -4,10 +4,17 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 namespace wb {
 
-/// Failed attempts by cause. A request counts in at most one field.
+/// Whether a response's status is outside 2xx/3xx ("Non-2xx or 3xx responses", as wrk says).
+/// Such a response is an answer, counted as a request and by its code; it is never an error
+/// kind (StatusCounts::non2xx, EntryStats::non2xx and IntervalRecord::non2xx count them).
+constexpr bool isNon2xx(int status) { return status < 200 || status > 399; }
+
+/// Requests that got no usable answer, by cause. A request counts in at most one field.
 struct ErrorCounts
 {
     uint64_t connect = 0; ///< connect() failed or the connect timeout expired; no request was sent
@@ -17,15 +24,11 @@ struct ErrorCounts
     uint64_t tls = 0; ///< TLS handshake failed (certificate, protocol, alert)
     uint64_t parse = 0; ///< the response was not valid HTTP/1.x (or HTTP/2 framing); the connection was recycled
     uint64_t stream = 0; ///< HTTP/2: the server reset the request's stream (RST_STREAM); the connection goes on
-    uint64_t status = 0; ///< complete responses with a status outside 2xx/3xx (also counted as requests)
 
     /// Socket errors in wrk's sense (connect, read, write, timeout).
     uint64_t socketErrors() const { return connect + read + write + timeout; }
-    /// Requests that got no usable answer: socket, TLS, parse and stream errors, i.e. everything
-    /// but the non-2xx/3xx responses (which are answers, counted in `status`).
+    /// All of them: socket, TLS, parse and stream errors.
     uint64_t transportErrors() const { return connect + read + write + timeout + tls + parse + stream; }
-    /// Everything that went wrong, non-2xx/3xx responses included.
-    uint64_t total() const { return transportErrors() + status; }
 
     ErrorCounts& operator+=(const ErrorCounts& o)
     {
@@ -36,7 +39,6 @@ struct ErrorCounts
         tls += o.tls;
         parse += o.parse;
         stream += o.stream;
-        status += o.status;
         return *this;
     }
     bool operator==(const ErrorCounts&) const = default;
@@ -56,6 +58,14 @@ struct StatusCounts
             sum += n;
         return sum;
     }
+    /// Responses outside 2xx/3xx (those under 0, out of range, included).
+    uint64_t non2xx() const
+    {
+        uint64_t sum = 0;
+        for (size_t code = 0; code < byCode.size(); ++code)
+            if (isNon2xx(static_cast<int>(code))) sum += byCode[code];
+        return sum;
+    }
     StatusCounts& operator+=(const StatusCounts& o)
     {
         for (size_t i = 0; i < byCode.size(); ++i)
@@ -63,5 +73,14 @@ struct StatusCounts
         return *this;
     }
 };
+
+/// Responses outside 2xx/3xx among counts by code (as intervals and mix entries keep them).
+inline uint64_t non2xxOf(const std::vector<std::pair<int, uint64_t>>& codes)
+{
+    uint64_t sum = 0;
+    for (const auto& [code, n] : codes)
+        if (isNon2xx(code)) sum += n;
+    return sum;
+}
 
 } // namespace wb

@@ -21,7 +21,7 @@ struct EntryStats
     static constexpr size_t MAX_WITH_HISTOGRAM = 1024;
 
     uint64_t requests = 0; ///< responses (any status)
-    /// status: responses outside 2xx/3xx; stream: streams the server reset; read, write,
+    /// stream: streams the server reset; read, write,
     /// timeout, parse: charged to the oldest request in flight on the connection. Connect and
     /// TLS errors belong to no entry (no request was sent).
     ErrorCounts errors;
@@ -46,12 +46,13 @@ struct EntryStats
     void addResponse(int status, uint64_t latencyUs, bool withHistogram)
     {
         ++requests;
-        if (status < 200 || status > 399) ++errors.status;
         addStatus(status, 1);
         if (!withHistogram) return;
         if (!latency) latency = std::make_unique<LatencyHistogram>();
         latency->record(latencyUs);
     }
+    /// Responses outside 2xx/3xx.
+    uint64_t non2xx() const { return non2xxOf(statusCodes); }
     void addStatus(int status, uint64_t count)
     {
         for (auto& [code, n] : statusCodes)

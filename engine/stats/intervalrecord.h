@@ -27,7 +27,7 @@ struct IntervalRecord
     int64_t startUnixMs = 0; ///< wall clock at startS, ms since the Unix epoch (0 = unknown: older sessions)
     uint64_t requests = 0; ///< responses completed in the interval (any status)
     uint64_t bytes = 0;
-    ErrorCounts errors; ///< errors.status: responses outside 2xx/3xx (answers, not transport errors)
+    ErrorCounts errors; ///< requests without a usable answer (non-2xx/3xx answers are in statusCodes)
     uint32_t connections = 0; ///< open at the end of the interval
     LatencySummary latency; ///< corrected in the open model; unknown when no response completed
     LatencySummary serviceLatency; ///< open model only
@@ -56,7 +56,7 @@ struct IntervalRecord
     /// Socket, TLS and parse errors: requests that got no usable answer.
     uint64_t transportErrors() const { return errors.transportErrors(); }
     /// Responses outside 2xx/3xx.
-    uint64_t non2xx() const { return errors.status; }
+    uint64_t non2xx() const { return non2xxOf(statusCodes); }
 
     /// The histograms, decoded (empty when not recorded or not decodable).
     LatencyHistogram latencyHistogramDecoded() const;

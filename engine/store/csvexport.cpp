@@ -43,9 +43,11 @@ void addErrorsHeader(Row& row)
         row.push_back(std::string("errors_") + name);
 }
 
-void addErrors(Row& row, const ErrorCounts& e)
+// As addErrorsHeader: "errors_status" is the responses outside 2xx/3xx (an answer, not an error
+// kind; the column keeps the name exports have always had).
+void addErrors(Row& row, const ErrorCounts& e, uint64_t non2xx)
 {
-    for (uint64_t n : { e.connect, e.read, e.write, e.timeout, e.tls, e.parse, e.status, e.stream })
+    for (uint64_t n : { e.connect, e.read, e.write, e.timeout, e.tls, e.parse, non2xx, e.stream })
         row.push_back(num(n));
 }
 
@@ -138,7 +140,7 @@ std::string runsCsv(const std::vector<RunRecord>& runs)
             runStatusName(r.status), num(r.config.threads), num(r.config.connections),
             ifTotals(r, csvNumber(r.totals.durationS)), ifTotals(r, csvNumber(r.totals.requestsPerS)),
             ifTotals(r, ms(r.totals.latency.p50Us)), ifTotals(r, ms(r.totals.latency.p99Us)),
-            ifTotals(r, num(r.totals.errors.transportErrors())), ifTotals(r, num(r.totals.errors.status)) });
+            ifTotals(r, num(r.totals.errors.transportErrors())), ifTotals(r, num(r.totals.non2xx)) });
     }
     return out;
 }
@@ -169,7 +171,7 @@ std::string summaryCsv(const std::vector<RunData>& runs)
             c.ratePerS > 0 ? csvNumber(c.ratePerS) : "", csvNumber(static_cast<double>(c.durationUs) / 1e6),
             ifTotals(r, csvNumber(t.durationS)), ifTotals(r, num(t.requests)), ifTotals(r, num(t.bytes)),
             ifTotals(r, csvNumber(t.requestsPerS)), ifTotals(r, csvNumber(t.bytesPerS)) };
-        addErrors(row, t.errors);
+        addErrors(row, t.errors, t.non2xx);
         addLatency(row, t.latency);
         addLatency(row, t.serviceLatency);
         for (double v :
@@ -208,7 +210,7 @@ std::string seriesCsv(const std::vector<RunData>& runs)
         for (const IntervalRecord& i : d.intervals) {
             Row row { std::to_string(d.run.id), num(i.index), csvNumber(i.startS), csvNumber(i.endS), num(i.requests),
                 csvNumber(i.requestsPerS()), num(i.bytes) };
-            addErrors(row, i.errors);
+            addErrors(row, i.errors, i.non2xx());
             row.push_back(num(i.connections));
             addLatency(row, i.latency);
             addLatency(row, i.serviceLatency);

@@ -13,7 +13,11 @@ namespace {
 
 const char* const LATENCY_FIELDS[] = { "min_us", "mean_us", "stdev_us", "max_us", "within_stdev_pct", "p50_us",
     "p75_us", "p90_us", "p99_us", "p99_9_us", "p99_99_us" };
-const char* const ERROR_FIELDS[] = { "connect", "read", "write", "timeout", "tls", "parse", "status", "stream" };
+const char* const ERROR_FIELDS[] = { "connect", "read", "write", "timeout", "tls", "parse", "stream" };
+// Responses outside 2xx/3xx: an answer, not an error kind; the column's name is the schema's since
+// version 1. Intervals and mix entries write it from their status codes (which are what is read
+// back); a run's totals keep it as their own field, the only one an imported run has.
+const char* const NON2XX_COLUMN = "errors_status";
 
 void addLatencyColumns(std::vector<std::string>& out, const std::string& prefix)
 {
@@ -25,6 +29,7 @@ void addErrorColumns(std::vector<std::string>& out)
 {
     for (const char* f : ERROR_FIELDS)
         out.push_back(std::string("errors_") + f);
+    out.push_back(NON2XX_COLUMN);
 }
 
 // Same order as LATENCY_FIELDS.
@@ -38,7 +43,7 @@ double* latencyField(LatencySummary& s, int i)
 // Same order as ERROR_FIELDS.
 uint64_t* errorField(ErrorCounts& e, int i)
 {
-    uint64_t* fields[] = { &e.connect, &e.read, &e.write, &e.timeout, &e.tls, &e.parse, &e.status, &e.stream };
+    uint64_t* fields[] = { &e.connect, &e.read, &e.write, &e.timeout, &e.tls, &e.parse, &e.stream };
     return fields[i];
 }
 
@@ -83,17 +88,21 @@ LatencySummary readLatency(const SqlStatement& q, int& column)
     return s;
 }
 
-void bindErrors(SqlStatement& q, ErrorCounts e)
+// The columns of addErrorColumns: the error kinds, then the non-2xx count.
+void bindErrors(SqlStatement& q, ErrorCounts e, uint64_t non2xx)
 {
     for (int i = 0; i < ERROR_FIELD_COUNT; ++i)
         q.bind(*errorField(e, i));
+    q.bind(non2xx);
 }
 
-ErrorCounts readErrors(const SqlStatement& q, int& column)
+// The error kinds; `non2xx` gets the count that follows them.
+ErrorCounts readErrors(const SqlStatement& q, int& column, uint64_t& non2xx)
 {
     ErrorCounts e;
     for (int i = 0; i < ERROR_FIELD_COUNT; ++i)
         *errorField(e, i) = q.uint64(column++);
+    non2xx = q.uint64(column++);
     return e;
 }
 
@@ -126,7 +135,7 @@ const std::vector<std::string>& totalsColumns()
 void bindTotals(SqlStatement& q, const RunTotals& t)
 {
     q.bind(t.durationS).bind(t.requests).bind(t.bytes).bind(t.requestsPerS).bind(t.bytesPerS);
-    bindErrors(q, t.errors);
+    bindErrors(q, t.errors, t.non2xx);
     bindLatency(q, t.latency);
     bindLatency(q, t.serviceLatency);
     q.bind(t.threadRate.mean).bind(t.threadRate.stdev).bind(t.threadRate.max).bind(t.threadRate.withinStdevPct);
@@ -148,7 +157,7 @@ RunTotals readTotals(const SqlStatement& q, int& column)
     t.bytes = q.uint64(column++);
     t.requestsPerS = q.real(column++);
     t.bytesPerS = q.real(column++);
-    t.errors = readErrors(q, column);
+    t.errors = readErrors(q, column, t.non2xx);
     t.latency = readLatency(q, column);
     t.serviceLatency = readLatency(q, column);
     t.threadRate.mean = q.real(column++);
@@ -195,7 +204,7 @@ const std::vector<std::string>& intervalColumns()
 void bindInterval(SqlStatement& q, const IntervalRecord& r)
 {
     q.bind(r.index).bind(r.startS).bind(r.endS).bind(r.requests).bind(r.bytes);
-    bindErrors(q, r.errors);
+    bindErrors(q, r.errors, r.non2xx());
     q.bind(r.connections);
     bindLatency(q, r.latency);
     bindLatency(q, r.serviceLatency);
@@ -215,7 +224,8 @@ IntervalRecord readInterval(const SqlStatement& q, int& column)
     r.endS = q.real(column++);
     r.requests = q.uint64(column++);
     r.bytes = q.uint64(column++);
-    r.errors = readErrors(q, column);
+    uint64_t non2xx = 0; // from the status codes
+    r.errors = readErrors(q, column, non2xx);
     r.connections = static_cast<uint32_t>(q.int64(column++));
     r.latency = readLatency(q, column);
     r.serviceLatency = readLatency(q, column);
@@ -249,7 +259,7 @@ const std::vector<std::string>& entryColumns()
 void bindEntry(SqlStatement& q, size_t index, const std::string& label, const EntryStats& e)
 {
     q.bind(static_cast<uint64_t>(index)).bind(label).bind(e.requests);
-    bindErrors(q, e.errors);
+    bindErrors(q, e.errors, e.non2xx());
     q.bind(statusCodesToJson(e.statusCodes));
     q.bindBlob(e.latency && !e.latency->empty() ? e.latency->serialize() : std::string());
 }
@@ -260,7 +270,8 @@ EntryStats readEntry(const SqlStatement& q, int& column, size_t& index)
     index = static_cast<size_t>(q.int64(column++));
     ++column; // label: the configuration has it
     e.requests = q.uint64(column++);
-    e.errors = readErrors(q, column);
+    uint64_t non2xx = 0; // from the status codes
+    e.errors = readErrors(q, column, non2xx);
     e.statusCodes = statusCodesFromJson(q.text(column++));
     const std::string blob = q.blob(column++);
     if (!blob.empty()) {

@@ -72,6 +72,7 @@ FinishedRun FinishedRun::of(const RunResult& result, int64_t finishedAtMs)
     t.requestsPerS = result.requestsPerS();
     t.bytesPerS = result.bytesPerS();
     t.errors = result.errors;
+    t.non2xx = result.status.non2xx();
     t.latency = LatencySummary::of(result.latency);
     t.serviceLatency = LatencySummary::of(result.serviceLatency);
     t.sendLag = LatencySummary::of(result.sendLag);

@@ -144,7 +144,8 @@ struct RunTotals
     uint64_t bytes = 0;
     double requestsPerS = 0;
     double bytesPerS = 0;
-    ErrorCounts errors; ///< imported: socket errors, and non-2xx/3xx responses as `status`
+    ErrorCounts errors; ///< requests without a usable answer (imported: wrk's socket errors)
+    uint64_t non2xx = 0; ///< responses outside 2xx/3xx (imported: wrk's "Non-2xx or 3xx responses")
     LatencySummary latency; ///< corrected in the open model
     LatencySummary serviceLatency; ///< open model only (uncorrected)
     LatencySummary sendLag; ///< open model only: send time minus due time (the generator's own lateness)

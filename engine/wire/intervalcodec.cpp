@@ -25,7 +25,7 @@ WireJson latencySummaryJson(const LatencySummary& l)
 WireJson errorCountsToJson(const ErrorCounts& e)
 {
     return WireJson { { "connect", e.connect }, { "read", e.read }, { "write", e.write }, { "timeout", e.timeout },
-        { "tls", e.tls }, { "parse", e.parse }, { "stream", e.stream }, { "status", e.status } };
+        { "tls", e.tls }, { "parse", e.parse }, { "stream", e.stream } };
 }
 
 ErrorCounts errorCountsFromJson(const WireJson& j)
@@ -38,7 +38,8 @@ ErrorCounts errorCountsFromJson(const WireJson& j)
     e.tls = wireCount(j, "tls");
     e.parse = wireCount(j, "parse");
     e.stream = wireCountOr(j, "stream", 0);
-    e.status = wireCount(j, "status");
+    // Earlier writers also sent "status" (responses outside 2xx/3xx) here: the status codes
+    // count those, so it is not read.
     return e;
 }
 
@@ -71,8 +72,9 @@ std::vector<std::pair<int, uint64_t>> statusCountsFromJson(const WireJson& j)
 WireJson intervalToJson(const IntervalRecord& interval, const RunConfig& config)
 {
     const bool open = config.openModel();
-    // "errors" counts requests without a usable answer (socket, TLS, parse), as everywhere
-    // else; responses outside 2xx/3xx are "non2xx", and every kind is in "errors_by_kind".
+    // "errors" counts requests without a usable answer (socket, TLS, parse, stream), as
+    // everywhere else, each kind in "errors_by_kind"; responses outside 2xx/3xx are answers,
+    // "non2xx" (from "status_codes", which is what a reader adds up).
     WireJson j {
         { "t_s", interval.endS },
         { "start_s", interval.startS },

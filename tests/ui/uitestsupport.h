@@ -87,7 +87,6 @@ inline IntervalSnapshot syntheticInterval(const SyntheticRun& s, uint32_t index)
     }
     snap.requests = n;
     snap.bytes = n * 150;
-    snap.errors.status = non2xx;
     snap.errors.read = static_cast<uint64_t>(s.errorsPerS * s.intervalS);
     snap.connections = s.connections;
     return snap;

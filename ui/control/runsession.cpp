@@ -39,7 +39,7 @@ RunOutcome outcomeOf(const RunResult& result)
         out.p50Us = static_cast<double>(result.latency.valueAtPercentileUs(50));
         out.p99Us = static_cast<double>(result.latency.valueAtPercentileUs(99));
     }
-    out.non2xx = result.errors.status;
+    out.non2xx = result.status.non2xx();
     out.errors = result.errors.transportErrors();
     out.generatorLagWarning = QString::fromStdString(generatorLagWarning(result));
     out.slo = result.slo;

@@ -363,7 +363,7 @@ void CompareModel::buildRows()
         count);
     number(
         "non2xx", tr("Non-2xx/3xx responses"), Better::Lower,
-        [](const RunRecord& r) { return orUnknown(r, static_cast<double>(r.totals.errors.status)); }, count);
+        [](const RunRecord& r) { return orUnknown(r, static_cast<double>(r.totals.non2xx)); }, count);
 
     buildSloRows();
 

@@ -28,7 +28,7 @@ IntervalPoint intervalPointOf(const IntervalRecord& r, const IntervalPoint& prev
     p.serviceP50Ms = msOr(r.serviceLatency.p50Us, previous.serviceP50Ms);
     p.serviceP90Ms = msOr(r.serviceLatency.p90Us, previous.serviceP90Ms);
     p.serviceP99Ms = msOr(r.serviceLatency.p99Us, previous.serviceP99Ms);
-    const uint64_t non2xx = r.errors.status;
+    const uint64_t non2xx = r.non2xx();
     p.errorsPerS = static_cast<double>(r.errors.transportErrors()) / seconds;
     p.non2xxPerS = static_cast<double>(non2xx) / seconds;
     return p;

@@ -61,7 +61,7 @@ public:
     /// What the Errors column counts: everything that went wrong except non-2xx/3xx responses.
     static uint64_t errorsOf(const RunTotals& totals) { return totals.errors.transportErrors(); }
     /// What the Non-2xx column counts.
-    static uint64_t non2xxOf(const RunTotals& totals) { return totals.errors.status; }
+    static uint64_t non2xxOf(const RunTotals& totals) { return totals.non2xx; }
 
 private:
     void refresh();

@@ -210,7 +210,7 @@ void RunDetailPage::fillEntries()
                 timed ? formatUsAsMs(static_cast<double>(e.latency->valueAtPercentileUs(50))) : QStringLiteral("—"),
                 timed ? formatUsAsMs(static_cast<double>(e.latency->valueAtPercentileUs(99))) : QStringLiteral("—"),
                 formatCount(static_cast<double>(e.errors.transportErrors())),
-                formatCount(static_cast<double>(e.errors.status)), codes.join(QStringLiteral(", ")) },
+                formatCount(static_cast<double>(e.non2xx())), codes.join(QStringLiteral(", ")) },
             { true, false, true, true, true, true, true, true, false });
     }
     m_entries->resizeColumnsToContents();
@@ -317,6 +317,8 @@ void RunDetailPage::fillStatus()
     }
 }
 
+// Requests that got no usable answer, by kind. Answers outside 2xx/3xx are no error kind: the
+// status table (fillStatus) lists them by code.
 void RunDetailPage::fillErrors()
 {
     const ErrorCounts& e = m_data.run.totals.errors;
@@ -333,7 +335,6 @@ void RunDetailPage::fillErrors()
         { "tls", e.tls, "TLS handshake failed" },
         { "parse", e.parse, "the response was not valid HTTP/1.x (or HTTP/2 framing)" },
         { "stream", e.stream, "HTTP/2: the server reset the request's stream" },
-        { "status", e.status, "responses outside 2xx/3xx (also counted as requests)" },
     };
     for (const auto& row : rows) {
         addRow(m_errors,

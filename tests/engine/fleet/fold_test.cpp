@@ -62,7 +62,6 @@ IntervalSnapshot randomInterval(std::mt19937_64& random, unsigned index)
         s.firstByte.record(latency / 3 + 1);
         const int status = random() % 10 == 0 ? 503 : random() % 7 == 0 ? 404 : 200;
         s.status.add(status);
-        if (status >= 400) ++s.errors.status;
     }
     s.requests = answered;
     s.bytes = answered * (100 + upTo(900));

@@ -82,7 +82,7 @@ int runCountsRequests()
     if (!run.prepare().ok()) return 11;
     const RunResult result = run.run();
     if (result.requests == 0) return 12;
-    if (result.errors.total() != 0) return 13;
+    if ((result.errors.transportErrors() + result.status.non2xx()) != 0) return 13;
     return 0;
 }
 

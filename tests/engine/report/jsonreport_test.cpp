@@ -40,7 +40,6 @@ RunResult sampleResult()
     r.errors.tls = 5;
     r.errors.parse = 6;
     r.errors.stream = 8;
-    r.errors.status = 7;
     for (int i = 0; i < 10; ++i)
         r.status.add(200);
     for (int i = 0; i < 7; ++i)
@@ -54,7 +53,8 @@ RunResult sampleResult()
     first.requests = 4000;
     first.bytes = 320'000;
     first.errors.read = 2;
-    first.errors.status = 1;
+    first.status.byCode[200] = 3999;
+    first.status.byCode[503] = 1; // an answer: in non2xx, not in errors
     for (uint64_t v = 100; v < 5000; v += 3)
         first.latency.record(v);
     IntervalSnapshot second = first;
@@ -63,6 +63,8 @@ RunResult sampleResult()
     second.endS = 1.5; // a shortened last interval
     second.requests = 1000;
     second.errors = ErrorCounts {};
+    second.status = StatusCounts {};
+    second.status.byCode[200] = 1000;
     r.intervals = { IntervalRecord::of(first, 1'700'000'000'000), IntervalRecord::of(second, 1'700'000'001'000) };
     return r;
 }
@@ -128,7 +130,9 @@ TEST(JsonReport, Summary)
     const json& e = s["errors"];
     EXPECT_EQ(e,
         json({ { "connect", 1 }, { "read", 2 }, { "write", 3 }, { "timeout", 4 }, { "tls", 5 }, { "parse", 6 },
-            { "status", 7 }, { "stream", 8 } }));
+            { "stream", 8 } }));
+    // Responses outside 2xx/3xx are answers, counted apart: the 503s and the one out of range.
+    EXPECT_EQ(s["non2xx"], 8);
 }
 
 TEST(JsonReport, ConnectionPhases)
@@ -218,9 +222,9 @@ TEST(JsonReport, Intervals)
         EXPECT_EQ(got["bytes"].get<uint64_t>(), want.bytes);
         // errors: requests without a usable answer; non-2xx apart, every kind in errors_by_kind
         EXPECT_EQ(got["errors"].get<uint64_t>(), want.errors.transportErrors());
-        EXPECT_EQ(got["non2xx"].get<uint64_t>(), want.errors.status);
+        EXPECT_EQ(got["non2xx"].get<uint64_t>(), want.non2xx());
         EXPECT_EQ(got["errors_by_kind"]["read"].get<uint64_t>(), want.errors.read);
-        EXPECT_EQ(got["errors_by_kind"]["status"].get<uint64_t>(), want.errors.status);
+        EXPECT_FALSE(got["errors_by_kind"].contains("status")); // an answer is no error kind
         EXPECT_EQ(got["start_unix_ms"].get<int64_t>(), want.startUnixMs);
         const json& l = got["latency_us"];
         auto us = [](double v) { return std::isnan(v) ? uint64_t { 0 } : static_cast<uint64_t>(v); };
@@ -235,6 +239,7 @@ TEST(JsonReport, Intervals)
     EXPECT_EQ(is[0]["errors"], 2); // the read errors; the 503 is apart
     EXPECT_EQ(is[0]["non2xx"], 1);
     EXPECT_EQ(is[1]["errors"], 0);
+    EXPECT_EQ(is[1]["non2xx"], 0);
 }
 
 TEST(JsonReport, OptionalFields)

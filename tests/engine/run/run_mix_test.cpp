@@ -83,7 +83,7 @@ TEST_F(RequestMixRun, RoundRobinSendsTheEntriesInTurn)
             + "/mix/b\nContent-Type: application/json\n@order.json\n\nDELETE " + o + "/mix/c\n",
         MixOrder::RoundRobin, 1);
     const RunResult r = run(cfg);
-    ASSERT_EQ(r.errors.total(), 0u);
+    ASSERT_EQ(r.errors.transportErrors(), 0u);
     ASSERT_EQ(r.entries.size(), 3u);
     ASSERT_GT(r.requests, 30u);
 
@@ -114,7 +114,7 @@ TEST_F(RequestMixRun, ConnectionsStartAtDifferentEntriesAndStayInTurn)
         = configFor("GET " + o + "/mix/1\n\nGET " + o + "/mix/2\n\nGET " + o + "/mix/3\n\nGET " + o + "/mix/4\n",
             MixOrder::RoundRobin, 4);
     const RunResult r = run(cfg);
-    ASSERT_EQ(r.errors.total(), 0u);
+    ASSERT_EQ(r.errors.transportErrors(), 0u);
     // Each connection's count per entry differs by at most one, so over 4 connections the
     // entries differ by at most 4.
     uint64_t lo = UINT64_MAX, hi = 0;
@@ -139,7 +139,7 @@ TEST_F(RequestMixRun, WeightedFollowsTheWeights)
     RunConfig cfg = configFor(mix, MixOrder::Weighted, 4, 7);
     cfg.threads = 2;
     const RunResult r = run(cfg);
-    ASSERT_EQ(r.errors.total(), 0u);
+    ASSERT_EQ(r.errors.transportErrors(), 0u);
     ASSERT_GT(r.requests, 500u);
     // Pearson's chi-square against 1:3:6 (2 degrees of freedom): above 27.6 has probability
     // ~1e-6 for a fair draw, so this bound is not a coin toss whatever the request count.
@@ -170,9 +170,9 @@ TEST_F(RequestMixRun, PipelinedAndOverHttp2TheCountsStillAddUp)
     ASSERT_EQ(r.entries.size(), 3u);
     EXPECT_EQ(r.entries[0].requests + r.entries[1].requests + r.entries[2].requests, r.requests);
     // HEAD answers carry no body, and the parser knew which response was which.
-    EXPECT_EQ(r.entries[1].errors.status, 0u);
-    EXPECT_EQ(r.entries[2].errors.status, r.entries[2].requests);
-    EXPECT_EQ(r.errors.status, r.entries[2].requests);
+    EXPECT_EQ(r.entries[1].non2xx(), 0u);
+    EXPECT_EQ(r.entries[2].non2xx(), r.entries[2].requests);
+    EXPECT_EQ(r.status.non2xx(), r.entries[2].requests);
 
     const std::string h2 = origin(nginx().h2cPort());
     cfg = configFor(
@@ -184,5 +184,5 @@ TEST_F(RequestMixRun, PipelinedAndOverHttp2TheCountsStillAddUp)
     EXPECT_EQ(r.entries[0].requests + r.entries[1].requests + r.entries[2].requests, r.requests);
     for (const EntryStats& e : r.entries)
         EXPECT_GT(e.requests, 0u);
-    EXPECT_EQ(r.errors.status, r.entries[2].requests);
+    EXPECT_EQ(r.status.non2xx(), r.entries[2].requests);
 }

@@ -51,7 +51,7 @@ TEST_P(RateAccuracy, AchievedRateIsWithinOnePercentOverFiveSeconds)
                      << " requests/s on a shared machine; the optimised build covers this rate";
     auto server = startServer();
     const RunResult r = runToEnd(openConfig(server->port(), rate, 5000, 50));
-    EXPECT_EQ(r.errors.total(), 0u);
+    EXPECT_EQ((r.errors.transportErrors() + r.status.non2xx()), 0u);
     EXPECT_NEAR(r.requestsPerS(), rate, 0.01 * rate);
     EXPECT_NEAR(r.targetRatePerS, rate, 1e-6 * rate);
     EXPECT_EQ(r.serviceLatency.count(), r.requests);
@@ -87,7 +87,7 @@ TEST(CoordinatedOmission, CorrectedLatencyMatchesTheStallPattern)
     // Every request due in the window is sent, late or not, and its answer awaited.
     const double expectedRequests = rate * durationMs / 1000;
     ASSERT_GT(static_cast<double>(r.requests), 0.9 * expectedRequests);
-    EXPECT_EQ(r.errors.total(), 0u);
+    EXPECT_EQ((r.errors.transportErrors() + r.status.non2xx()), 0u);
 
     const double share = stallMs / periodMs;
     // A slow or busy client can only add latency: the lower bounds stay tight, the upper ones
@@ -128,7 +128,7 @@ TEST(OpenModel, PipelinedRequestsEachKeepTheirOwnDueTime)
     auto cfg = openConfig(server->port(), 2000, 2000, 4);
     cfg.pipeline = 64; // 4 connections x 64 in flight cover 2000/s x 20 ms = 40 outstanding
     const RunResult r = runToEnd(cfg);
-    EXPECT_EQ(r.errors.total(), 0u);
+    EXPECT_EQ((r.errors.transportErrors() + r.status.non2xx()), 0u);
     EXPECT_NEAR(r.requestsPerS(), 2000, 20);
     // No queueing: corrected latency is the server delay, not the pipeline's wait (which
     // would add up to another 20 ms). Slowness only adds latency: the lower bound is exact.
@@ -169,7 +169,7 @@ TEST(ClosedModel, ConnectionStagesFollowThePlan)
     cfg.intervalUs = 250'000;
     const RunResult r = runToEnd(cfg);
     ASSERT_EQ(r.intervals.size(), 8u);
-    EXPECT_EQ(r.errors.total(), 0u) << "connect " << r.errors.connect << " read " << r.errors.read << " write "
+    EXPECT_EQ((r.errors.transportErrors() + r.status.non2xx()), 0u) << "connect " << r.errors.connect << " read " << r.errors.read << " write "
                                     << r.errors.write << " timeout " << r.errors.timeout << " parse " << r.errors.parse
                                     << " " << r.firstConnectError;
     // Open connections at each interval end: target(t) = 20 t for t <= 1 s, then 20 + 20 (t - 1),

@@ -104,7 +104,7 @@ TEST(SloVerdict, ReadsTheRightNumbers)
     in.firstByte = &firstByte;
     in.requests = 100;
     in.errors.read = 1; // 1 of 101 attempts
-    in.errors.status = 4; // 4 of 100 responses
+    in.non2xx = 4; // 4 of 100 responses
     in.durationS = 2;
 
     SloVerdict v = evaluateSlo(parsed("p99<250ms"), in);
@@ -167,6 +167,6 @@ TEST(SloAbort, OnlySpentBudgetsStopARun)
     EXPECT_FALSE(sloCannotBeMet(parsed("p99<1us"), in, 0));
     EXPECT_FALSE(sloCannotBeMet(parsed("rps>1000000"), in, 0));
     EXPECT_FALSE(sloCannotBeMet(parsed("errors>50"), in, 0));
-    in.errors.status = 500;
+    in.non2xx = 500;
     EXPECT_TRUE(sloCannotBeMet(parsed("non2xx<1%"), in, 0));
 }

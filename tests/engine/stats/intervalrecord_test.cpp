@@ -3,6 +3,7 @@
 // records of one interval add up to the record of the two snapshots merged.
 
 #include "stats/intervalrecord.h"
+#include "stats/entrystats.h"
 #include "stats/snapshot.h"
 
 #include <cmath>
@@ -28,7 +29,6 @@ IntervalSnapshot snapshot(uint64_t seed, bool open)
         s.status.add(i % 50 == 0 ? 503 : 200);
     }
     s.requests = s.latency.count();
-    s.errors.status = s.status.byCode[503];
     s.errors.read = seed;
     s.errors.timeout = 2 * seed;
     s.bytes = s.requests * 120;
@@ -124,4 +124,30 @@ TEST(IntervalRecord, RecordsOfTwoLoadersMergeExactly)
         else
             EXPECT_TRUE(std::isnan(merged.targetRatePerS));
     }
+}
+
+// A response outside 2xx/3xx is an answer: counted as a request and by its code, never as an
+// error kind. Every count of them (the measurements', the record's, a mix entry's) comes from
+// the status codes, so two places cannot disagree.
+TEST(IntervalRecord, Non2xxAnswersComeFromTheStatusCodesAndAreNoError)
+{
+    IntervalSnapshot s;
+    s.startS = 0;
+    s.endS = 1;
+    for (int code : { 200, 204, 301, 399, 400, 404, 503, 599, 100, 1234, -1 })
+        s.status.add(code);
+    s.requests = 11;
+    s.errors.read = 2;
+    // 400, 404, 503, 599; 100 (not a final answer here); 1234 and -1, out of range, under 0.
+    EXPECT_EQ(s.status.non2xx(), 7u);
+    const IntervalRecord r = IntervalRecord::of(s);
+    EXPECT_EQ(r.non2xx(), 7u);
+    EXPECT_EQ(r.transportErrors(), 2u);
+    EXPECT_EQ(r.snapshot().status.non2xx(), 7u);
+
+    EntryStats e;
+    for (int code : { 200, 500, 500, 302 })
+        e.addResponse(code, 100, true);
+    EXPECT_EQ(e.non2xx(), 2u);
+    EXPECT_EQ(e.errors.transportErrors(), 0u);
 }

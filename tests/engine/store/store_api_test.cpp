@@ -290,7 +290,7 @@ TEST_F(Store, RunRoundTripsSummarySeriesHistogramsAndCodes)
     EXPECT_EQ(r.totals.bytes, 800u * 120);
     EXPECT_DOUBLE_EQ(r.totals.durationS, 2.0);
     EXPECT_DOUBLE_EQ(r.totals.requestsPerS, 400.0);
-    EXPECT_EQ(r.totals.errors.status, 80u);
+    EXPECT_EQ(r.totals.non2xx, 80u);
     EXPECT_EQ(r.totals.errors.timeout, 0u + 1 + 2 + 3);
     EXPECT_DOUBLE_EQ(r.totals.threadRate.mean, 120.0);
     EXPECT_EQ(r.totals.latency.minUs, 1000);

@@ -132,7 +132,7 @@ TEST(Csv, ExportsRoundTripThroughPythonsCsvModule)
     RunRecord running = d.run;
     running.hasTotals = false;
     RunRecord answeredBadly = d.run;
-    answeredBadly.totals.errors.status = 10; // non-2xx answers are counted apart from errors
+    answeredBadly.totals.non2xx = 10; // non-2xx answers are counted apart from errors
     const auto runs = parseWithPython(runsCsv({ answeredBadly, running }));
     ASSERT_EQ(runs["rows"].size(), 2u);
     EXPECT_EQ(runs["header"].size(), 13u);

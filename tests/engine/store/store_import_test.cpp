@@ -100,8 +100,8 @@ TEST(Import, StoresEverythingTheReportSays)
     EXPECT_DOUBLE_EQ(t.bytesPerS, 244578.5);
     EXPECT_EQ(t.errors.read, 3u);
     EXPECT_EQ(t.errors.timeout, 2u);
-    EXPECT_EQ(t.errors.status, 17u);
-    EXPECT_EQ(t.errors.total(), 22u);
+    EXPECT_EQ(t.non2xx, 17u);
+    EXPECT_EQ(t.errors.transportErrors(), 5u);
     EXPECT_DOUBLE_EQ(t.latency.meanUs, 1520);
     EXPECT_DOUBLE_EQ(t.latency.stdevUs, 610);
     EXPECT_DOUBLE_EQ(t.latency.maxUs, 9870);

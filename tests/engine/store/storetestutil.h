@@ -47,7 +47,6 @@ inline IntervalSnapshot sampleSnapshot(uint32_t index, uint64_t baseUs, uint64_t
     }
     s.requests = n;
     s.bytes = n * 120;
-    s.errors.status = (n + 9) / 10;
     s.errors.timeout = index;
     s.connections = 30;
     s.targetRatePerS = 1500;
