@@ -7,6 +7,8 @@
 // a target with a run in progress that cannot be deleted.
 
 #include "control/runevents.h"
+#include "forms/formvalidation.h"
+#include "http/request.h"
 #include "control/runsetup.h"
 #include "mainwindow.h"
 #include "pages/dialogs.h"
@@ -706,6 +708,53 @@ private slots:
         QCOMPARE(image.pixelColor(60, 3 + 2 * 17 + 7), QColor(0xc6, 0x28, 0x28)); // the lagging bar is red
         strip.clear();
         QVERIFY(strip.isHidden());
+    }
+
+    // What is shown is what is stored is what is sent: "Name: value" typed or pasted into one cell
+    // is split (and shown split); a colon in the Header cell beside a value is refused.
+    void headerTypedWholeIntoOneCellIsSplitAsSent()
+    {
+        const int64_t id = addTarget("header-split");
+        TargetEditor editor;
+        editor.setDocument(m_doc.get());
+        editor.setTargetId(id);
+        QTableWidget* table = editor.findChild<QTableWidget*>(QStringLiteral("headersTable"));
+        table->item(0, 0)->setText(QStringLiteral("X-Env: staging"));
+        QCOMPARE(table->item(0, 0)->text(), QStringLiteral("X-Env"));
+        QCOMPARE(table->item(0, 1)->text(), QStringLiteral("staging"));
+        // Pasted into the Value cell of an empty row; the value's own colon stays.
+        table->item(1, 1)->setText(QStringLiteral("Authorization: Bearer a:b"));
+        QCOMPARE(table->item(1, 0)->text(), QStringLiteral("Authorization"));
+        QCOMPARE(table->item(1, 1)->text(), QStringLiteral("Bearer a:b"));
+        QVERIFY(editor.commit());
+        const Target t = stored(id);
+        QCOMPARE(t.headers.size(), size_t(2));
+        QCOMPARE(t.headers[0].name, std::string("X-Env"));
+        QCOMPARE(t.headers[0].value, std::string("staging"));
+        QCOMPARE(t.headers[1].name, std::string("Authorization"));
+        QCOMPARE(t.headers[1].value, std::string("Bearer a:b"));
+        auto config = runConfigFor(t, RunConfig {});
+        QVERIFY2(config.ok(), config ? "" : config.error().c_str());
+        const std::string sent = buildRequest(config->request);
+        QVERIFY2(sent.find("\r\nX-Env: staging\r\n") != std::string::npos, sent.c_str());
+        QVERIFY2(sent.find("\r\nAuthorization: Bearer a:b\r\n") != std::string::npos, sent.c_str());
+
+        // A colon in the Header cell and a value beside it: which is meant? Refused, nothing saved.
+        table->item(0, 0)->setText(QStringLiteral("X-Env: prod"));
+        table->item(0, 1)->setText(QStringLiteral("staging"));
+        QVERIFY(!editor.isValid());
+        QVERIFY(editor.findChild<QLabel*>(QStringLiteral("statusLabel"))->text().contains(QStringLiteral("colon")));
+        QVERIFY(!editor.commit());
+        QCOMPARE(stored(id).headers[0].value, std::string("staging"));
+
+        // The rules on their own.
+        QCOMPARE(splitHeaderCells(QStringLiteral(" A : b "), QString()).name, QStringLiteral("A"));
+        QCOMPARE(splitHeaderCells(QStringLiteral(" A : b "), QString()).value, QStringLiteral("b"));
+        QCOMPARE(splitHeaderCells(QStringLiteral("A:"), QString()).value, QString());
+        QCOMPARE(splitHeaderCells(QString(), QStringLiteral("http://x")).name, QString()); // no name before it
+        QCOMPARE(splitHeaderCells(QString(), QStringLiteral("not a name: v")).name, QString());
+        QVERIFY(splitHeaderCells(QStringLiteral("A"), QStringLiteral("b:c")).problem.isEmpty());
+        QCOMPARE(splitHeaderCells(QStringLiteral("A"), QStringLiteral("b:c")).value, QStringLiteral("b:c"));
     }
 
     void headersTableEditsAreStored()

@@ -1,6 +1,7 @@
 #include "forms/formvalidation.h"
 
 #include "common/utf8.h"
+#include "http/requestcheck.h"
 #include "parse/placement.h"
 #include "parse/requestmix.h"
 #include "parse/stageparse.h"
@@ -103,6 +104,37 @@ Result<RequestMix> loadRequestMixCached(const QString& path)
     return cache.mix;
 }
 
+HeaderCells splitHeaderCells(const QString& name, const QString& value)
+{
+    HeaderCells cells { name.trimmed(), value.trimmed(), {} };
+    const qsizetype colon = cells.name.indexOf(QLatin1Char(':'));
+    if (colon >= 0) {
+        if (!cells.value.isEmpty()) {
+            cells.problem = QStringLiteral("the Header cell '%1' has a colon and the Value cell is not empty: type "
+                                           "'Name: value' into one cell, or the name and the value apart")
+                                .arg(cells.name);
+            return cells;
+        }
+        cells.value = cells.name.mid(colon + 1).trimmed();
+        cells.name = cells.name.left(colon).trimmed();
+        return cells;
+    }
+    // "Name: value" pasted into the Value cell of an empty row: a value of its own would have no
+    // name, so it can only mean the whole header. Only with the space after the colon that a
+    // header line has: "http://x" is no header "http" (and stays a value without a name).
+    if (cells.name.isEmpty()) {
+        const qsizetype valueColon = cells.value.indexOf(QLatin1Char(':'));
+        const QString before = valueColon > 0 ? cells.value.left(valueColon).trimmed() : QString();
+        const bool spaced = valueColon > 0 && valueColon + 1 < cells.value.size()
+            && (cells.value[valueColon + 1] == QLatin1Char(' ') || cells.value[valueColon + 1] == QLatin1Char('\t'));
+        if (spaced && !before.isEmpty() && checkHeaderName(before.toStdString())) {
+            cells.name = before;
+            cells.value = cells.value.mid(valueColon + 1).trimmed();
+        }
+    }
+    return cells;
+}
+
 FieldErrors checkTargetForm(const TargetForm& form, const QStringList& takenNames, Target* target)
 {
     FieldErrors errors;
@@ -138,10 +170,13 @@ FieldErrors checkTargetForm(const TargetForm& form, const QStringList& takenName
     t.method = method.toStdString();
 
     for (int i = 0; i < form.headers.size(); ++i) {
-        const QString headerName = form.headers[i].first.trimmed();
-        const QString value = form.headers[i].second.trimmed();
-        if (headerName.isEmpty() && value.isEmpty()) continue;
-        auto header = parseHeader((headerName + QStringLiteral(": ") + value).toStdString());
+        const HeaderCells cells = splitHeaderCells(form.headers[i].first, form.headers[i].second);
+        if (!cells.problem.isEmpty()) {
+            errors[QStringLiteral("header:%1").arg(i)] = cells.problem;
+            continue;
+        }
+        if (cells.name.isEmpty() && cells.value.isEmpty()) continue;
+        auto header = parseHeader((cells.name + QStringLiteral(": ") + cells.value).toStdString());
         if (!header) {
             errors[QStringLiteral("header:%1").arg(i)] = q(header.error());
             continue;

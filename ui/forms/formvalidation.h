@@ -34,6 +34,18 @@ struct TargetForm
     QString notes;
 };
 
+/// One row of the headers table as it is stored and sent. "Name: value" typed or pasted into
+/// either cell (the other one empty) is split on its first colon, as -H reads it; a colon in the
+/// Header cell beside a filled Value cell would be sent differently from what is shown, so it is
+/// a problem. The editor shows the split cells, so what is shown is what is stored.
+struct HeaderCells
+{
+    QString name;
+    QString value;
+    QString problem; ///< "" when the row is fine (or empty)
+};
+HeaderCells splitHeaderCells(const QString& name, const QString& value);
+
 inline constexpr qint64 MAX_BODY_FILE_BYTES = 64ll * 1024 * 1024;
 
 /// Checks form; on success fills target (id untouched; body read from the file

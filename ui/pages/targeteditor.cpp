@@ -209,8 +209,9 @@ void TargetEditor::build()
     for (QLineEdit* edit : { m_name, m_url, m_bodyFile, m_caFile, m_notes, m_requestMix })
         connect(edit, &QLineEdit::textEdited, this, &TargetEditor::edited);
     connect(m_method, &QComboBox::currentTextChanged, this, &TargetEditor::edited);
-    connect(m_headers, &QTableWidget::itemChanged, this, [this] {
+    connect(m_headers, &QTableWidget::itemChanged, this, [this](QTableWidgetItem* item) {
         if (m_loading) return;
+        splitHeaderRow(item->row());
         ensureEmptyHeaderRow();
         edited();
     });
@@ -301,6 +302,22 @@ void TargetEditor::load(const Target& t)
     m_notes->setText(f.notes);
     m_loading = false;
     check();
+}
+
+// "Name: value" typed into one cell is shown split, as it is stored and sent (splitHeaderCells).
+void TargetEditor::splitHeaderRow(int row)
+{
+    QTableWidgetItem* name = m_headers->item(row, 0);
+    QTableWidgetItem* value = m_headers->item(row, 1);
+    if (!name || !value) return;
+    const HeaderCells cells = splitHeaderCells(name->text(), value->text());
+    if (!cells.problem.isEmpty() || (cells.name == name->text().trimmed() && cells.value == value->text().trimmed()))
+        return;
+    const bool wasLoading = m_loading;
+    m_loading = true;
+    name->setText(cells.name);
+    value->setText(cells.value);
+    m_loading = wasLoading;
 }
 
 void TargetEditor::ensureEmptyHeaderRow()

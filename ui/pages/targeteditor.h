@@ -80,6 +80,7 @@ private:
     void showProblems();
     void onTargetsChanged();
     void ensureEmptyHeaderRow();
+    void splitHeaderRow(int row);
 
     QPointer<SessionDocument> m_doc;
     Target m_target; ///< as stored
