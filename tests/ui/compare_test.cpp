@@ -212,7 +212,7 @@ private slots:
         QCOMPARE(cellText(model, "rps", CompareModel::deltaColumn(1)), QStringLiteral("+166.7 %"));
         QCOMPARE(cellText(model, "rps", CompareModel::deltaColumn(2)), QStringLiteral("−50.0 %"));
         QCOMPARE(cellText(model, "rps_loss", CompareModel::valueColumn(2)), QStringLiteral("50.00 %"));
-        QCOMPARE(cellText(model, "rps_loss", CompareModel::valueColumn(1)), QStringLiteral("−166.67 %"));
+        QCOMPARE(cellText(model, "rps_loss", CompareModel::valueColumn(1)), QStringLiteral("166.67 % faster"));
         // Latency is worse at 3 ms than at 1 ms: the p50 of native is now far below the baseline's.
         QVERIFY(model.deltaPct(QStringLiteral("p50"), 1) < -60);
         QCOMPARE(page.findChild<QComboBox*>(QStringLiteral("baselineBox"))->currentData().toLongLong(), b.id);
@@ -277,6 +277,65 @@ private slots:
         // Same mean req/s: no loss either way.
         QCOMPARE(cardLabel(page.findChild<CompareHeadlines*>(QStringLiteral("headlines")), 1, "lossLine")->text(),
             QStringLiteral("no loss vs the baseline (0.00 %)"));
+    }
+
+    // A difference smaller than the runs' own variation is no verdict: grey, in words, for req/s
+    // and latency; repeated runs of one setup give the variation when the comparison holds them.
+    void aDifferenceWithinTheRunsOwnVariationIsNoGainNorLoss()
+    {
+        const int64_t ta = target("noisy-a", "http://10.0.0.21/");
+        const int64_t tb = target("noisy-b", "http://10.0.0.22/");
+        SyntheticRun a;
+        a.intervalRates = { 900, 1100, 1000, 1200, 800 }; // mean 1,000, CV 15.8 %
+        a.intervalLatenciesUs = { 1000, 1300, 700, 1000, 1000 }; // p99 varies ~21 % between intervals
+        SyntheticRun b = a;
+        b.intervalRates = { 948, 1148, 1048, 1248, 852 }; // 4.88 % faster (whole requests per interval)
+        b.intervalLatenciesUs = { 1080, 1380, 780, 1080, 1080 }; // ~7 % slower
+        ComparePage page;
+        page.setRuns({ run(ta, a), run(tb, b) });
+        const CompareModel& model = *page.model();
+        const QColor grey(0x75, 0x75, 0x75);
+        const auto color = [&](const char* key, int column) {
+            return model.index(model.rowOfMetric(QString::fromLatin1(key)), column).data(Qt::ForegroundRole).value<QColor>();
+        };
+        QVERIFY(std::fabs(model.deltaPct(QStringLiteral("rps"), 1) - 4.88) < 1e-6);
+        QVERIFY(std::fabs(model.noisePct(QStringLiteral("rps"), 0) - std::sqrt(25'000.0) / 10.0) < 1e-6);
+        QVERIFY(model.withinNoise(QStringLiteral("rps"), 1));
+        QCOMPARE(color("rps", CompareModel::deltaColumn(1)), grey);
+        QCOMPARE(color("rps_loss", CompareModel::valueColumn(1)), grey);
+        QCOMPARE(cellText(model, "rps_loss", CompareModel::valueColumn(1)), QStringLiteral("4.88 % faster"));
+        QVERIFY2(model.lossText(1).startsWith(QStringLiteral("within the runs' own variation")),
+            qPrintable(model.lossText(1)));
+        QVERIFY(model.deltaPct(QStringLiteral("p99"), 1) > 3);
+        QVERIFY(model.withinNoise(QStringLiteral("p99"), 1));
+        QCOMPARE(color("p99", CompareModel::deltaColumn(1)), grey);
+        QLabel* loss = cardLabel(page.findChild<CompareHeadlines*>(QStringLiteral("headlines")), 1, "lossLine");
+        QVERIFY(loss->text().startsWith(QStringLiteral("within the runs' own variation")));
+        QVERIFY(loss->styleSheet().contains(QStringLiteral("#757575")));
+
+        // Steady runs: a 4 % difference is a gain, in green.
+        SyntheticRun c;
+        c.requestsPerS = 1000;
+        SyntheticRun d;
+        d.requestsPerS = 1040;
+        const RunData steadyA = run(ta, c);
+        const RunData steadyB = run(tb, d);
+        page.setRuns({ steadyA, steadyB });
+        QVERIFY(!page.model()->withinNoise(QStringLiteral("rps"), 1));
+        QCOMPARE(color("rps", CompareModel::deltaColumn(1)), QColor(0x1b, 0x8a, 0x3c));
+        QCOMPARE(page.model()->lossText(1), QStringLiteral("no loss: 4.00 % faster than the baseline"));
+
+        // A repetition of the baseline's setup that made 1,100 req/s: the setup varies 6.7 %
+        // between its runs, so B's 4 % is within it, though every run is steady.
+        SyntheticRun again;
+        again.requestsPerS = 1100;
+        page.setRuns({ steadyA, steadyB, run(ta, again) });
+        QVERIFY(std::fabs(page.model()->noisePct(QStringLiteral("rps"), 0) - 100.0 * std::sqrt(5000.0) / 1050.0)
+            < 1e-6);
+        QVERIFY(page.model()->withinNoise(QStringLiteral("rps"), 1));
+        // The repetition against its own baseline: held to their intervals' variation (none), not
+        // to the spread the two of them make.
+        QVERIFY(!page.model()->withinNoise(QStringLiteral("rps"), 2));
     }
 
     void connectionPhasesAreRowsWhenRunsHaveThem()

@@ -51,6 +51,9 @@ struct SyntheticRun
     /// When set: one interval per entry at that rate (req/s), instead of
     /// `intervals` intervals at requestsPerS.
     std::vector<double> intervalRates;
+    /// When set: interval i's latencies start at intervalLatenciesUs[i] instead of latencyUs
+    /// (one entry per interval).
+    std::vector<uint64_t> intervalLatenciesUs;
     /// When set: an open-model run at requestsPerS whose every request was sent this
     /// late (send lag), with the service time latencyUs - sendLagUs.
     uint64_t sendLagUs = 0;
@@ -120,6 +123,7 @@ inline int64_t addSyntheticRun(SessionStore& store, int64_t targetId, const Synt
     for (int i = 0; i < intervals; ++i) {
         SyntheticRun at = s;
         if (!s.intervalRates.empty()) at.requestsPerS = s.intervalRates[static_cast<size_t>(i)];
+        if (!s.intervalLatenciesUs.empty()) at.latencyUs = s.intervalLatenciesUs[static_cast<size_t>(i)];
         const IntervalSnapshot snap = syntheticInterval(at, static_cast<uint32_t>(i));
         records.push_back(IntervalRecord::of(snap));
         fold.add(snap, records.back());

@@ -46,6 +46,33 @@ QString formatSpread(double stdev, double mean)
     return text;
 }
 
+/// Sample coefficient of variation in percent; NaN with fewer than two values or a zero mean.
+double cvPct(const std::vector<double>& values)
+{
+    if (values.size() < 2) return std::numeric_limits<double>::quiet_NaN();
+    double mean = 0;
+    for (double v : values)
+        mean += v;
+    mean /= static_cast<double>(values.size());
+    if (mean <= 0) return std::numeric_limits<double>::quiet_NaN();
+    double squares = 0;
+    for (double v : values)
+        squares += (v - mean) * (v - mean);
+    return std::sqrt(squares / static_cast<double>(values.size() - 1)) / mean * 100.0;
+}
+
+/// The latency rows whose noise the intervals tell (an interval keeps these of its requests).
+struct NoiseField
+{
+    const char* key;
+    double LatencySummary::*field;
+};
+const NoiseField NOISE_LATENCIES[] = { { "avg", &LatencySummary::meanUs }, { "p50", &LatencySummary::p50Us },
+    { "p75", &LatencySummary::p75Us }, { "p90", &LatencySummary::p90Us }, { "p99", &LatencySummary::p99Us },
+    { "p99_9", &LatencySummary::p999Us }, { "p99_99", &LatencySummary::p9999Us }, { "max", &LatencySummary::maxUs } };
+
+const QColor NOISE_GREY(0x75, 0x75, 0x75);
+
 } // namespace
 
 CompareModel::CompareModel(QObject* parent)
@@ -85,11 +112,81 @@ CompareModel::RateSpread CompareModel::rateSpreadOf(const RunData& data)
     return spread;
 }
 
+std::map<QString, double> CompareModel::intervalNoiseOf(const RunData& data)
+{
+    // The same intervals as rateSpreadOf: a short last one is mostly noise itself.
+    double longestS = 0;
+    for (const IntervalRecord& r : data.intervals)
+        longestS = std::max(longestS, r.endS - r.startS);
+    std::vector<const IntervalRecord*> whole;
+    for (const IntervalRecord& r : data.intervals)
+        if (longestS > 0 && r.endS - r.startS >= longestS / 2) whole.push_back(&r);
+    std::map<QString, double> noise;
+    std::vector<double> rates;
+    for (const IntervalRecord* r : whole)
+        rates.push_back(r->requestsPerS());
+    noise[QStringLiteral("rps")] = cvPct(rates);
+    for (const NoiseField& f : NOISE_LATENCIES) {
+        std::vector<double> values;
+        for (const IntervalRecord* r : whole)
+            if (!std::isnan(r->latency.*f.field)) values.push_back(r->latency.*f.field);
+        noise[QString::fromLatin1(f.key)] = cvPct(values);
+    }
+    return noise;
+}
+
+bool CompareModel::sameSetup(int i, int j) const
+{
+    const RunRecord& a = m_runs[static_cast<size_t>(i)];
+    const RunRecord& b = m_runs[static_cast<size_t>(j)];
+    return a.targetId == b.targetId && describeLoad(a.config) == describeLoad(b.config);
+}
+
+double CompareModel::noisePct(const QString& key, int run) const
+{
+    if (run < 0 || run >= static_cast<int>(m_runs.size())) return NOT_KNOWN;
+    // Repetitions of the same setup: how much their results differ is the noise a comparison
+    // with another setup faces (the studies' "± over N runs").
+    std::vector<double> repeated;
+    for (int j = 0; j < static_cast<int>(m_runs.size()); ++j)
+        if (sameSetup(run, j))
+            if (const double v = value(key, j); !std::isnan(v)) repeated.push_back(v);
+    if (repeated.size() >= 2) return cvPct(repeated);
+    const auto& noise = m_noise[static_cast<size_t>(run)];
+    const auto it = noise.find(key);
+    return it == noise.end() ? NOT_KNOWN : it->second;
+}
+
+double CompareModel::noiseAgainstBaselinePct(const QString& key, int run) const
+{
+    if (run <= 0 || run >= static_cast<int>(m_runs.size())) return NOT_KNOWN;
+    auto ofIntervals = [&](int i) {
+        const auto& noise = m_noise[static_cast<size_t>(i)];
+        const auto it = noise.find(key);
+        return it == noise.end() ? NOT_KNOWN : it->second;
+    };
+    // Two runs of one setup: only their own intervals say how much either varies by itself.
+    const bool repeats = sameSetup(0, run);
+    const double a = repeats ? ofIntervals(0) : noisePct(key, 0);
+    const double b = repeats ? ofIntervals(run) : noisePct(key, run);
+    if (std::isnan(a)) return b;
+    if (std::isnan(b)) return a;
+    return std::max(a, b);
+}
+
+bool CompareModel::withinNoise(const QString& key, int run) const
+{
+    const double pct = deltaPct(key, run);
+    const double noise = noiseAgainstBaselinePct(key, run);
+    return !std::isnan(pct) && !std::isnan(noise) && std::fabs(pct) < noise;
+}
+
 void CompareModel::setRuns(std::vector<RunRecord> runs)
 {
     beginResetModel();
     m_given = std::move(runs);
     m_givenSpread.assign(m_given.size(), RateSpread {});
+    m_givenNoise.assign(m_given.size(), {});
     arrange(0);
     buildRows();
     endResetModel();
@@ -100,9 +197,11 @@ void CompareModel::setRuns(const std::vector<RunData>& runs, int64_t baselineId)
     beginResetModel();
     m_given.clear();
     m_givenSpread.clear();
+    m_givenNoise.clear();
     for (const RunData& d : runs) {
         m_given.push_back(d.run);
         m_givenSpread.push_back(rateSpreadOf(d));
+        m_givenNoise.push_back(intervalNoiseOf(d));
     }
     arrange(baselineId);
     buildRows();
@@ -113,15 +212,18 @@ void CompareModel::arrange(int64_t baselineId)
 {
     m_runs.clear();
     m_spread.clear();
+    m_noise.clear();
     auto it = std::find_if(m_given.begin(), m_given.end(), [&](const RunRecord& r) { return r.id == baselineId; });
     const size_t first = it == m_given.end() ? 0 : static_cast<size_t>(it - m_given.begin());
     if (m_given.empty()) return;
     m_runs.push_back(m_given[first]);
     m_spread.push_back(m_givenSpread[first]);
+    m_noise.push_back(m_givenNoise[first]);
     for (size_t i = 0; i < m_given.size(); ++i) {
         if (i == first) continue;
         m_runs.push_back(m_given[i]);
         m_spread.push_back(m_givenSpread[i]);
+        m_noise.push_back(m_givenNoise[i]);
     }
 }
 
@@ -172,6 +274,10 @@ QString CompareModel::lossText(int run) const
     if (run <= 0 || run >= static_cast<int>(m_runs.size())) return {};
     const double loss = lossPct(run);
     if (std::isnan(loss)) return tr("loss vs the baseline: not known");
+    if (std::fabs(loss) >= 0.005 && withinNoise(QStringLiteral("rps"), run))
+        return tr("within the runs' own variation (± %1): %2 %3 than the baseline")
+            .arg(formatLossPct(noiseAgainstBaselinePct(QStringLiteral("rps"), run)), formatLossPct(std::fabs(loss)),
+                loss > 0 ? tr("slower") : tr("faster"));
     if (loss >= 0.005) return tr("%1 loss vs the baseline").arg(formatLossPct(loss));
     if (loss <= -0.005) return tr("no loss: %1 faster than the baseline").arg(formatLossPct(-loss));
     return tr("no loss vs the baseline (0.00 %)");
@@ -226,6 +332,11 @@ void CompareModel::buildRows()
         loss.noDelta = true;
         loss.number = [this](int run) { return lossPct(run); };
         loss.format = formatLossPct;
+        // A negative loss is a gain: "4.99 % faster", not "−4.99 %".
+        loss.display = [this](int run) {
+            const double pct = lossPct(run);
+            return pct <= -0.005 ? tr("%1 faster").arg(formatLossPct(-pct)) : formatLossPct(pct);
+        };
         m_rows.push_back(loss);
     }
     {
@@ -534,6 +645,7 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
         }
         if (isLoss && run > 0 && !isDelta) {
             // A loss is a drop in req/s: coloured as the req/s Δ is.
+            if (withinNoise(QStringLiteral("rps"), run)) return NOISE_GREY;
             const QColor c = deltaColor(-lossPct(run), true);
             return c.isValid() ? QVariant(c) : QVariant();
         }
@@ -541,6 +653,7 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
         const double base = row.number(0);
         const double v = row.number(run);
         if (std::isnan(base) || std::isnan(v)) return {};
+        if (withinNoise(row.key, run)) return NOISE_GREY;
         // From zero: any change is a full change (a first error is a regression).
         const double pct = base == 0 ? (v == 0 ? 0.0 : 100.0) : (v - base) / base * 100.0;
         const QColor c = deltaColor(pct, row.better == Better::Higher);
@@ -562,6 +675,9 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
         const double pct = deltaPct(row.key, run);
         if (std::isnan(pct)) return {};
         if (row.key == QLatin1String("rps")) return tr("%1 (baseline %2)").arg(lossText(run), baseline);
+        if (withinNoise(row.key, run))
+            return tr("%1 vs the baseline %2: within the runs' own variation (± %3)")
+                .arg(formatDeltaPct(pct), baseline, formatLossPct(noiseAgainstBaselinePct(row.key, run)));
         return tr("%1 vs the baseline %2").arg(formatDeltaPct(pct), baseline);
     }
     default:

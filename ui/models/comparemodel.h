@@ -21,6 +21,7 @@
 #include <QAbstractTableModel>
 #include <QColor>
 #include <functional>
+#include <map>
 #include <limits>
 #include <vector>
 
@@ -89,6 +90,19 @@ public:
     QString lossText(int run) const;
     /// req/s spread over run i's intervals.
     const RateSpread& rateSpread(int run) const { return m_spread[static_cast<size_t>(run)]; }
+    /// How much a metric ("rps", "p99", ...) varies by itself for run i, in percent of its mean
+    /// (coefficient of variation): between the runs of its target and load when the comparison
+    /// holds two or more of them, else between the run's own intervals; NaN when not known.
+    double noisePct(const QString& key, int run) const;
+    /// The noise a Δ of run i against the baseline is held to: the larger of the two runs'
+    /// noisePct (the intervals' when both are runs of one target and load); NaN when not known.
+    double noiseAgainstBaselinePct(const QString& key, int run) const;
+    /// True when run i's Δ of this metric is smaller than that noise: within the runs' own
+    /// variation, so neither a gain nor a loss (shown grey, never green or red).
+    bool withinNoise(const QString& key, int run) const;
+    /// Coefficients of variation (%) of req/s and the latency fields between a stored run's
+    /// intervals (those at least half as long as the longest), by metric key.
+    static std::map<QString, double> intervalNoiseOf(const RunData& data);
     /// The colour of run i in every chart and card: its target's, with a variant
     /// per repeated target in the order given (so it does not change with the baseline).
     QColor runColor(int run) const;
@@ -123,10 +137,15 @@ private:
     void arrange(int64_t baselineId);
     QVariant cellDisplay(const Row& row, int run, bool isDelta) const;
 
+    /// Runs i and j measured the same target under the same load (repetitions of one setup).
+    bool sameSetup(int i, int j) const;
+
     std::vector<RunRecord> m_given;
     std::vector<RateSpread> m_givenSpread;
+    std::vector<std::map<QString, double>> m_givenNoise;
     std::vector<RunRecord> m_runs;
     std::vector<RateSpread> m_spread;
+    std::vector<std::map<QString, double>> m_noise; ///< intervalNoiseOf, by shown run
     std::vector<Row> m_rows;
 };
 

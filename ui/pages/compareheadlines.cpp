@@ -30,7 +30,10 @@ QLabel* caption(QWidget* parent, const QString& text)
     return label;
 }
 
-/// "+12.3 %" in green or red; "baseline" for the baseline itself.
+/// Grey: a difference within the runs' own variation is neither a gain nor a loss.
+const char* const NOISE_STYLE = "color: #757575;";
+
+/// "+12.3 %" in green or red (grey within the runs' own variation); "baseline" for the baseline itself.
 QLabel* delta(QWidget* parent, const CompareModel* model, const QString& key, int run, bool higherIsBetter)
 {
     auto* label = new QLabel(parent);
@@ -41,6 +44,12 @@ QLabel* delta(QWidget* parent, const CompareModel* model, const QString& key, in
     }
     const double pct = model->deltaPct(key, run);
     label->setText(formatDeltaPct(pct));
+    if (model->withinNoise(key, run)) {
+        label->setStyleSheet(QString::fromLatin1(NOISE_STYLE));
+        label->setToolTip(QObject::tr("within the runs' own variation (± %1 %)")
+                              .arg(numberLocale().toString(model->noiseAgainstBaselinePct(key, run), 'f', 1)));
+        return label;
+    }
     const QColor c = deltaColor(pct, higherIsBetter);
     label->setStyleSheet(c.isValid() ? QStringLiteral("color: %1; font-weight: bold;").arg(c.name())
                                      : QStringLiteral("font-weight: bold;"));
@@ -143,7 +152,10 @@ QWidget* CompareHeadlines::card(int run)
         auto* loss = new QLabel(m_model->lossText(run), frame);
         loss->setObjectName(QStringLiteral("lossLine"));
         const QColor c = deltaColor(-m_model->lossPct(run), true);
-        loss->setStyleSheet(c.isValid() ? QStringLiteral("color: %1;").arg(c.name()) : QString());
+        if (m_model->withinNoise(QStringLiteral("rps"), run))
+            loss->setStyleSheet(QString::fromLatin1(NOISE_STYLE));
+        else
+            loss->setStyleSheet(c.isValid() ? QStringLiteral("color: %1;").arg(c.name()) : QString());
         grid->addWidget(loss, row++, 0, 1, 3);
     }
     grid->setColumnStretch(3, 1);
