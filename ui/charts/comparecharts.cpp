@@ -178,7 +178,8 @@ struct CompareCharts::Impl
             s->attachAxis(rpsY);
             setLinePen(s, run.color, 2.0);
         }
-        applyTimeAxis(rpsX, std::max(maxX, MIN_X_RANGE_S), 6);
+        // The longest of the compared runs fills the width (10 s only when none has intervals).
+        applyTimeAxis(rpsX, maxX > 0 ? maxX : MIN_X_RANGE_S, 6);
         updateLegendFit(rps.chart);
         applyScale(rpsY, niceScale(0, std::max(maxY * 1.08, 10.0), 4));
     }

@@ -20,7 +20,7 @@ namespace wb::ui {
 
 namespace {
 
-constexpr double MIN_X_RANGE_S = 10.0; // a run's first seconds do not stretch over the whole width
+constexpr double MIN_X_RANGE_S = 10.0; // a run of unknown length: its first seconds do not stretch
 constexpr int X_MAX_INTERVALS = 10;
 constexpr int Y_MAX_INTERVALS = 4;
 constexpr int LATENCY_Y_MAX_INTERVALS = 5;
@@ -47,6 +47,8 @@ struct LiveCharts::Impl
     /// A whole stored run (setSeries): the x axis spans the run itself. Live
     /// runs keep at least MIN_X_RANGE_S so their first seconds do not stretch.
     bool stored = false;
+    /// A live run's measured seconds as planned (0: not known): the time axis's width from the start.
+    double plannedS = 0;
     /// The latency axis is log (see AdaptiveYAxis for when and why).
     bool latencyLog = false;
 
@@ -199,7 +201,7 @@ struct LiveCharts::Impl
 
         const double lastS = history.isEmpty() ? 0.0 : history.points().back().endS;
         const PlotTimeAxis time = stored && lastS > 0 ? PlotTimeAxis::upTo(lastS, X_MAX_INTERVALS)
-                                                      : growingTimeAxis(lastS, MIN_X_RANGE_S, X_MAX_INTERVALS);
+                                                      : growingTimeAxis(lastS, plannedS > 0 ? plannedS : MIN_X_RANGE_S, X_MAX_INTERVALS);
         int labelWidthPx = 0;
         for (TimePlot* p : { rps, latency, errors }) {
             p->setTimeAxis(time);
@@ -261,10 +263,11 @@ LiveCharts::LiveCharts(QWidget* parent)
 
 LiveCharts::~LiveCharts() = default;
 
-void LiveCharts::reset(const QString& title, const QColor& color, bool openModel)
+void LiveCharts::reset(const QString& title, const QColor& color, bool openModel, double plannedS)
 {
     d->history.clear();
     d->stored = false;
+    d->plannedS = plannedS;
     d->title = title;
     if (color.isValid()) d->color = color;
     d->openModel = openModel;

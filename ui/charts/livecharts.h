@@ -22,8 +22,9 @@ public:
     explicit LiveCharts(QWidget* parent = nullptr);
     ~LiveCharts() override;
 
-    /// Clears everything and prepares for a new run.
-    void reset(const QString& title, const QColor& color, bool openModel);
+    /// Clears everything and prepares for a new run of plannedS measured seconds: the time axis
+    /// spans them from the start (a 2 s run fills the width); 0 (unknown) keeps 10 s at first.
+    void reset(const QString& title, const QColor& color, bool openModel, double plannedS = 0);
     /// Adds one interval (cheap: the redraw is coalesced).
     void appendInterval(const IntervalPoint& point);
     /// Shows a whole stored run at once; the time axis spans the run (a 2 s run fills the width).

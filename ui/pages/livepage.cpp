@@ -73,7 +73,8 @@ void LivePage::begin(const RunSetup& plan)
     const RunConfig load = plan.profile.load.withHttpVersion(plan.target.httpVersion);
     m_header->beginRun(title, color, describeLoad(load), m_session->plannedS());
     m_header->setSlos(load.slos);
-    m_charts->reset(title + QStringLiteral("  ") + describeLoad(load), color, load.openModel());
+    m_charts->reset(title + QStringLiteral("  ") + describeLoad(load), color, load.openModel(),
+        static_cast<double>(load.normalized().durationUs) / 1e6);
     m_loaders->clear();
 }
 

@@ -169,6 +169,7 @@ private slots:
     void liveShows600Intervals();
     void liveTimeAxisGrowsByTicks();
     void liveDownsamplesAtCap();
+    void timeAxesFitTheRunsLength();
     void liveWaitsWhileHidden();
     void liveCoalescesRedraws();
     void liveOpenVersusClosedModel();
@@ -235,6 +236,37 @@ void ChartsTest::liveTimeAxisGrowsByTicks()
     QCOMPARE(maxima.front(), 10.0);
     QVERIFY2(maxima.size() <= 12, qPrintable(QString::number(maxima.size()))); // 120 intervals
     QCOMPARE(maxima.back(), 30.0);
+}
+
+void ChartsTest::timeAxesFitTheRunsLength()
+{
+    // A 2 s run fills the width live from its first interval, not a fifth of a 10 s axis.
+    LiveCharts live;
+    live.reset(QStringLiteral("short"), colorForTarget(1), false, 2.0);
+    live.appendInterval(point(0.25, 1000, 2.0));
+    live.redrawNow();
+    QCOMPARE(plotOf(live, "rpsPlot")->timeAxis().maxS, 2.0);
+    QCOMPARE(plotOf(live, "latencyPlot")->timeAxis().maxS, 2.0);
+    // A run that goes on past its plan (drain) still shows every interval.
+    live.appendInterval(point(2.5, 1000, 2.0));
+    live.redrawNow();
+    QVERIFY(plotOf(live, "rpsPlot")->timeAxis().maxS >= 2.5);
+
+    // Compare: the longest compared run (1.25 s and 2 s here) fills the width.
+    CompareCharts compare;
+    RunSeries a;
+    a.label = QStringLiteral("a");
+    for (int i = 1; i <= 5; ++i)
+        a.intervals.append(point(i * 0.25, 1000, 2.0));
+    RunSeries b = a;
+    b.label = QStringLiteral("b");
+    for (int i = 6; i <= 8; ++i)
+        b.intervals.append(point(i * 0.25, 1000, 2.0));
+    compare.setRuns({ a, b });
+    auto* view = compare.findChild<QChartView*>(QStringLiteral("rpsChartView"));
+    auto* x = qobject_cast<QValueAxis*>(view->chart()->axes(Qt::Horizontal).first());
+    QVERIFY(x);
+    QCOMPARE(x->max(), 2.0);
 }
 
 void ChartsTest::liveDownsamplesAtCap()
