@@ -15,6 +15,8 @@
 #include "uitestsupport.h"
 #include "windowparts.h"
 
+#include "experiment/experimentreport.h"
+#include "experiment/experimentresults.h"
 #include <QAbstractItemModelTester>
 #include <QFile>
 #include <QImage>
@@ -245,6 +247,46 @@ private slots:
         QVERIFY(page->exportChartsPng(png));
         QVERIFY(!QImage(png).isNull());
     }
+    // Two levels are two cells: below the table, the verdict pooled over them, one line per
+    // target, the very lines the CLI and reports print (pooledLines); none with one cell.
+    void pooledVerdictAcrossTheCellsIsShown()
+    {
+        MainWindow w;
+        QVERIFY(w.openSession(m_dir.filePath(QStringLiteral("pooled.wrkbench")), true));
+        ExperimentPage* page = experimentPage(w);
+        const QString path = writePlan(QStringLiteral("pooled.json"),
+            "{"
+            "\"name\": \"Direct vs delayed, two levels\","
+            "\"targets\": [{\"name\": \"Direct\", \"url\": \"http://builtin/\", \"baseline\": true},"
+            "{\"name\": \"Delayed\", \"url\": \"http://builtin/delay/20\"}],"
+            "\"load\": {\"threads\": 1, \"connections\": 2, \"interval\": \"100ms\"},"
+            "\"sweep\": {\"axis\": \"connections\", \"values\": [1, 2]},"
+            "\"repetitions\": 2, \"duration\": \"300ms\", \"cooldown\": 0}");
+        const int64_t id = page->createFromPlanFile(path);
+        QVERIFY2(id > 0, qPrintable(page->findChild<QLabel*>(QStringLiteral("ExperimentError"))->text()));
+        QLabel* pooled = page->findChild<QLabel*>(QStringLiteral("ExperimentPooled"));
+        QVERIFY(pooled);
+        QVERIFY(pooled->isHidden()); // no runs yet: nothing to pool
+        QSignalSpy finished(page->task(), &ExperimentTask::finished);
+        QTest::mouseClick(page->findChild<QPushButton*>(QStringLiteral("runButton")), Qt::LeftButton);
+        QVERIFY(finished.wait(60'000));
+        QVERIFY(finished[0][0].value<ExperimentTaskResult>().ok);
+
+        auto results = loadExperimentResults(w.document()->store(), id);
+        QVERIFY(results);
+        const std::vector<std::string> lines = pooledLines(*results);
+        QCOMPARE(lines.size(), size_t(1)); // one variant
+        QVERIFY2(lines[0].rfind("Delayed vs Direct ", 0) == 0 || lines[0].rfind("Delayed: ", 0) == 0, lines[0].c_str());
+        QVERIFY(!pooled->isHidden());
+        QCOMPARE(pooled->text(),
+            QStringLiteral("Pooled over the cells (one effect per target):\n") + QString::fromStdString(lines[0]));
+        // Either a pooled verdict over both cells, or (the delay's cost differs with the
+        // connections) the words that there is none.
+        QVERIFY2(pooled->text().contains(QStringLiteral("pooled over 2 cells"))
+                || pooled->text().contains(QStringLiteral("not common to the cells")),
+            qPrintable(pooled->text()));
+    }
+
     // A plan with SLOs: one column per SLO, counting the repetitions that met it, red when
     // one did not. p99 under a minute holds on any machine, under a microsecond on none.
     void sloColumnsCountTheRepetitionsThatMetThem()

@@ -75,6 +75,7 @@ ExperimentPage::ExperimentPage(QWidget* parent)
     , m_charts(new ExperimentCharts(this))
     , m_knee(new KneeChart(this))
     , m_comparability(new QLabel(this))
+    , m_pooled(new QLabel(this))
 {
     m_stopButton->setObjectName(QStringLiteral("stopButton"));
     m_runButton->setObjectName(QStringLiteral("runButton"));
@@ -133,6 +134,13 @@ ExperimentPage::ExperimentPage(QWidget* parent)
     m_comparability->setStyleSheet(QStringLiteral(
         "QLabel { background: #fff4e5; color: #8a4b00; border-left: 4px solid #e67e22; padding: 4px 8px; }"));
     m_comparability->hide();
+    // The answer the cells cannot give alone (docs/EXPERIMENTS.md, "Pooled over the cells").
+    m_pooled->setObjectName(QStringLiteral("ExperimentPooled"));
+    m_pooled->setWordWrap(true);
+    m_pooled->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_pooled->setStyleSheet(QStringLiteral(
+        "QLabel { background: #eef4fb; color: #1f3b57; border-left: 4px solid #4e79a7; padding: 4px 8px; }"));
+    m_pooled->hide();
     auto* chartsRow = new QWidget(this);
     auto* chartsLayout = new QHBoxLayout(chartsRow);
     chartsLayout->setContentsMargins(0, 0, 0, 0);
@@ -150,6 +158,7 @@ ExperimentPage::ExperimentPage(QWidget* parent)
     bottomLayout->addLayout(exports);
     bottomLayout->addWidget(m_comparability);
     bottomLayout->addWidget(results, 1);
+    bottomLayout->addWidget(m_pooled);
 
     auto* splitter = new QSplitter(Qt::Vertical, this);
     splitter->addWidget(top);
@@ -368,6 +377,7 @@ void ExperimentPage::loadResults()
         m_knee->setData({});
         m_knee->hide();
         m_comparability->hide();
+        m_pooled->hide();
     };
     if (!m_doc || !id) {
         clear();
@@ -393,6 +403,14 @@ void ExperimentPage::loadResults()
         warnings.append(QStringLiteral("⚠ ") + QString::fromStdString(w.text()));
     m_comparability->setText(warnings.join(QLatin1Char('\n')));
     m_comparability->setVisible(!warnings.isEmpty());
+    QStringList pooled;
+    for (const std::string& line : pooledLines(*results))
+        pooled.append(QString::fromStdString(line));
+    if (!pooled.isEmpty())
+        pooled.prepend(results->kind == ExperimentKind::Study ? tr("Pooled over the cells (one effect per variant):")
+                                                              : tr("Pooled over the cells (one effect per target):"));
+    m_pooled->setText(pooled.join(QLatin1Char('\n')));
+    m_pooled->setVisible(!pooled.isEmpty());
     m_results->setResults(std::move(*results));
     m_table->resizeColumnsToContents();
 }

@@ -107,6 +107,7 @@ private:
     KneeChart* m_knee;
     /// The warning above the table when the runs of a level differ in more than the variant.
     QLabel* m_comparability;
+    QLabel* m_pooled; ///< the verdict pooled over the cells, one line per variant (several cells only)
 };
 
 } // namespace wb::ui
