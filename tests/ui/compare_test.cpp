@@ -402,7 +402,19 @@ private slots:
         QCOMPARE(failed.data(Qt::ForegroundRole).value<QColor>(), QColor(0xc6, 0x28, 0x28));
         QCOMPARE(model.index(model.rowOfMetric(QStringLiteral("slo")), base).data(Qt::ForegroundRole).value<QColor>(),
             QColor(0x2e, 0x7d, 0x32));
-        QVERIFY(model.toCsv().contains(QStringLiteral("slo:p99<3ms,")));
+        // The CSV: the verdict and the value apart, the value a number in the SLO's unit.
+        const QString csv = model.toCsv();
+        QVERIFY2(csv.contains(QStringLiteral("\nslo:p99<3ms:met,true,false,,,\n")), qPrintable(csv));
+        QVERIFY2(csv.contains(QStringLiteral("\nslo:p99<3ms:value_us,")), qPrintable(csv));
+        QVERIFY(!csv.contains(QStringLiteral("✓")));
+        QVERIFY(csv.contains(QStringLiteral("\np99_us,")));
+        QVERIFY(csv.contains(QStringLiteral("\nrps_req_per_s,")));
+        QVERIFY(csv.contains(QStringLiteral("\ntransfer_bytes_per_s,")));
+        QVERIFY(csv.contains(QStringLiteral("\nrps_loss_pct,")));
+        QVERIFY(csv.contains(QStringLiteral("\nsocket_errors,")));
+        // The window: latency in ms, whatever the SLO's expression said.
+        QVERIFY2(cellText(model, "slo:p99<3ms", base).endsWith(QStringLiteral(" ms")),
+            qPrintable(cellText(model, "slo:p99<3ms", base)));
 
         // Runs without SLOs: no such section.
         ComparePage plain;

@@ -367,13 +367,13 @@ private slots:
             QCOMPARE(badges.size(), 3);
             QVERIFY2(badges[0].startsWith(QStringLiteral("✓ p99<60s  ")), qPrintable(badges[0]));
             QVERIFY2(badges[1].startsWith(QStringLiteral("✗ p99<1ms  ")), qPrintable(badges[1]));
-            QCOMPARE(badges[2], QStringLiteral("✓ non2xx<50%  10.00%"));
+            QCOMPARE(badges[2], QStringLiteral("✓ non2xx<50%  10.00 %"));
             QVERIFY(!page.findChild<SloBadges*>(QStringLiteral("sloBadges"))->isHidden());
             QTableWidgetItem* failed = summaryValue(page, QStringLiteral("SLO p99<1ms"));
             QVERIFY(failed);
             QVERIFY2(failed->text().startsWith(QStringLiteral("FAILED (")), qPrintable(failed->text()));
             QCOMPARE(failed->foreground().color(), QColor(RED));
-            QCOMPARE(summaryValue(page, QStringLiteral("SLO non2xx<50%"))->text(), QStringLiteral("met (10.00%)"));
+            QCOMPARE(summaryValue(page, QStringLiteral("SLO non2xx<50%"))->text(), QStringLiteral("met (10.00 %)"));
         }
         {
             auto data = m_doc->loadRun(plain);

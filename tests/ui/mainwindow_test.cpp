@@ -205,7 +205,7 @@ private slots:
             livePage(w)->header()->messageText().contains(QStringLiteral("the error budget of non2xx<1% was spent")),
             qPrintable(livePage(w)->header()->messageText()));
         QCOMPARE(livePage(w)->header()->findChild<SloBadges*>(QStringLiteral("sloBadges"))->badgeTexts(),
-            QStringList { QStringLiteral("✗ non2xx<1%  100.00%") });
+            QStringList { QStringLiteral("✗ non2xx<1%  100.00 %") });
     }
 
     void protocolFieldRunsHttp2AndBothProtocolsCompare()

@@ -297,10 +297,13 @@ void CompareModel::buildRows()
     auto ofRun = [this](std::function<double(const RunRecord&)> value) {
         return [this, value = std::move(value)](int run) { return value(m_runs[static_cast<size_t>(run)]); };
     };
+    // unit: the unit of the values (what the CSV's metric names carry), "" for counts.
     auto number = [&](const char* key, const QString& title, Better better,
-                      std::function<double(const RunRecord&)> value, std::function<QString(double)> format) {
+                      std::function<double(const RunRecord&)> value, std::function<QString(double)> format,
+                      const char* unit) {
         Row r;
         r.key = QString::fromLatin1(key);
+        r.unit = QString::fromLatin1(unit);
         r.title = title;
         r.better = better;
         r.number = ofRun(std::move(value));
@@ -324,7 +327,7 @@ void CompareModel::buildRows()
     section("throughput", tr("Throughput"));
     number(
         "rps", tr("Requests/s"), Better::Higher, [](const RunRecord& r) { return orUnknown(r, r.totals.requestsPerS); },
-        rate);
+        rate, "req_per_s");
     {
         Row loss;
         loss.key = QStringLiteral("rps_loss");
@@ -332,6 +335,7 @@ void CompareModel::buildRows()
         loss.noDelta = true;
         loss.number = [this](int run) { return lossPct(run); };
         loss.format = formatLossPct;
+        loss.unit = QStringLiteral("pct");
         // A negative loss is a gain: "4.99 % faster", not "−4.99 %".
         loss.display = [this](int run) {
             const double pct = lossPct(run);
@@ -346,6 +350,7 @@ void CompareModel::buildRows()
         spread.noDelta = true;
         spread.number = [this](int run) { return m_spread[static_cast<size_t>(run)].stdev; };
         spread.format = rate;
+        spread.unit = QStringLiteral("req_per_s");
         // Shown with its share of the mean: "± 1,203.4 (3.4 %)".
         spread.display = [this](int run) {
             const RunRecord& r = m_runs[static_cast<size_t>(run)];
@@ -356,20 +361,20 @@ void CompareModel::buildRows()
     number(
         "transfer", tr("Transfer/s"), Better::Higher,
         [](const RunRecord& r) { return orUnknown(r, r.totals.bytesPerS); },
-        [](double v) { return formatBytesPerS(v); });
+        [](double v) { return formatBytesPerS(v); }, "bytes_per_s");
     number(
         "requests", tr("Requests"), Better::Neither,
-        [](const RunRecord& r) { return orUnknown(r, static_cast<double>(r.totals.requests)); }, count);
+        [](const RunRecord& r) { return orUnknown(r, static_cast<double>(r.totals.requests)); }, count, "");
     number(
         "duration", tr("Measured (s)"), Better::Neither,
-        [](const RunRecord& r) { return orUnknown(r, r.totals.durationS); }, formatSeconds);
+        [](const RunRecord& r) { return orUnknown(r, r.totals.durationS); }, formatSeconds, "s");
     // wrk's "Req/Sec" row (what the studies print as "8.78k +/- 4.38k").
     number(
         "thread_rps", tr("Req/s per thread (avg)"), Better::Neither,
-        [](const RunRecord& r) { return orUnknown(r, r.totals.threadRate.mean); }, rate);
+        [](const RunRecord& r) { return orUnknown(r, r.totals.threadRate.mean); }, rate, "req_per_s");
     Row* threadSpread = number(
         "thread_rps_stdev", tr("Req/s per thread (stdev)"), Better::Neither,
-        [](const RunRecord& r) { return orUnknown(r, r.totals.threadRate.stdev); }, rate);
+        [](const RunRecord& r) { return orUnknown(r, r.totals.threadRate.stdev); }, rate, "req_per_s");
     threadSpread->noDelta = true;
     threadSpread->display = [this](int run) {
         const RunRecord& r = m_runs[static_cast<size_t>(run)];
@@ -398,7 +403,7 @@ void CompareModel::buildRows()
         const auto field = l.field;
         number(
             l.key, QString::fromUtf8(l.title), Better::Lower,
-            [field](const RunRecord& r) { return orUnknown(r, r.totals.latency.*field); }, ms);
+            [field](const RunRecord& r) { return orUnknown(r, r.totals.latency.*field); }, ms, "us");
     }
     if (anyOpen) {
         section("service", tr("Service time (ms, from the actual send)"));
@@ -407,15 +412,15 @@ void CompareModel::buildRows()
             const auto field = l.field;
             Row* r = number(
                 "", QString::fromUtf8(l.title), Better::Lower,
-                [field](const RunRecord& run) { return orUnknown(run, run.totals.serviceLatency.*field); }, ms);
+                [field](const RunRecord& run) { return orUnknown(run, run.totals.serviceLatency.*field); }, ms, "us");
             r->key = QStringLiteral("service_") + QString::fromLatin1(l.key);
         }
         number(
             "target_rate", tr("Requested rate (req/s)"), Better::Neither,
-            [](const RunRecord& r) { return orUnknown(r, r.totals.targetRatePerS); }, rate);
+            [](const RunRecord& r) { return orUnknown(r, r.totals.targetRatePerS); }, rate, "req_per_s");
         number(
             "late", tr("Requests sent > 1 ms late"), Better::Lower,
-            [](const RunRecord& r) { return orUnknown(r, static_cast<double>(r.totals.lateRequests)); }, count);
+            [](const RunRecord& r) { return orUnknown(r, static_cast<double>(r.totals.lateRequests)); }, count, "");
     }
 
     // Connection phases (stored since schema 6): a load balancer's handshake, an extra hop.
@@ -449,7 +454,7 @@ void CompareModel::buildRows()
                     const PhaseSummary& summary = run.totals.*phase;
                     return summary.count ? orUnknown(run, summary.*field) : NOT_KNOWN;
                 },
-                ms);
+                ms, "us");
             r->key = key + QString::fromLatin1(suffix);
         }
         Row* countRow = number(
@@ -457,24 +462,24 @@ void CompareModel::buildRows()
             [phase](const RunRecord& run) {
                 return (run.totals.*phase).count ? static_cast<double>((run.totals.*phase).count) : NOT_KNOWN;
             },
-            count);
+            count, "");
         countRow->key = key + QStringLiteral("_count");
     }
 
     section("errors", tr("Errors"));
     number(
         "socket_errors", tr("Socket errors (connect, read, write, timeout)"), Better::Lower,
-        [](const RunRecord& r) { return orUnknown(r, static_cast<double>(r.totals.errors.socketErrors())); }, count);
+        [](const RunRecord& r) { return orUnknown(r, static_cast<double>(r.totals.errors.socketErrors())); }, count, "");
     number(
         "tls_parse_errors", tr("TLS, parse and stream errors"), Better::Lower,
         [](const RunRecord& r) {
             return orUnknown(
                 r, static_cast<double>(r.totals.errors.tls + r.totals.errors.parse + r.totals.errors.stream));
         },
-        count);
+        count, "");
     number(
         "non2xx", tr("Non-2xx/3xx responses"), Better::Lower,
-        [](const RunRecord& r) { return orUnknown(r, static_cast<double>(r.totals.non2xx)); }, count);
+        [](const RunRecord& r) { return orUnknown(r, static_cast<double>(r.totals.non2xx)); }, count, "");
 
     buildSloRows();
 
@@ -738,6 +743,27 @@ QString CompareModel::columnTitle(int column) const
     return run == 0 ? tr("%1 (baseline)").arg(label) : label;
 }
 
+std::string CompareModel::sloCsvRows(const std::string& expr) const
+{
+    // The verdict and the value apart, the value in the SLO's own unit (not the window's text).
+    std::string unit;
+    for (const RunRecord& r : m_runs)
+        if (const SloVerdict* v = findSloVerdict(r.totals.slo, expr); v && unit.empty())
+            unit = v->unit == "us" ? "us" : v->unit == "%" ? "pct" : v->unit == "req/s" ? "req_per_s" : "count";
+    std::vector<std::string> met { "slo:" + expr + ":met" };
+    std::vector<std::string> value { "slo:" + expr + ":value_" + (unit.empty() ? "count" : unit) };
+    for (size_t i = 0; i < m_runs.size(); ++i) {
+        const SloVerdict* v = findSloVerdict(m_runs[i].totals.slo, expr);
+        met.push_back(v ? (v->ok ? "true" : "false") : "");
+        value.push_back(v ? csvNumber(v->value) : "");
+        if (i > 0) {
+            met.emplace_back();
+            value.emplace_back();
+        }
+    }
+    return csvRow(met) + csvRow(value);
+}
+
 QString CompareModel::toCsv() const
 {
     std::vector<std::string> header { "metric" };
@@ -748,7 +774,12 @@ QString CompareModel::toCsv() const
     std::string out = csvRow(header);
     for (const Row& row : m_rows) {
         if (row.section) continue;
-        std::vector<std::string> fields { row.key.toStdString() };
+        if (row.key.startsWith(QLatin1String("slo:"))) {
+            out += sloCsvRows(row.key.mid(4).toStdString());
+            continue;
+        }
+        std::vector<std::string> fields { (row.unit.isEmpty() ? row.key : row.key + QLatin1Char('_') + row.unit)
+                .toStdString() };
         for (size_t i = 0; i < m_runs.size(); ++i) {
             const int run = static_cast<int>(i);
             if (row.text) {

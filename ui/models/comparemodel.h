@@ -109,7 +109,9 @@ public:
 
     /// One line title of a column: "Metric", "#3 NEG (baseline)", "#5 NodePort", "Δ vs #3".
     QString columnTitle(int column) const;
-    /// The whole table as CSV: raw numbers (no separators), Δ as percent.
+    /// The whole table as CSV: raw numbers (no separators), Δ as percent. Each metric's name
+    /// carries its unit ("p99_us", "rps_req_per_s", "transfer_bytes_per_s"; counts none); an SLO
+    /// is two rows, "slo:EXPR:met" (true/false) and "slo:EXPR:value_UNIT".
     QString toCsv() const;
     /// A short label for a run: "#12 NEG ingress".
     static QString runLabel(const RunRecord& run);
@@ -126,6 +128,7 @@ private:
         Better better = Better::Neither;
         std::function<double(int run)> number; ///< null: a text row
         std::function<QString(double)> format;
+        QString unit; ///< of number(): "us", "req_per_s", "bytes_per_s", "s", "pct"; "" for counts
         std::function<QString(int run)> display; ///< when set, shown instead of format(number)
         std::function<QString(const RunRecord&)> text;
         std::function<QColor(const RunRecord&)> color; ///< text rows: the colour of a run's cell (invalid: none)
@@ -136,6 +139,8 @@ private:
     /// Puts the run with baselineId first, the others in the order given.
     void arrange(int64_t baselineId);
     QVariant cellDisplay(const Row& row, int run, bool isDelta) const;
+    /// The two CSV rows of one SLO expression (see toCsv).
+    std::string sloCsvRows(const std::string& expr) const;
 
     /// Runs i and j measured the same target under the same load (repetitions of one setup).
     bool sameSetup(int i, int j) const;

@@ -289,7 +289,7 @@ void RunDetailPage::fillSummary()
     if (non2xx) m_summary->item(m_summary->rowCount() - 1, 1)->setForeground(QColor(0xb2, 0x6a, 0x00));
     for (const SloVerdict& v : t.slo) {
         row(tr("SLO %1").arg(QString::fromStdString(v.expr)),
-            (v.ok ? tr("met (%1)") : tr("FAILED (%1)")).arg(QString::fromStdString(formatSloValue(v))));
+            (v.ok ? tr("met (%1)") : tr("FAILED (%1)")).arg(sloValueText(v)));
         m_summary->item(m_summary->rowCount() - 1, 1)->setForeground(sloColor(v.ok));
     }
     if (!t.sloAbortedBy.empty()) {

@@ -55,7 +55,7 @@ void SloBadges::setVerdicts(const std::vector<SloVerdict>& verdicts)
     for (const SloVerdict& v : verdicts)
         addBadge(QStringLiteral("%1 %2  %3")
                      .arg(v.ok ? QStringLiteral("✓") : QStringLiteral("✗"), QString::fromStdString(v.expr),
-                         QString::fromStdString(formatSloValue(v))),
+                         sloValueText(v)),
             sloColor(v.ok), sloVerdictLine(v));
     setVisible(!m_badges.empty());
 }

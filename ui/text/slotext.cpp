@@ -1,6 +1,9 @@
 #include "text/slotext.h"
 
+#include "text/format.h"
+
 #include <algorithm>
+#include <cmath>
 
 namespace wb::ui {
 
@@ -18,9 +21,18 @@ QString sloSummary(const std::vector<SloVerdict>& verdicts)
     return QStringLiteral("✗ %1 of %2 failed").arg(failed).arg(total);
 }
 
+QString sloValueText(const SloVerdict& verdict)
+{
+    if (std::isnan(verdict.value)) return QStringLiteral("no data");
+    if (verdict.unit == "us") return formatUsAsMs(verdict.value) + QStringLiteral(" ms");
+    if (verdict.unit == "%") return numberLocale().toString(verdict.value, 'f', 2) + QStringLiteral(" %");
+    if (verdict.unit == "req/s") return formatRate(verdict.value) + QStringLiteral(" req/s");
+    return formatCount(verdict.value);
+}
+
 QString sloVerdictText(const SloVerdict& verdict)
 {
-    return (verdict.ok ? QStringLiteral("✓ ") : QStringLiteral("✗ ")) + QString::fromStdString(formatSloValue(verdict));
+    return (verdict.ok ? QStringLiteral("✓ ") : QStringLiteral("✗ ")) + sloValueText(verdict);
 }
 
 QString sloVerdictLine(const SloVerdict& verdict)

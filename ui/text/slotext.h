@@ -15,7 +15,10 @@ namespace wb::ui {
 QColor sloColor(bool ok);
 /// A run's SLOs at a glance: "✓ 3/3", "✗ 1 of 3 failed"; "" when the run had none.
 QString sloSummary(const std::vector<SloVerdict>& verdicts);
-/// One verdict: "✓ 181.2ms", "✗ 0.43%", "✗ no data".
+/// A verdict's value as the window shows every quantity: latency in ms with the digits it needs
+/// ("0.178 ms", "181 ms"), "0.43 %", "1,234.5 req/s", a count; "no data".
+QString sloValueText(const SloVerdict& verdict);
+/// One verdict: "✓ 181 ms", "✗ 0.43 %", "✗ no data".
 QString sloVerdictText(const SloVerdict& verdict);
 /// "SLO p99<250ms: ok (181.2ms)" (the CLI's line, for tooltips).
 QString sloVerdictLine(const SloVerdict& verdict);
