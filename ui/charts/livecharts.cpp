@@ -131,11 +131,13 @@ struct LiveCharts::Impl
             Qt::PenStyle style;
         } latencyLooks[] = {
             // 1 px dashes: the raster engine's fast cosmetic path (wider dashes go through the dasher and stroker).
-            { QObject::tr("service p50"), shade(p50Color, 0.15), 1.0, Qt::DashLine },
-            { QObject::tr("service p90"), color, 1.0, Qt::DashLine },
-            { QObject::tr("service p99"), p99Color, 1.0, Qt::DashLine },
-            { QObject::tr("p50"), p50Color, 2.0, Qt::SolidLine },
-            { QObject::tr("p90"), color, 2.0, Qt::SolidLine },
+            // Told apart by their strokes, not only by a shade (and so in a grey print of the PNG):
+            // p99 solid and widest, p90 dashed, p50 dotted; the service times dash-dotted.
+            { QObject::tr("service p50"), shade(p50Color, 0.15), 1.0, Qt::DashDotLine },
+            { QObject::tr("service p90"), color, 1.0, Qt::DashDotLine },
+            { QObject::tr("service p99"), p99Color, 1.0, Qt::DashDotLine },
+            { QObject::tr("p50"), shade(color, 0.1), 1.0, Qt::DotLine }, // a pale dotted line would vanish
+            { QObject::tr("p90"), color, 1.0, Qt::DashLine },
             { QObject::tr("p99"), p99Color, 2.0, Qt::SolidLine },
         };
         for (qsizetype i = 0; i < latencyLines.size(); ++i) {

@@ -363,6 +363,14 @@ void ChartsTest::liveOpenVersusClosedModel()
     QVERIFY(lineOf(w, "rpsPlot", "targetRate").visible);
     QCOMPARE(lineOf(w, "rpsPlot", "targetRate").points.front().y(), 1000.0);
     QCOMPARE(lineOf(w, "rpsPlot", "targetRate").pen.style(), Qt::CustomDashLine);
+    // The percentiles differ by stroke, not only by a shade of the run's colour; every line of
+    // the latency chart has a look of its own.
+    QCOMPARE(lineOf(w, "latencyPlot", "p99").pen.style(), Qt::SolidLine);
+    QCOMPARE(lineOf(w, "latencyPlot", "p90").pen.style(), Qt::CustomDashLine);
+    QCOMPARE(lineOf(w, "latencyPlot", "p50").pen.style(), Qt::DotLine);
+    QVERIFY(lineOf(w, "latencyPlot", "p99").pen.widthF() > lineOf(w, "latencyPlot", "p50").pen.widthF());
+    for (const char* name : { "serviceP50", "serviceP90", "serviceP99" })
+        QCOMPARE(lineOf(w, "latencyPlot", name).pen.style(), Qt::DashDotLine);
     QVERIFY(plotOf(w, "rpsPlot")->yScale().max >= 1000.0); // the target counts for the range
 
     w.reset(QStringLiteral("closed"), colorForTarget(1), false);
