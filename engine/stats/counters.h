@@ -12,7 +12,10 @@ namespace wb {
 /// Whether a response's status is outside 2xx/3xx ("Non-2xx or 3xx responses", as wrk says).
 /// Such a response is an answer, counted as a request and by its code; it is never an error
 /// kind (StatusCounts::non2xx, EntryStats::non2xx and IntervalRecord::non2xx count them).
-constexpr bool isNon2xx(int status) { return status < 200 || status > 399; }
+constexpr bool isNon2xx(int status)
+{
+    return status < 200 || status > 399;
+}
 
 /// Requests that got no usable answer, by cause. A request counts in at most one field.
 struct ErrorCounts

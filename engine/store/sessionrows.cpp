@@ -1,7 +1,7 @@
 #include "store/sessionrows.h"
 
-#include "wire/configcodec.h"
 #include "store/sqldatabase.h"
+#include "wire/configcodec.h"
 
 #include <algorithm>
 #include <map>

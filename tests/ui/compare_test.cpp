@@ -6,12 +6,12 @@
 // of many runs that is as wide as its table.
 
 #include "charts/comparecharts.h"
+#include "import/wrkimport.h"
 #include "models/comparemodel.h"
 #include "pages/compareheadlines.h"
 #include "pages/comparepage.h"
 #include "pages/comparetable.h"
 #include "session/sessiondocument.h"
-#include "import/wrkimport.h"
 #include "text/format.h"
 #include "uitestsupport.h"
 
@@ -296,7 +296,9 @@ private slots:
         const CompareModel& model = *page.model();
         const QColor grey(0x75, 0x75, 0x75);
         const auto color = [&](const char* key, int column) {
-            return model.index(model.rowOfMetric(QString::fromLatin1(key)), column).data(Qt::ForegroundRole).value<QColor>();
+            return model.index(model.rowOfMetric(QString::fromLatin1(key)), column)
+                .data(Qt::ForegroundRole)
+                .value<QColor>();
         };
         QVERIFY(std::fabs(model.deltaPct(QStringLiteral("rps"), 1) - 4.88) < 1e-6);
         QVERIFY(std::fabs(model.noisePct(QStringLiteral("rps"), 0) - std::sqrt(25'000.0) / 10.0) < 1e-6);
@@ -330,8 +332,8 @@ private slots:
         SyntheticRun again;
         again.requestsPerS = 1100;
         page.setRuns({ steadyA, steadyB, run(ta, again) });
-        QVERIFY(std::fabs(page.model()->noisePct(QStringLiteral("rps"), 0) - 100.0 * std::sqrt(5000.0) / 1050.0)
-            < 1e-6);
+        QVERIFY(
+            std::fabs(page.model()->noisePct(QStringLiteral("rps"), 0) - 100.0 * std::sqrt(5000.0) / 1050.0) < 1e-6);
         QVERIFY(page.model()->withinNoise(QStringLiteral("rps"), 1));
         // The repetition against its own baseline: held to their intervals' variation (none), not
         // to the spread the two of them make.

@@ -7,9 +7,9 @@
 // a target with a run in progress that cannot be deleted.
 
 #include "control/runevents.h"
+#include "control/runsetup.h"
 #include "forms/formvalidation.h"
 #include "http/request.h"
-#include "control/runsetup.h"
 #include "mainwindow.h"
 #include "pages/dialogs.h"
 #include "pages/fieldstate.h"

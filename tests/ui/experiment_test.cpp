@@ -8,6 +8,8 @@
 
 #include "charts/experimentcharts.h"
 #include "control/experimenttask.h"
+#include "experiment/experimentreport.h"
+#include "experiment/experimentresults.h"
 #include "mainwindow.h"
 #include "models/experimentresultsmodel.h"
 #include "pages/experimentpage.h"
@@ -15,8 +17,6 @@
 #include "uitestsupport.h"
 #include "windowparts.h"
 
-#include "experiment/experimentreport.h"
-#include "experiment/experimentresults.h"
 #include <QAbstractItemModelTester>
 #include <QFile>
 #include <QImage>

@@ -7,6 +7,7 @@
 
 #include "control/runsession.h"
 #include "experiment/experimentresults.h"
+#include "import/wrkimport.h"
 #include "mainwindow.h"
 #include "models/experimentresultsmodel.h"
 #include "models/runsfiltermodel.h"
@@ -20,7 +21,6 @@
 #include "pages/targetspanel.h"
 #include "parse/wrklog.h"
 #include "session/sessiondocument.h"
-#include "import/wrkimport.h"
 #include "text/format.h"
 #include "uitestsupport.h"
 #include "windowparts.h"

@@ -308,7 +308,8 @@ private slots:
         // CSV: raw numbers, one row per metric, no section rows.
         const QStringList lines = model.toCsv().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         QCOMPARE(lines[0], QStringLiteral("metric,run %1 NodePort,run %2 NEG,delta_pct vs run %1").arg(ib).arg(ia));
-        const QStringList rpsRow = lines.filter(QRegularExpression(QStringLiteral("^rps_req_per_s,")))[0].split(QLatin1Char(','));
+        const QStringList rpsRow
+            = lines.filter(QRegularExpression(QStringLiteral("^rps_req_per_s,")))[0].split(QLatin1Char(','));
         QCOMPARE(rpsRow[1].toDouble(), rb->totals.requestsPerS);
         QVERIFY(!model.toCsv().contains(QStringLiteral("throughput")));
     }

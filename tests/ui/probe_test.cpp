@@ -382,7 +382,8 @@ private slots:
         const RunRecord& stored = w->document()->runs()[0];
         QCOMPARE(stored.id, ran.runId);
         // Whatever the engine makes of it, the stored run shows the failure.
-        QVERIFY2(stored.status == RunStatus::Failed || (stored.totals.errors.transportErrors() + stored.totals.non2xx) > 0,
+        QVERIFY2(
+            stored.status == RunStatus::Failed || (stored.totals.errors.transportErrors() + stored.totals.non2xx) > 0,
             qPrintable(QString::fromUtf8(runStatusName(stored.status))));
         if (stored.status == RunStatus::Failed)
             QVERIFY2(QString::fromStdString(stored.error).contains(QStringLiteral("refused")), stored.error.c_str());

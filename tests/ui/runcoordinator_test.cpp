@@ -361,7 +361,8 @@ private slots:
         QCOMPARE(stored.count(), 1);
         const RunRecord* record = runIn(doc->runs(), ran.runId);
         QVERIFY(record);
-        QVERIFY2(record->status == RunStatus::Failed || (record->totals.errors.transportErrors() + record->totals.non2xx) > 0,
+        QVERIFY2(record->status == RunStatus::Failed
+                || (record->totals.errors.transportErrors() + record->totals.non2xx) > 0,
             qPrintable(QString::fromUtf8(runStatusName(record->status))));
         m_window.hide();
     }

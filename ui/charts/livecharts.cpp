@@ -202,8 +202,9 @@ struct LiveCharts::Impl
         errors->setYScale(PlotYScale::linear(niceScale(0, std::max(max * 1.08, 4.0), Y_MAX_INTERVALS)));
 
         const double lastS = history.isEmpty() ? 0.0 : history.points().back().endS;
-        const PlotTimeAxis time = stored && lastS > 0 ? PlotTimeAxis::upTo(lastS, X_MAX_INTERVALS)
-                                                      : growingTimeAxis(lastS, plannedS > 0 ? plannedS : MIN_X_RANGE_S, X_MAX_INTERVALS);
+        const PlotTimeAxis time = stored && lastS > 0
+            ? PlotTimeAxis::upTo(lastS, X_MAX_INTERVALS)
+            : growingTimeAxis(lastS, plannedS > 0 ? plannedS : MIN_X_RANGE_S, X_MAX_INTERVALS);
         int labelWidthPx = 0;
         for (TimePlot* p : { rps, latency, errors }) {
             p->setTimeAxis(time);

@@ -298,19 +298,19 @@ void CompareModel::buildRows()
         return [this, value = std::move(value)](int run) { return value(m_runs[static_cast<size_t>(run)]); };
     };
     // unit: the unit of the values (what the CSV's metric names carry), "" for counts.
-    auto number = [&](const char* key, const QString& title, Better better,
-                      std::function<double(const RunRecord&)> value, std::function<QString(double)> format,
-                      const char* unit) {
-        Row r;
-        r.key = QString::fromLatin1(key);
-        r.unit = QString::fromLatin1(unit);
-        r.title = title;
-        r.better = better;
-        r.number = ofRun(std::move(value));
-        r.format = std::move(format);
-        m_rows.push_back(r);
-        return &m_rows.back();
-    };
+    auto number
+        = [&](const char* key, const QString& title, Better better, std::function<double(const RunRecord&)> value,
+              std::function<QString(double)> format, const char* unit) {
+              Row r;
+              r.key = QString::fromLatin1(key);
+              r.unit = QString::fromLatin1(unit);
+              r.title = title;
+              r.better = better;
+              r.number = ofRun(std::move(value));
+              r.format = std::move(format);
+              m_rows.push_back(r);
+              return &m_rows.back();
+          };
     auto text = [&](const char* key, const char* title, std::function<QString(const RunRecord&)> value) {
         Row r;
         r.key = QString::fromLatin1(key);
@@ -469,7 +469,8 @@ void CompareModel::buildRows()
     section("errors", tr("Errors"));
     number(
         "socket_errors", tr("Socket errors (connect, read, write, timeout)"), Better::Lower,
-        [](const RunRecord& r) { return orUnknown(r, static_cast<double>(r.totals.errors.socketErrors())); }, count, "");
+        [](const RunRecord& r) { return orUnknown(r, static_cast<double>(r.totals.errors.socketErrors())); }, count,
+        "");
     number(
         "tls_parse_errors", tr("TLS, parse and stream errors"), Better::Lower,
         [](const RunRecord& r) {
@@ -778,8 +779,9 @@ QString CompareModel::toCsv() const
             out += sloCsvRows(row.key.mid(4).toStdString());
             continue;
         }
-        std::vector<std::string> fields { (row.unit.isEmpty() ? row.key : row.key + QLatin1Char('_') + row.unit)
-                .toStdString() };
+        std::vector<std::string> fields {
+            (row.unit.isEmpty() ? row.key : row.key + QLatin1Char('_') + row.unit).toStdString()
+        };
         for (size_t i = 0; i < m_runs.size(); ++i) {
             const int run = static_cast<int>(i);
             if (row.text) {

@@ -21,8 +21,8 @@
 #include <QAbstractTableModel>
 #include <QColor>
 #include <functional>
-#include <map>
 #include <limits>
+#include <map>
 #include <vector>
 
 namespace wb::ui {

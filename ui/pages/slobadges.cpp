@@ -53,9 +53,9 @@ void SloBadges::setVerdicts(const std::vector<SloVerdict>& verdicts)
 {
     clear();
     for (const SloVerdict& v : verdicts)
-        addBadge(QStringLiteral("%1 %2  %3")
-                     .arg(v.ok ? QStringLiteral("✓") : QStringLiteral("✗"), QString::fromStdString(v.expr),
-                         sloValueText(v)),
+        addBadge(
+            QStringLiteral("%1 %2  %3")
+                .arg(v.ok ? QStringLiteral("✓") : QStringLiteral("✗"), QString::fromStdString(v.expr), sloValueText(v)),
             sloColor(v.ok), sloVerdictLine(v));
     setVisible(!m_badges.empty());
 }

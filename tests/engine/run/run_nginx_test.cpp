@@ -101,9 +101,9 @@ TEST_F(RunAgainstNginx, ThousandsOfConnections)
     // machine one of them can wait longer than the default 2 s timeout, which is the
     // server's slowness, not an error of ours. A 30 s timeout leaves only real losses.
     const RunResult r = run("/", connections, 3000, 30'000);
-    EXPECT_EQ((r.errors.transportErrors() + r.status.non2xx()), 0u) << "connect " << r.errors.connect << " read " << r.errors.read << " write "
-                                    << r.errors.write << " timeout " << r.errors.timeout << " parse " << r.errors.parse
-                                    << " " << r.firstConnectError;
+    EXPECT_EQ((r.errors.transportErrors() + r.status.non2xx()), 0u)
+        << "connect " << r.errors.connect << " read " << r.errors.read << " write " << r.errors.write << " timeout "
+        << r.errors.timeout << " parse " << r.errors.parse << " " << r.firstConnectError;
     // Every connection was made and still open at the end, and there were at least as
     // many answers as connections.
     ASSERT_FALSE(r.intervals.empty());

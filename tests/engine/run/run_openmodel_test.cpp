@@ -169,9 +169,9 @@ TEST(ClosedModel, ConnectionStagesFollowThePlan)
     cfg.intervalUs = 250'000;
     const RunResult r = runToEnd(cfg);
     ASSERT_EQ(r.intervals.size(), 8u);
-    EXPECT_EQ((r.errors.transportErrors() + r.status.non2xx()), 0u) << "connect " << r.errors.connect << " read " << r.errors.read << " write "
-                                    << r.errors.write << " timeout " << r.errors.timeout << " parse " << r.errors.parse
-                                    << " " << r.firstConnectError;
+    EXPECT_EQ((r.errors.transportErrors() + r.status.non2xx()), 0u)
+        << "connect " << r.errors.connect << " read " << r.errors.read << " write " << r.errors.write << " timeout "
+        << r.errors.timeout << " parse " << r.errors.parse << " " << r.firstConnectError;
     // Open connections at each interval end: target(t) = 20 t for t <= 1 s, then 20 + 20 (t - 1),
     // applied every 100 ms (so up to 2 behind; a few more while a slow build is still connecting).
     for (size_t i = 0; i < r.intervals.size(); ++i) {

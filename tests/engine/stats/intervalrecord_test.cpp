@@ -2,8 +2,8 @@
 // code, histogram and the wall-clock start), and mergeable exactly: two loaders'
 // records of one interval add up to the record of the two snapshots merged.
 
-#include "stats/intervalrecord.h"
 #include "stats/entrystats.h"
+#include "stats/intervalrecord.h"
 #include "stats/snapshot.h"
 
 #include <cmath>

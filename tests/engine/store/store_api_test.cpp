@@ -3,9 +3,9 @@
 
 #include "run/runcontroller.h"
 #include "run/runfold.h"
-#include "wire/configcodec.h"
 #include "store/sessionstore.h"
 #include "storetestutil.h"
+#include "wire/configcodec.h"
 
 #include <cmath>
 #include <gtest/gtest.h>
