@@ -67,6 +67,7 @@ Worker::Worker(const LoadPlan& plan, unsigned workerIndex, unsigned connectionCo
     for (uint32_t i = 0; i < connectionCount; ++i)
         slots[i] = static_cast<uint32_t>(globalSlotOf(m_connections[i]));
     m_source = makeRequestSource(plan, workerIndex, slots);
+    m_delays = !plan.schedule && m_source->delays(); // the open model's schedule alone says when
     ResponseObserver* observer = plan.hooks.responseObserver ? plan.hooks.responseObserver(workerIndex) : nullptr;
     // The protocol is the run's driver's: the worker only asks it for the sessions.
     m_sessions = plan.driver->makePool(plan.config, !plan.schedule, *m_source, observer, connectionCount);
@@ -342,6 +343,25 @@ void Worker::continueHandshake(Connection& c)
 // wrk does). Returns false when the connection failed (and was recycled).
 bool Worker::startBatch(Connection& c, uint32_t requests)
 {
+    if (m_delays) {
+        // wrk's delay(): asked before each batch, and nothing goes out on the connection until it
+        // has passed. A batch asked for meanwhile (HTTP/2: a stream freed by a timeout) is not a
+        // second delay: what the session takes when the delay ends goes out then. The wait is a
+        // timer of the loop (m_timers), never a sleep: the worker's other connections go on.
+        if (c.delayedUntilUs != 0) return true;
+        if (const uint64_t delayUs = m_source->delayUs(indexOf(c)); delayUs > 0) {
+            c.delayedUntilUs = monotonicNowUs() + delayUs;
+            m_timers.push_back({ c.delayedUntilUs, indexOf(c), m_generation[indexOf(c)] });
+            std::push_heap(m_timers.begin(), m_timers.end(), std::greater<> {});
+            return true;
+        }
+    }
+    return sendBatch(c, requests);
+}
+
+// The batch itself, after any delay.
+bool Worker::sendBatch(Connection& c, uint32_t requests)
+{
     const uint64_t now = monotonicNowUs();
     for (; requests > 0; --requests)
         c.session->submit(now, now, m_source->next(indexOf(c)));
@@ -385,6 +405,17 @@ void Worker::runDueTimers(uint64_t nowUs)
         const DueTimer t = m_timers.back();
         m_timers.pop_back();
         Connection& c = m_connections[t.index];
+        if (!m_plan.schedule) {
+            // Closed model: a delay is over (stale when the socket was replaced meanwhile). A
+            // latency is measured from the send, as wrk's: the delay is the script's, not the server's.
+            if (t.generation != m_generation[t.index] || c.state != Connection::State::Active
+                || c.delayedUntilUs != t.dueUs)
+                continue;
+            c.delayedUntilUs = 0;
+            if (!m_plan.stopRequested.load(std::memory_order_relaxed) && c.session->capacity() > 0)
+                sendBatch(c, c.session->capacity());
+            continue;
+        }
         // Stale entries (connection replaced, or already sent from a response) are dropped.
         if (t.generation != m_generation[t.index] || c.state != Connection::State::Active || c.nextDueUs != t.dueUs)
             continue;

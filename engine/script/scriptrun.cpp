@@ -9,6 +9,9 @@ namespace wb {
 namespace {
 
 constexpr const char* THREAD_META = "wrk.thread";
+// wrk2 has no delay(): under -R the schedule alone decides when a request goes.
+constexpr const char* DELAY_REFUSAL
+    = "delay() cannot run with -R: the open model's schedule decides when requests are sent (remove delay() or -R)";
 
 ScriptThread* checkThread(lua_State* L)
 {
@@ -99,20 +102,12 @@ ScriptRun::ScriptRun(RunConfig config)
 
 ScriptRun::~ScriptRun() = default;
 
-std::string ScriptRun::delayRefusal() const
-{
-    return m_config.openModel() ? "delay() cannot run with -R: the open model's schedule decides when requests are "
-                                  "sent (remove delay() or -R)"
-                                : "delay() is not supported yet by wrkbench-cli (the worker has no per-request "
-                                  "pause); remove it or use -R for a paced load";
-}
-
 Status ScriptRun::check()
 {
     if (Status st = m_setup.load(m_config.script, m_config.request.url); !st) return st;
     if (m_config.loaders.distributed())
         return Error { "a script runs in this process only for now (no --loaders or --on with -s)" };
-    if (m_setup.hasFunction("delay")) return Error { delayRefusal() };
+    if (m_config.openModel() && m_setup.hasFunction("delay")) return Error { DELAY_REFUSAL };
     return {};
 }
 
@@ -159,7 +154,7 @@ ScriptWorker& ScriptRun::worker(unsigned index)
     }
     auto w = std::make_unique<ScriptWorker>(*this, *thread, std::move(state));
     if (st) st = w->start();
-    if (st && w->delays()) st = Error { delayRefusal() };
+    if (st && w->delays() && m_config.openModel()) st = Error { DELAY_REFUSAL };
     m_threads[index] = std::move(thread);
     m_workers[index] = std::move(w);
     if (!st) {

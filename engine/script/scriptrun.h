@@ -67,7 +67,6 @@ public:
 
 private:
     ScriptWorker& worker(unsigned index);
-    std::string delayRefusal() const;
 
     RunConfig m_config;
     LuaState m_setup;

@@ -223,6 +223,56 @@ TEST_F(ScriptCli, RequestReturningANonStringNamesWhatItReturned)
     EXPECT_NE(r.err.find("request() returned number, not a request"), std::string::npos) << r.err;
 }
 
+// delay() as wrk: the milliseconds before each request of a connection. 100 ms on two
+// connections for a second: each sends at most 10, whatever the machine's speed. Every request
+// follows a delay of its own, and at most one delay per connection has no answer yet at the end.
+TEST_F(ScriptCli, DelayPausesEachConnectionBeforeEachRequest)
+{
+    const std::string s = script("delay100.lua",
+        "delays, responses = 0, 0\n"
+        "local threads = {}\n"
+        "function setup(thread) table.insert(threads, thread) end\n"
+        "function delay() delays = delays + 1; return 100 end\n"
+        "function response(status, headers, body) responses = responses + 1 end\n"
+        "function done(summary, latency, requests)\n"
+        "  for _, t in ipairs(threads) do print(string.format('delays %d responses %d', t:get('delays'),\n"
+        "    t:get('responses'))) end\n"
+        "end\n");
+    const auto r = test::runCli({ "-t1", "-c2", "-d1s", "-s", s, m_url });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const uint64_t counted = reportedRequests(r.out);
+    EXPECT_LE(counted, 2u * 10u) << r.out;
+    const auto lines = served();
+    expectConserved(r.out, lines.size(), 2);
+    EXPECT_LE(lines.size(), 2u * 10u + 1u) << r.out; // the pre-run check besides
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(r.out, m, std::regex(R"(delays (\d+) responses (\d+))"))) << r.out;
+    const uint64_t delays = std::stoull(m[1]);
+    const uint64_t responses = std::stoull(m[2]);
+    EXPECT_GE(responses, counted);
+    EXPECT_GE(delays, responses);
+    EXPECT_LE(delays, responses + 2);
+}
+
+// wrk's example (10 to 50 ms at random) runs as it is: at most 1 s / 10 ms per connection.
+TEST_F(ScriptCli, DelayExampleRunsAsUnderWrk)
+{
+    const auto r = test::runCli({ "-t2", "-c2", "-d1s", "-s", example("delay.lua"), m_url });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_LE(reportedRequests(r.out), 2u * 100u) << r.out;
+    expectConserved(r.out, served().size(), 2);
+}
+
+TEST_F(ScriptCli, DelayReturningSomethingElseThanANumberStopsTheRun)
+{
+    const std::string s = script("delaytable.lua", "function delay() return {} end\n");
+    const auto r = test::runCli({ "-t1", "-c1", "-d20s", "-s", s, m_url });
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("the script stopped the run: delay() returned table, not a number of milliseconds"),
+        std::string::npos)
+        << r.err;
+}
+
 TEST_F(ScriptCli, DelayIsRefusedUnderTheOpenModelWithAClearLine)
 {
     const auto r = test::runCli({ "-t1", "-c1", "-d1s", "-R100", "-s", example("delay.lua"), m_url });
