@@ -16,6 +16,9 @@ ScriptWorker::ScriptWorker(ScriptRun& run, ScriptThread& thread, std::unique_ptr
     : m_run(run)
     , m_thread(thread)
     , m_state(std::move(state))
+    // The configured request until start() builds the script's: a worker whose setup() or init()
+    // failed still needs a request to prepare its sessions against (the run is already stopping).
+    , m_table { run.config().request }
 { }
 
 Status ScriptWorker::start()

@@ -157,6 +157,17 @@ TEST_F(ScriptCli, SetupGetSetAndDoneCountWhatNginxServed)
     EXPECT_LT(r.out.find("Transfer/sec"), r.out.find("thread 1:")) << r.out;
 }
 
+// A worker whose setup() failed still prepares its sessions (it once had no request to prepare against).
+TEST_F(ScriptCli, SetupErrorStopsTheRunWithItsMessage)
+{
+    const std::string s = script("setuperror.lua", "function setup(thread) error('no threads today') end\n");
+    const auto r = test::runCli({ "-t2", "-c2", "-d20s", "-s", s, m_url });
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("the script stopped the run: setup(): " + s + ":1: no threads today"), std::string::npos)
+        << r.err;
+    EXPECT_EQ(reportedRequests(r.out), 0u) << r.out;
+}
+
 TEST_F(ScriptCli, StopEndsTheRunOnceEveryThreadAsked)
 {
     const auto r = test::runCli({ "-t2", "-c2", "-d30s", "-s", example("stop.lua"), m_url, "--", "300" });
