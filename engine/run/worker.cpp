@@ -63,6 +63,7 @@ Worker::Worker(const LoadPlan& plan, unsigned workerIndex, unsigned connectionCo
 {
     // What each connection sends: a mix's connections pick from streams of their own, named
     // by their global slots, so the choices do not depend on how they are spread over threads.
+    m_address = plan.hooks.connectAddress ? plan.hooks.connectAddress(workerIndex, plan.address) : plan.address;
     std::vector<uint32_t> slots(connectionCount);
     for (uint32_t i = 0; i < connectionCount; ++i)
         slots[i] = static_cast<uint32_t>(globalSlotOf(m_connections[i]));
@@ -234,11 +235,11 @@ uint64_t Worker::dueUsOf(uint64_t globalSequence) const
 void Worker::connect(uint32_t index)
 {
     Connection& c = m_connections[index];
-    c.tcp.setFd(openTcpSocket(m_plan.address.family()));
+    c.tcp.setFd(openTcpSocket(m_address.family()));
     c.stateSinceUs = monotonicNowUs();
-    if (c.fd() < 0) return fail(c, &ErrorCounts::connect, describeConnectError(errno, m_plan.address));
-    const IoStatus st = startConnect(c.fd(), m_plan.address);
-    if (st == IoStatus::Error) return fail(c, &ErrorCounts::connect, describeConnectError(errno, m_plan.address));
+    if (c.fd() < 0) return fail(c, &ErrorCounts::connect, describeConnectError(errno, m_address));
+    const IoStatus st = startConnect(c.fd(), m_address);
+    if (st == IoStatus::Error) return fail(c, &ErrorCounts::connect, describeConnectError(errno, m_address));
     epoll_event ev {};
     ev.events = EPOLLIN | EPOLLOUT | m_edgeFlag;
     ev.data.u64 = eventData(index, m_generation[index]);
@@ -270,7 +271,7 @@ void Worker::onEvent(uint32_t index, uint32_t events)
 void Worker::finishConnect(Connection& c)
 {
     if (const int err = connectResult(c.fd()))
-        return fail(c, &ErrorCounts::connect, describeConnectError(err, m_plan.address));
+        return fail(c, &ErrorCounts::connect, describeConnectError(err, m_address));
     onConnected(c);
 }
 
@@ -697,7 +698,7 @@ void Worker::housekeeping(uint64_t nowUs)
         }
         case Connection::State::Connecting:
             if (elapsedUs(c.stateSinceUs, nowUs) > cfg.connectTimeoutUs)
-                fail(c, &ErrorCounts::connect, "connection to " + m_plan.address.toString() + " timed out");
+                fail(c, &ErrorCounts::connect, "connection to " + m_address.toString() + " timed out");
             break;
         case Connection::State::Handshaking:
             if (elapsedUs(c.stateSinceUs, nowUs) > cfg.connectTimeoutUs)

@@ -112,6 +112,7 @@ private:
 
     const LoadPlan& m_plan;
     std::vector<Connection> m_connections;
+    SocketAddress m_address; ///< where this worker connects: the plan's, or its hooks' (wrk's thread.addr)
     std::vector<uint32_t> m_generation; ///< bumped per socket, tags epoll events so stale ones are ignored
     std::unique_ptr<RequestSource> m_source; ///< what each connection sends next
     std::unique_ptr<SessionPool> m_sessions; ///< one session per connection, made by the run's driver

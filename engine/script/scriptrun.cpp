@@ -73,12 +73,18 @@ int threadIndex(lua_State* L)
     return 1;
 }
 
+// thread.addr = addr in setup() (or the thread's init()), as wrk: "ip:port", what wrk.lookup() returns.
 int threadNewIndex(lua_State* L)
 {
     ScriptThread* t = checkThread(L);
     const std::string key = luaL_checkstring(L, 2);
     if (key != "addr") return luaL_error(L, "thread.%s cannot be set (only thread.addr)", key.c_str());
-    t->addr = luaL_checkstring(L, 3);
+    if (t->addressTaken)
+        return luaL_error(L, "thread.addr can be set in setup() or init() only: the thread is connecting");
+    auto address = parseSocketAddress(luaL_checkstring(L, 3));
+    if (!address) return luaL_error(L, "thread.addr: %s", address.error().c_str());
+    t->address = *address;
+    t->addr = address->toString();
     return 0;
 }
 
@@ -115,6 +121,15 @@ RunHooks ScriptRun::hooks(std::function<void()> stop)
 {
     m_stop = std::move(stop);
     RunHooks h;
+    // Asked first by each worker: setup(thread) runs here, and may set the thread's address.
+    h.connectAddress = [this](unsigned index, const SocketAddress& checked) -> SocketAddress {
+        ScriptWorker& w = worker(index, &checked);
+        (void)w;
+        std::lock_guard lock(m_mutex);
+        ScriptThread& t = *m_threads[index];
+        t.addressTaken = true;
+        return t.address;
+    };
     h.requestSource = [this](unsigned index, const std::vector<uint32_t>&) -> std::unique_ptr<RequestSource> {
         return std::make_unique<ScriptSourceRef>(worker(index));
     };
@@ -125,7 +140,7 @@ RunHooks ScriptRun::hooks(std::function<void()> stop)
     return h;
 }
 
-ScriptWorker& ScriptRun::worker(unsigned index)
+ScriptWorker& ScriptRun::worker(unsigned index, const SocketAddress* checked)
 {
     std::lock_guard lock(m_mutex);
     if (index < m_workers.size() && m_workers[index]) return *m_workers[index];
@@ -136,7 +151,12 @@ ScriptWorker& ScriptRun::worker(unsigned index)
     auto thread = std::make_unique<ScriptThread>();
     thread->index = index;
     thread->run = this;
-    thread->addr = m_config.request.url.host + ":" + std::to_string(m_config.request.url.port);
+    if (checked) {
+        thread->address = *checked;
+        thread->addr = checked->toString();
+    } else { // a controller without the address hook: the URL's (nothing connects to it from here)
+        thread->addr = m_config.request.url.host + ":" + std::to_string(m_config.request.url.port);
+    }
     auto state = std::make_unique<LuaState>();
     thread->state = state.get();
     Status st = state->load(m_config.script, m_config.request.url);

@@ -29,6 +29,7 @@ protected:
         o.requestLog = true;
         o.bodyLog = true;
         o.http2 = true;
+        o.secondAddress = true; // thread.addr: 127.0.0.2 reaches the same server
         startNginx(o);
     }
     static void TearDownTestSuite() { stopNginx(); }
@@ -155,6 +156,59 @@ TEST_F(ScriptCli, SetupGetSetAndDoneCountWhatNginxServed)
     EXPECT_LE(sum, lines.size());
     // done() prints after the report, as wrk.
     EXPECT_LT(r.out.find("Transfer/sec"), r.out.find("thread 1:")) << r.out;
+}
+
+// setup() gives each thread an address of its own, as wrk: the first thread 127.0.0.1, the second
+// 127.0.0.2 (by wrk.lookup, as wrk's scripts do). nginx logs which address each request reached:
+// what each thread's response() saw is what nginx served on its address (the HTTP/1.1 pre-run
+// check only connects; the requests in flight at the end reached nginx but no response()).
+TEST_F(ScriptCli, SetupSetsEachThreadsAddress)
+{
+    const std::string s = script("addr.lua",
+        "local threads = {}\n"
+        "function setup(thread)\n"
+        "  local n = #threads + 1\n"
+        "  if n == 1 then thread.addr = '127.0.0.1:' .. wrk.port\n"
+        "  else thread.addr = wrk.lookup('127.0.0.' .. n, wrk.port)[1] end\n"
+        "  table.insert(threads, thread)\n"
+        "end\n"
+        "function init(args) responses = 0 end\n"
+        "function response(status, headers, body) responses = responses + 1 end\n"
+        "function done(summary, latency, requests)\n"
+        "  for _, t in ipairs(threads) do print(string.format('%s %d', t.addr, t:get('responses'))) end\n"
+        "end\n");
+    const size_t before = test::splitLines(nginx().addressLog()).size();
+    const auto r = test::runCli({ "-t2", "-c4", "-d1s", "-s", s, m_url });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    std::map<std::string, uint64_t> seen; // thread.addr -> responses its response() saw
+    std::regex line(R"((127\.0\.0\.\d):\d+ (\d+))");
+    for (auto it = std::sregex_iterator(r.out.begin(), r.out.end(), line); it != std::sregex_iterator(); ++it)
+        seen[(*it)[1]] = std::stoull((*it)[2]);
+    ASSERT_EQ(seen.size(), 2u) << r.out;
+    ASSERT_TRUE(seen.count("127.0.0.1") && seen.count("127.0.0.2")) << r.out;
+    served(); // until nginx's logs settle
+    const auto lines = test::splitLines(nginx().addressLog());
+    std::map<std::string, uint64_t> byAddress;
+    for (size_t i = before; i < lines.size(); ++i)
+        ++byAddress[lines[i]];
+    EXPECT_EQ(byAddress.size(), 2u);
+    for (const auto& [address, responses] : seen) {
+        EXPECT_GT(responses, 0u) << address;
+        EXPECT_GE(byAddress[address], responses) << address;
+        EXPECT_LE(byAddress[address], responses + 2) << address; // -c4 over 2 threads: 2 in flight each
+    }
+    EXPECT_GE(seen["127.0.0.1"] + seen["127.0.0.2"], reportedRequests(r.out)) << r.out;
+}
+
+TEST_F(ScriptCli, ThreadAddrThatIsNotAnAddressStopsTheRun)
+{
+    const std::string s = script("badaddr.lua", "function setup(thread) thread.addr = 'nowhere' end\n");
+    const auto r = test::runCli({ "-t1", "-c1", "-d20s", "-s", s, m_url });
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("the script stopped the run: setup(): " + s
+                  + ":1: thread.addr: 'nowhere' is not an address (ip:port or [ipv6]:port)"),
+        std::string::npos)
+        << r.err;
 }
 
 // A worker whose setup() failed still prepares its sessions (it once had no request to prepare against).
