@@ -28,6 +28,9 @@ struct RunHooks
     /// Worker `workerIndex`'s observer (owned by the caller, alive until run() returns), or
     /// null for none. Null function: no observer.
     std::function<ResponseObserver*(unsigned workerIndex)> responseObserver;
+    /// Why the run failed while it ran (a script's Lua error), asked once the workers have
+    /// stopped, before the observers see the result (so the store keeps it as 'failed'). "": it did not.
+    std::function<std::string()> failure;
 };
 
 } // namespace wb

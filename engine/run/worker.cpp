@@ -350,7 +350,9 @@ bool Worker::startBatch(Connection& c, uint32_t requests)
         // second delay: what the session takes when the delay ends goes out then. The wait is a
         // timer of the loop (m_timers), never a sleep: the worker's other connections go on.
         if (c.delayedUntilUs != 0) return true;
-        if (const uint64_t delayUs = m_source->delayUs(indexOf(c)); delayUs > 0) {
+        const uint64_t delayUs = m_source->delayUs(indexOf(c));
+        if (m_plan.stopRequested.load(std::memory_order_relaxed)) return true; // delay() failed: send nothing
+        if (delayUs > 0) {
             c.delayedUntilUs = monotonicNowUs() + delayUs;
             m_timers.push_back({ c.delayedUntilUs, indexOf(c), m_generation[indexOf(c)] });
             std::push_heap(m_timers.begin(), m_timers.end(), std::greater<> {});
@@ -364,8 +366,13 @@ bool Worker::startBatch(Connection& c, uint32_t requests)
 bool Worker::sendBatch(Connection& c, uint32_t requests)
 {
     const uint64_t now = monotonicNowUs();
-    for (; requests > 0; --requests)
-        c.session->submit(now, now, m_source->next(indexOf(c)));
+    for (; requests > 0; --requests) {
+        const RequestPick pick = m_source->next(indexOf(c));
+        // A source that stopped the run while answering (a script's request() failed) answered
+        // nothing worth sending: no request leaves after a stop. (A relaxed load: a plain read.)
+        if (m_plan.stopRequested.load(std::memory_order_relaxed)) break;
+        c.session->submit(now, now, pick);
+    }
     return flushWrite(c);
 }
 

@@ -133,6 +133,7 @@ RunHooks ScriptRun::hooks(std::function<void()> stop)
     h.requestSource = [this](unsigned index, const std::vector<uint32_t>&) -> std::unique_ptr<RequestSource> {
         return std::make_unique<ScriptSourceRef>(worker(index));
     };
+    h.failure = [this] { return error(); };
     h.responseObserver = [this](unsigned index) -> ResponseObserver* {
         ScriptWorker& w = worker(index);
         return w.observes() ? &w : nullptr;

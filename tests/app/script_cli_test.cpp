@@ -280,6 +280,78 @@ TEST_F(ScriptCli, RuntimeErrorStopsTheRunWithMessageAndTraceback)
     EXPECT_EQ(reportedRequests(r.out), 20u) << r.out; // what was measured is reported
 }
 
+// A Lua error at run time never loses data: the run is stored as failed, with the message and
+// traceback, and everything measured until then (request(), response() and delay() alike).
+TEST_F(ScriptCli, RuntimeErrorStoresTheRunAsFailedWithWhatWasMeasured)
+{
+    struct Case
+    {
+        const char* name;
+        const char* text;
+        const char* where;
+    };
+    const Case cases[] = {
+        { "request.lua",
+            "n = 0\nrequest = function()\n  n = n + 1\n  if n > 20 then error('boom') end\n  return "
+            "wrk.format()\nend\n",
+            "request(): " },
+        { "response.lua",
+            "n = 0\nresponse = function(status, headers, body)\n  n = n + 1\n  if n == 20 then error('boom') end\nend\n"
+            "\n",
+            "response(): " },
+        { "delay.lua", "n = 0\ndelay = function()\n  n = n + 1\n  if n > 20 then error('boom') end\n  return 0\nend\n",
+            "delay(): " },
+    };
+    for (const Case& c : cases) {
+        SCOPED_TRACE(c.name);
+        const std::string db = m_dir.file(std::string(c.name) + ".wrkbench");
+        const std::string s = script(c.name, c.text);
+        const size_t before = served().size();
+        const auto r = test::runCli({ "-t1", "-c1", "-d20s", "-s", s, "--db", db, m_url });
+        EXPECT_EQ(r.exitCode, 1) << r.err;
+        // Nothing is sent after the error (the HTTP/1.1 pre-run check sends no request).
+        EXPECT_EQ(served().size() - before, 20u);
+        EXPECT_NE(r.out.find("Stored as run 1 in"), std::string::npos) << r.out;
+        auto store = SessionStore::open(db);
+        ASSERT_TRUE(store.ok()) << store.error();
+        auto runs = (*store)->listRuns();
+        ASSERT_TRUE(runs.ok() && runs->size() == 1u);
+        auto data = (*store)->loadRun(runs->front().id);
+        ASSERT_TRUE(data.ok()) << data.error();
+        const RunRecord& run = data->run;
+        EXPECT_EQ(run.status, RunStatus::Failed);
+        EXPECT_EQ(run.error.rfind(std::string(c.where) + s + ":4: boom\nstack traceback:", 0), 0u) << run.error;
+        ASSERT_TRUE(run.hasTotals);
+        // The 20 requests before the error were answered and counted (response()'s 20th included).
+        EXPECT_EQ(run.totals.requests, 20u);
+        EXPECT_EQ(run.totals.requests, reportedRequests(r.out));
+        uint64_t intervals = 0;
+        for (const IntervalRecord& i : data->intervals)
+            intervals += i.requests;
+        EXPECT_EQ(intervals, 20u);
+        EXPECT_EQ(run.config.script.text, c.text);
+    }
+}
+
+// done() runs after the run is stored: its error is said, the run stays as it completed.
+TEST_F(ScriptCli, DoneErrorIsReportedAfterTheRunIsStored)
+{
+    const std::string db = m_dir.file("done.wrkbench");
+    const std::string s = script("doneerror.lua", "function done(summary, latency, requests) error('no report') end\n");
+    const auto r = test::runCli({ "-t1", "-c1", "-d1s", "-s", s, "--db", db, m_url });
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("done(): " + s + ":1: no report"), std::string::npos) << r.err;
+    EXPECT_NE(r.out.find("Stored as run 1 in"), std::string::npos) << r.out;
+    auto store = SessionStore::open(db);
+    ASSERT_TRUE(store.ok()) << store.error();
+    auto data = (*store)->loadRun(1);
+    ASSERT_TRUE(data.ok()) << data.error();
+    EXPECT_EQ(data->run.status, RunStatus::Completed);
+    EXPECT_EQ(data->run.error, "");
+    EXPECT_GT(data->run.totals.requests, 0u);
+    EXPECT_EQ(data->run.totals.requests, reportedRequests(r.out));
+}
+
 TEST_F(ScriptCli, RequestReturningANonStringNamesWhatItReturned)
 {
     const std::string s = script("num.lua", "request = function() return 42 end\n");
