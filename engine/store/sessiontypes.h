@@ -192,7 +192,7 @@ struct RunRecord
     std::string source; ///< imported: "file:first-last" lines
     std::string commandLine; ///< imported: the wrk command line above the report
     std::string probeJson; ///< the probe made just before the run (ProbeResult JSON), empty when none
-    bool hasTotals = false; ///< false while running (and for failed runs)
+    bool hasTotals = false; ///< false while running (and for runs that failed before any load)
     RunTotals totals;
     ExperimentSlot experiment; ///< the experiment cell and repetition this run belongs to, if any
 };
