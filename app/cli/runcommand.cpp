@@ -481,15 +481,18 @@ int runCommand(const RunArgs& a)
     }
     const RunResult& result = *out.result;
     text << formatRunReport(result, TextReportOptions { a.latency }) << std::flush;
-    // A Lua error stopped the run: what was measured is reported (and stored) above.
+    // A Lua error stopped the run: what was measured is reported above, and stored as 'failed'
+    // with the error (RunResult::failure).
     const std::string scriptError = script ? script->error() : std::string();
     if (!scriptError.empty()) printError("the script stopped the run: " + scriptError);
-    // done() after the report, as wrk prints it.
+    // done() after the report, as wrk prints it. The run is already stored: an error in done()
+    // is said, and the rest (the JSON, where it was stored) still happens.
+    bool doneOk = true;
     if (script && scriptError.empty()) {
         std::cout << std::flush;
         if (Status st = script->done(result); !st) {
             printError(st.error());
-            return 1;
+            doneOk = false;
         }
     }
     const bool jsonOk = a.jsonPath.empty()
@@ -503,7 +506,7 @@ int runCommand(const RunArgs& a)
     } else if (out.runId) {
         text << "Stored as run " << out.runId << " in '" << a.dbPath << "'" << std::endl;
     }
-    if (!jsonOk || !hdrLogOk || !scriptError.empty()) return 1;
+    if (!jsonOk || !hdrLogOk || !scriptError.empty() || !doneOk) return 1;
     // Every loader died or was lost: what was measured is reported and stored, but the run did
     // not happen as asked, and a pipeline must not read it as a success. (Some lost among
     // several is a partial run, flagged per loader in the report.)

@@ -5,9 +5,9 @@
 #include <cstring>
 #include <map>
 #include <mutex>
-#include <optional>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <optional>
 
 namespace wb {
 
@@ -58,6 +58,27 @@ std::optional<SocketAddress> literal(const std::string& text, uint16_t port)
 }
 
 } // namespace
+
+Result<SocketAddress> parseSocketAddress(const std::string& text)
+{
+    const Error bad { "'" + text + "' is not an address (ip:port or [ipv6]:port)" };
+    const size_t colon = text.rfind(':');
+    if (colon == std::string::npos || colon == 0 || colon + 1 == text.size()) return bad;
+    std::string host = text.substr(0, colon);
+    const bool bracketed = host.front() == '[';
+    if (bracketed != (host.back() == ']')) return bad;
+    if (bracketed) host = host.substr(1, host.size() - 2);
+    if (!bracketed && host.find(':') != std::string::npos) return bad; // a bare IPv6 needs its brackets
+    unsigned long port = 0;
+    for (size_t i = colon + 1; i < text.size(); ++i) {
+        if (!std::isdigit(static_cast<unsigned char>(text[i]))) return bad;
+        port = port * 10 + static_cast<unsigned long>(text[i] - '0');
+        if (port > 65535) return bad;
+    }
+    auto a = literal(host, static_cast<uint16_t>(port));
+    if (!a || (bracketed && a->family() != AF_INET6)) return bad;
+    return *a;
+}
 
 Status pinHost(const std::string& host, const std::vector<std::string>& addresses)
 {

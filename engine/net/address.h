@@ -21,6 +21,10 @@ struct SocketAddress
     std::string toString() const;
 };
 
+/// Parses a numeric address with its port, as toString() writes it ("127.0.0.2:8080",
+/// "[::1]:8080"). Error: "'x' is not an address (ip:port or [ipv6]:port)".
+Result<SocketAddress> parseSocketAddress(const std::string& text);
+
 /// Resolves host (name or literal) for TCP. Error: "cannot resolve host 'x': <reason>".
 /// A pinned host (pinHost) is answered from its pins, without asking DNS.
 Result<std::vector<SocketAddress>> resolveHost(const std::string& host, uint16_t port);

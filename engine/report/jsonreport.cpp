@@ -195,6 +195,7 @@ Json reportJson(const RunResult& result)
     }
     if (!result.firstTlsError.empty()) doc["first_tls_error"] = result.firstTlsError;
     if (!result.firstConnectError.empty()) doc["first_connect_error"] = result.firstConnectError;
+    if (!result.failure.empty()) doc["failure"] = result.failure;
     return doc;
 }
 

@@ -12,6 +12,7 @@ void Connection::close()
     state = State::Idle;
     writeInterest = false;
     closeAfterResponse = false;
+    delayedUntilUs = 0;
     if (session) session->reset();
 }
 

@@ -33,6 +33,9 @@ struct Connection
     uint64_t retryAtUs = 0; ///< Idle: when to connect again after a failure (0 = not waiting)
     uint64_t nextSequence = 0; ///< open model: this connection's next request number
     uint64_t nextDueUs = 0; ///< open model: when that request is due (UINT64_MAX = plan over)
+    /// Closed model, a source that delays (wrk's delay()): when the next batch goes out; 0 when
+    /// the connection is not waiting. A new socket starts without one (close() clears it).
+    uint64_t delayedUntilUs = 0;
     ClientSession* session = nullptr; ///< the protocol on this slot (the worker's, lives as long)
     std::unique_ptr<TlsTransport> tls; ///< set for https targets, reused across reconnects
 

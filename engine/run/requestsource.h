@@ -46,13 +46,24 @@ public:
     virtual bool buildsPerSend() const { return false; }
     /// What the worker's connection `connection` (its index in the worker) sends next.
     virtual RequestPick next(uint32_t connection) = 0;
+    /// Whether the source pauses a connection before each batch it sends (wrk's Lua delay()):
+    /// the closed-model worker then asks delayUs() first. Asked once, when the worker is made.
+    virtual bool delays() const { return false; }
+    /// How long connection `connection` waits before its next batch, in microseconds (0: none).
+    virtual uint64_t delayUs(uint32_t connection)
+    {
+        (void)connection;
+        return 0;
+    }
 };
 
 /// The run's one request, pre-serialised: next() is always entry 0.
 class FixedRequestSource final : public RequestSource
 {
 public:
-    explicit FixedRequestSource(RequestSpec request) : m_table { std::move(request) } { }
+    explicit FixedRequestSource(RequestSpec request)
+        : m_table { std::move(request) }
+    { }
     const std::vector<RequestSpec>& table() const override { return m_table; }
     RequestPick next(uint32_t) override { return {}; }
 

@@ -227,6 +227,7 @@ RunResult RunController::run()
         mine.warmupRequests = w->warmupRequests();
         end.merge(mine);
     }
+    if (m_plan.hooks.failure) end.failure = m_plan.hooks.failure();
     RunResult result = fold.finish(end);
     for (auto* o : m_observers)
         o->onFinished(result);

@@ -23,6 +23,7 @@ void RunEnd::merge(const RunEnd& o)
     if (firstTlsError.empty()) firstTlsError = o.firstTlsError;
     if (firstConnectError.empty()) firstConnectError = o.firstConnectError;
     if (sloAbortedBy.empty()) sloAbortedBy = o.sloAbortedBy;
+    if (failure.empty()) failure = o.failure;
     threadRates.perThreadRequestsPerS.insert(threadRates.perThreadRequestsPerS.end(),
         o.threadRates.perThreadRequestsPerS.begin(), o.threadRates.perThreadRequestsPerS.end());
     if (entries.size() < o.entries.size()) entries.resize(o.entries.size());
@@ -45,6 +46,7 @@ RunEnd runEndOf(const RunResult& r)
     e.firstTlsError = r.firstTlsError;
     e.firstConnectError = r.firstConnectError;
     e.sloAbortedBy = r.sloAbortedBy;
+    e.failure = r.failure;
     e.threadRates = r.threadRates;
     e.entries = r.entries;
     e.loaders = r.loaders;
@@ -92,6 +94,7 @@ RunResult RunFold::finish(const RunEnd& end)
     r.firstTlsError = end.firstTlsError;
     r.firstConnectError = end.firstConnectError;
     r.sloAbortedBy = end.sloAbortedBy;
+    r.failure = end.failure;
     r.threadRates = end.threadRates;
     r.entries = end.entries;
     r.loaders = end.loaders;

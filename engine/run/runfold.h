@@ -36,6 +36,8 @@ struct RunEnd
     std::string firstTlsError;
     std::string firstConnectError;
     std::string sloAbortedBy; ///< --slo-abort: the budget that ended the run
+    /// Why the run failed while it ran (a script's Lua error: message and traceback); "" when it did not.
+    std::string failure;
     RateSamples threadRates; ///< every thread's 100 ms Req/Sec samples (wrk's Thread Stats)
     std::vector<EntryStats> entries; ///< a request mix: per entry, by index
     std::vector<LoaderSummary> loaders; ///< a run of several loaders: one row each, by index

@@ -5,6 +5,8 @@
 // on that worker's thread only. Unset, the run sends the configured request or
 // mix and observes nothing.
 
+#include "net/address.h"
+
 #include <functional>
 #include <memory>
 #include <vector>
@@ -16,6 +18,9 @@ class ResponseObserver;
 
 struct RunHooks
 {
+    /// Where worker `workerIndex` connects (wrk's thread.addr, which setup() may set), given the
+    /// address that answered the pre-run check. Asked first, before requestSource. Null: that address.
+    std::function<SocketAddress(unsigned workerIndex, const SocketAddress& checked)> connectAddress;
     /// Makes worker `workerIndex`'s source; globalSlots[i] is its connection i's slot
     /// among all connections. Null: the configured request or mix.
     std::function<std::unique_ptr<RequestSource>(unsigned workerIndex, const std::vector<uint32_t>& globalSlots)>
@@ -23,6 +28,9 @@ struct RunHooks
     /// Worker `workerIndex`'s observer (owned by the caller, alive until run() returns), or
     /// null for none. Null function: no observer.
     std::function<ResponseObserver*(unsigned workerIndex)> responseObserver;
+    /// Why the run failed while it ran (a script's Lua error), asked once the workers have
+    /// stopped, before the observers see the result (so the store keeps it as 'failed'). "": it did not.
+    std::function<std::string()> failure;
 };
 
 } // namespace wb

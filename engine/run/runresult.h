@@ -60,6 +60,9 @@ struct RunResult : Measurements
     /// A request mix: what each entry got (config.mix.entries[i] is entry i); empty without one.
     std::vector<EntryStats> entries;
     std::string sloAbortedBy; ///< --slo-abort: the budget that was spent ("" when the run was not aborted)
+    /// Why the run failed while it ran: a script's Lua error (message and traceback) stopped it; the
+    /// figures cover what was measured until then. "" when it did not fail.
+    std::string failure;
     /// A run made by several loaders: one row each, by index; empty for a run of one process.
     std::vector<LoaderSummary> loaders;
 

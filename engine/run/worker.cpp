@@ -63,10 +63,12 @@ Worker::Worker(const LoadPlan& plan, unsigned workerIndex, unsigned connectionCo
 {
     // What each connection sends: a mix's connections pick from streams of their own, named
     // by their global slots, so the choices do not depend on how they are spread over threads.
+    m_address = plan.hooks.connectAddress ? plan.hooks.connectAddress(workerIndex, plan.address) : plan.address;
     std::vector<uint32_t> slots(connectionCount);
     for (uint32_t i = 0; i < connectionCount; ++i)
         slots[i] = static_cast<uint32_t>(globalSlotOf(m_connections[i]));
     m_source = makeRequestSource(plan, workerIndex, slots);
+    m_delays = !plan.schedule && m_source->delays(); // the open model's schedule alone says when
     ResponseObserver* observer = plan.hooks.responseObserver ? plan.hooks.responseObserver(workerIndex) : nullptr;
     // The protocol is the run's driver's: the worker only asks it for the sessions.
     m_sessions = plan.driver->makePool(plan.config, !plan.schedule, *m_source, observer, connectionCount);
@@ -233,11 +235,11 @@ uint64_t Worker::dueUsOf(uint64_t globalSequence) const
 void Worker::connect(uint32_t index)
 {
     Connection& c = m_connections[index];
-    c.tcp.setFd(openTcpSocket(m_plan.address.family()));
+    c.tcp.setFd(openTcpSocket(m_address.family()));
     c.stateSinceUs = monotonicNowUs();
-    if (c.fd() < 0) return fail(c, &ErrorCounts::connect, describeConnectError(errno, m_plan.address));
-    const IoStatus st = startConnect(c.fd(), m_plan.address);
-    if (st == IoStatus::Error) return fail(c, &ErrorCounts::connect, describeConnectError(errno, m_plan.address));
+    if (c.fd() < 0) return fail(c, &ErrorCounts::connect, describeConnectError(errno, m_address));
+    const IoStatus st = startConnect(c.fd(), m_address);
+    if (st == IoStatus::Error) return fail(c, &ErrorCounts::connect, describeConnectError(errno, m_address));
     epoll_event ev {};
     ev.events = EPOLLIN | EPOLLOUT | m_edgeFlag;
     ev.data.u64 = eventData(index, m_generation[index]);
@@ -269,7 +271,7 @@ void Worker::onEvent(uint32_t index, uint32_t events)
 void Worker::finishConnect(Connection& c)
 {
     if (const int err = connectResult(c.fd()))
-        return fail(c, &ErrorCounts::connect, describeConnectError(err, m_plan.address));
+        return fail(c, &ErrorCounts::connect, describeConnectError(err, m_address));
     onConnected(c);
 }
 
@@ -342,9 +344,35 @@ void Worker::continueHandshake(Connection& c)
 // wrk does). Returns false when the connection failed (and was recycled).
 bool Worker::startBatch(Connection& c, uint32_t requests)
 {
+    if (m_delays) {
+        // wrk's delay(): asked before each batch, and nothing goes out on the connection until it
+        // has passed. A batch asked for meanwhile (HTTP/2: a stream freed by a timeout) is not a
+        // second delay: what the session takes when the delay ends goes out then. The wait is a
+        // timer of the loop (m_timers), never a sleep: the worker's other connections go on.
+        if (c.delayedUntilUs != 0) return true;
+        const uint64_t delayUs = m_source->delayUs(indexOf(c));
+        if (m_plan.stopRequested.load(std::memory_order_relaxed)) return true; // delay() failed: send nothing
+        if (delayUs > 0) {
+            c.delayedUntilUs = monotonicNowUs() + delayUs;
+            m_timers.push_back({ c.delayedUntilUs, indexOf(c), m_generation[indexOf(c)] });
+            std::push_heap(m_timers.begin(), m_timers.end(), std::greater<> {});
+            return true;
+        }
+    }
+    return sendBatch(c, requests);
+}
+
+// The batch itself, after any delay.
+bool Worker::sendBatch(Connection& c, uint32_t requests)
+{
     const uint64_t now = monotonicNowUs();
-    for (; requests > 0; --requests)
-        c.session->submit(now, now, m_source->next(indexOf(c)));
+    for (; requests > 0; --requests) {
+        const RequestPick pick = m_source->next(indexOf(c));
+        // A source that stopped the run while answering (a script's request() failed) answered
+        // nothing worth sending: no request leaves after a stop. (A relaxed load: a plain read.)
+        if (m_plan.stopRequested.load(std::memory_order_relaxed)) break;
+        c.session->submit(now, now, pick);
+    }
     return flushWrite(c);
 }
 
@@ -385,6 +413,17 @@ void Worker::runDueTimers(uint64_t nowUs)
         const DueTimer t = m_timers.back();
         m_timers.pop_back();
         Connection& c = m_connections[t.index];
+        if (!m_plan.schedule) {
+            // Closed model: a delay is over (stale when the socket was replaced meanwhile). A
+            // latency is measured from the send, as wrk's: the delay is the script's, not the server's.
+            if (t.generation != m_generation[t.index] || c.state != Connection::State::Active
+                || c.delayedUntilUs != t.dueUs)
+                continue;
+            c.delayedUntilUs = 0;
+            if (!m_plan.stopRequested.load(std::memory_order_relaxed) && c.session->capacity() > 0)
+                sendBatch(c, c.session->capacity());
+            continue;
+        }
         // Stale entries (connection replaced, or already sent from a response) are dropped.
         if (t.generation != m_generation[t.index] || c.state != Connection::State::Active || c.nextDueUs != t.dueUs)
             continue;
@@ -665,7 +704,7 @@ void Worker::housekeeping(uint64_t nowUs)
         }
         case Connection::State::Connecting:
             if (elapsedUs(c.stateSinceUs, nowUs) > cfg.connectTimeoutUs)
-                fail(c, &ErrorCounts::connect, "connection to " + m_plan.address.toString() + " timed out");
+                fail(c, &ErrorCounts::connect, "connection to " + m_address.toString() + " timed out");
             break;
         case Connection::State::Handshaking:
             if (elapsedUs(c.stateSinceUs, nowUs) > cfg.connectTimeoutUs)

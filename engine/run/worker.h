@@ -72,6 +72,7 @@ private:
     void startSession(Connection& c);
     void releaseHeld();
     bool startBatch(Connection& c, uint32_t requests);
+    bool sendBatch(Connection& c, uint32_t requests);
     bool sendDue(Connection& c, uint64_t nowUs);
     bool flushWrite(Connection& c);
     void onReadable(Connection& c);
@@ -99,7 +100,8 @@ private:
         return m_workerIndex + static_cast<uint64_t>(indexOf(c)) * m_plan.config.threads;
     }
 
-    /// A connection waiting for its next due time (open model).
+    /// A connection waiting for its next due time (open model) or for the end of its source's
+    /// delay (closed model).
     struct DueTimer
     {
         uint64_t dueUs;
@@ -110,10 +112,11 @@ private:
 
     const LoadPlan& m_plan;
     std::vector<Connection> m_connections;
+    SocketAddress m_address; ///< where this worker connects: the plan's, or its hooks' (wrk's thread.addr)
     std::vector<uint32_t> m_generation; ///< bumped per socket, tags epoll events so stale ones are ignored
     std::unique_ptr<RequestSource> m_source; ///< what each connection sends next
     std::unique_ptr<SessionPool> m_sessions; ///< one session per connection, made by the run's driver
-    std::vector<DueTimer> m_timers; ///< min-heap by due time (open model)
+    std::vector<DueTimer> m_timers; ///< min-heap by due time (open model; closed: delays)
     unsigned m_workerIndex = 0;
     unsigned m_enabledConnections = 0; ///< connections [0, this) may be open (all, unless a ramp limits them)
     int m_epollFd = -1;
@@ -123,6 +126,7 @@ private:
     uint32_t m_edgeFlag = 0; ///< EPOLLET for plain sockets, 0 for TLS
     uint64_t m_spinUs = 0; ///< open model: poll instead of sleeping this long before a due send
     bool m_draining = false; ///< open model: after the end, awaiting responses to requests due before it
+    bool m_delays = false; ///< closed model: the source pauses connections between batches (wrk's delay())
 
     // Time keeping (monotonic microseconds).
     uint64_t m_nextTickUs = 0; ///< end of the current interval

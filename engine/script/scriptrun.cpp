@@ -9,6 +9,9 @@ namespace wb {
 namespace {
 
 constexpr const char* THREAD_META = "wrk.thread";
+// wrk2 has no delay(): under -R the schedule alone decides when a request goes.
+constexpr const char* DELAY_REFUSAL
+    = "delay() cannot run with -R: the open model's schedule decides when requests are sent (remove delay() or -R)";
 
 ScriptThread* checkThread(lua_State* L)
 {
@@ -70,12 +73,18 @@ int threadIndex(lua_State* L)
     return 1;
 }
 
+// thread.addr = addr in setup() (or the thread's init()), as wrk: "ip:port", what wrk.lookup() returns.
 int threadNewIndex(lua_State* L)
 {
     ScriptThread* t = checkThread(L);
     const std::string key = luaL_checkstring(L, 2);
     if (key != "addr") return luaL_error(L, "thread.%s cannot be set (only thread.addr)", key.c_str());
-    t->addr = luaL_checkstring(L, 3);
+    if (t->addressTaken)
+        return luaL_error(L, "thread.addr can be set in setup() or init() only: the thread is connecting");
+    auto address = parseSocketAddress(luaL_checkstring(L, 3));
+    if (!address) return luaL_error(L, "thread.addr: %s", address.error().c_str());
+    t->address = *address;
+    t->addr = address->toString();
     return 0;
 }
 
@@ -99,20 +108,12 @@ ScriptRun::ScriptRun(RunConfig config)
 
 ScriptRun::~ScriptRun() = default;
 
-std::string ScriptRun::delayRefusal() const
-{
-    return m_config.openModel() ? "delay() cannot run with -R: the open model's schedule decides when requests are "
-                                  "sent (remove delay() or -R)"
-                                : "delay() is not supported yet by wrkbench-cli (the worker has no per-request "
-                                  "pause); remove it or use -R for a paced load";
-}
-
 Status ScriptRun::check()
 {
     if (Status st = m_setup.load(m_config.script, m_config.request.url); !st) return st;
     if (m_config.loaders.distributed())
         return Error { "a script runs in this process only for now (no --loaders or --on with -s)" };
-    if (m_setup.hasFunction("delay")) return Error { delayRefusal() };
+    if (m_config.openModel() && m_setup.hasFunction("delay")) return Error { DELAY_REFUSAL };
     return {};
 }
 
@@ -120,9 +121,19 @@ RunHooks ScriptRun::hooks(std::function<void()> stop)
 {
     m_stop = std::move(stop);
     RunHooks h;
+    // Asked first by each worker: setup(thread) runs here, and may set the thread's address.
+    h.connectAddress = [this](unsigned index, const SocketAddress& checked) -> SocketAddress {
+        ScriptWorker& w = worker(index, &checked);
+        (void)w;
+        std::lock_guard lock(m_mutex);
+        ScriptThread& t = *m_threads[index];
+        t.addressTaken = true;
+        return t.address;
+    };
     h.requestSource = [this](unsigned index, const std::vector<uint32_t>&) -> std::unique_ptr<RequestSource> {
         return std::make_unique<ScriptSourceRef>(worker(index));
     };
+    h.failure = [this] { return error(); };
     h.responseObserver = [this](unsigned index) -> ResponseObserver* {
         ScriptWorker& w = worker(index);
         return w.observes() ? &w : nullptr;
@@ -130,7 +141,7 @@ RunHooks ScriptRun::hooks(std::function<void()> stop)
     return h;
 }
 
-ScriptWorker& ScriptRun::worker(unsigned index)
+ScriptWorker& ScriptRun::worker(unsigned index, const SocketAddress* checked)
 {
     std::lock_guard lock(m_mutex);
     if (index < m_workers.size() && m_workers[index]) return *m_workers[index];
@@ -141,7 +152,12 @@ ScriptWorker& ScriptRun::worker(unsigned index)
     auto thread = std::make_unique<ScriptThread>();
     thread->index = index;
     thread->run = this;
-    thread->addr = m_config.request.url.host + ":" + std::to_string(m_config.request.url.port);
+    if (checked) {
+        thread->address = *checked;
+        thread->addr = checked->toString();
+    } else { // a controller without the address hook: the URL's (nothing connects to it from here)
+        thread->addr = m_config.request.url.host + ":" + std::to_string(m_config.request.url.port);
+    }
     auto state = std::make_unique<LuaState>();
     thread->state = state.get();
     Status st = state->load(m_config.script, m_config.request.url);
@@ -159,7 +175,7 @@ ScriptWorker& ScriptRun::worker(unsigned index)
     }
     auto w = std::make_unique<ScriptWorker>(*this, *thread, std::move(state));
     if (st) st = w->start();
-    if (st && w->delays()) st = Error { delayRefusal() };
+    if (st && w->delays() && m_config.openModel()) st = Error { DELAY_REFUSAL };
     m_threads[index] = std::move(thread);
     m_workers[index] = std::move(w);
     if (!st) {

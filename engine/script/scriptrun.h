@@ -15,6 +15,7 @@
 // headers and bodies kept.
 
 #include "common/result.h"
+#include "net/address.h"
 #include "run/runconfig.h"
 #include "run/runhooks.h"
 #include "run/runresult.h"
@@ -37,7 +38,10 @@ struct ScriptThread
 {
     unsigned index = 0;
     LuaState* state = nullptr; ///< the worker's state (get/set reach it)
-    std::string addr; ///< thread.addr as "ip:port"
+    std::string addr; ///< thread.addr as "ip:port" (as wrk.lookup() gives them)
+    SocketAddress address; ///< where the thread's connections go: the checked address, or setup()'s
+    /// The worker has read `address` (after setup() and init()): setting thread.addr is then an error.
+    bool addressTaken = false;
     std::atomic<bool> stopped { false };
     class ScriptRun* run = nullptr;
 };
@@ -66,8 +70,9 @@ public:
     const RunConfig& config() const { return m_config; }
 
 private:
-    ScriptWorker& worker(unsigned index);
-    std::string delayRefusal() const;
+    /// Worker `index`'s side, made on first use: its state, setup(thread), init(args). `checked` is
+    /// the address the pre-run check reached (thread.addr's default), when known.
+    ScriptWorker& worker(unsigned index, const SocketAddress* checked = nullptr);
 
     RunConfig m_config;
     LuaState m_setup;

@@ -3,14 +3,22 @@
 #include "script/rawrequest.h"
 #include "script/scriptrun.h"
 
+#include <cmath>
 #include <lua.hpp>
 
 namespace wb {
+
+namespace {
+constexpr double MAX_DELAY_MS = 86'400'000; // a day
+} // namespace
 
 ScriptWorker::ScriptWorker(ScriptRun& run, ScriptThread& thread, std::unique_ptr<LuaState> state)
     : m_run(run)
     , m_thread(thread)
     , m_state(std::move(state))
+    // The configured request until start() builds the script's: a worker whose setup() or init()
+    // failed still needs a request to prepare its sessions against (the run is already stopping).
+    , m_table { run.config().request }
 { }
 
 Status ScriptWorker::start()
@@ -90,6 +98,42 @@ RequestPick ScriptWorker::next(uint32_t connection)
     p.next = 1;
     p.sending = std::move(p.requests.front());
     return { 0, &p.sending };
+}
+
+uint64_t ScriptWorker::delayUs(uint32_t)
+{
+    if (!m_delays || m_failed) return 0;
+    lua_State* L = m_state->get();
+    lua_getglobal(L, "delay");
+    if (Status st = m_state->call(0, 1); !st) {
+        m_failed = true;
+        m_run.fail("delay(): " + st.error());
+        return 0;
+    }
+    // wrk reads lua_tonumber(): nil (a delay() that sometimes returns nothing) is no delay. What
+    // is neither is a mistake worth naming, not a silent 0.
+    const int type = lua_type(L, -1);
+    if (type == LUA_TNIL) {
+        lua_pop(L, 1);
+        return 0;
+    }
+    if (type != LUA_TNUMBER) {
+        const std::string what = lua_typename(L, type);
+        lua_pop(L, 1);
+        m_failed = true;
+        m_run.fail("delay() returned " + what + ", not a number of milliseconds");
+        return 0;
+    }
+    const double ms = lua_tonumber(L, -1);
+    lua_pop(L, 1);
+    // More than a day is a mistake too (and would overflow the clock's arithmetic at 1e13 ms).
+    if (!(ms >= 0 && ms <= MAX_DELAY_MS)) {
+        m_failed = true;
+        m_run.fail("delay() returned " + std::to_string(ms) + ": milliseconds from 0 to "
+            + std::to_string(static_cast<long>(MAX_DELAY_MS)));
+        return 0;
+    }
+    return static_cast<uint64_t>(std::llround(ms * 1000.0));
 }
 
 void ScriptWorker::onResponse(const ObservedResponse& response)

@@ -27,13 +27,15 @@ public:
     const std::vector<RequestSpec>& table() const override { return m_table; }
     bool buildsPerSend() const override { return m_dynamic; }
     RequestPick next(uint32_t connection) override;
+    bool delays() const override { return m_delays; }
+    /// delay(): milliseconds as wrk (a number, fractions kept; nil is none).
+    uint64_t delayUs(uint32_t connection) override;
 
     // ResponseObserver
     bool wantsBody() const override { return m_observes; }
     void onResponse(const ObservedResponse& response) override;
 
     bool observes() const { return m_observes; }
-    bool delays() const { return m_delays; }
 
 private:
     ScriptRun& m_run;
@@ -64,6 +66,8 @@ public:
     const std::vector<RequestSpec>& table() const override { return m_worker.table(); }
     bool buildsPerSend() const override { return m_worker.buildsPerSend(); }
     RequestPick next(uint32_t connection) override { return m_worker.next(connection); }
+    bool delays() const override { return m_worker.delays(); }
+    uint64_t delayUs(uint32_t connection) override { return m_worker.delayUs(connection); }
 
 private:
     ScriptWorker& m_worker;

@@ -125,6 +125,7 @@ bool SessionStore::writeFinish(int64_t runId, const FinishedRun& f)
         .bind(runId)
         .run();
     if (m_db->changes() == 0) return false;
+    if (!f.error.empty()) m_db->prepare("UPDATE runs SET error = ? WHERE id = ?").bind(f.error).bind(runId).run();
     writeTotals(runId, f.totals);
     writeHistogram(runId, "latency", f.latencyHistogram);
     writeHistogram(runId, "service", f.serviceHistogram);

@@ -63,7 +63,10 @@ FinishedRun FinishedRun::of(const RunResult& result, int64_t finishedAtMs)
 {
     FinishedRun f;
     f.loaders = result.loaders;
-    f.status = result.stoppedEarly ? RunStatus::Stopped : RunStatus::Completed;
+    f.status = !result.failure.empty() ? RunStatus::Failed
+        : result.stoppedEarly          ? RunStatus::Stopped
+                                       : RunStatus::Completed;
+    f.error = result.failure;
     f.finishedAtMs = finishedAtMs;
     RunTotals& t = f.totals;
     t.durationS = result.durationS;

@@ -34,7 +34,9 @@ enum class RunStatus {
     Completed, ///< ran for its whole duration
     Stopped, ///< stopped early by the user; the data covers what completed
     Interrupted, ///< the writing process died (crash, SIGKILL, reboot); the intervals written are kept
-    Failed, ///< never started (target unreachable, TLS error, ...); see RunRecord::error
+    /// Never started (target unreachable, TLS error, ...), or stopped by a script's error (with the
+    /// figures measured until then); see RunRecord::error
+    Failed,
     Imported, ///< read from a wrk/wrk2 log
 };
 
@@ -191,7 +193,7 @@ struct RunRecord
     std::string source; ///< imported: "file:first-last" lines
     std::string commandLine; ///< imported: the wrk command line above the report
     std::string probeJson; ///< the probe made just before the run (ProbeResult JSON), empty when none
-    bool hasTotals = false; ///< false while running (and for failed runs)
+    bool hasTotals = false; ///< false while running (and for runs that failed before any load)
     RunTotals totals;
     ExperimentSlot experiment; ///< the experiment cell and repetition this run belongs to, if any
 };
@@ -261,6 +263,7 @@ struct FinishedRun
     std::vector<EntryStats> entries; ///< a request mix: per entry
     std::vector<std::string> entryLabels; ///< their labels, for the table's readers
     std::vector<LoaderSummary> loaders; ///< a run made by several loaders: one row each
+    std::string error; ///< status Failed: why (RunResult::failure)
 
     static FinishedRun of(const RunResult& result, int64_t finishedAtMs);
 };

@@ -34,7 +34,7 @@ WireJson runEndToJson(const RunEnd& e, uint64_t intervalRequests)
         { "measure_start_unix_ms", e.measureStartUnixMs }, { "stopped_early", e.stoppedEarly },
         { "reconnects", e.reconnects }, { "server_stream_limit", e.serverStreamLimit },
         { "warmup_requests", e.warmupRequests }, { "first_tls_error", e.firstTlsError },
-        { "first_connect_error", e.firstConnectError }, { "slo_aborted_by", e.sloAbortedBy },
+        { "first_connect_error", e.firstConnectError }, { "slo_aborted_by", e.sloAbortedBy }, { "failure", e.failure },
         // wrk's Thread Stats pool every thread's 100 ms samples: kept whole so the merged run's
         // Req/Sec row is exactly that of all the loaders' threads together.
         { "thread_rps_samples", e.threadRates.perThreadRequestsPerS }, { "interval_requests", intervalRequests } };
@@ -70,6 +70,7 @@ RunEnd runEndFromJson(const WireJson& j, uint64_t* intervalRequests)
     e.firstTlsError = wireText(j, "first_tls_error");
     e.firstConnectError = wireText(j, "first_connect_error");
     e.sloAbortedBy = wireText(j, "slo_aborted_by");
+    e.failure = wireText(j, "failure");
     if (j.contains("thread_rps_samples")) {
         const WireJson& samples = j.at("thread_rps_samples");
         if (!samples.is_array()) throw WireError { "'thread_rps_samples' must be an array" };

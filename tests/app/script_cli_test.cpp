@@ -29,6 +29,7 @@ protected:
         o.requestLog = true;
         o.bodyLog = true;
         o.http2 = true;
+        o.secondAddress = true; // thread.addr: 127.0.0.2 reaches the same server
         startNginx(o);
     }
     static void TearDownTestSuite() { stopNginx(); }
@@ -157,6 +158,70 @@ TEST_F(ScriptCli, SetupGetSetAndDoneCountWhatNginxServed)
     EXPECT_LT(r.out.find("Transfer/sec"), r.out.find("thread 1:")) << r.out;
 }
 
+// setup() gives each thread an address of its own, as wrk: the first thread 127.0.0.1, the second
+// 127.0.0.2 (by wrk.lookup, as wrk's scripts do). nginx logs which address each request reached:
+// what each thread's response() saw is what nginx served on its address (the HTTP/1.1 pre-run
+// check only connects; the requests in flight at the end reached nginx but no response()).
+TEST_F(ScriptCli, SetupSetsEachThreadsAddress)
+{
+    const std::string s = script("addr.lua",
+        "local threads = {}\n"
+        "function setup(thread)\n"
+        "  local n = #threads + 1\n"
+        "  if n == 1 then thread.addr = '127.0.0.1:' .. wrk.port\n"
+        "  else thread.addr = wrk.lookup('127.0.0.' .. n, wrk.port)[1] end\n"
+        "  table.insert(threads, thread)\n"
+        "end\n"
+        "function init(args) responses = 0 end\n"
+        "function response(status, headers, body) responses = responses + 1 end\n"
+        "function done(summary, latency, requests)\n"
+        "  for _, t in ipairs(threads) do print(string.format('%s %d', t.addr, t:get('responses'))) end\n"
+        "end\n");
+    const size_t before = test::splitLines(nginx().addressLog()).size();
+    const auto r = test::runCli({ "-t2", "-c4", "-d1s", "-s", s, m_url });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    std::map<std::string, uint64_t> seen; // thread.addr -> responses its response() saw
+    std::regex line(R"((127\.0\.0\.\d):\d+ (\d+))");
+    for (auto it = std::sregex_iterator(r.out.begin(), r.out.end(), line); it != std::sregex_iterator(); ++it)
+        seen[(*it)[1]] = std::stoull((*it)[2]);
+    ASSERT_EQ(seen.size(), 2u) << r.out;
+    ASSERT_TRUE(seen.count("127.0.0.1") && seen.count("127.0.0.2")) << r.out;
+    served(); // until nginx's logs settle
+    const auto lines = test::splitLines(nginx().addressLog());
+    std::map<std::string, uint64_t> byAddress;
+    for (size_t i = before; i < lines.size(); ++i)
+        ++byAddress[lines[i]];
+    EXPECT_EQ(byAddress.size(), 2u);
+    for (const auto& [address, responses] : seen) {
+        EXPECT_GT(responses, 0u) << address;
+        EXPECT_GE(byAddress[address], responses) << address;
+        EXPECT_LE(byAddress[address], responses + 2) << address; // -c4 over 2 threads: 2 in flight each
+    }
+    EXPECT_GE(seen["127.0.0.1"] + seen["127.0.0.2"], reportedRequests(r.out)) << r.out;
+}
+
+TEST_F(ScriptCli, ThreadAddrThatIsNotAnAddressStopsTheRun)
+{
+    const std::string s = script("badaddr.lua", "function setup(thread) thread.addr = 'nowhere' end\n");
+    const auto r = test::runCli({ "-t1", "-c1", "-d20s", "-s", s, m_url });
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("the script stopped the run: setup(): " + s
+                  + ":1: thread.addr: 'nowhere' is not an address (ip:port or [ipv6]:port)"),
+        std::string::npos)
+        << r.err;
+}
+
+// A worker whose setup() failed still prepares its sessions (it once had no request to prepare against).
+TEST_F(ScriptCli, SetupErrorStopsTheRunWithItsMessage)
+{
+    const std::string s = script("setuperror.lua", "function setup(thread) error('no threads today') end\n");
+    const auto r = test::runCli({ "-t2", "-c2", "-d20s", "-s", s, m_url });
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("the script stopped the run: setup(): " + s + ":1: no threads today"), std::string::npos)
+        << r.err;
+    EXPECT_EQ(reportedRequests(r.out), 0u) << r.out;
+}
+
 TEST_F(ScriptCli, StopEndsTheRunOnceEveryThreadAsked)
 {
     const auto r = test::runCli({ "-t2", "-c2", "-d30s", "-s", example("stop.lua"), m_url, "--", "300" });
@@ -215,12 +280,134 @@ TEST_F(ScriptCli, RuntimeErrorStopsTheRunWithMessageAndTraceback)
     EXPECT_EQ(reportedRequests(r.out), 20u) << r.out; // what was measured is reported
 }
 
+// A Lua error at run time never loses data: the run is stored as failed, with the message and
+// traceback, and everything measured until then (request(), response() and delay() alike).
+TEST_F(ScriptCli, RuntimeErrorStoresTheRunAsFailedWithWhatWasMeasured)
+{
+    struct Case
+    {
+        const char* name;
+        const char* text;
+        const char* where;
+    };
+    const Case cases[] = {
+        { "request.lua",
+            "n = 0\nrequest = function()\n  n = n + 1\n  if n > 20 then error('boom') end\n  return "
+            "wrk.format()\nend\n",
+            "request(): " },
+        { "response.lua",
+            "n = 0\nresponse = function(status, headers, body)\n  n = n + 1\n  if n == 20 then error('boom') end\nend\n"
+            "\n",
+            "response(): " },
+        { "delay.lua", "n = 0\ndelay = function()\n  n = n + 1\n  if n > 20 then error('boom') end\n  return 0\nend\n",
+            "delay(): " },
+    };
+    for (const Case& c : cases) {
+        SCOPED_TRACE(c.name);
+        const std::string db = m_dir.file(std::string(c.name) + ".wrkbench");
+        const std::string s = script(c.name, c.text);
+        const size_t before = served().size();
+        const auto r = test::runCli({ "-t1", "-c1", "-d20s", "-s", s, "--db", db, m_url });
+        EXPECT_EQ(r.exitCode, 1) << r.err;
+        // Nothing is sent after the error (the HTTP/1.1 pre-run check sends no request).
+        EXPECT_EQ(served().size() - before, 20u);
+        EXPECT_NE(r.out.find("Stored as run 1 in"), std::string::npos) << r.out;
+        auto store = SessionStore::open(db);
+        ASSERT_TRUE(store.ok()) << store.error();
+        auto runs = (*store)->listRuns();
+        ASSERT_TRUE(runs.ok() && runs->size() == 1u);
+        auto data = (*store)->loadRun(runs->front().id);
+        ASSERT_TRUE(data.ok()) << data.error();
+        const RunRecord& run = data->run;
+        EXPECT_EQ(run.status, RunStatus::Failed);
+        EXPECT_EQ(run.error.rfind(std::string(c.where) + s + ":4: boom\nstack traceback:", 0), 0u) << run.error;
+        ASSERT_TRUE(run.hasTotals);
+        // The 20 requests before the error were answered and counted (response()'s 20th included).
+        EXPECT_EQ(run.totals.requests, 20u);
+        EXPECT_EQ(run.totals.requests, reportedRequests(r.out));
+        uint64_t intervals = 0;
+        for (const IntervalRecord& i : data->intervals)
+            intervals += i.requests;
+        EXPECT_EQ(intervals, 20u);
+        EXPECT_EQ(run.config.script.text, c.text);
+    }
+}
+
+// done() runs after the run is stored: its error is said, the run stays as it completed.
+TEST_F(ScriptCli, DoneErrorIsReportedAfterTheRunIsStored)
+{
+    const std::string db = m_dir.file("done.wrkbench");
+    const std::string s = script("doneerror.lua", "function done(summary, latency, requests) error('no report') end\n");
+    const auto r = test::runCli({ "-t1", "-c1", "-d1s", "-s", s, "--db", db, m_url });
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("done(): " + s + ":1: no report"), std::string::npos) << r.err;
+    EXPECT_NE(r.out.find("Stored as run 1 in"), std::string::npos) << r.out;
+    auto store = SessionStore::open(db);
+    ASSERT_TRUE(store.ok()) << store.error();
+    auto data = (*store)->loadRun(1);
+    ASSERT_TRUE(data.ok()) << data.error();
+    EXPECT_EQ(data->run.status, RunStatus::Completed);
+    EXPECT_EQ(data->run.error, "");
+    EXPECT_GT(data->run.totals.requests, 0u);
+    EXPECT_EQ(data->run.totals.requests, reportedRequests(r.out));
+}
+
 TEST_F(ScriptCli, RequestReturningANonStringNamesWhatItReturned)
 {
     const std::string s = script("num.lua", "request = function() return 42 end\n");
     const auto r = test::runCli({ "-t1", "-c1", "-d20s", "-s", s, m_url });
     EXPECT_EQ(r.exitCode, 1);
     EXPECT_NE(r.err.find("request() returned number, not a request"), std::string::npos) << r.err;
+}
+
+// delay() as wrk: the milliseconds before each request of a connection. 100 ms on two
+// connections for a second: each sends at most 10, whatever the machine's speed. Every request
+// follows a delay of its own, and at most one delay per connection has no answer yet at the end.
+TEST_F(ScriptCli, DelayPausesEachConnectionBeforeEachRequest)
+{
+    const std::string s = script("delay100.lua",
+        "delays, responses = 0, 0\n"
+        "local threads = {}\n"
+        "function setup(thread) table.insert(threads, thread) end\n"
+        "function delay() delays = delays + 1; return 100 end\n"
+        "function response(status, headers, body) responses = responses + 1 end\n"
+        "function done(summary, latency, requests)\n"
+        "  for _, t in ipairs(threads) do print(string.format('delays %d responses %d', t:get('delays'),\n"
+        "    t:get('responses'))) end\n"
+        "end\n");
+    const auto r = test::runCli({ "-t1", "-c2", "-d1s", "-s", s, m_url });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const uint64_t counted = reportedRequests(r.out);
+    EXPECT_LE(counted, 2u * 10u) << r.out;
+    const auto lines = served();
+    expectConserved(r.out, lines.size(), 2);
+    EXPECT_LE(lines.size(), 2u * 10u + 1u) << r.out; // the pre-run check besides
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(r.out, m, std::regex(R"(delays (\d+) responses (\d+))"))) << r.out;
+    const uint64_t delays = std::stoull(m[1]);
+    const uint64_t responses = std::stoull(m[2]);
+    EXPECT_GE(responses, counted);
+    EXPECT_GE(delays, responses);
+    EXPECT_LE(delays, responses + 2);
+}
+
+// wrk's example (10 to 50 ms at random) runs as it is: at most 1 s / 10 ms per connection.
+TEST_F(ScriptCli, DelayExampleRunsAsUnderWrk)
+{
+    const auto r = test::runCli({ "-t2", "-c2", "-d1s", "-s", example("delay.lua"), m_url });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_LE(reportedRequests(r.out), 2u * 100u) << r.out;
+    expectConserved(r.out, served().size(), 2);
+}
+
+TEST_F(ScriptCli, DelayReturningSomethingElseThanANumberStopsTheRun)
+{
+    const std::string s = script("delaytable.lua", "function delay() return {} end\n");
+    const auto r = test::runCli({ "-t1", "-c1", "-d20s", "-s", s, m_url });
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("the script stopped the run: delay() returned table, not a number of milliseconds"),
+        std::string::npos)
+        << r.err;
 }
 
 TEST_F(ScriptCli, DelayIsRefusedUnderTheOpenModelWithAClearLine)

@@ -30,6 +30,9 @@ struct NginxOptions
     bool requestLog = false;
     /// Logs the body of every request to "/body" on the plain port, one line each (bodyLog()).
     bool bodyLog = false;
+    /// The plain port also listens on 127.0.0.2, and every request on it is logged by the local
+    /// address it reached, one line each ("127.0.0.2"; addressLog()).
+    bool secondAddress = false;
 };
 
 /// Options for a TLS listener with these certificates (and the plain one).
@@ -56,6 +59,8 @@ public:
     /// With NginxOptions::bodyLog: the bodies of the requests to "/body", as the bytes nginx
     /// received (its log escapes them as \xHH; this undoes that), in order.
     std::vector<std::string> bodyLog() const;
+    /// With NginxOptions::secondAddress: one line per request on the plain port, its $server_addr.
+    std::string addressLog() const;
     std::string log() const;
     /// One line per TLS request: "<protocol> <r if the session was resumed, else .>".
     std::string tlsAccessLog() const;

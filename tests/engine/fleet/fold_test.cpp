@@ -94,6 +94,7 @@ RunEnd randomEnd(std::mt19937_64& random, unsigned loader)
     e.serverStreamLimit = random() % 2 ? 50 + static_cast<uint32_t>(random() % 50) : 0;
     e.warmupRequests = random() % 1000;
     if (random() % 2) e.firstConnectError = "connection refused by loader " + std::to_string(loader);
+    if (loader == 1) e.failure = "request(): script.lua:4: boom\nstack traceback:\n\t[C]: in function 'error'";
     for (int i = 0; i < 20; ++i)
         e.threadRates.perThreadRequestsPerS.push_back(static_cast<double>(random() % 10'000));
     e.entries.resize(ENTRIES);
@@ -219,6 +220,7 @@ TEST(Fold, LoadersFoldedEqualOneProcess)
         EXPECT_EQ(got.serverStreamLimit, expected.serverStreamLimit);
         EXPECT_EQ(got.warmupRequests, expected.warmupRequests);
         EXPECT_EQ(got.firstConnectError.empty(), expected.firstConnectError.empty());
+        EXPECT_EQ(got.failure, expected.failure); // a script's error crosses the loader stream whole
         auto samples = [](RateSamples r) {
             std::sort(r.perThreadRequestsPerS.begin(), r.perThreadRequestsPerS.end());
             return r.perThreadRequestsPerS;
@@ -263,7 +265,7 @@ TEST(Fold, AResultIsItsIntervalsAndItsEnd)
         const IntervalSnapshot s = randomInterval(random, k);
         fold.add(s, IntervalRecord::of(s, COMMON_START_MS + 1000 * k));
     }
-    const RunResult first = fold.finish(randomEnd(random, 0));
+    const RunResult first = fold.finish(randomEnd(random, 1));
     RunFold again(whole);
     for (const IntervalRecord& r : first.intervals)
         again.add(r);
@@ -276,6 +278,8 @@ TEST(Fold, AResultIsItsIntervalsAndItsEnd)
     EXPECT_DOUBLE_EQ(second.targetRatePerS, first.targetRatePerS);
     EXPECT_EQ(second.warmupRequests, first.warmupRequests);
     EXPECT_EQ(second.reconnects, first.reconnects);
+    EXPECT_EQ(second.failure, first.failure);
+    EXPECT_FALSE(second.failure.empty());
     for (size_t i = 0; i < ENTRIES; ++i)
         expectSameEntry(second.entries[i], first.entries[i], i);
 }
