@@ -88,13 +88,13 @@ bool Nginx::start(const NginxOptions& options)
         + "  log_format tls_resumption '$ssl_protocol $ssl_session_reused';\n"
         + "  log_format protocol_status '$server_protocol $status';\n"
         + "  log_format method_uri_status '$request_method $request_uri $status';\n"
-        + "  log_format request_body '$request_body';\n"
-        + "  server {\n    listen 127.0.0.1:" + std::to_string(m_port) + " backlog=4096;\n"
+        + "  log_format request_body '$request_body';\n" + "  server {\n    listen 127.0.0.1:" + std::to_string(m_port)
+        + " backlog=4096;\n"
         + (options.requestLog ? "    access_log " + dir + "/logs/access.log method_uri_status;\n" : std::string())
         // nginx reads a body (and fills $request_body) only for a location that passes it on:
         // /body hands it to /mix/ of the same server, which answers 200.
         + (options.bodyLog ? "    location = /body { access_log " + dir + "/logs/body.log request_body; proxy_pass "
-                      + "http://127.0.0.1:" + std::to_string(m_port) + "/mix/body; }\n"
+                    + "http://127.0.0.1:" + std::to_string(m_port) + "/mix/body; }\n"
                            : std::string())
         + locations + "  }\n";
     if (tls) {
@@ -129,6 +129,20 @@ bool Nginx::start(const NginxOptions& options)
                 "}\n"
                 "  }\n";
     }
+    if (!options.balancedUpstreams.empty()) {
+        m_balancerPort = freeTcpPort();
+        // $upstream_response_time is "-" while the headers are sent (nginx sets it when the
+        // upstream's answer is finished, after it forwarded the header): the header carries
+        // $upstream_header_time, which the built-in servers' delays hold as long.
+        conf += "  log_format balanced '$upstream_addr $upstream_header_time $status';\n"
+                "  upstream balanced {\n";
+        for (const auto& [port, weight] : options.balancedUpstreams)
+            conf += "    server 127.0.0.1:" + std::to_string(port) + " weight=" + std::to_string(weight) + ";\n";
+        conf += "    keepalive 64;\n  }\n  server {\n    listen 127.0.0.1:" + std::to_string(m_balancerPort)
+            + " backlog=4096;\n    access_log " + dir + "/logs/balancer.log balanced;\n"
+            + "    location / { proxy_pass http://balanced; proxy_http_version 1.1; proxy_set_header Connection \"\"; "
+              "add_header X-Upstream-Time $upstream_header_time always; }\n  }\n";
+    }
     conf += "}\n";
     writeFile(dir + "/nginx.conf", conf);
 
@@ -138,6 +152,7 @@ bool Nginx::start(const NginxOptions& options)
         return false;
     if (!waitForPort("127.0.0.1", m_port, START_TIMEOUT_MS)) return false;
     if (options.reverseProxy && !waitForPort("127.0.0.1", m_proxyPort, START_TIMEOUT_MS)) return false;
+    if (m_balancerPort && !waitForPort("127.0.0.1", m_balancerPort, START_TIMEOUT_MS)) return false;
     if (m_h2cPort && !waitForPort("127.0.0.1", m_h2cPort, START_TIMEOUT_MS)) return false;
     if (m_h2Port && !waitForPort("127.0.0.1", m_h2Port, START_TIMEOUT_MS)) return false;
     return !tls || waitForPort("127.0.0.1", m_tlsPort, START_TIMEOUT_MS);
@@ -166,6 +181,11 @@ std::vector<std::string> Nginx::bodyLog() const
 std::string Nginx::requestLog() const
 {
     return readFile(m_dir.path() + "/logs/access.log");
+}
+
+std::string Nginx::balancerLog() const
+{
+    return readFile(m_dir.path() + "/logs/balancer.log");
 }
 
 std::string Nginx::http2AccessLog() const
