@@ -236,3 +236,62 @@ TEST(RunBackends, Http2ResponsesAreNotedToo)
     EXPECT_EQ(r.backends.stats[0].requests, r.requests);
     EXPECT_EQ(r.upstreamMissing, r.requests) << "the server sends no Server-Timing: every response counted as missing";
 }
+
+// serve --backends N --spread skewed --upstream-time-header: one built-in server stands in for a
+// gateway over N backends, offline. The open model drains, so the run counts every answer the
+// server gave, and the spread is the server's table: backend i weighted N - i, exact per cycle.
+TEST(RunBackends, TheBuiltInServerStandsInForWeightedBackendsAndAGateway)
+{
+    TargetServerOptions o;
+    o.backends = 4;
+    o.skewedBackends = true;
+    o.upstreamTimeHeader = true;
+    o.delayUs = 2000;
+    TargetServer server(o);
+    ASSERT_TRUE(server.start().ok());
+    RunConfig cfg = balancedRun(server.port(), 1000, 1'000'000);
+    cfg.upstreamTime = *parseUpstreamTime("header:x-envoy-upstream-service-time");
+    RunController controller(cfg);
+    ASSERT_TRUE(controller.prepare().ok());
+    const RunResult r = controller.run();
+    ASSERT_EQ(r.errors.total(), 0u);
+    ASSERT_GE(r.requests, 100u);
+    ASSERT_EQ(r.requests, server.requestsServed());
+    ASSERT_EQ(backendBalanceOf(r.backends).backends, 4u);
+    for (unsigned i = 0; i < 4; ++i) {
+        const BackendStats* b = find(r.backends, "backend-" + std::to_string(i));
+        ASSERT_NE(b, nullptr) << i;
+        const double weight = 4.0 - i;
+        EXPECT_NEAR(static_cast<double>(b->requests), r.requests * weight / 10, weight) << i;
+    }
+    // Every answer said 2 ms upstream; the front door is the rest of each service time.
+    EXPECT_EQ(r.upstreamTime.count(), r.requests);
+    EXPECT_EQ(r.upstreamTime.minUs(), 2000u);
+    EXPECT_EQ(r.upstreamTime.maxUs(), 2000u);
+    EXPECT_EQ(r.frontDoor.count(), r.requests);
+    EXPECT_EQ(r.frontDoor.sumUs() + r.upstreamTime.sumUs(), r.serviceLatency.sumUs())
+        << "no service time was shorter than the 2 ms the server held each answer";
+}
+
+TEST(RunBackends, TheStandInAnswersOverHttp2Too)
+{
+    TargetServerOptions o;
+    o.backends = 3;
+    o.upstreamTimeHeader = true;
+    TargetServer server(o);
+    ASSERT_TRUE(server.start().ok());
+    RunConfig cfg = balancedRun(server.port(), 600, 1'000'000);
+    cfg.httpVersion = HttpVersion::Http2;
+    cfg.streams = 4;
+    cfg.upstreamTime = *parseUpstreamTime("header:x-envoy-upstream-service-time");
+    RunController controller(cfg);
+    ASSERT_TRUE(controller.prepare().ok());
+    const RunResult r = controller.run();
+    ASSERT_EQ(r.errors.total(), 0u);
+    ASSERT_EQ(r.requests, server.requestsServed());
+    const BackendBalance balance = backendBalanceOf(r.backends);
+    EXPECT_EQ(balance.backends, 3u);
+    EXPECT_LE(balance.maxShare * balance.requests - balance.minShare * balance.requests, 1.0 + 1e-9) << "in turn";
+    EXPECT_EQ(r.upstreamTime.count(), r.requests);
+    EXPECT_EQ(r.upstreamTime.maxUs(), 0u);
+}
