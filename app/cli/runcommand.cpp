@@ -153,6 +153,22 @@ Result<RunConfig> toConfig(const RunArgs& a)
         cfg.slos.push_back(*slo);
     }
     cfg.sloAbort = a.sloAbort;
+    if (!a.backendFrom.empty()) {
+        auto spec = parseBackendFrom(a.backendFrom);
+        if (!spec) return Error { spec.error() };
+        cfg.backendFrom = *spec;
+    }
+    if (!a.maxBackends.empty()) {
+        if (!cfg.backendFrom.enabled()) return Error { "--max-backends needs --backend-from" };
+        unsigned n = 0;
+        if (auto st = count(a.maxBackends, "--max-backends", n); !st) return Error { st.error() };
+        cfg.backendFrom.maxBackends = n;
+    }
+    if (!a.upstreamTime.empty()) {
+        auto spec = parseUpstreamTime(a.upstreamTime);
+        if (!spec) return Error { spec.error() };
+        cfg.upstreamTime = *spec;
+    }
     if (!a.stages.empty()) {
         auto plan = parseStages(a.stages);
         if (!plan) return Error { plan.error() };
@@ -270,6 +286,14 @@ void addRunCommand(CLI::App& app, RunArgs& a)
         ->allow_extra_args(false);
     run->add_flag("--slo-abort", a.sloAbort,
         "Stop early once an errors or non-2xx budget is spent (checked after 5s of measurement)");
+    run->add_option("--backend-from", a.backendFrom,
+        "Name the backend of each response and break the run down by backend: body (its first line, as "
+        "serve_hostname answers), header:NAME, or body-regex:RE (the first capture group)");
+    run->add_option("--max-backends", a.maxBackends,
+        "--backend-from: distinct backends kept (default 256); responses of any further one count as (other)");
+    run->add_option("--upstream-time", a.upstreamTime,
+        "Split each latency into the upstream's and the front door's: header:NAME[:ms|s|us] (ms by default, as "
+        "x-envoy-upstream-service-time; nginx's $upstream_response_time is :s) or server-timing:NAME (its dur)");
     run->add_option("--shard", a.shard,
         "Run loader I's share of a run spread over N loaders: I/N (I may be $JOB_COMPLETION_INDEX); merge the "
         "loaders' --json results with 'merge'");

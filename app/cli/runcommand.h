@@ -48,6 +48,9 @@ struct RunArgs
     uint64_t seed = 1; ///< --seed: random and weighted mixes repeat with the same seed
     std::vector<std::string> slos; ///< --slo: thresholds the run is judged by (exit code 4 when one fails)
     bool sloAbort = false;
+    std::string backendFrom; ///< --backend-from body|header:NAME|body-regex:RE
+    std::string maxBackends; ///< --max-backends N (default 256)
+    std::string upstreamTime; ///< --upstream-time header:NAME[:ms|s|us]|server-timing:NAME
     std::string dbPath; ///< --db: store the run in this session
     std::string targetName; ///< --target: the session's target (default: named after the URL)
     std::vector<std::string> tags; ///< --tag: tags of the stored run

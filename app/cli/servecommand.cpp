@@ -25,6 +25,17 @@ void addServeCommand(CLI::App& app, ServeArgs& a)
     serve->add_option("--duration", a.duration, "Stop after this long (default: until Ctrl-C)");
     serve->add_option("--stall-every", a.stallEvery, "Stall periodically: the period (e.g. 5s)");
     serve->add_option("--stall-for", a.stallFor, "Stall length: hold every answer this long at the end of each period");
+    serve
+        ->add_option("--backends", a.backends,
+            "Answer as N named backends behind one front door: the body is 'backend-<i>' (as serve_hostname "
+            "answers), for --backend-from body")
+        ->check(CLI::Range(1u, 4096u));
+    serve
+        ->add_option(
+            "--spread", a.spread, "--backends: even (in turn, the default) or skewed (backend i weighted N - i)")
+        ->check(CLI::IsMember({ "even", "skewed" }));
+    serve->add_flag("--upstream-time-header", a.upstreamTimeHeader,
+        "Add x-envoy-upstream-service-time (the --delay in ms) to every answer, as Envoy states its upstream's time");
 }
 
 int serveCommand(const ServeArgs& a)
@@ -73,6 +84,9 @@ int serveCommand(const ServeArgs& a)
     options.text = a.text;
     options.stallEveryUs = stallEveryUs;
     options.stallForUs = stallForUs;
+    options.backends = a.backends;
+    options.skewedBackends = a.spread == "skewed";
+    options.upstreamTimeHeader = a.upstreamTimeHeader;
     TargetServer server(options);
     if (auto st = server.start(); !st) {
         printError(st.error());

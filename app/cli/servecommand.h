@@ -21,6 +21,9 @@ struct ServeArgs
     std::string duration; ///< stop by itself after this long (default: until Ctrl-C)
     std::string stallEvery; ///< hold all answers periodically (coordinated-omission demos and tests)
     std::string stallFor;
+    unsigned backends = 0; ///< --backends N: answer as N named backends
+    std::string spread = "even"; ///< --spread even|skewed
+    bool upstreamTimeHeader = false; ///< --upstream-time-header
 };
 
 void addServeCommand(CLI::App& app, ServeArgs& args);

@@ -118,9 +118,11 @@ void addExportCommand(CLI::App& app, ExportArgs& a)
     cmd->add_option("--run", a.runIds, "Run id (repeatable: several runs side by side)")
         ->required()
         ->allow_extra_args(false);
-    cmd->add_option("--what", a.what, "summary, series (the intervals), percentiles (the full spectrum) or status")
+    cmd->add_option("--what", a.what,
+           "summary, series (the intervals), percentiles (the full spectrum), status, backends (--backend-from: one "
+           "row per backend) or upstream (--upstream-time: the split)")
         ->required()
-        ->check(CLI::IsMember({ "summary", "series", "percentiles", "status" }));
+        ->check(CLI::IsMember({ "summary", "series", "percentiles", "status", "backends", "upstream" }));
     CLI::Option* csv = cmd->add_option("--csv", a.output, "Write CSV, to OUT or to stdout when OUT is missing or '-'")
                            ->expected(0, 1);
     cmd->callback([&a, csv] { a.csv = csv->count() > 0; });
@@ -149,6 +151,8 @@ int exportCommand(const ExportArgs& a)
     const std::string csv = a.what == "summary" ? summaryCsv(runs)
         : a.what == "series"                    ? seriesCsv(runs)
         : a.what == "percentiles"               ? percentilesCsv(runs)
+        : a.what == "backends"                  ? backendsCsv(runs)
+        : a.what == "upstream"                  ? upstreamCsv(runs)
                                                 : statusCsv(runs);
     if (a.output.empty() || a.output == "-") {
         std::cout << csv << std::flush;

@@ -5,6 +5,7 @@
 // capture the parser skips bodies and keeps no header bytes, as it always did.
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,12 +22,19 @@ struct HeaderField
 struct ResponseCapture
 {
     bool wantBody = false; ///< keep the body (decoded from chunks); headers are always kept
+    size_t bodyLimit = SIZE_MAX; ///< with wantBody: keep at most this many bytes of it
     /// The header block: HTTP/1.1 the bytes from the status line to the blank line as
     /// received; HTTP/2 "name: value\r\n" per regular field (pseudo fields left out).
     std::string head;
     std::string body; ///< the body, without chunk framing (empty unless wantBody)
     std::vector<HeaderField> fields; ///< filled by splitFields(), pointing into head
 
+    /// Keeps what fits under bodyLimit of n more body bytes.
+    void appendBody(const char* bytes, size_t n)
+    {
+        const size_t room = bodyLimit > body.size() ? bodyLimit - body.size() : 0;
+        body.append(bytes, n < room ? n : room);
+    }
     /// Splits head into fields (a status line first, if any, is skipped; an obs-fold
     /// line continues the previous value). Views stay valid until head changes.
     void splitFields();

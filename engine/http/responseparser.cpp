@@ -285,18 +285,19 @@ bool ResponseParser::headersEnded()
 // CAPTURE: the bytes of the header block (not of trailers) are copied into m_capture as
 // they are consumed: from where a header state began in this input to where the block
 // ended or the input did (flushHead); body bytes are copied where they are skipped.
-template <bool CAPTURE> ResponseParser::Result ResponseParser::parse(const unsigned char* p, size_t len, size_t& pos)
+template<bool CAPTURE> ResponseParser::Result ResponseParser::parse(const unsigned char* p, size_t len, size_t& pos)
 {
     [[maybe_unused]] size_t headFrom = SIZE_MAX;
     [[maybe_unused]] auto flushHead = [&] {
         if constexpr (CAPTURE) {
-            if (headFrom != SIZE_MAX) m_capture->head.append(reinterpret_cast<const char*>(p) + headFrom, pos - headFrom);
+            if (headFrom != SIZE_MAX)
+                m_capture->head.append(reinterpret_cast<const char*>(p) + headFrom, pos - headFrom);
             headFrom = SIZE_MAX;
         }
     };
     [[maybe_unused]] auto keepBody = [&](size_t n) {
         if constexpr (CAPTURE) {
-            if (m_capture->wantBody) m_capture->body.append(reinterpret_cast<const char*>(p) + pos, n);
+            if (m_capture->wantBody) m_capture->appendBody(reinterpret_cast<const char*>(p) + pos, n);
         }
     };
     while (pos < len) {

@@ -1,5 +1,6 @@
 #include "report/jsonreport.h"
 
+#include "report/backendreport.h"
 #include "report/generatorlag.h"
 #include "wire/intervalcodec.h"
 #include "wire/runendcodec.h"
@@ -90,6 +91,10 @@ std::vector<NamedHistogram> runHistograms(const RunResult& result)
     out.push_back({ "connect", &result.connectTime });
     if (result.config.request.url.isTls()) out.push_back({ "tls_handshake", &result.tlsHandshake });
     out.push_back({ "ttfb", &result.firstByte });
+    if (result.config.upstreamTime.enabled()) {
+        out.push_back({ "upstream", &result.upstreamTime });
+        out.push_back({ "front_door", &result.frontDoor });
+    }
     return out;
 }
 
@@ -185,6 +190,14 @@ Json reportJson(const RunResult& result)
         doc["slo"] = std::move(slo);
         doc["slo_ok"] = allSlosMet(result.slo);
         if (!result.sloAbortedBy.empty()) doc["slo_aborted_by"] = result.sloAbortedBy;
+    }
+    // Behind the front door: which backend answered, and the upstream / front-door split
+    // (three distributions side by side; the histograms are under "histograms").
+    if (result.config.backendFrom.enabled()) doc["backends"] = backendsReportJson(result);
+    if (result.config.upstreamTime.enabled()) {
+        doc["summary"]["upstream_time_us"] = splitSideJson(result.upstreamTime);
+        doc["summary"]["front_door_us"] = splitSideJson(result.frontDoor);
+        doc["summary"]["upstream_missing"] = result.upstreamMissing;
     }
     if (!result.loaders.empty()) {
         // A run made by several loaders: what each did (engine/fleet merged them).

@@ -1,5 +1,6 @@
 #include "report/wrktext.h"
 
+#include "report/backendreport.h"
 #include "report/generatorlag.h"
 #include "report/units.h"
 #include "stats/spectrum.h"
@@ -305,6 +306,7 @@ std::string formatRunReport(const RunResult& result, const TextReportOptions& op
     fmt::format_to(std::back_inserter(out), "Requests/sec: {:9.2f}\n", result.requestsPerS());
     fmt::format_to(std::back_inserter(out), "Transfer/sec: {:>10}B\n", formatBinary(result.bytesPerS()));
     if (!result.loaders.empty()) appendLoaders(out, result.loaders);
+    appendBehindTheFrontDoor(out, result);
     // The verdicts last, after every wrk line, so a pipeline's log ends with them.
     if (!result.sloAbortedBy.empty())
         fmt::format_to(std::back_inserter(out), "SLO abort: stopped after {}: the budget {} was spent\n",

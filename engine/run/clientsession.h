@@ -13,12 +13,13 @@
 // request, or that the session's output is a slice of a pre-built batch.
 // Calls are per read, per write or per response, never per byte.
 
+#include "run/requestsource.h"
+#include "run/responseobserver.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <span>
-
-#include "run/requestsource.h"
 
 namespace wb {
 
@@ -39,6 +40,7 @@ struct Completion
     bool closing = false; ///< the connection cannot carry another request after this response
     bool reset = false; ///< HTTP/2: the server reset the stream (RST_STREAM): no response, the connection goes on
     uint64_t firstByteUs = 0; ///< when the read began that brought the response's first byte (0 when reset)
+    ResponseNote note = {}; ///< what the response observer noted (its defaults when none is set)
 };
 
 /// Receives completions while the session parses. It may call back into the

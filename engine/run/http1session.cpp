@@ -152,7 +152,7 @@ bool Http1Session::complete(CompletionHandler& handler)
     Completion done { m_ring[m_ringHead], m_parser.statusCode(), !m_parser.keepAlive() };
     done.firstByteUs = m_firstByteUs;
     if (m_requests->observer)
-        observeResponse(*m_requests->observer, *m_parser.capture(), done.request.entry, done.status);
+        done.note = observeResponse(*m_requests->observer, *m_parser.capture(), done.request.entry, done.status);
     m_ringHead = (m_ringHead + 1) % m_requests->depth;
     --m_inFlight;
     // Ready for the next response before the handler runs: it may submit and write at once.
@@ -184,8 +184,10 @@ Http1SessionPool::Http1SessionPool(Http1Requests requests, size_t sessions)
     m_sessions.reserve(sessions);
     if (m_requests.observer) {
         m_captures.resize(sessions);
-        for (ResponseCapture& capture : m_captures)
+        for (ResponseCapture& capture : m_captures) {
             capture.wantBody = m_requests.observer->wantsBody();
+            capture.bodyLimit = m_requests.observer->bodyBytesWanted();
+        }
     }
     for (size_t i = 0; i < sessions; ++i) {
         m_sessions.emplace_back(m_requests, m_ring.data() + i * m_requests.depth);

@@ -337,7 +337,7 @@ void Http2Session::onData(int32_t streamId, const uint8_t* data, size_t length)
 {
     if (!m_captures) return;
     if (Http2Stream* slot = slotOf(streamId); slot && !slot->cancelled)
-        captureOf(*slot).body.append(reinterpret_cast<const char*>(data), length);
+        captureOf(*slot).appendBody(reinterpret_cast<const char*>(data), length);
 }
 
 void Http2Session::onFrame(const nghttp2_frame& frame)
@@ -366,9 +366,10 @@ void Http2Session::onStreamClose(int32_t streamId, uint32_t errorCode)
     if (!slot->cancelled) {
         --m_active;
         if (errorCode == NGHTTP2_NO_ERROR && slot->status > 0) {
+            ResponseNote note;
             if (m_requests->observer)
-                observeResponse(*m_requests->observer, captureOf(*slot), slot->request.entry, slot->status);
-            m_done.push_back({ slot->request, slot->status, false, false, slot->firstByteUs });
+                note = observeResponse(*m_requests->observer, captureOf(*slot), slot->request.entry, slot->status);
+            m_done.push_back({ slot->request, slot->status, false, false, slot->firstByteUs, note });
         } else if (errorCode == NGHTTP2_REFUSED_STREAM)
             m_retry.push_back(slot->request); // not processed by the server (RFC 9113 8.7): safe to send again
         else
@@ -430,8 +431,10 @@ Http2SessionPool::Http2SessionPool(
 {
     if (observer) {
         m_captures.resize(m_slots.size());
-        for (ResponseCapture& capture : m_captures)
+        for (ResponseCapture& capture : m_captures) {
             capture.wantBody = observer->wantsBody();
+            capture.bodyLimit = observer->bodyBytesWanted();
+        }
     }
     for (size_t i = 0; i < sessions; ++i)
         m_sessions.emplace_back(m_requests, m_slots.data() + i * config.streams,

@@ -11,6 +11,7 @@
 
 #include "http/responsecapture.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string_view>
@@ -26,23 +27,42 @@ struct ObservedResponse
     std::string_view body; ///< decoded from chunks; empty unless the observer wantsBody()
 };
 
+/// What the worker records beside a response, when the run asks (--backend-from,
+/// --upstream-time): the observer reduces the response to this while its bytes are still
+/// there, the session carries it in the Completion, the worker records it with the latency
+/// (for HTTP/2 the two happen at different times, so the note travels, not the bytes).
+struct ResponseNote
+{
+    static constexpr uint16_t NO_BACKEND = UINT16_MAX;
+    uint16_t backend = NO_BACKEND; ///< index in the worker's backend name table; NO_BACKEND: none named
+    bool upstreamKnown = false; ///< the response said how long its upstream took
+    uint64_t upstreamUs = 0; ///< that time, when known
+};
+
 class ResponseObserver
 {
 public:
     virtual ~ResponseObserver() = default;
     /// Asked once, when the sessions are made: keep the bodies too (they cost a copy each).
     virtual bool wantsBody() const { return false; }
+    /// With wantsBody(): at most this many bytes of each body are kept (the rest is skipped).
+    virtual size_t bodyBytesWanted() const { return SIZE_MAX; }
     /// A response is complete. Called from inside the session (for HTTP/2, inside
     /// nghttp2's callback): it must not call into the session or the worker.
     virtual void onResponse(const ObservedResponse& response) = 0;
+    /// What the worker should record beside this response (called right after onResponse).
+    virtual ResponseNote note(const ObservedResponse&) { return {}; }
 };
 
-/// Hands a session's capture to the observer and empties the capture.
-inline void observeResponse(ResponseObserver& observer, ResponseCapture& capture, uint16_t entry, int status)
+/// Hands a session's capture to the observer and empties the capture; returns the observer's note.
+inline ResponseNote observeResponse(ResponseObserver& observer, ResponseCapture& capture, uint16_t entry, int status)
 {
     capture.splitFields();
-    observer.onResponse({ entry, status, capture.fields, capture.body });
+    const ObservedResponse response { entry, status, capture.fields, capture.body };
+    observer.onResponse(response);
+    const ResponseNote note = observer.note(response);
     capture.clear();
+    return note;
 }
 
 } // namespace wb

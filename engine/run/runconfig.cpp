@@ -34,6 +34,8 @@ Status RunConfig::validate() const
         return Error { "name one agent per loader" };
     if (loaders.on == LoaderPlacement::On::Kubernetes && loaders.kubeNamespace.empty())
         return Error { "a Kubernetes namespace is required" };
+    if (backendFrom.enabled() && (backendFrom.maxBackends == 0 || backendFrom.maxBackends > 4096))
+        return Error { "--max-backends must be between 1 and 4096" };
     if (threads == 0) return Error { "threads must be at least 1" };
     if (connections == 0) return Error { "connections must be at least 1" };
     if (loaders.count == 0) return Error { "loaders must be at least 1" };

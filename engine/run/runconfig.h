@@ -5,6 +5,7 @@
 #include "common/result.h"
 #include "http/request.h"
 #include "run/mixorder.h"
+#include "run/responsenotes.h"
 #include "run/slo.h"
 
 #include <cstdint>
@@ -146,6 +147,12 @@ struct RunConfig
     bool sloAbort = false;
     /// --loaders N [--on kubernetes]: where the load is made (a share of it has count 1).
     LoaderPlacement loaders;
+    /// --backend-from: name each response's backend (a breakdown per backend); off by default.
+    BackendFrom backendFrom;
+    /// --upstream-time: split each latency into upstream and front door; off by default.
+    UpstreamTimeFrom upstreamTime;
+    /// Either of the two: the workers observe responses (costs nothing when false).
+    bool notesResponses() const { return backendFrom.enabled() || upstreamTime.enabled(); }
 
     bool http2() const { return httpVersion == HttpVersion::Http2; }
     bool openModel() const { return ratePerS > 0 || (!stages.empty() && !stagesAreConnections); }

@@ -57,6 +57,7 @@ RunFold::RunFold(const RunConfig& config, bool keepIntervals)
     : m_keepIntervals(keepIntervals)
 {
     m_result.config = config;
+    m_result.backends.limit = config.backendFrom.maxBackends;
 }
 
 void RunFold::add(const IntervalSnapshot& decoded, IntervalRecord record)

@@ -70,6 +70,13 @@ Worker::Worker(const LoadPlan& plan, unsigned workerIndex, unsigned connectionCo
     m_source = makeRequestSource(plan, workerIndex, slots);
     m_delays = !plan.schedule && m_source->delays(); // the open model's schedule alone says when
     ResponseObserver* observer = plan.hooks.responseObserver ? plan.hooks.responseObserver(workerIndex) : nullptr;
+    // Only a run that asks for notes observes responses for them: otherwise the sessions keep
+    // no header bytes and no body, as before the seam (docs/PERFORMANCE.md).
+    if (plan.config.notesResponses()) {
+        m_noter = std::make_unique<ResponseNoter>(plan.config.backendFrom, plan.config.upstreamTime, observer);
+        observer = m_noter.get();
+        m_current.backends.limit = plan.config.backendFrom.maxBackends;
+    }
     // The protocol is the run's driver's: the worker only asks it for the sessions.
     m_sessions = plan.driver->makePool(plan.config, !plan.schedule, *m_source, observer, connectionCount);
     for (uint32_t i = 0; i < connectionCount; ++i)
@@ -547,6 +554,7 @@ bool Worker::onResponse(Connection& c, const Completion& done)
         if (done.firstByteUs >= request.sentUs && done.firstByteUs != 0)
             m_current.firstByte.record(done.firstByteUs - request.sentUs);
         m_current.status.add(status);
+        if (m_noter) recordNote(done.note, now - request.dueUs, now - request.sentUs, status, now);
         if (m_plan.schedule) {
             m_current.serviceLatency.record(now - request.sentUs);
             const uint64_t lagUs = request.sentUs - request.dueUs;
@@ -566,6 +574,31 @@ bool Worker::onResponse(Connection& c, const Completion& done)
     if (now >= m_plan.endUs) return c.session->inFlight() > 0;
     if (const uint32_t room = c.session->capacity(); room > 0) return startBatch(c, room);
     return true;
+}
+
+// Beside the response's latency: its backend (by the noter's name index, which the
+// interval's breakdown shares) and its upstream/front-door split. The front door is
+// the service time (send to complete) minus the upstream's: in the open model the
+// corrected latency also holds the time a request waited for its turn here, which is
+// ours, not the gateway's.
+void Worker::recordNote(const ResponseNote& note, uint64_t latencyUs, uint64_t serviceUs, int status, uint64_t nowUs)
+{
+    if (m_plan.config.backendFrom.enabled()) {
+        if (note.backend == ResponseNote::NO_BACKEND)
+            ++m_current.backends.unnamed;
+        else
+            m_current.backends.at(note.backend, m_noter->names())
+                .record(
+                    latencyUs, status < 200 || status > 399, static_cast<double>(nowUs - m_plan.measureStartUs) / 1e6);
+    }
+    if (m_plan.config.upstreamTime.enabled()) {
+        if (!note.upstreamKnown) {
+            ++m_current.upstreamMissing;
+            return;
+        }
+        m_current.upstreamTime.record(note.upstreamUs);
+        m_current.frontDoor.record(serviceUs > note.upstreamUs ? serviceUs - note.upstreamUs : 0);
+    }
 }
 
 void Worker::onPeerClosed(Connection& c)

@@ -9,6 +9,7 @@
 #include "run/loadplan.h"
 #include "run/protocoldriver.h"
 #include "run/requestsource.h"
+#include "run/responsenoter.h"
 #include "stats/entrystats.h"
 #include "stats/ratesamples.h"
 #include "stats/snapshot.h"
@@ -79,6 +80,7 @@ private:
     enum class Consumed : uint8_t { Done, WithOutput, Gone };
     Consumed consume(Connection& c, size_t length);
     bool onResponse(Connection& c, const Completion& done);
+    void recordNote(const ResponseNote& note, uint64_t latencyUs, uint64_t serviceUs, int status, uint64_t nowUs);
     void onPeerClosed(Connection& c);
     void fail(Connection& c, uint64_t ErrorCounts::*kind, const std::string& reason);
     void recycle(Connection& c, bool backoff);
@@ -115,6 +117,9 @@ private:
     SocketAddress m_address; ///< where this worker connects: the plan's, or its hooks' (wrk's thread.addr)
     std::vector<uint32_t> m_generation; ///< bumped per socket, tags epoll events so stale ones are ignored
     std::unique_ptr<RequestSource> m_source; ///< what each connection sends next
+    /// --backend-from / --upstream-time: reads each response's note (in front of the caller's
+    /// observer); null without them, and then no response is looked at for it.
+    std::unique_ptr<ResponseNoter> m_noter;
     std::unique_ptr<SessionPool> m_sessions; ///< one session per connection, made by the run's driver
     std::vector<DueTimer> m_timers; ///< min-heap by due time (open model; closed: delays)
     unsigned m_workerIndex = 0;

@@ -210,15 +210,25 @@ void H2ServerConnection::answer(int32_t id, Stream& s)
             reinterpret_cast<uint8_t*>(const_cast<char*>(value)), std::strlen(name), valueLength,
             NGHTTP2_NV_FLAG_NONE };
     };
-    const nghttp2_nv fields[] = { field(":status", statusText, 3), field("server", "wrkbench", 8),
-        field("content-type", "text/plain", 10), field("content-length", lengthText, lengthSize) };
+    const std::string& upstream = m_responder.upstreamValue();
+    const bool normal = s.request.route == Route::Default || s.request.route == Route::Delay;
+    const nghttp2_nv fields[]
+        = { field(":status", statusText, 3), field("server", "wrkbench", 8), field("content-type", "text/plain", 10),
+              field("x-envoy-upstream-service-time", upstream.data(), upstream.size()),
+              field("content-length", lengthText, lengthSize) };
+    // The upstream time is a field of normal answers only, when standing in for a gateway.
+    nghttp2_nv chosen[std::size(fields)];
+    size_t count = 0;
+    for (size_t i = 0; i < std::size(fields); ++i) {
+        if (i == 3 && (upstream.empty() || !normal)) continue;
+        chosen[count++] = fields[i];
+    }
     nghttp2_data_provider provider {};
     provider.read_callback
         = [](nghttp2_session*, int32_t stream, uint8_t* buffer, size_t size, uint32_t* flags, nghttp2_data_source*,
               void* u) { return self(u).readBody(stream, buffer, size, flags); };
     const bool withLength = status != 204 && status != 304;
-    nghttp2_submit_response(
-        m_session, id, fields, withLength ? std::size(fields) : std::size(fields) - 1, noBody ? nullptr : &provider);
+    nghttp2_submit_response(m_session, id, chosen, withLength ? count : count - 1, noBody ? nullptr : &provider);
     ++m_answered;
 }
 

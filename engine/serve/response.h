@@ -8,11 +8,13 @@
 #include "serve/outqueue.h"
 #include "serve/requesthead.h"
 
+#include <atomic>
 #include <charconv>
 #include <cstring>
 #include <string>
 #include <string_view>
 #include <unistd.h>
+#include <vector>
 
 namespace wb::serve {
 
@@ -40,8 +42,11 @@ enum class ConnectionHeader : uint8_t { None, Close, KeepAlive };
 
 constexpr size_t MAX_HEAD_TEXT = 256;
 
-/// Writes a response head into buf (MAX_HEAD_TEXT bytes); returns its length.
-inline size_t formatHead(char* buf, int status, Framing framing, uint64_t length, ConnectionHeader connection)
+/// Writes a response head into buf (MAX_HEAD_TEXT bytes); returns its length. extra: whole
+/// header lines ("Name: value\r\n") of the normal answer, at most MAX_EXTRA_HEAD bytes.
+constexpr size_t MAX_EXTRA_HEAD = 64;
+inline size_t formatHead(
+    char* buf, int status, Framing framing, uint64_t length, ConnectionHeader connection, std::string_view extra = {})
 {
     char* p = buf;
     auto put = [&p](std::string_view s) {
@@ -64,14 +69,16 @@ inline size_t formatHead(char* buf, int status, Framing framing, uint64_t length
         put("Connection: close\r\n");
     else if (connection == ConnectionHeader::KeepAlive)
         put("Connection: keep-alive\r\n");
+    put(extra.substr(0, MAX_EXTRA_HEAD));
     put("\r\n");
     return static_cast<size_t>(p - buf);
 }
 
-inline void appendHead(OutQueue& q, int status, Framing framing, uint64_t length, ConnectionHeader connection)
+inline void appendHead(
+    OutQueue& q, int status, Framing framing, uint64_t length, ConnectionHeader connection, std::string_view extra = {})
 {
     char buf[MAX_HEAD_TEXT];
-    q.appendBytes(buf, formatHead(buf, status, framing, length, connection));
+    q.appendBytes(buf, formatHead(buf, status, framing, length, connection, extra));
 }
 
 /// Three chunks (fewer for tiny bodies), so that clients really reassemble.
@@ -98,6 +105,35 @@ public:
     Responder(const Responder&) = delete; // m_body may point into m_text
     Responder& operator=(const Responder&) = delete;
 
+    /// Stand in for `count` backends behind one front door (serve --backends): each normal
+    /// answer's body is one backend's name ("backend-<i>\n", as serve_hostname answers), chosen
+    /// in turn (even) or by weights count, count-1, ..., 1 (skewed). upstreamMs >= 0: every normal
+    /// answer says x-envoy-upstream-service-time: upstreamMs. Call before prepare().
+    void standIn(unsigned count, bool skewed, int64_t upstreamMs)
+    {
+        m_names.clear();
+        m_pick.clear();
+        for (unsigned i = 0; i < count; ++i) {
+            m_names.push_back("backend-" + std::to_string(i) + "\n");
+            for (unsigned w = 0; w < (skewed ? count - i : 1); ++w)
+                m_pick.push_back(i);
+        }
+        // Weighted turns interleaved (i over the table's rows) rather than in runs of one backend.
+        if (skewed) {
+            std::vector<unsigned> spread;
+            for (unsigned round = 0; spread.size() < m_pick.size(); ++round)
+                for (unsigned i = 0; i < count; ++i)
+                    if (count - i > round) spread.push_back(i);
+            m_pick = std::move(spread);
+        }
+        m_upstreamValue = upstreamMs >= 0 ? std::to_string(upstreamMs) : "";
+        m_extra = upstreamMs >= 0 ? "x-envoy-upstream-service-time: " + m_upstreamValue + "\r\n" : "";
+    }
+    /// The x-envoy-upstream-service-time value of normal answers ("" when not sent).
+    const std::string& upstreamValue() const { return m_upstreamValue; }
+    const std::string& extraHead() const { return m_extra; }
+    const std::vector<std::string>& standInNames() const { return m_names; }
+
     /// bodySize >= 0: filler bodies of that size; else text, or "<host name>\n" when empty.
     void prepare(int64_t bodySize, const std::string& text)
     {
@@ -109,8 +145,14 @@ public:
             m_body = { m_text.data(), m_text.size(), Body::External };
         }
         char buf[MAX_HEAD_TEXT];
-        m_cannedHead.assign(buf, formatHead(buf, 200, Framing::Length, m_body.size, ConnectionHeader::None));
+        m_cannedHead.assign(buf, formatHead(buf, 200, Framing::Length, m_body.size, ConnectionHeader::None, m_extra));
         m_canned.clear();
+        m_standInCanned.clear();
+        for (const std::string& name : m_names) {
+            std::string answer(
+                buf, formatHead(buf, 200, Framing::Length, name.size(), ConnectionHeader::None, m_extra));
+            m_standInCanned.push_back(answer + name);
+        }
         if (m_body.size <= COPY_LIMIT) {
             m_canned = m_cannedHead;
             m_canned.append(m_body.kind == Body::Filler ? fillerPattern() : m_body.data, m_body.size);
@@ -122,6 +164,18 @@ public:
     void compose(OutQueue& q, const RequestHead& r, std::string_view echo, bool close) const
     {
         bool normalBody = r.route == Route::Default || r.route == Route::Delay;
+        if (normalBody && !m_names.empty()) { // a stand-in backend answers
+            const size_t i = pick();
+            if (!close && !r.http10 && !r.head) return q.appendBytes(m_standInCanned[i]);
+            const std::string& name = m_names[i];
+            appendHead(q, 200, Framing::Length, name.size(),
+                close          ? ConnectionHeader::Close
+                    : r.http10 ? ConnectionHeader::KeepAlive
+                               : ConnectionHeader::None,
+                m_extra);
+            if (!r.head) q.appendBytes(name.data(), name.size());
+            return;
+        }
         if (normalBody && !close && !r.http10) { // the benchmark case: copy a prepared answer
             if (r.head || m_canned.empty()) {
                 q.appendBytes(m_cannedHead);
@@ -149,7 +203,8 @@ public:
         auto connection = close ? ConnectionHeader::Close
             : r.http10          ? ConnectionHeader::KeepAlive
                                 : ConnectionHeader::None;
-        appendHead(q, status, framing, body.size, connection);
+        appendHead(
+            q, status, framing, body.size, connection, normalBody ? std::string_view(m_extra) : std::string_view());
         if (noBody || r.head) return;
         if (framing == Framing::Chunked)
             appendChunked(q, body);
@@ -157,8 +212,14 @@ public:
             body.appendTo(q, 0, body.size);
     }
 
-    /// The normal body (the text, the host name line, or filler), for HTTP/2 answers.
-    const Body& body() const { return m_body; }
+    /// The normal body (the text, the host name line, or filler), for HTTP/2 answers; a stand-in
+    /// backend's name when standing in.
+    Body body() const
+    {
+        if (m_names.empty()) return m_body;
+        const std::string& name = m_names[pick()];
+        return { name.data(), name.size(), Body::External };
+    }
 
     /// An error answer after which the connection closes; the body is the reason.
     static void composeError(OutQueue& q, int status)
@@ -177,6 +238,16 @@ private:
         return std::string(name) + "\n";
     }
 
+    /// The next stand-in backend: one counter for all loop threads (one atomic add per answer,
+    /// only while standing in), so the spread is the table's over the whole server.
+    size_t pick() const { return m_pick[m_turn.fetch_add(1, std::memory_order_relaxed) % m_pick.size()]; }
+
+    std::vector<std::string> m_names; // stand-in backends' bodies
+    std::vector<unsigned> m_pick; // a turn's backend, by turn modulo its size
+    std::vector<std::string> m_standInCanned; // each one's whole keep-alive answer
+    std::string m_extra; // extra header lines of normal answers
+    std::string m_upstreamValue;
+    mutable std::atomic<uint64_t> m_turn { 0 };
     std::string m_text;
     Body m_body; // the normal body
     std::string m_canned; // the whole keep-alive 200 answer, when the body is short enough to copy

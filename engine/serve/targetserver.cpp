@@ -686,6 +686,8 @@ Status TargetServer::start()
     };
     setPort(o.port);
 
+    d.responder.standIn(
+        o.backends, o.skewedBackends, o.upstreamTimeHeader ? static_cast<int64_t>((o.delayUs + 500) / 1000) : -1);
     d.responder.prepare(o.bodySize, o.text);
     // Capped at ~12 days so that the nanoseconds fit.
     int64_t delayNs = int64_t(std::min<uint64_t>(o.delayUs, uint64_t(1) << 40) * 1000);

@@ -26,6 +26,13 @@ struct TargetServerOptions
     /// answers for the last stallForUs of the period, then send them (0 = never).
     uint64_t stallEveryUs = 0;
     uint64_t stallForUs = 0;
+    /// serve --backends: answer as this many named backends ("backend-<i>\n" as the body, as
+    /// serve_hostname answers), in turn, or weighted count, count-1, ..., 1 when skewed (0 = off).
+    unsigned backends = 0;
+    bool skewedBackends = false;
+    /// serve --upstream-time-header: every normal answer carries x-envoy-upstream-service-time,
+    /// the delay in whole milliseconds, as Envoy states the time it waited for its upstream.
+    bool upstreamTimeHeader = false;
 };
 
 class TargetServer

@@ -66,6 +66,11 @@ IntervalRecord IntervalRecord::of(const IntervalSnapshot& s, int64_t startUnixMs
     r.connectHistogram = serialized(s.connectTime);
     r.tlsHandshakeHistogram = serialized(s.tlsHandshake);
     r.firstByteHistogram = serialized(s.firstByte);
+    r.backends = backendRecordsOf(s.backends);
+    r.unnamedResponses = s.backends.unnamed;
+    r.upstreamHistogram = serialized(s.upstreamTime);
+    r.frontDoorHistogram = serialized(s.frontDoor);
+    r.upstreamMissing = s.upstreamMissing;
     return r;
 }
 
@@ -99,6 +104,16 @@ LatencyHistogram IntervalRecord::firstByteHistogramDecoded() const
     return decoded(firstByteHistogram);
 }
 
+LatencyHistogram IntervalRecord::upstreamHistogramDecoded() const
+{
+    return decoded(upstreamHistogram);
+}
+
+LatencyHistogram IntervalRecord::frontDoorHistogramDecoded() const
+{
+    return decoded(frontDoorHistogram);
+}
+
 IntervalSnapshot IntervalRecord::snapshot() const
 {
     IntervalSnapshot s;
@@ -118,6 +133,10 @@ IntervalSnapshot IntervalRecord::snapshot() const
     s.connectTime = decoded(connectHistogram);
     s.tlsHandshake = decoded(tlsHandshakeHistogram);
     s.firstByte = decoded(firstByteHistogram);
+    s.backends = backendBreakdownOf(backends, unnamedResponses);
+    s.upstreamTime = decoded(upstreamHistogram);
+    s.frontDoor = decoded(frontDoorHistogram);
+    s.upstreamMissing = upstreamMissing;
     s.lateRequests = lateRequests;
     s.maxLagUs = maxLagUs;
     return s;
@@ -136,6 +155,15 @@ void IntervalRecord::add(const IntervalRecord& o)
     mergeInto(connectHistogram, o.connectHistogram);
     mergeInto(tlsHandshakeHistogram, o.tlsHandshakeHistogram);
     mergeInto(firstByteHistogram, o.firstByteHistogram);
+    mergeInto(upstreamHistogram, o.upstreamHistogram);
+    mergeInto(frontDoorHistogram, o.frontDoorHistogram);
+    upstreamMissing += o.upstreamMissing;
+    if (!o.backends.empty() || o.unnamedResponses > 0) {
+        BackendBreakdown merged = backendBreakdownOf(backends, unnamedResponses);
+        merged.add(backendBreakdownOf(o.backends, o.unnamedResponses));
+        backends = backendRecordsOf(merged);
+        unnamedResponses = merged.unnamed;
+    }
     if (!std::isnan(o.targetRatePerS))
         targetRatePerS = (std::isnan(targetRatePerS) ? 0 : targetRatePerS) + o.targetRatePerS;
     lateRequests += o.lateRequests;

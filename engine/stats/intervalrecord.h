@@ -7,6 +7,7 @@
 // send lag, the connection phases (serialised), and the wall-clock start, so records of several
 // loaders can be merged exactly (add(): counts summed, histograms added).
 
+#include "stats/backends.h"
 #include "stats/counters.h"
 #include "stats/latencysummary.h"
 
@@ -44,6 +45,14 @@ struct IntervalRecord
     std::string connectHistogram;
     std::string tlsHandshakeHistogram;
     std::string firstByteHistogram;
+    /// --backend-from: the backends that answered in this interval, by name; responses that
+    /// named none. --upstream-time: the two sides of the split (serialised) and the responses
+    /// that stated no upstream time.
+    std::vector<BackendRecord> backends;
+    uint64_t unnamedResponses = 0;
+    std::string upstreamHistogram;
+    std::string frontDoorHistogram;
+    uint64_t upstreamMissing = 0;
     /// A run made by several loaders: each loader's responses in this interval, by index, so a live
     /// view can show a loader that lags (made by the merge, not stored).
     std::vector<uint64_t> loaderRequests;
@@ -65,6 +74,8 @@ struct IntervalRecord
     LatencyHistogram connectHistogramDecoded() const;
     LatencyHistogram tlsHandshakeHistogramDecoded() const;
     LatencyHistogram firstByteHistogramDecoded() const;
+    LatencyHistogram upstreamHistogramDecoded() const;
+    LatencyHistogram frontDoorHistogramDecoded() const;
 
     /// The measurements back, histograms decoded (index, times, rate and connections as recorded).
     IntervalSnapshot snapshot() const;

@@ -4,6 +4,7 @@
 // workers by the run controller. Observers and the store receive the interval
 // as an IntervalRecord (stats/intervalrecord.h), made from a snapshot once.
 
+#include "stats/backends.h"
 #include "stats/counters.h"
 #include "stats/histogram.h"
 
@@ -28,6 +29,11 @@ struct Measurements
     LatencyHistogram connectTime; ///< TCP connect of every connection opened (reconnects included), successful ones
     LatencyHistogram tlsHandshake; ///< TLS handshake of every connection opened, successful ones
     LatencyHistogram firstByte; ///< send of a request to the first byte of its response (not corrected)
+    // Behind the front door (--backend-from, --upstream-time; empty without them):
+    BackendBreakdown backends; ///< which backend answered; responses that named none in backends.unnamed
+    LatencyHistogram upstreamTime; ///< the upstream time a response stated (header or Server-Timing)
+    LatencyHistogram frontDoor; ///< of the same responses: service time (send to complete) minus upstream time
+    uint64_t upstreamMissing = 0; ///< --upstream-time: responses that stated none (a subset of requests)
 
     /// Adds another set of measurements (another worker's, or the next interval's).
     void add(const Measurements& o)
@@ -42,6 +48,10 @@ struct Measurements
         connectTime.merge(o.connectTime);
         tlsHandshake.merge(o.tlsHandshake);
         firstByte.merge(o.firstByte);
+        backends.add(o.backends);
+        upstreamTime.merge(o.upstreamTime);
+        frontDoor.merge(o.frontDoor);
+        upstreamMissing += o.upstreamMissing;
         lateRequests += o.lateRequests;
         maxLagUs = std::max(maxLagUs, o.maxLagUs);
     }
@@ -57,6 +67,10 @@ struct Measurements
         connectTime.reset();
         tlsHandshake.reset();
         firstByte.reset();
+        backends.clear();
+        upstreamTime.reset();
+        frontDoor.reset();
+        upstreamMissing = 0;
         lateRequests = 0;
         maxLagUs = 0;
     }

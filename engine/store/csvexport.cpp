@@ -240,6 +240,59 @@ std::string percentilesCsv(const std::vector<RunData>& runs)
     return out;
 }
 
+namespace {
+
+// The run's measurements, folded from its stored intervals (the one fold: exact).
+Measurements foldedIntervals(const RunData& d)
+{
+    Measurements m;
+    m.backends.limit = d.run.config.backendFrom.maxBackends;
+    for (const IntervalRecord& r : d.intervals)
+        m.add(r.snapshot());
+    return m;
+}
+
+} // namespace
+
+std::string backendsCsv(const std::vector<RunData>& runs)
+{
+    std::string out = csvRow({ "run_id", "backend", "requests", "share", "non2xx", "p50_ms", "p90_ms", "p99_ms",
+        "max_ms", "first_seen_s", "last_seen_s" });
+    for (const RunData& d : runs) {
+        const Measurements m = foldedIntervals(d);
+        const double total = static_cast<double>(std::max<uint64_t>(1, m.requests));
+        for (size_t i = 0; i < m.backends.stats.size(); ++i) {
+            const BackendStats& s = m.backends.stats[i];
+            if (s.requests == 0) continue;
+            const auto at = [&](double p) { return ms(static_cast<double>(s.latency.valueAtPercentileUs(p))); };
+            out += csvRow({ std::to_string(d.run.id), m.backends.names[i], num(s.requests),
+                csvNumber(static_cast<double>(s.requests) / total), num(s.non2xx), at(50), at(90), at(99),
+                ms(static_cast<double>(s.latency.maxUs())), csvNumber(s.firstSeenS), csvNumber(s.lastSeenS) });
+        }
+    }
+    return out;
+}
+
+std::string upstreamCsv(const std::vector<RunData>& runs)
+{
+    std::string out
+        = csvRow({ "run_id", "kind", "count", "p50_ms", "p90_ms", "p99_ms", "mean_ms", "responses_without" });
+    for (const RunData& d : runs) {
+        if (!d.run.config.upstreamTime.enabled()) continue;
+        const Measurements m = foldedIntervals(d);
+        const LatencyHistogram& total = d.run.config.openModel() ? m.serviceLatency : m.latency;
+        const std::pair<const char*, const LatencyHistogram*> sides[]
+            = { { "latency", &total }, { "upstream", &m.upstreamTime }, { "front_door", &m.frontDoor } };
+        for (const auto& [kind, h] : sides) {
+            const auto at = [&](double p) { return ms(static_cast<double>(h->valueAtPercentileUs(p))); };
+            out += csvRow({ std::to_string(d.run.id), kind, num(h->count()), at(50), at(90), at(99),
+                h->empty() ? std::string() : ms(h->meanUs()),
+                kind == std::string("latency") ? "" : num(m.upstreamMissing) });
+        }
+    }
+    return out;
+}
+
 std::string statusCsv(const std::vector<RunData>& runs)
 {
     std::string out = csvRow({ "run_id", "status_code", "count" });

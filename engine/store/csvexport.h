@@ -34,5 +34,11 @@ std::string seriesCsv(const std::vector<RunData>& runs);
 std::string percentilesCsv(const std::vector<RunData>& runs);
 /// Responses by status code.
 std::string statusCsv(const std::vector<RunData>& runs);
+/// --backend-from: one row per run and backend (folded from its intervals): requests, share,
+/// non-2xx, latency p50/p90/p99/max, first and last seen.
+std::string backendsCsv(const std::vector<RunData>& runs);
+/// --upstream-time: per run, the three distributions side by side (kind latency, upstream,
+/// front_door: count, p50/p90/p99, mean) and the responses that stated no upstream time.
+std::string upstreamCsv(const std::vector<RunData>& runs);
 
 } // namespace wb

@@ -326,9 +326,25 @@ CREATE TABLE loaders (
 )sql";
 }
 
+// Version 10: behind the front door (--backend-from, --upstream-time). Each interval keeps the
+// backends that answered in it, as the wire's list (wire/intervalcodec backendsToJson: name,
+// counts, first/last seen, the latency histogram), so a run's breakdown, its evenness and its
+// appeared/vanished events fold from its intervals as every other figure does; the responses
+// that named none; and the two sides of the upstream split with the responses that stated none.
+std::string schemaV10()
+{
+    return R"sql(
+ALTER TABLE intervals ADD COLUMN backends TEXT NOT NULL DEFAULT '';  -- JSON list; '' without --backend-from
+ALTER TABLE intervals ADD COLUMN unnamed_responses INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE intervals ADD COLUMN upstream_histogram BLOB;
+ALTER TABLE intervals ADD COLUMN front_door_histogram BLOB;
+ALTER TABLE intervals ADD COLUMN upstream_missing INTEGER NOT NULL DEFAULT 0;
+)sql";
+}
+
 // MIGRATIONS[n] takes a file from version n to n + 1.
 constexpr MigrationStep MIGRATIONS[]
-    = { schemaV1, schemaV2, schemaV3, schemaV4, schemaV5, schemaV6, schemaV7, schemaV8, schemaV9 };
+    = { schemaV1, schemaV2, schemaV3, schemaV4, schemaV5, schemaV6, schemaV7, schemaV8, schemaV9, schemaV10 };
 static_assert(std::size(MIGRATIONS) == SCHEMA_VERSION, "one migration step per schema version");
 
 } // namespace

@@ -2,6 +2,7 @@
 
 #include "store/sqldatabase.h"
 #include "wire/configcodec.h"
+#include "wire/intervalcodec.h"
 
 #include <algorithm>
 #include <map>
@@ -196,6 +197,9 @@ const std::vector<std::string>& intervalColumns()
         c.push_back("send_lag_histogram");
         for (const char* prefix : PHASE_PREFIXES) // schema version 6
             c.push_back(std::string(prefix) + "histogram");
+        for (const char* name : { "backends", "unnamed_responses", "upstream_histogram", "front_door_histogram",
+                 "upstream_missing" }) // schema version 10
+            c.push_back(name);
         return c;
     }();
     return columns;
@@ -214,6 +218,8 @@ void bindInterval(SqlStatement& q, const IntervalRecord& r)
     bindLatency(q, r.sendLag);
     q.bindBlob(r.sendLagHistogram);
     q.bindBlob(r.connectHistogram).bindBlob(r.tlsHandshakeHistogram).bindBlob(r.firstByteHistogram);
+    q.bind(r.backends.empty() ? std::string() : dumpWireJson(backendsToJson(r.backends)));
+    q.bind(r.unnamedResponses).bindBlob(r.upstreamHistogram).bindBlob(r.frontDoorHistogram).bind(r.upstreamMissing);
 }
 
 IntervalRecord readInterval(const SqlStatement& q, int& column)
@@ -241,6 +247,15 @@ IntervalRecord readInterval(const SqlStatement& q, int& column)
     r.connectHistogram = q.blob(column++);
     r.tlsHandshakeHistogram = q.blob(column++);
     r.firstByteHistogram = q.blob(column++);
+    // What this process wrote: a list the codec refuses is left out, not guessed.
+    if (const std::string backends = q.text(column++); !backends.empty()) {
+        auto list = wireGuarded([&] { return backendsFromJson(parseWireJson(backends)); }, "");
+        if (list) r.backends = std::move(*list);
+    }
+    r.unnamedResponses = q.uint64(column++);
+    r.upstreamHistogram = q.blob(column++);
+    r.frontDoorHistogram = q.blob(column++);
+    r.upstreamMissing = q.uint64(column++);
     return r;
 }
 

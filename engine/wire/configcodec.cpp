@@ -67,6 +67,13 @@ void putLoad(Json& j, const RunConfig& c)
         j["slo"] = std::move(slos);
     }
     if (c.sloAbort) j["slo_abort"] = true;
+    // Behind the front door: as the options read ("body", "header:NAME", "body-regex:RE";
+    // "header:NAME:ms", "server-timing:NAME"); the text is bytes (a regex may hold any).
+    if (c.backendFrom.enabled()) {
+        putBytes(j, "backend_from", backendFromText(c.backendFrom));
+        if (c.backendFrom.maxBackends != DEFAULT_MAX_BACKENDS) j["max_backends"] = c.backendFrom.maxBackends;
+    }
+    if (c.upstreamTime.enabled()) putBytes(j, "upstream_time", upstreamTimeText(c.upstreamTime));
     if (c.loaders.distributed()) {
         const LoaderPlacement& l = c.loaders;
         j["loaders"] = Json { { "count", l.count }, { "on", loaderPlaceId(l.on) }, { "context", l.kubeContext },
@@ -135,6 +142,21 @@ Status getLoad(const Json& j, RunConfig& c)
         }
     }
     readIf(j, "slo_abort", c.sloAbort);
+    if (j.contains("backend_from") || j.contains("backend_from_base64")) {
+        std::string text;
+        if (auto st = readBytes(j, "backend_from", text); !st) return Error { st.error() };
+        auto spec = parseBackendFrom(text);
+        if (!spec) return Error { spec.error() };
+        c.backendFrom = *spec;
+        readIf(j, "max_backends", c.backendFrom.maxBackends);
+    }
+    if (j.contains("upstream_time") || j.contains("upstream_time_base64")) {
+        std::string text;
+        if (auto st = readBytes(j, "upstream_time", text); !st) return Error { st.error() };
+        auto spec = parseUpstreamTime(text);
+        if (!spec) return Error { spec.error() };
+        c.upstreamTime = *spec;
+    }
     if (auto it = j.find("loaders"); it != j.end() && it->is_object()) {
         LoaderPlacement& l = c.loaders;
         readIf(*it, "count", l.count);

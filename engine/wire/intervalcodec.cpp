@@ -20,7 +20,49 @@ WireJson latencySummaryJson(const LatencySummary& l)
         { "max", usOrZero(l.maxUs) }, { "mean", std::isnan(l.meanUs) ? 0.0 : l.meanUs } };
 }
 
+// Past this many backends an interval is refused: every one costs a histogram when read.
+constexpr size_t WIRE_MAX_BACKENDS = 4097;
+
 } // namespace
+
+WireJson backendsToJson(const std::vector<BackendRecord>& backends)
+{
+    WireJson list = WireJson::array();
+    for (const BackendRecord& b : backends) {
+        LatencyHistogram h;
+        if (!b.latencyHistogram.empty() && !h.deserialize(b.latencyHistogram)) h.reset();
+        WireJson j { { "name", b.name }, { "requests", b.requests }, { "non2xx", b.non2xx },
+            { "first_seen_s", b.firstSeenS }, { "last_seen_s", b.lastSeenS },
+            { "latency_us", latencySummaryJson(LatencySummary::of(h)) } };
+        putWireHistograms(j, { { "latency", &h } });
+        list.push_back(std::move(j));
+    }
+    return list;
+}
+
+std::vector<BackendRecord> backendsFromJson(const WireJson& list)
+{
+    if (!list.is_array()) throw WireError { "'backends' must be a list" };
+    if (list.size() > WIRE_MAX_BACKENDS)
+        throw WireError { fmt::format("{} backends in one interval, more than {}", list.size(), WIRE_MAX_BACKENDS) };
+    std::vector<BackendRecord> out;
+    for (const WireJson& j : list) {
+        if (!j.is_object()) throw WireError { "a backend must be an object" };
+        BackendRecord b;
+        b.name = wireText(j, "name");
+        if (b.name.empty()) throw WireError { "a backend without a name" };
+        b.requests = wireCount(j, "requests");
+        b.non2xx = wireCountOr(j, "non2xx", 0);
+        b.firstSeenS = wireNumber(j, "first_seen_s", -1);
+        b.lastSeenS = wireNumber(j, "last_seen_s", -1);
+        const LatencyHistogram h = wireHistogram(j, "latency");
+        if (h.count() > b.requests || b.non2xx > b.requests)
+            throw WireError { fmt::format("backend '{}' holds more latencies or non-2xx than requests", b.name) };
+        b.latencyHistogram = h.empty() ? std::string() : h.serialize();
+        out.push_back(std::move(b));
+    }
+    return out;
+}
 
 WireJson errorCountsToJson(const ErrorCounts& e)
 {
@@ -95,7 +137,20 @@ WireJson intervalToJson(const IntervalRecord& interval, const RunConfig& config)
     const LatencyHistogram connect = interval.connectHistogramDecoded();
     const LatencyHistogram tls = interval.tlsHandshakeHistogramDecoded();
     const LatencyHistogram firstByte = interval.firstByteHistogramDecoded();
+    const LatencyHistogram upstream = interval.upstreamHistogramDecoded();
+    const LatencyHistogram frontDoor = interval.frontDoorHistogramDecoded();
     std::vector<NamedHistogram> histograms { { "latency", &latency } };
+    if (config.backendFrom.enabled()) {
+        j["backends"] = backendsToJson(interval.backends);
+        j["unnamed_responses"] = interval.unnamedResponses;
+    }
+    if (config.upstreamTime.enabled()) {
+        j["upstream_time_us"] = latencySummaryJson(LatencySummary::of(upstream));
+        j["front_door_us"] = latencySummaryJson(LatencySummary::of(frontDoor));
+        j["upstream_missing"] = interval.upstreamMissing;
+        histograms.push_back({ "upstream", &upstream });
+        histograms.push_back({ "front_door", &frontDoor });
+    }
     if (open) {
         j["target_rps"] = std::isnan(interval.targetRatePerS) ? 0.0 : interval.targetRatePerS;
         j["service_latency_us"] = latencySummaryJson(interval.serviceLatency);
@@ -138,6 +193,15 @@ IntervalRecord intervalFromJson(const WireJson& j)
     s.connectTime = wireHistogram(j, "connect");
     s.tlsHandshake = wireHistogram(j, "tls_handshake");
     s.firstByte = wireHistogram(j, "ttfb");
+    s.upstreamTime = wireHistogram(j, "upstream");
+    s.frontDoor = wireHistogram(j, "front_door");
+    s.upstreamMissing = wireCountOr(j, "upstream_missing", 0);
+    if (j.contains("backends")) s.backends = backendBreakdownOf(backendsFromJson(j["backends"]), 0);
+    s.backends.unnamed = wireCountOr(j, "unnamed_responses", 0);
+    if (s.backends.namedRequests() + s.backends.unnamed > s.requests
+        || s.upstreamTime.count() + s.upstreamMissing > s.requests)
+        throw WireError { fmt::format(
+            "an interval names more backends or upstream times than its {} requests", s.requests) };
     if (s.latency.count() > s.requests)
         throw WireError { fmt::format(
             "an interval holds {} latencies for {} requests", s.latency.count(), s.requests) };

@@ -31,6 +31,10 @@ IntervalRecord intervalFromJson(const WireJson& j);
 /// The same from text; the error names what is wrong.
 Result<IntervalRecord> parseIntervalJson(std::string_view text);
 
+/// The backends of an interval as [{"name","requests","non2xx","first_seen_s","last_seen_s",
+/// "latency_us",histograms}], and back (bounded: at most 4097 of them).
+WireJson backendsToJson(const std::vector<BackendRecord>& backends);
+std::vector<BackendRecord> backendsFromJson(const WireJson& list);
 /// Error kinds as {"connect":..,"read":..,...}, and back.
 WireJson errorCountsToJson(const ErrorCounts& errors);
 ErrorCounts errorCountsFromJson(const WireJson& j);

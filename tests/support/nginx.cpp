@@ -132,6 +132,20 @@ bool Nginx::start(const NginxOptions& options)
                 "}\n"
                 "  }\n";
     }
+    if (!options.balancedUpstreams.empty()) {
+        m_balancerPort = freeTcpPort();
+        // $upstream_response_time is "-" while the headers are sent (nginx sets it when the
+        // upstream's answer is finished, after it forwarded the header): the header carries
+        // $upstream_header_time, which the built-in servers' delays hold as long.
+        conf += "  log_format balanced '$upstream_addr $upstream_header_time $status';\n"
+                "  upstream balanced {\n";
+        for (const auto& [port, weight] : options.balancedUpstreams)
+            conf += "    server 127.0.0.1:" + std::to_string(port) + " weight=" + std::to_string(weight) + ";\n";
+        conf += "    keepalive 64;\n  }\n  server {\n    listen 127.0.0.1:" + std::to_string(m_balancerPort)
+            + " backlog=4096;\n    access_log " + dir + "/logs/balancer.log balanced;\n"
+            + "    location / { proxy_pass http://balanced; proxy_http_version 1.1; proxy_set_header Connection \"\"; "
+              "add_header X-Upstream-Time $upstream_header_time always; }\n  }\n";
+    }
     conf += "}\n";
     writeFile(dir + "/nginx.conf", conf);
 
@@ -141,6 +155,7 @@ bool Nginx::start(const NginxOptions& options)
         return false;
     if (!waitForPort("127.0.0.1", m_port, START_TIMEOUT_MS)) return false;
     if (options.reverseProxy && !waitForPort("127.0.0.1", m_proxyPort, START_TIMEOUT_MS)) return false;
+    if (m_balancerPort && !waitForPort("127.0.0.1", m_balancerPort, START_TIMEOUT_MS)) return false;
     if (m_h2cPort && !waitForPort("127.0.0.1", m_h2cPort, START_TIMEOUT_MS)) return false;
     if (m_h2Port && !waitForPort("127.0.0.1", m_h2Port, START_TIMEOUT_MS)) return false;
     return !tls || waitForPort("127.0.0.1", m_tlsPort, START_TIMEOUT_MS);
@@ -174,6 +189,11 @@ std::string Nginx::requestLog() const
 std::string Nginx::addressLog() const
 {
     return readFile(m_dir.path() + "/logs/address.log");
+}
+
+std::string Nginx::balancerLog() const
+{
+    return readFile(m_dir.path() + "/logs/balancer.log");
 }
 
 std::string Nginx::http2AccessLog() const

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace wb::test {
@@ -33,6 +34,12 @@ struct NginxOptions
     /// The plain port also listens on 127.0.0.2, and every request on it is logged by the local
     /// address it reached, one line each ("127.0.0.2"; addressLog()).
     bool secondAddress = false;
+    /// A load balancer (balancerPort()) over these upstreams, (port, weight) each: nginx's weighted
+    /// round robin with keep-alive upstream connections. Every answer carries
+    /// "X-Upstream-Time: $upstream_header_time" (seconds; $upstream_response_time is not known
+    /// yet when nginx sends the headers), and is logged as
+    /// "$upstream_addr $upstream_header_time $status" (balancerLog()).
+    std::vector<std::pair<uint16_t, unsigned>> balancedUpstreams;
 };
 
 /// Options for a TLS listener with these certificates (and the plain one).
@@ -52,6 +59,10 @@ public:
     uint16_t proxyPort() const { return m_proxyPort; }
     uint16_t h2cPort() const { return m_h2cPort; }
     uint16_t h2Port() const { return m_h2Port; }
+    uint16_t balancerPort() const { return m_balancerPort; }
+    /// With NginxOptions::balancedUpstreams: one line per request, "127.0.0.1:PORT 0.002 200"
+    /// (several addresses, comma-separated, when nginx tried more than one).
+    std::string balancerLog() const;
     /// One line per request on the HTTP/2 ports: "<server protocol> <status>", e.g. "HTTP/2.0 200".
     std::string http2AccessLog() const;
     /// With NginxOptions::requestLog: one line per request on the plain port, "GET /mix/a?x=1 200".
@@ -78,6 +89,7 @@ private:
     uint16_t m_proxyPort = 0;
     uint16_t m_h2cPort = 0;
     uint16_t m_h2Port = 0;
+    uint16_t m_balancerPort = 0;
 };
 
 } // namespace wb::test

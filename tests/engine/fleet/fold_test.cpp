@@ -42,6 +42,8 @@ RunConfig wholeConfig()
         c.mix.entries.push_back(e);
     }
     c.request = c.mix.entries.front().request;
+    c.backendFrom = *parseBackendFrom("header:x-pod");
+    c.upstreamTime = *parseUpstreamTime("header:x-envoy-upstream-service-time");
     return c;
 }
 
@@ -54,8 +56,24 @@ IntervalSnapshot randomInterval(std::mt19937_64& random, unsigned index)
     s.startS = index;
     s.endS = index + 1;
     const uint64_t answered = 20 + upTo(200);
+    // Each loader meets the backends in an order of its own (its own name table), some only
+    // on some loaders: the merge goes by name.
+    std::vector<std::string> table;
+    for (uint64_t i = 0, n = 1 + upTo(6); i < n; ++i)
+        table.push_back("pod-" + std::to_string(upTo(9)));
     for (uint64_t i = 0; i < answered; ++i) {
         const uint64_t latency = 50 + upTo(random() % 4 == 0 ? 5'000'000 : 20'000);
+        if (random() % 8 == 0)
+            ++s.backends.unnamed;
+        else
+            s.backends.at(upTo(table.size() - 1), table)
+                .record(latency, random() % 10 == 0, index + static_cast<double>(upTo(999)) / 1000);
+        if (random() % 5 == 0) {
+            ++s.upstreamMissing;
+        } else {
+            s.upstreamTime.record(latency / 2);
+            s.frontDoor.record(latency - latency / 2);
+        }
         s.latency.record(latency);
         s.serviceLatency.record(latency / 2 + 1);
         s.sendLag.record(upTo(3000));
@@ -209,6 +227,12 @@ TEST(Fold, LoadersFoldedEqualOneProcess)
         expectSameHistogram(got.connectTime, expected.connectTime, "connect");
         expectSameHistogram(got.tlsHandshake, expected.tlsHandshake, "tls");
         expectSameHistogram(got.firstByte, expected.firstByte, "first byte");
+        expectSameHistogram(got.upstreamTime, expected.upstreamTime, "upstream");
+        expectSameHistogram(got.frontDoor, expected.frontDoor, "front door");
+        EXPECT_EQ(got.upstreamMissing, expected.upstreamMissing);
+        EXPECT_EQ(got.backends.unnamed, expected.backends.unnamed);
+        ASSERT_EQ(backendRecordsOf(got.backends), backendRecordsOf(expected.backends));
+        EXPECT_GT(expected.backends.names.size(), 1u);
         EXPECT_EQ(got.lateRequests, expected.lateRequests);
         EXPECT_EQ(got.maxLagUs, expected.maxLagUs);
         EXPECT_DOUBLE_EQ(got.durationS, expected.durationS);
@@ -244,6 +268,8 @@ TEST(Fold, LoadersFoldedEqualOneProcess)
             EXPECT_EQ(a.latencyHistogram, b.latencyHistogram) << k;
             EXPECT_EQ(a.sendLagHistogram, b.sendLagHistogram) << k;
             EXPECT_EQ(a.firstByteHistogram, b.firstByteHistogram) << k;
+            EXPECT_EQ(a.backends, b.backends) << k;
+            EXPECT_EQ(a.upstreamHistogram, b.upstreamHistogram) << k;
             EXPECT_EQ(a.startUnixMs, b.startUnixMs) << k;
             EXPECT_NEAR(a.targetRatePerS, b.targetRatePerS, 1e-6) << k;
         }
@@ -274,6 +300,8 @@ TEST(Fold, AResultIsItsIntervalsAndItsEnd)
     EXPECT_EQ(second.errors, first.errors);
     expectSameHistogram(second.latency, first.latency, "latency");
     expectSameHistogram(second.sendLag, first.sendLag, "send lag");
+    expectSameHistogram(second.frontDoor, first.frontDoor, "front door");
+    EXPECT_EQ(backendRecordsOf(second.backends), backendRecordsOf(first.backends));
     EXPECT_DOUBLE_EQ(second.durationS, first.durationS);
     EXPECT_DOUBLE_EQ(second.targetRatePerS, first.targetRatePerS);
     EXPECT_EQ(second.warmupRequests, first.warmupRequests);

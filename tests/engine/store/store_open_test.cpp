@@ -363,3 +363,66 @@ TEST(SessionSchema, TwoProcessesCreatingOneFileGetOneSession)
     ASSERT_TRUE(store.ok());
     EXPECT_EQ(sqlText(**store, "PRAGMA integrity_check"), "ok");
 }
+
+// Version 10: a version 9 file (made by the build before --backend-from, wrkbench-cli at 37cafd3)
+// keeps its runs, with no backends, and takes intervals that carry backends and the upstream split;
+// they come back as written, histograms bucket for bucket.
+TEST(SessionSchema, Version9FileTakesBackends)
+{
+    test::TempDir dir;
+    const std::string source = std::string(std::getenv("WB_SOURCE_DIR") ? std::getenv("WB_SOURCE_DIR") : ".")
+        + "/tests/engine/store/fixtures/session-v9.wrkbench";
+    ASSERT_TRUE(std::filesystem::exists(source)) << source;
+    const std::string path = dir.file("v9.wrkbench");
+    std::filesystem::copy_file(source, path);
+    auto store = SessionStore::open(path);
+    ASSERT_TRUE(store.ok()) << store.error();
+    auto runs = (*store)->listRuns();
+    ASSERT_TRUE(runs.ok() && runs->size() >= 2);
+    auto old = (*store)->loadRun(runs->front().id);
+    ASSERT_TRUE(old.ok()) << old.error();
+    ASSERT_FALSE(old->intervals.empty());
+    for (const IntervalRecord& r : old->intervals) {
+        EXPECT_TRUE(r.backends.empty());
+        EXPECT_TRUE(r.upstreamHistogram.empty());
+        EXPECT_EQ(r.upstreamMissing, 0u);
+    }
+
+    NewRun run;
+    run.targetId = runs->front().targetId;
+    run.config = runs->front().config;
+    run.config.backendFrom = *parseBackendFrom("body");
+    run.config.upstreamTime = *parseUpstreamTime("header:x-envoy-upstream-service-time");
+    run.startedAtMs = 1'764'653'400'000;
+    auto id = (*store)->beginRun(run);
+    ASSERT_TRUE(id.ok()) << id.error();
+    IntervalSnapshot s;
+    s.endS = 1;
+    s.requests = 12;
+    const std::vector<std::string> table { "pod-a", "pod-b" };
+    for (int i = 0; i < 10; ++i)
+        s.backends.at(i % 2, table).record(1000 + 10 * i, i == 3, 0.1 * i);
+    s.backends.unnamed = 2;
+    s.upstreamTime.record(700);
+    s.frontDoor.record(300);
+    s.upstreamMissing = 11;
+    const IntervalRecord written = IntervalRecord::of(s, 1'764'653'400'000);
+    ASSERT_TRUE((*store)->appendIntervals(*id, { written }).ok());
+    ASSERT_TRUE((*store)->finishRun(*id, FinishedRun {}).ok());
+    auto data = (*store)->loadRun(*id);
+    ASSERT_TRUE(data.ok()) << data.error();
+    EXPECT_EQ(data->run.config.backendFrom, run.config.backendFrom);
+    EXPECT_EQ(data->run.config.upstreamTime, run.config.upstreamTime);
+    ASSERT_EQ(data->intervals.size(), 1u);
+    const IntervalRecord& back = data->intervals[0];
+    ASSERT_EQ(back.backends.size(), 2u);
+    EXPECT_EQ(back.backends[0].name, "pod-a");
+    EXPECT_EQ(back.backends[0].requests, 5u);
+    EXPECT_EQ(back.backends[1].non2xx, 1u);
+    EXPECT_EQ(back.backends[1].latencyHistogram, written.backends[1].latencyHistogram);
+    EXPECT_DOUBLE_EQ(back.backends[1].lastSeenS, written.backends[1].lastSeenS);
+    EXPECT_EQ(back.unnamedResponses, 2u);
+    EXPECT_EQ(back.upstreamHistogram, written.upstreamHistogram);
+    EXPECT_EQ(back.frontDoorHistogram, written.frontDoorHistogram);
+    EXPECT_EQ(back.upstreamMissing, 11u);
+}
