@@ -50,6 +50,7 @@ inline size_t formatHead(
 {
     char* p = buf;
     auto put = [&p](std::string_view s) {
+        if (s.empty()) return; // an empty view's data() may be null, which memcpy may not be given
         std::memcpy(p, s.data(), s.size());
         p += s.size();
     };
