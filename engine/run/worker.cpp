@@ -69,6 +69,7 @@ Worker::Worker(const LoadPlan& plan, unsigned workerIndex, unsigned connectionCo
         slots[i] = static_cast<uint32_t>(globalSlotOf(m_connections[i]));
     m_source = makeRequestSource(plan, workerIndex, slots);
     m_delays = !plan.schedule && m_source->delays(); // the open model's schedule alone says when
+    m_sourceMayStop = m_source->buildsPerSend(); // only a source that builds each request can fail building it
     ResponseObserver* observer = plan.hooks.responseObserver ? plan.hooks.responseObserver(workerIndex) : nullptr;
     // Only a run that asks for notes observes responses for them: otherwise the sessions keep
     // no header bytes and no body, as before the seam (docs/PERFORMANCE.md).
@@ -377,7 +378,7 @@ bool Worker::sendBatch(Connection& c, uint32_t requests)
         const RequestPick pick = m_source->next(indexOf(c));
         // A source that stopped the run while answering (a script's request() failed) answered
         // nothing worth sending: no request leaves after a stop. (A relaxed load: a plain read.)
-        if (m_plan.stopRequested.load(std::memory_order_relaxed)) break;
+        if (m_sourceMayStop && m_plan.stopRequested.load(std::memory_order_relaxed)) break;
         c.session->submit(now, now, pick);
     }
     return flushWrite(c);
@@ -588,8 +589,7 @@ void Worker::recordNote(const ResponseNote& note, uint64_t latencyUs, uint64_t s
             ++m_current.backends.unnamed;
         else
             m_current.backends.at(note.backend, m_noter->names())
-                .record(
-                    latencyUs, status < 200 || status > 399, static_cast<double>(nowUs - m_plan.measureStartUs) / 1e6);
+                .record(latencyUs, isNon2xx(status), static_cast<double>(nowUs - m_plan.measureStartUs) / 1e6);
     }
     if (m_plan.config.upstreamTime.enabled()) {
         if (!note.upstreamKnown) {

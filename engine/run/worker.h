@@ -132,6 +132,7 @@ private:
     uint64_t m_spinUs = 0; ///< open model: poll instead of sleeping this long before a due send
     bool m_draining = false; ///< open model: after the end, awaiting responses to requests due before it
     bool m_delays = false; ///< closed model: the source pauses connections between batches (wrk's delay())
+    bool m_sourceMayStop = false; ///< the source builds each request (a script): a build may stop the run
 
     // Time keeping (monotonic microseconds).
     uint64_t m_nextTickUs = 0; ///< end of the current interval
