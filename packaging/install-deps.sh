@@ -5,7 +5,7 @@ set -euo pipefail
 
 PACKAGES=(
     # build
-    build-essential cmake ninja-build pkg-config ccache
+    build-essential cmake ninja-build pkg-config ccache mold
     # engine
     libssl-dev openssl libfmt-dev nlohmann-json3-dev libcli11-dev libsqlite3-dev libcurl4-openssl-dev libnghttp2-dev libluajit-5.1-dev zlib1g-dev
     # GUI: Qt 6 Widgets, Charts (which needs the OpenGL module), Network, Test; DejaVu fonts (without a

@@ -12,7 +12,7 @@ namespace {
 // axis label below, the title and the legend above.
 constexpr double LEFT = 64, RIGHT = 16, TITLE = 28, BOTTOM = 50;
 constexpr double LEGEND_ROW = 18;
-constexpr double CHAR_WIDTH = 6.6; // of the 12 px sans-serif text, to lay the legend out without a font
+constexpr double CHAR_WIDTH_PX = 6.6; // of the 12 px sans-serif text, to lay the legend out without a font
 constexpr char FONT[] = "font-family=\"sans-serif\" font-size=\"12\"";
 constexpr char AXIS_COLOR[] = "#444";
 constexpr char GRID_COLOR[] = "#ddd";
@@ -44,7 +44,7 @@ double legend(std::string& out, const std::vector<LegendItem>& items, double wid
     double x = LEFT, y = TITLE + 4;
     int rows = items.empty() ? 0 : 1;
     for (const LegendItem& item : items) {
-        const double w = 26 + CHAR_WIDTH * static_cast<double>(item.name.size()) + 14;
+        const double w = 26 + CHAR_WIDTH_PX * static_cast<double>(item.name.size()) + 14;
         if (x + w > width - RIGHT && x > LEFT) {
             x = LEFT;
             y += LEGEND_ROW;

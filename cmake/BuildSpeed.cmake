@@ -1,0 +1,40 @@
+# What keeps a cold build short on a 2-core machine (docs/DEVELOPMENT.md has the measurements).
+#
+# Where the time went (cold default build, .ninja_log summed per kind, 2026-12-04): compiling the
+# ~130 test files took 42% of all compile and link time, the engine 23%, the GUI 15%, the CLI 8%,
+# linking 6%. A test file spent about 60% of its compile in the optimiser (-O2 -g) and most of
+# the rest parsing GoogleTest and nlohmann-json again. Hence:
+#   - test code is compiled without optimisation (the engine it drives stays optimised: a test's
+#     load runs in the libraries, never in the test's own code);
+#   - the headers every test parses are precompiled once per kind of test (GoogleTest + json +
+#     the standard library; QtTest + the Qt Widgets headers) and reused by every test of that kind;
+#   - the GUI library precompiles the Qt headers its files share;
+#   - mold links when installed (the ~120 test executables each link most of the engine).
+
+option(WB_FAST_LINK "Link with mold when it is installed" ON)
+find_program(WB_MOLD mold)
+if(WB_FAST_LINK AND WB_MOLD AND CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
+    add_link_options(-fuse-ld=mold)
+endif()
+
+option(WB_PCH "Precompile the headers tests and the GUI share" ON)
+# GCC falls back to the headers when a precompiled one does not fit a target's flags; clang (the fuzz
+# tree) refuses to compile instead, so precompiled headers are GCC's only.
+if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    set(WB_PCH OFF)
+endif()
+
+# wb_test_code(target): compile a test's own code for a quick build (see above).
+function(wb_test_code target)
+    if(NOT CMAKE_BUILD_TYPE MATCHES "Debug")
+        target_compile_options(${target} PRIVATE -O0)
+    endif()
+endfunction()
+
+# wb_reuse_pch(target pch_target): use the precompiled headers of pch_target. Both must be compiled
+# with the same flags and definitions, or GCC falls back to reading the headers (correct, only slower).
+function(wb_reuse_pch target pch_target)
+    if(WB_PCH AND TARGET ${pch_target})
+        target_precompile_headers(${target} REUSE_FROM ${pch_target})
+    endif()
+endfunction()
