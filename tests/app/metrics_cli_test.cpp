@@ -115,6 +115,18 @@ TEST_F(MetricsCli, ARealPrometheusScrapesTheRunAndAgreesWithItsJson)
         dir.file("prometheus.log")));
     ASSERT_TRUE(test::waitForPort("127.0.0.1", webPort, test::scaledMs(30'000)))
         << test::readFile(dir.file("prometheus.log"));
+    // Ready, and its scrape loop going: it has tried the target (down until the run starts), so the
+    // run's scrapes come every second from its start.
+    bool scraping = false;
+    const auto readyBy = std::chrono::steady_clock::now() + std::chrono::milliseconds(test::scaledMs(30'000));
+    while (!scraping && std::chrono::steady_clock::now() < readyBy) {
+        const auto targets = nlohmann::json::parse(httpGet(webPort, "/api/v1/targets"), nullptr, false);
+        if (!targets.is_discarded() && targets.contains("data"))
+            for (const auto& t : targets["data"]["activeTargets"])
+                scraping = scraping || t.value("lastScrape", "0001-").rfind("0001-", 0) != 0;
+        if (!scraping) std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+    ASSERT_TRUE(scraping) << test::readFile(dir.file("prometheus.log"));
 
     const std::string url = "http://127.0.0.1:" + std::to_string(nginx().port()) + "/";
     const auto r = test::runCli({ "-t2", "-c8", "-d5s", "--metrics-listen", "127.0.0.1:" + std::to_string(metricsPort),
