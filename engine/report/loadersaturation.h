@@ -1,7 +1,8 @@
 #pragma once
 // Was the loader saturated? When its workers had no time to spare (on a CPU or waiting for one
-// above LOADER_SATURATED_BUSY_SHARE of their time) or the hypervisor stole the machine's CPUs
-// (above LOADER_SATURATED_STEAL_SHARE), the figures may measure the loader rather than the
+// above LOADER_SATURATED_BUSY_SHARE of their time), the hypervisor stole the machine's CPUs
+// (above LOADER_SATURATED_STEAL_SHARE), or the machine was full and the loader took half of it
+// (LoaderCost::saturated), the figures may measure the loader rather than the
 // target: the text report, the JSON, the GUI's run header, the experiment tables and the
 // comparability check say so in one line, with the numbers (stats/loadercost.h).
 

@@ -24,6 +24,11 @@ inline constexpr double LOADER_SATURATED_BUSY_SHARE = 0.90;
 /// Above this share of the machine's CPU time stolen by the hypervisor the loader is flagged too:
 /// a VM whose CPUs run something else a tenth of the time delays every event that much.
 inline constexpr double LOADER_SATURATED_STEAL_SHARE = 0.10;
+/// And when the machine was full (busy above this share of its CPU time) while the loader's
+/// process itself took at least half of it: wrk -t12 on 8 cores beside the server, whose workers
+/// may each look half idle because they wait for the server they starve.
+inline constexpr double LOADER_SATURATED_MACHINE_SHARE = 0.90;
+inline constexpr double LOADER_SATURATED_PROCESS_SHARE = 0.50;
 
 struct LoaderCost
 {
@@ -56,11 +61,20 @@ struct LoaderCost
     double machineBusyShare() const { return share(machineBusyUs, machineCpuUs); }
     double machineStealShare() const { return share(machineStealUs, machineCpuUs); }
 
+    /// Share of the machine's CPU time the loader's process took.
+    double processMachineShare() const
+    {
+        return machineCpuUs > 0 && processWallUs > 0 && machineCpus > 0
+            ? processCpus() / static_cast<double>(machineCpus)
+            : 0.0;
+    }
     /// Whether the figures measured over this stretch may be the loader's rather than the target's.
     bool saturated() const
     {
         return (measured() && workerBusyShare() >= LOADER_SATURATED_BUSY_SHARE)
-            || (machineCpuUs > 0 && machineStealShare() >= LOADER_SATURATED_STEAL_SHARE);
+            || (machineCpuUs > 0 && machineStealShare() >= LOADER_SATURATED_STEAL_SHARE)
+            || (machineCpuUs > 0 && machineBusyShare() >= LOADER_SATURATED_MACHINE_SHARE
+                && processMachineShare() >= LOADER_SATURATED_PROCESS_SHARE);
     }
 
     void add(const LoaderCost& o)

@@ -367,6 +367,7 @@ TEST(JsonReport, LoaderCost)
     EXPECT_EQ(s["loader_warning"].get<std::string>().rfind("the loader was saturated (workers 95% busy", 0), 0u);
 
     r.loaderCost.workerWaitUs = 0; // 75%
+    r.loaderCost.machineBusyUs = 3'000'000; // and the machine 75% busy
     s = parse(r)["summary"];
     EXPECT_EQ(s["loader_saturated"], false);
     EXPECT_FALSE(s.contains("loader_warning"));

@@ -475,11 +475,22 @@ TEST(WrkText, SaturatedLoaderIsOneWarningLine)
     EXPECT_FALSE(contains(lines, "  Loader: ", true)) << "the figures alone only with --latency";
     EXPECT_TRUE(contains(linesOf(formatRunReport(r, { true })), "  Loader: workers 98% busy", true));
 
-    c.workerWaitUs = 1'000'000; // 31% busy: quiet
+    c.workerWaitUs = 1'000'000; // 31% busy, and the machine 75% busy: quiet
+    c.machineBusyUs = 3'000'000;
     lines = linesOf(formatRunReport(r, {}));
-    EXPECT_FALSE(contains(lines, "  Warning: the loader", true));
+    EXPECT_FALSE(contains(lines, "  Warning: the loader", true)) << formatRunReport(r, {});
     c.machineStealUs = 800'000; // but 20% of the machine stolen by the hypervisor
     EXPECT_NE(formatRunReport(r, {}).find("steal 20%): the figures may measure the loader"), std::string::npos);
+    // A full machine of which the loader took half or more: its workers may look half idle, waiting
+    // for a server they starve (wrk -t12 on 8 cores beside it).
+    c.machineStealUs = 0;
+    c.machineBusyUs = 3'800'000; // 95%
+    c.processCpuUs = 2'000'000; // 1 CPU of 2
+    EXPECT_TRUE(c.saturated());
+    EXPECT_NE(formatRunReport(r, {}).find("process 1.00 CPUs, machine 95% busy of 2 CPUs, steal 0%): the figures"),
+        std::string::npos);
+    c.processCpuUs = 1'800'000; // 0.9 CPUs: under half
+    EXPECT_FALSE(c.saturated());
 
     r.loaderCost = {};
     EXPECT_FALSE(contains(linesOf(formatRunReport(r, { true })), "  Loader: ", true)) << "not measured: no line";
