@@ -374,6 +374,6 @@ TEST(JsonReport, LoaderCost)
     EXPECT_EQ(loaderCostFromJson(WireJson::parse(s["loader_cost"].dump())), r.loaderCost)
         << "the sums read back as written";
     WireJson tooBusy = loaderCostToJson(r.loaderCost);
-    tooBusy["machine_steal_us"] = 1; // busy and steal above the machine's time
+    tooBusy["machine_steal_us"] = 1'000'001; // busy and steal above the machine's time
     EXPECT_THROW(loaderCostFromJson(tooBusy), WireError);
 }
