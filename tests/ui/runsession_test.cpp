@@ -72,12 +72,14 @@ private slots:
         result.loaderCost.workerCpuUs = 3'900'000;
         result.loaderCost.workerWaitUs = 11'800'000;
         RunHeader header;
+        header.show(); // the message line says nothing while hidden
         header.finish(outcomeOf(result));
         const QString expected = QStringLiteral("Warning: ") + QString::fromStdString(loaderSaturationWarning(result));
         QVERIFY2(header.messageText().contains(expected), qPrintable(header.messageText()));
         QVERIFY(expected.contains(QStringLiteral("the loader was saturated (workers 98% busy")));
         result.loaderCost.workerWaitUs = 0;
         RunHeader quiet;
+        quiet.show();
         quiet.finish(outcomeOf(result));
         QVERIFY2(!quiet.messageText().contains(QStringLiteral("saturated")), qPrintable(quiet.messageText()));
     }
