@@ -17,6 +17,8 @@ PACKAGES=(
     chromium
     # tests: GoogleTest, a real nginx on loopback, clang + libFuzzer for the bounded fuzz run
     libgtest-dev libgmock-dev nginx-light clang libclang-rt-14-dev python3 ca-certificates
+    # tests: a real Prometheus server scraping --metrics-listen during a run (tests/app/metrics_cli_test)
+    prometheus
     # tests: node, to check our HdrHistogram encoding with hdr-histogram-js (from npm, below)
     nodejs
     # packaging test: dpkg-shlibdeps for the Depends of the .debs, validators for the desktop file, the

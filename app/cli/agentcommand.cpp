@@ -52,6 +52,9 @@ void addAgentCommand(CLI::App& app, AgentArgs& a)
     cmd->add_option("--max-rate", a.maxRate, "The highest rate one run may ask, rate stages included (default 1M/s)");
     cmd->add_option("--max-start-ahead", a.maxStartAhead,
         "How far ahead a run's common start may be set (default 5m): a later start is refused");
+    cmd->add_option("--metrics-listen", a.metricsListen,
+        "Each run's loader serves its live figures for Prometheus on ADDR:PORT/metrics (one run at a time, so one "
+        "port; the series' run label is the agent's run id)");
 }
 
 int agentCommand(const AgentArgs& a)
@@ -122,6 +125,7 @@ int agentCommand(const AgentArgs& a)
     options.maxConnectionsPerAddress = a.perAddress;
     options.stateDir = stateDir;
     options.loaderBinary = thisExecutable();
+    options.metricsListen = a.metricsListen;
     options.hostName = host;
     options.headDeadlineUs = *headTimeout;
     AgentServer server(options, *credentials);

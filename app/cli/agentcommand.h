@@ -25,6 +25,7 @@ struct AgentArgs
     unsigned maxThreads = 64;
     std::string maxRate = "1000000"; ///< requests/s, rate stages included
     std::string maxStartAhead = "5m";
+    std::string metricsListen; ///< --metrics-listen ADDR:PORT: each run's loader serves Prometheus metrics there
 };
 
 void addAgentCommand(CLI::App& app, AgentArgs& args);

@@ -3,6 +3,7 @@
 #include "cliparse.h"
 #include "fleet/pausedloader.h"
 #include "http/requestcheck.h"
+#include "metricsoption.h"
 #include "net/address.h"
 #include "parse/quantity.h"
 #include "record/recordedrun.h"
@@ -13,6 +14,7 @@
 
 #include <CLI/CLI.hpp>
 #include <csignal>
+#include <fmt/format.h>
 #include <fstream>
 #include <sstream>
 #include <sys/prctl.h>
@@ -46,6 +48,11 @@ void addLoaderCommand(CLI::App& app, LoaderArgs& a)
     cmd->add_option("--host", a.host, "Name of this loader in the loaders table (default: the host name)");
     cmd->add_option("--resolve", a.resolve,
         "HOST=ADDR[,ADDR...]: connect to these addresses for HOST and resolve no name (an agent pins what it allowed)");
+    cmd->add_option("--metrics-listen", a.metricsListen,
+        "Serve this loader's live figures for Prometheus on ADDR:PORT/metrics (as 'run --metrics-listen')");
+    cmd->add_option("--metrics-run", a.metricsRun, "--metrics-listen: the run label of the series (default: now, UTC)");
+    cmd->add_option("--metrics-linger", a.metricsLinger,
+        "--metrics-listen: after the run, serve until the final figures are scraped once, at most this (default 10s)");
 }
 
 int loaderCommand(const LoaderArgs& a)
@@ -97,8 +104,21 @@ int loaderCommand(const LoaderArgs& a)
     options.makeRunner = [&](const RunConfig& config) -> std::unique_ptr<LoadRunner> {
         return std::make_unique<PausedLoader>(config, writer, a.controlDir, *timeout);
     };
+    // --metrics-listen: the pod's or the agent's loader, scraped where it runs.
+    std::unique_ptr<MetricsServer> metrics;
+    auto linger = parseDurationUs(a.metricsLinger);
+    if (!linger) return refuse("--metrics-linger: " + linger.error());
+    if (!a.metricsListen.empty()) {
+        MetricsLabels labels = metricsLabelsOf(
+            *whole, std::string(), 0, fmt::format("{}/{} {}", identity.index, identity.count, identity.host));
+        if (!a.metricsRun.empty()) labels.run = a.metricsRun;
+        auto started = startMetricsServer(a.metricsListen, labels);
+        if (!started) return refuse(started.error());
+        metrics = std::move(*started);
+    }
     RecordedRun run(*share, options);
     run.addObserver(&writer);
+    if (metrics) run.addObserver(&metrics->metrics());
     g_stop = &run.stopSwitch();
     std::signal(SIGINT, onLoaderSignal);
     std::signal(SIGTERM, onLoaderSignal);
@@ -107,6 +127,7 @@ int loaderCommand(const LoaderArgs& a)
     ::prctl(PR_SET_PDEATHSIG, SIGTERM);
     const RecordedRunOutcome out = run.run();
     g_stop = nullptr;
+    if (metrics && out.ran() && *linger > 0) metrics->lingerUntilScraped(*linger);
     if (!out.ran()) {
         writer.failed(out.error);
         printError(out.error);

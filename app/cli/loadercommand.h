@@ -23,6 +23,9 @@ struct LoaderArgs
     /// HOST=ADDR[,ADDR...]: the target's addresses, resolved and checked by an agent; the
     /// loader then resolves nothing itself (net/address.h pinHost).
     std::string resolve;
+    std::string metricsListen; ///< --metrics-listen ADDR:PORT: this loader's live figures for Prometheus
+    std::string metricsRun; ///< the run label of its series (a Kubernetes Job's name); default: its start
+    std::string metricsLinger = "10s"; ///< after its share, serve until scraped once, at most this
 };
 
 void addLoaderCommand(CLI::App& app, LoaderArgs& args);

@@ -5,6 +5,7 @@
 #include "common/clock.h"
 #include "fleet/fleetrunner.h"
 #include "http/requestcheck.h"
+#include "metricsoption.h"
 #include "parse/placement.h"
 #include "parse/quantity.h"
 #include "parse/requestmix.h"
@@ -268,6 +269,12 @@ void addRunCommand(CLI::App& app, RunArgs& a)
     run->add_option("--hdr-log", a.hdrLogPath,
         "Write an HdrHistogram interval log to FILE as the intervals arrive (HistogramLogWriter's format; "
         "tags latency, service, connect, tls_handshake, ttfb)");
+    run->add_option("--metrics-listen", a.metricsListen,
+        "Serve the running run's figures for Prometheus on ADDR:PORT/metrics (e.g. 127.0.0.1:9464): requests and "
+        "errors, in-flight requests, connections, the latency histogram, the loader's own cost");
+    run->add_option("--metrics-linger", a.metricsLinger,
+        "--metrics-listen: after the run, keep serving until its final figures have been scraped once, at most "
+        "this long (default 10s; 0 = stop at once)");
     run->add_flag("-k,--insecure", a.insecure, "Do not verify the server certificate");
     run->add_option("--cacert", a.caFile, "Trust the CA certificates in this PEM file");
     run->add_option("-s,--script", a.script, "wrk Lua script (arguments after `--` go to its init(args))");
@@ -322,6 +329,9 @@ void addRunCommand(CLI::App& app, RunArgs& a)
     run->add_option("--pod-cpu", a.podCpu, "--on kubernetes: CPU request and limit of each loader pod (default 1)");
     run->add_option(
         "--pod-memory", a.podMemory, "--on kubernetes: memory request and limit of each pod (default 512Mi)");
+    run->add_option("--pod-metrics-port", a.podMetricsPort,
+        "--on kubernetes: each loader pod serves its live figures for Prometheus on this port (named 'metrics', "
+        "with the prometheus.io scrape annotations; docs/DISTRIBUTED.md has a PodMonitor)");
     run->add_option("--job-ttl", a.jobTtlSeconds, "--on kubernetes: ttlSecondsAfterFinished of the Job (default 600)");
     run->add_flag(
         "--keep", a.keepJob, "--on kubernetes: keep the Job after the run (it still expires after --job-ttl)");
@@ -377,6 +387,7 @@ int runCommand(const RunArgs& a)
     setup.kubectl = a.kubectl;
     setup.jobTtlSeconds = a.jobTtlSeconds;
     setup.keepJob = a.keepJob;
+    setup.podMetricsPort = a.podMetricsPort;
     setup.keepIntervals = !a.jsonPath.empty();
     AgentFleet agentFleet;
     if (cfg->loaders.on == LoaderPlacement::On::Agents) {
@@ -469,6 +480,24 @@ int runCommand(const RunArgs& a)
         }
         hdrLog = std::move(*opened);
     }
+    // --metrics-listen: listening before any load, so a scraper sees the whole run; an address
+    // that cannot be bound is a usage error.
+    std::unique_ptr<MetricsServer> metrics;
+    auto linger = parseDurationUs(a.metricsLinger);
+    if (!linger) {
+        printError("--metrics-linger: " + linger.error());
+        return 2;
+    }
+    if (!a.metricsListen.empty()) {
+        const std::string loader
+            = identity ? fmt::format("{}/{} {}", identity->index, identity->count, hostName()) : hostName();
+        auto started = startMetricsServer(a.metricsListen, metricsLabelsOf(*cfg, a.targetName, startAtUs, loader));
+        if (!started) {
+            printError(started.error());
+            return 2;
+        }
+        metrics = std::move(*started);
+    }
     if (script) {
         // The script's hooks on this process's controller (check() refused distributed runs).
         options.makeRunner = [&script](const RunConfig& config) -> std::unique_ptr<LoadRunner> {
@@ -482,6 +511,7 @@ int runCommand(const RunArgs& a)
     HeaderPrinter header(text);
     run.addObserver(&header);
     if (hdrLog) run.addObserver(hdrLog.get());
+    if (metrics) run.addObserver(&metrics->metrics());
 
     // From here on the first Ctrl-C ends the run with a report, as in wrk (a second one kills).
     g_stop = &run.stopSwitch();
@@ -505,6 +535,9 @@ int runCommand(const RunArgs& a)
     }
     const RunResult& result = *out.result;
     text << formatRunReport(result, TextReportOptions { a.latency }) << std::flush;
+    // A scraper whose last scrape came before the end gets the final figures (a pod that exits
+    // at once would leave them unscraped).
+    if (metrics && *linger > 0) metrics->lingerUntilScraped(*linger);
     // A Lua error stopped the run: what was measured is reported above, and stored as 'failed'
     // with the error (RunResult::failure).
     const std::string scriptError = script ? script->error() : std::string();

@@ -38,6 +38,8 @@ struct RunArgs
     bool latency = false;
     std::string jsonPath;
     std::string hdrLogPath; ///< --hdr-log: an HdrHistogram interval log, written as intervals arrive
+    std::string metricsListen; ///< --metrics-listen ADDR:PORT: the live figures for Prometheus
+    std::string metricsLinger = "10s"; ///< after the run, serve until the final figures are scraped, at most this
     bool insecure = false;
     std::string caFile;
     std::string script; ///< -s: a wrk Lua script
@@ -73,6 +75,7 @@ struct RunArgs
     std::string podCpu = "1";
     std::string podMemory = "512Mi";
     unsigned jobTtlSeconds = 600;
+    uint16_t podMetricsPort = 0; ///< --pod-metrics-port: each loader pod serves Prometheus metrics there
     bool keepJob = false;
     bool manifestOnly = false;
 };

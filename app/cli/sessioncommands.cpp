@@ -7,6 +7,7 @@
 #include "store/sessionstore.h"
 
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
 #include <cmath>
 #include <fstream>
 #include <iostream>
@@ -65,11 +66,14 @@ int printLoaders(SessionStore& store, int64_t runId)
         return 0;
     }
     std::vector<std::vector<std::string>> rows { { "loader", "host", "connections", "requests", "req/s", "errors",
-        "start offset", "clock", "state" } };
+        "start offset", "clock", "state", "workers busy" } };
     for (const LoaderSummary& l : data->loaders)
         rows.push_back({ std::to_string(l.index), l.host, std::to_string(l.connections), std::to_string(l.requests),
-            fixed2(l.requestsPerS), std::to_string(l.errors), fixed2(l.startOffsetMs) + "ms", l.clock, l.state });
-    std::cout << textTable(rows, { true, false, true, true, true, true, true, false, false });
+            fixed2(l.requestsPerS), std::to_string(l.errors), fixed2(l.startOffsetMs) + "ms", l.clock, l.state,
+            !l.cost.measured() ? "-"
+                : fmt::format("{}%{}", std::lround(l.cost.workerBusyShare() * 100),
+                      l.cost.saturated() ? " (saturated)" : "") });
+    std::cout << textTable(rows, { true, false, true, true, true, true, true, false, false, true });
     return 0;
 }
 

@@ -140,6 +140,12 @@ Result<std::string> AgentRuns::start(const std::string& configJson, unsigned ind
         "--shard", fmt::format("{}/{}", index, count), "--control-dir", run->controlDir, "--start-timeout",
         LOADER_START_TIMEOUT };
     command.insert(command.end(), loaderArgs.begin(), loaderArgs.end());
+    if (!m_options.metricsListen.empty()) {
+        // One run at a time, so one port: the series' run label tells the runs apart.
+        for (const std::string& arg :
+            { std::string("--metrics-listen"), m_options.metricsListen, std::string("--metrics-run"), run->id })
+            command.push_back(arg);
+    }
     auto process = startStreaming(command);
     if (!process) {
         ::close(run->streamFd);

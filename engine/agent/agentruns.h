@@ -26,6 +26,8 @@ struct AgentRunsOptions
     uint64_t maxDurationUs = 3'600'000'000; ///< a run is stopped this long after its start at the latest
     uint64_t keepUnfetchedUs = 24ull * 3600 * 1'000'000;
     uint64_t keepFetchedUs = 10ull * 60 * 1'000'000;
+    /// Each loader serves its live figures for Prometheus here (`loader --metrics-listen`); "": none.
+    std::string metricsListen;
 };
 
 class AgentRuns

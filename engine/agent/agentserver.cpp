@@ -141,7 +141,8 @@ Result<std::string> startAtText(const std::string& body, const AgentLimits& limi
 AgentServer::AgentServer(AgentServerOptions options, AgentCredentials credentials)
     : m_options(std::move(options))
     , m_credentials(std::move(credentials))
-    , m_runs(AgentRunsOptions { m_options.stateDir + "/runs", m_options.loaderBinary, m_options.limits.maxDurationUs })
+    , m_runs(AgentRunsOptions { m_options.stateDir + "/runs", m_options.loaderBinary, m_options.limits.maxDurationUs,
+          24ull * 3600 * 1'000'000, 10ull * 60 * 1'000'000, m_options.metricsListen })
 {
     if (!m_options.log) m_options.log = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
 }

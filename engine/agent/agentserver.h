@@ -33,6 +33,9 @@ struct AgentServerOptions
     AgentLimits limits; ///< what one run may ask for (maxDurationUs, connections, threads, rate, start)
     std::string stateDir;
     std::string loaderBinary; ///< the wrkbench-cli that runs loaders
+    /// --metrics-listen: each run's loader serves its live figures for Prometheus on this
+    /// ADDR:PORT (its run label the run's id); empty: none.
+    std::string metricsListen;
     std::string hostName; ///< in health answers
     /// Deadlines, from accept: a connection that has not finished its TLS handshake, or its
     /// request head, by then is cut. Short, because a slot held costs everyone else a slot.

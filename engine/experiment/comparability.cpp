@@ -2,6 +2,7 @@
 
 #include "experiment/experimentplan.h"
 #include "experiment/experimentresults.h"
+#include "report/loadersaturation.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -106,6 +107,7 @@ const std::vector<std::string>& comparabilityFields()
         std::vector<std::string> out;
         for (const auto& f : fields())
             out.push_back(f.first);
+        out.push_back(LOADER_SATURATED_FIELD);
         return out;
     }();
     return names;
@@ -127,6 +129,24 @@ std::vector<FieldDifference> compareRuns(const std::vector<const RunRecord*>& ru
         }
         if (d.values.size() > 1) out.push_back(std::move(d));
     }
+    // A run whose loader was saturated is named even when every run had one: such runs compare
+    // loaders rather than targets. Runs whose loader's cost was not measured (imported, stored
+    // before) are left out.
+    FieldDifference saturated { LOADER_SATURATED_FIELD, {} };
+    bool any = false;
+    for (const RunRecord* run : runs) {
+        const LoaderCost& cost = run->totals.loaderCost;
+        if (!run->hasTotals || !cost.measured()) continue;
+        any = any || cost.saturated();
+        const std::string text = cost.saturated() ? "yes, " + describeLoaderCost(cost) : "no";
+        auto it = std::find_if(
+            saturated.values.begin(), saturated.values.end(), [&](const auto& x) { return x.text == text; });
+        if (it == saturated.values.end())
+            saturated.values.push_back({ text, { run->id } });
+        else
+            it->runIds.push_back(run->id);
+    }
+    if (any) out.push_back(std::move(saturated));
     return out;
 }
 
@@ -146,8 +166,11 @@ std::string describeDifferences(const std::vector<FieldDifference>& differences)
 
 std::string ComparabilityWarning::text() const
 {
+    const bool onlySaturation = differences.size() == 1 && differences[0].field == LOADER_SATURATED_FIELD;
     return (scope.empty() ? std::string() : scope + ": ")
-        + "the runs differ in more than the variant: " + describeDifferences(differences);
+        + (onlySaturation ? "the figures may measure the loader rather than the target: "
+                          : "the runs differ in more than the variant: ")
+        + describeDifferences(differences);
 }
 
 std::string ComparabilityWarning::fieldList() const

@@ -9,6 +9,9 @@
 // engine_version and host_name. The variant itself (URL, target) is never a
 // difference. A field nobody knows for a run (an imported run's loader host or TLS
 // verification) is left out for that run rather than counted as a difference.
+//
+// One more is named even when it does not differ: a run whose loader was saturated (its workers
+// had no CPU to spare, report/loadersaturation.h) measured its loader as much as its target.
 
 #include "store/sessiontypes.h"
 
@@ -24,14 +27,19 @@ struct ExperimentResults;
 struct FieldDifference
 {
     std::string field; ///< "threads", "connections", "duration", "rate", "protocol", "TLS verification",
-                       ///< "engine version", "loader host", "source" (imported vs measured)
+                       ///< "engine version", "loader host", "source" (imported vs measured),
+                       ///< "loader saturated"
     struct Value
     {
         std::string text; ///< "2", "30s", "h2", "imported", "0.1.0"
         std::vector<int64_t> runIds;
     };
-    std::vector<Value> values; ///< two or more, in the order first seen
+    std::vector<Value> values; ///< two or more, in the order first seen ("loader saturated": one or more)
 };
+
+/// The field that names runs whose loader was saturated ("yes, workers 97% busy ...: run 3; no:
+/// runs 1, 2"); present whenever one was, even if all were.
+inline constexpr const char* LOADER_SATURATED_FIELD = "loader saturated";
 
 /// The fields compared, in this order (the names FieldDifference::field takes).
 const std::vector<std::string>& comparabilityFields();

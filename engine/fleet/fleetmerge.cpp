@@ -99,6 +99,7 @@ void FleetMerge::interval(unsigned loader, const IntervalRecord& in)
     LoaderSummary& row = m_rows[loader];
     row.requests += in.requests;
     row.errors += in.transportErrors();
+    row.cost.add(in.loaderCost);
     publishReady();
 }
 

@@ -32,6 +32,7 @@ KubeOptions kubeOptionsOf(const LoaderPlacement& placement, const FleetSetup& se
     kube.memory = placement.podMemory;
     kube.ttlSeconds = setup.jobTtlSeconds;
     kube.keep = setup.keepJob;
+    kube.metricsPort = setup.podMetricsPort;
     return kube;
 }
 

@@ -60,6 +60,18 @@ Json manifest(const KubeOptions& o, const std::string& configJson, unsigned load
             { { "allowPrivilegeEscalation", false }, { "readOnlyRootFilesystem", true },
                 { "capabilities", { { "drop", Json::array({ "ALL" }) } } } } },
     };
+    Json podMetadata { { "labels", labels(job) } };
+    if (o.metricsPort > 0) {
+        // Live figures for Prometheus: the port by name (a PodMonitor's podMetricsEndpoints), and
+        // the annotations that annotation-driven scrape configs read.
+        for (const std::string& arg : { std::string("--metrics-listen"), fmt::format("0.0.0.0:{}", o.metricsPort),
+                 std::string("--metrics-run"), job })
+            container["args"].push_back(arg);
+        container["ports"]
+            = Json::array({ { { "name", "metrics" }, { "containerPort", o.metricsPort }, { "protocol", "TCP" } } });
+        podMetadata["annotations"] = Json { { "prometheus.io/scrape", "true" },
+            { "prometheus.io/port", std::to_string(o.metricsPort) }, { "prometheus.io/path", "/metrics" } };
+    }
     Json podSpec {
         { "restartPolicy", "Never" },
         // The image's numeric USER (nobody) satisfies runAsNonRoot; seccomp as the runtime's default.
@@ -79,7 +91,7 @@ Json manifest(const KubeOptions& o, const std::string& configJson, unsigned load
         { "spec",
             { { "completionMode", "Indexed" }, { "completions", loaders }, { "parallelism", loaders },
                 { "backoffLimit", 0 }, { "ttlSecondsAfterFinished", o.ttlSeconds },
-                { "template", { { "metadata", { { "labels", labels(job) } } }, { "spec", podSpec } } } } } };
+                { "template", { { "metadata", podMetadata }, { "spec", podSpec } } } } } };
     return Json { { "apiVersion", "v1" }, { "kind", "List" }, { "items", Json::array({ configMap, jobManifest }) } };
 }
 

@@ -8,6 +8,8 @@
 //   ttlSecondsAfterFinished, the --namespace, the --image
 //   args: loader --config /etc/wrkbench/config.json --shard JOB_COMPLETION_INDEX/N
 //         --control-dir /var/run/wrkbench --host $(POD_NAME)
+//   --pod-metrics-port P: args --metrics-listen 0.0.0.0:P --metrics-run JOB, a containerPort
+//         "metrics" and the annotations prometheus.io/scrape, /port, /path (docs/DISTRIBUTED.md)
 //   Pod Security "restricted": runAsNonRoot, seccomp RuntimeDefault, no privilege
 //   escalation, every capability dropped; a read-only root filesystem, the
 //   control directory an emptyDir
@@ -31,6 +33,11 @@ struct KubeOptions
     bool keep = false; ///< --keep: leave the Job after the run
     std::string jobName; ///< empty: newJobName()
     uint64_t podsRunningTimeoutUs = 300'000'000; ///< image pulls and scheduling
+    /// --pod-metrics-port: each loader serves its live figures for Prometheus on this port
+    /// (`loader --metrics-listen 0.0.0.0:PORT`, the series labelled with the Job's name as the
+    /// run); the pod template names the port "metrics" and carries the prometheus.io scrape
+    /// annotations. 0: none.
+    uint16_t metricsPort = 0;
 };
 
 /// "wrkbench-cli:<version>": build and push it from packaging/Containerfile (docs/DISTRIBUTED.md).

@@ -2,6 +2,7 @@
 
 #include "report/backendreport.h"
 #include "report/generatorlag.h"
+#include "report/loadersaturation.h"
 #include "wire/intervalcodec.h"
 #include "wire/runendcodec.h"
 
@@ -143,6 +144,14 @@ Json reportJson(const RunResult& result)
             { "p90", result.sendLag.valueAtPercentileUs(90) }, { "p99", result.sendLag.valueAtPercentileUs(99) },
             { "p99_9", result.sendLag.valueAtPercentileUs(99.9) }, { "max", result.sendLag.maxUs() } };
         doc["summary"]["generator_lag_noticeable"] = generatorLagNoticeable(result);
+    }
+    if (result.loaderCost.measured()) {
+        // What the loader itself cost (its workers, its process, its machine) and whether it was
+        // saturated: then the figures may measure the loader rather than the target.
+        doc["summary"]["loader_cost"] = loaderCostToJson(result.loaderCost);
+        doc["summary"]["loader_saturated"] = loaderSaturated(result.loaderCost, result.loaders);
+        if (const std::string warning = loaderSaturationWarning(result); !warning.empty())
+            doc["summary"]["loader_warning"] = warning;
     }
     putWireHistograms(doc["summary"], runHistograms(result));
     const RateSamples& rates = result.threadRates;

@@ -2,6 +2,7 @@
 
 #include "report/backendreport.h"
 #include "report/generatorlag.h"
+#include "report/loadersaturation.h"
 #include "report/units.h"
 #include "stats/spectrum.h"
 
@@ -212,8 +213,11 @@ void appendLoaders(std::string& out, const std::vector<LoaderSummary>& loaders)
         earliest = i == 0 ? l.startOffsetMs : std::min(earliest, l.startOffsetMs);
         latest = i == 0 ? l.startOffsetMs : std::max(latest, l.startOffsetMs);
         fmt::format_to(std::back_inserter(out),
-            "    #{:<3} {:<24} {:>6} conns {:>10} requests {:>12.2f} req/s {:>6} errors  start {:+.1f}ms  {}\n",
-            l.index, l.host, l.connections, l.requests, l.requestsPerS, l.errors, l.startOffsetMs, l.state);
+            "    #{:<3} {:<24} {:>6} conns {:>10} requests {:>12.2f} req/s {:>6} errors  start {:+.1f}ms  {}", l.index,
+            l.host, l.connections, l.requests, l.requestsPerS, l.errors, l.startOffsetMs, l.state);
+        if (l.cost.measured())
+            fmt::format_to(std::back_inserter(out), "  workers {:.0f}% busy", l.cost.workerBusyShare() * 100);
+        out += '\n';
     }
     if (latest - earliest > LOADER_START_SPREAD_WARN_MS)
         fmt::format_to(std::back_inserter(out),
@@ -299,6 +303,12 @@ std::string formatRunReport(const RunResult& result, const TextReportOptions& op
     if (result.warmupRequests > 0)
         fmt::format_to(std::back_inserter(out), "  {} warm-up requests before the measurement (in no figure here)\n",
             result.warmupRequests);
+    // The loader's own cost: in the detailed report always, and as a warning whenever the loader
+    // had no CPU to spare (before wrk's Requests/sec, among wrkbench's own lines).
+    if (options.latencyDistribution && result.loaderCost.measured())
+        fmt::format_to(std::back_inserter(out), "  Loader: {}\n", describeLoaderCost(result.loaderCost));
+    if (const std::string warning = loaderSaturationWarning(result); !warning.empty())
+        fmt::format_to(std::back_inserter(out), "  Warning: {}\n", warning);
     if (result.status.total() > 0 && (options.latencyDistribution || result.status.non2xx() > 0))
         fmt::format_to(std::back_inserter(out), "  Status codes: {}\n", statusCodeList(result.status));
     if (!result.config.mix.empty()) appendMixEntries(out, result);

@@ -194,6 +194,8 @@ RunResult RunController::run()
 
     uint32_t next = 0;
     for (;;) {
+        if (!m_processCost.started() && monotonicNowUs() >= m_plan.measureStartUs)
+            m_processCost.start(monotonicNowUs());
         // Read "finished" before "published": a worker publishes its last interval, then finishes.
         const bool allFinished = std::all_of(m_workers.begin(), m_workers.end(), [](auto& w) { return w->finished(); });
         const bool allReady = std::all_of(m_workers.begin(), m_workers.end(),
@@ -245,6 +247,9 @@ void RunController::mergeInterval(uint32_t index, uint64_t runEndUs, RunFold& fo
     s.endS = static_cast<double>(std::min<uint64_t>((index + 1) * intervalUs, measuredUs)) / 1e6;
     for (auto& w : m_workers)
         w->takeInterval(index, s);
+    // The process and the machine over the same stretch, read here rather than by the workers:
+    // a few milliseconds after the workers' tick, which the wall time it covers accounts for.
+    m_processCost.takeInto(s.loaderCost, monotonicNowUs());
     if (m_plan.schedule) {
         // The schedule's clock starts with the load (the warm-up).
         const double offsetS = static_cast<double>(m_plan.measureStartUs - m_plan.startUs) / 1e6;

@@ -7,6 +7,7 @@
 //   if (auto st = run.prepare(); !st) { report(st.error()); }
 //   RunResult result = run.run();   // blocks; stop() from any thread ends it early
 
+#include "run/loadercostmeter.h"
 #include "run/loadplan.h"
 #include "run/loadrunner.h"
 #include "run/runfold.h"
@@ -68,6 +69,7 @@ private:
     bool m_prepared = false;
     int64_t m_startAtUnixUs = 0;
     int64_t m_measureStartUnixMs = 0;
+    ProcessCostMeter m_processCost; ///< the process's and the machine's CPU, read as each interval is merged
 };
 
 /// The engine version string ("0.1.0").

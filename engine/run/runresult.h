@@ -27,6 +27,9 @@ struct LoaderSummary
     double startOffsetMs = 0; ///< its measurement start minus the run's (the common start)
     std::string clock; ///< its wall clock's state (systemClockNote)
     std::string state; ///< "completed", "stopped", or why it ended early ("died: ...")
+    /// What the loader itself cost over its intervals (its workers, its process, its machine), so
+    /// a loader that lagged because it had no CPU to spare says so.
+    LoaderCost cost;
 };
 
 /// Loaders whose measurement starts spread wider than this are flagged (their clocks disagree,

@@ -704,6 +704,9 @@ void Worker::applyConnectionRamp(uint64_t nowUs)
 void Worker::housekeeping(uint64_t nowUs)
 {
     m_nextHousekeepingUs = nowUs + HOUSEKEEPING_US;
+    // The thread's cost is measured from when measurement begins (not the connects ahead of a
+    // common start, nor the warm-up), within one housekeeping period of it.
+    if (!m_cost.started() && measuring(nowUs)) m_cost.start(nowUs);
     if (measuring(nowUs) && nowUs > m_lastSampleUs) {
         if (m_lastSampleUs >= m_plan.measureStartUs)
             m_rates.perThreadRequestsPerS.push_back(
@@ -760,8 +763,16 @@ void Worker::publishUpTo(uint64_t nowUs)
 void Worker::publishCurrent()
 {
     m_current.index = m_published.load(std::memory_order_relaxed);
-    m_current.connections = static_cast<uint32_t>(std::count_if(m_connections.begin(), m_connections.end(),
-        [](const Connection& c) { return c.state == Connection::State::Active; }));
+    uint32_t active = 0, inFlight = 0;
+    for (const Connection& c : m_connections) {
+        if (c.state != Connection::State::Active) continue;
+        ++active;
+        inFlight += c.session->inFlight();
+    }
+    m_current.connections = active;
+    m_current.inFlight = inFlight;
+    // Once per interval, on this thread: its CPU clock, run-queue wait and context switches.
+    m_cost.takeInto(m_current.loaderCost, monotonicNowUs());
     {
         std::lock_guard lock(m_queueMutex);
         m_queue.push_back(m_current);

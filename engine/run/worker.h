@@ -6,6 +6,7 @@
 // the run controller through a small mutex-protected queue once per interval.
 
 #include "run/connection.h"
+#include "run/loadercostmeter.h"
 #include "run/loadplan.h"
 #include "run/protocoldriver.h"
 #include "run/requestsource.h"
@@ -142,6 +143,7 @@ private:
     uint64_t m_requestsSinceSample = 0;
 
     IntervalSnapshot m_current; ///< what this worker measured in the current interval
+    ThreadCostMeter m_cost; ///< this thread's own CPU and run-queue wait, read at each interval tick
     RateSamples m_rates;
     std::string m_firstTlsError;
     std::string m_firstConnectError;

@@ -52,6 +52,7 @@ IntervalRecord IntervalRecord::of(const IntervalSnapshot& s, int64_t startUnixMs
     r.bytes = s.bytes;
     r.errors = s.errors;
     r.connections = s.connections;
+    r.inFlight = s.inFlight;
     r.latency = LatencySummary::of(s.latency);
     r.serviceLatency = LatencySummary::of(s.serviceLatency);
     r.sendLag = LatencySummary::of(s.sendLag);
@@ -71,6 +72,7 @@ IntervalRecord IntervalRecord::of(const IntervalSnapshot& s, int64_t startUnixMs
     r.upstreamHistogram = serialized(s.upstreamTime);
     r.frontDoorHistogram = serialized(s.frontDoor);
     r.upstreamMissing = s.upstreamMissing;
+    r.loaderCost = s.loaderCost;
     return r;
 }
 
@@ -122,6 +124,7 @@ IntervalSnapshot IntervalRecord::snapshot() const
     s.endS = endS;
     s.targetRatePerS = std::isnan(targetRatePerS) ? 0 : targetRatePerS;
     s.connections = connections;
+    s.inFlight = inFlight;
     s.requests = requests;
     s.bytes = bytes;
     s.errors = errors;
@@ -137,6 +140,7 @@ IntervalSnapshot IntervalRecord::snapshot() const
     s.upstreamTime = decoded(upstreamHistogram);
     s.frontDoor = decoded(frontDoorHistogram);
     s.upstreamMissing = upstreamMissing;
+    s.loaderCost = loaderCost;
     s.lateRequests = lateRequests;
     s.maxLagUs = maxLagUs;
     return s;
@@ -149,6 +153,8 @@ void IntervalRecord::add(const IntervalRecord& o)
     bytes += o.bytes;
     errors += o.errors;
     connections += o.connections;
+    inFlight += o.inFlight;
+    loaderCost.add(o.loaderCost);
     latency = mergeInto(latencyHistogram, o.latencyHistogram);
     serviceLatency = mergeInto(serviceHistogram, o.serviceHistogram);
     sendLag = mergeInto(sendLagHistogram, o.sendLagHistogram);

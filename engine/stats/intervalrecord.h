@@ -10,6 +10,7 @@
 #include "stats/backends.h"
 #include "stats/counters.h"
 #include "stats/latencysummary.h"
+#include "stats/loadercost.h"
 
 #include <cstdint>
 #include <string>
@@ -30,6 +31,7 @@ struct IntervalRecord
     uint64_t bytes = 0;
     ErrorCounts errors; ///< requests without a usable answer (non-2xx/3xx answers are in statusCodes)
     uint32_t connections = 0; ///< open at the end of the interval
+    uint32_t inFlight = 0; ///< requests sent and not yet answered at the end of the interval
     LatencySummary latency; ///< corrected in the open model; unknown when no response completed
     LatencySummary serviceLatency; ///< open model only
     LatencySummary sendLag; ///< open model only: send time minus due time
@@ -53,6 +55,9 @@ struct IntervalRecord
     std::string upstreamHistogram;
     std::string frontDoorHistogram;
     uint64_t upstreamMissing = 0;
+    /// What the loader itself cost in this interval (workers, process, machine); sums, so the same
+    /// interval of several loaders adds up.
+    LoaderCost loaderCost;
     /// A run made by several loaders: each loader's responses in this interval, by index, so a live
     /// view can show a loader that lags (made by the merge, not stored).
     std::vector<uint64_t> loaderRequests;

@@ -7,6 +7,7 @@
 #include "stats/backends.h"
 #include "stats/counters.h"
 #include "stats/histogram.h"
+#include "stats/loadercost.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -34,6 +35,9 @@ struct Measurements
     LatencyHistogram upstreamTime; ///< the upstream time a response stated (header or Server-Timing)
     LatencyHistogram frontDoor; ///< of the same responses: service time (send to complete) minus upstream time
     uint64_t upstreamMissing = 0; ///< --upstream-time: responses that stated none (a subset of requests)
+    /// What the loader itself cost meanwhile: its workers' CPU and run-queue wait, its process, the
+    /// machine (stats/loadercost.h); a run's is its intervals' added up.
+    LoaderCost loaderCost;
 
     /// Adds another set of measurements (another worker's, or the next interval's).
     void add(const Measurements& o)
@@ -52,6 +56,7 @@ struct Measurements
         upstreamTime.merge(o.upstreamTime);
         frontDoor.merge(o.frontDoor);
         upstreamMissing += o.upstreamMissing;
+        loaderCost.add(o.loaderCost);
         lateRequests += o.lateRequests;
         maxLagUs = std::max(maxLagUs, o.maxLagUs);
     }
@@ -71,6 +76,7 @@ struct Measurements
         upstreamTime.reset();
         frontDoor.reset();
         upstreamMissing = 0;
+        loaderCost = {};
         lateRequests = 0;
         maxLagUs = 0;
     }
@@ -84,6 +90,7 @@ struct IntervalSnapshot : Measurements
     double endS = 0; ///< interval end, seconds since measurement began
     double targetRatePerS = 0; ///< open model: requests/s the schedule asked for in this interval
     uint32_t connections = 0; ///< connections open at the end of the interval
+    uint32_t inFlight = 0; ///< requests sent and not yet answered at the end of the interval
 
     double durationS() const { return endS - startS; }
 
@@ -92,12 +99,14 @@ struct IntervalSnapshot : Measurements
     {
         Measurements::add(o);
         connections += o.connections;
+        inFlight += o.inFlight;
     }
     /// Empties the measurements for the next interval (times and index stay).
     void clearMeasurements()
     {
         Measurements::clear();
         connections = 0;
+        inFlight = 0;
     }
     double requestsPerS() const { return durationS() > 0 ? static_cast<double>(requests) / durationS() : 0.0; }
 };

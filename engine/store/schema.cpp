@@ -342,9 +342,24 @@ ALTER TABLE intervals ADD COLUMN upstream_missing INTEGER NOT NULL DEFAULT 0;
 )sql";
 }
 
+// Version 11: the loader's honesty. Each interval keeps what the loader itself cost in it (its
+// workers' CPU and run-queue wait, its process, its machine: the wire's loader_cost object,
+// wire/intervalcodec loaderCostToJson) and the requests in flight at its end; a run keeps its
+// total (runs.loader_cost, what the comparability check reads) and each loader of a distributed
+// run its own (loaders.loader_cost). '' = not measured (imported runs, runs stored before).
+std::string schemaV11()
+{
+    return R"sql(
+ALTER TABLE intervals ADD COLUMN in_flight INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE intervals ADD COLUMN loader_cost TEXT NOT NULL DEFAULT '';  -- JSON object; '' when not measured
+ALTER TABLE runs ADD COLUMN loader_cost TEXT NOT NULL DEFAULT '';
+ALTER TABLE loaders ADD COLUMN loader_cost TEXT NOT NULL DEFAULT '';
+)sql";
+}
+
 // MIGRATIONS[n] takes a file from version n to n + 1.
-constexpr MigrationStep MIGRATIONS[]
-    = { schemaV1, schemaV2, schemaV3, schemaV4, schemaV5, schemaV6, schemaV7, schemaV8, schemaV9, schemaV10 };
+constexpr MigrationStep MIGRATIONS[] = { schemaV1, schemaV2, schemaV3, schemaV4, schemaV5, schemaV6, schemaV7, schemaV8,
+    schemaV9, schemaV10, schemaV11 };
 static_assert(std::size(MIGRATIONS) == SCHEMA_VERSION, "one migration step per schema version");
 
 } // namespace

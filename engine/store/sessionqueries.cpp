@@ -1,9 +1,9 @@
 // SessionStore: reading runs (the list with filters, one run with everything).
 
-#include "wire/configcodec.h"
 #include "store/sessionrows.h"
 #include "store/sessionstore.h"
 #include "store/sqldatabase.h"
+#include "wire/configcodec.h"
 
 #include <sqlite3.h>
 
@@ -158,11 +158,12 @@ Result<RunData> SessionStore::loadRun(int64_t id)
         }
         SqlStatement& lq
             = m_db->prepare("SELECT idx, host, connections, requests, errors, rps, start_offset_ms, clock, "
-                            "state FROM loaders WHERE run_id = ? ORDER BY idx");
+                            "state, loader_cost FROM loaders WHERE run_id = ? ORDER BY idx");
         lq.bind(id);
         while (lq.step())
-            data.loaders.push_back({ static_cast<unsigned>(lq.int64(0)), lq.text(1), static_cast<unsigned>(lq.int64(2)),
-                lq.uint64(3), lq.uint64(4), lq.real(5), lq.real(6), lq.text(7), lq.text(8) });
+            data.loaders.push_back(
+                { static_cast<unsigned>(lq.int64(0)), lq.text(1), static_cast<unsigned>(lq.int64(2)), lq.uint64(3),
+                    lq.uint64(4), lq.real(5), lq.real(6), lq.text(7), lq.text(8), loaderCostOfText(lq.text(9)) });
         SqlStatement& pq = m_db->prepare(
             "SELECT kind, percentile, value_us, total_count FROM percentiles WHERE run_id = ? ORDER BY kind, seq");
         pq.bind(id);

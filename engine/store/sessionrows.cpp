@@ -128,6 +128,7 @@ const std::vector<std::string>& totalsColumns()
                 c.push_back(std::string(prefix) + f);
         c.push_back("slo");
         c.push_back("slo_aborted_by"); // schema version 7
+        c.push_back("loader_cost"); // schema version 11
         return c;
     }();
     return columns;
@@ -148,6 +149,7 @@ void bindTotals(SqlStatement& q, const RunTotals& t)
         bindPhase(q, *phase);
     q.bind(sloVerdictsToJson(t.slo));
     q.bind(t.sloAbortedBy);
+    q.bind(loaderCostText(t.loaderCost));
 }
 
 RunTotals readTotals(const SqlStatement& q, int& column)
@@ -179,6 +181,7 @@ RunTotals readTotals(const SqlStatement& q, int& column)
         *phaseOf(t, i) = readPhase(q, column);
     t.slo = sloVerdictsFromJson(q.text(column++));
     t.sloAbortedBy = q.text(column++);
+    t.loaderCost = loaderCostOfText(q.text(column++));
     return t;
 }
 
@@ -200,6 +203,8 @@ const std::vector<std::string>& intervalColumns()
         for (const char* name : { "backends", "unnamed_responses", "upstream_histogram", "front_door_histogram",
                  "upstream_missing" }) // schema version 10
             c.push_back(name);
+        for (const char* name : { "in_flight", "loader_cost" }) // schema version 11
+            c.push_back(name);
         return c;
     }();
     return columns;
@@ -220,6 +225,7 @@ void bindInterval(SqlStatement& q, const IntervalRecord& r)
     q.bindBlob(r.connectHistogram).bindBlob(r.tlsHandshakeHistogram).bindBlob(r.firstByteHistogram);
     q.bind(r.backends.empty() ? std::string() : dumpWireJson(backendsToJson(r.backends)));
     q.bind(r.unnamedResponses).bindBlob(r.upstreamHistogram).bindBlob(r.frontDoorHistogram).bind(r.upstreamMissing);
+    q.bind(r.inFlight).bind(loaderCostText(r.loaderCost));
 }
 
 IntervalRecord readInterval(const SqlStatement& q, int& column)
@@ -256,6 +262,8 @@ IntervalRecord readInterval(const SqlStatement& q, int& column)
     r.upstreamHistogram = q.blob(column++);
     r.frontDoorHistogram = q.blob(column++);
     r.upstreamMissing = q.uint64(column++);
+    r.inFlight = static_cast<uint32_t>(q.uint64(column++));
+    r.loaderCost = loaderCostOfText(q.text(column++));
     return r;
 }
 
@@ -310,6 +318,19 @@ std::string placeholders(size_t n)
     for (size_t i = 0; i < n; ++i)
         out += i ? ", ?" : "?";
     return out;
+}
+
+std::string loaderCostText(const LoaderCost& cost)
+{
+    return cost != LoaderCost {} ? dumpWireJson(loaderCostToJson(cost)) : std::string();
+}
+
+LoaderCost loaderCostOfText(const std::string& text)
+{
+    if (text.empty()) return {};
+    // What this process wrote: a text the codec refuses is left out, not guessed.
+    auto cost = wireGuarded([&] { return loaderCostFromJson(parseWireJson(text)); }, "");
+    return cost ? *cost : LoaderCost {};
 }
 
 std::string statusCodesToJson(const std::vector<std::pair<int, uint64_t>>& codes)

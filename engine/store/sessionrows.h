@@ -32,6 +32,11 @@ EntryStats readEntry(const SqlStatement& q, int& column, size_t& index);
 std::string joinColumns(const std::vector<std::string>& columns, const std::string& prefix = {});
 std::string placeholders(size_t n);
 
+/// A loader's cost as the wire's JSON (wire/intervalcodec loaderCostToJson), "" when nothing was measured;
+/// and back (a text the codec refuses reads as not measured).
+std::string loaderCostText(const LoaderCost& cost);
+LoaderCost loaderCostOfText(const std::string& text);
+
 /// {"200": 12, "503": 1} and back; malformed JSON reads as no codes.
 std::string statusCodesToJson(const std::vector<std::pair<int, uint64_t>>& codes);
 std::vector<std::pair<int, uint64_t>> statusCodesFromJson(const std::string& json);

@@ -154,8 +154,9 @@ void SessionStore::writeEntries(int64_t runId, const FinishedRun& f)
 
 void SessionStore::writeLoaders(int64_t runId, const std::vector<LoaderSummary>& loaders)
 {
-    SqlStatement& q = m_db->prepare("INSERT OR REPLACE INTO loaders (run_id, idx, host, connections, requests, errors, "
-                                    "rps, start_offset_ms, clock, state) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    SqlStatement& q
+        = m_db->prepare("INSERT OR REPLACE INTO loaders (run_id, idx, host, connections, requests, errors, rps, "
+                        "start_offset_ms, clock, state, loader_cost) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     for (const LoaderSummary& l : loaders) {
         q.reset();
         q.bind(runId)
@@ -167,7 +168,8 @@ void SessionStore::writeLoaders(int64_t runId, const std::vector<LoaderSummary>&
             .bind(l.requestsPerS)
             .bind(l.startOffsetMs)
             .bind(l.clock)
-            .bind(l.state);
+            .bind(l.state)
+            .bind(loaderCostText(l.cost));
         q.run();
     }
 }

@@ -93,6 +93,7 @@ FinishedRun FinishedRun::of(const RunResult& result, int64_t finishedAtMs)
     t.serverStreamLimit = result.serverStreamLimit;
     t.slo = result.slo;
     t.sloAbortedBy = result.sloAbortedBy;
+    t.loaderCost = result.loaderCost;
     f.entries = result.entries;
     for (const MixRequest& e : result.config.mix.entries)
         f.entryLabels.push_back(e.label);

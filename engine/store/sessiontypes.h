@@ -167,6 +167,9 @@ struct RunTotals
     PhaseSummary firstByte; ///< send to first response byte, per request
     std::vector<SloVerdict> slo; ///< the verdicts of config.slos (schema 6), in order
     std::string sloAbortedBy; ///< --slo-abort stopped the run: the budget spent (schema 7; "" otherwise)
+    /// What the loader itself cost over the run (schema 11; not measured for imported runs and
+    /// runs stored before): its saturation is the comparability check's and the tables' to name.
+    LoaderCost loaderCost;
 };
 
 /// One row of the runs table.

@@ -1,5 +1,6 @@
 #include "wire/intervalcodec.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 
@@ -62,6 +63,51 @@ std::vector<BackendRecord> backendsFromJson(const WireJson& list)
         out.push_back(std::move(b));
     }
     return out;
+}
+
+WireJson loaderCostToJson(const LoaderCost& c)
+{
+    const auto pct = [](double share) { return std::round(share * 1000.0) / 10.0; };
+    return WireJson { { "worker_wall_us", c.workerWallUs }, { "worker_cpu_us", c.workerCpuUs },
+        { "worker_wait_us", c.workerWaitUs }, { "worker_involuntary_switches", c.workerInvoluntarySwitches },
+        { "process_wall_us", c.processWallUs }, { "process_cpu_us", c.processCpuUs },
+        { "process_involuntary_switches", c.processInvoluntarySwitches }, { "machine_cpu_us", c.machineCpuUs },
+        { "machine_busy_us", c.machineBusyUs }, { "machine_steal_us", c.machineStealUs },
+        { "machine_cpus", c.machineCpus },
+        // For people; a reader recomputes them from the sums above.
+        { "worker_busy_pct", pct(c.workerBusyShare()) }, { "worker_cpu_pct", pct(c.workerCpuShare()) },
+        { "worker_wait_pct", pct(c.workerWaitShare()) }, { "process_cpus", std::round(c.processCpus() * 100) / 100 },
+        { "machine_busy_pct", pct(c.machineBusyShare()) }, { "machine_steal_pct", pct(c.machineStealShare()) },
+        { "saturated", c.saturated() } };
+}
+
+LoaderCost loaderCostFromJson(const WireJson& j)
+{
+    if (!j.is_object()) throw WireError { "'loader_cost' must be an object" };
+    LoaderCost c;
+    c.workerWallUs = wireCountOr(j, "worker_wall_us", 0);
+    c.workerCpuUs = wireCountOr(j, "worker_cpu_us", 0);
+    c.workerWaitUs = wireCountOr(j, "worker_wait_us", 0);
+    c.workerInvoluntarySwitches = wireCountOr(j, "worker_involuntary_switches", 0);
+    c.processWallUs = wireCountOr(j, "process_wall_us", 0);
+    c.processCpuUs = wireCountOr(j, "process_cpu_us", 0);
+    c.processInvoluntarySwitches = wireCountOr(j, "process_involuntary_switches", 0);
+    c.machineCpuUs = wireCountOr(j, "machine_cpu_us", 0);
+    c.machineBusyUs = wireCountOr(j, "machine_busy_us", 0);
+    c.machineStealUs = wireCountOr(j, "machine_steal_us", 0);
+    const uint64_t cpus = wireCountOr(j, "machine_cpus", 0);
+    // A billion seconds of CPU time in one record is no measurement (and keeps the sums below exact).
+    constexpr uint64_t MAX_US = 1'000'000'000'000'000;
+    for (uint64_t v : { c.workerWallUs, c.workerCpuUs, c.workerWaitUs, c.processWallUs, c.processCpuUs,
+             c.machineCpuUs, c.machineBusyUs, c.machineStealUs })
+        if (v > MAX_US) throw WireError { "'loader_cost' holds a time of more than a billion seconds" };
+    // A thread is on a CPU or waiting for one at most all of its wall time, plus a clock tick of
+    // rounding between its two clocks: more is not a measurement.
+    if (c.workerCpuUs + c.workerWaitUs > c.workerWallUs + c.workerWallUs / 10 + 20'000
+        || c.machineBusyUs + c.machineStealUs > c.machineCpuUs || cpus > 1'000'000)
+        throw WireError { "'loader_cost' holds more busy time than there was" };
+    c.machineCpus = static_cast<uint32_t>(cpus);
+    return c;
 }
 
 WireJson errorCountsToJson(const ErrorCounts& e)
@@ -130,7 +176,9 @@ WireJson intervalToJson(const IntervalRecord& interval, const RunConfig& config)
         { "status_codes", statusCountsToJson(interval.statusCodes) },
         { "latency_us", latencySummaryJson(interval.latency) },
         { "connections", interval.connections },
+        { "in_flight", interval.inFlight },
     };
+    if (interval.loaderCost != LoaderCost {}) j["loader_cost"] = loaderCostToJson(interval.loaderCost);
     const LatencyHistogram latency = interval.latencyHistogramDecoded();
     const LatencyHistogram service = interval.serviceHistogramDecoded();
     const LatencyHistogram sendLag = interval.sendLagHistogramDecoded();
@@ -184,6 +232,8 @@ IntervalRecord intervalFromJson(const WireJson& j)
     for (const auto& [code, n] : statusCountsFromJson(wireMember(j, "status_codes")))
         s.status.byCode[static_cast<size_t>(code)] += n;
     s.connections = static_cast<uint32_t>(wireCountOr(j, "connections", 0));
+    s.inFlight = static_cast<uint32_t>(std::min<uint64_t>(wireCountOr(j, "in_flight", 0), UINT32_MAX));
+    if (j.contains("loader_cost")) s.loaderCost = loaderCostFromJson(j["loader_cost"]);
     s.targetRatePerS = wireNumber(j, "target_rps");
     s.lateRequests = wireCountOr(j, "late_requests", 0);
     s.maxLagUs = wireCountOr(j, "max_lag_us", 0);

@@ -7,7 +7,7 @@
 //
 //   {"t_s":1.0,"start_s":0,"start_unix_ms":..,"requests":..,"rps":..,"bytes":..,"errors":..,
 //    "non2xx":..,"errors_by_kind":{"connect":..,...},"status_codes":{"200":..},
-//    "latency_us":{"p50":..,...},"connections":..,[open model: "target_rps",
+//    "latency_us":{"p50":..,...},"connections":..,"in_flight":..,"loader_cost":{..},[open model: "target_rps",
 //    "service_latency_us","send_lag_us","late_requests","max_lag_us"],
 //    "histograms":{"latency":"HISTF..",...},"histogram_totals":{...}}
 
@@ -35,6 +35,11 @@ Result<IntervalRecord> parseIntervalJson(std::string_view text);
 /// "latency_us",histograms}], and back (bounded: at most 4097 of them).
 WireJson backendsToJson(const std::vector<BackendRecord>& backends);
 std::vector<BackendRecord> backendsFromJson(const WireJson& list);
+/// The loader's own cost (stats/loadercost.h) as {"worker_wall_us":..,"worker_cpu_us":..,...}, the
+/// sums that merge, plus the shares in percent for people ("worker_busy_pct", ...; not read back).
+/// The reader refuses a part larger than its whole (busy or steal above the machine's time).
+WireJson loaderCostToJson(const LoaderCost& cost);
+LoaderCost loaderCostFromJson(const WireJson& j);
 /// Error kinds as {"connect":..,"read":..,...}, and back.
 WireJson errorCountsToJson(const ErrorCounts& errors);
 ErrorCounts errorCountsFromJson(const WireJson& j);

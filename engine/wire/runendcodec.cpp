@@ -8,9 +8,11 @@ namespace wb {
 
 WireJson loaderSummaryToJson(const LoaderSummary& l)
 {
-    return WireJson { { "index", l.index }, { "host", l.host }, { "connections", l.connections },
-        { "requests", l.requests }, { "errors", l.errors }, { "rps", l.requestsPerS },
-        { "start_offset_ms", l.startOffsetMs }, { "clock", l.clock }, { "state", l.state } };
+    WireJson j { { "index", l.index }, { "host", l.host }, { "connections", l.connections }, { "requests", l.requests },
+        { "errors", l.errors }, { "rps", l.requestsPerS }, { "start_offset_ms", l.startOffsetMs }, { "clock", l.clock },
+        { "state", l.state } };
+    if (l.cost != LoaderCost {}) j["loader_cost"] = loaderCostToJson(l.cost);
+    return j;
 }
 
 LoaderSummary loaderSummaryFromJson(const WireJson& j)
@@ -25,6 +27,7 @@ LoaderSummary loaderSummaryFromJson(const WireJson& j)
     l.startOffsetMs = wireNumber(j, "start_offset_ms");
     l.clock = wireText(j, "clock");
     l.state = wireText(j, "state");
+    if (j.contains("loader_cost")) l.cost = loaderCostFromJson(j["loader_cost"]);
     return l;
 }
 

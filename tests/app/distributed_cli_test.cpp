@@ -319,6 +319,22 @@ TEST_F(KubernetesCli, ManifestOnlyPrintsAnIndexedJob)
     EXPECT_TRUE(calls().empty()); // nothing applied
 }
 
+// --pod-metrics-port: each loader serves its live figures, the port is named for a PodMonitor,
+// and the annotations are there for annotation-driven scrape configs; without it, none of them.
+TEST_F(KubernetesCli, PodMetricsPortExposesEachLoader)
+{
+    const auto r = test::runCli(
+        { "--loaders", "2", "--on", "kubernetes", "--manifest-only", "--pod-metrics-port", "9464", url("/") });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    for (const char* line : { "- \"--metrics-listen\"\n", "- \"0.0.0.0:9464\"\n", "- \"--metrics-run\"\n",
+             "\"containerPort\": 9464", "\"name\": \"metrics\"", "\"prometheus.io/scrape\": \"true\"",
+             "\"prometheus.io/port\": \"9464\"", "\"prometheus.io/path\": \"/metrics\"" })
+        EXPECT_NE(r.out.find(line), std::string::npos) << line << "\n" << r.out;
+    const auto plain = test::runCli({ "--loaders", "2", "--on", "kubernetes", "--manifest-only", url("/") });
+    ASSERT_EQ(plain.exitCode, 0) << plain.err;
+    EXPECT_EQ(plain.out.find("metrics"), std::string::npos) << plain.out;
+}
+
 // The YAML as printed, read by js-yaml and validated against the Kubernetes API schema by
 // kubernetes-models (tests/support/npm/kubecheck.mjs): an independent check of both.
 TEST_F(KubernetesCli, TheManifestIsAValidConfigMapAndJob)
@@ -329,9 +345,10 @@ TEST_F(KubernetesCli, TheManifestIsAValidConfigMapAndJob)
         GTEST_SKIP() << why;
     }
     test::TempDir dir;
-    const auto r = test::runCli({ "--loaders", "16", "--on", "kubernetes", "--manifest-only", "--pod-cpu", "2",
-        "--pod-memory", "1Gi", "--job-ttl", "60", "-t32", "-c3200", "-R", "50000", "--http2", "-H",
-        "Authorization: Bearer x", "--body", "{\"a\": \"b\nc\"}", "-X", "POST", "https://10.0.0.1/api" });
+    const auto r
+        = test::runCli({ "--loaders", "16", "--on", "kubernetes", "--manifest-only", "--pod-cpu", "2", "--pod-memory",
+            "1Gi", "--job-ttl", "60", "--pod-metrics-port", "9464", "-t32", "-c3200", "-R", "50000", "--http2", "-H",
+            "Authorization: Bearer x", "--body", "{\"a\": \"b\nc\"}", "-X", "POST", "https://10.0.0.1/api" });
     ASSERT_EQ(r.exitCode, 0) << r.err;
     test::writeFile(dir.file("m.yaml"), r.out);
     const auto check

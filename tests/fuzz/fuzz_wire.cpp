@@ -61,6 +61,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         check(back->requests == interval->requests && back->errors == interval->errors);
         check(back->latencyHistogram == interval->latencyHistogram);
         check(back->statusCodes.size() == interval->statusCodes.size());
+        check(back->loaderCost == interval->loaderCost && back->inFlight == interval->inFlight);
     }
 
     auto end = wb::parseRunEndJson(text);

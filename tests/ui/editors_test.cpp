@@ -668,8 +668,11 @@ private slots:
         data.run.targetName = "api";
         data.run.hasTotals = true;
         data.run.config.request.url = *parseUrl("http://127.0.0.1:8089/");
-        data.loaders = { { 0, "loader-a", 3, 1200, 0, 600.0, 0.0, "synchronized", "completed" },
-            { 1, "pod-b", 2, 700, 4, 350.0, 12.5, "not synchronized", "died: killed by signal 9" } };
+        data.loaders = { { 0, "loader-a", 3, 1200, 0, 600.0, 0.0, "synchronized", "completed", {} },
+            { 1, "pod-b", 2, 700, 4, 350.0, 12.5, "not synchronized", "died: killed by signal 9", {} } };
+        data.loaders[1].cost.workerWallUs = 1'000'000; // pod-b had no CPU to spare
+        data.loaders[1].cost.workerCpuUs = 400'000;
+        data.loaders[1].cost.workerWaitUs = 570'000;
         RunDetailPage page(data);
         QTableWidget* table = page.findChild<QTableWidget*>(QStringLiteral("loadersTable"));
         QVERIFY(table);
@@ -679,6 +682,8 @@ private slots:
         QCOMPARE(table->item(1, 5)->text(), QStringLiteral("4"));
         QCOMPARE(table->item(1, 6)->text(), QStringLiteral("12.5"));
         QCOMPARE(table->item(1, 8)->text(), QStringLiteral("died: killed by signal 9"));
+        QCOMPARE(table->item(0, 9)->text(), QStringLiteral("–")); // not measured
+        QCOMPARE(table->item(1, 9)->text(), QStringLiteral("97 % (saturated)"));
 
         RunData single;
         single.run.config.request.url = data.run.config.request.url;

@@ -6,6 +6,8 @@
 #include "control/runsession.h"
 #include "forms/formvalidation.h"
 #include "models/runseries.h"
+#include "pages/runheader.h"
+#include "report/loadersaturation.h"
 #include "serve/builtinserver.h"
 #include "session/sessiondocument.h"
 #include "session/sessionseed.h"
@@ -58,6 +60,29 @@ private slots:
         QVERIFY2(m_doc, qPrintable(error));
     }
     void cleanupTestCase() { m_doc.reset(); }
+
+    // A finished run whose loader had no CPU to spare: the run header says so in one line, with the
+    // numbers the engine's report gives; an idle loader adds nothing.
+    void aSaturatedLoaderIsOneLineInTheRunHeader()
+    {
+        RunResult result;
+        result.durationS = 2;
+        result.requests = 100;
+        result.loaderCost.workerWallUs = 16'000'000;
+        result.loaderCost.workerCpuUs = 3'900'000;
+        result.loaderCost.workerWaitUs = 11'800'000;
+        RunHeader header;
+        header.show(); // the message line says nothing while hidden
+        header.finish(outcomeOf(result));
+        const QString expected = QStringLiteral("Warning: ") + QString::fromStdString(loaderSaturationWarning(result));
+        QVERIFY2(header.messageText().contains(expected), qPrintable(header.messageText()));
+        QVERIFY(expected.contains(QStringLiteral("the loader was saturated (workers 98% busy")));
+        result.loaderCost.workerWaitUs = 0;
+        RunHeader quiet;
+        quiet.show();
+        quiet.finish(outcomeOf(result));
+        QVERIFY2(!quiet.messageText().contains(QStringLiteral("saturated")), qPrintable(quiet.messageText()));
+    }
 
     /// A Stages profile from the GUI's form runs as the CLI runs the same --stages: for the
     /// stage total (not the form's duration, which stays 10 s), and a connection ramp opens

@@ -64,6 +64,9 @@ struct RunOutcome
     uint64_t non2xx = 0;
     /// Open model: the generator's send lag was a noticeable part of the latency (generatorlag.h).
     QString generatorLagWarning;
+    /// The loader had no CPU to spare: the figures may measure it rather than the target
+    /// (report/loadersaturation.h), with its numbers; "" otherwise.
+    QString loaderWarning;
     std::vector<SloVerdict> slo; ///< one verdict per SLO of the profile, judged when the run ended
     QString sloAbortedBy; ///< the SLO whose error budget was spent when it stopped the run ("" otherwise)
 };

@@ -3,6 +3,7 @@
 #include "models/runseries.h"
 #include "record/recordedrun.h"
 #include "report/generatorlag.h"
+#include "report/loadersaturation.h"
 
 #include <QCoreApplication>
 
@@ -27,25 +28,6 @@ public:
 private:
     Context& m_context;
 };
-
-RunOutcome outcomeOf(const RunResult& result)
-{
-    RunOutcome out;
-    out.status = result.stoppedEarly ? RunStatus::Stopped : RunStatus::Completed;
-    out.durationS = result.durationS;
-    out.requests = result.requests;
-    out.requestsPerS = result.requestsPerS();
-    if (!result.latency.empty()) {
-        out.p50Us = static_cast<double>(result.latency.valueAtPercentileUs(50));
-        out.p99Us = static_cast<double>(result.latency.valueAtPercentileUs(99));
-    }
-    out.non2xx = result.status.non2xx();
-    out.errors = result.errors.transportErrors();
-    out.generatorLagWarning = QString::fromStdString(generatorLagWarning(result));
-    out.slo = result.slo;
-    out.sloAbortedBy = QString::fromStdString(result.sloAbortedBy);
-    return out;
-}
 
 RunOutcome failed(const std::string& error)
 {
@@ -110,6 +92,26 @@ RunOutcome runThread(Context& context, const RunSetup& plan)
 }
 
 } // namespace
+
+RunOutcome outcomeOf(const RunResult& result)
+{
+    RunOutcome out;
+    out.status = result.stoppedEarly ? RunStatus::Stopped : RunStatus::Completed;
+    out.durationS = result.durationS;
+    out.requests = result.requests;
+    out.requestsPerS = result.requestsPerS();
+    if (!result.latency.empty()) {
+        out.p50Us = static_cast<double>(result.latency.valueAtPercentileUs(50));
+        out.p99Us = static_cast<double>(result.latency.valueAtPercentileUs(99));
+    }
+    out.non2xx = result.status.non2xx();
+    out.errors = result.errors.transportErrors();
+    out.generatorLagWarning = QString::fromStdString(generatorLagWarning(result));
+    out.loaderWarning = QString::fromStdString(loaderSaturationWarning(result));
+    out.slo = result.slo;
+    out.sloAbortedBy = QString::fromStdString(result.sloAbortedBy);
+    return out;
+}
 
 RunSession::RunSession(QObject* parent)
     : QObject(parent)

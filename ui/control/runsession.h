@@ -27,6 +27,9 @@
 
 namespace wb::ui {
 
+/// What the run header shows of a finished run (its totals, verdicts and warnings).
+RunOutcome outcomeOf(const RunResult& result);
+
 class RunSession : public QObject
 {
     Q_OBJECT

@@ -123,7 +123,7 @@ RunDetailPage::RunDetailPage(RunData data, QWidget* parent)
     if (!m_data.loaders.empty()) {
         m_loaders = makeTable(this,
             { tr("Loader"), tr("Host"), tr("Connections"), tr("Requests"), tr("Req/s"), tr("Errors"),
-                tr("Start offset (ms)"), tr("Clock"), tr("State") });
+                tr("Start offset (ms)"), tr("Clock"), tr("State"), tr("Workers busy") });
         m_loaders->setObjectName(QStringLiteral("loadersTable"));
         tabs->addTab(m_loaders, tr("Loaders (%1)").arg(m_data.loaders.size()));
     }
@@ -185,8 +185,13 @@ void RunDetailPage::fillLoaders()
             { QString::number(l.index), QString::fromStdString(l.host), QString::number(l.connections),
                 formatCount(static_cast<double>(l.requests)), formatRate(l.requestsPerS),
                 formatCount(static_cast<double>(l.errors)), QString::number(l.startOffsetMs, 'f', 1),
-                QString::fromStdString(l.clock), QString::fromStdString(l.state) },
-            { true, false, true, true, true, true, true, false, false });
+                QString::fromStdString(l.clock), QString::fromStdString(l.state),
+                // On a CPU or waiting for one: a loader with no CPU to spare is flagged in its cell.
+                !l.cost.measured() ? QStringLiteral("–")
+                    : l.cost.saturated()
+                    ? tr("%1 % (saturated)").arg(std::lround(l.cost.workerBusyShare() * 100))
+                    : tr("%1 %").arg(std::lround(l.cost.workerBusyShare() * 100)) },
+            { true, false, true, true, true, true, true, false, false, true });
     m_loaders->resizeColumnsToContents();
 }
 

@@ -206,8 +206,9 @@ void RunHeader::finish(const RunOutcome& outcome)
         append(tr("Aborted: the error budget of %1 was spent, so it can no longer be met.").arg(outcome.sloAbortedBy));
     if (!outcome.storageWarning.isEmpty()) append(outcome.storageWarning);
     if (!outcome.generatorLagWarning.isEmpty()) append(tr("Warning: %1").arg(outcome.generatorLagWarning));
+    if (!outcome.loaderWarning.isEmpty()) append(tr("Warning: %1").arg(outcome.loaderWarning));
     const bool warned = !outcome.storageWarning.isEmpty() || !outcome.generatorLagWarning.isEmpty()
-        || !outcome.sloAbortedBy.isEmpty();
+        || !outcome.loaderWarning.isEmpty() || !outcome.sloAbortedBy.isEmpty();
     m_message->setStyleSheet(warned ? QStringLiteral("color: #b26a00;") : QStringLiteral("color: palette(mid);"));
     m_message->setText(text);
     m_message->setVisible(!text.isEmpty());

@@ -63,7 +63,7 @@ TEST(Comparability, RunsDifferingInTheVariantOnlyAreComparable)
     std::vector<RunRecord> runs { measured(1, "A"), measured(2, "B"), measured(3, "A") };
     runs[1].config.request.url = Url { "http", "10.0.0.2", 30080, "/x", "" }; // the variant's own URL
     EXPECT_TRUE(compareRuns(ptrs(runs)).empty());
-    EXPECT_EQ(comparabilityFields().size(), 9U);
+    EXPECT_EQ(comparabilityFields().size(), 10U);
 }
 
 TEST(Comparability, NamesEveryDifferingFieldWithItsValuesAndRuns)
@@ -205,4 +205,42 @@ TEST(Comparability, ExperimentWarningsAreByLevelAndReachEveryReport)
     EXPECT_NE(csv.find(",run_ids,differs"), std::string::npos) << csv;
     EXPECT_NE(csv.find("5;7,\"engine version, loader host\""), std::string::npos) << csv;
     EXPECT_NE(csv.find(",1;3,\n"), std::string::npos) << csv; // c25's A row: nothing differs
+}
+
+// A run whose loader was saturated is named, beside the others, even when nothing else differs;
+// runs whose loader's cost was not measured (imported, stored before) are left out.
+TEST(Comparability, ARunWhoseLoaderWasSaturatedIsNamed)
+{
+    std::vector<RunRecord> runs { measured(1), measured(2), measured(3) };
+    EXPECT_TRUE(compareRuns(ptrs(runs)).empty()) << "nothing measured: nothing to say";
+    for (RunRecord& r : runs) {
+        r.totals.loaderCost.workerWallUs = 2'000'000;
+        r.totals.loaderCost.workerCpuUs = 400'000;
+    }
+    EXPECT_TRUE(compareRuns(ptrs(runs)).empty()) << "idle loaders";
+    runs[1].totals.loaderCost.workerWaitUs = 1'560'000; // 98% busy
+    auto diffs = compareRuns(ptrs(runs));
+    ASSERT_EQ(diffs.size(), 1U);
+    EXPECT_EQ(diffs[0].field, "loader saturated");
+    ASSERT_EQ(diffs[0].values.size(), 2U);
+    EXPECT_EQ(diffs[0].values[0].text, "no");
+    EXPECT_EQ(diffs[0].values[0].runIds, (std::vector<int64_t> { 1, 3 }));
+    EXPECT_EQ(diffs[0].values[1].text, "yes, workers 98% busy (20% on a CPU, 78% waiting for one)");
+    EXPECT_EQ(diffs[0].values[1].runIds, (std::vector<int64_t> { 2 }));
+    ComparabilityWarning w { "c50", { 1, 2, 3 }, diffs };
+    EXPECT_EQ(w.text(),
+        "c50: the figures may measure the loader rather than the target: loader saturated (no: runs 1, 3; yes, "
+        "workers 98% busy (20% on a CPU, 78% waiting for one): run 2)");
+    // Every run saturated alike: still named.
+    runs[0].totals.loaderCost = runs[2].totals.loaderCost = runs[1].totals.loaderCost;
+    diffs = compareRuns(ptrs(runs));
+    ASSERT_EQ(diffs.size(), 1U);
+    EXPECT_EQ(diffs[0].values.size(), 1U);
+    EXPECT_EQ(diffs[0].values[0].runIds.size(), 3U);
+    // Beside another difference, in its place at the end.
+    runs[2].config.threads = 8;
+    diffs = compareRuns(ptrs(runs));
+    ASSERT_EQ(diffs.size(), 2U);
+    EXPECT_EQ(diffs[0].field, "threads");
+    EXPECT_EQ(diffs[1].field, "loader saturated");
 }

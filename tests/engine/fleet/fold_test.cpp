@@ -98,6 +98,20 @@ IntervalSnapshot randomInterval(std::mt19937_64& random, unsigned index)
     s.targetRatePerS = 500 + static_cast<double>(upTo(1000));
     s.lateRequests = upTo(5);
     s.maxLagUs = s.sendLag.maxUs();
+    s.inFlight = static_cast<uint32_t>(upTo(40));
+    // The loader's own cost: sums that add up over workers, intervals and loaders.
+    LoaderCost& c = s.loaderCost;
+    c.workerWallUs = 1'000'000 + upTo(5000);
+    c.workerCpuUs = upTo(c.workerWallUs / 2);
+    c.workerWaitUs = upTo(c.workerWallUs / 2);
+    c.workerInvoluntarySwitches = upTo(5000);
+    c.processWallUs = 1'000'000 + upTo(9000);
+    c.processCpuUs = upTo(2 * c.processWallUs);
+    c.processInvoluntarySwitches = upTo(9000);
+    c.machineCpus = static_cast<uint32_t>(1 + upTo(7));
+    c.machineCpuUs = c.machineCpus * 1'000'000ULL;
+    c.machineBusyUs = upTo(c.machineCpuUs / 2);
+    c.machineStealUs = upTo(c.machineCpuUs / 4);
     return s;
 }
 
@@ -189,6 +203,7 @@ TEST(Fold, LoadersFoldedEqualOneProcess)
         RunEnd allEnd;
         allEnd.measureStartUnixMs = COMMON_START_MS;
         std::vector<RunEnd> ends;
+        std::vector<LoaderCost> loaderCosts(loaders);
         for (unsigned l = 0; l < loaders; ++l) {
             ends.push_back(randomEnd(random, l));
             RunEnd mine = ends.back();
@@ -204,6 +219,7 @@ TEST(Fold, LoadersFoldedEqualOneProcess)
                 const IntervalSnapshot mine = randomInterval(random, k);
                 sum.add(mine);
                 sum.targetRatePerS += mine.targetRatePerS;
+                loaderCosts[l].add(mine.loaderCost);
                 shares[l].add(mine, IntervalRecord::of(mine, COMMON_START_MS + 1000 * k));
             }
             all.add(sum, IntervalRecord::of(sum, COMMON_START_MS + 1000 * k));
@@ -230,6 +246,8 @@ TEST(Fold, LoadersFoldedEqualOneProcess)
         expectSameHistogram(got.upstreamTime, expected.upstreamTime, "upstream");
         expectSameHistogram(got.frontDoor, expected.frontDoor, "front door");
         EXPECT_EQ(got.upstreamMissing, expected.upstreamMissing);
+        EXPECT_EQ(got.loaderCost, expected.loaderCost);
+        EXPECT_TRUE(got.loaderCost.measured());
         EXPECT_EQ(got.backends.unnamed, expected.backends.unnamed);
         ASSERT_EQ(backendRecordsOf(got.backends), backendRecordsOf(expected.backends));
         EXPECT_GT(expected.backends.names.size(), 1u);
@@ -271,12 +289,15 @@ TEST(Fold, LoadersFoldedEqualOneProcess)
             EXPECT_EQ(a.backends, b.backends) << k;
             EXPECT_EQ(a.upstreamHistogram, b.upstreamHistogram) << k;
             EXPECT_EQ(a.startUnixMs, b.startUnixMs) << k;
+            EXPECT_EQ(a.inFlight, b.inFlight) << k;
+            EXPECT_EQ(a.loaderCost, b.loaderCost) << k;
             EXPECT_NEAR(a.targetRatePerS, b.targetRatePerS, 1e-6) << k;
         }
         ASSERT_EQ(got.loaders.size(), loaders);
         for (unsigned l = 0; l < loaders; ++l) {
             EXPECT_EQ(got.loaders[l].index, l);
             EXPECT_EQ(got.loaders[l].state, "completed");
+            EXPECT_EQ(got.loaders[l].cost, loaderCosts[l]) << "each loader keeps its own cost";
         }
     }
 }
@@ -302,6 +323,8 @@ TEST(Fold, AResultIsItsIntervalsAndItsEnd)
     expectSameHistogram(second.sendLag, first.sendLag, "send lag");
     expectSameHistogram(second.frontDoor, first.frontDoor, "front door");
     EXPECT_EQ(backendRecordsOf(second.backends), backendRecordsOf(first.backends));
+    EXPECT_EQ(second.loaderCost, first.loaderCost);
+    EXPECT_TRUE(first.loaderCost.measured());
     EXPECT_DOUBLE_EQ(second.durationS, first.durationS);
     EXPECT_DOUBLE_EQ(second.targetRatePerS, first.targetRatePerS);
     EXPECT_EQ(second.warmupRequests, first.warmupRequests);

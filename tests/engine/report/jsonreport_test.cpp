@@ -1,5 +1,6 @@
 #include "report/jsonreport.h"
 #include "stats/hdrcodec.h"
+#include "wire/intervalcodec.h"
 
 #include <cmath>
 #include <gtest/gtest.h>
@@ -338,4 +339,41 @@ TEST(JsonReport, HistogramsOfTheOpenModelOverTls)
         keys, (std::vector<std::string> { "latency", "service", "send_lag", "connect", "tls_handshake", "ttfb" }));
     EXPECT_EQ(j["summary"]["histogram_totals"]["tls_handshake"]["max_us"], 1310);
     EXPECT_EQ(j["intervals"][0]["histogram_totals"].size(), 6u);
+}
+
+// The loader's own cost, as sums a reader can add and as shares for people; the verdict and its
+// one line when it was saturated; nothing when it was not measured.
+TEST(JsonReport, LoaderCost)
+{
+    RunResult r = sampleResult();
+    EXPECT_FALSE(parse(r)["summary"].contains("loader_cost"));
+    r.loaderCost.workerWallUs = 4'000'000;
+    r.loaderCost.workerCpuUs = 3'000'000;
+    r.loaderCost.workerWaitUs = 800'000;
+    r.loaderCost.workerInvoluntarySwitches = 1234;
+    r.loaderCost.processWallUs = 2'000'000;
+    r.loaderCost.processCpuUs = 3'100'000;
+    r.loaderCost.machineCpus = 2;
+    r.loaderCost.machineCpuUs = 4'000'000;
+    r.loaderCost.machineBusyUs = 4'000'000;
+    json s = parse(r)["summary"];
+    EXPECT_EQ(s["loader_cost"]["worker_cpu_us"], 3'000'000);
+    EXPECT_EQ(s["loader_cost"]["worker_wait_us"], 800'000);
+    EXPECT_EQ(s["loader_cost"]["worker_involuntary_switches"], 1234);
+    EXPECT_DOUBLE_EQ(s["loader_cost"]["worker_busy_pct"].get<double>(), 95.0);
+    EXPECT_DOUBLE_EQ(s["loader_cost"]["process_cpus"].get<double>(), 1.55);
+    EXPECT_DOUBLE_EQ(s["loader_cost"]["machine_busy_pct"].get<double>(), 100.0);
+    EXPECT_EQ(s["loader_saturated"], true);
+    EXPECT_EQ(s["loader_warning"].get<std::string>().rfind("the loader was saturated (workers 95% busy", 0), 0u);
+
+    r.loaderCost.workerWaitUs = 0; // 75%
+    r.loaderCost.machineBusyUs = 3'000'000; // and the machine 75% busy
+    s = parse(r)["summary"];
+    EXPECT_EQ(s["loader_saturated"], false);
+    EXPECT_FALSE(s.contains("loader_warning"));
+    EXPECT_EQ(loaderCostFromJson(WireJson::parse(s["loader_cost"].dump())), r.loaderCost)
+        << "the sums read back as written";
+    WireJson tooBusy = loaderCostToJson(r.loaderCost);
+    tooBusy["machine_steal_us"] = 1'000'001; // busy and steal above the machine's time
+    EXPECT_THROW(loaderCostFromJson(tooBusy), WireError);
 }

@@ -1,4 +1,5 @@
 #include "report/generatorlag.h"
+#include "report/loadersaturation.h"
 #include "report/wrktext.h"
 #include "testsupport.h"
 
@@ -445,4 +446,77 @@ TEST(WrkText, RequestMixTableAndHeader)
         "      2  POST /orders/with/a/very/lon...          0       0.00         -         -       2       0");
     // Before wrk's last two lines, so parsers that stop at Requests/sec still see every wrk line.
     EXPECT_EQ(lines[block + 4].rfind("Requests/sec:", 0), 0u);
+}
+
+// A loader with no CPU to spare measures itself: one warning line with the numbers, before
+// wrk's Requests/sec; none when it had time to spare or nothing was measured (an imported run).
+TEST(WrkText, SaturatedLoaderIsOneWarningLine)
+{
+    RunResult r;
+    r.durationS = 2;
+    r.requests = 100;
+    r.latency.recordN(2000, 100);
+    LoaderCost& c = r.loaderCost;
+    c.workerWallUs = 16'000'000; // 8 workers for 2 s
+    c.workerCpuUs = 3'900'000;
+    c.workerWaitUs = 11'800'000; // 98% busy: most of it waiting for one of 2 CPUs
+    c.processWallUs = 2'000'000;
+    c.processCpuUs = 3'900'000;
+    c.machineCpus = 2;
+    c.machineCpuUs = 4'000'000;
+    c.machineBusyUs = 3'960'000;
+    c.machineStealUs = 0;
+    const std::string warning = "  Warning: the loader was saturated (workers 98% busy (24% on a CPU, 74% waiting for "
+                                "one), process 1.95 CPUs, machine 99% busy of 2 CPUs, steal 0%): the figures may "
+                                "measure the loader rather than the target";
+    auto lines = linesOf(formatRunReport(r, {}));
+    EXPECT_TRUE(contains(lines, warning)) << formatRunReport(r, {});
+    EXPECT_LT(indexOf(lines, "  Warning: the loader was saturated"), indexOf(lines, "Requests/sec:"));
+    EXPECT_FALSE(contains(lines, "  Loader: ", true)) << "the figures alone only with --latency";
+    EXPECT_TRUE(contains(linesOf(formatRunReport(r, { true })), "  Loader: workers 98% busy", true));
+
+    c.workerWaitUs = 1'000'000; // 31% busy, and the machine 75% busy: quiet
+    c.machineBusyUs = 3'000'000;
+    lines = linesOf(formatRunReport(r, {}));
+    EXPECT_FALSE(contains(lines, "  Warning: the loader", true)) << formatRunReport(r, {});
+    c.machineStealUs = 800'000; // but 20% of the machine stolen by the hypervisor
+    EXPECT_NE(formatRunReport(r, {}).find("steal 20%): the figures may measure the loader"), std::string::npos);
+    // A full machine of which the loader took half or more: its workers may look half idle, waiting
+    // for a server they starve (wrk -t12 on 8 cores beside it).
+    c.machineStealUs = 0;
+    c.machineBusyUs = 3'800'000; // 95%
+    c.processCpuUs = 2'000'000; // 1 CPU of 2
+    EXPECT_TRUE(c.saturated());
+    EXPECT_NE(formatRunReport(r, {}).find("process 1.00 CPUs, machine 95% busy of 2 CPUs, steal 0%): the figures"),
+        std::string::npos);
+    c.processCpuUs = 1'800'000; // 0.9 CPUs: under half
+    EXPECT_FALSE(c.saturated());
+
+    r.loaderCost = {};
+    EXPECT_FALSE(contains(linesOf(formatRunReport(r, { true })), "  Loader: ", true)) << "not measured: no line";
+}
+
+// A distributed run: each loader by itself, so one saturated pod among idle ones is named.
+TEST(WrkText, ASaturatedLoaderOfSeveralIsNamed)
+{
+    RunResult r;
+    r.durationS = 1;
+    r.requests = 10;
+    LoaderSummary idle, busy;
+    idle.index = 0;
+    idle.host = "pod-a";
+    idle.cost.workerWallUs = 1'000'000;
+    idle.cost.workerCpuUs = 100'000;
+    busy.index = 1;
+    busy.host = "pod-b";
+    busy.cost.workerWallUs = 1'000'000;
+    busy.cost.workerCpuUs = 990'000;
+    r.loaders = { idle, busy };
+    r.loaderCost = idle.cost;
+    r.loaderCost.add(busy.cost); // 54% over both: the fleet's average hides pod-b
+    EXPECT_FALSE(r.loaderCost.saturated());
+    EXPECT_EQ(loaderSaturationWarning(r),
+        "loader #1 (pod-b) was saturated (workers 99% busy (99% on a CPU, 0% waiting for one)): the figures may "
+        "measure the loaders rather than the target");
+    EXPECT_TRUE(loaderSaturated(r.loaderCost, r.loaders));
 }

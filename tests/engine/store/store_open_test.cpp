@@ -7,6 +7,7 @@
 #include "store/sqldatabase.h"
 #include "storetestutil.h"
 
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
 #include <fstream>
@@ -326,8 +327,8 @@ TEST(SessionSchema, Version8FileTakesLoaders)
     auto id = (*store)->beginRun(run);
     ASSERT_TRUE(id.ok()) << id.error();
     FinishedRun finished;
-    finished.loaders = { { 0, "pod-a", 3, 1200, 0, 600.0, 0.0, "synchronized", "completed" },
-        { 1, "pod-b", 2, 700, 4, 350.0, 12.5, "not synchronized", "died: killed by signal 9" } };
+    finished.loaders = { { 0, "pod-a", 3, 1200, 0, 600.0, 0.0, "synchronized", "completed", {} },
+        { 1, "pod-b", 2, 700, 4, 350.0, 12.5, "not synchronized", "died: killed by signal 9", {} } };
     ASSERT_TRUE((*store)->finishRun(*id, finished).ok());
     auto data = (*store)->loadRun(*id);
     ASSERT_TRUE(data.ok()) << data.error();
@@ -425,4 +426,72 @@ TEST(SessionSchema, Version9FileTakesBackends)
     EXPECT_EQ(back.upstreamHistogram, written.upstreamHistogram);
     EXPECT_EQ(back.frontDoorHistogram, written.frontDoorHistogram);
     EXPECT_EQ(back.upstreamMissing, 11u);
+}
+
+// Version 11: a version 10 file (made by wrkbench-cli at a0bde90, before the loader's cost was
+// kept) keeps its runs, with their loader's cost not measured, and takes a run whose intervals,
+// totals and loaders carry it; they come back as written.
+TEST(SessionSchema, Version10FileTakesTheLoadersCost)
+{
+    test::TempDir dir;
+    const std::string source = std::string(std::getenv("WB_SOURCE_DIR") ? std::getenv("WB_SOURCE_DIR") : ".")
+        + "/tests/engine/store/fixtures/session-v10.wrkbench";
+    ASSERT_TRUE(std::filesystem::exists(source)) << source;
+    const std::string path = dir.file("v10.wrkbench");
+    std::filesystem::copy_file(source, path);
+    auto store = SessionStore::open(path);
+    ASSERT_TRUE(store.ok()) << store.error();
+    auto runs = (*store)->listRuns();
+    ASSERT_TRUE(runs.ok() && !runs->empty());
+    auto old = (*store)->loadRun(runs->front().id);
+    ASSERT_TRUE(old.ok()) << old.error();
+    ASSERT_FALSE(old->intervals.empty());
+    EXPECT_FALSE(old->run.totals.loaderCost.measured());
+    for (const IntervalRecord& r : old->intervals) {
+        EXPECT_FALSE(r.loaderCost.measured());
+        EXPECT_EQ(r.inFlight, 0u);
+    }
+
+    NewRun run;
+    run.targetId = runs->front().targetId;
+    run.config = runs->front().config;
+    run.startedAtMs = 1'764'653'400'000;
+    auto id = (*store)->beginRun(run);
+    ASSERT_TRUE(id.ok()) << id.error();
+    IntervalSnapshot s;
+    s.endS = 1;
+    s.requests = 12;
+    s.inFlight = 9;
+    s.loaderCost.workerWallUs = 8'000'000;
+    s.loaderCost.workerCpuUs = 2'000'000;
+    s.loaderCost.workerWaitUs = 5'900'000;
+    s.loaderCost.workerInvoluntarySwitches = 4321;
+    s.loaderCost.processWallUs = 1'000'000;
+    s.loaderCost.processCpuUs = 1'990'000;
+    s.loaderCost.machineCpus = 2;
+    s.loaderCost.machineCpuUs = 2'000'000;
+    s.loaderCost.machineBusyUs = 1'990'000;
+    const IntervalRecord written = IntervalRecord::of(s, 1'764'653'400'000);
+    ASSERT_TRUE((*store)->appendIntervals(*id, { written }).ok());
+    RunResult result;
+    result.config = run.config;
+    result.durationS = 1;
+    result.Measurements::add(s);
+    LoaderSummary loader { 1, "pod-b", 3, 12, 0, 12.0, 0.0, "synchronized", "completed", s.loaderCost };
+    result.loaders = { loader };
+    ASSERT_TRUE((*store)->finishRun(*id, FinishedRun::of(result, 1'764'653'401'000)).ok());
+    auto data = (*store)->loadRun(*id);
+    ASSERT_TRUE(data.ok()) << data.error();
+    ASSERT_EQ(data->intervals.size(), 1u);
+    EXPECT_EQ(data->intervals[0].loaderCost, s.loaderCost);
+    EXPECT_EQ(data->intervals[0].inFlight, 9u);
+    EXPECT_EQ(data->run.totals.loaderCost, s.loaderCost);
+    EXPECT_TRUE(data->run.totals.loaderCost.saturated());
+    ASSERT_EQ(data->loaders.size(), 1u);
+    EXPECT_EQ(data->loaders[0].cost, s.loaderCost);
+    auto listed = (*store)->listRuns();
+    ASSERT_TRUE(listed.ok());
+    const auto mine = std::find_if(listed->begin(), listed->end(), [&](const RunRecord& r) { return r.id == *id; });
+    ASSERT_NE(mine, listed->end());
+    EXPECT_EQ(mine->totals.loaderCost, s.loaderCost) << "the run's list carries it (the comparability check reads it)";
 }

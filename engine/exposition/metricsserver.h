@@ -1,0 +1,60 @@
+#pragma once
+// --metrics-listen ADDR:PORT: serves LiveMetrics on GET /metrics from a thread of its own (one
+// connection at a time, each bounded in size and time), never on a worker's thread.
+//
+//   MetricsServer server(labels);
+//   if (auto st = server.listen("127.0.0.1:9464"); !st) { ... }   // before the run
+//   run.addObserver(&server.metrics());
+//   ... run ...
+//   server.lingerUntilScraped(10'000'000);  // the final figures scraped once, or 10 s passed
+
+#include "common/result.h"
+#include "exposition/livemetrics.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <thread>
+
+namespace wb {
+
+class MetricsServer
+{
+public:
+    explicit MetricsServer(MetricsLabels labels);
+    ~MetricsServer();
+    MetricsServer(const MetricsServer&) = delete;
+    MetricsServer& operator=(const MetricsServer&) = delete;
+
+    /// Binds ADDR:PORT ("127.0.0.1:9464", "[::1]:9464", "0.0.0.0:9464"; port 0 takes a free one)
+    /// and starts serving. The error is one sentence naming the address.
+    Status listen(const std::string& address);
+    /// The port it listens on (after listen()).
+    uint16_t port() const { return m_port; }
+    /// The observer to add to the run.
+    LiveMetrics& metrics() { return m_metrics; }
+
+    /// After the run: waits until a scrape has read the finished run's figures, or maxUs passed,
+    /// so a scraper whose last scrape came before the end still gets the totals. True if scraped.
+    bool lingerUntilScraped(uint64_t maxUs);
+    /// Scrapes served so far.
+    uint64_t scrapes() const { return m_scrapes.load(); }
+
+private:
+    void serve();
+    void answer(int fd);
+
+    LiveMetrics m_metrics;
+    int m_listenFd = -1;
+    int m_wakeFd = -1;
+    uint16_t m_port = 0;
+    std::thread m_thread;
+    std::atomic<uint64_t> m_scrapes { 0 };
+    std::mutex m_mutex;
+    std::condition_variable m_scrapedFinished;
+    bool m_finishedScraped = false;
+};
+
+} // namespace wb

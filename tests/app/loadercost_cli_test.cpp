@@ -1,0 +1,85 @@
+// The loader's honesty, as users run it: against a real nginx on this machine, a loader with no
+// CPU to spare (-t8 on this 2-core machine, each worker truly busy) is flagged in the text report
+// and the JSON, with its numbers; a light run (-R so low the workers sleep) is not. Nothing here
+// depends on timing: the saturated loader is saturated by construction (every response costs its
+// worker CPU, so eight workers are always runnable on two CPUs), the light one by construction too.
+
+#include "requirenginx.h"
+#include "testsupport.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+using namespace wb;
+
+namespace {
+
+class LoaderCostCli : public test::NginxTest
+{
+protected:
+    static void SetUpTestSuite() { startNginx(); }
+    static void TearDownTestSuite() { stopNginx(); }
+    static std::string url() { return "http://127.0.0.1:" + std::to_string(nginx().port()) + "/"; }
+};
+
+// Every response costs its worker about a millisecond of CPU (a loop LuaJIT cannot skip): the
+// loader, not nginx, is the bottleneck, as with a heavy script in real use.
+const char* const BURNING_SCRIPT = R"(
+response = function(status, headers, body)
+  local x = 0
+  for i = 1, 400000 do x = (x + i * 7) % 1000003 end
+  if x < 0 then print(x) end
+end
+)";
+
+} // namespace
+
+TEST_F(LoaderCostCli, EightBusyWorkersOnThisMachineAreFlagged)
+{
+    test::TempDir dir;
+    const std::string script = dir.file("burn.lua");
+    test::writeFile(script, BURNING_SCRIPT);
+    const auto r = test::runCli({ "-t8", "-c16", "-d3s", "-s", script, "--json", "-", url() }, 120'000);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    const auto& s = j["summary"];
+    ASSERT_TRUE(s.contains("loader_cost")) << r.out;
+    const auto& c = s["loader_cost"];
+    EXPECT_GE(c["worker_busy_pct"].get<double>(), 90.0) << c.dump();
+    EXPECT_EQ(s["loader_saturated"], true) << c.dump();
+    ASSERT_TRUE(s.contains("loader_warning"));
+    const std::string warning = s["loader_warning"];
+    EXPECT_EQ(warning.rfind("the loader was saturated (workers ", 0), 0u) << warning;
+    EXPECT_NE(warning.find("the figures may measure the loader rather than the target"), std::string::npos);
+    // The text report (on stderr beside --json -) says it in one line, with the same numbers.
+    EXPECT_NE(r.err.find("\n  Warning: " + warning + "\n"), std::string::npos) << r.err;
+    // Every interval carries its own cost, and they add up to the run's.
+    uint64_t cpuUs = 0;
+    for (const auto& interval : j["intervals"])
+        cpuUs += interval["loader_cost"]["worker_cpu_us"].get<uint64_t>();
+    EXPECT_EQ(cpuUs, c["worker_cpu_us"].get<uint64_t>());
+    EXPECT_GT(c["process_cpu_us"].get<uint64_t>(), 0u);
+    EXPECT_GT(c["machine_cpu_us"].get<uint64_t>(), 0u);
+}
+
+TEST_F(LoaderCostCli, ALightRunIsNotFlagged)
+{
+    // 20 requests a second over one connection: the worker sleeps between them.
+    const auto r = test::runCli({ "-t1", "-c1", "-R", "20", "-d2s", "--latency", "--json", "-", url() }, 60'000);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    const auto& s = j["summary"];
+    ASSERT_TRUE(s.contains("loader_cost")) << r.out;
+    const auto& c = s["loader_cost"];
+    EXPECT_LT(c["worker_busy_pct"].get<double>(), 50.0) << c.dump();
+    EXPECT_GT(c["worker_wall_us"].get<uint64_t>(), 1'000'000u) << "measured over the run";
+    // The hypervisor may steal this VM's CPUs: then, and only then, the flag says so.
+    const bool stolen = c["machine_steal_pct"].get<double>() >= 10.0;
+    EXPECT_EQ(s["loader_saturated"], stolen) << c.dump();
+    EXPECT_EQ(s.contains("loader_warning"), stolen);
+    if (!stolen) {
+        EXPECT_EQ(r.err.find("Warning: the loader was saturated"), std::string::npos) << r.err;
+    }
+    // --latency prints the figures themselves.
+    EXPECT_NE(r.err.find("\n  Loader: workers "), std::string::npos) << r.err;
+}
