@@ -366,7 +366,7 @@ private slots:
         QVERIFY(number(stored.at("pod-2").at("last_seen_s")) < 1.5);
     }
 
-    // A run made in the window with "Backend from: body": the Live strip has a bar per backend, the
+    // A run made in the window with "Backends: body" in its profile: the Live strip has a bar per backend, the
     // one far below an even share red, and its counts add up to what the run stored per backend.
     void liveStripMarksABackendFarBelowItsShare()
     {

@@ -48,10 +48,10 @@ constexpr FieldSpec FIELDS[] = {
         "Thresholds each run is judged by, separated by commas: p99<250ms, errors<0.1%, rps>5000, non2xx<1%, "
         "ttfb_p99<100ms, connect_p99<5ms, tls_p99<20ms, service_p99<50ms (constant rate). Each run shows "
         "pass or fail per SLO" },
-    { "backend_from", "Backend from",
+    { "backend_from", "Backends",
         "Which backend answered each response (docs/BACKENDS.md): body (the first line, as serve_hostname "
         "answers), header:NAME, or body-regex:RE; a Backends tab per run and a live strip. Empty: off" },
-    { "upstream_time", "Upstream time",
+    { "upstream_time", "Upstream",
         "Split each response's time into the upstream's and the front door's: "
         "header:x-envoy-upstream-service-time (ms), header:X-Upstream-Time:s (nginx), server-timing:NAME. Empty: off" },
 };
