@@ -31,6 +31,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTest>
 #include <cmath>
@@ -311,6 +312,18 @@ private slots:
                      QStringLiteral("(%1 % front door)").arg(numberLocale().toString(100.0 * fd / (up + fd), 'f', 1))),
             qPrintable(door->note()->text()));
         QVERIFY(!chart->grab().isNull());
+        // To look at: WB_SCREENSHOT_DIR=/tmp/shots ctest -R ui_backends_test.
+        if (const QString shots = qEnvironmentVariable("WB_SCREENSHOT_DIR"); !shots.isEmpty()) {
+            QVERIFY(chart->exportPng(shots + QStringLiteral("/front-door-chart.png"), QSize(640, 340)));
+            page.show();
+            for (QTabWidget* tabs : page.findChildren<QTabWidget*>())
+                for (int i = 0; i < tabs->count(); ++i)
+                    if (tabs->tabText(i).startsWith(QStringLiteral("Backends"))
+                        || tabs->tabText(i) == QStringLiteral("Front door")) {
+                        tabs->setCurrentIndex(i);
+                        QVERIFY(page.grab().save(shots + QStringLiteral("/run-%1.png").arg(i)));
+                    }
+        }
 
         // A run without the options has neither tab.
         RunData plain = data;
