@@ -28,8 +28,8 @@ void addStudyCommand(CLI::App& app, StudyArgs& a)
         ->check(CLI::IsMember({ "connections", "threads", "rate", "none" }));
     cmd->add_option("--baseline", a.baseline, "The variant that is the baseline in every group (default: the first)");
     cmd->add_option("--metric", a.metric,
-           "total (whole-run req/s, the default) or per-thread (the mean of wrk's per-thread Req/Sec averages)")
-        ->check(CLI::IsMember({ "total", "per-thread" }));
+        "total (whole-run req/s, the default) or per-thread (the mean of wrk's per-thread Req/Sec averages); "
+        "and, comma-separated, run metrics compared beside it: backend-cv, backend-max-min, front-door-share");
     cmd->add_option("--name", a.name, "The study's name (default: its variants)");
     addReportOptions(cmd, a.report);
 }
@@ -41,7 +41,10 @@ int studyCommand(const StudyArgs& a)
     spec.runs = a.runs;
     spec.baseline = a.baseline;
     spec.level = studyLevelFromName(a.level).value_or(StudyLevel::Connections);
-    spec.metric = rateMetricFromName(a.metric).value_or(RateMetric::Total);
+    if (auto st = parseStudyMetrics(a.metric, spec); !st) {
+        printError(st.error());
+        return 2;
+    }
     auto ids = parseRunRanges(a.runs);
     if (!ids) {
         printError("--runs: " + ids.error());
@@ -80,7 +83,10 @@ int studyCommand(const StudyArgs& a)
          << results->plan.targets[results->plan.baselineIndex()].name << ")";
     if (results->grouped()) text << ", " << results->groups.size() << " groups";
     text << ", " << results->plan.levels.size() << (results->plan.levels.size() == 1 ? " level" : " levels")
-         << ", metric " << rateMetricName(spec.metric) << std::endl;
+         << ", metric " << rateMetricName(spec.metric);
+    for (RunMetric m : spec.metrics)
+        text << ", " << runMetricInfo(m).name;
+    text << std::endl;
     return writeExperimentReport(*results, a.report, a.dbPath) ? 0 : 1;
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 // wrkbench-cli study --db FILE --runs RANGES [--variant-by target | --variant-by-tags T1,T2,...]
 //     [--group-by-tags G1,G2,...] [--level connections|threads|rate|none] [--baseline NAME]
-//     [--metric total|per-thread] [--name NAME] [--markdown OUT] [--csv OUT]
+//     [--metric total|per-thread[,backend-cv,backend-max-min,front-door-share]] [--name NAME] [--markdown OUT] [--csv
+//     OUT]
 // Builds an experiment's results table from stored runs, with nothing run, and
 // stores it as an experiment of kind 'study' (engine/experiment/study.h).
 

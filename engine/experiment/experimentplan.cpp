@@ -2,6 +2,7 @@
 
 #include "parse/quantity.h"
 #include "parse/requestmix.h"
+#include "run/responsenotes.h"
 
 #include <algorithm>
 #include <cmath>
@@ -43,8 +44,8 @@ std::string element(const std::string& path, size_t i)
 }
 
 // The keys of "load" and of each entry of "levels".
-const std::vector<std::string> LOAD_KEYS
-    = { "threads", "connections", "pipeline", "streams", "rate", "timeout", "connect_timeout", "interval" };
+const std::vector<std::string> LOAD_KEYS = { "threads", "connections", "pipeline", "streams", "rate", "timeout",
+    "connect_timeout", "interval", "backend_from", "max_backends", "upstream_time" };
 
 std::vector<std::string> withLoadKeys(std::vector<std::string> keys)
 {
@@ -146,6 +147,20 @@ void readLoad(const Json& j, const std::string& path, RunConfig& cfg)
             cfg.connectTimeoutUs = readDurationUs(value, at);
         else if (key == "interval")
             cfg.intervalUs = readDurationUs(value, at);
+        else if (key == "backend_from") {
+            // As --backend-from and --upstream-time read them (docs/BACKENDS.md).
+            auto spec = parseBackendFrom(readString(value, at));
+            if (!spec) fail(at, spec.error());
+            const unsigned limit = cfg.backendFrom.maxBackends;
+            cfg.backendFrom = *spec;
+            cfg.backendFrom.maxBackends = limit;
+        } else if (key == "max_backends") {
+            cfg.backendFrom.maxBackends = readCount(value, at);
+        } else if (key == "upstream_time") {
+            auto spec = parseUpstreamTime(readString(value, at));
+            if (!spec) fail(at, spec.error());
+            cfg.upstreamTime = *spec;
+        }
     }
 }
 
@@ -326,7 +341,7 @@ ExperimentPlan readPlan(const Json& root)
 {
     checkObject(root, "",
         { "format", "name", "description", "targets", "load", "sweep", "levels", "axis", "repetitions", "duration",
-            "warmup", "cooldown", "order", "slo", "slo_abort" });
+            "warmup", "cooldown", "order", "slo", "slo_abort", "metrics" });
     ExperimentPlan plan;
     if (root.contains("format")) {
         if (!root["format"].is_number_integer() || root["format"].get<int>() != FORMAT)
@@ -423,6 +438,28 @@ ExperimentPlan readPlan(const Json& root)
         fail("slo_abort",
             "not for experiments: a run stopped early is not counted (a resume would make it again); "
             "the SLOs judge every run when it ends");
+    if (root.contains("metrics")) {
+        const Json& m = root["metrics"];
+        if (!m.is_array()) fail("metrics", "must be a list of metric names (" + runMetricNames() + ")");
+        for (size_t i = 0; i < m.size(); ++i) {
+            const std::string at = element("metrics", i);
+            const std::string name = readString(m[i], at);
+            const auto metric = runMetricFromName(name);
+            if (!metric) fail(at, "'" + name + "' is no metric; the metrics are " + runMetricNames());
+            if (std::find(plan.metrics.begin(), plan.metrics.end(), *metric) != plan.metrics.end())
+                fail(at, "'" + name + "' is given twice");
+            // A metric the runs cannot measure would be an empty column: refused before the first run.
+            const RunMetricInfo& info = runMetricInfo(*metric);
+            for (size_t cell = 0; cell < plan.levels.size(); ++cell) {
+                const RunConfig& load = plan.levels[cell].load;
+                if (info.needsBackends ? !load.backendFrom.enabled() : !load.upstreamTime.enabled())
+                    fail(at,
+                        "'" + name + "' needs \"" + (info.needsBackends ? "backend_from" : "upstream_time")
+                            + "\" in \"load\" (or in every level)");
+            }
+            plan.metrics.push_back(*metric);
+        }
+    }
 
     // Everything a run would refuse, refused now rather than half-way through.
     if (plan.durationUs < 100'000) fail("duration", "must be at least 100ms");
@@ -564,6 +601,12 @@ std::string experimentPlanToJson(const ExperimentPlan& plan, int indent)
             { "pipeline", c.pipeline }, { "streams", c.streams }, { "rate", c.ratePerS },
             { "timeout", planDurationText(c.timeoutUs) }, { "connect_timeout", planDurationText(c.connectTimeoutUs) },
             { "interval", planDurationText(c.intervalUs) } });
+        // Only when set: the canonical form of a plan without them stays as it was.
+        if (c.backendFrom.enabled()) {
+            levels.back()["backend_from"] = backendFromText(c.backendFrom);
+            levels.back()["max_backends"] = c.backendFrom.maxBackends;
+        }
+        if (c.upstreamTime.enabled()) levels.back()["upstream_time"] = upstreamTimeText(c.upstreamTime);
     }
     root["levels"] = levels;
     root["repetitions"] = plan.repetitions;
@@ -577,6 +620,12 @@ std::string experimentPlanToJson(const ExperimentPlan& plan, int indent)
         for (const Slo& slo : plan.slos)
             slos.push_back(slo.expr);
         root["slo"] = slos;
+    }
+    if (!plan.metrics.empty()) {
+        Json metrics = Json::array();
+        for (RunMetric m : plan.metrics)
+            metrics.push_back(runMetricInfo(m).name);
+        root["metrics"] = metrics;
     }
     // A body that is not UTF-8 would make dump() throw; plans are typed as JSON text, so it is always UTF-8.
     return root.dump(indent, ' ', false, Json::error_handler_t::replace);

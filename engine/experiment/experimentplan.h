@@ -18,6 +18,7 @@
 // runs exactly as planned even if defaults change in a later version.
 
 #include "common/result.h"
+#include "experiment/runmetric.h"
 #include "run/runconfig.h"
 
 #include <cstddef>
@@ -85,6 +86,9 @@ struct ExperimentPlan
     /// verdicts, and the results count per cell and target how many repetitions met each.
     /// No "slo_abort": a run stopped early does not count, and a resume would make it again.
     std::vector<Slo> slos;
+    /// Run metrics compared beside req/s and latency ("metrics": ["backend-cv", "front-door-share"]):
+    /// they need the load's "backend_from" or "upstream_time" (runmetric.h).
+    std::vector<RunMetric> metrics;
 
     /// The baseline of the first group (of the experiment when there are no groups).
     size_t baselineIndex() const;

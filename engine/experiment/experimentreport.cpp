@@ -1,6 +1,7 @@
 #include "experiment/experimentreport.h"
 
 #include "experiment/comparability.h"
+#include "experiment/frontdoormetrics.h"
 #include "experiment/pooledeffect.h"
 #include "report/units.h"
 #include "store/csvexport.h"
@@ -278,6 +279,12 @@ std::string formatResultsTable(const ExperimentResults& results)
         for (const std::string& line : pooled)
             out += "  " + line + "\n";
     }
+    if (const std::vector<std::string> lines = runMetricLines(results); !lines.empty()) {
+        out += "Behind the front door (mean " + std::string(PLUS_MINUS)
+            + " sd; the difference to the baseline with Welch's 95% interval):\n";
+        for (const std::string& line : lines)
+            out += "  " + line + "\n";
+    }
     for (const ComparabilityWarning& w : experimentComparability(results))
         out += "WARNING " + w.text() + "\n";
     return out;
@@ -287,8 +294,9 @@ std::string reportMethodText(const ExperimentResults& results)
 {
     const bool study = results.kind == ExperimentKind::Study;
     const ExperimentPlan& plan = results.plan;
-    return (study ? std::string("Each cell (group, level and variant) holds the stored runs that fell into it")
-                  : "Each cell (load level and target) was run " + std::to_string(plan.repetitions) + " times")
+    std::string text
+        = (study ? std::string("Each cell (group, level and variant) holds the stored runs that fell into it")
+                 : "Each cell (load level and target) was run " + std::to_string(plan.repetitions) + " times")
         + "; the table shows the mean and the sample standard deviation of the repetitions' results. "
           "The ratio to the baseline is the ratio of the means, with a 95% confidence interval by Fieller's "
           "theorem: the set of ratios r for which mean(B) - r * mean(A) is not significantly different from zero "
@@ -298,6 +306,13 @@ std::string reportMethodText(const ExperimentResults& results)
           "The runs of each level are checked to differ in the variant only: threads, connections, duration, "
           "rate, protocol, TLS verification, engine version and loader host must agree, and imported runs are "
           "not set beside measured ones without a warning that names what differs.";
+    for (RunMetric m : results.metrics) {
+        const RunMetricInfo& info = runMetricInfo(m);
+        text += std::string(" The ") + info.title + " of a run is " + info.meaning
+            + "; it is compared as the difference of the means with Welch's t interval (a ratio means nothing "
+              "near zero).";
+    }
+    return text;
 }
 
 std::string studySetupText(const ExperimentResults& results)
@@ -403,6 +418,14 @@ std::string formatMarkdownReport(const ExperimentResults& results, const Markdow
     for (const ComparabilityWarning& w : experimentComparability(results))
         out += "> **Warning:** " + md(w.text()) + "\n\n";
 
+    if (const std::vector<std::string> lines = runMetricLines(results); !lines.empty()) {
+        out += "## Behind the front door\n\nMean " + std::string(PLUS_MINUS)
+            + " standard deviation across repetitions; the difference to the baseline with its 95% confidence "
+              "interval (Welch's t).\n\n";
+        for (const std::string& line : lines)
+            out += "- " + md(line) + "\n";
+        out += "\n";
+    }
     const std::vector<std::string> pooled = pooledLines(results);
     if (!pooled.empty()) {
         out += "## Pooled over the cells\n\nA fixed-effect model on ln req/s: one intercept per cell, one common "
@@ -494,6 +517,8 @@ std::string resultsCsv(const ExperimentResults& results)
         "p99_ratio", "p99_ratio_ci_low", "p99_ratio_ci_high", "df", "significant", "verdict", "run_ids", "differs" };
     for (const Slo& slo : plan.slos)
         header.push_back("slo " + slo.expr);
+    for (const std::string& column : runMetricCsvHeader(results))
+        header.push_back(column);
     std::string out = csvRow(header);
     auto ms = [](double us) { return csvNumber(us / 1000.0); };
     const std::vector<ComparabilityWarning> warnings = experimentComparability(results);
@@ -517,6 +542,8 @@ std::string resultsCsv(const ExperimentResults& results)
         // "2/3" as in the tables; an empty field when no repetition was judged.
         for (const SloTally& t : r.slo)
             fields.push_back(t.judged ? t.text() : "");
+        for (std::string& cell : runMetricCsvCells(results, r))
+            fields.push_back(std::move(cell));
         out += csvRow(fields);
     }
     // The pooled verdict across cells: one row per variant, level "pooled", the ratio, its CI, df and verdict.

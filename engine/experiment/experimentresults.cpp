@@ -1,5 +1,6 @@
 #include "experiment/experimentresults.h"
 
+#include "experiment/frontdoormetrics.h"
 #include "experiment/study.h"
 #include "store/sessionstore.h"
 
@@ -187,6 +188,7 @@ ExperimentResults computeExperimentResults(
                 rows.push_back(std::move(row));
             }
     out.rows = describeRows(rows, plan.slos, RateMetric::Total, plan.targets[plan.baselineIndex()].name);
+    out.metrics = plan.metrics;
     return out;
 }
 
@@ -194,12 +196,18 @@ Result<ExperimentResults> loadExperimentResults(SessionStore& store, int64_t exp
 {
     auto record = store.experiment(experimentId);
     if (!record) return Error { record.error() };
-    if (record->kind == ExperimentKind::Study) return loadStudyResults(store, *record);
-    auto plan = parseExperimentPlan(record->planJson);
-    if (!plan) return Error { "the plan of experiment " + std::to_string(experimentId) + ": " + plan.error() };
-    auto runs = store.experimentRuns(experimentId);
-    if (!runs) return Error { runs.error() };
-    return computeExperimentResults(*record, *plan, std::move(*runs));
+    Result<ExperimentResults> results = [&]() -> Result<ExperimentResults> {
+        if (record->kind == ExperimentKind::Study) return loadStudyResults(store, *record);
+        auto plan = parseExperimentPlan(record->planJson);
+        if (!plan) return Error { "the plan of experiment " + std::to_string(experimentId) + ": " + plan.error() };
+        auto runs = store.experimentRuns(experimentId);
+        if (!runs) return Error { runs.error() };
+        return computeExperimentResults(*record, *plan, std::move(*runs));
+    }();
+    if (!results) return results;
+    // Behind the front door: the breakdowns of the runs that have one, and the metrics compared.
+    if (auto st = attachFrontDoor(store, *results); !st) return Error { st.error() };
+    return results;
 }
 
 } // namespace wb

@@ -8,10 +8,13 @@
 #include "common/result.h"
 #include "experiment/experimentplan.h"
 #include "experiment/experimentstats.h"
+#include "experiment/runmetric.h"
+#include "store/frontdoorview.h"
 #include "store/sessiontypes.h"
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -62,6 +65,7 @@ struct ExperimentRow
     RatioEstimate p50Ratio;
     RatioEstimate p99Ratio;
     std::vector<SloTally> slo; ///< one per plan.slos, in order
+    std::vector<MetricComparison> metrics; ///< one per ExperimentResults::metrics (frontdoormetrics.h)
 
     /// True when a repetition used failed one of the SLOs.
     bool anySloFailed() const;
@@ -100,6 +104,10 @@ struct ExperimentResults
     ExperimentPlan plan;
     ExperimentKind kind = ExperimentKind::Plan;
     RateMetric metric = RateMetric::Total;
+    /// The run metrics compared beside req/s and latency (a plan's "metrics", `study --metric`).
+    std::vector<RunMetric> metrics;
+    /// The breakdown of each run made with --backend-from or --upstream-time, by run id.
+    std::map<int64_t, FrontDoorView> frontDoor;
     /// The groups in order (each with its own baseline); empty when there is one, unnamed.
     std::vector<std::string> groups;
     /// Group by group, cell by cell within a group, targets in plan order within a cell. A study lists

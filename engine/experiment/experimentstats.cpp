@@ -120,6 +120,37 @@ double logStdev(const std::vector<double>& values)
     return describeSample(logs).stdev;
 }
 
+bool DifferenceEstimate::hasInterval() const
+{
+    return !std::isnan(low) && !std::isnan(high);
+}
+
+bool DifferenceEstimate::significant() const
+{
+    return hasInterval() && (low > 0.0 || high < 0.0);
+}
+
+DifferenceEstimate differenceOfMeans(
+    const std::vector<double>& baseline, const std::vector<double>& other, double confidence)
+{
+    DifferenceEstimate d;
+    d.confidence = confidence;
+    const SampleStats a = describeSample(baseline);
+    const SampleStats b = describeSample(other);
+    if (a.n == 0 || b.n == 0) return d;
+    d.difference = b.mean - a.mean;
+    if (a.n < 2 || b.n < 2) return d;
+    const double vA = a.stdev * a.stdev / static_cast<double>(a.n);
+    const double vB = b.stdev * b.stdev / static_cast<double>(b.n);
+    const double denominator = vA * vA / static_cast<double>(a.n - 1) + vB * vB / static_cast<double>(b.n - 1);
+    // Identical repetitions on both sides: as for the ratio, the pooled df and the point.
+    d.df = denominator > 0 ? (vA + vB) * (vA + vB) / denominator : static_cast<double>(a.n + b.n - 2);
+    const double halfWidth = studentTQuantile(0.5 + confidence / 2.0, d.df) * std::sqrt(vA + vB);
+    d.low = d.difference - halfWidth;
+    d.high = d.difference + halfWidth;
+    return d;
+}
+
 bool undecided(const RatioEstimate& r)
 {
     constexpr double NEAR = 0.10; // the difference a verdict should be able to tell from none

@@ -58,6 +58,25 @@ struct RatioEstimate
 RatioEstimate ratioOfMeans(
     const std::vector<double>& baseline, const std::vector<double>& other, double confidence = 0.95);
 
+/// mean(other) - mean(baseline) with Welch's t interval (unequal variances, Welch-Satterthwaite
+/// degrees of freedom): for metrics near zero (a backend CV of an even split), where a ratio
+/// has no meaning.
+struct DifferenceEstimate
+{
+    double difference = RatioEstimate::NOT_KNOWN; ///< NaN without data on a side
+    double low = RatioEstimate::NOT_KNOWN; ///< NaN when there is no interval (fewer than 2 values on a side)
+    double high = RatioEstimate::NOT_KNOWN;
+    double df = RatioEstimate::NOT_KNOWN;
+    double confidence = 0.95;
+
+    bool hasInterval() const;
+    /// The interval excludes 0: the two means differ at this confidence.
+    bool significant() const;
+};
+
+DifferenceEstimate differenceOfMeans(
+    const std::vector<double>& baseline, const std::vector<double>& other, double confidence = 0.95);
+
 /// Which way is better for a metric: more requests/s, or less latency.
 enum class Better { Higher, Lower };
 

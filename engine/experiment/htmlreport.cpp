@@ -2,6 +2,7 @@
 
 #include "experiment/comparability.h"
 #include "experiment/experimentreport.h"
+#include "experiment/frontdoorhtml.h"
 #include "experiment/kneecurve.h"
 #include "report/svgchart.h"
 #include "report/units.h"
@@ -304,6 +305,7 @@ std::string formatHtmlReport(const ExperimentResults& results, const HtmlReportO
     out += "<section id=\"setup\">\n<h2>Setup</h2>\n" + setup(results) + "</section>\n";
     out += "<section id=\"method\">\n<h2>Method</h2>\n<p>" + h(reportMethodText(results)) + "</p>\n</section>\n";
     out += "<section id=\"runs\">\n<h2>Runs</h2>\n" + runsSection(results) + "</section>\n";
+    out += frontDoorHtmlSection(results); // "" without --backend-from / --upstream-time runs
     out += "<footer>Written by wrkbench " + h(engineVersion());
     if (options.generatedAtMs) out += " on " + h(isoTimestamp(options.generatedAtMs));
     out += ". One self-contained file: nothing is loaded from the network.</footer>\n</body>\n</html>\n";

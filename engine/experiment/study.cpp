@@ -144,6 +144,25 @@ std::optional<RateMetric> rateMetricFromName(const std::string& name)
     return std::nullopt;
 }
 
+Status parseStudyMetrics(const std::string& text, StudySpec& spec)
+{
+    auto names = parseTagList(text, "--metric");
+    if (!names) return Error { names.error() };
+    bool rateGiven = false;
+    for (const std::string& name : *names) {
+        if (const auto rate = rateMetricFromName(name)) {
+            if (rateGiven) return Error { "--metric: give one of total and per-thread, not both" };
+            rateGiven = true;
+            spec.metric = *rate;
+        } else if (const auto metric = runMetricFromName(name)) {
+            spec.metrics.push_back(*metric);
+        } else {
+            return Error { "--metric: '" + name + "' is none of total, per-thread, " + runMetricNames() };
+        }
+    }
+    return {};
+}
+
 std::string studySpecToJson(const StudySpec& spec)
 {
     json j = {
@@ -158,6 +177,12 @@ std::string studySpecToJson(const StudySpec& spec)
         { "baseline", spec.baseline },
         { "metric", rateMetricName(spec.metric) },
     };
+    if (!spec.metrics.empty()) {
+        json metrics = json::array();
+        for (RunMetric m : spec.metrics)
+            metrics.push_back(runMetricInfo(m).name);
+        j["metrics"] = metrics;
+    }
     return j.dump();
 }
 
@@ -178,6 +203,12 @@ Result<StudySpec> studySpecFromJson(const std::string& text)
         if (!level || !metric) return Error { "the study's level or metric is unknown" };
         spec.level = *level;
         spec.metric = *metric;
+        if (j.contains("metrics"))
+            for (const auto& name : j.at("metrics").get<std::vector<std::string>>()) {
+                const auto m = runMetricFromName(name);
+                if (!m) return Error { "the study's metric '" + name + "' is unknown" };
+                spec.metrics.push_back(*m);
+            }
         return spec;
     } catch (const json::exception& e) {
         return Error { std::string("the study definition is incomplete: ") + e.what() };
@@ -256,6 +287,13 @@ Result<std::vector<StudyRunLink>> assignStudyCells(const StudySpec& spec, const 
             && !(std::isfinite(run.totals.threadRate.mean) && run.totals.threadRate.mean > 0))
             return Error { runName(run.id)
                 + " has no per-thread Req/Sec statistics: --metric per-thread needs them (use --metric total)" };
+        for (RunMetric m : spec.metrics) {
+            const RunMetricInfo& info = runMetricInfo(m);
+            if (info.needsBackends ? !run.config.backendFrom.enabled() : !run.config.upstreamTime.enabled())
+                return Error { runName(run.id) + " was made without "
+                    + (info.needsBackends ? "--backend-from" : "--upstream-time") + ": --metric " + info.name
+                    + " needs it" };
+        }
         (run.config.openModel() ? openModel : closedLoop).push_back(run.id);
         links.push_back(std::move(link));
     }
@@ -292,6 +330,7 @@ Result<ExperimentResults> computeStudyResults(const ExperimentRecord& record, co
     out.experiment = record;
     out.kind = ExperimentKind::Study;
     out.metric = spec.metric;
+    out.metrics = spec.metrics;
     out.groups = spec.groupTags;
     ExperimentPlan& plan = out.plan;
     plan.name = record.name;

@@ -42,12 +42,17 @@ struct StudySpec
     StudyLevel level = StudyLevel::Connections;
     std::string baseline; ///< a variant (target name or variant tag); "" = the first variant
     RateMetric metric = RateMetric::Total;
+    /// Run metrics compared beside req/s and latency (--metric backend-cv,front-door-share).
+    std::vector<RunMetric> metrics;
 };
 
 const char* studyLevelName(StudyLevel level);
 std::optional<StudyLevel> studyLevelFromName(const std::string& name);
 const char* rateMetricName(RateMetric metric);
 std::optional<RateMetric> rateMetricFromName(const std::string& name);
+/// --metric: a comma list of at most one rate metric (total, per-thread) and any run metrics
+/// (runmetric.h), into spec.metric and spec.metrics; the error names the option.
+Status parseStudyMetrics(const std::string& text, StudySpec& spec);
 
 /// The canonical JSON kept in the session ({"kind": "study", ...}), and back.
 std::string studySpecToJson(const StudySpec& spec);

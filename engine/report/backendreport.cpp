@@ -4,6 +4,7 @@
 #include "stats/backendbalance.h"
 
 #include <algorithm>
+#include <cmath>
 #include <fmt/format.h>
 #include <iterator>
 
@@ -40,13 +41,7 @@ void appendBackendTable(std::string& out, const RunResult& result)
             ", max/min share {:.2f}, CV {:.3f}, chi-square {:.1f} ({} df) vs an even split: p = {:.3g}",
             balance.maxMinRatio, balance.cv, balance.chiSquare, balance.degreesOfFreedom, balance.pValue);
     out += '\n';
-    std::vector<size_t> order;
-    for (size_t i = 0; i < b.stats.size(); ++i)
-        if (b.stats[i].requests > 0) order.push_back(i);
-    std::sort(order.begin(), order.end(), [&](size_t x, size_t y) {
-        return b.stats[x].requests != b.stats[y].requests ? b.stats[x].requests > b.stats[y].requests
-                                                          : b.names[x] < b.names[y];
-    });
+    const std::vector<size_t> order = backendsByRequests(b);
     if (!order.empty())
         fmt::format_to(std::back_inserter(out), "    {:<{}}{:>10}{:>9}{:>10}{:>10}{:>10}{:>10}{:>9}{:>9}{:>9}\n",
             "Backend", NAME_WIDTH, "Requests", "Share", "p50", "p90", "p99", "Max", "Non-2xx", "First", "Last");
@@ -82,14 +77,11 @@ void appendSplit(std::string& out, const RunResult& result)
     row(result.config.openModel() ? "Service" : "Latency", total);
     row("Upstream", result.upstreamTime);
     row("Front door", result.frontDoor);
-    if (!result.upstreamTime.empty()) {
-        // Means add where percentiles do not: over the responses that stated an upstream time,
-        // their mean time is the two means added.
-        const double up = result.upstreamTime.meanUs();
-        const double door = result.frontDoor.meanUs();
+    if (const MeanSplit split = meanSplitOf(result.upstreamTime, result.frontDoor); split.responses > 0) {
+        const double share = split.frontDoorShare();
         fmt::format_to(std::back_inserter(out),
-            "    Mean split: {} = upstream {} + front door {} ({:.1f}% front door)\n", formatTimeUs(up + door),
-            formatTimeUs(up), formatTimeUs(door), up + door > 0 ? 100.0 * door / (up + door) : 0.0);
+            "    Mean split: {} = upstream {} + front door {} ({:.1f}% front door)\n", formatTimeUs(split.totalUs()),
+            formatTimeUs(split.upstreamUs), formatTimeUs(split.frontDoorUs), std::isnan(share) ? 0.0 : 100.0 * share);
     }
     if (result.upstreamMissing > 0)
         fmt::format_to(std::back_inserter(out), "    {} responses stated no upstream time (in neither side)\n",

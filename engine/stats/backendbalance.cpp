@@ -64,6 +64,34 @@ double chiSquareSurvival(double x, unsigned k)
     return upperRegularizedGamma(k / 2.0, std::max(0.0, x) / 2.0);
 }
 
+std::vector<size_t> backendsByRequests(const BackendBreakdown& b)
+{
+    std::vector<size_t> order;
+    for (size_t i = 0; i < b.stats.size(); ++i)
+        if (b.stats[i].requests > 0) order.push_back(i);
+    std::sort(order.begin(), order.end(), [&](size_t x, size_t y) {
+        return b.stats[x].requests != b.stats[y].requests ? b.stats[x].requests > b.stats[y].requests
+                                                          : b.names[x] < b.names[y];
+    });
+    return order;
+}
+
+double MeanSplit::frontDoorShare() const
+{
+    return responses > 0 && totalUs() > 0 ? frontDoorUs / totalUs() : std::numeric_limits<double>::quiet_NaN();
+}
+
+MeanSplit meanSplitOf(const LatencyHistogram& upstream, const LatencyHistogram& frontDoor)
+{
+    // Both sides hold the same responses (each that stated a time adds one value to each).
+    MeanSplit s;
+    s.responses = upstream.count();
+    if (s.responses == 0) return s;
+    s.upstreamUs = upstream.meanUs();
+    s.frontDoorUs = frontDoor.empty() ? 0.0 : frontDoor.meanUs();
+    return s;
+}
+
 BackendBalance backendBalanceOf(const BackendBreakdown& backends)
 {
     BackendBalance b;

@@ -28,6 +28,24 @@ struct BackendBalance
 /// The evenness of a breakdown's named backends (OTHER_BACKEND left out: it is many).
 BackendBalance backendBalanceOf(const BackendBreakdown& backends);
 
+/// The indices of a breakdown's backends that answered, busiest first (ties by name): the order
+/// every table of backends lists them in.
+std::vector<size_t> backendsByRequests(const BackendBreakdown& backends);
+
+/// The mean split of --upstream-time, over the responses that stated an upstream time: means add
+/// where percentiles do not, so their mean time is the upstream's mean plus the front door's.
+struct MeanSplit
+{
+    uint64_t responses = 0; ///< that stated an upstream time (0: no split)
+    double upstreamUs = 0;
+    double frontDoorUs = 0;
+
+    double totalUs() const { return upstreamUs + frontDoorUs; }
+    /// The front door's share: mean front-door time / mean total (0..1); NaN without responses or time.
+    double frontDoorShare() const;
+};
+MeanSplit meanSplitOf(const LatencyHistogram& upstream, const LatencyHistogram& frontDoor);
+
 /// A backend that appeared after the run began answering, or stopped answering before it ended.
 struct BackendEvent
 {

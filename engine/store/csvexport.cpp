@@ -1,5 +1,7 @@
 #include "store/csvexport.h"
 
+#include "store/frontdoorview.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -240,26 +242,12 @@ std::string percentilesCsv(const std::vector<RunData>& runs)
     return out;
 }
 
-namespace {
-
-// The run's measurements, folded from its stored intervals (the one fold: exact).
-Measurements foldedIntervals(const RunData& d)
-{
-    Measurements m;
-    m.backends.limit = d.run.config.backendFrom.maxBackends;
-    for (const IntervalRecord& r : d.intervals)
-        m.add(r.snapshot());
-    return m;
-}
-
-} // namespace
-
 std::string backendsCsv(const std::vector<RunData>& runs)
 {
     std::string out = csvRow({ "run_id", "backend", "requests", "share", "non2xx", "p50_ms", "p90_ms", "p99_ms",
         "max_ms", "first_seen_s", "last_seen_s" });
     for (const RunData& d : runs) {
-        const Measurements m = foldedIntervals(d);
+        const Measurements m = foldedMeasurementsOf(d);
         const double total = static_cast<double>(std::max<uint64_t>(1, m.requests));
         for (size_t i = 0; i < m.backends.stats.size(); ++i) {
             const BackendStats& s = m.backends.stats[i];
@@ -279,7 +267,7 @@ std::string upstreamCsv(const std::vector<RunData>& runs)
         = csvRow({ "run_id", "kind", "count", "p50_ms", "p90_ms", "p99_ms", "mean_ms", "responses_without" });
     for (const RunData& d : runs) {
         if (!d.run.config.upstreamTime.enabled()) continue;
-        const Measurements m = foldedIntervals(d);
+        const Measurements m = foldedMeasurementsOf(d);
         const LatencyHistogram& total = d.run.config.openModel() ? m.serviceLatency : m.latency;
         const std::pair<const char*, const LatencyHistogram*> sides[]
             = { { "latency", &total }, { "upstream", &m.upstreamTime }, { "front_door", &m.frontDoor } };

@@ -196,6 +196,24 @@ private slots:
         QVERIFY(checkProfileForm(f, &out).contains(QStringLiteral("loaders")));
         f.loaders = QStringLiteral("500"); // more loaders than the 200 connections of the stages' peak
         QVERIFY(!checkProfileForm(f, &out).isEmpty());
+        // Behind the front door: the CLI's specs, read as it reads them, shown back as typed.
+        f.loaders = QStringLiteral("1");
+        f.backendFrom = QStringLiteral(" body-regex:pod=([a-z0-9-]+) ");
+        f.upstreamTime = QStringLiteral("header:X-Upstream-Time:s");
+        QVERIFY(checkProfileForm(f, &out).isEmpty());
+        QCOMPARE(out.backendFrom.source, BackendFrom::Source::BodyRegex);
+        QCOMPARE(profileFormOf(out).backendFrom, QStringLiteral("body-regex:pod=([a-z0-9-]+)"));
+        QCOMPARE(profileFormOf(out).upstreamTime, QStringLiteral("header:X-Upstream-Time:s"));
+        f.backendFrom = QStringLiteral("bodyy");
+        f.upstreamTime = QStringLiteral("header:");
+        const FieldErrors bad = checkProfileForm(f, &out);
+        QVERIFY(bad.contains(QStringLiteral("backend_from")));
+        QVERIFY(bad.contains(QStringLiteral("upstream_time")));
+        f.backendFrom.clear();
+        f.upstreamTime.clear();
+        QVERIFY(checkProfileForm(f, &out).isEmpty());
+        QVERIFY(!out.backendFrom.enabled());
+        QVERIFY(!out.upstreamTime.enabled());
         QCOMPARE(durationText(1'500'000), QStringLiteral("1500ms"));
         QCOMPARE(durationText(90'000'000), QStringLiteral("90s"));
     }

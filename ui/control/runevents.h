@@ -9,6 +9,8 @@
 #include <QMetaType>
 #include <QString>
 #include <cstdint>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace wb::ui {
@@ -24,6 +26,9 @@ struct LiveInterval
     uint32_t connections = 0;
     /// A run of several loaders: each loader's req/s in the interval, by index (empty otherwise).
     std::vector<double> loaderRequestsPerS;
+    /// --backend-from: each backend's responses in the interval, by name, as the fold merged them
+    /// (empty otherwise); the names that appeared in no interval yet are the strip's to remember.
+    std::vector<std::pair<std::string, uint64_t>> backendRequests;
 };
 
 /// The live view of an interval record whose chart point is `point`.
@@ -39,6 +44,8 @@ inline LiveInterval liveIntervalOf(const IntervalRecord& r, const IntervalPoint&
     const double durationS = r.durationS();
     for (uint64_t n : r.loaderRequests)
         live.loaderRequestsPerS.push_back(durationS > 0 ? static_cast<double>(n) / durationS : 0.0);
+    for (const BackendRecord& b : r.backends)
+        live.backendRequests.emplace_back(b.name, b.requests);
     return live;
 }
 

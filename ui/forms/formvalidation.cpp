@@ -6,6 +6,7 @@
 #include "parse/quantity.h"
 #include "parse/requestmix.h"
 #include "parse/stageparse.h"
+#include "run/responsenotes.h"
 #include "serve/builtinserver.h"
 #include "store/sessionstore.h"
 #include "text/format.h"
@@ -361,6 +362,25 @@ FieldErrors checkProfileForm(const ProfileForm& form, RunConfig* load)
         c.loaders = *placement;
     else
         errors[QStringLiteral("loaders")] = q(placement.error());
+    // As --backend-from and --upstream-time read them; the limit (--max-backends) is kept as it was.
+    const unsigned maxBackends = c.backendFrom.maxBackends;
+    c.backendFrom = {};
+    c.backendFrom.maxBackends = maxBackends;
+    if (const QString text = form.backendFrom.trimmed(); !text.isEmpty()) {
+        if (auto spec = parseBackendFrom(text.toStdString())) {
+            c.backendFrom = *spec;
+            c.backendFrom.maxBackends = maxBackends;
+        } else {
+            errors[QStringLiteral("backend_from")] = q(spec.error());
+        }
+    }
+    c.upstreamTime = {};
+    if (const QString text = form.upstreamTime.trimmed(); !text.isEmpty()) {
+        if (auto spec = parseUpstreamTime(text.toStdString()))
+            c.upstreamTime = *spec;
+        else
+            errors[QStringLiteral("upstream_time")] = q(spec.error());
+    }
     if (errors.isEmpty()) {
         // Whatever the fields cannot see on their own (RunConfig is the authority).
         // A profile serves either protocol: each half is checked as the protocol it is for,
@@ -407,6 +427,8 @@ ProfileForm profileFormOf(const RunConfig& c)
     f.slos = slosText(c.slos);
     f.sloAbort = c.sloAbort;
     f.loaders = q(loaderPlacementText(c.loaders));
+    f.backendFrom = q(backendFromText(c.backendFrom));
+    f.upstreamTime = q(upstreamTimeText(c.upstreamTime));
     return f;
 }
 

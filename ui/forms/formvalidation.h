@@ -85,6 +85,9 @@ struct ProfileForm
     /// Where the load is made: "1" (this process), "4" (child processes), "8 kubernetes namespace=load
     /// image=REG/wrkbench-cli:0.1.0" (parse/placement.h).
     QString loaders = QStringLiteral("1");
+    /// --backend-from and --upstream-time as the CLI reads them ("" = off; docs/BACKENDS.md).
+    QString backendFrom;
+    QString upstreamTime;
 };
 
 /// Checks form; on success fills load's load fields (request/TLS untouched). An SLO that

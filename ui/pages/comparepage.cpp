@@ -4,6 +4,7 @@
 #include "experiment/comparability.h"
 #include "models/comparemodel.h"
 #include "models/runseries.h"
+#include "pages/comparefrontdoor.h"
 #include "pages/compareheadlines.h"
 #include "pages/comparetable.h"
 #include "pages/dialogs.h"
@@ -36,6 +37,7 @@ ComparePage::ComparePage(QWidget* parent)
     , m_table(new CompareTableView(this))
     , m_headlines(new CompareHeadlines(m_model, this))
     , m_charts(new CompareCharts(this))
+    , m_frontDoor(new CompareFrontDoor(this))
 {
     m_headlines->setObjectName(QStringLiteral("headlines"));
     m_table->setObjectName(QStringLiteral("table"));
@@ -111,6 +113,7 @@ ComparePage::ComparePage(QWidget* parent)
     contentLayout->setContentsMargins(6, 6, 6, 6);
     contentLayout->addLayout(bar);
     contentLayout->addWidget(m_warning);
+    contentLayout->addWidget(m_frontDoor);
     contentLayout->addWidget(split, 1);
 
     m_stack->addWidget(empty);
@@ -166,6 +169,16 @@ void ComparePage::modelChanged()
     }
     m_charts->setRuns(series);
     m_headlines->refresh();
+    std::vector<const RunData*> shownData;
+    QStringList shownLabels;
+    for (size_t i = 0; i < shown.size(); ++i)
+        if (auto found
+            = std::find_if(m_runs.begin(), m_runs.end(), [&](const RunData& d) { return d.run.id == shown[i].id; });
+            found != m_runs.end()) {
+            shownData.push_back(&*found);
+            shownLabels << (i == 0 ? tr("%1 (baseline)") : QStringLiteral("%1")).arg(CompareModel::runLabel(shown[i]));
+        }
+    m_frontDoor->setRuns(shownData, shownLabels);
 
     m_baseline->clear();
     for (const RunRecord& r : m_model->givenRuns()) {

@@ -24,6 +24,7 @@ class QToolButton;
 namespace wb::ui {
 
 class CompareCharts;
+class CompareFrontDoor;
 class CompareHeadlines;
 class CompareModel;
 class CompareTableView;
@@ -60,6 +61,7 @@ public:
 
     CompareModel* model() const { return m_model; }
     CompareCharts* charts() const { return m_charts; }
+    CompareFrontDoor* frontDoor() const { return m_frontDoor; }
 
 signals:
     void message(const QString& text);
@@ -83,6 +85,7 @@ private:
     CompareTableView* m_table;
     CompareHeadlines* m_headlines;
     CompareCharts* m_charts;
+    CompareFrontDoor* m_frontDoor; ///< evenness and front-door share side by side (hidden without them)
     qint64 m_baselineShown = 0; ///< to tell the user when the baseline changed
     bool m_replacingRuns = false; ///< new runs, not a new baseline: no message
 };

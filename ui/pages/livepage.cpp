@@ -3,6 +3,7 @@
 #include "charts/comparecharts.h"
 #include "charts/livecharts.h"
 #include "control/runsession.h"
+#include "pages/backendstrip.h"
 #include "pages/loaderstrip.h"
 #include "pages/runheader.h"
 #include "text/format.h"
@@ -18,6 +19,7 @@ LivePage::LivePage(RunSession* session, QWidget* parent)
     , m_header(new RunHeader(this))
     , m_charts(new LiveCharts(this))
     , m_loaders(new LoaderStrip(this))
+    , m_backends(new BackendStrip(this))
 {
     auto* line = new QFrame(this);
     line->setFrameShape(QFrame::HLine);
@@ -28,6 +30,7 @@ LivePage::LivePage(RunSession* session, QWidget* parent)
     layout->addWidget(m_header);
     layout->addWidget(line);
     layout->addWidget(m_loaders);
+    layout->addWidget(m_backends);
     layout->addWidget(m_charts, 1);
 
     m_clock.setInterval(250);
@@ -38,6 +41,7 @@ LivePage::LivePage(RunSession* session, QWidget* parent)
         m_header->addInterval(interval);
         m_charts->appendInterval(interval.point);
         m_loaders->setRates(QVector<double>(interval.loaderRequestsPerS.begin(), interval.loaderRequestsPerS.end()));
+        m_backends->addInterval(interval);
     });
     connect(m_session, &RunSession::finished, this, [this](const RunOutcome& outcome) {
         m_clock.stop();
@@ -76,6 +80,7 @@ void LivePage::begin(const RunSetup& plan)
     m_charts->reset(title + QStringLiteral("  ") + describeLoad(load), color, load.openModel(),
         static_cast<double>(load.normalized().durationUs) / 1e6);
     m_loaders->clear();
+    m_backends->clear();
 }
 
 void LivePage::phaseChanged()

@@ -10,6 +10,7 @@
 
 namespace wb::ui {
 
+class BackendStrip;
 class LiveCharts;
 class LoaderStrip;
 class RunHeader;
@@ -31,6 +32,7 @@ public:
 
     RunHeader* header() const { return m_header; }
     LiveCharts* charts() const { return m_charts; }
+    BackendStrip* backends() const { return m_backends; }
     /// Intervals received during the current (or last) run.
     int intervalCount() const { return m_intervals; }
 
@@ -42,6 +44,7 @@ private:
     RunHeader* m_header;
     LiveCharts* m_charts;
     LoaderStrip* m_loaders; ///< a run of several loaders: req/s per loader (hidden otherwise)
+    BackendStrip* m_backends; ///< --backend-from: each backend's share (hidden otherwise)
     QTimer m_clock; ///< moves the progress bar between intervals
     int m_intervals = 0;
     bool m_ran = false;

@@ -48,6 +48,12 @@ constexpr FieldSpec FIELDS[] = {
         "Thresholds each run is judged by, separated by commas: p99<250ms, errors<0.1%, rps>5000, non2xx<1%, "
         "ttfb_p99<100ms, connect_p99<5ms, tls_p99<20ms, service_p99<50ms (constant rate). Each run shows "
         "pass or fail per SLO" },
+    { "backend_from", "Backends",
+        "Which backend answered each response (docs/BACKENDS.md): body (the first line, as serve_hostname "
+        "answers), header:NAME, or body-regex:RE; a Backends tab per run and a live strip. Empty: off" },
+    { "upstream_time", "Upstream",
+        "Split each response's time into the upstream's and the front door's: "
+        "header:x-envoy-upstream-service-time (ms), header:X-Upstream-Time:s (nginx), server-timing:NAME. Empty: off" },
 };
 } // namespace
 
@@ -83,6 +89,9 @@ void ProfileEditor::build()
     m_fields[QStringLiteral("rate")]->setPlaceholderText(QStringLiteral("2000"));
     m_fields[QStringLiteral("stages")]->setPlaceholderText(QStringLiteral("10s:1000,30s:5000,10s:0"));
     m_fields[QStringLiteral("slo")]->setPlaceholderText(QStringLiteral("p99<250ms, errors<0.1%"));
+    m_fields[QStringLiteral("backend_from")]->setPlaceholderText(QStringLiteral("body"));
+    m_fields[QStringLiteral("upstream_time")]->setPlaceholderText(
+        QStringLiteral("header:x-envoy-upstream-service-time"));
     m_loaderCompletions = new QStringListModel(this);
     auto* completer = new QCompleter(m_loaderCompletions, this);
     completer->setCaseSensitivity(Qt::CaseInsensitive);
@@ -174,6 +183,8 @@ void ProfileEditor::load(const LoadProfile& profile)
     m_fields[QStringLiteral("stages")]->setText(f.stages);
     m_fields[QStringLiteral("slo")]->setText(f.slos);
     m_fields[QStringLiteral("loaders")]->setText(f.loaders);
+    m_fields[QStringLiteral("backend_from")]->setText(f.backendFrom);
+    m_fields[QStringLiteral("upstream_time")]->setText(f.upstreamTime);
     m_sloAbort->setChecked(f.sloAbort);
     m_mode->setCurrentIndex(static_cast<int>(f.mode));
     updateModeFields();
@@ -203,6 +214,8 @@ ProfileForm ProfileEditor::form() const
     f.stages = m_fields[QStringLiteral("stages")]->text();
     f.slos = m_fields[QStringLiteral("slo")]->text();
     f.loaders = m_fields[QStringLiteral("loaders")]->text();
+    f.backendFrom = m_fields[QStringLiteral("backend_from")]->text();
+    f.upstreamTime = m_fields[QStringLiteral("upstream_time")]->text();
     f.sloAbort = m_sloAbort->isChecked();
     f.mode = static_cast<ProfileForm::Mode>(m_mode->currentIndex());
     return f;

@@ -7,7 +7,9 @@
 #include "models/comparemodel.h"
 #include "models/runseries.h"
 #include "models/runstablemodel.h"
+#include "pages/backendstab.h"
 #include "pages/dialogs.h"
+#include "pages/frontdoortab.h"
 #include "pages/slobadges.h"
 #include "report/generatorlag.h"
 #include "stats/spectrum.h"
@@ -126,6 +128,18 @@ RunDetailPage::RunDetailPage(RunData data, QWidget* parent)
                 tr("Start offset (ms)"), tr("Clock"), tr("State"), tr("Workers busy") });
         m_loaders->setObjectName(QStringLiteral("loadersTable"));
         tabs->addTab(m_loaders, tr("Loaders (%1)").arg(m_data.loaders.size()));
+    }
+    // Behind the front door (--backend-from, --upstream-time): the stored intervals folded once.
+    if (r.config.notesResponses()) {
+        const FrontDoorView view = frontDoorViewOf(m_data);
+        if (view.backendsAsked) {
+            m_backendsTab = new BackendsTab(view, r.config, this);
+            tabs->addTab(m_backendsTab, tr("Backends (%1)").arg(view.balance.backends));
+        }
+        if (view.upstreamAsked) {
+            m_frontDoorTab = new FrontDoorTab(view, r.config, this);
+            tabs->addTab(m_frontDoorTab, tr("Front door"));
+        }
     }
 
     // A ramp walks the load up: each stage's achieved req/s against its p50 and p99 is the knee.

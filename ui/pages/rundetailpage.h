@@ -14,6 +14,8 @@ class QTabWidget;
 
 namespace wb::ui {
 
+class BackendsTab;
+class FrontDoorTab;
 class KneeChart;
 class LiveCharts;
 class SloBadges;
@@ -27,6 +29,8 @@ public:
     int64_t runId() const { return m_data.run.id; }
     const RunData& data() const { return m_data; }
     LiveCharts* charts() const { return m_charts; }
+    BackendsTab* backendsTab() const { return m_backendsTab; }
+    FrontDoorTab* frontDoorTab() const { return m_frontDoorTab; }
 
     /// Writes one of the engine's CSV tables for this run: "summary", "series", "percentiles", "status".
     bool exportCsv(const QString& what, const QString& path, QString* error = nullptr) const;
@@ -56,6 +60,8 @@ private:
     QTableWidget* m_entries = nullptr; ///< a request mix: one row per entry (absent without a mix)
     QTableWidget* m_loaders = nullptr; ///< a run of several loaders: one row each (absent otherwise)
     KneeChart* m_knee = nullptr; ///< a run with stages: a point per stage (absent otherwise)
+    BackendsTab* m_backendsTab = nullptr; ///< --backend-from (absent otherwise)
+    FrontDoorTab* m_frontDoorTab = nullptr; ///< --upstream-time (absent otherwise)
 };
 
 } // namespace wb::ui

@@ -28,7 +28,8 @@ bool sameLoad(const RunConfig& x, const RunConfig& y)
         && x.stages == y.stages && x.stagesAreConnections == y.stagesAreConnections && sameSlos(x.slos, y.slos)
         && x.sloAbort == y.sloAbort && x.streams == y.streams && x.headerTableBytes == y.headerTableBytes
         && x.windowBits == y.windowBits && x.connectionWindowBits == y.connectionWindowBits
-        && x.sendSpinUs == y.sendSpinUs && x.loaders == y.loaders;
+        && x.sendSpinUs == y.sendSpinUs && x.loaders == y.loaders && x.backendFrom == y.backendFrom
+        && x.upstreamTime == y.upstreamTime;
 }
 
 bool sameProfile(const LoadProfile& a, const LoadProfile& b)

@@ -291,3 +291,47 @@ TEST(ExperimentPlan, SloErrorsNameTheField)
                   R"(, "slo": ["tls_p99<5ms"])")),
         "targets[1]: SLO 'tls_p99<5ms': an http:// target has no TLS handshake");
 }
+
+// Behind the front door: the specs in "load" reach every run, "metrics" asks for the run metrics,
+// both round-trip through the canonical form, and a metric the load cannot measure is refused.
+TEST(ExperimentPlan, BackendSpecsAndRunMetricsReachEveryRunAndRoundTrip)
+{
+    auto plan = parseExperimentPlan(withTargets(TWO_TARGETS,
+        R"(, "load": {"backend_from": "body", "max_backends": 64, "upstream_time": "header:X-Upstream-Time:s"},
+            "sweep": {"axis": "connections", "values": [2, 4]}, "metrics": ["backend-cv", "front-door-share"])"));
+    ASSERT_TRUE(plan.ok()) << plan.error();
+    ASSERT_EQ(plan->metrics.size(), 2u);
+    EXPECT_EQ(plan->metrics[0], RunMetric::BackendCv);
+    EXPECT_EQ(plan->metrics[1], RunMetric::FrontDoorShare);
+    for (size_t cell = 0; cell < 2; ++cell)
+        for (size_t t = 0; t < 2; ++t) {
+            const RunConfig c = plan->runConfig(cell, t);
+            EXPECT_EQ(c.backendFrom.source, BackendFrom::Source::Body);
+            EXPECT_EQ(c.backendFrom.maxBackends, 64u);
+            EXPECT_EQ(upstreamTimeText(c.upstreamTime), "header:X-Upstream-Time:s");
+        }
+    const std::string json = experimentPlanToJson(*plan);
+    EXPECT_NE(json.find(R"("metrics":["backend-cv","front-door-share"])"), std::string::npos) << json;
+    EXPECT_NE(json.find(R"("backend_from":"body")"), std::string::npos) << json;
+    auto again = parseExperimentPlan(json);
+    ASSERT_TRUE(again.ok()) << again.error();
+    EXPECT_EQ(experimentPlanToJson(*again), json);
+    EXPECT_EQ(again->runConfig(1, 1).backendFrom.maxBackends, 64u);
+
+    // Without them the canonical form stays as it was.
+    auto none = parseExperimentPlan(withTargets(TWO_TARGETS));
+    ASSERT_TRUE(none.ok());
+    const std::string plain = experimentPlanToJson(*none);
+    for (const char* key : { "\"metrics\"", "\"backend_from\"", "\"upstream_time\"" })
+        EXPECT_EQ(plain.find(key), std::string::npos) << key;
+
+    EXPECT_EQ(parseError(withTargets(TWO_TARGETS, R"(, "metrics": ["backend-cv"])")),
+        "metrics[0]: 'backend-cv' needs \"backend_from\" in \"load\" (or in every level)");
+    EXPECT_EQ(parseError(withTargets(TWO_TARGETS, R"(, "load": {"backend_from": "body"}, "metrics": ["evenness"])")),
+        "metrics[0]: 'evenness' is no metric; the metrics are backend-cv, backend-max-min, front-door-share");
+    EXPECT_EQ(parseError(withTargets(
+                  TWO_TARGETS, R"(, "load": {"backend_from": "body"}, "metrics": ["backend-cv", "backend-cv"])")),
+        "metrics[1]: 'backend-cv' is given twice");
+    EXPECT_EQ(parseError(withTargets(TWO_TARGETS, R"(, "load": {"backend_from": "bodyx"})")).substr(0, 19),
+        "load.backend_from: ");
+}

@@ -246,3 +246,28 @@ TEST(ExperimentStats, UndecidedVerdictSaysWhatWouldDecide)
     EXPECT_FALSE(undecided(close));
     EXPECT_EQ(ratioVerdict(close, "B", "A"), "no significant difference");
 }
+
+// Welch's interval on a difference of means, for metrics near zero where a ratio means nothing.
+TEST(ExperimentStats, DifferenceOfMeansHasWelchsInterval)
+{
+    // Equal sizes and variances: df = 2n - 2 = 4, t(0.975, 4) = 2.776445105 (published tables),
+    // half width t * sqrt(1/3 + 1/3).
+    const DifferenceEstimate d = differenceOfMeans({ 1, 2, 3 }, { 4, 5, 6 });
+    EXPECT_DOUBLE_EQ(d.difference, 3.0);
+    EXPECT_NEAR(d.df, 4.0, 1e-12);
+    EXPECT_NEAR(d.low, 3.0 - 2.776445105 * std::sqrt(2.0 / 3.0), 1e-8);
+    EXPECT_NEAR(d.high, 3.0 + 2.776445105 * std::sqrt(2.0 / 3.0), 1e-8);
+    EXPECT_TRUE(d.significant());
+    // Overlapping samples: the interval holds zero.
+    EXPECT_FALSE(differenceOfMeans({ 1, 2, 3 }, { 2, 3, 4 }).significant());
+    // Identical repetitions on each side: the point, and significant when the sides differ.
+    const DifferenceEstimate same = differenceOfMeans({ 0, 0 }, { 0.447, 0.447 });
+    EXPECT_DOUBLE_EQ(same.low, 0.447);
+    EXPECT_DOUBLE_EQ(same.high, 0.447);
+    EXPECT_TRUE(same.significant());
+    // One value on a side: a difference, no interval; none on a side: nothing.
+    const DifferenceEstimate lone = differenceOfMeans({ 1 }, { 2, 3 });
+    EXPECT_DOUBLE_EQ(lone.difference, 1.5);
+    EXPECT_FALSE(lone.hasInterval());
+    EXPECT_TRUE(std::isnan(differenceOfMeans({}, { 1, 2 }).difference));
+}

@@ -165,3 +165,33 @@ TEST(BackendBalance, AppearedAndVanished)
     EXPECT_EQ(events[1].name, "old");
     EXPECT_DOUBLE_EQ(events[1].atS, 1.1);
 }
+
+// Means add where percentiles do not: the split's parts are the two histograms' means, and the
+// front door's share is its part of their sum.
+TEST(BackendBalance, MeanSplitAddsUpAndTablesListTheBusiestFirst)
+{
+    LatencyHistogram upstream, frontDoor;
+    for (uint64_t us : { 1000, 2000, 3000 })
+        upstream.record(us);
+    for (uint64_t us : { 100, 200, 600 })
+        frontDoor.record(us);
+    const MeanSplit s = meanSplitOf(upstream, frontDoor);
+    EXPECT_EQ(s.responses, 3u);
+    EXPECT_DOUBLE_EQ(s.upstreamUs, upstream.meanUs());
+    EXPECT_DOUBLE_EQ(s.frontDoorUs, frontDoor.meanUs());
+    EXPECT_DOUBLE_EQ(s.totalUs(), upstream.meanUs() + frontDoor.meanUs());
+    EXPECT_NEAR(s.frontDoorShare(), 300.0 / 2300.0, 1e-3); // the histograms' 3 significant digits
+    EXPECT_TRUE(std::isnan(meanSplitOf({}, {}).frontDoorShare()));
+
+    BackendBreakdown b;
+    b.names = { "c", "a", "b", "idle" };
+    b.stats.resize(4);
+    for (int i = 0; i < 5; ++i)
+        b.stats[0].record(1000, false, 0.1);
+    for (int i = 0; i < 7; ++i)
+        b.stats[1].record(1000, false, 0.1);
+    for (int i = 0; i < 5; ++i)
+        b.stats[2].record(1000, false, 0.1);
+    // "idle" answered nothing (a name kept in a worker's table): no row.
+    EXPECT_EQ(backendsByRequests(b), (std::vector<size_t> { 1, 2, 0 }));
+}
