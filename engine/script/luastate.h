@@ -56,6 +56,7 @@ public:
 
 private:
     lua_State* m_L = nullptr;
+    int m_traceback = 0; ///< call()'s message handler, in the registry
 };
 
 /// Whether `script` parses, without running any of it (the GUI checks a file when it is chosen):

@@ -147,3 +147,64 @@ TEST(LuaState, ValueSourceMakesTheSameValueInAnotherState)
     lua_pop(a.get(), 1);
     EXPECT_EQ(lua_gettop(a.get()), 0);
 }
+
+// wrk.format is written in C for speed: for every shape of call it makes the string wrk's own Lua
+// version makes (run here beside it on equal tables), and changes the headers table as it does.
+TEST(LuaState, FormatInCMakesWhatWrksLuaFormatMakes)
+{
+    LuaState s;
+    ASSERT_TRUE(s.load({ "t.lua", "", {}, {} }, url()).ok());
+    ASSERT_EQ(luaL_dostring(s.get(), R"lua(
+function wrk_lua_format(method, path, headers, body)
+  method  = method  or wrk.method
+  path    = path    or wrk.path
+  headers = headers or wrk.headers
+  body    = body    or wrk.body
+  local s = {}
+  if not headers["Host"] then headers["Host"] = wrk.host end
+  headers["Content-Length"] = body and string.len(body)
+  s[1] = string.format("%s %s HTTP/1.1", method, path)
+  for name, value in pairs(headers) do
+    s[#s + 1] = string.format("%s: %s", name, value)
+  end
+  s[#s + 1] = ""
+  s[#s + 1] = body or ""
+  return table.concat(s, "\r\n")
+end
+function both(make)
+  local a1, a2, a3, a4 = make()
+  local b1, b2, b3, b4 = make()
+  local ours, theirs = wrk.format(a1, a2, a3, a4), wrk_lua_format(b1, b2, b3, b4)
+  local h = ""
+  if a3 then for k, v in pairs(a3) do h = h .. tostring(k) .. "=" .. tostring(v) .. ";" end end
+  local g = ""
+  if b3 then for k, v in pairs(b3) do g = g .. tostring(k) .. "=" .. tostring(v) .. ";" end end
+  return ours == theirs and h == g, ours, theirs
+end
+)lua"),
+        0);
+    const char* calls[] = {
+        "function() return end",
+        "function() return 'POST', '/x?y=1', { ['X-A'] = '1', Y = 2, Z = true }, 'a body' end",
+        "function() return nil, '/p', { Host = 'other' }, 12345 end",
+        "function() return 'GET', 7, {}, '' end",
+        "function() return 'PUT', nil, { ['Content-Length'] = '99' }, nil end",
+        "function() wrk.headers = { ['X-Static'] = 'v' } wrk.method = 'DELETE' wrk.body = 'b' return end",
+    };
+    for (const char* call : calls) {
+        SCOPED_TRACE(call);
+        const std::string chunk = std::string("return both(") + call + ")";
+        ASSERT_EQ(luaL_loadstring(s.get(), chunk.c_str()), 0);
+        ASSERT_TRUE(s.call(0, 3).ok());
+        const bool same = lua_toboolean(s.get(), -3);
+        const std::string ours = lua_tostring(s.get(), -2);
+        const std::string theirs = lua_tostring(s.get(), -1);
+        lua_pop(s.get(), 3);
+        EXPECT_TRUE(same) << ours << "\n---\n" << theirs;
+        EXPECT_EQ(ours, theirs);
+    }
+    // What cannot be a body is refused as string.len refuses it.
+    EXPECT_NE(evalString(s, "select(2, pcall(wrk.format, 'GET', '/', {}, {}))").find("bad argument #1 to 'len'"),
+        std::string::npos);
+    EXPECT_EQ(lua_gettop(s.get()), 0);
+}
