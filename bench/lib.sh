@@ -21,6 +21,7 @@ start_nginx() {
         -keyout "$dir/key.pem" -out "$dir/cert.pem" -subj /CN=localhost \
         -addext "subjectAltName=DNS:localhost,IP:127.0.0.1" >/dev/null 2>&1
     head -c 1048576 /dev/zero > "$dir/big.bin" # /big: a 1 MB response body
+    chmod 711 "$dir"; chmod 644 "$dir/big.bin" # nginx's worker user reaches the file, lists nothing
     cat > "$dir/nginx.conf" <<CONF
 worker_processes 1;
 worker_cpu_affinity $(python3 -c "print(format(1<<$cpu,'b'))");
