@@ -20,6 +20,8 @@ start_nginx() {
     openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 \
         -keyout "$dir/key.pem" -out "$dir/cert.pem" -subj /CN=localhost \
         -addext "subjectAltName=DNS:localhost,IP:127.0.0.1" >/dev/null 2>&1
+    head -c 1048576 /dev/zero > "$dir/big.bin" # /big: a 1 MB response body
+    chmod 711 "$dir"; chmod 644 "$dir/big.bin" # nginx's worker user reaches the file, lists nothing
     cat > "$dir/nginx.conf" <<CONF
 worker_processes 1;
 worker_cpu_affinity $(python3 -c "print(format(1<<$cpu,'b'))");
@@ -42,6 +44,7 @@ http {
         ssl_certificate $dir/cert.pem;
         ssl_certificate_key $dir/key.pem;
         location / { default_type text/plain; return 200 "hello world\n"; }
+        location = /big { default_type application/octet-stream; alias $dir/big.bin; }
     }
 }
 CONF

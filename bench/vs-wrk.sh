@@ -9,7 +9,8 @@
 #   bench/vs-wrk.sh [PAIRS=5] [SECONDS=5]
 #   BASELINE_CLI=/path/to/older/wrkbench-cli bench/vs-wrk.sh ...
 #   SCRIPTS_ONLY=1 bench/vs-wrk.sh ...   only the wrk-script cases (-s): none, a static script,
-#                                        a request() counter, a response() reading a header
+#                                        a request() counter, a response() reading a header, and
+#                                        that response() on 1 MB bodies (-c10, /big)
 # With BASELINE_CLI, an older build (say, of the commit before a change) runs in
 # the same interleaved rounds, and every table gains its ratio against it.
 set -euo pipefail
@@ -45,11 +46,13 @@ end
 LUA
 url="http://127.0.0.1:$NGINX_PORT/"
 for i in $(seq "$PAIRS"); do
-    for case in none static counter header; do
-        sargs=(); [ $case != none ] && sargs=(-s "$work/$case.lua")
-        timed 1 "$work/swrk-$case-$i" wrk -t1 -c$CONNS -d${SECONDS_PER_RUN}s "${sargs[@]}" "$url"
+    for case in none static counter header bigbody; do
+        sargs=(); [ $case != none ] && sargs=(-s "$work/${case/bigbody/header}.lua")
+        conns=$CONNS; target=$url
+        [ $case = bigbody ] && conns=10 && target="${url}big"
+        timed 1 "$work/swrk-$case-$i" wrk -t1 -c$conns -d${SECONDS_PER_RUN}s "${sargs[@]}" "$target"
         echo "script-$case wrk $(parse_wrk "$work/swrk-$case-$i")" >> "$results"
-        timed 1 "$work/swb-$case-$i" "$CLI" -t1 -c$CONNS -d${SECONDS_PER_RUN}s "${sargs[@]}" "$url"
+        timed 1 "$work/swb-$case-$i" "$CLI" -t1 -c$conns -d${SECONDS_PER_RUN}s "${sargs[@]}" "$target"
         echo "script-$case wrkbench $(parse_wrk "$work/swb-$case-$i")" >> "$results"
     done
 done
@@ -102,7 +105,7 @@ import sys, statistics as st
 rows = [l.split() for l in open(sys.argv[1]) if l.strip()]
 def med(xs): return st.median(xs) if xs else float('nan')
 print(f"# wrkbench-cli vs wrk: nginx on CPU 0, generator on CPU 1, -t1 -c100 -d{sys.argv[3]}s, {sys.argv[2]} interleaved pairs\n")
-for scheme in ("script-none", "script-static", "script-counter", "script-header", "http", "https"):
+for scheme in ("script-none", "script-static", "script-counter", "script-header", "script-bigbody", "http", "https"):
     if not any(r[0] == scheme for r in rows): continue
     print(f"## {scheme}\n")
     print("| tool | runs | req/s (median) | CPU s per 100k req (median) | req/s vs wrk | CPU/req vs wrk |")

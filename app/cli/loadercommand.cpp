@@ -9,6 +9,7 @@
 #include "record/recordedrun.h"
 #include "run/clocknote.h"
 #include "run/shard.h"
+#include "script/scriptrun.h"
 #include "wire/configcodec.h"
 #include "wire/loaderstream.h"
 
@@ -97,12 +98,25 @@ int loaderCommand(const LoaderArgs& a)
     auto share = shareOf(*whole, *shard);
     if (!share) return refuse(share.error());
     writer.setWholeConfig(runConfigToJson(whole->normalized()));
+    // A script: request()/response() run in this loader's threads, which are the fleet's
+    // threads from `offset` on (setup() and done() ran on the coordinator).
+    std::unique_ptr<ScriptRun> script;
+    if (!whole->script.empty()) {
+        unsigned offset = 0;
+        for (unsigned i = 0; i < shard->index; ++i)
+            if (auto before = shareOf(*whole, Shard { i, shard->count })) offset += before->threads;
+        script = std::make_unique<ScriptRun>(share->normalized(), offset);
+        if (Status st = script->check(); !st) return refuse("the script: " + st.error());
+    }
 
     RecordedRunOptions options;
     options.cancelBeforeLoad = false;
     options.onWarning = printWarning;
     options.makeRunner = [&](const RunConfig& config) -> std::unique_ptr<LoadRunner> {
-        return std::make_unique<PausedLoader>(config, writer, a.controlDir, *timeout);
+        auto loader = std::make_unique<PausedLoader>(config, writer, a.controlDir, *timeout);
+        PausedLoader* l = loader.get();
+        if (script) loader->setHooks(script->hooks([l] { l->stop(); }));
+        return loader;
     };
     // --metrics-listen: the pod's or the agent's loader, scraped where it runs.
     std::unique_ptr<MetricsServer> metrics;

@@ -353,15 +353,12 @@ int runCommand(const RunArgs& a)
     // -s: the script's text goes with the run; a syntax error is one line before any load.
     std::unique_ptr<ScriptRun> script;
     if (!a.script.empty()) {
-        std::ifstream in(a.script, std::ios::binary);
-        if (!in) {
-            printError("cannot read the script '" + a.script + "'");
+        auto spec = readScriptFile(a.script, a.scriptArgs);
+        if (!spec) {
+            printError(spec.error());
             return 2;
         }
-        cfg->script.name = a.script;
-        cfg->script.text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-        cfg->script.args = a.scriptArgs;
-        if (cfg->script.text.empty()) cfg->script.text = "\n";
+        cfg->script = std::move(*spec);
         script = std::make_unique<ScriptRun>(cfg->normalized());
         if (Status st = script->check(); !st) {
             printError(st.error());
@@ -414,6 +411,11 @@ int runCommand(const RunArgs& a)
         }
         KubeOptions kube = kubeOptionsOf(cfg->loaders, setup);
         kube.jobName = newJobName();
+        if (script) // the pods' configuration carries what setup() gave each thread
+            if (auto prepared = script->prepareRun(*cfg); !prepared) {
+                printError(prepared.error());
+                return 2;
+            }
         std::cout << kubeManifestYaml(kube, runConfigToJson(cfg->normalized()), cfg->loaders.count);
         return 0;
     }
@@ -499,13 +501,14 @@ int runCommand(const RunArgs& a)
         metrics = std::move(*started);
     }
     if (script) {
-        // The script's hooks on this process's controller (check() refused distributed runs).
-        options.makeRunner = [&script](const RunConfig& config) -> std::unique_ptr<LoadRunner> {
-            auto controller = std::make_unique<RunController>(config);
-            RunController* c = controller.get();
-            controller->setHooks(script->hooks([c] { c->stop(); }));
-            return controller;
-        };
+        // In this process: the script's hooks on the controller. A fleet: setup() runs here for
+        // each of its threads and what it gave them goes with the configuration to the loaders.
+        auto makeRunner = script->prepareRun(runConfig, startAtUs);
+        if (!makeRunner) {
+            printError(makeRunner.error());
+            return 2;
+        }
+        if (*makeRunner) options.makeRunner = *makeRunner;
     }
     RecordedRun run(runConfig, options);
     HeaderPrinter header(text);
@@ -540,7 +543,8 @@ int runCommand(const RunArgs& a)
     if (metrics && *linger > 0) metrics->lingerUntilScraped(*linger);
     // A Lua error stopped the run: what was measured is reported above, and stored as 'failed'
     // with the error (RunResult::failure).
-    const std::string scriptError = script ? script->error() : std::string();
+    // (A fleet's loaders ran the script: the fold carries the first loader's error.)
+    const std::string scriptError = !script ? std::string() : fleet ? result.failure : script->error();
     if (!scriptError.empty()) printError("the script stopped the run: " + scriptError);
     // done() after the report, as wrk prints it. The run is already stored: an error in done()
     // is said, and the rest (the JSON, where it was stored) still happens.

@@ -42,6 +42,24 @@ bool imported(const RunRecord& r)
     return r.status == RunStatus::Imported;
 }
 
+// A wrk script as a comparison names it: the file, a digest of the text that ran (the same file
+// name may have held another script), the arguments.
+std::string scriptValue(const ScriptSpec& s)
+{
+    if (s.empty()) return "none";
+    uint64_t hash = 14695981039346656037ull; // FNV-1a
+    for (const char c : s.text) {
+        hash ^= static_cast<unsigned char>(c);
+        hash *= 1099511628211ull;
+    }
+    char digest[17];
+    std::snprintf(digest, sizeof digest, "%016llx", static_cast<unsigned long long>(hash));
+    std::string text = s.name + " (text " + std::string(digest, 8) + ")";
+    for (const std::string& a : s.args)
+        text += " " + a;
+    return text;
+}
+
 /// A field's value for a run; nullopt when the run does not know it (never a difference).
 using FieldValue = std::function<std::optional<std::string>(const RunRecord&)>;
 
@@ -86,6 +104,13 @@ const std::vector<std::pair<std::string, FieldValue>>& fields()
         { "source",
             [](const RunRecord& r) -> std::optional<std::string> {
                 return std::string(imported(r) ? "imported" : "measured");
+            } },
+        // A wrk script decides what is sent: runs with other scripts (or none) measured other loads.
+        // An imported run's log does not say which script it ran.
+        { "script",
+            [](const RunRecord& r) -> std::optional<std::string> {
+                if (imported(r)) return std::nullopt;
+                return scriptValue(r.config.script);
             } },
     };
     return all;

@@ -3,7 +3,7 @@
 // study or an experiment) should differ in the variant only: the target, or the
 // tag that names it. Anything else that differs (threads, connections, duration,
 // rate, protocol, TLS verification, the engine that measured, the loader host,
-// an imported run beside a measured one) is named, so a table never hides it.
+// an imported run beside a measured one, the wrk script) is named, so a table never hides it.
 //
 // The check reads only what the store keeps per run (RunRecord): the configuration,
 // engine_version and host_name. The variant itself (URL, target) is never a
@@ -28,7 +28,7 @@ struct FieldDifference
 {
     std::string field; ///< "threads", "connections", "duration", "rate", "protocol", "TLS verification",
                        ///< "engine version", "loader host", "source" (imported vs measured),
-                       ///< "loader saturated"
+                       ///< "loader saturated", "script"
     struct Value
     {
         std::string text; ///< "2", "30s", "h2", "imported", "0.1.0"

@@ -3,6 +3,7 @@
 #include "parse/quantity.h"
 #include "parse/requestmix.h"
 #include "run/responsenotes.h"
+#include "script/luastate.h"
 
 #include <algorithm>
 #include <cmath>
@@ -191,11 +192,31 @@ void readMix(const Json& j, const std::string& path, ExperimentTarget& t)
     t.mix = std::move(cfg.mix);
 }
 
+// "script" and "script_args": the file is read and parsed now (nothing of it runs), so that a
+// plan with a broken script stops before its first run, naming the target.
+void readScript(const Json& j, const std::string& path, ExperimentTarget& t)
+{
+    const std::string file = readString(j["script"], member(path, "script"));
+    std::vector<std::string> args;
+    if (j.contains("script_args")) {
+        const std::string at = member(path, "script_args");
+        if (!j["script_args"].is_array()) fail(at, "must be a list of strings (init(args))");
+        for (size_t i = 0; i < j["script_args"].size(); ++i)
+            args.push_back(readString(j["script_args"][i], element(at, i)));
+    }
+    if (j.contains("requests"))
+        fail(member(path, "script"), "a script builds the requests itself: use \"script\" or \"requests\", not both");
+    auto script = readScriptFile(file, std::move(args));
+    if (!script) fail(member(path, "script"), script.error());
+    if (Status st = checkScriptSyntax(*script); !st) fail(member(path, "script"), st.error());
+    t.script = std::move(*script);
+}
+
 ExperimentTarget readTarget(const Json& j, const std::string& path)
 {
     checkObject(j, path,
         { "name", "url", "baseline", "group", "method", "headers", "body", "insecure", "cacert", "http_version",
-            "session_target_id", "requests", "mix_order", "seed" });
+            "session_target_id", "requests", "mix_order", "seed", "script", "script_args" });
     ExperimentTarget t;
     if (!j.contains("name")) fail(path, "a target needs a \"name\"");
     t.name = readString(j["name"], member(path, "name"));
@@ -229,6 +250,7 @@ ExperimentTarget readTarget(const Json& j, const std::string& path)
         t.httpVersion = *version;
     }
     if (j.contains("requests")) readMix(j, path, t);
+    if (j.contains("script")) readScript(j, path, t);
     if (j.contains("baseline")) t.baseline = readBool(j["baseline"], member(path, "baseline"));
     if (j.contains("group")) {
         t.group = readString(j["group"], member(path, "group"));
@@ -520,6 +542,7 @@ RunConfig ExperimentPlan::runConfig(size_t cell, size_t target) const
         c.request = c.mix.entries.front().request;
     }
     c.tls = targets.at(target).tls;
+    c.script = targets.at(target).script;
     c.durationUs = durationUs;
     c.warmupUs = warmupUs;
     c.stages.clear();
@@ -589,6 +612,10 @@ std::string experimentPlanToJson(const ExperimentPlan& plan, int indent)
             j["requests"] = t.requestsPath;
             j["mix_order"] = mixOrderId(t.mix.order);
             j["seed"] = t.mix.seed;
+        }
+        if (!t.script.empty()) {
+            j["script"] = t.script.name;
+            j["script_args"] = t.script.args;
         }
         targets.push_back(j);
     }

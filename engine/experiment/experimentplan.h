@@ -11,6 +11,8 @@
 //    "repetitions": 3, "duration": "30s", "warmup": "5s", "cooldown": "10s", "order": "interleaved",
 //    "slo": ["p99<250ms", "errors<0.1%"]}
 //
+// A target may carry a wrk script: "script": "auth.lua", "script_args": ["a", "b"].
+//
 // parseExperimentPlan() checks everything a run would check, before the first
 // run starts, and names the field at fault ("targets[1].url: ...").
 // experimentPlanToJson() writes the canonical form stored in the session:
@@ -38,6 +40,9 @@ struct ExperimentTarget
     /// the plan is parsed (a resumed experiment reads the file again). Its entries go to the URL's origin.
     std::string requestsPath;
     RequestMixSpec mix;
+    /// "script" and "script_args": a wrk Lua script every run of this target runs (as `-s`), read
+    /// and checked when the plan is parsed (a resumed experiment reads the file again).
+    ScriptSpec script;
     bool baseline = false; ///< the baseline of its group (of the experiment when there are no groups)
     /// "group": the block the target belongs to (frameworks, cluster sizes), compared with its
     /// group's own baseline; "" when the plan has no groups.

@@ -2,6 +2,7 @@
 
 #include "record/recordedrun.h"
 #include "run/runcontroller.h"
+#include "script/scriptrun.h"
 #include "serve/builtinserver.h"
 #include "store/sessionstore.h"
 
@@ -169,7 +170,7 @@ Result<ExperimentOutcome> ExperimentRunner::run(int64_t experimentId)
         starting.etaS = etaS(pending.size() - i);
         if (m_progress) m_progress(starting);
 
-        const RunConfig config = plan.runConfig(p.cell, p.target);
+        RunConfig config = plan.runConfig(p.cell, p.target);
         const ExperimentSlot slot { experimentId, static_cast<int>(p.cell), static_cast<int>(p.repetition) };
         const std::string where = "target '" + plan.targets[p.target].name + "' at level " + plan.levels[p.cell].label
             + " (repetition " + std::to_string(p.repetition + 1) + ")";
@@ -179,9 +180,26 @@ Result<ExperimentOutcome> ExperimentRunner::run(int64_t experimentId)
         options.createSession = false;
         options.targetId = targetIds[p.target];
         options.experiment = slot;
+        // A target's wrk script: what it prints (done()'s report) is kept with each run.
+        std::unique_ptr<ScriptRun> script;
+        ScriptOutput printed;
+        if (!config.script.empty()) {
+            script = std::make_unique<ScriptRun>(config.normalized());
+            script->captureOutput(&printed);
+            Status checked = script->check();
+            auto makeRunner
+                = checked ? script->prepareRun(config) : Result<ScriptRun::MakeRunner>(Error { checked.error() });
+            if (!makeRunner) return fail(where + ": the script: " + makeRunner.error());
+            if (*makeRunner) options.makeRunner = *makeRunner;
+        }
         RecordedRun run(config, options, &m_stop);
         if (m_observer) run.addObserver(m_observer);
         const RecordedRunOutcome ran = run.run();
+        if (script && ran.ran() && ran.runId) {
+            if (ran.result->failure.empty())
+                if (Status st = script->done(*ran.result); !st) printed.append(st.error() + "\n");
+            if (const std::string text = printed.text(); !text.empty()) (void)store.setRunScriptOutput(ran.runId, text);
+        }
         if (ran.ended == RecordedRunOutcome::Ended::Cancelled) break;
         if (!ran.ran()) {
             ExperimentProgress finished = progressFor(p, ExperimentProgress::Event::RunFinished);
@@ -196,6 +214,9 @@ Result<ExperimentOutcome> ExperimentRunner::run(int64_t experimentId)
         measuredRunS += std::chrono::duration<double>(Clock::now() - startedAt).count();
         if (ran.runId == 0 || !ran.storageWarning.empty()) return fail(where + ": " + ran.storageWarning);
         const RunResult& result = *ran.result;
+        // A script's Lua error failed the run (stored so, with what was measured): as a run that
+        // did not happen, the experiment stops here, to be resumed once the script is fixed.
+        if (!result.failure.empty()) return fail(where + ": the script stopped the run: " + result.failure);
         const bool completed = !result.stoppedEarly;
         if (completed) ++outcome.runsDone;
 

@@ -4,8 +4,8 @@
 // fleet/controlfiles.h). It says "ready" on its stream once the target
 // answered, measures from the start it is given, and stops when told.
 
-#include "wire/loaderstream.h"
 #include "run/runcontroller.h"
+#include "wire/loaderstream.h"
 
 #include <atomic>
 #include <string>
@@ -20,6 +20,8 @@ public:
     PausedLoader(RunConfig share, LoaderStreamWriter& stream, std::string controlDir, uint64_t startTimeoutUs);
 
     void addObserver(RunObserver* observer) override { m_controller.addObserver(observer); }
+    /// What runs in front of and behind the sessions (a script's request()/response()).
+    void setHooks(RunHooks hooks) { m_controller.setHooks(std::move(hooks)); }
     Status prepare() override;
     RunResult run() override;
     void stop() override;

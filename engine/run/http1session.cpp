@@ -70,17 +70,23 @@ void Http1Session::submit(uint64_t dueUs, uint64_t sentUs, const RequestPick& pi
 void Http1Session::submitMixed(const RequestPick& pick)
 {
     InFlightRequest& slot = m_ring[(m_ringHead + m_inFlight - 1) % m_requests->depth];
-    slot.head = pick.built ? methodHasNoResponseBody(pick.built->method) : m_requests->entryIsHead[pick.entry];
+    slot.head = !pick.wire.empty() ? pick.wireHead
+        : pick.built               ? methodHasNoResponseBody(pick.built->method)
+                                   : m_requests->entryIsHead[pick.entry];
     // The response awaited next may now be this request's: a HEAD one has no body.
     if (m_inFlight == 1) m_parser.reset(slot.head);
-    if (pick.built) {
-        // Built for this send: serialised here, once, into the session's own buffer.
+    if (pick.built || !pick.wire.empty()) {
+        // Built for this send: into the session's own buffer (serialised here, once, unless it
+        // came as wire bytes).
         if (m_view) {
             m_mixOutput.assign(m_view->data() + m_writeOffset, m_view->size() - m_writeOffset);
             m_view = nullptr;
             m_writeOffset = 0;
         }
-        m_mixOutput += buildRequest(*pick.built);
+        if (!pick.wire.empty())
+            m_mixOutput.append(pick.wire);
+        else
+            m_mixOutput += buildRequest(*pick.built);
         return;
     }
     appendOutput(m_requests->entries[pick.entry]);

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string_view>
 #include <vector>
 
 namespace wb {
@@ -31,6 +32,12 @@ struct RequestPick
     { }
     uint16_t entry = 0; ///< which request of the run (per-entry statistics; 0 without a mix)
     const RequestSpec* built = nullptr; ///< a request made for this send; null: the table's entry
+    /// HTTP/1.1 only: a request made for this send as its wire bytes, already checked, sent as
+    /// they are (valid until the source is asked again for the same connection); `wireHead`:
+    /// it is a HEAD request. A source gives it only to a run that speaks HTTP/1.1 (a script's
+    /// request() string, as wrk writes it, without parsing and serialising it again).
+    std::string_view wire;
+    bool wireHead = false;
 };
 
 /// One worker's source (the worker's thread alone calls it: no locks).

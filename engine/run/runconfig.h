@@ -92,6 +92,11 @@ struct ScriptSpec
     std::string name; ///< the file it was read from (errors say name:line)
     std::string text; ///< the script's bytes
     std::vector<std::string> args; ///< init(args): what followed `--` on the command line
+    /// A distributed run (--loaders, --on): setup() runs once per thread on the coordinator, and
+    /// what it gave each thread (thread:set values, thread.addr) travels to the loaders as one
+    /// Lua chunk per thread of the fleet, loader 0's threads first (ScriptRun::seedThreads()).
+    /// Empty for a run in one process.
+    std::vector<std::string> threadSetup;
     bool empty() const { return text.empty() && name.empty(); }
     bool operator==(const ScriptSpec&) const = default;
 };

@@ -1,9 +1,15 @@
 #include "luastate.h"
 
+#include "script/wrkformat.h"
+
 #include <arpa/inet.h>
 #include <cerrno>
+#include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <fcntl.h>
+#include <fstream>
+#include <iterator>
 #include <lua.hpp>
 #include <netdb.h>
 #include <poll.h>
@@ -14,30 +20,94 @@ namespace wb {
 
 namespace {
 
-// wrk's defaults and wrk.format, in Lua so scripts that replace or wrap them see plain
-// Lua functions as under wrk. Headers are emitted Host first, then in pairs() order.
+// wrk's defaults. wrk.format is wrk's Lua function written in C (script/wrkformat.h): the same
+// string, a fraction of the cost per request; a script may replace or wrap it as under wrk.
 constexpr std::string_view PRELUDE = R"lua(
 wrk = {
   scheme = "http", host = "localhost", port = nil,
   method = "GET", path = "/", headers = {}, body = nil, thread = nil,
 }
-function wrk.format(method, path, headers, body)
-  method  = method  or wrk.method
-  path    = path    or wrk.path
-  headers = headers or wrk.headers
-  body    = body    or wrk.body
-  local s = {}
-  if not headers["Host"] then headers["Host"] = wrk.host end
-  headers["Content-Length"] = body and string.len(body)
-  s[1] = string.format("%s %s HTTP/1.1", method, path)
-  for name, value in pairs(headers) do
-    s[#s + 1] = string.format("%s: %s", name, value)
-  end
-  s[#s + 1] = ""
-  s[#s + 1] = body or ""
-  return table.concat(s, "\r\n")
+)lua";
+
+// A loader's stdout is its stream: print(), io.write() and io.stdout go to stderr instead, which
+// the coordinator shows as the loader's lines.
+constexpr std::string_view TO_STDERR = R"lua(
+io.output(io.stderr)
+io.stdout = io.stderr
+print = function(...)
+  local n = select("#", ...)
+  local parts = {}
+  for i = 1, n do parts[i] = tostring((select(i, ...))) end
+  io.stderr:write(table.concat(parts, "\t"), "\n")
 end
 )lua";
+
+// Output::Capture: print() and io.write() as Lua's own (tab between values, no newline for
+// io.write), into the ScriptOutput the closure carries.
+int capturedWrite(lua_State* L, bool print)
+{
+    auto* sink = static_cast<ScriptOutput*>(lua_touserdata(L, lua_upvalueindex(1)));
+    const int n = lua_gettop(L);
+    std::string text;
+    for (int i = 1; i <= n; ++i) {
+        size_t length = 0;
+        const char* s = nullptr;
+        if (print) {
+            lua_getglobal(L, "tostring");
+            lua_pushvalue(L, i);
+            lua_call(L, 1, 1);
+            s = lua_tolstring(L, -1, &length);
+            if (!s) return luaL_error(L, "'tostring' must return a string to 'print'");
+            if (i > 1) text += '\t';
+        } else {
+            s = luaL_checklstring(L, i, &length);
+        }
+        text.append(s, length);
+        if (print) lua_pop(L, 1);
+    }
+    if (print) text += '\n';
+    sink->append(text);
+    return 0;
+}
+
+int capturedPrint(lua_State* L)
+{
+    return capturedWrite(L, true);
+}
+
+int capturedIoWrite(lua_State* L)
+{
+    return capturedWrite(L, false);
+}
+
+// io.stdout:write(...): the file handle's method form; returns the handle, as Lua's does.
+int capturedFileWrite(lua_State* L)
+{
+    lua_remove(L, 1);
+    capturedWrite(L, false);
+    lua_getglobal(L, "io");
+    lua_getfield(L, -1, "stdout");
+    return 1;
+}
+
+void captureOutput(lua_State* L, ScriptOutput* sink)
+{
+    lua_pushlightuserdata(L, sink);
+    lua_pushcclosure(L, capturedPrint, 1);
+    lua_setglobal(L, "print");
+    lua_getglobal(L, "io");
+    lua_pushlightuserdata(L, sink);
+    lua_pushcclosure(L, capturedIoWrite, 1);
+    lua_setfield(L, -2, "write");
+    lua_newtable(L); // io.stdout: a stand-in with write and flush
+    lua_pushlightuserdata(L, sink);
+    lua_pushcclosure(L, capturedFileWrite, 1);
+    lua_setfield(L, -2, "write");
+    luaL_dostring(L, "return function(self) return self end");
+    lua_setfield(L, -2, "flush");
+    lua_setfield(L, -2, "stdout");
+    lua_pop(L, 1);
+}
 
 // An address is "ip:port" text ("[v6]:port"): tostring() shows it as wrk's userdata does.
 int luaLookup(lua_State* L)
@@ -128,11 +198,15 @@ LuaState::LuaState()
     luaL_loadbuffer(m_L, PRELUDE.data(), PRELUDE.size(), "=wrk");
     lua_call(m_L, 0, 0);
     lua_getglobal(m_L, "wrk");
+    lua_pushcfunction(m_L, luaWrkFormat);
+    lua_setfield(m_L, -2, "format");
     lua_pushcfunction(m_L, luaLookup);
     lua_setfield(m_L, -2, "lookup");
     lua_pushcfunction(m_L, luaConnect);
     lua_setfield(m_L, -2, "connect");
     lua_pop(m_L, 1);
+    lua_pushcfunction(m_L, traceback);
+    m_traceback = luaL_ref(m_L, LUA_REGISTRYINDEX);
 }
 
 LuaState::~LuaState()
@@ -140,8 +214,33 @@ LuaState::~LuaState()
     if (m_L) lua_close(m_L);
 }
 
-Status LuaState::load(const ScriptSpec& script, const Url& url)
+void ScriptOutput::append(std::string_view text)
 {
+    std::lock_guard lock(m_mutex);
+    if (m_cut) return;
+    if (m_text.size() + text.size() > DEFAULT_LIMIT_BYTES) {
+        m_text.append(text.substr(0, DEFAULT_LIMIT_BYTES - m_text.size()));
+        m_text += "\n[more output dropped: only the first 1 MB is kept]\n";
+        m_cut = true;
+        return;
+    }
+    m_text.append(text);
+}
+
+std::string ScriptOutput::text() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_text;
+}
+
+Status LuaState::load(const ScriptSpec& script, const Url& url, Output output, ScriptOutput* capture)
+{
+    if (output == Output::Stderr) {
+        luaL_loadbuffer(m_L, TO_STDERR.data(), TO_STDERR.size(), "=wrk");
+        lua_call(m_L, 0, 0);
+    } else if (output == Output::Capture && capture) {
+        captureOutput(m_L, capture);
+    }
     lua_getglobal(m_L, "wrk");
     lua_pushlstring(m_L, url.scheme.data(), url.scheme.size());
     lua_setfield(m_L, -2, "scheme");
@@ -178,7 +277,7 @@ bool LuaState::hasFunction(const char* name) const
 Status LuaState::call(int nargs, int nresults)
 {
     const int base = lua_gettop(m_L) - nargs;
-    lua_pushcfunction(m_L, traceback);
+    lua_rawgeti(m_L, LUA_REGISTRYINDEX, m_traceback); // made once: pushing a C function allocates
     lua_insert(m_L, base);
     const int rc = lua_pcall(m_L, nargs, nresults, base);
     lua_remove(m_L, base);
@@ -188,6 +287,29 @@ Status LuaState::call(int nargs, int nresults)
         return Error { message };
     }
     return {};
+}
+
+Status checkScriptSyntax(const ScriptSpec& script)
+{
+    LuaState state;
+    const std::string chunkName = "@" + (script.name.empty() ? std::string("script") : script.name);
+    if (luaL_loadbuffer(state.get(), script.text.data(), script.text.size(), chunkName.c_str()) != 0)
+        return Error { lua_tostring(state.get(), -1) };
+    return {};
+}
+
+Result<ScriptSpec> readScriptFile(const std::string& path, std::vector<std::string> args)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return Error { "cannot read the script '" + path + "'" };
+    ScriptSpec spec;
+    spec.name = path;
+    spec.text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    if (in.bad()) return Error { "cannot read the script '" + path + "'" };
+    // An empty script is a script (wrk runs it): one newline keeps it apart from "no script".
+    if (spec.text.empty()) spec.text = "\n";
+    spec.args = std::move(args);
+    return spec;
 }
 
 Status copyLuaValue(lua_State* from, int index, lua_State* to, int depth)
@@ -237,6 +359,63 @@ Status copyLuaValue(lua_State* from, int index, lua_State* to, int depth)
     }
     default:
         return Error { std::string("cannot carry a ") + lua_typename(from, lua_type(from, index))
+            + " between Lua states (nil, booleans, numbers, strings and tables of those)" };
+    }
+}
+
+Result<std::string> luaValueSource(lua_State* L, int index, int depth)
+{
+    if (depth > 32) return Error { "a table nested deeper than 32" };
+    if (index < 0) index = lua_gettop(L) + index + 1;
+    switch (lua_type(L, index)) {
+    case LUA_TNIL:
+    case LUA_TNONE:
+        return std::string("nil");
+    case LUA_TBOOLEAN:
+        return std::string(lua_toboolean(L, index) ? "true" : "false");
+    case LUA_TNUMBER: {
+        const double v = lua_tonumber(L, index);
+        if (std::isnan(v)) return std::string("(0/0)");
+        if (std::isinf(v)) return std::string(v > 0 ? "(1/0)" : "(-1/0)");
+        char text[40];
+        std::snprintf(text, sizeof text, "%.17g", v); // round-trips every double
+        return "(" + std::string(text) + ")";
+    }
+    case LUA_TSTRING: {
+        size_t length = 0;
+        const char* s = lua_tolstring(L, index, &length);
+        std::string out = "\"";
+        out.reserve(length + 2);
+        for (size_t i = 0; i < length; ++i) {
+            const auto c = static_cast<unsigned char>(s[i]);
+            if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
+                out += static_cast<char>(c);
+            } else { // three digits always: a digit that follows cannot join the escape
+                char escape[5];
+                std::snprintf(escape, sizeof escape, "\\%03u", c);
+                out += escape;
+            }
+        }
+        out += '"';
+        return out;
+    }
+    case LUA_TTABLE: {
+        std::string out = "{";
+        lua_pushnil(L);
+        while (lua_next(L, index) != 0) {
+            auto key = luaValueSource(L, -2, depth + 1);
+            auto value = key ? luaValueSource(L, -1, depth + 1) : key;
+            if (!value) {
+                lua_pop(L, 2);
+                return value;
+            }
+            out += "[" + *key + "]=" + *value + ",";
+            lua_pop(L, 1);
+        }
+        return out + "}";
+    }
+    default:
+        return Error { std::string("cannot carry a ") + lua_typename(L, lua_type(L, index))
             + " between Lua states (nil, booleans, numbers, strings and tables of those)" };
     }
 }

@@ -7,12 +7,29 @@
 #include "http/url.h"
 #include "run/runconfig.h"
 
+#include <mutex>
 #include <string>
 #include <string_view>
 
 struct lua_State;
 
 namespace wb {
+
+/// What a script printed, kept instead of written to stdout (the GUI shows it with the run and
+/// the session stores it). States on several threads may write at once; past `limitBytes` the
+/// rest is dropped and the text says so once.
+class ScriptOutput
+{
+public:
+    static constexpr size_t DEFAULT_LIMIT_BYTES = 1024 * 1024;
+    void append(std::string_view text);
+    std::string text() const;
+
+private:
+    mutable std::mutex m_mutex;
+    std::string m_text;
+    bool m_cut = false;
+};
 
 class LuaState
 {
@@ -22,9 +39,14 @@ public:
     LuaState(const LuaState&) = delete;
     LuaState& operator=(const LuaState&) = delete;
 
+    /// Where print() and io.write() go: stdout as under wrk, or stderr in a loader, whose stdout
+    /// is its stream to the coordinator.
+    /// Capture: into `capture` (print(), io.write() and io.stdout:write()).
+    enum class Output { Stdout, Stderr, Capture };
     /// Sets wrk.scheme/host/port/path from `url`, then runs the script's chunk. A syntax or
     /// run-time error of the chunk is one line, "name:line: message".
-    Status load(const ScriptSpec& script, const Url& url);
+    Status load(
+        const ScriptSpec& script, const Url& url, Output output = Output::Stdout, ScriptOutput* capture = nullptr);
     /// Whether the script defined a global function `name`.
     bool hasFunction(const char* name) const;
     /// Calls the function on the stack's top - nargs with a traceback handler; the error is
@@ -34,11 +56,25 @@ public:
 
 private:
     lua_State* m_L = nullptr;
+    int m_traceback = 0; ///< call()'s message handler, in the registry
 };
+
+/// Whether `script` parses, without running any of it (the GUI checks a file when it is chosen):
+/// a syntax error is one line, "name:line: message".
+Status checkScriptSyntax(const ScriptSpec& script);
+
+/// Reads the script at `path` for a run (-s, a target's Script field): its bytes, its name, `args`.
+/// A missing or unreadable file is one line naming it.
+Result<ScriptSpec> readScriptFile(const std::string& path, std::vector<std::string> args);
 
 /// Copies the Lua value at `index` of `from` onto `to`'s stack: nil, booleans, numbers,
 /// strings and tables of those (thread:get/set). Anything else is an error naming its type;
 /// nothing is pushed then.
 Status copyLuaValue(lua_State* from, int index, lua_State* to, int depth = 0);
+
+/// The Lua value at `index` as Lua source text that makes it again (a constructor for tables,
+/// "\ddd" escapes in strings), for the same values as copyLuaValue: how what setup() gave a
+/// thread travels to a loader (ScriptSpec::threadSetup). Anything else is an error naming its type.
+Result<std::string> luaValueSource(lua_State* L, int index, int depth = 0);
 
 } // namespace wb

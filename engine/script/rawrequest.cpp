@@ -4,6 +4,7 @@
 #include "http/requestcheck.h"
 
 #include <charconv>
+#include <cstdint>
 #include <string>
 
 namespace wb {
@@ -77,6 +78,58 @@ Result<std::vector<RequestSpec>> parseRawRequests(std::string_view text, const U
     }
     if (out.empty()) return Error { "an empty request" };
     return out;
+}
+
+bool scanWireRequests(std::string_view text, std::vector<RawRequestView>& out)
+{
+    out.clear();
+    size_t at = 0;
+    // One line from `at`, ending in CRLF; false without one (or with a bare LF before it).
+    const auto line = [&](std::string_view& l) {
+        const size_t lf = text.find('\n', at);
+        if (lf == std::string_view::npos || lf == at || text[lf - 1] != '\r') return false;
+        l = text.substr(at, lf - 1 - at);
+        if (l.find('\r') != std::string_view::npos) return false;
+        at = lf + 1;
+        return true;
+    };
+    while (at < text.size()) {
+        RawRequestView view;
+        view.offset = at;
+        std::string_view l;
+        if (!line(l)) return false;
+        const size_t sp1 = l.find(' ');
+        const size_t sp2 = sp1 == std::string_view::npos ? sp1 : l.find(' ', sp1 + 1);
+        if (sp1 == 0 || sp2 == std::string_view::npos || sp2 == sp1 + 1) return false;
+        const std::string_view method = l.substr(0, sp1);
+        if (!checkMethod(method) || !checkRequestTarget(l.substr(sp1 + 1, sp2 - sp1 - 1))) return false;
+        if (!l.substr(sp2 + 1).starts_with("HTTP/1.")) return false;
+        view.head = method == "HEAD"; // methodHasNoResponseBody(), without a string
+        size_t bodyLength = 0;
+        bool host = false, length = false;
+        for (;;) {
+            if (!line(l)) return false;
+            if (l.empty()) break;
+            const size_t colon = l.find(':');
+            if (colon == 0 || colon == std::string_view::npos) return false;
+            const std::string_view name = l.substr(0, colon);
+            const std::string_view value = trimWhitespace(l.substr(colon + 1));
+            if (!checkHeaderName(name) || !checkHeaderValue(value)) return false;
+            if (equalsIgnoreCase(name, "Transfer-Encoding")) return false;
+            if (equalsIgnoreCase(name, "Host")) host = true;
+            if (equalsIgnoreCase(name, "Content-Length")) {
+                const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), bodyLength);
+                if (length || ec != std::errc {} || end != value.data() + value.size()) return false;
+                length = true;
+            }
+        }
+        if (!host || bodyLength > text.size() - at || bodyLength > MAX_REQUEST_BODY_BYTES) return false;
+        // buildRequest() would add a Content-Length of 0 to nothing and none to an empty body.
+        at += bodyLength;
+        view.length = at - view.offset;
+        out.push_back(view);
+    }
+    return !out.empty();
 }
 
 } // namespace wb

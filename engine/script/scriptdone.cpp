@@ -5,6 +5,7 @@
 #include <cmath>
 #include <lua.hpp>
 #include <map>
+#include <memory>
 
 namespace wb {
 
@@ -18,9 +19,13 @@ struct ScriptStats
     std::vector<std::pair<double, uint64_t>> values;
     uint64_t total = 0;
     double min = 0, max = 0, mean = 0, stdev = 0;
+    /// Latency: the run's histogram (merged over threads and loaders by the fold), so that
+    /// percentile(p) is the figure the report and the JSON give, not an estimate of its own.
+    std::shared_ptr<const LatencyHistogram> histogram;
 
     double percentile(double p) const
     {
+        if (histogram) return static_cast<double>(histogram->valueAtPercentileUs(p));
         if (values.empty()) return 0;
         p = std::clamp(p, 0.0, 100.0);
         const auto rank = static_cast<uint64_t>(std::ceil(p / 100.0 * static_cast<double>(total)));
@@ -117,6 +122,7 @@ ScriptStats latencyStats(const LatencyHistogram& h)
     s.max = static_cast<double>(h.maxUs());
     s.mean = h.meanUs();
     s.stdev = h.stdevUs();
+    s.histogram = std::make_shared<const LatencyHistogram>(h);
     return s;
 }
 

@@ -1,7 +1,10 @@
 #include "scriptrun.h"
 
+#include "run/runcontroller.h"
+#include "run/shard.h"
 #include "script/scriptworker.h"
 
+#include <algorithm>
 #include <lua.hpp>
 
 namespace wb {
@@ -37,6 +40,7 @@ int threadSet(lua_State* L)
     ScriptThread* t = checkThread(L);
     const char* name = luaL_checkstring(L, 2);
     lua_State* to = t->state->get();
+    if (std::find(t->setNames.begin(), t->setNames.end(), name) == t->setNames.end()) t->setNames.push_back(name);
     if (to == L) {
         lua_pushvalue(L, 3);
         lua_setglobal(L, name);
@@ -85,6 +89,7 @@ int threadNewIndex(lua_State* L)
     if (!address) return luaL_error(L, "thread.addr: %s", address.error().c_str());
     t->address = *address;
     t->addr = address->toString();
+    t->addrSet = true;
     return 0;
 }
 
@@ -106,13 +111,25 @@ ScriptRun::ScriptRun(RunConfig config)
     : m_config(std::move(config))
 { }
 
+ScriptRun::ScriptRun(RunConfig share, unsigned threadOffset)
+    : m_config(std::move(share))
+    , m_loader(true)
+    , m_threadOffset(threadOffset)
+{ }
+
 ScriptRun::~ScriptRun() = default;
 
 Status ScriptRun::check()
 {
-    if (Status st = m_setup.load(m_config.script, m_config.request.url); !st) return st;
-    if (m_config.loaders.distributed())
-        return Error { "a script runs in this process only for now (no --loaders or --on with -s)" };
+    if (m_loader) {
+        const size_t needed = size_t { m_threadOffset } + m_config.normalized().threads;
+        if (m_config.script.threadSetup.size() < needed)
+            return Error { "the script's thread set-up covers " + std::to_string(m_config.script.threadSetup.size())
+                + " threads, this loader needs " + std::to_string(needed) };
+        return m_setup.load(m_config.script, m_config.request.url, LuaState::Output::Stderr);
+    }
+    const auto output = m_capture ? LuaState::Output::Capture : LuaState::Output::Stdout;
+    if (Status st = m_setup.load(m_config.script, m_config.request.url, output, m_capture); !st) return st;
     if (m_config.openModel() && m_setup.hasFunction("delay")) return Error { DELAY_REFUSAL };
     return {};
 }
@@ -160,15 +177,28 @@ ScriptWorker& ScriptRun::worker(unsigned index, const SocketAddress* checked)
     }
     auto state = std::make_unique<LuaState>();
     thread->state = state.get();
-    Status st = state->load(m_config.script, m_config.request.url);
+    const auto output = m_loader ? LuaState::Output::Stderr
+        : m_capture              ? LuaState::Output::Capture
+                                 : LuaState::Output::Stdout;
+    Status st = state->load(m_config.script, m_config.request.url, output, m_capture);
     lua_State* W = state->get();
     lua_getglobal(W, "wrk");
     pushThread(W, thread.get());
     lua_setfield(W, -2, "thread");
     lua_pop(W, 1);
+    // A loader: what the coordinator's setup() gave this thread, before its init.
+    if (st && m_loader) {
+        const std::string& chunk = m_config.script.threadSetup.at(m_threadOffset + index);
+        if (luaL_loadbuffer(W, chunk.data(), chunk.size(), "=setup") != 0) {
+            st = Error { std::string("setup(): ") + lua_tostring(W, -1) };
+            lua_pop(W, 1);
+        } else if (Status ran = state->call(0, 0); !ran) {
+            st = Error { "setup(): " + ran.error() };
+        }
+    }
     // setup(thread) in the setup state, before the thread's init, as wrk.
     lua_State* S = m_setup.get();
-    if (st && m_setup.hasFunction("setup")) {
+    if (st && !m_loader && m_setup.hasFunction("setup")) {
         lua_getglobal(S, "setup");
         pushThread(S, thread.get());
         if (Status called = m_setup.call(1, 0); !called) st = Error { "setup(): " + called.error() };
@@ -183,6 +213,73 @@ ScriptWorker& ScriptRun::worker(unsigned index, const SocketAddress* checked)
         if (m_stop) m_stop();
     }
     return *m_workers[index];
+}
+
+Result<ScriptRun::MakeRunner> ScriptRun::prepareRun(RunConfig& config, int64_t startAtUnixUs)
+{
+    if (!config.loaders.distributed()) {
+        return MakeRunner([this, startAtUnixUs](const RunConfig& c) -> std::unique_ptr<LoadRunner> {
+            auto controller = std::make_unique<RunController>(c);
+            controller->measureFrom(startAtUnixUs);
+            RunController* raw = controller.get();
+            controller->setHooks(hooks([raw] { raw->stop(); }));
+            return controller;
+        });
+    }
+    const RunConfig whole = config.normalized();
+    std::vector<unsigned> threadsPerLoader;
+    for (unsigned i = 0; i < whole.loaders.count; ++i) {
+        auto share = shareOf(whole, Shard { i, whole.loaders.count });
+        if (!share) return Error { share.error() };
+        threadsPerLoader.push_back(share->threads);
+    }
+    auto seeds = seedThreads(threadsPerLoader);
+    if (!seeds) return Error { seeds.error() };
+    config.script.threadSetup = std::move(*seeds);
+    return MakeRunner();
+}
+
+Result<std::vector<std::string>> ScriptRun::seedThreads(const std::vector<unsigned>& threadsPerLoader)
+{
+    std::lock_guard lock(m_mutex);
+    std::vector<std::string> chunks;
+    lua_State* S = m_setup.get();
+    const bool hasSetup = m_setup.hasFunction("setup");
+    for (unsigned loader = 0; loader < threadsPerLoader.size(); ++loader)
+        for (unsigned i = 0; i < threadsPerLoader[loader]; ++i) {
+            auto thread = std::make_unique<ScriptThread>();
+            thread->index = static_cast<unsigned>(m_threads.size());
+            thread->run = this;
+            thread->addr = m_config.request.url.host + ":" + std::to_string(m_config.request.url.port);
+            thread->state = m_records.emplace_back(std::make_unique<LuaState>()).get();
+            // Kept before setup() sees it: a setup() that keeps its threads (to read them in done())
+            // holds a pointer to this one.
+            ScriptThread& t = *m_threads.emplace_back(std::move(thread));
+            if (hasSetup) {
+                lua_getglobal(S, "setup");
+                pushThread(S, &t);
+                if (Status called = m_setup.call(1, 0); !called) return Error { "setup(): " + called.error() };
+            }
+            std::string chunk;
+            lua_State* R = t.state->get();
+            for (const std::string& name : t.setNames) {
+                lua_pushlstring(R, name.data(), name.size());
+                auto key = luaValueSource(R, -1);
+                lua_pop(R, 1);
+                lua_getglobal(R, name.c_str());
+                auto value = luaValueSource(R, -1);
+                lua_pop(R, 1);
+                if (!value) return Error { "setup(): thread:set('" + name + "'): " + value.error() };
+                chunk += "_G[" + *key + "] = " + *value + "\n";
+            }
+            if (t.addrSet) {
+                lua_pushlstring(R, t.addr.data(), t.addr.size());
+                chunk += "wrk.thread.addr = " + *luaValueSource(R, -1) + "\n";
+                lua_pop(R, 1);
+            }
+            chunks.push_back(std::move(chunk));
+        }
+    return chunks;
 }
 
 void ScriptRun::fail(const std::string& message)

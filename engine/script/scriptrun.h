@@ -16,6 +16,7 @@
 
 #include "common/result.h"
 #include "net/address.h"
+#include "run/loadrunner.h"
 #include "run/runconfig.h"
 #include "run/runhooks.h"
 #include "run/runresult.h"
@@ -42,6 +43,8 @@ struct ScriptThread
     SocketAddress address; ///< where the thread's connections go: the checked address, or setup()'s
     /// The worker has read `address` (after setup() and init()): setting thread.addr is then an error.
     bool addressTaken = false;
+    bool addrSet = false; ///< setup() set thread.addr
+    std::vector<std::string> setNames; ///< what thread:set() named, in order (ScriptRun::seedThreads())
     std::atomic<bool> stopped { false };
     class ScriptRun* run = nullptr;
 };
@@ -50,15 +53,34 @@ class ScriptRun
 {
 public:
     explicit ScriptRun(RunConfig config);
+    /// A loader's side of a distributed run: `share` is its part of the run, whose
+    /// script.threadSetup gives every thread of the fleet what the coordinator's setup() gave
+    /// it; this loader's threads are those from `threadOffset` on. setup() and done() do not
+    /// run here, and what the script prints goes to stderr (stdout is the loader's stream).
+    ScriptRun(RunConfig share, unsigned threadOffset);
     ~ScriptRun();
 
+    /// What the script prints is kept in `sink` instead of going to stdout (the GUI, an
+    /// experiment). Before check().
+    void captureOutput(ScriptOutput* sink) { m_capture = sink; }
     /// Loads the script into the setup state and checks what the run allows: one line.
     Status check();
+    /// How a RecordedRun runs `config` (this script's run, after check()): in this process, a
+    /// runner with the script's hooks on its controller; distributed, setup() runs here for each
+    /// thread of the fleet (seedThreads() into config.script.threadSetup) and the loaders run
+    /// the rest, so the default runner (null) does.
+    using MakeRunner = std::function<std::unique_ptr<LoadRunner>(const RunConfig&)>;
+    /// `startAtUnixUs`: a loader started by hand (--start-at) measures from then.
+    Result<MakeRunner> prepareRun(RunConfig& config, int64_t startAtUnixUs = 0);
     /// The hooks that make each worker's state and source; `stop` ends the run early
     /// (a Lua error, or every thread called thread:stop()).
     RunHooks hooks(std::function<void()> stop);
     /// The first Lua error of the run (message and traceback), empty when none.
     std::string error() const;
+    /// The coordinator's side of a distributed run: setup(thread) once for each thread of the
+    /// fleet (`threadsPerLoader`, loader 0 first), each thread's result as a Lua chunk for
+    /// ScriptSpec::threadSetup. done()'s thread:get() then reads what setup() set.
+    Result<std::vector<std::string>> seedThreads(const std::vector<unsigned>& threadsPerLoader);
     /// Whether the script defines done().
     bool hasDone() const;
     /// Calls done(summary, latency, requests); what it prints goes to stdout as under wrk.
@@ -80,6 +102,10 @@ private:
     mutable std::mutex m_mutex; // the setup state and the worker list are made from prepare()
     std::vector<std::unique_ptr<ScriptThread>> m_threads;
     std::vector<std::unique_ptr<ScriptWorker>> m_workers;
+    std::vector<std::unique_ptr<LuaState>> m_records; ///< seedThreads(): what thread:set() gave each thread
+    ScriptOutput* m_capture = nullptr; ///< captureOutput()
+    bool m_loader = false; ///< a loader of a distributed run
+    unsigned m_threadOffset = 0; ///< a loader: its first thread among the fleet's
     std::string m_error;
     std::atomic<unsigned> m_stoppedThreads { 0 };
 };

@@ -19,6 +19,7 @@ ScriptWorker::ScriptWorker(ScriptRun& run, ScriptThread& thread, std::unique_ptr
     // The configured request until start() builds the script's: a worker whose setup() or init()
     // failed still needs a request to prepare its sessions against (the run is already stopping).
     , m_table { run.config().request }
+    , m_wire(!run.config().http2())
 { }
 
 Status ScriptWorker::start()
@@ -27,8 +28,10 @@ Status ScriptWorker::start()
     if (m_state->hasFunction("init")) {
         lua_getglobal(L, "init");
         lua_newtable(L);
-        // wrk's args[0] is the script's name and args[1..] what followed `--`.
-        lua_pushlstring(L, m_run.config().script.name.data(), m_run.config().script.name.size());
+        // As wrk's: args[0] is the URL as given on the command line, args[1..] what followed `--`.
+        const Url& url = m_run.config().request.url;
+        const std::string given = url.original.empty() ? url.displayText() : url.original;
+        lua_pushlstring(L, given.data(), given.size());
         lua_rawseti(L, -2, 0);
         int i = 0;
         for (const std::string& a : m_run.config().script.args) {
@@ -41,6 +44,14 @@ Status ScriptWorker::start()
     m_dynamic = m_state->hasFunction("request");
     m_observes = m_state->hasFunction("response");
     m_delays = m_state->hasFunction("delay");
+    // wrk calls a thread's request() once before its connections (the request it checks) and
+    // sends what the following calls build: a counter in the path starts one further on there,
+    // and so here.
+    if (m_dynamic) {
+        lua_getglobal(L, "request");
+        if (Status st = m_state->call(0, 1); !st) return Error { "request(): " + st.error() };
+        lua_pop(L, 1);
+    }
 
     lua_getglobal(L, "wrk");
     lua_getfield(L, -1, "format");
@@ -65,9 +76,10 @@ RequestPick ScriptWorker::next(uint32_t connection)
     if (!m_dynamic || m_failed) return {};
     if (connection >= m_pending.size()) m_pending.resize(connection + 1);
     Pending& p = m_pending[connection];
+    // What request() returned at once goes out one after another on this connection
+    // (pipelined when --pipeline allows several in flight).
+    if (p.next < p.views.size()) return wirePick(p, p.next++);
     if (p.next < p.requests.size()) {
-        // What request() returned at once goes out one after another on this connection
-        // (pipelined when --pipeline allows several in flight).
         p.sending = std::move(p.requests[p.next++]);
         return { 0, &p.sending };
     }
@@ -87,6 +99,15 @@ RequestPick ScriptWorker::next(uint32_t connection)
     }
     size_t length = 0;
     const char* text = lua_tolstring(L, -1, &length);
+    // The usual case (wrk.format()'s output over HTTP/1.1): checked in place and sent as it is.
+    if (m_wire && scanWireRequests(std::string_view(text, length), p.views)) {
+        p.wire.assign(text, length);
+        lua_pop(L, 1);
+        p.requests.clear();
+        p.next = 1;
+        return wirePick(p, 0);
+    }
+    p.views.clear();
     auto parsed = parseRawRequests(std::string_view(text, length), m_run.config().request.url);
     lua_pop(L, 1);
     if (!parsed) {
@@ -98,6 +119,15 @@ RequestPick ScriptWorker::next(uint32_t connection)
     p.next = 1;
     p.sending = std::move(p.requests.front());
     return { 0, &p.sending };
+}
+
+RequestPick ScriptWorker::wirePick(const Pending& p, size_t index)
+{
+    const RawRequestView& v = p.views[index];
+    RequestPick pick;
+    pick.wire = std::string_view(p.wire).substr(v.offset, v.length);
+    pick.wireHead = v.head;
+    return pick;
 }
 
 uint64_t ScriptWorker::delayUs(uint32_t)

@@ -6,6 +6,7 @@
 #include "run/requestsource.h"
 #include "run/responseobserver.h"
 #include "script/luastate.h"
+#include "script/rawrequest.h"
 
 #include <memory>
 #include <vector>
@@ -38,6 +39,9 @@ public:
     bool observes() const { return m_observes; }
 
 private:
+    struct Pending;
+    static RequestPick wirePick(const Pending& p, size_t index);
+
     ScriptRun& m_run;
     ScriptThread& m_thread;
     std::unique_ptr<LuaState> m_state;
@@ -47,13 +51,18 @@ private:
     bool m_delays = false; ///< delay() is defined
     bool m_failed = false; ///< a Lua error stopped the run: no more Lua
     /// Per connection: what request() returned and is still to be sent (several: pipelined).
+    /// Over HTTP/1.1 the string itself goes out (wire, its requests at views), as wrk sends it;
+    /// parsed into RequestSpecs only for HTTP/2 or what needs rebuilding (a bare LF, no Host).
     struct Pending
     {
+        std::string wire; ///< request()'s string (its capacity kept from call to call)
+        std::vector<RawRequestView> views;
         std::vector<RequestSpec> requests;
         size_t next = 0;
         RequestSpec sending; ///< the one handed out last (valid until asked again)
     };
     std::vector<Pending> m_pending;
+    bool m_wire = true; ///< the run speaks HTTP/1.1: request()'s strings can go out as they are
 };
 
 /// A forwarding source: the worker owns its source, the ScriptRun owns the ScriptWorker.

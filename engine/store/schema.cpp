@@ -357,9 +357,22 @@ ALTER TABLE loaders ADD COLUMN loader_cost TEXT NOT NULL DEFAULT '';
 )sql";
 }
 
+// Version 12: wrk scripts from the GUI. A target may name a wrk Lua script (script, '' for none)
+// read at each run, as a request mix file is, and the arguments its init(args) gets (script_args,
+// a JSON list of strings). A run keeps what its script printed (script_output: done()'s report and
+// whatever setup/init printed on the coordinator), next to the script's text in its configuration.
+std::string schemaV12()
+{
+    return R"sql(
+ALTER TABLE targets ADD COLUMN script TEXT NOT NULL DEFAULT '';
+ALTER TABLE targets ADD COLUMN script_args TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE runs ADD COLUMN script_output BLOB;
+)sql";
+}
+
 // MIGRATIONS[n] takes a file from version n to n + 1.
 constexpr MigrationStep MIGRATIONS[] = { schemaV1, schemaV2, schemaV3, schemaV4, schemaV5, schemaV6, schemaV7, schemaV8,
-    schemaV9, schemaV10, schemaV11 };
+    schemaV9, schemaV10, schemaV11, schemaV12 };
 static_assert(std::size(MIGRATIONS) == SCHEMA_VERSION, "one migration step per schema version");
 
 } // namespace

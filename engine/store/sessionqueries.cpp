@@ -17,6 +17,7 @@ const std::string& runSelect()
         = "SELECT r.id, r.target_id, t.name, r.profile_id, r.profile_name, r.config, r.status, r.created_at_ms, "
           "r.started_at_ms, r.finished_at_ms, r.engine_version, r.host_name, r.cpu_count, r.notes, r.error, "
           "r.source, r.command_line, r.has_totals, r.experiment_id, r.cell_index, r.repetition, r.probe, "
+          "r.script_output, "
           "(SELECT group_concat(tag, ',') FROM run_tags WHERE run_id = r.id), "
         + joinColumns(totalsColumns(), "r.") + " FROM runs r JOIN targets t ON t.id = r.target_id";
     return sql;
@@ -52,6 +53,8 @@ RunRecord readRun(const SqlStatement& q)
     r.experiment.repetition = q.isNull(c) ? -1 : static_cast<int>(q.int64(c));
     ++c;
     r.probeJson = q.isNull(c) ? std::string() : q.text(c);
+    ++c;
+    r.scriptOutput = q.isNull(c) ? std::string() : q.blob(c);
     ++c;
     r.tags = splitTags(q.text(c++));
     r.totals = readTotals(q, c);

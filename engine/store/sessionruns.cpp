@@ -248,6 +248,15 @@ Status SessionStore::setRunNotes(int64_t id, const std::string& notes)
     });
 }
 
+Status SessionStore::setRunScriptOutput(int64_t id, const std::string& output)
+{
+    return transaction([&]() -> Status {
+        m_db->prepare("UPDATE runs SET script_output = ? WHERE id = ?").bindBlob(output).bind(id).run();
+        if (m_db->changes() == 0) return Error { "no run with id " + std::to_string(id) };
+        return {};
+    });
+}
+
 Status SessionStore::setRunTags(int64_t id, const std::vector<std::string>& tags)
 {
     if (auto st = validateTags(tags); !st) return st;

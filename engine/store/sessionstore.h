@@ -100,6 +100,8 @@ public:
     /// Everything stored about one run.
     Result<RunData> loadRun(int64_t id);
     Status setRunNotes(int64_t id, const std::string& notes);
+    /// What the run's wrk script printed (done() runs after the run is stored).
+    Status setRunScriptOutput(int64_t id, const std::string& output);
     Status setRunTags(int64_t id, const std::vector<std::string>& tags);
     /// Adds and removes tags on every run of ids, in one transaction: a missing run
     /// changes nothing ("no run with id 13"). Tags of the runs' targets are left alone.

@@ -116,6 +116,10 @@ struct Target
     /// to the URL's origin. Empty: none. Read when a run starts, so edits to the file count.
     std::string requestMix;
     MixOrder mixOrder = MixOrder::RoundRobin;
+    /// A wrk Lua script (-s) the runs of this target run; empty: none. Read when a run starts,
+    /// as the mix file is; its text then goes with the run's configuration.
+    std::string script;
+    std::vector<std::string> scriptArgs; ///< the script's init(args) (what follows `--` under wrk)
     std::vector<std::string> tags; ///< e.g. "NEG", "NodePort", "Ambassador", "Service"
     std::string notes;
     int64_t createdAtMs = 0;
@@ -196,6 +200,7 @@ struct RunRecord
     std::string source; ///< imported: "file:first-last" lines
     std::string commandLine; ///< imported: the wrk command line above the report
     std::string probeJson; ///< the probe made just before the run (ProbeResult JSON), empty when none
+    std::string scriptOutput; ///< what the run's wrk script printed (done()'s report); schema 12
     bool hasTotals = false; ///< false while running (and for runs that failed before any load)
     RunTotals totals;
     ExperimentSlot experiment; ///< the experiment cell and repetition this run belongs to, if any

@@ -276,6 +276,14 @@ std::string runConfigToJson(const RunConfig& c)
             putBytes(arg, "arg", a);
             s["args"].push_back(std::move(arg));
         }
+        if (!c.script.threadSetup.empty()) {
+            s["thread_setup"] = Json::array();
+            for (const std::string& chunk : c.script.threadSetup) {
+                Json one = Json::object();
+                putBytes(one, "lua", chunk);
+                s["thread_setup"].push_back(std::move(one));
+            }
+        }
         j["script"] = std::move(s);
     }
     return dump(j);
@@ -320,6 +328,13 @@ Result<RunConfig> runConfigFromJson(const std::string& text)
                     if (a.is_object())
                         if (auto st = readBytes(a, "arg", arg); !st) return Error { "script: " + st.error() };
                     c.script.args.push_back(std::move(arg));
+                }
+            if (auto seeds = it->find("thread_setup"); seeds != it->end() && seeds->is_array())
+                for (const Json& one : *seeds) {
+                    std::string chunk;
+                    if (one.is_object())
+                        if (auto st = readBytes(one, "lua", chunk); !st) return Error { "script: " + st.error() };
+                    c.script.threadSetup.push_back(std::move(chunk));
                 }
         }
         return c;

@@ -1,10 +1,12 @@
 // libFuzzer target for what comes back from Lua into C++ (engine/script):
 //   - the input as what a request() returned: parseRawRequests either fails with one line
 //     starting "request N: " (or "an empty request") or gives requests whose bodies add up to
-//     no more than the input, each method and target without CR or LF;
+//     no more than the input, each method and target without CR or LF; what scanWireRequests
+//     lets go out as it is parses into as many requests, each at its place;
 //   - the input as the recipe of a Lua value (nil, booleans, numbers, strings, nested tables)
 //     built in one state and carried to another by copyLuaValue (thread:set/get): it
-//     arrives equal, or fails naming why (nesting deeper than 32).
+//     arrives equal, or fails naming why (nesting deeper than 32); written as Lua source by
+//     luaValueSource (a distributed run's thread set-up) and read back, it is equal too.
 // A violation traps.
 
 #include "script/luastate.h"
@@ -134,6 +136,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         check(bodies <= size);
     }
 
+    // What goes out as it is (the HTTP/1.1 fast path) is what parses: the same requests, each at
+    // its place, covering the whole text.
+    static std::vector<wb::RawRequestView> views;
+    if (wb::scanWireRequests(text, views)) {
+        check(parsed.ok() && parsed->size() == views.size());
+        size_t at = 0;
+        for (size_t i = 0; i < views.size(); ++i) {
+            check(views[i].offset == at && views[i].length > 0);
+            at += views[i].length;
+            check(views[i].head == ((*parsed)[i].method == "HEAD"));
+            check(text.substr(views[i].offset, views[i].length).ends_with((*parsed)[i].body));
+        }
+        check(at == size);
+    }
+
     static wb::LuaState from;
     static wb::LuaState to;
     lua_State* A = from.get();
@@ -146,6 +163,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         lua_pop(B, 1);
     } else {
         check(copied.error().find("deeper than 32") != std::string::npos);
+    }
+    // The same value as Lua source (a distributed run's thread set-up): it reads back equal.
+    const auto source = wb::luaValueSource(A, -1);
+    check(source.ok() == copied.ok());
+    if (source) {
+        const std::string chunk = "return " + *source;
+        check(luaL_loadbuffer(B, chunk.data(), chunk.size(), "=value") == 0);
+        check(lua_pcall(B, 0, 1, 0) == 0);
+        check(equal(A, lua_gettop(A), B, lua_gettop(B)));
+        lua_pop(B, 1);
     }
     lua_pop(A, 1);
     check(lua_gettop(A) == 0 && lua_gettop(B) == 0);

@@ -279,6 +279,11 @@ void RunCoordinator::runFinished(const RunOutcome& outcome)
         askRunAnyway(m_run->plan(), outcome.error);
         return;
     }
+    if (outcome.status == RunStatus::Failed && outcome.failedWhileRunning) {
+        emit message(tr("The script stopped the run: %1").arg(outcome.error), 15'000);
+        if (outcome.runId) setLastRunNote(tr("last run #%1 failed").arg(outcome.runId));
+        return;
+    }
     if (outcome.status == RunStatus::Failed) {
         emit message(tr("The run did not start: %1").arg(outcome.error), 15'000);
         if (outcome.runId) setLastRunNote(tr("last run #%1 failed").arg(outcome.runId));

@@ -76,6 +76,12 @@ struct RunOutcome
     QString loaderWarning;
     std::vector<SloVerdict> slo; ///< one verdict per SLO of the profile, judged when the run ended
     QString sloAbortedBy; ///< the SLO whose error budget was spent when it stopped the run ("" otherwise)
+    /// A wrk script: what it printed (setup(), done(); kept with the run), and an error in done(),
+    /// which comes after the run was stored.
+    QString scriptOutput;
+    QString scriptDoneError;
+    /// Failed while it ran (a script's Lua error, in error): what was measured is above and stored.
+    bool failedWhileRunning = false;
 };
 
 } // namespace wb::ui

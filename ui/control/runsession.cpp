@@ -4,6 +4,8 @@
 #include "record/recordedrun.h"
 #include "report/generatorlag.h"
 #include "report/loadersaturation.h"
+#include "script/scriptrun.h"
+#include "store/sessionstore.h"
 
 #include <QCoreApplication>
 
@@ -60,6 +62,18 @@ RunOutcome runThread(Context& context, const RunSetup& plan)
     options.fleet.loaderBinary
         = (cli.isEmpty() ? QCoreApplication::applicationDirPath() + QStringLiteral("/wrkbench-cli") : cli)
               .toStdString();
+    // A wrk script: it prints into `printed` (kept with the run); in this process its hooks go on
+    // the controller, a fleet's loaders run it with what setup() gave their threads here.
+    std::unique_ptr<ScriptRun> script;
+    ScriptOutput printed;
+    if (!config->script.empty()) {
+        script = std::make_unique<ScriptRun>(config->normalized());
+        script->captureOutput(&printed);
+        if (Status st = script->check(); !st) return failed("script: " + st.error());
+        auto makeRunner = script->prepareRun(*config);
+        if (!makeRunner) return failed("script: " + makeRunner.error());
+        if (*makeRunner) options.makeRunner = *makeRunner;
+    }
     RecordedRun run(*config, options);
     // Stop cancels the probe or stops the load (a flag: instant); before the run it is remembered.
     const auto stopHook = context.onCancel([&run] { run.stopSwitch().pull(); });
@@ -72,6 +86,9 @@ RunOutcome runThread(Context& context, const RunSetup& plan)
     switch (ran.ended) {
     case Ended::Ran:
         out = outcomeOf(*ran.result);
+        // done() after the run is stored, as the CLI: its error is said, the run stays.
+        if (script && ran.result->failure.empty())
+            if (Status st = script->done(*ran.result); !st) out.scriptDoneError = QString::fromStdString(st.error());
         break;
     case Ended::Cancelled:
         out.cancelled = true;
@@ -87,6 +104,17 @@ RunOutcome runThread(Context& context, const RunSetup& plan)
     }
     out.runId = ran.runId;
     out.storageWarning = QString::fromStdString(ran.storageWarning);
+    if (script) {
+        out.scriptOutput = QString::fromStdString(printed.text());
+        if (ran.runId && !out.scriptOutput.isEmpty()) {
+            auto store = SessionStore::open(options.sessionPath, SessionOpenOptions { false, false });
+            Status kept
+                = store ? (*store)->setRunScriptOutput(ran.runId, printed.text()) : Status(Error { store.error() });
+            if (!kept)
+                out.storageWarning += QStringLiteral("what the script printed was not stored: %1")
+                                          .arg(QString::fromStdString(kept.error()));
+        }
+    }
     out.probeJson = QString::fromStdString(ran.probeJson);
     return out;
 }
@@ -110,6 +138,12 @@ RunOutcome outcomeOf(const RunResult& result)
     out.loaderWarning = QString::fromStdString(loaderSaturationWarning(result));
     out.slo = result.slo;
     out.sloAbortedBy = QString::fromStdString(result.sloAbortedBy);
+    // A script's Lua error stopped the run: stored as failed, with what was measured.
+    if (!result.failure.empty()) {
+        out.status = RunStatus::Failed;
+        out.error = QString::fromStdString(result.failure);
+        out.failedWhileRunning = true;
+    }
     return out;
 }
 

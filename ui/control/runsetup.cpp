@@ -2,6 +2,7 @@
 
 #include "parse/requestmix.h"
 #include "record/recordedrun.h"
+#include "script/luastate.h"
 #include "serve/builtinserver.h"
 
 namespace wb::ui {
@@ -23,6 +24,12 @@ Result<RunConfig> runConfigFor(const Target& target, const RunConfig& load)
         auto mix = loadRequestMix(target.requestMix);
         if (!mix) return Error { "request mix: " + mix.error() };
         applyRequestMix(config, *mix, target.mixOrder, config.mix.seed, target.headers);
+    }
+    if (!target.script.empty()) {
+        // Read at each run, as the mix file: the file's current text goes with the run.
+        auto script = readScriptFile(target.script, target.scriptArgs);
+        if (!script) return Error { "script: " + script.error() };
+        config.script = std::move(*script);
     }
     if (Status st = config.validate(); !st) return Error { st.error() };
     return config;

@@ -1,6 +1,7 @@
 #include "forms/formvalidation.h"
 
 #include "common/utf8.h"
+#include "forms/scriptform.h"
 #include "http/requestcheck.h"
 #include "parse/placement.h"
 #include "parse/quantity.h"
@@ -230,6 +231,19 @@ FieldErrors checkTargetForm(const TargetForm& form, const QStringList& takenName
     t.requestMix = mixPath.isEmpty() ? std::string() : QFileInfo(mixPath).absoluteFilePath().toStdString();
     t.mixOrder = static_cast<MixOrder>(std::clamp(form.mixOrder, 0, 2));
 
+    // A script: it reads and parses now (nothing of it runs), and is read again at each run.
+    const QString scriptPath = form.script.trimmed();
+    if (!scriptPath.isEmpty()) {
+        const QString absolute = QFileInfo(scriptPath).absoluteFilePath();
+        if (QString problem = scriptFileProblem(absolute); !problem.isEmpty())
+            errors[QStringLiteral("script")] = problem;
+        else if (!mixPath.isEmpty())
+            errors[QStringLiteral("script")]
+                = QStringLiteral("a script builds the requests itself: choose a script or a request mix, not both");
+        t.script = absolute.toStdString();
+    }
+    t.scriptArgs = splitScriptArgs(form.scriptArgs);
+
     for (const QString& tag : form.tags) {
         if (Status st = validateTag(tag.toStdString()); !st) {
             errors[QStringLiteral("tags")] = QStringLiteral("tag '%1': %2").arg(tag, q(st.error()));
@@ -262,6 +276,8 @@ TargetForm targetFormOf(const Target& t)
     form.http2 = t.httpVersion == HttpVersion::Http2;
     form.requestMix = q(t.requestMix);
     form.mixOrder = static_cast<int>(t.mixOrder);
+    form.script = q(t.script);
+    form.scriptArgs = joinScriptArgs(t.scriptArgs);
     for (const auto& tag : t.tags)
         form.tags << q(tag);
     form.notes = q(t.notes);

@@ -30,6 +30,8 @@ struct TargetForm
     bool http2 = false; ///< HTTP/2: h2 by ALPN over https, h2c over http
     QString requestMix; ///< a request mix file sent instead of the one request; empty: none
     int mixOrder = 0; ///< MixOrder: round-robin, random, weighted
+    QString script; ///< a wrk Lua script run with the target's runs; empty: none
+    QString scriptArgs; ///< its init(args), as typed after `--` (forms/scriptform.h)
     QStringList tags;
     QString notes;
 };

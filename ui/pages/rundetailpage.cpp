@@ -10,6 +10,7 @@
 #include "pages/backendstab.h"
 #include "pages/dialogs.h"
 #include "pages/frontdoortab.h"
+#include "pages/scriptdetails.h"
 #include "pages/slobadges.h"
 #include "report/generatorlag.h"
 #include "stats/spectrum.h"
@@ -122,6 +123,7 @@ RunDetailPage::RunDetailPage(RunData data, QWidget* parent)
         m_entries->setObjectName(QStringLiteral("entriesTable"));
         tabs->addTab(m_entries, tr("Mix (%1)").arg(r.config.mix.entries.size()));
     }
+    if (!r.config.script.empty()) tabs->addTab(makeScriptDetails(r, this), tr("Script"));
     if (!m_data.loaders.empty()) {
         m_loaders = makeTable(this,
             { tr("Loader"), tr("Host"), tr("Connections"), tr("Requests"), tr("Req/s"), tr("Errors"),

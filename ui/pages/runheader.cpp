@@ -174,7 +174,7 @@ void RunHeader::finish(const RunOutcome& outcome)
         m_slo->clear();
         return;
     }
-    if (outcome.status == RunStatus::Failed) {
+    if (outcome.status == RunStatus::Failed && !outcome.failedWhileRunning) {
         m_slo->clear(); // nothing ran: nothing to judge
         m_phase->setText(outcome.probeFailed ? tr("probe failed") : tr("did not start"));
         m_progress->setFraction(0);
@@ -193,10 +193,10 @@ void RunHeader::finish(const RunOutcome& outcome)
     const bool stopped = outcome.status == RunStatus::Stopped;
     if (!stopped) setElapsed(m_plannedS);
     const QString after = numberLocale().toString(outcome.durationS, 'f', 1);
-    m_phase->setText(!outcome.sloAbortedBy.isEmpty()
-            ? tr("stopped by SLO %1 after %2 s").arg(outcome.sloAbortedBy, after)
-            : stopped ? tr("stopped after %1 s").arg(after)
-                      : tr("completed"));
+    m_phase->setText(outcome.failedWhileRunning ? tr("failed after %1 s").arg(after)
+            : !outcome.sloAbortedBy.isEmpty()   ? tr("stopped by SLO %1 after %2 s").arg(outcome.sloAbortedBy, after)
+            : stopped                           ? tr("stopped after %1 s").arg(after)
+                                                : tr("completed"));
     // A stopped run is judged on what it measured, as the CLI does.
     m_slo->setVerdicts(outcome.slo);
     QString text = outcome.runId ? tr("Stored as run #%1 — whole-run numbers above").arg(outcome.runId) : QString();
@@ -204,11 +204,14 @@ void RunHeader::finish(const RunOutcome& outcome)
         = [&text](const QString& part) { text += (text.isEmpty() ? QString() : QStringLiteral("  ")) + part; };
     if (!outcome.sloAbortedBy.isEmpty())
         append(tr("Aborted: the error budget of %1 was spent, so it can no longer be met.").arg(outcome.sloAbortedBy));
+    if (outcome.failedWhileRunning) append(tr("The script stopped the run: %1").arg(outcome.error));
+    if (!outcome.scriptDoneError.isEmpty()) append(outcome.scriptDoneError);
     if (!outcome.storageWarning.isEmpty()) append(outcome.storageWarning);
     if (!outcome.generatorLagWarning.isEmpty()) append(tr("Warning: %1").arg(outcome.generatorLagWarning));
     if (!outcome.loaderWarning.isEmpty()) append(tr("Warning: %1").arg(outcome.loaderWarning));
     const bool warned = !outcome.storageWarning.isEmpty() || !outcome.generatorLagWarning.isEmpty()
-        || !outcome.loaderWarning.isEmpty() || !outcome.sloAbortedBy.isEmpty();
+        || !outcome.loaderWarning.isEmpty() || !outcome.sloAbortedBy.isEmpty() || outcome.failedWhileRunning
+        || !outcome.scriptDoneError.isEmpty();
     m_message->setStyleSheet(warned ? QStringLiteral("color: #b26a00;") : QStringLiteral("color: palette(mid);"));
     m_message->setText(text);
     m_message->setVisible(!text.isEmpty());

@@ -1,6 +1,7 @@
 #include "pages/targeteditor.h"
 
 #include "pages/fieldstate.h"
+#include "pages/scriptfield.h"
 #include "pages/tagedit.h"
 #include "session/recordequality.h"
 #include "session/sessiondocument.h"
@@ -181,6 +182,10 @@ void TargetEditor::build()
     mixRow->addWidget(browseButton(this, m_requestMix, tr("Request mix")));
     mixRow->addWidget(m_mixOrder);
 
+    m_script = new ScriptField(this);
+    m_script->setObjectName(QStringLiteral("scriptField"));
+    connect(m_script, &ScriptField::edited, this, &TargetEditor::edited);
+
     m_tags = new TagEdit(this);
     m_tags->setObjectName(QStringLiteral("tagEdit"));
     m_notes = new QLineEdit(this);
@@ -201,6 +206,7 @@ void TargetEditor::build()
     form->addRow(tr("Body"), bodyBox);
     form->addRow(tr("Protocol"), m_protocol);
     form->addRow(tr("Mix"), mixRow);
+    form->addRow(tr("Script"), m_script);
     form->addRow(tr("TLS"), tlsRow);
     form->addRow(tr("Tags"), m_tags);
     form->addRow(tr("Notes"), m_notes);
@@ -298,6 +304,7 @@ void TargetEditor::load(const Target& t)
     m_protocol->setCurrentIndex(f.http2 ? 1 : 0);
     m_requestMix->setText(f.requestMix);
     m_mixOrder->setCurrentIndex(f.mixOrder);
+    m_script->setValues(f.script, f.scriptArgs);
     m_tags->setTags(f.tags);
     m_notes->setText(f.notes);
     m_loading = false;
@@ -418,6 +425,8 @@ TargetForm TargetEditor::form() const
     f.http2 = m_protocol->currentIndex() == 1;
     f.requestMix = m_requestMix->text();
     f.mixOrder = m_mixOrder->currentIndex();
+    f.script = m_script->path();
+    f.scriptArgs = m_script->args();
     f.tags = m_tags->tags();
     f.notes = m_notes->text();
     return f;
@@ -467,6 +476,7 @@ void TargetEditor::showProblems()
     setFieldProblem(m_bodyFile, m_errors.value(QStringLiteral("bodyFile")));
     setFieldProblem(m_caFile, m_errors.value(QStringLiteral("caFile")));
     setFieldProblem(m_requestMix, m_errors.value(QStringLiteral("requestMix")));
+    setFieldProblem(m_script->pathEdit(), m_errors.value(QStringLiteral("script")));
     setFieldProblem(m_tags->lineEdit(), m_errors.value(QStringLiteral("tags")));
     QStringList headerProblems;
     for (int row = 0; row < m_headers->rowCount(); ++row) {

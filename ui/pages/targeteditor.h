@@ -30,6 +30,7 @@ class QToolButton;
 namespace wb::ui {
 
 class SessionDocument;
+class ScriptField;
 class TagEdit;
 
 class TargetEditor : public QWidget
@@ -118,6 +119,7 @@ private:
     QComboBox* m_protocol; ///< HTTP/1.1 or HTTP/2
     QLineEdit* m_requestMix; ///< a request mix file, or empty
     QComboBox* m_mixOrder; ///< round-robin, random, weighted
+    ScriptField* m_script; ///< a wrk Lua script and its arguments (pages/scriptfield.h)
     TagEdit* m_tags;
     QLineEdit* m_notes;
     /// The line under the form: what is wrong, or whether the edits are saved.

@@ -63,7 +63,32 @@ TEST(Comparability, RunsDifferingInTheVariantOnlyAreComparable)
     std::vector<RunRecord> runs { measured(1, "A"), measured(2, "B"), measured(3, "A") };
     runs[1].config.request.url = Url { "http", "10.0.0.2", 30080, "/x", "" }; // the variant's own URL
     EXPECT_TRUE(compareRuns(ptrs(runs)).empty());
-    EXPECT_EQ(comparabilityFields().size(), 10U);
+    EXPECT_EQ(comparabilityFields().size(), 11U);
+}
+
+// A wrk script decides what is sent: another script, other arguments, or the same file name
+// holding another text is a difference; an imported run (its log does not say) is left out.
+TEST(Comparability, RunsWithOtherScriptsAreNamed)
+{
+    std::vector<RunRecord> runs { measured(1), measured(2), measured(3), measured(4), imported(5) };
+    runs[1].config.script = { "auth.lua", "token = nil\n", { "a" }, {} };
+    runs[2].config.script = { "auth.lua", "token = 1\n", { "a" }, {} };
+    runs[3].config.script = runs[1].config.script;
+    const auto diffs = compareRuns(ptrs(runs));
+    const FieldDifference* d = nullptr;
+    for (const auto& f : diffs)
+        if (f.field == "script") d = &f;
+    ASSERT_NE(d, nullptr);
+    ASSERT_EQ(d->values.size(), 3u);
+    EXPECT_EQ(d->values[0].text, "none");
+    EXPECT_EQ(d->values[0].runIds, std::vector<int64_t> { 1 });
+    EXPECT_EQ(d->values[1].runIds, (std::vector<int64_t> { 2, 4 }));
+    EXPECT_EQ(d->values[1].text.rfind("auth.lua (text ", 0), 0u) << d->values[1].text;
+    EXPECT_NE(d->values[1].text, d->values[2].text);
+    EXPECT_EQ(d->values[1].text.substr(d->values[1].text.size() - 2), " a");
+    std::vector<RunRecord> same { measured(1), measured(2) };
+    same[0].config.script = same[1].config.script = runs[1].config.script;
+    EXPECT_TRUE(compareRuns(ptrs(same)).empty());
 }
 
 TEST(Comparability, NamesEveryDifferingFieldWithItsValuesAndRuns)

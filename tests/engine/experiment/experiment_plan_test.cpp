@@ -243,6 +243,43 @@ TEST(ExperimentPlan, TargetsCanSendARequestMix)
         std::string::npos);
 }
 
+// A target may run a wrk script ("script", "script_args"): read and checked (it parses) with the
+// plan, in every run's configuration as text, kept in the canonical JSON by path; a broken one or
+// one beside a request mix is named by its place.
+TEST(ExperimentPlan, TargetsCanRunAWrkScript)
+{
+    test::TempDir dir;
+    const std::string script = dir.file("auth.lua");
+    test::writeFile(script, "wrk.method = 'POST'\n");
+    const std::string targets = R"([{"name": "A", "url": "http://127.0.0.1:1/", "script": ")" + script
+        + R"(", "script_args": ["x", "two words"]}, {"name": "B", "url": "http://127.0.0.1:2/"}])";
+    auto plan = parseExperimentPlan(withTargets(targets));
+    ASSERT_TRUE(plan.ok()) << plan.error();
+    const RunConfig a = plan->runConfig(0, 0);
+    EXPECT_EQ(a.script.name, script);
+    EXPECT_EQ(a.script.text, "wrk.method = 'POST'\n");
+    EXPECT_EQ(a.script.args, (std::vector<std::string> { "x", "two words" }));
+    EXPECT_TRUE(plan->runConfig(0, 1).script.empty());
+    // The canonical form names the file: parsed again (a resumed experiment) it reads it again.
+    test::writeFile(script, "wrk.method = 'PUT'\n");
+    auto again = parseExperimentPlan(experimentPlanToJson(*plan));
+    ASSERT_TRUE(again.ok()) << again.error();
+    EXPECT_EQ(again->runConfig(0, 0).script.text, "wrk.method = 'PUT'\n");
+    EXPECT_EQ(again->runConfig(0, 0).script.args, a.script.args);
+
+    const std::string broken = dir.file("broken.lua");
+    test::writeFile(broken, "function request(\n");
+    EXPECT_EQ(parseError(withTargets(R"([{"name": "A", "url": "http://127.0.0.1:1/", "script": ")" + broken
+                  + R"("}, {"name": "B", "url": "http://127.0.0.1:2/"}])")),
+        "targets[0].script: " + broken + ":2: <name> or '...' expected near '<eof>'");
+    EXPECT_EQ(parseError(withTargets(R"([{"name": "A", "url": "http://127.0.0.1:1/", "script": "/nonexistent/s.lua"}, )"
+                                     R"({"name": "B", "url": "http://127.0.0.1:2/"}])")),
+        "targets[0].script: cannot read the script '/nonexistent/s.lua'");
+    EXPECT_EQ(parseError(withTargets(R"([{"name": "A", "url": "http://127.0.0.1:1/", "script": ")" + script
+                  + R"(", "script_args": "x"}, {"name": "B", "url": "http://127.0.0.1:2/"}])")),
+        "targets[0].script_args: must be a list of strings (init(args))");
+}
+
 // SLOs: every run of the plan is judged by them (the run configs carry them), the canonical
 // JSON keeps them, and a wrong one is named by its place and, within it, its character.
 TEST(ExperimentPlan, SlosReachEveryRunAndRoundTrip)

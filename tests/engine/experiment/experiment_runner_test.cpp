@@ -491,3 +491,52 @@ TEST(ExperimentSchema, VersionOneSessionMigratesAndTakesAnExperiment)
     EXPECT_EQ(stored->targets[0].sessionTargetId, (*runs)[0].targetId);
     EXPECT_EQ(sqlText(**store, "PRAGMA foreign_key_check"), "");
 }
+
+// A target's wrk script runs in each of its runs: request() builds what is sent (the built-in
+// server answers /status/418 with 418, so every response of the scripted target is one), and
+// what done() printed is kept with each run, equal to the run's stored count.
+TEST_F(ExperimentRunnerTest, ATargetsScriptRunsInEachOfItsRunsAndItsOutputIsKept)
+{
+    const std::string script = m_dir.file("teapot.lua");
+    test::writeFile(script,
+        "function init(args) path = args[1] end\n"
+        "function request() return wrk.format(nil, path) end\n"
+        "function done(summary) io.write(string.format('requests=%d status=%d\\n', summary.requests, "
+        "summary.errors.status)) end\n");
+    const std::string base = "http://127.0.0.1:" + std::to_string(m_server->port()) + "/";
+    const ExperimentPlan plan = parsePlan(R"({"name": "scripted", "targets": [{"name": "plain", "url": ")" + base
+        + R"("}, {"name": "teapot", "url": ")" + base + R"(", "script": ")" + script
+        + R"(", "script_args": ["/status/418"]}], "load": {"threads": 1, "connections": 2}, "repetitions": 2, )"
+          R"("duration": "300ms", "cooldown": 0})");
+    const int64_t id = createExperiment(m_path, plan);
+    ASSERT_GT(id, 0);
+    ExperimentRunner runner(m_path);
+    auto outcome = runner.run(id);
+    ASSERT_TRUE(outcome.ok()) << outcome.error();
+    EXPECT_EQ(outcome->status, ExperimentStatus::Completed) << outcome->error;
+    auto store = openStore(m_path);
+    RunFilter filter;
+    filter.experimentId = id;
+    auto runs = store->listRuns(filter);
+    ASSERT_TRUE(runs.ok());
+    ASSERT_EQ(runs->size(), 4u);
+    int scripted = 0;
+    for (const RunRecord& r : *runs) {
+        auto data = store->loadRun(r.id);
+        ASSERT_TRUE(data.ok()) << data.error();
+        uint64_t teapots = 0;
+        for (const auto& [code, count] : data->statusCodes)
+            if (code == 418) teapots += count;
+        if (r.config.script.empty()) {
+            EXPECT_EQ(teapots, 0u);
+            EXPECT_EQ(r.scriptOutput, "");
+            continue;
+        }
+        ++scripted;
+        EXPECT_GT(r.totals.requests, 0u);
+        EXPECT_EQ(teapots, r.totals.requests); // every request was the script's
+        EXPECT_EQ(r.scriptOutput,
+            "requests=" + std::to_string(r.totals.requests) + " status=" + std::to_string(r.totals.requests) + "\n");
+    }
+    EXPECT_EQ(scripted, 2);
+}

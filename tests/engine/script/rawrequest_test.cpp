@@ -79,3 +79,43 @@ TEST(RawRequest, WhatNoOtherRequestMayCarryIsRefusedToo)
     EXPECT_FALSE(parseRawRequests("G\x01T / HTTP/1.1\r\n\r\n", base()).ok());
     EXPECT_FALSE(parseRawRequests("GET / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n", base()).ok());
 }
+
+// The HTTP/1.1 fast path: wrk.format()'s output (and pipelined requests back to back) goes out
+// as it is, each request at its place; anything parseRawRequests would refuse or rebuild (a bare
+// LF, no Host, a Content-Length that is not the body's, a smuggled line) is not taken.
+TEST(ScanWireRequests, TakesWhatGoesOutAsItIsAndNothingElse)
+{
+    std::vector<RawRequestView> views;
+    const std::string get = "GET /a HTTP/1.1\r\nHost: x\r\n\r\n";
+    const std::string post = "POST /b?x=1 HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nX-A:  v \r\n\r\nabc";
+    const std::string head = "HEAD / HTTP/1.1\r\nhost: x\r\n\r\n";
+    ASSERT_TRUE(scanWireRequests(get + post + head, views));
+    ASSERT_EQ(views.size(), 3u);
+    EXPECT_EQ(views[0].offset, 0u);
+    EXPECT_EQ(views[0].length, get.size());
+    EXPECT_EQ(views[1].offset, get.size());
+    EXPECT_EQ(views[1].length, post.size());
+    EXPECT_FALSE(views[1].head);
+    EXPECT_TRUE(views[2].head);
+    EXPECT_EQ(views[2].offset + views[2].length, get.size() + post.size() + head.size());
+    // Reused: the next call starts from an empty list.
+    ASSERT_TRUE(scanWireRequests(get, views));
+    EXPECT_EQ(views.size(), 1u);
+
+    for (const std::string& no : {
+             std::string(""),
+             std::string("GET /a HTTP/1.1\nHost: x\n\n"), // bare LF: rebuilt with CRLF
+             std::string("GET /a HTTP/1.1\r\n\r\n"), // no Host: rebuilt with the URL's
+             std::string("GET /a HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nabc"),
+             std::string("GET /a HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 1\r\n\r\na"),
+             std::string("GET /a HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"),
+             std::string("GET /a\rb HTTP/1.1\r\nHost: x\r\n\r\n"),
+             std::string("GET /a HTTP/1.1\r\nHost: x\rEvil: 1\r\n\r\n"),
+             std::string("get /a HTTP/1.1\r\nHost: x\r\n\r\n"),
+             std::string("GET a HTTP/1.1\r\nHost: x\r\n\r\n"),
+             std::string("GET /a HTTP/2\r\nHost: x\r\n\r\n"),
+             std::string("GET /a HTTP/1.1\r\nHost: x\r\n"), // no empty line
+             std::string("GET /a HTTP/1.1\r\nBad Name: x\r\nHost: x\r\n\r\n"),
+         })
+        EXPECT_FALSE(scanWireRequests(no, views)) << no;
+}

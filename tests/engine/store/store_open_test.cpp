@@ -495,3 +495,40 @@ TEST(SessionSchema, Version10FileTakesTheLoadersCost)
     ASSERT_NE(mine, listed->end());
     EXPECT_EQ(mine->totals.loaderCost, s.loaderCost) << "the run's list carries it (the comparability check reads it)";
 }
+
+// Version 12: a version 10 file, taken through every step since, keeps its targets, with no script,
+// and its runs, with no script output; a target then keeps a script and its arguments, a run what its
+// script printed.
+TEST(SessionSchema, Version10FileTakesScripts)
+{
+    test::TempDir dir;
+    const std::string source = std::string(std::getenv("WB_SOURCE_DIR") ? std::getenv("WB_SOURCE_DIR") : ".")
+        + "/tests/engine/store/fixtures/session-v10.wrkbench";
+    ASSERT_TRUE(std::filesystem::exists(source)) << source;
+    const std::string path = dir.file("v10.wrkbench");
+    std::filesystem::copy_file(source, path);
+    auto store = SessionStore::open(path);
+    ASSERT_TRUE(store.ok()) << store.error();
+    auto runs = (*store)->listRuns();
+    ASSERT_TRUE(runs.ok() && runs->size() >= 2);
+    EXPECT_EQ(runs->front().scriptOutput, "");
+    auto target = (*store)->target(runs->front().targetId);
+    ASSERT_TRUE(target.ok()) << target.error();
+    EXPECT_EQ(target->script, "");
+    EXPECT_TRUE(target->scriptArgs.empty());
+
+    Target t = *target;
+    t.script = "/scripts/auth.lua";
+    t.scriptArgs = { "a b", "", "\"quoted\"" };
+    ASSERT_TRUE((*store)->updateTarget(t).ok());
+    auto back = (*store)->target(t.id);
+    ASSERT_TRUE(back.ok()) << back.error();
+    EXPECT_EQ(back->script, t.script);
+    EXPECT_EQ(back->scriptArgs, t.scriptArgs);
+    const std::string printed = std::string("p99 1234\n\0binary\xff", 17);
+    ASSERT_TRUE((*store)->setRunScriptOutput(runs->front().id, printed).ok());
+    auto run = (*store)->runRecord(runs->front().id);
+    ASSERT_TRUE(run.ok()) << run.error();
+    EXPECT_EQ(run->scriptOutput, printed);
+    EXPECT_FALSE((*store)->setRunScriptOutput(999'999, "x").ok());
+}
