@@ -342,9 +342,19 @@ ALTER TABLE intervals ADD COLUMN upstream_missing INTEGER NOT NULL DEFAULT 0;
 )sql";
 }
 
+// Version 11 (HTTP/3, issue 29): what QUIC did in a run (run/quicsummary.h: version, ALPN,
+// handshakes, packets lost, probe timeouts, how connections ended), as the wire's object
+// (wire/runendcodec quicSummaryToJson). One step of its own, so it renumbers cleanly at a merge.
+std::string schemaV11()
+{
+    return R"sql(
+ALTER TABLE runs ADD COLUMN quic TEXT NOT NULL DEFAULT '';  -- JSON object; '' for other protocols
+)sql";
+}
+
 // MIGRATIONS[n] takes a file from version n to n + 1.
-constexpr MigrationStep MIGRATIONS[]
-    = { schemaV1, schemaV2, schemaV3, schemaV4, schemaV5, schemaV6, schemaV7, schemaV8, schemaV9, schemaV10 };
+constexpr MigrationStep MIGRATIONS[] = { schemaV1, schemaV2, schemaV3, schemaV4, schemaV5, schemaV6, schemaV7, schemaV8,
+    schemaV9, schemaV10, schemaV11 };
 static_assert(std::size(MIGRATIONS) == SCHEMA_VERSION, "one migration step per schema version");
 
 } // namespace

@@ -3,6 +3,7 @@
 #include "store/sqldatabase.h"
 #include "wire/configcodec.h"
 #include "wire/intervalcodec.h"
+#include "wire/runendcodec.h"
 
 #include <algorithm>
 #include <map>
@@ -128,6 +129,7 @@ const std::vector<std::string>& totalsColumns()
                 c.push_back(std::string(prefix) + f);
         c.push_back("slo");
         c.push_back("slo_aborted_by"); // schema version 7
+        c.push_back("quic"); // schema version 11
         return c;
     }();
     return columns;
@@ -148,6 +150,7 @@ void bindTotals(SqlStatement& q, const RunTotals& t)
         bindPhase(q, *phase);
     q.bind(sloVerdictsToJson(t.slo));
     q.bind(t.sloAbortedBy);
+    q.bind(t.quic.empty() ? std::string() : dumpWireJson(quicSummaryToJson(t.quic)));
 }
 
 RunTotals readTotals(const SqlStatement& q, int& column)
@@ -179,6 +182,11 @@ RunTotals readTotals(const SqlStatement& q, int& column)
         *phaseOf(t, i) = readPhase(q, column);
     t.slo = sloVerdictsFromJson(q.text(column++));
     t.sloAbortedBy = q.text(column++);
+    // Written by us; a file edited by hand loses its QUIC facts, never the run.
+    if (const std::string quic = q.text(column++); !quic.empty()) {
+        auto parsed = wireGuarded([&] { return quicSummaryFromJson(parseWireJson(quic)); }, "runs.quic: ");
+        if (parsed) t.quic = *parsed;
+    }
     return t;
 }
 

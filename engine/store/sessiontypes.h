@@ -158,7 +158,8 @@ struct RunTotals
     bool stoppedEarly = false;
     std::string firstTlsError;
     std::string firstConnectError;
-    std::string protocol; ///< what the run spoke: "http/1.1", "h2", "h2c"; "" when unknown (imported, stored before v5)
+    std::string
+        protocol; ///< what the run spoke: "http/1.1", "h2", "h2c", "h3"; "" when unknown (imported, stored before v5)
     uint64_t reconnects = 0; ///< connections replaced after a graceful GOAWAY
     uint32_t serverStreamLimit = 0; ///< HTTP/2: the server's stream limit when lower than --streams, else 0
     // Connection phases under load (count 0 for imported runs and runs stored before v6).
@@ -167,6 +168,7 @@ struct RunTotals
     PhaseSummary firstByte; ///< send to first response byte, per request
     std::vector<SloVerdict> slo; ///< the verdicts of config.slos (schema 6), in order
     std::string sloAbortedBy; ///< --slo-abort stopped the run: the budget spent (schema 7; "" otherwise)
+    QuicSummary quic; ///< HTTP/3: what QUIC did (schema 11: runs.quic); empty for other protocols
 };
 
 /// One row of the runs table.
