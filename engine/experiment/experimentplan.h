@@ -11,6 +11,9 @@
 //    "repetitions": 3, "duration": "30s", "warmup": "5s", "cooldown": "10s", "order": "interleaved",
 //    "slo": ["p99<250ms", "errors<0.1%"]}
 //
+// A target may instead list "protocols": ["h2", "h3"]: the same URL over each protocol, as one
+// target per protocol ("NEG h2", "NEG h3"), interleaved like any others.
+//
 // parseExperimentPlan() checks everything a run would check, before the first
 // run starts, and names the field at fault ("targets[1].url: ...").
 // experimentPlanToJson() writes the canonical form stored in the session:
@@ -33,6 +36,9 @@ struct ExperimentTarget
     RequestSpec request; ///< URL, method, headers, body
     TlsOptions tls;
     HttpVersion httpVersion = HttpVersion::Http1; ///< "http_version": "h2" in the plan
+    /// Made from a target's "protocols" list ("protocols": ["h2", "h3"]): one target per protocol,
+    /// the protocol is the experiment's variant (the comparability check does not flag it).
+    bool protocolVariant = false;
     /// "requests": a request mix file sent instead of `request` ("mix_order", "seed"); read when
     /// the plan is parsed (a resumed experiment reads the file again). Its entries go to the URL's origin.
     std::string requestsPath;
