@@ -89,6 +89,8 @@ std::string quicTlsFailure(void* session, uint8_t alert)
                 out += ": ";
                 out.append(reinterpret_cast<const char*>(text.data), text.size);
                 gnutls_free(text.data);
+                while (!out.empty() && (out.back() == ' ' || out.back() == '\0'))
+                    out.pop_back();
             }
             return out;
         }

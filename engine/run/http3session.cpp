@@ -188,6 +188,9 @@ SessionResult Http3Session::ended()
         if (!end.graceful() && m_requests->summary.firstEnd.empty()) m_requests->summary.firstEnd = end.reason;
     }
     m_failure = failureOf(end);
+    // An established connection whose server went away (ICMP unreachable) lost what it had in
+    // flight, as a connection reset does: a read error. Only a new connection's is a connect error.
+    if (end.kind == QuicEnd::Unreachable && m_handshakeNoted) m_failure.kind = &ErrorCounts::read;
     // A connection that carried requests and ended with none in flight is replaced, as after an
     // HTTP/2 GOAWAY; one that never finished its handshake failed.
     if (m_handshakeNoted && m_active == 0) return SessionResult::Finished;
