@@ -195,6 +195,22 @@ std::string protocolDescription(const RunConfig& config, const std::string& spok
     return fmt::format("{}, {} stream{} per connection", name, config.streams, config.streams == 1 ? "" : "s");
 }
 
+std::string quicDescription(const QuicSummary& q)
+{
+    if (q.empty()) return {};
+    std::string out = fmt::format("{}, ALPN {}, {} handshake{} (1-RTT)", quicVersionName(q.version),
+        q.alpn.empty() ? "-" : q.alpn, q.handshakes, q.handshakes == 1 ? "" : "s");
+    if (q.lostPackets > 0 || q.probeTimeouts > 0)
+        fmt::format_to(std::back_inserter(out), "; {} packets of requests lost, {} probe timeouts", q.lostPackets,
+            q.probeTimeouts);
+    std::string ends;
+    for (size_t i = 0; i < QuicSummary::END_KINDS; ++i)
+        if (q.ends[i] > 0)
+            fmt::format_to(std::back_inserter(ends), "{}{} {}", ends.empty() ? "" : ", ", QUIC_END_NAMES[i], q.ends[i]);
+    if (!ends.empty()) out += "; ended: " + ends;
+    return out;
+}
+
 std::string formatRunHeader(const RunConfig& config)
 {
     // wrk's duration is whole seconds; ours may be finer, formatTimeS rounds.
