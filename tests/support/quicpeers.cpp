@@ -141,16 +141,22 @@ bool GtlsServer::available()
 
 bool GtlsServer::start(const TestCertificates& certs, const GtlsServerOptions& options)
 {
-    m_port = freeUdpPort();
     writeFile(m_dir.file("index.html"), "hello\n");
-    std::vector<std::string> argv = { "timeout", std::to_string(options.deadlineS),
-        access("/usr/sbin/gtlsserver", X_OK) == 0 ? "/usr/sbin/gtlsserver" : "gtlsserver", "--no-quic-dump",
-        "--no-http-dump", "-d", m_dir.path(), "--max-streams-bidi=" + std::to_string(options.maxStreamsBidi),
-        "--timeout=" + options.idleTimeout };
-    if (options.txLoss > 0) argv.push_back("--tx-loss=" + std::to_string(options.txLoss));
-    argv.insert(argv.end(), { "127.0.0.1", std::to_string(m_port), certs.serverKey, certs.serverCert });
-    if (!m_process.start(argv, m_dir.file("server.log"))) return false;
-    return waitForUdpPort(m_port, scaledMs(10'000));
+    // A port free a moment ago may be taken by the time the server binds it (other tests pick
+    // ports too): a server that does not hold its port soon is stopped and started on another.
+    for (int attempt = 0; attempt < 3; ++attempt) {
+        m_port = freeUdpPort();
+        std::vector<std::string> argv = { "timeout", std::to_string(options.deadlineS),
+            access("/usr/sbin/gtlsserver", X_OK) == 0 ? "/usr/sbin/gtlsserver" : "gtlsserver", "--no-quic-dump",
+            "--no-http-dump", "-d", m_dir.path(), "--max-streams-bidi=" + std::to_string(options.maxStreamsBidi),
+            "--timeout=" + options.idleTimeout };
+        if (options.txLoss > 0) argv.push_back("--tx-loss=" + std::to_string(options.txLoss));
+        argv.insert(argv.end(), { "127.0.0.1", std::to_string(m_port), certs.serverKey, certs.serverCert });
+        if (!m_process.start(argv, m_dir.file("server.log"))) return false;
+        if (waitForUdpPort(m_port, scaledMs(3'000))) return true;
+        stop();
+    }
+    return false;
 }
 
 void GtlsServer::stop()
