@@ -8,6 +8,8 @@ PACKAGES=(
     build-essential cmake ninja-build pkg-config ccache mold
     # engine
     libssl-dev openssl libfmt-dev nlohmann-json3-dev libcli11-dev libsqlite3-dev libcurl4-openssl-dev libnghttp2-dev libluajit-5.1-dev zlib1g-dev
+    # engine, HTTP/3: QUIC (ngtcp2 with its GnuTLS crypto helper: Debian's OpenSSL 3.0 has no QUIC API) and nghttp3
+    libngtcp2-dev libngtcp2-crypto-gnutls-dev libnghttp3-dev libgnutls28-dev
     # GUI: Qt 6 Widgets, Charts (which needs the OpenGL module), Network, Test; DejaVu fonts (without a
     # font Qt renders text as empty boxes, silently)
     qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev libgl1-mesa-dev fonts-dejavu-core
@@ -19,6 +21,8 @@ PACKAGES=(
     libgtest-dev libgmock-dev nginx-light clang libclang-rt-14-dev python3 ca-certificates
     # tests: a real Prometheus server scraping --metrics-listen during a run (tests/app/metrics_cli_test)
     prometheus
+    # tests: the two HTTP/3 servers Debian ships (caddy; ngtcp2's gtlsserver), and sqlite3 to read a session back
+    caddy ngtcp2-server ngtcp2-client sqlite3
     # tests: node, to check our HdrHistogram encoding with hdr-histogram-js (from npm, below)
     nodejs
     # packaging test: dpkg-shlibdeps for the Depends of the .debs, validators for the desktop file, the

@@ -129,8 +129,10 @@ Result<RunConfig> toConfig(const RunArgs& a)
         if (auto st = duration(a.sendSpin, "send spin", cfg.sendSpinUs); !st) return Error { st.error() };
     }
     cfg.pipeline = a.pipeline;
-    cfg.httpVersion = a.http2 ? HttpVersion::Http2 : HttpVersion::Http1;
-    // RunConfig::validate() refuses --streams without --http2 (and points to --pipeline).
+    if (a.http2 && a.http3) return Error { "choose one of --http2 and --http3" };
+    cfg.httpVersion = a.http3 ? HttpVersion::Http3 : a.http2 ? HttpVersion::Http2 : HttpVersion::Http1;
+    // RunConfig::validate() refuses --streams without --http2/--http3 (and points to --pipeline), and
+    // --http3 on an http:// URL.
     if (!a.streams.empty())
         if (auto st = count(a.streams, "streams", cfg.streams); !st) return Error { st.error() };
     if (a.windowBits) cfg.windowBits = *a.windowBits;
@@ -247,8 +249,10 @@ void addRunCommand(CLI::App& app, RunArgs& a)
     run->add_option("--pipeline", a.pipeline, "Requests in flight per connection (HTTP/1.1 pipelining)");
     run->add_flag(
         "--http2,--h2", a.http2, "Speak HTTP/2: h2 by ALPN over https (required), h2c with prior knowledge over http");
+    run->add_flag(
+        "--http3,--h3", a.http3, "Speak HTTP/3 over QUIC (UDP, TLS 1.3 inside QUIC): https:// URLs only, h3 by ALPN");
     run->add_option("-m,--streams", a.streams,
-        "HTTP/2: concurrent streams per connection (default 1; the server's limit applies if lower)");
+        "HTTP/2 and HTTP/3: concurrent streams per connection (default 1; the server's limit applies if lower)");
     run->add_option("--window-bits", a.windowBits,
         "HTTP/2: stream flow-control window of 2^N-1 bytes (16-30, default 30: effectively none)");
     run->add_option("--connection-window-bits", a.connectionWindowBits,

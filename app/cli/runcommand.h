@@ -28,6 +28,7 @@ struct RunArgs
     std::string bodyFile;
     unsigned pipeline = 1;
     bool http2 = false;
+    bool http3 = false; ///< --http3: HTTP/3 over QUIC (https:// only)
     std::string streams; ///< empty = 1
     std::optional<unsigned> windowBits;
     std::optional<unsigned> connectionWindowBits;

@@ -227,6 +227,11 @@ std::vector<ComparabilityWarning> experimentComparability(const ExperimentResult
                 if (auto it = byId.find(id); it != byId.end()) runs.push_back(it->second);
         }
         auto differences = compareRuns(runs);
+        // A plan that varies the protocol ("protocols": ["h2", "h3"]) has it as its variant.
+        const bool protocolIsVariant = std::any_of(results.plan.targets.begin(), results.plan.targets.end(),
+            [](const ExperimentTarget& t) { return t.protocolVariant; });
+        if (protocolIsVariant)
+            std::erase_if(differences, [](const FieldDifference& d) { return d.field == "protocol"; });
         if (differences.empty()) continue;
         ComparabilityWarning w;
         w.scope = row.group.empty() ? label : row.group + ", " + label;

@@ -216,7 +216,8 @@ ExperimentTarget readTarget(const Json& j, const std::string& path)
 {
     checkObject(j, path,
         { "name", "url", "baseline", "group", "method", "headers", "body", "insecure", "cacert", "http_version",
-            "session_target_id", "requests", "mix_order", "seed", "script", "script_args" });
+            "session_target_id", "requests", "mix_order", "seed", "script", "script_args", "protocols",
+            "protocol_variant" });
     ExperimentTarget t;
     if (!j.contains("name")) fail(path, "a target needs a \"name\"");
     t.name = readString(j["name"], member(path, "name"));
@@ -249,6 +250,8 @@ ExperimentTarget readTarget(const Json& j, const std::string& path)
         if (!version) fail(member(path, "http_version"), version.error());
         t.httpVersion = *version;
     }
+    if (j.contains("protocol_variant"))
+        t.protocolVariant = readBool(j["protocol_variant"], member(path, "protocol_variant"));
     if (j.contains("requests")) readMix(j, path, t);
     if (j.contains("script")) readScript(j, path, t);
     if (j.contains("baseline")) t.baseline = readBool(j["baseline"], member(path, "baseline"));
@@ -263,6 +266,34 @@ ExperimentTarget readTarget(const Json& j, const std::string& path)
         t.sessionTargetId = id.get<int64_t>();
     }
     return t;
+}
+
+// "protocols": ["h2", "h3"]: the same front door over each protocol, one target per protocol
+// ("NAME h2", "NAME h3"), so the protocol is the experiment's variant. The first is the baseline
+// when the target was (or when no target is). The canonical form writes the expanded targets,
+// each with its "http_version" and "protocol_variant": true.
+std::vector<ExperimentTarget> expandProtocols(const Json& j, ExperimentTarget t, const std::string& path)
+{
+    if (!j.contains("protocols")) return { std::move(t) };
+    const std::string at = member(path, "protocols");
+    if (j.contains("http_version")) fail(at, "give either \"protocols\" or \"http_version\"");
+    if (!j["protocols"].is_array() || j["protocols"].size() < 2)
+        fail(at, "must list at least two protocols, e.g. [\"h2\", \"h3\"]");
+    std::vector<ExperimentTarget> out;
+    for (size_t i = 0; i < j["protocols"].size(); ++i) {
+        auto version = parseHttpVersion(readString(j["protocols"][i], element(at, i)));
+        if (!version) fail(element(at, i), version.error());
+        for (const ExperimentTarget& seen : out)
+            if (seen.httpVersion == *version) fail(element(at, i), "is listed twice");
+        ExperimentTarget v = t;
+        v.name = t.name + " " + httpVersionId(*version);
+        v.httpVersion = *version;
+        v.protocolVariant = true;
+        v.baseline = t.baseline && i == 0;
+        v.sessionTargetId = 0;
+        out.push_back(std::move(v));
+    }
+    return out;
 }
 
 std::string defaultLabel(const RunConfig& c)
@@ -385,9 +416,12 @@ ExperimentPlan readPlan(const Json& root)
         fail("targets", "must be a list of targets ({\"name\": ..., \"url\": ...})");
     std::set<std::string> names;
     for (size_t i = 0; i < root["targets"].size(); ++i) {
-        plan.targets.push_back(readTarget(root["targets"][i], element("targets", i)));
-        if (!names.insert(plan.targets.back().name).second)
-            fail(element("targets", i) + ".name", "'" + plan.targets.back().name + "' is used twice");
+        const Json& j = root["targets"][i];
+        for (ExperimentTarget& t : expandProtocols(j, readTarget(j, element("targets", i)), element("targets", i))) {
+            plan.targets.push_back(std::move(t));
+            if (!names.insert(plan.targets.back().name).second)
+                fail(element("targets", i) + ".name", "'" + plan.targets.back().name + "' is used twice");
+        }
     }
     if (plan.targets.size() < 2) fail("targets", "an experiment needs at least two targets to compare");
     // Groups are blocks with a baseline each (frameworks, cluster sizes): every target has one, or none does.
@@ -607,6 +641,7 @@ std::string experimentPlanToJson(const ExperimentPlan& plan, int indent)
         j["insecure"] = !t.tls.verifyPeer;
         j["cacert"] = t.tls.caFile;
         if (t.httpVersion != HttpVersion::Http1) j["http_version"] = httpVersionId(t.httpVersion);
+        if (t.protocolVariant) j["protocol_variant"] = true;
         if (t.sessionTargetId) j["session_target_id"] = t.sessionTargetId;
         if (!t.requestsPath.empty()) {
             j["requests"] = t.requestsPath;

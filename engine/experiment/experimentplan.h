@@ -12,6 +12,8 @@
 //    "slo": ["p99<250ms", "errors<0.1%"]}
 //
 // A target may carry a wrk script: "script": "auth.lua", "script_args": ["a", "b"].
+// A target may instead list "protocols": ["h2", "h3"]: the same URL over each protocol, as one
+// target per protocol ("NEG h2", "NEG h3"), interleaved like any others.
 //
 // parseExperimentPlan() checks everything a run would check, before the first
 // run starts, and names the field at fault ("targets[1].url: ...").
@@ -36,6 +38,9 @@ struct ExperimentTarget
     RequestSpec request; ///< URL, method, headers, body
     TlsOptions tls;
     HttpVersion httpVersion = HttpVersion::Http1; ///< "http_version": "h2" in the plan
+    /// Made from a target's "protocols" list ("protocols": ["h2", "h3"]): one target per protocol,
+    /// the protocol is the experiment's variant (the comparability check does not flag it).
+    bool protocolVariant = false;
     /// "requests": a request mix file sent instead of `request` ("mix_order", "seed"); read when
     /// the plan is parsed (a resumed experiment reads the file again). Its entries go to the URL's origin.
     std::string requestsPath;

@@ -15,7 +15,7 @@
 // earliest of them (beside its own due sends, intervals and housekeeping) and
 // calls ClientSession::onTimer(). DatagramTransport is the socket side of it:
 // one connected UDP socket per connection, so epoll, generations and
-// reconnects stay per connection as for TCP. Nothing implements it yet.
+// reconnects stay per connection as for TCP (UdpTransport).
 
 #include "net/iostatus.h"
 
@@ -61,17 +61,19 @@ private:
 };
 
 /// The socket side of a datagram transport (see above): one connected, non-blocking UDP
-/// socket per connection. An HTTP/3 session sends what its QUIC library produced and is
-/// handed what arrives; each call moves whole datagrams (a batch: sendmmsg/recvmmsg, or
-/// GSO/GRO segments of `segmentBytes`).
+/// socket per connection (net/udptransport.h). An HTTP/3 session sends what its QUIC library
+/// produced and is handed what arrives; each call moves whole datagrams in one batch.
 class DatagramTransport
 {
 public:
-    /// Sends datagrams of at most segmentBytes each, concatenated in data; sent: how many bytes
-    /// went (whole datagrams only). WantWrite: the socket buffer is full, wait for EPOLLOUT.
+    /// Sends datagrams of segmentBytes each (the last may be shorter), concatenated in data (a
+    /// GSO batch); sent: how many bytes went (whole datagrams only). WantWrite: the socket
+    /// buffer is full.
     virtual IoStatus send(std::span<const char> data, size_t segmentBytes, size_t& sent) = 0;
-    /// Receives one datagram (or a GRO batch of segments, segmentBytes each but the last) into buffer.
-    virtual IoStatus receive(std::span<char> buffer, size_t& received, size_t& segmentBytes) = 0;
+    /// Receives up to maxDatagrams datagrams, datagram i into buffer + i * slotBytes with its
+    /// length in lengths[i]. WantRead: none was there.
+    virtual IoStatus receive(char* buffer, size_t slotBytes, size_t maxDatagrams, uint32_t* lengths, size_t& received)
+        = 0;
 
 protected:
     ~DatagramTransport() = default;

@@ -1,5 +1,7 @@
 #include "probe/probetext.h"
 
+#include "probe/altsvc.h"
+
 #include <algorithm>
 #include <cstdio>
 
@@ -113,6 +115,9 @@ std::string formatProbeDetails(const ProbeResult& p)
     detail(out, "Response", p.statusLine.empty() ? std::to_string(p.statusCode) : p.statusLine);
     for (const Header& h : p.headers)
         out += std::string(INDENT) + h.name + ": " + h.value + "\n";
+    // Where the server says it answers HTTP/3 (its Alt-Svc): what --http3 would connect to.
+    if (const std::vector<std::string> h3 = http3AltSvc(p.headers); !h3.empty())
+        detail(out, "HTTP/3", "advertised on " + join(h3) + " (Alt-Svc)");
     detail(out, "Body", std::to_string(p.bodyBytes) + (p.bodyBytes == 1 ? " byte" : " bytes"));
     for (const ProbeRedirect& r : p.redirects)
         detail(out, "Redirect",

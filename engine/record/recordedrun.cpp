@@ -2,6 +2,7 @@
 
 #include "agentclient/agentexecutor.h"
 #include "agentclient/agentprobe.h"
+#include "probe/altsvc.h"
 #include "run/runcontroller.h"
 #include "serve/builtinserver.h"
 #include "store/sessionrecorder.h"
@@ -183,6 +184,9 @@ RecordedRunOutcome RecordedRun::run()
         if (!probed) return fail(Ended::ProbeFailed, probed.error());
         m_probeJson = probed->toJsonText();
         if (m_options.onProbed) m_options.onProbed(*probed);
+        // The probe speaks TCP; its Alt-Svc says where the server answers HTTP/3.
+        if (config.http3())
+            if (std::string w = http3AltSvcWarning(probed->headers, config.request.url.port); !w.empty()) warn(w);
     } else {
         m_probeJson = m_options.probeJson;
     }

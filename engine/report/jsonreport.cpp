@@ -106,7 +106,7 @@ Json reportJson(const RunResult& result)
     doc["version"] = result.engineVersion;
     doc["url"] = result.config.request.url.displayText();
     doc["method"] = result.config.request.method;
-    // What was spoken: "http/1.1", "h2" (by ALPN) or "h2c" (prior knowledge).
+    // What was spoken: "http/1.1", "h2" (by ALPN), "h2c" (prior knowledge) or "h3" (QUIC).
     doc["protocol"] = result.protocol.empty() ? protocolId(result.config.httpVersion, result.config.request.url.isTls())
                                               : result.protocol;
     doc["config"] = configJson(result.config);
@@ -129,9 +129,12 @@ Json reportJson(const RunResult& result)
     // Connection phases under load: every connection opened (reconnects included), and the
     // first byte of every response, from its send.
     doc["summary"]["connect_us"] = phaseJson(result.connectTime);
-    if (result.config.request.url.isTls()) doc["summary"]["tls_handshake_us"] = phaseJson(result.tlsHandshake);
+    if (result.config.request.url.isTls() && !result.config.http3())
+        doc["summary"]["tls_handshake_us"] = phaseJson(result.tlsHandshake);
     doc["summary"]["ttfb_us"] = phaseJson(result.firstByte);
     if (result.serverStreamLimit > 0) doc["summary"]["server_stream_limit"] = result.serverStreamLimit;
+    // HTTP/3: connect_us above is the QUIC handshake (TLS 1.3 inside it); what QUIC did besides.
+    if (!result.quic.empty()) doc["quic"] = quicSummaryToJson(result.quic);
     const bool open = result.config.openModel();
     if (open) {
         // latency_us above is corrected for coordinated omission (from each request's due time).

@@ -104,8 +104,9 @@ void appendConnectionPhases(std::string& out, const RunResult& result)
         appendUnits(out, static_cast<double>(h.maxUs()), formatTimeUs, 10);
         fmt::format_to(std::back_inserter(out), "{:>8}\n", h.count());
     };
-    row("Connect", result.connectTime);
-    if (result.config.request.url.isTls()) row("TLS handshake", result.tlsHandshake);
+    // HTTP/3: the connect is QUIC's handshake, TLS 1.3 inside it; there is no TLS row of its own.
+    row(result.config.http3() ? "QUIC handshake" : "Connect", result.connectTime);
+    if (result.config.request.url.isTls() && !result.config.http3()) row("TLS handshake", result.tlsHandshake);
     row("First byte", result.firstByte);
 }
 
@@ -165,14 +166,50 @@ std::string statusCodeList(const StatusCounts& status)
     return list;
 }
 
+// HTTP/3: the QUIC facts a reader needs to trust the figures (the handshake is the connect
+// phase of the latency lines; loss and how connections ended).
+void appendQuic(std::string& out, const QuicSummary& q)
+{
+    fmt::format_to(std::back_inserter(out), "  QUIC: {}, ALPN {}, {} handshake{} (1-RTT; 0-RTT not offered)\n",
+        quicVersionName(q.version), q.alpn.empty() ? "-" : q.alpn, q.handshakes, q.handshakes == 1 ? "" : "s");
+    if (q.lostPackets > 0 || q.probeTimeouts > 0)
+        fmt::format_to(std::back_inserter(out),
+            "  QUIC loss: {} packets of requests declared lost, {} probe timeouts\n", q.lostPackets, q.probeTimeouts);
+    if (q.totalEnds() > 0) {
+        std::string list;
+        for (size_t i = 0; i < QuicSummary::END_KINDS; ++i)
+            if (q.ends[i] > 0)
+                fmt::format_to(
+                    std::back_inserter(list), "{}{} {}", list.empty() ? "" : ", ", QUIC_END_NAMES[i], q.ends[i]);
+        fmt::format_to(std::back_inserter(out), "  QUIC connections ended: {}\n", list);
+    }
+    if (!q.firstEnd.empty()) fmt::format_to(std::back_inserter(out), "  First QUIC error: {}\n", q.firstEnd);
+}
+
 } // namespace
 
 std::string protocolDescription(const RunConfig& config, const std::string& spoken)
 {
     const std::string id = spoken.empty() ? protocolId(config.httpVersion, config.request.url.isTls()) : spoken;
     if (id == "http/1.1") return "HTTP/1.1";
-    return fmt::format("{}, {} stream{} per connection", id == "h2" ? "HTTP/2 (h2 by ALPN)" : "HTTP/2 (h2c)",
-        config.streams, config.streams == 1 ? "" : "s");
+    const char* name = id == "h3" ? "HTTP/3 (h3 over QUIC)" : id == "h2" ? "HTTP/2 (h2 by ALPN)" : "HTTP/2 (h2c)";
+    return fmt::format("{}, {} stream{} per connection", name, config.streams, config.streams == 1 ? "" : "s");
+}
+
+std::string quicDescription(const QuicSummary& q)
+{
+    if (q.empty()) return {};
+    std::string out = fmt::format("{}, ALPN {}, {} handshake{} (1-RTT)", quicVersionName(q.version),
+        q.alpn.empty() ? "-" : q.alpn, q.handshakes, q.handshakes == 1 ? "" : "s");
+    if (q.lostPackets > 0 || q.probeTimeouts > 0)
+        fmt::format_to(std::back_inserter(out), "; {} packets of requests lost, {} probe timeouts", q.lostPackets,
+            q.probeTimeouts);
+    std::string ends;
+    for (size_t i = 0; i < QuicSummary::END_KINDS; ++i)
+        if (q.ends[i] > 0)
+            fmt::format_to(std::back_inserter(ends), "{}{} {}", ends.empty() ? "" : ", ", QUIC_END_NAMES[i], q.ends[i]);
+    if (!ends.empty()) out += "; ended: " + ends;
+    return out;
 }
 
 std::string formatRunHeader(const RunConfig& config)
@@ -189,7 +226,7 @@ std::string formatRunHeader(const RunConfig& config)
         : fmt::format("{} ({}://{}/)", config.mix.source, url.scheme, url.hostHeader());
     std::string out = fmt::format("Running {} test @ {}\n  {} threads and {} connections\n", duration, target,
         config.threads, config.connections);
-    if (config.http2()) fmt::format_to(std::back_inserter(out), "  {}\n", protocolDescription(config));
+    if (config.multiplexed()) fmt::format_to(std::back_inserter(out), "  {}\n", protocolDescription(config));
     if (config.openModel() && config.stages.empty())
         fmt::format_to(std::back_inserter(out), "  Constant rate: {:.0f} requests/s (open model)\n", config.ratePerS);
     else if (config.openModel())
@@ -299,7 +336,9 @@ std::string formatRunReport(const RunResult& result, const TextReportOptions& op
             "  The server allowed {} concurrent streams per connection (asked {})\n", result.serverStreamLimit,
             result.config.streams);
     if (result.reconnects > 0)
-        fmt::format_to(std::back_inserter(out), "  Reconnects after GOAWAY: {}\n", result.reconnects);
+        fmt::format_to(std::back_inserter(out), "  Reconnects after {}: {}\n",
+            result.quic.empty() ? "GOAWAY" : "the server ended the connection", result.reconnects);
+    if (!result.quic.empty()) appendQuic(out, result.quic);
     if (result.warmupRequests > 0)
         fmt::format_to(std::back_inserter(out), "  {} warm-up requests before the measurement (in no figure here)\n",
             result.warmupRequests);

@@ -17,6 +17,9 @@ struct TextReportOptions
 /// "HTTP/1.1", or "HTTP/2 (h2c), 10 streams per connection" ("h2 by ALPN" over TLS).
 /// `spoken`: what a stored run recorded ("h2", "h2c", "http/1.1"); empty = the config's protocol.
 std::string protocolDescription(const RunConfig& config, const std::string& spoken = {});
+/// HTTP/3: one line of what QUIC did ("QUIC v1, ALPN h3, 12 handshakes (1-RTT); 3 packets of requests
+/// lost, 5 probe timeouts; ended: idle_timeout 2"), for views that show a stored run; "" when empty.
+std::string quicDescription(const QuicSummary& quic);
 /// "Running 2m test @ http://host/" and the threads/connections line.
 std::string formatRunHeader(const RunConfig& config);
 /// Everything after the header: thread stats, totals, errors, rates.

@@ -13,13 +13,17 @@
 // request, or that the session's output is a slice of a pre-built batch.
 // Calls are per read, per write or per response, never per byte.
 
+#include "common/result.h"
 #include "run/requestsource.h"
 #include "run/responseobserver.h"
+#include "stats/counters.h"
 
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <string>
+#include <sys/socket.h>
 
 namespace wb {
 
@@ -38,7 +42,7 @@ struct Completion
     InFlightRequest request;
     int status = 0; ///< the response's status code (0 when reset)
     bool closing = false; ///< the connection cannot carry another request after this response
-    bool reset = false; ///< HTTP/2: the server reset the stream (RST_STREAM): no response, the connection goes on
+    bool reset = false; ///< HTTP/2, HTTP/3: the server reset the stream: no response, the connection goes on
     uint64_t firstByteUs = 0; ///< when the read began that brought the response's first byte (0 when reset)
     ResponseNote note = {}; ///< what the response observer noted (its defaults when none is set)
 };
@@ -63,6 +67,14 @@ enum class SessionResult : uint8_t {
     ProtocolError, ///< the peer's bytes are not the protocol (or answer nothing that was asked)
     Truncated, ///< end of file while requests were in flight: they will never complete
     Finished, ///< the server ended the session gracefully (HTTP/2 GOAWAY) and nothing is left in flight: reconnect
+};
+
+/// Why a datagram session's connection ended with requests lost (after ProtocolError or Truncated):
+/// the error kind they count as, and one sentence.
+struct SessionFailure
+{
+    uint64_t ErrorCounts::*kind = &ErrorCounts::parse;
+    std::string reason;
 };
 
 /// Requests that timed out in ClientSession::expire().
@@ -124,6 +136,31 @@ public:
     /// That time came: the session runs its timers (may make output, complete or give up
     /// requests; results as for onRead).
     virtual SessionResult onTimer(uint64_t /*nowUs*/, CompletionHandler& /*handler*/) { return SessionResult::Ok; }
+
+    // A datagram session owns its handshake (QUIC's TLS is inside it) and makes its datagrams
+    // when the worker sends: none of it is "pending output" (pendingOutput() stays empty), so
+    // asking whether a write is pending never makes packets that nobody sends.
+
+    /// A new connected UDP socket (its two ends: QUIC's path): the handshake starts, its first
+    /// datagrams are ready for nextDatagrams(). An error is one sentence.
+    virtual Status onDatagramOpened(const sockaddr* /*local*/, socklen_t /*localLength*/, const sockaddr* /*remote*/,
+        socklen_t /*remoteLength*/, uint64_t /*nowUs*/)
+    {
+        return Error { "not a datagram session" };
+    }
+    /// The handshake is done: requests may be submitted (a stream session's transport did it).
+    virtual bool ready() const { return true; }
+    /// The next batch of datagrams to send, each segmentBytes long but the last; empty: none now.
+    /// The span is valid until the next call into the session.
+    virtual std::span<const char> nextDatagrams(uint64_t /*nowUs*/, size_t& segmentBytes)
+    {
+        segmentBytes = 0;
+        return {};
+    }
+    /// The socket failed (ECONNREFUSED: nothing listens); the session ends with that reason.
+    virtual void onTransportError(const std::string& /*reason*/) { }
+    /// After ProtocolError or Truncated from a datagram session: what happened.
+    virtual SessionFailure failure() const { return {}; }
 };
 
 } // namespace wb

@@ -2,13 +2,14 @@
 // One client connection slot of a worker. The slot lives for the whole run;
 // its socket is replaced when the server closes it, on errors and timeouts.
 // Its transport is a StreamTransport (net/transport.h): plain TCP, or TLS over
-// it; the protocol above it is the slot's ClientSession (owned by the worker's
-// session pool, reset with every new socket). What the slot sends next is the
+// it; or, for a datagram driver (HTTP/3), a UDP socket under the session's QUIC; the protocol above it is the slot's
+// ClientSession (owned by the worker's session pool, reset with every new socket). What the slot sends next is the
 // worker's RequestSource's business, not the slot's.
 
 #include "net/iostatus.h"
 #include "net/tlstransport.h"
 #include "net/transport.h"
+#include "net/udptransport.h"
 #include "run/clientsession.h"
 
 #include <cstdint>
@@ -26,6 +27,7 @@ struct Connection
     };
 
     TcpTransport tcp; ///< the socket (-1 when Idle); the transport itself for plain http
+    UdpTransport udp; ///< a datagram driver's socket instead (HTTP/3); -1 when Idle or unused
     State state = State::Idle;
     bool writeInterest = false; ///< EPOLLOUT is registered (only while a write is blocked)
     bool closeAfterResponse = false; ///< a connection ramp is going down: close when idle
@@ -36,10 +38,12 @@ struct Connection
     /// Closed model, a source that delays (wrk's delay()): when the next batch goes out; 0 when
     /// the connection is not waiting. A new socket starts without one (close() clears it).
     uint64_t delayedUntilUs = 0;
+    /// Datagram sessions: the session timer armed in the worker's heap (UINT64_MAX = none).
+    uint64_t timerUs = UINT64_MAX;
     ClientSession* session = nullptr; ///< the protocol on this slot (the worker's, lives as long)
     std::unique_ptr<TlsTransport> tls; ///< set for https targets, reused across reconnects
 
-    int fd() const { return tcp.fd(); }
+    int fd() const { return tcp.fd() >= 0 ? tcp.fd() : udp.fd(); }
     bool writePending() const { return state == State::Active && session->hasOutput(); }
 
     /// What the session's bytes travel on: TLS when there is one, else the socket itself.

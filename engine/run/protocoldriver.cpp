@@ -4,6 +4,8 @@
 #include "run/http1session.h"
 #include "run/http2hello.h"
 #include "run/http2session.h"
+#include "run/http3hello.h"
+#include "run/http3session.h"
 #include "run/requestsource.h"
 
 #include <algorithm>
@@ -54,7 +56,8 @@ public:
         return out;
     }
 
-    Status preflight(const RunConfig& config, const PreflightLink& link, std::vector<std::string>& warnings) const override
+    Status preflight(
+        const RunConfig& config, const PreflightLink& link, std::vector<std::string>& warnings) const override
     {
         auto hello = exchangeHttp2Settings(config, link.fd, link.tls, link.timeoutMs);
         if (!hello) return Error { hello.error() };
@@ -73,13 +76,65 @@ public:
     }
 };
 
+constexpr ProtocolErrorKind HTTP3_ERROR_KINDS[] = {
+    { &ErrorCounts::stream, "stream", "the server reset the request's stream (RESET_STREAM); the connection goes on" },
+};
+
+// HTTP/3 over QUIC: UDP datagrams, TLS 1.3 inside QUIC's handshake (GnuTLS through ngtcp2, not
+// the run's OpenSSL), the QUIC library's timers driven by the worker.
+class Http3Driver final : public ProtocolDriver
+{
+public:
+    const char* name() const override { return "HTTP/3"; }
+    const char* alpn() const override { return QuicConnection::ALPN; }
+    bool requiresAlpn() const override { return true; } // QUIC's TLS refuses the handshake without it
+    TransportKind transport() const override { return TransportKind::Datagram; }
+
+    std::vector<std::string> requestWarnings(const std::vector<RequestSpec>& requests) const override
+    {
+        std::vector<std::string> out;
+        for (const RequestSpec& request : requests)
+            if (auto dropped = droppedFieldsWarning(buildHttp2Fields(request)); !dropped.empty()) {
+                // The same connection-specific fields as HTTP/2 (RFC 9114 4.2), named for HTTP/3.
+                for (size_t at = dropped.find("HTTP/2"); at != std::string::npos; at = dropped.find("HTTP/2", at))
+                    dropped.replace(at, 6, "HTTP/3");
+                if (const size_t at = dropped.find("RFC 9113 8.2.2"); at != std::string::npos)
+                    dropped.replace(at, 14, "RFC 9114 4.2");
+                if (std::find(out.begin(), out.end(), dropped) == out.end()) out.push_back(dropped);
+            }
+        return out;
+    }
+
+    Status preflightDatagram(const RunConfig& config, const SocketAddress& address, int timeoutMs,
+        std::vector<std::string>& warnings) const override
+    {
+        auto hello = quicHandshake(config, address, timeoutMs);
+        if (!hello) return Error { hello.error() };
+        if (hello->maxStreamsBidi < config.streams)
+            warnings.push_back("the server allows " + std::to_string(hello->maxStreamsBidi)
+                + " concurrent streams per connection: using that many instead of " + std::to_string(config.streams));
+        return {};
+    }
+
+    std::span<const ProtocolErrorKind> errorKinds() const override { return HTTP3_ERROR_KINDS; }
+
+    std::unique_ptr<SessionPool> makePool(const RunConfig& config, bool, const RequestSource& source,
+        ResponseObserver* observer, size_t sessions) const override
+    {
+        return std::make_unique<Http3SessionPool>(config, source.table(), observer, sessions);
+    }
+};
+
 } // namespace
 
 const ProtocolDriver& protocolDriverFor(HttpVersion version)
 {
     static const Http1Driver http1;
     static const Http2Driver http2;
+    static const Http3Driver http3;
     switch (version) {
+    case HttpVersion::Http3:
+        return http3;
     case HttpVersion::Http2:
         return http2;
     case HttpVersion::Http1:

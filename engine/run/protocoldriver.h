@@ -12,8 +12,10 @@
 // configuration codec reads them there); a driver reads the ones it owns.
 
 #include "common/result.h"
+#include "net/address.h"
 #include "net/transport.h"
 #include "run/clientsession.h"
+#include "run/quicsummary.h"
 #include "run/runconfig.h"
 #include "stats/counters.h"
 
@@ -39,6 +41,8 @@ public:
     /// The lowest limit of requests in flight a server set below what was asked (HTTP/2's
     /// SETTINGS_MAX_CONCURRENT_STREAMS below --streams; 0 = none, or no such thing).
     virtual uint32_t serverStreamLimit() const { return 0; }
+    /// HTTP/3: what the worker's connections learnt about QUIC (empty for other protocols).
+    virtual QuicSummary quicSummary() const { return {}; }
 };
 
 /// The connection the pre-run check runs on: connected, non-blocking, TLS finished if any.
@@ -61,9 +65,9 @@ class ProtocolDriver
 {
 public:
     virtual ~ProtocolDriver() = default;
-    /// For sentences: "HTTP/1.1", "HTTP/2".
+    /// For sentences: "HTTP/1.1", "HTTP/2", "HTTP/3".
     virtual const char* name() const = 0;
-    /// The ALPN id offered for the run's TLS connections ("http/1.1", "h2").
+    /// The ALPN id offered for the run's TLS connections ("http/1.1", "h2", "h3").
     virtual const char* alpn() const = 0;
     /// Whether a connection whose server selected another ALPN protocol (or none) is refused.
     virtual bool requiresAlpn() const = 0;
@@ -77,14 +81,21 @@ public:
     /// The pre-run check on one connection, after the TLS handshake and its ALPN check; may
     /// add warnings. An error is one sentence (the controller names the address).
     virtual Status preflight(const RunConfig&, const PreflightLink&, std::vector<std::string>&) const { return {}; }
+    /// The pre-run check of a datagram driver, which opens its own link (HTTP/3: a QUIC handshake
+    /// over UDP, TLS inside it) instead of the controller's TCP connection and TLS handshake. An
+    /// error is one sentence naming the address.
+    virtual Status preflightDatagram(
+        const RunConfig&, const SocketAddress&, int /*timeoutMs*/, std::vector<std::string>&) const
+    {
+        return {};
+    }
     /// Error kinds of this protocol's own (a report may leave out those of other protocols).
     virtual std::span<const ProtocolErrorKind> errorKinds() const { return {}; }
 
     /// A worker's sessions: one per connection, serialising the source's table once.
     /// observer: sees every response (or null: nothing is kept).
-    virtual std::unique_ptr<SessionPool> makePool(const RunConfig& config, bool closedLoop,
-        const RequestSource& source, ResponseObserver* observer, size_t sessions) const
-        = 0;
+    virtual std::unique_ptr<SessionPool> makePool(const RunConfig& config, bool closedLoop, const RequestSource& source,
+        ResponseObserver* observer, size_t sessions) const = 0;
 };
 
 /// The driver of the run's protocol (the one place that maps HttpVersion to a driver).

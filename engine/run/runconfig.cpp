@@ -45,10 +45,16 @@ Status RunConfig::validate() const
     if (threads > 1024) return Error { "threads must be at most 1024" };
     if (pipeline == 0 || pipeline > 1024) return Error { "pipeline depth must be between 1 and 1024" };
     if (streams == 0 || streams > 65536) return Error { "streams per connection must be between 1 and 65536" };
-    if (!http2() && streams > 1)
-        return Error { "--streams needs HTTP/2 (--http2); for HTTP/1.1, --pipeline keeps several requests in flight" };
-    if (http2() && pipeline > 1)
-        return Error { "--pipeline is HTTP/1.1 pipelining; over HTTP/2 use --streams for requests in flight" };
+    if (!multiplexed() && streams > 1)
+        return Error { "--streams needs HTTP/2 (--http2) or HTTP/3 (--http3); for HTTP/1.1, --pipeline keeps several "
+                       "requests in flight" };
+    if (multiplexed() && pipeline > 1)
+        return Error {
+            "--pipeline is HTTP/1.1 pipelining; over HTTP/2 and HTTP/3 use --streams for requests in flight"
+        };
+    // QUIC has no cleartext form: TLS 1.3 is part of its handshake.
+    if (http3() && !request.url.isTls())
+        return Error { "HTTP/3 runs over QUIC, which is always encrypted: use an https:// URL with --http3" };
     if (headerTableBytes > 1u << 30) return Error { "the HTTP/2 header table size must be at most 1 GiB" };
     for (unsigned bits : { windowBits, connectionWindowBits })
         if (bits < 16 || bits > 30)
@@ -70,6 +76,9 @@ Status RunConfig::validate() const
                 + "': the service time is measured in the open model only (-R/--rate or rate stages)" };
         if (slo.metric == Slo::Metric::TlsHandshake && !request.url.isTls())
             return Error { "SLO '" + slo.expr + "': an http:// target has no TLS handshake" };
+        if (slo.metric == Slo::Metric::TlsHandshake && http3())
+            return Error { "SLO '" + slo.expr
+                + "': over HTTP/3 the TLS handshake is part of QUIC's, measured as the connect phase (connect_p99)" };
     }
     if (sloAbort && std::none_of(slos.begin(), slos.end(), [](const Slo& s) { return s.isBudget(); }))
         return Error { "--slo-abort watches errors and non-2xx budgets: add one, e.g. --slo 'errors<1%'" };
@@ -87,6 +96,7 @@ Status RunConfig::validate() const
 const char* protocolId(HttpVersion version, bool tls)
 {
     if (version == HttpVersion::Http1) return "http/1.1";
+    if (version == HttpVersion::Http3) return "h3";
     return tls ? "h2" : "h2c";
 }
 
@@ -97,7 +107,8 @@ Result<HttpVersion> parseHttpVersion(const std::string& text)
         t.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
     if (t == "http/1.1" || t == "h1" || t == "1.1" || t == "http1") return HttpVersion::Http1;
     if (t == "h2" || t == "h2c" || t == "http/2" || t == "2" || t == "http2") return HttpVersion::Http2;
-    return Error { "unknown HTTP version '" + text + "' (use http/1.1 or h2)" };
+    if (t == "h3" || t == "http/3" || t == "3" || t == "http3") return HttpVersion::Http3;
+    return Error { "unknown HTTP version '" + text + "' (use http/1.1, h2 or h3)" };
 }
 
 std::vector<RequestSpec> RunConfig::requests() const
@@ -114,7 +125,7 @@ RunConfig RunConfig::withHttpVersion(HttpVersion version) const
 {
     RunConfig c = *this;
     c.httpVersion = version;
-    if (version == HttpVersion::Http2)
+    if (version != HttpVersion::Http1)
         c.pipeline = 1;
     else
         c.streams = 1;

@@ -22,16 +22,17 @@ struct TlsOptions
 
 /// The HTTP version a run speaks. HTTP/2 runs over TLS as "h2" (ALPN) and over
 /// plain TCP as "h2c" with prior knowledge, as h2load and curl --http2-prior-knowledge.
-enum class HttpVersion : uint8_t { Http1, Http2 };
+/// HTTP/3 runs over QUIC (UDP, always TLS 1.3) as "h3".
+enum class HttpVersion : uint8_t { Http1, Http2, Http3 };
 
-/// "http/1.1", "h2" (HTTP/2 over TLS) or "h2c" (cleartext): the names of the JSON and the store.
+/// "http/1.1", "h2" (HTTP/2 over TLS), "h2c" (cleartext) or "h3": the names of the JSON and the store.
 const char* protocolId(HttpVersion version, bool tls);
-/// "http/1.1" or "h2": the HTTP version alone, as a target and a config file keep it.
+/// "http/1.1", "h2" or "h3": the HTTP version alone, as a target and a config file keep it.
 inline const char* httpVersionId(HttpVersion version)
 {
-    return version == HttpVersion::Http2 ? "h2" : "http/1.1";
+    return version == HttpVersion::Http3 ? "h3" : version == HttpVersion::Http2 ? "h2" : "http/1.1";
 }
-/// Parses "http/1.1", "h1", "1.1" or "h2", "h2c", "http/2", "2" (case-insensitive).
+/// Parses "http/1.1", "h1", "1.1", or "h2", "h2c", "http/2", "2", or "h3", "http/3", "3" (case-insensitive).
 Result<HttpVersion> parseHttpVersion(const std::string& text);
 
 /// One step of a ramp: over durationUs, move linearly from the previous
@@ -109,7 +110,8 @@ struct RunConfig
     unsigned connections = 10; ///< total, spread evenly over the threads
     unsigned pipeline = 1; ///< HTTP/1.1: requests in flight per connection
     HttpVersion httpVersion = HttpVersion::Http1;
-    unsigned streams = 1; ///< HTTP/2: concurrent streams per connection (h2load's -m; the server may allow fewer)
+    unsigned streams
+        = 1; ///< HTTP/2 and HTTP/3: concurrent streams per connection (h2load's -m; the server may allow fewer)
     /// HTTP/2 flow-control windows, as 2^bits - 1 bytes (h2load's -w/-W). 30 is effectively no flow control.
     unsigned windowBits = DEFAULT_WINDOW_BITS;
     unsigned connectionWindowBits = DEFAULT_WINDOW_BITS;
@@ -160,6 +162,9 @@ struct RunConfig
     bool notesResponses() const { return backendFrom.enabled() || upstreamTime.enabled(); }
 
     bool http2() const { return httpVersion == HttpVersion::Http2; }
+    bool http3() const { return httpVersion == HttpVersion::Http3; }
+    /// Several requests in flight on streams (--streams): HTTP/2 and HTTP/3.
+    bool multiplexed() const { return httpVersion != HttpVersion::Http1; }
     bool openModel() const { return ratePerS > 0 || (!stages.empty() && !stagesAreConnections); }
 
     /// This load spoken in `version`: a load profile keeps both depths, --pipeline for

@@ -61,7 +61,8 @@ Status RunController::prepare()
     if (!addresses) return Error { addresses.error() };
     // Everything that depends on the protocol is its driver's: ALPN, warnings, the pre-run check, sessions.
     m_plan.driver = &protocolDriverFor(cfg.httpVersion);
-    if (url.isTls()) {
+    // A datagram driver (HTTP/3) does its TLS inside QUIC's handshake: no OpenSSL context.
+    if (url.isTls() && m_plan.driver->transport() == TransportKind::Stream) {
         // The run offers its driver's protocol alone; the pre-run check may offer more, to say what the server picks.
         auto tls = TlsContext::create({ cfg.tls.verifyPeer, cfg.tls.caFile, { m_plan.driver->alpn() } });
         if (!tls) return Error { tls.error() };
@@ -100,6 +101,16 @@ Status RunController::preflight(const std::vector<SocketAddress>& addresses)
     const int timeoutMs = static_cast<int>(m_plan.config.connectTimeoutUs / 1000);
     std::string firstError;
     for (const SocketAddress& address : addresses) {
+        if (m_plan.driver->transport() == TransportKind::Datagram) {
+            // UDP says nothing until the handshake does: a failure is this address's; the next may answer.
+            const Status st = m_plan.driver->preflightDatagram(m_plan.config, address, timeoutMs, m_warnings);
+            if (st) {
+                m_plan.address = address;
+                return {};
+            }
+            if (firstError.empty()) firstError = st.error();
+            continue;
+        }
         auto fd = connectWithTimeout(address, timeoutMs);
         if (!fd) {
             if (firstError.empty()) firstError = fd.error();
@@ -226,6 +237,7 @@ RunResult RunController::run()
         mine.reconnects = w->reconnects();
         mine.entries = w->entryStats();
         mine.serverStreamLimit = w->serverStreamLimit();
+        mine.quic = w->quicSummary();
         mine.warmupRequests = w->warmupRequests();
         end.merge(mine);
     }

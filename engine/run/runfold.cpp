@@ -19,6 +19,7 @@ void RunEnd::merge(const RunEnd& o)
     reconnects += o.reconnects;
     if (o.serverStreamLimit > 0 && (serverStreamLimit == 0 || o.serverStreamLimit < serverStreamLimit))
         serverStreamLimit = o.serverStreamLimit;
+    quic.merge(o.quic);
     warmupRequests += o.warmupRequests;
     if (firstTlsError.empty()) firstTlsError = o.firstTlsError;
     if (firstConnectError.empty()) firstConnectError = o.firstConnectError;
@@ -42,6 +43,7 @@ RunEnd runEndOf(const RunResult& r)
     e.stoppedEarly = r.stoppedEarly;
     e.reconnects = r.reconnects;
     e.serverStreamLimit = r.serverStreamLimit;
+    e.quic = r.quic;
     e.warmupRequests = r.warmupRequests;
     e.firstTlsError = r.firstTlsError;
     e.firstConnectError = r.firstConnectError;
@@ -91,6 +93,7 @@ RunResult RunFold::finish(const RunEnd& end)
     r.stoppedEarly = end.stoppedEarly;
     r.reconnects = end.reconnects;
     r.serverStreamLimit = end.serverStreamLimit;
+    r.quic = end.quic;
     r.warmupRequests = end.warmupRequests;
     r.firstTlsError = end.firstTlsError;
     r.firstConnectError = end.firstConnectError;

@@ -12,6 +12,7 @@
 //     runEndOf(), and the end codec (engine/wire/runendcodec).
 // Nothing else assembles a result.
 
+#include "run/quicsummary.h"
 #include "run/runresult.h"
 
 #include <cstdint>
@@ -25,7 +26,7 @@ namespace wb {
 struct RunEnd
 {
     std::string engineVersion; ///< "" = this build's
-    std::string protocol; ///< what was spoken ("http/1.1", "h2", "h2c"); "" = the configuration's
+    std::string protocol; ///< what was spoken ("http/1.1", "h2", "h2c", "h3"); "" = the configuration's
     double measuredS = 0; ///< how long it measured (0: the intervals say; loaders: the longest)
     int64_t measureStartUnixMs = 0; ///< wall clock when measurement began (0: from the first interval)
     bool stoppedEarly = false;
@@ -41,6 +42,7 @@ struct RunEnd
     RateSamples threadRates; ///< every thread's 100 ms Req/Sec samples (wrk's Thread Stats)
     std::vector<EntryStats> entries; ///< a request mix: per entry, by index
     std::vector<LoaderSummary> loaders; ///< a run of several loaders: one row each, by index
+    QuicSummary quic; ///< HTTP/3: what QUIC did (handshakes, loss, how connections ended); empty otherwise
 
     /// Adds another loader's end of the same run: counts summed, samples and rows joined,
     /// the first error kept, the lowest stream limit, the longest measurement.

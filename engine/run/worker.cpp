@@ -38,21 +38,6 @@ uint64_t eventData(uint32_t index, uint32_t generation)
 }
 } // namespace
 
-// Completions of one connection's session go to onResponse().
-class Worker::ResponseHandler final : public CompletionHandler
-{
-public:
-    ResponseHandler(Worker& worker, Connection& connection)
-        : m_worker(worker)
-        , m_connection(connection)
-    { }
-    bool onCompletion(const Completion& done) override { return m_worker.onResponse(m_connection, done); }
-
-private:
-    Worker& m_worker;
-    Connection& m_connection;
-};
-
 Worker::Worker(const LoadPlan& plan, unsigned workerIndex, unsigned connectionCount)
     : m_plan(plan)
     , m_connections(connectionCount)
@@ -92,6 +77,9 @@ Worker::Worker(const LoadPlan& plan, unsigned workerIndex, unsigned connectionCo
     // A short read() drains the socket, so the next response raises a new edge. TLS stays
     // level-triggered: OpenSSL may leave bytes in the socket after filling its record buffer.
     m_edgeFlag = plan.tls ? 0u : static_cast<uint32_t>(EPOLLET);
+    // UDP sockets too: a short recvmmsg drains the socket, and every datagram raises an edge.
+    m_datagram = plan.driver->transport() == TransportKind::Datagram;
+    if (m_datagram) m_edgeFlag = static_cast<uint32_t>(EPOLLET);
 }
 
 Worker::~Worker()
@@ -148,9 +136,11 @@ void Worker::run()
         if (now >= m_nextTickUs) publishUpTo(now);
         if (now >= m_nextHousekeepingUs) housekeeping(now);
         if (now >= m_nextRetryUs) retryIdle(now);
+        if (!m_sessionTimers.empty() && m_sessionTimers.front().dueUs <= now) runSessionTimers(now);
 
         uint64_t wakeAtUs = std::min({ m_plan.endUs, m_nextTickUs, m_nextHousekeepingUs, m_nextRetryUs });
         if (!m_timers.empty()) wakeAtUs = std::min(wakeAtUs, m_timers.front().dueUs);
+        if (!m_sessionTimers.empty()) wakeAtUs = std::min(wakeAtUs, m_sessionTimers.front().dueUs);
         if (!m_held.empty()) wakeAtUs = std::min(wakeAtUs, m_plan.startUs);
         now = monotonicNowUs();
         uint64_t waitUs = wakeAtUs > now ? wakeAtUs - now : 0;
@@ -207,9 +197,14 @@ void Worker::drain(epoll_event* events, int maxEvents)
     for (auto& c : m_connections)
         if (c.state == Connection::State::Active) sendDue(c, monotonicNowUs());
     while (waiting() && !m_plan.stopRequested.load(std::memory_order_relaxed)) {
-        const uint64_t now = monotonicNowUs();
+        uint64_t now = monotonicNowUs();
         if (now >= deadlineUs) break;
-        const uint64_t waitUs = std::min<uint64_t>(deadlineUs - now, HOUSEKEEPING_US);
+        // QUIC keeps acknowledging and recovering losses while the last answers come.
+        if (!m_sessionTimers.empty() && m_sessionTimers.front().dueUs <= now) runSessionTimers(now);
+        now = monotonicNowUs();
+        uint64_t waitUs = std::min<uint64_t>(deadlineUs > now ? deadlineUs - now : 0, HOUSEKEEPING_US);
+        if (!m_sessionTimers.empty())
+            waitUs = std::min(waitUs, m_sessionTimers.front().dueUs > now ? m_sessionTimers.front().dueUs - now : 0);
         const int n = waitForEvents(m_epollFd, events, maxEvents, static_cast<int64_t>(waitUs) * 1000);
         for (int i = 0; i < n; ++i) {
             const auto index = static_cast<uint32_t>(events[i].data.u64);
@@ -242,6 +237,7 @@ uint64_t Worker::dueUsOf(uint64_t globalSequence) const
 
 void Worker::connect(uint32_t index)
 {
+    if (m_datagram) return connectDatagram(index);
     Connection& c = m_connections[index];
     c.tcp.setFd(openTcpSocket(m_address.family()));
     c.stateSinceUs = monotonicNowUs();
@@ -260,6 +256,7 @@ void Worker::connect(uint32_t index)
 void Worker::onEvent(uint32_t index, uint32_t events)
 {
     Connection& c = m_connections[index];
+    if (m_datagram) return onDatagramEvent(c, events);
     switch (c.state) {
     case Connection::State::Connecting:
         finishConnect(c);
@@ -444,6 +441,7 @@ void Worker::runDueTimers(uint64_t nowUs)
 // blocked, so a request costs one write() and no epoll_ctl().
 bool Worker::flushWrite(Connection& c)
 {
+    if (m_datagram) return flushDatagrams(c);
     for (std::span<const char> output = c.session->pendingOutput(); !output.empty();) {
         size_t n = 0;
         switch (c.transport().write(output.data(), output.size(), n)) {
@@ -730,7 +728,7 @@ void Worker::housekeeping(uint64_t nowUs)
             } else if (expired.timedOut > 0) {
                 // HTTP/2: the streams given up are reset on the wire (which frees their slots),
                 // and new requests take their place on the same connection.
-                if (!c.writeInterest && c.session->hasOutput() && !flushWrite(c)) break;
+                if (!c.writeInterest && (m_datagram || c.session->hasOutput()) && !flushWrite(c)) break;
                 if (m_plan.schedule)
                     sendDue(c, nowUs);
                 else if (nowUs < m_plan.endUs && c.session->capacity() > 0)
@@ -743,8 +741,10 @@ void Worker::housekeeping(uint64_t nowUs)
                 fail(c, &ErrorCounts::connect, "connection to " + m_address.toString() + " timed out");
             break;
         case Connection::State::Handshaking:
+            // QUIC's own handshake timeout (the connect timeout) usually fires first.
             if (elapsedUs(c.stateSinceUs, nowUs) > cfg.connectTimeoutUs)
-                fail(c, &ErrorCounts::tls, "TLS handshake timed out");
+                fail(c, m_datagram ? &ErrorCounts::connect : &ErrorCounts::tls,
+                    m_datagram ? "no QUIC handshake within the connect timeout" : "TLS handshake timed out");
             break;
         case Connection::State::Idle:
             break;

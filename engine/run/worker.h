@@ -62,6 +62,8 @@ public:
     /// The lowest limit of requests in flight a server set below what was asked (HTTP/2's
     /// stream limit below --streams; 0 = none).
     uint32_t serverStreamLimit() const { return m_sessions->serverStreamLimit(); }
+    /// HTTP/3: what this worker's connections learnt about QUIC (empty otherwise).
+    QuicSummary quicSummary() const { return m_sessions->quicSummary(); }
 
 private:
     class ResponseHandler;
@@ -92,6 +94,15 @@ private:
     void runDueTimers(uint64_t nowUs);
     void scheduleNext(Connection& c);
     void drain(::epoll_event* events, int maxEvents);
+    // Datagram drivers (HTTP/3 over QUIC), in workerdatagram.cpp: a UDP socket per connection,
+    // the QUIC handshake as the connect phase, the session's timers in a heap of their own.
+    void connectDatagram(uint32_t index);
+    void onDatagramEvent(Connection& c, uint32_t events);
+    bool flushDatagrams(Connection& c);
+    bool settleDatagram(Connection& c, SessionResult result);
+    void failDatagram(Connection& c);
+    void armSessionTimer(Connection& c);
+    void runSessionTimers(uint64_t nowUs);
     void publishUpTo(uint64_t nowUs);
     void publishCurrent();
     bool measuring(uint64_t nowUs) const { return nowUs >= m_plan.measureStartUs; }
@@ -123,6 +134,11 @@ private:
     std::unique_ptr<ResponseNoter> m_noter;
     std::unique_ptr<SessionPool> m_sessions; ///< one session per connection, made by the run's driver
     std::vector<DueTimer> m_timers; ///< min-heap by due time (open model; closed: delays)
+    /// Datagram sessions' own timers (QUIC's expiry), a min-heap; an entry is current while its
+    /// connection's timerUs and generation still match it (stale ones are dropped when popped).
+    std::vector<DueTimer> m_sessionTimers;
+    uint64_t m_timersRunAtUs
+        = 0; ///< while runSessionTimers runs: its now (a timer re-armed at or before it waits a turn)
     unsigned m_workerIndex = 0;
     unsigned m_enabledConnections = 0; ///< connections [0, this) may be open (all, unless a ramp limits them)
     int m_epollFd = -1;
@@ -134,6 +150,7 @@ private:
     bool m_draining = false; ///< open model: after the end, awaiting responses to requests due before it
     bool m_delays = false; ///< closed model: the source pauses connections between batches (wrk's delay())
     bool m_sourceMayStop = false; ///< the source builds each request (a script): a build may stop the run
+    bool m_datagram = false; ///< the driver's transport is datagrams (HTTP/3): workerdatagram.cpp drives the sockets
 
     // Time keeping (monotonic microseconds).
     uint64_t m_nextTickUs = 0; ///< end of the current interval
@@ -159,6 +176,21 @@ private:
     std::deque<IntervalSnapshot> m_queue; ///< published, not yet taken by the controller
     std::atomic<uint32_t> m_published { 0 };
     std::atomic<bool> m_finished { false };
+};
+
+// Completions of one connection's session go to onResponse() (worker.cpp, workerdatagram.cpp).
+class Worker::ResponseHandler final : public CompletionHandler
+{
+public:
+    ResponseHandler(Worker& worker, Connection& connection)
+        : m_worker(worker)
+        , m_connection(connection)
+    { }
+    bool onCompletion(const Completion& done) override { return m_worker.onResponse(m_connection, done); }
+
+private:
+    Worker& m_worker;
+    Connection& m_connection;
 };
 
 } // namespace wb

@@ -370,9 +370,19 @@ ALTER TABLE runs ADD COLUMN script_output BLOB;
 )sql";
 }
 
+// Version 13 (HTTP/3, issue 29): what QUIC did in a run (run/quicsummary.h: version, ALPN,
+// handshakes, packets lost, probe timeouts, how connections ended), as the wire's object
+// (wire/runendcodec quicSummaryToJson). One step of its own, so it renumbers cleanly at a merge.
+std::string schemaV13()
+{
+    return R"sql(
+ALTER TABLE runs ADD COLUMN quic TEXT NOT NULL DEFAULT '';  -- JSON object; '' for other protocols
+)sql";
+}
+
 // MIGRATIONS[n] takes a file from version n to n + 1.
 constexpr MigrationStep MIGRATIONS[] = { schemaV1, schemaV2, schemaV3, schemaV4, schemaV5, schemaV6, schemaV7, schemaV8,
-    schemaV9, schemaV10, schemaV11, schemaV12 };
+    schemaV9, schemaV10, schemaV11, schemaV12, schemaV13 };
 static_assert(std::size(MIGRATIONS) == SCHEMA_VERSION, "one migration step per schema version");
 
 } // namespace

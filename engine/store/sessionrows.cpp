@@ -3,6 +3,7 @@
 #include "store/sqldatabase.h"
 #include "wire/configcodec.h"
 #include "wire/intervalcodec.h"
+#include "wire/runendcodec.h"
 
 #include <algorithm>
 #include <map>
@@ -129,6 +130,7 @@ const std::vector<std::string>& totalsColumns()
         c.push_back("slo");
         c.push_back("slo_aborted_by"); // schema version 7
         c.push_back("loader_cost"); // schema version 11
+        c.push_back("quic"); // schema version 13
         return c;
     }();
     return columns;
@@ -150,6 +152,7 @@ void bindTotals(SqlStatement& q, const RunTotals& t)
     q.bind(sloVerdictsToJson(t.slo));
     q.bind(t.sloAbortedBy);
     q.bind(loaderCostText(t.loaderCost));
+    q.bind(t.quic.empty() ? std::string() : dumpWireJson(quicSummaryToJson(t.quic)));
 }
 
 RunTotals readTotals(const SqlStatement& q, int& column)
@@ -182,6 +185,11 @@ RunTotals readTotals(const SqlStatement& q, int& column)
     t.slo = sloVerdictsFromJson(q.text(column++));
     t.sloAbortedBy = q.text(column++);
     t.loaderCost = loaderCostOfText(q.text(column++));
+    // Written by us; a file edited by hand loses its QUIC facts, never the run.
+    if (const std::string quic = q.text(column++); !quic.empty()) {
+        auto parsed = wireGuarded([&] { return quicSummaryFromJson(parseWireJson(quic)); }, "runs.quic: ");
+        if (parsed) t.quic = *parsed;
+    }
     return t;
 }
 

@@ -91,6 +91,7 @@ FinishedRun FinishedRun::of(const RunResult& result, int64_t finishedAtMs)
     t.protocol = result.protocol;
     t.reconnects = result.reconnects;
     t.serverStreamLimit = result.serverStreamLimit;
+    t.quic = result.quic;
     t.slo = result.slo;
     t.sloAbortedBy = result.sloAbortedBy;
     t.loaderCost = result.loaderCost;

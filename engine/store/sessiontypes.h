@@ -162,7 +162,8 @@ struct RunTotals
     bool stoppedEarly = false;
     std::string firstTlsError;
     std::string firstConnectError;
-    std::string protocol; ///< what the run spoke: "http/1.1", "h2", "h2c"; "" when unknown (imported, stored before v5)
+    std::string
+        protocol; ///< what the run spoke: "http/1.1", "h2", "h2c", "h3"; "" when unknown (imported, stored before v5)
     uint64_t reconnects = 0; ///< connections replaced after a graceful GOAWAY
     uint32_t serverStreamLimit = 0; ///< HTTP/2: the server's stream limit when lower than --streams, else 0
     // Connection phases under load (count 0 for imported runs and runs stored before v6).
@@ -174,6 +175,7 @@ struct RunTotals
     /// What the loader itself cost over the run (schema 11; not measured for imported runs and
     /// runs stored before): its saturation is the comparability check's and the tables' to name.
     LoaderCost loaderCost;
+    QuicSummary quic; ///< HTTP/3: what QUIC did (schema 13: runs.quic); empty for other protocols
 };
 
 /// One row of the runs table.

@@ -31,6 +31,38 @@ LoaderSummary loaderSummaryFromJson(const WireJson& j)
     return l;
 }
 
+WireJson quicSummaryToJson(const QuicSummary& q)
+{
+    WireJson ends = WireJson::object();
+    for (size_t i = 0; i < QuicSummary::END_KINDS; ++i)
+        ends[QUIC_END_NAMES[i]] = q.ends[i];
+    return WireJson { { "version", q.version }, { "alpn", q.alpn }, { "handshakes", q.handshakes },
+        { "zero_rtt_handshakes", q.zeroRttHandshakes }, { "lost_packets", q.lostPackets },
+        { "probe_timeouts", q.probeTimeouts }, { "ends", std::move(ends) }, { "first_end", q.firstEnd } };
+}
+
+QuicSummary quicSummaryFromJson(const WireJson& j)
+{
+    if (!j.is_object()) throw WireError { "'quic' must be an object" };
+    QuicSummary q;
+    const uint64_t version = wireCountOr(j, "version", 0);
+    if (version > UINT32_MAX) throw WireError { "'quic.version' is out of range" };
+    q.version = static_cast<uint32_t>(version);
+    q.alpn = wireText(j, "alpn");
+    q.handshakes = wireCountOr(j, "handshakes", 0);
+    q.zeroRttHandshakes = wireCountOr(j, "zero_rtt_handshakes", 0);
+    q.lostPackets = wireCountOr(j, "lost_packets", 0);
+    q.probeTimeouts = wireCountOr(j, "probe_timeouts", 0);
+    if (j.contains("ends")) {
+        const WireJson& ends = j.at("ends");
+        if (!ends.is_object()) throw WireError { "'quic.ends' must be an object" };
+        for (size_t i = 0; i < QuicSummary::END_KINDS; ++i)
+            q.ends[i] = wireCountOr(ends, QUIC_END_NAMES[i], 0);
+    }
+    q.firstEnd = wireText(j, "first_end");
+    return q;
+}
+
 WireJson runEndToJson(const RunEnd& e, uint64_t intervalRequests)
 {
     WireJson j { { "engine_version", e.engineVersion }, { "protocol", e.protocol }, { "measured_s", e.measuredS },
@@ -53,6 +85,7 @@ WireJson runEndToJson(const RunEnd& e, uint64_t intervalRequests)
     for (const LoaderSummary& l : e.loaders)
         loaders.push_back(loaderSummaryToJson(l));
     j["loaders"] = std::move(loaders);
+    if (!e.quic.empty()) j["quic"] = quicSummaryToJson(e.quic);
     return j;
 }
 
@@ -107,6 +140,7 @@ RunEnd runEndFromJson(const WireJson& j, uint64_t* intervalRequests)
         for (const WireJson& l : loaders)
             e.loaders.push_back(loaderSummaryFromJson(l));
     }
+    if (j.contains("quic")) e.quic = quicSummaryFromJson(j.at("quic"));
     return e;
 }
 

@@ -10,7 +10,9 @@
 //    "thread_rps_samples":[...],"interval_requests":N,
 //    "entries":[{"requests":..,"errors_by_kind":{..},"status_codes":{..},
 //                "histograms":{"latency":".."},"histogram_totals":{..}}],
-//    "loaders":[{"index":0,"host":"..",...}]}
+//    "loaders":[{"index":0,"host":"..",...}],
+//    "quic":{"version":1,"alpn":"h3","handshakes":..,"zero_rtt_handshakes":0,"lost_packets":..,
+//            "probe_timeouts":..,"ends":{"idle_timeout":..,...},"first_end":".."}}   (HTTP/3 only)
 
 #include "common/result.h"
 #include "run/runfold.h"
@@ -26,6 +28,11 @@ WireJson runEndToJson(const RunEnd& end, uint64_t intervalRequests);
 /// (UINT64_MAX when the writer gave none).
 RunEnd runEndFromJson(const WireJson& j, uint64_t* intervalRequests = nullptr);
 Result<RunEnd> parseRunEndJson(std::string_view text);
+
+/// HTTP/3's QUIC facts (run/quicsummary.h), and back: in the end record, the --json report
+/// and the store's runs.quic column.
+WireJson quicSummaryToJson(const QuicSummary& q);
+QuicSummary quicSummaryFromJson(const WireJson& j);
 
 /// A loader's row of the loaders table, and back.
 WireJson loaderSummaryToJson(const LoaderSummary& l);

@@ -7,6 +7,7 @@
 
 #include <QTemporaryDir>
 #include <QTest>
+#include <tuple>
 
 using namespace wb;
 using namespace wb::ui;
@@ -71,6 +72,28 @@ private slots:
         const TargetForm again = targetFormOf(t);
         QCOMPARE(again.url, validTarget().url);
         QCOMPARE(again.tags, validTarget().tags);
+    }
+
+    // The protocol field's three choices reach the target and come back (HTTP/3 wins over HTTP/2,
+    // as the combo box can only say one), and the store's id of each is what the CLI takes.
+    void protocolFieldReachesTheTarget()
+    {
+        for (const auto& [http2, http3, version, id] : { std::tuple { false, false, HttpVersion::Http1, "http/1.1" },
+                 std::tuple { true, false, HttpVersion::Http2, "h2" },
+                 std::tuple { false, true, HttpVersion::Http3, "h3" } }) {
+            TargetForm form = validTarget();
+            form.url = QStringLiteral("https://10.0.0.1/");
+            form.http2 = http2;
+            form.http3 = http3;
+            Target t;
+            const FieldErrors errors = checkTargetForm(form, {}, &t);
+            QVERIFY2(errors.isEmpty(), qPrintable(errors.values().join(QLatin1Char(';'))));
+            QCOMPARE(t.httpVersion, version);
+            QCOMPARE(std::string(httpVersionId(t.httpVersion)), std::string(id));
+            const TargetForm again = targetFormOf(t);
+            QCOMPARE(again.http2, http2);
+            QCOMPARE(again.http3, http3);
+        }
     }
 
     void badTargetFields_data()

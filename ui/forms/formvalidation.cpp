@@ -211,7 +211,7 @@ FieldErrors checkTargetForm(const TargetForm& form, const QStringList& takenName
     if (!ca.isEmpty())
         if (QString problem = fileProblem(ca); !problem.isEmpty()) errors[QStringLiteral("caFile")] = problem;
     t.tls.caFile = ca.toStdString();
-    t.httpVersion = form.http2 ? HttpVersion::Http2 : HttpVersion::Http1;
+    t.httpVersion = form.http3 ? HttpVersion::Http3 : form.http2 ? HttpVersion::Http2 : HttpVersion::Http1;
 
     // A mix replaces method, URL path and body; its entries must go to the URL's origin.
     const QString mixPath = form.requestMix.trimmed();
@@ -274,6 +274,7 @@ TargetForm targetFormOf(const Target& t)
     form.verifyTls = t.tls.verifyPeer;
     form.caFile = q(t.tls.caFile);
     form.http2 = t.httpVersion == HttpVersion::Http2;
+    form.http3 = t.httpVersion == HttpVersion::Http3;
     form.requestMix = q(t.requestMix);
     form.mixOrder = static_cast<int>(t.mixOrder);
     form.script = q(t.script);

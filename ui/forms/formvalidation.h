@@ -28,6 +28,7 @@ struct TargetForm
     bool verifyTls = true;
     QString caFile;
     bool http2 = false; ///< HTTP/2: h2 by ALPN over https, h2c over http
+    bool http3 = false; ///< HTTP/3 over QUIC (https only); wins over http2
     QString requestMix; ///< a request mix file sent instead of the one request; empty: none
     int mixOrder = 0; ///< MixOrder: round-robin, random, weighted
     QString script; ///< a wrk Lua script run with the target's runs; empty: none

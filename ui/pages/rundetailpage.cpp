@@ -13,6 +13,7 @@
 #include "pages/scriptdetails.h"
 #include "pages/slobadges.h"
 #include "report/generatorlag.h"
+#include "report/wrktext.h"
 #include "stats/spectrum.h"
 #include "store/csvexport.h"
 #include "text/format.h"
@@ -248,6 +249,8 @@ void RunDetailPage::fillSummary()
     row(tr("URL"), QString::fromStdString(r.url));
     row(tr("Load"), describeLoad(r.config));
     row(tr("Protocol"), describeProtocol(r.config, r.totals.protocol));
+    // HTTP/3: what QUIC did, as the CLI's report says it (stored with the run, schema 11).
+    if (!r.totals.quic.empty()) row(tr("QUIC"), QString::fromStdString(quicDescription(r.totals.quic)));
     if (!r.profileName.empty()) row(tr("Profile"), QString::fromStdString(r.profileName));
     row(tr("Started"), when(r.startedAtMs > 0 ? r.startedAtMs : r.createdAtMs));
     row(tr("Finished"), when(r.finishedAtMs));

@@ -162,9 +162,10 @@ void TargetEditor::build()
 
     m_protocol = new QComboBox(this);
     m_protocol->setObjectName(QStringLiteral("protocolBox"));
-    m_protocol->addItems({ tr("HTTP/1.1"), tr("HTTP/2") });
+    m_protocol->addItems({ tr("HTTP/1.1"), tr("HTTP/2"), tr("HTTP/3") });
     m_protocol->setToolTip(tr("HTTP/2: h2 by ALPN over https (the server must select it), h2c with prior "
-                              "knowledge over http. The profile's Streams field sets streams per connection."));
+                              "knowledge over http. HTTP/3: QUIC over UDP, https only. The profile's Streams "
+                              "field sets streams per connection."));
 
     // A request mix file instead of the one request: its entries go to this URL's origin.
     m_requestMix = new QLineEdit(this);
@@ -301,7 +302,7 @@ void TargetEditor::load(const Target& t)
     m_bodyStack->setCurrentIndex(m_bodyMode->currentIndex());
     m_verify->setChecked(f.verifyTls);
     m_caFile->setText(f.caFile);
-    m_protocol->setCurrentIndex(f.http2 ? 1 : 0);
+    m_protocol->setCurrentIndex(f.http3 ? 2 : f.http2 ? 1 : 0);
     m_requestMix->setText(f.requestMix);
     m_mixOrder->setCurrentIndex(f.mixOrder);
     m_script->setValues(f.script, f.scriptArgs);
@@ -423,6 +424,7 @@ TargetForm TargetEditor::form() const
     f.verifyTls = m_verify->isChecked();
     f.caFile = m_caFile->text();
     f.http2 = m_protocol->currentIndex() == 1;
+    f.http3 = m_protocol->currentIndex() == 2;
     f.requestMix = m_requestMix->text();
     f.mixOrder = m_mixOrder->currentIndex();
     f.script = m_script->path();

@@ -97,6 +97,7 @@ QString describeLoad(const RunConfig& load)
     if (c.ratePerS > 0) parts << QStringLiteral("-R%1").arg(std::llround(c.ratePerS));
     if (c.pipeline > 1) parts << QStringLiteral("--pipeline %1").arg(c.pipeline);
     if (c.http2()) parts << QStringLiteral("--http2");
+    if (c.http3()) parts << QStringLiteral("--http3");
     if (c.streams > 1) parts << QStringLiteral("-m%1").arg(c.streams);
     if (c.warmupUs > 0)
         parts << QStringLiteral("--warmup %1")

@@ -269,3 +269,64 @@ TEST(Comparability, ARunWhoseLoaderWasSaturatedIsNamed)
     EXPECT_EQ(diffs[0].field, "threads");
     EXPECT_EQ(diffs[1].field, "loader saturated");
 }
+
+// "protocols": ["h2", "h3"] makes one target per protocol: the protocol is the variant, so the
+// check does not flag it; a plan of two targets with different protocols, written as two targets,
+// still does (that is a difference beside the variant, the URL).
+TEST(Comparability, AProtocolAxisIsTheVariantNotAWarning)
+{
+    auto plan = parseExperimentPlan(R"({"name": "h2 vs h3", "targets": [
+        {"name": "front", "url": "https://10.0.0.1/", "protocols": ["h2", "h3"]}],
+        "levels": [{"connections": 20, "streams": 10}], "repetitions": 2, "duration": "30s"})");
+    ASSERT_TRUE(plan.ok()) << plan.error();
+    ASSERT_EQ(plan->targets.size(), 2U);
+    EXPECT_EQ(plan->targets[0].name, "front h2");
+    EXPECT_EQ(plan->targets[1].name, "front h3");
+    EXPECT_TRUE(plan->targets[0].baseline);
+    EXPECT_FALSE(plan->targets[1].baseline);
+    EXPECT_EQ(plan->runConfig(0, 1).httpVersion, HttpVersion::Http3);
+    EXPECT_EQ(plan->runConfig(0, 1).streams, 10U);
+    // The canonical form reads back as the same plan.
+    auto again = parseExperimentPlan(experimentPlanToJson(*plan));
+    ASSERT_TRUE(again.ok()) << again.error();
+    EXPECT_EQ(experimentPlanToJson(*again), experimentPlanToJson(*plan));
+    EXPECT_TRUE(again->targets[1].protocolVariant);
+
+    std::vector<RunRecord> runs;
+    int64_t id = 1;
+    for (int rep = 0; rep < 2; ++rep)
+        for (int64_t target : { 1, 2 }) {
+            RunRecord r = measured(id++, target == 1 ? "front h2" : "front h3");
+            r.targetId = target;
+            r.config = plan->runConfig(0, static_cast<size_t>(target - 1));
+            r.experiment = ExperimentSlot { 5, 0, rep };
+            runs.push_back(r);
+        }
+    plan->targets[0].sessionTargetId = 1;
+    plan->targets[1].sessionTargetId = 2;
+    ExperimentRecord e;
+    e.id = 5;
+    EXPECT_TRUE(experimentComparability(computeExperimentResults(e, *plan, runs)).empty());
+    // The same runs without the protocol axis: the protocol is named.
+    for (ExperimentTarget& t : plan->targets)
+        t.protocolVariant = false;
+    const auto warnings = experimentComparability(computeExperimentResults(e, *plan, runs));
+    ASSERT_EQ(warnings.size(), 1U);
+    EXPECT_EQ(warnings[0].fieldList(), "protocol");
+}
+
+TEST(Comparability, AProtocolListIsChecked)
+{
+    auto twice = parseExperimentPlan(R"({"name": "x", "targets": [
+        {"name": "a", "url": "https://10.0.0.1/", "protocols": ["h3", "http/3"]}], "duration": "30s"})");
+    ASSERT_FALSE(twice.ok());
+    EXPECT_NE(twice.error().find("targets[0].protocols[1]: is listed twice"), std::string::npos) << twice.error();
+    auto both = parseExperimentPlan(R"({"name": "x", "targets": [
+        {"name": "a", "url": "https://10.0.0.1/", "protocols": ["h2", "h3"], "http_version": "h2"}], "duration": "30s"})");
+    ASSERT_FALSE(both.ok());
+    EXPECT_NE(both.error().find("either \"protocols\" or \"http_version\""), std::string::npos) << both.error();
+    auto cleartext = parseExperimentPlan(R"({"name": "x", "targets": [
+        {"name": "a", "url": "http://10.0.0.1/", "protocols": ["h2", "h3"]}], "duration": "30s"})");
+    ASSERT_FALSE(cleartext.ok());
+    EXPECT_NE(cleartext.error().find("https://"), std::string::npos) << cleartext.error();
+}

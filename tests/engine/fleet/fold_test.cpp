@@ -125,6 +125,17 @@ RunEnd randomEnd(std::mt19937_64& random, unsigned loader)
     e.reconnects = random() % 5;
     e.serverStreamLimit = random() % 2 ? 50 + static_cast<uint32_t>(random() % 50) : 0;
     e.warmupRequests = random() % 1000;
+    // HTTP/3's QUIC facts: summed over loaders, the first end kept (one loader may have none).
+    if (loader != 2) {
+        e.quic.version = 1;
+        e.quic.alpn = "h3";
+        e.quic.handshakes = 1 + random() % 50;
+        e.quic.lostPackets = random() % 10;
+        e.quic.probeTimeouts = random() % 10;
+        for (uint64_t& n : e.quic.ends)
+            n = random() % 3;
+        if (random() % 2) e.quic.firstEnd = "the server closed the connection (loader " + std::to_string(loader) + ")";
+    }
     if (random() % 2) e.firstConnectError = "connection refused by loader " + std::to_string(loader);
     if (loader == 1) e.failure = "request(): script.lua:4: boom\nstack traceback:\n\t[C]: in function 'error'";
     for (int i = 0; i < 20; ++i)
@@ -260,6 +271,14 @@ TEST(Fold, LoadersFoldedEqualOneProcess)
         EXPECT_EQ(got.stoppedEarly, expected.stoppedEarly);
         EXPECT_EQ(got.reconnects, expected.reconnects);
         EXPECT_EQ(got.serverStreamLimit, expected.serverStreamLimit);
+        EXPECT_EQ(got.quic.handshakes, expected.quic.handshakes);
+        EXPECT_EQ(got.quic.lostPackets, expected.quic.lostPackets);
+        EXPECT_EQ(got.quic.probeTimeouts, expected.quic.probeTimeouts);
+        EXPECT_EQ(got.quic.ends, expected.quic.ends);
+        EXPECT_EQ(got.quic.version, expected.quic.version);
+        EXPECT_EQ(got.quic.alpn, expected.quic.alpn);
+        EXPECT_EQ(got.quic.firstEnd.empty(), expected.quic.firstEnd.empty());
+        EXPECT_GT(expected.quic.handshakes, 0u);
         EXPECT_EQ(got.warmupRequests, expected.warmupRequests);
         EXPECT_EQ(got.firstConnectError.empty(), expected.firstConnectError.empty());
         EXPECT_EQ(got.failure, expected.failure); // a script's error crosses the loader stream whole

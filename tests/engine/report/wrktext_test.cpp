@@ -520,3 +520,49 @@ TEST(WrkText, ASaturatedLoaderOfSeveralIsNamed)
         "measure the loaders rather than the target");
     EXPECT_TRUE(loaderSaturated(r.loaderCost, r.loaders));
 }
+
+// HTTP/3: the header names it, the report adds the QUIC lines (loss and ends only when there
+// are any), the connection phases call the connect the QUIC handshake and have no TLS row, and
+// quicDescription (a stored run's details in the GUI) says the same in one line.
+TEST(WrkText, Http3HeaderAndQuicLines)
+{
+    RunConfig config;
+    config.request.url = *parseUrl("https://localhost:8443/");
+    config.httpVersion = HttpVersion::Http3;
+    config.connections = 20;
+    config.streams = 10;
+    EXPECT_EQ(linesOf(formatRunHeader(config))[2], "  HTTP/3 (h3 over QUIC), 10 streams per connection");
+
+    RunResult r;
+    r.config = config;
+    r.protocol = "h3";
+    r.durationS = 1;
+    r.requests = 100;
+    r.latency.recordN(1000, 100);
+    r.connectTime.recordN(5000, 20);
+    r.quic.version = 1;
+    r.quic.alpn = "h3";
+    r.quic.handshakes = 20;
+    TextReportOptions options;
+    options.latencyDistribution = true;
+    auto lines = linesOf(formatRunReport(r, options));
+    EXPECT_TRUE(contains(lines, "  QUIC: QUIC v1, ALPN h3, 20 handshakes (1-RTT; 0-RTT not offered)"));
+    EXPECT_FALSE(contains(lines, "  QUIC loss:", true));
+    EXPECT_FALSE(contains(lines, "  QUIC connections ended:", true));
+    EXPECT_TRUE(contains(lines, "    QUIC handshake ", true));
+    EXPECT_FALSE(contains(lines, "    TLS handshake ", true));
+    EXPECT_EQ(quicDescription(r.quic), "QUIC v1, ALPN h3, 20 handshakes (1-RTT)");
+
+    r.quic.lostPackets = 3;
+    r.quic.probeTimeouts = 5;
+    r.quic.ends[4] = 2; // idle_timeout
+    r.quic.ends[5] = 1; // peer_closed
+    r.quic.firstEnd = "the server closed the connection with HTTP/3 error 0x102";
+    lines = linesOf(formatRunReport(r, options));
+    EXPECT_TRUE(contains(lines, "  QUIC loss: 3 packets of requests declared lost, 5 probe timeouts"));
+    EXPECT_TRUE(contains(lines, "  QUIC connections ended: idle_timeout 2, peer_closed 1"));
+    EXPECT_TRUE(contains(lines, "  First QUIC error: the server closed the connection with HTTP/3 error 0x102"));
+    EXPECT_EQ(quicDescription(r.quic),
+        "QUIC v1, ALPN h3, 20 handshakes (1-RTT); 3 packets of requests lost, 5 probe timeouts; ended: "
+        "idle_timeout 2, peer_closed 1");
+}

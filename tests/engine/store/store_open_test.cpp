@@ -532,3 +532,53 @@ TEST(SessionSchema, Version10FileTakesScripts)
     EXPECT_EQ(run->scriptOutput, printed);
     EXPECT_FALSE((*store)->setRunScriptOutput(999'999, "x").ok());
 }
+
+// Version 13 (HTTP/3): a version 10 file, taken through every step since, (made by the build before --http3, wrkbench-cli at a0bde90)
+// keeps its runs, with no QUIC facts, and takes a run whose QUIC facts come back as written.
+TEST(SessionSchema, Version10FileTakesQuicFacts)
+{
+    test::TempDir dir;
+    const std::string source = std::string(std::getenv("WB_SOURCE_DIR") ? std::getenv("WB_SOURCE_DIR") : ".")
+        + "/tests/engine/store/fixtures/session-v10.wrkbench";
+    ASSERT_TRUE(std::filesystem::exists(source)) << source;
+    const std::string path = dir.file("v10.wrkbench");
+    std::filesystem::copy_file(source, path);
+    auto store = SessionStore::open(path);
+    ASSERT_TRUE(store.ok()) << store.error();
+    EXPECT_EQ(sqlText(**store, "PRAGMA user_version"), std::to_string(SCHEMA_VERSION));
+    auto runs = (*store)->listRuns();
+    ASSERT_TRUE(runs.ok() && !runs->empty());
+    auto old = (*store)->loadRun(runs->front().id);
+    ASSERT_TRUE(old.ok()) << old.error();
+    EXPECT_TRUE(old->run.totals.quic.empty());
+    EXPECT_GT(old->run.totals.requests, 0u);
+
+    NewRun run;
+    run.targetId = runs->front().targetId;
+    run.config = runs->front().config;
+    run.config.httpVersion = HttpVersion::Http3;
+    run.config.request.url = *parseUrl("https://localhost:8443/");
+    run.startedAtMs = 1'764'653'400'000;
+    auto id = (*store)->beginRun(run);
+    ASSERT_TRUE(id.ok()) << id.error();
+    FinishedRun finished;
+    finished.totals.protocol = "h3";
+    QuicSummary& q = finished.totals.quic;
+    q.version = 1;
+    q.alpn = "h3";
+    q.handshakes = 12;
+    q.lostPackets = 3;
+    q.probeTimeouts = 5;
+    q.ends[4] = 2; // idle_timeout
+    q.ends[5] = 1; // peer_closed
+    q.firstEnd = "the server closed the connection with HTTP/3 error 0x102";
+    ASSERT_TRUE((*store)->finishRun(*id, finished).ok());
+    auto data = (*store)->loadRun(*id);
+    ASSERT_TRUE(data.ok()) << data.error();
+    EXPECT_EQ(data->run.totals.quic, q);
+    EXPECT_EQ(data->run.totals.protocol, "h3");
+    EXPECT_EQ(data->run.config.httpVersion, HttpVersion::Http3);
+    // The column is the wire's object, readable as it is.
+    EXPECT_NE(sqlText(**store, "SELECT quic FROM runs WHERE id = " + std::to_string(*id)).find("\"idle_timeout\":2"),
+        std::string::npos);
+}
