@@ -271,8 +271,10 @@ std::string upstreamCsv(const std::vector<RunData>& runs)
         const LatencyHistogram& total = d.run.config.openModel() ? m.serviceLatency : m.latency;
         const std::pair<const char*, const LatencyHistogram*> sides[]
             = { { "latency", &total }, { "upstream", &m.upstreamTime }, { "front_door", &m.frontDoor } };
-        for (const auto& [kind, h] : sides) {
-            const auto at = [&](double p) { return ms(static_cast<double>(h->valueAtPercentileUs(p))); };
+        for (const auto& [kind, hist] : sides) {
+            // A copy of the binding's pointer: clang 14 (the fuzz tree's compiler) cannot capture a structured binding.
+            const LatencyHistogram* h = hist;
+            const auto at = [h](double p) { return ms(static_cast<double>(h->valueAtPercentileUs(p))); };
             out += csvRow({ std::to_string(d.run.id), kind, num(h->count()), at(50), at(90), at(99),
                 h->empty() ? std::string() : ms(h->meanUs()),
                 kind == std::string("latency") ? "" : num(m.upstreamMissing) });
