@@ -17,6 +17,9 @@ PACKAGES=(
     chromium
     # tests: GoogleTest, a real nginx on loopback, clang + libFuzzer for the bounded fuzz run
     libgtest-dev libgmock-dev nginx-light clang libclang-rt-14-dev python3 ca-certificates
+    # tests: real metrics endpoints scraped during runs (--scrape): node_exporter, and the exporters whose
+    # output the parser's fixtures were captured from
+    prometheus-node-exporter prometheus-nginx-exporter
     # tests: node, to check our HdrHistogram encoding with hdr-histogram-js (from npm, below)
     nodejs
     # packaging test: dpkg-shlibdeps for the Depends of the .debs, validators for the desktop file, the

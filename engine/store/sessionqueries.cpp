@@ -1,9 +1,9 @@
 // SessionStore: reading runs (the list with filters, one run with everything).
 
-#include "wire/configcodec.h"
 #include "store/sessionrows.h"
 #include "store/sessionstore.h"
 #include "store/sqldatabase.h"
+#include "wire/configcodec.h"
 
 #include <sqlite3.h>
 
@@ -172,6 +172,9 @@ Result<RunData> SessionStore::loadRun(int64_t id)
         }
     });
     if (!st) return Error { st.error() };
+    auto scrape = scrapeOf(id);
+    if (!scrape) return Error { scrape.error() };
+    data.scrape = std::move(*scrape);
     return data;
 }
 

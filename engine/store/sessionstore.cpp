@@ -3,10 +3,11 @@
 
 #include "store/sessionstore.h"
 
-#include "wire/configcodec.h"
 #include "store/sessionrows.h"
 #include "store/sqldatabase.h"
+#include "wire/configcodec.h"
 
+#include <nlohmann/json.hpp>
 #include <sqlite3.h>
 
 namespace wb {
@@ -15,7 +16,22 @@ namespace {
 
 constexpr char TARGET_COLUMNS[]
     = "id, name, url, method, headers, body, tls_verify, ca_file, notes, created_at_ms, http_version, request_mix, "
-      "mix_order";
+      "mix_order, scrape";
+
+// A target's scrape settings as the column keeps them: '' for none.
+std::string scrapeText(const ScrapeSpec& spec)
+{
+    return spec.enabled() ? scrapeSpecToJson(spec).dump() : std::string();
+}
+
+// What another build wrote that this one cannot read is dropped rather than failing the target.
+ScrapeSpec scrapeOfText(const std::string& text)
+{
+    if (text.empty()) return {};
+    const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+    auto spec = scrapeSpecFromJson(j);
+    return spec ? *spec : ScrapeSpec {};
+}
 
 } // namespace
 
@@ -153,6 +169,7 @@ Target SessionStore::readTarget(int64_t id)
     if (auto version = parseHttpVersion(q.text(10))) t.httpVersion = *version;
     t.requestMix = q.text(11);
     if (auto order = parseMixOrder(q.text(12))) t.mixOrder = *order;
+    t.scrape = scrapeOfText(q.text(13));
     q.reset();
     t.tags = readTags("target_tags", "target_id", id);
     return t;
@@ -207,8 +224,8 @@ Result<int64_t> SessionStore::addTarget(const Target& t)
         exists.bind(t.name);
         if (exists.step()) return Error { "a target named '" + t.name + "' already exists" };
         SqlStatement& q = m_db->prepare("INSERT INTO targets (name, url, method, headers, body, tls_verify, ca_file, "
-                                        "notes, created_at_ms, http_version, request_mix, mix_order) VALUES (?, ?, "
-                                        "?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                                        "notes, created_at_ms, http_version, request_mix, mix_order, scrape) VALUES "
+                                        "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
         q.bind(t.name).bind(t.url).bind(t.method).bind(headersToJson(t.headers)).bindBlob(t.body);
         q.bind(t.tls.verifyPeer)
             .bind(t.tls.caFile)
@@ -216,7 +233,8 @@ Result<int64_t> SessionStore::addTarget(const Target& t)
             .bind(t.createdAtMs ? t.createdAtMs : wallClockNowMs())
             .bind(httpVersionId(t.httpVersion))
             .bind(t.requestMix)
-            .bind(mixOrderId(t.mixOrder));
+            .bind(mixOrderId(t.mixOrder))
+            .bind(scrapeText(t.scrape));
         q.run();
         id = m_db->lastInsertId();
         writeTags("target_tags", "target_id", id, t.tags);
@@ -258,10 +276,10 @@ Status SessionStore::updateTarget(const Target& t)
         if (clash.step()) return Error { "a target named '" + t.name + "' already exists" };
         SqlStatement& q = m_db->prepare("UPDATE targets SET name = ?, url = ?, method = ?, headers = ?, body = ?, "
                                         "tls_verify = ?, ca_file = ?, notes = ?, http_version = ?, request_mix = ?, "
-                                        "mix_order = ? WHERE id = ?");
+                                        "mix_order = ?, scrape = ? WHERE id = ?");
         q.bind(t.name).bind(t.url).bind(t.method).bind(headersToJson(t.headers)).bindBlob(t.body);
         q.bind(t.tls.verifyPeer).bind(t.tls.caFile).bind(t.notes).bind(httpVersionId(t.httpVersion));
-        q.bind(t.requestMix).bind(mixOrderId(t.mixOrder)).bind(t.id);
+        q.bind(t.requestMix).bind(mixOrderId(t.mixOrder)).bind(scrapeText(t.scrape)).bind(t.id);
         q.run();
         if (m_db->changes() == 0) return Error { "no target with id " + std::to_string(t.id) };
         writeTags("target_tags", "target_id", t.id, t.tags);
