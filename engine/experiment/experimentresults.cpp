@@ -190,16 +190,32 @@ ExperimentResults computeExperimentResults(
     return out;
 }
 
+namespace {
+
+// The runs' target metrics, kept beside the rows for the reports (the HTML report's section).
+Result<ExperimentResults> withScrapes(SessionStore& store, Result<ExperimentResults> results)
+{
+    if (!results) return results;
+    for (const RunRecord& r : results->runs) {
+        auto scrape = store.scrapeOf(r.id);
+        if (!scrape) return Error { scrape.error() };
+        if (!scrape->empty()) results->scrapes.emplace(r.id, std::move(*scrape));
+    }
+    return results;
+}
+
+} // namespace
+
 Result<ExperimentResults> loadExperimentResults(SessionStore& store, int64_t experimentId)
 {
     auto record = store.experiment(experimentId);
     if (!record) return Error { record.error() };
-    if (record->kind == ExperimentKind::Study) return loadStudyResults(store, *record);
+    if (record->kind == ExperimentKind::Study) return withScrapes(store, loadStudyResults(store, *record));
     auto plan = parseExperimentPlan(record->planJson);
     if (!plan) return Error { "the plan of experiment " + std::to_string(experimentId) + ": " + plan.error() };
     auto runs = store.experimentRuns(experimentId);
     if (!runs) return Error { runs.error() };
-    return computeExperimentResults(*record, *plan, std::move(*runs));
+    return withScrapes(store, computeExperimentResults(*record, *plan, std::move(*runs)));
 }
 
 } // namespace wb

@@ -179,6 +179,7 @@ Result<ExperimentOutcome> ExperimentRunner::run(int64_t experimentId)
         options.createSession = false;
         options.targetId = targetIds[p.target];
         options.experiment = slot;
+        options.scrape = plan.targets[p.target].scrape; // every run carries its target's metrics
         RecordedRun run(config, options, &m_stop);
         if (m_observer) run.addObserver(m_observer);
         const RecordedRunOutcome ran = run.run();
