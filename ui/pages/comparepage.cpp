@@ -7,6 +7,7 @@
 #include "pages/compareheadlines.h"
 #include "pages/comparetable.h"
 #include "pages/dialogs.h"
+#include "pages/targetmetricsview.h"
 #include "text/format.h"
 
 #include <QComboBox>
@@ -36,6 +37,7 @@ ComparePage::ComparePage(QWidget* parent)
     , m_table(new CompareTableView(this))
     , m_headlines(new CompareHeadlines(m_model, this))
     , m_charts(new CompareCharts(this))
+    , m_metrics(new TargetMetricsView(this))
 {
     m_headlines->setObjectName(QStringLiteral("headlines"));
     m_table->setObjectName(QStringLiteral("table"));
@@ -101,8 +103,10 @@ ComparePage::ComparePage(QWidget* parent)
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(top);
     split->addWidget(m_charts);
+    split->addWidget(m_metrics);
     split->setStretchFactor(0, 2);
     split->setStretchFactor(1, 3);
+    split->setStretchFactor(2, 1);
     split->setSizes({ 400, 600 }); // the charts get the larger share whatever the table's size hint
     split->setChildrenCollapsible(false);
 
@@ -165,6 +169,11 @@ void ComparePage::modelChanged()
         series.push_back(s);
     }
     m_charts->setRuns(series);
+    std::vector<std::pair<QString, const RunData*>> scraped; // NEG's backend CPU over NodePort's
+    for (const RunRecord& r : shown)
+        for (const RunData& d : m_runs)
+            if (d.run.id == r.id && !d.scrape.empty()) scraped.emplace_back(CompareModel::runLabel(r), &d);
+    m_metrics->setRuns(scraped);
     m_headlines->refresh();
 
     m_baseline->clear();

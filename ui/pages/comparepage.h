@@ -24,6 +24,7 @@ class QToolButton;
 namespace wb::ui {
 
 class CompareCharts;
+class TargetMetricsView;
 class CompareHeadlines;
 class CompareModel;
 class CompareTableView;
@@ -60,6 +61,8 @@ public:
 
     CompareModel* model() const { return m_model; }
     CompareCharts* charts() const { return m_charts; }
+    /// The runs' target metrics overlaid (hidden when none of them scraped any).
+    TargetMetricsView* targetMetrics() const { return m_metrics; }
 
 signals:
     void message(const QString& text);
@@ -83,6 +86,7 @@ private:
     CompareTableView* m_table;
     CompareHeadlines* m_headlines;
     CompareCharts* m_charts;
+    TargetMetricsView* m_metrics;
     qint64 m_baselineShown = 0; ///< to tell the user when the baseline changed
     bool m_replacingRuns = false; ///< new runs, not a new baseline: no message
 };

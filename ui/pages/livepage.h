@@ -11,6 +11,7 @@
 namespace wb::ui {
 
 class LiveCharts;
+class TargetMetricsView;
 class LoaderStrip;
 class RunHeader;
 class RunSession;
@@ -31,6 +32,8 @@ public:
 
     RunHeader* header() const { return m_header; }
     LiveCharts* charts() const { return m_charts; }
+    /// The target's metrics under the load curves (hidden while the run scrapes nothing).
+    TargetMetricsView* targetMetrics() const { return m_metrics; }
     /// Intervals received during the current (or last) run.
     int intervalCount() const { return m_intervals; }
 
@@ -42,6 +45,7 @@ private:
     RunHeader* m_header;
     LiveCharts* m_charts;
     LoaderStrip* m_loaders; ///< a run of several loaders: req/s per loader (hidden otherwise)
+    TargetMetricsView* m_metrics;
     QTimer m_clock; ///< moves the progress bar between intervals
     int m_intervals = 0;
     bool m_ran = false;

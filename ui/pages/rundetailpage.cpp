@@ -3,12 +3,14 @@
 #include "charts/comparecharts.h"
 #include "charts/kneechart.h"
 #include "charts/livecharts.h"
+#include "charts/timeplot.h"
 #include "experiment/kneecurve.h"
 #include "models/comparemodel.h"
 #include "models/runseries.h"
 #include "models/runstablemodel.h"
 #include "pages/dialogs.h"
 #include "pages/slobadges.h"
+#include "pages/targetmetricsview.h"
 #include "report/generatorlag.h"
 #include "stats/spectrum.h"
 #include "store/csvexport.h"
@@ -148,7 +150,15 @@ RunDetailPage::RunDetailPage(RunData data, QWidget* parent)
     }
 
     auto* split = new QSplitter(Qt::Horizontal, this);
-    split->addWidget(m_charts);
+    // The target's own metrics (--scrape) under the load curves, on their time axis.
+    auto* left = new QWidget(this);
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->setSpacing(0);
+    leftLayout->addWidget(m_charts, 3);
+    m_metrics = new TargetMetricsView(left);
+    leftLayout->addWidget(m_metrics, 1);
+    split->addWidget(left);
     split->addWidget(tabs);
     split->setStretchFactor(0, 2);
     split->setStretchFactor(1, 1);
@@ -167,7 +177,12 @@ RunDetailPage::RunDetailPage(RunData data, QWidget* parent)
     }
     layout->addWidget(split, 1);
 
+    connect(m_charts, &LiveCharts::redrawn, this, [this] {
+        if (TimePlot* rps = m_charts->plot(QStringLiteral("rpsPlot"))) m_metrics->setTimeAxis(rps->timeAxis());
+    });
     m_charts->setSeries(runSeriesOf(m_data, color));
+    m_metrics->addRecord({}, m_data.scrape, measureStartUnixMs(m_data));
+    m_metrics->redrawNow();
     fillSummary();
     fillStatus();
     fillErrors();

@@ -16,6 +16,7 @@ namespace wb::ui {
 
 class KneeChart;
 class LiveCharts;
+class TargetMetricsView;
 class SloBadges;
 
 class RunDetailPage : public QWidget
@@ -27,6 +28,8 @@ public:
     int64_t runId() const { return m_data.run.id; }
     const RunData& data() const { return m_data; }
     LiveCharts* charts() const { return m_charts; }
+    /// The target's metrics of the run (hidden when it scraped none).
+    TargetMetricsView* targetMetrics() const { return m_metrics; }
 
     /// Writes one of the engine's CSV tables for this run: "summary", "series", "percentiles", "status".
     bool exportCsv(const QString& what, const QString& path, QString* error = nullptr) const;
@@ -48,6 +51,7 @@ private:
 
     RunData m_data;
     LiveCharts* m_charts;
+    TargetMetricsView* m_metrics = nullptr;
     SloBadges* m_slo;
     QTableWidget* m_summary;
     QTableWidget* m_status;

@@ -29,6 +29,8 @@ class QToolButton;
 
 namespace wb::ui {
 
+class MetricsField;
+
 class SessionDocument;
 class TagEdit;
 
@@ -52,6 +54,7 @@ public:
     Target currentTarget() const;
 
     QLineEdit* nameEdit() const { return m_name; }
+    MetricsField* metricsField() const { return m_metrics; }
 
 signals:
     void validityChanged(bool valid);
@@ -119,6 +122,7 @@ private:
     QLineEdit* m_requestMix; ///< a request mix file, or empty
     QComboBox* m_mixOrder; ///< round-robin, random, weighted
     TagEdit* m_tags;
+    MetricsField* m_metrics; ///< the target's own metrics its runs scrape (pages/metricsfield.h)
     QLineEdit* m_notes;
     /// The line under the form: what is wrong, or whether the edits are saved.
     QLabel* m_status;
