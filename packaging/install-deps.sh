@@ -23,6 +23,9 @@ PACKAGES=(
     prometheus
     # tests: the two HTTP/3 servers Debian ships (caddy; ngtcp2's gtlsserver), and sqlite3 to read a session back
     caddy ngtcp2-server ngtcp2-client sqlite3
+    # tests: real metrics endpoints scraped during runs (--scrape): node_exporter, and the exporters whose
+    # output the parser's fixtures were captured from
+    prometheus-node-exporter prometheus-nginx-exporter
     # tests: node, to check our HdrHistogram encoding with hdr-histogram-js (from npm, below)
     nodejs
     # packaging test: dpkg-shlibdeps for the Depends of the .debs, validators for the desktop file, the

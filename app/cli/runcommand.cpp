@@ -6,6 +6,7 @@
 #include "fleet/fleetrunner.h"
 #include "http/requestcheck.h"
 #include "metricsoption.h"
+#include "metrics/scrapetext.h"
 #include "parse/placement.h"
 #include "parse/quantity.h"
 #include "parse/requestmix.h"
@@ -31,6 +32,7 @@
 #include <fmt/format.h>
 #include <fstream>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 namespace wb::cli {
@@ -213,6 +215,15 @@ Result<RunConfig> toConfig(const RunArgs& a)
     return cfg;
 }
 
+// The run's JSON with its target metrics beside the result ("scrape", metrics/scraperecord.h).
+std::string withScrape(const std::string& reportJson, const ScrapeRecord& scrape)
+{
+    if (scrape.empty()) return reportJson;
+    nlohmann::ordered_json report = nlohmann::ordered_json::parse(reportJson);
+    report["scrape"] = nlohmann::ordered_json::parse(scrapeRecordToJson(scrape).dump());
+    return report.dump(2);
+}
+
 bool writeJson(const std::string& path, const std::string& json)
 {
     if (path == "-") {
@@ -342,6 +353,13 @@ void addRunCommand(CLI::App& app, RunArgs& a)
     run->add_flag("--manifest-only", a.manifestOnly, "--on kubernetes: print the Job's YAML and apply nothing");
     run->add_option("--loader-ready-timeout", a.loaderReadyTimeout,
         "How long loaders may take to start and reach the target (default 60s)");
+    run->add_option("--scrape", a.scrape,
+           "Read the target's own metrics (Prometheus text or OpenMetrics) before, every interval and after the "
+           "run: [NAME=]URL (repeatable; http://builtin/metrics is the built-in server's; docs/METRICS.md)")
+        ->allow_extra_args(false);
+    run->add_option("--scrape-metric", a.scrapeMetric,
+        "--scrape: keep the series whose metric name matches this regular expression (whole name), besides the "
+        "presets' (node_exporter CPU, Envoy, nginx-prometheus-exporter, the built-in server)");
     CLI::Option* db = run->add_option("--db", a.dbPath, "Store the run in this session file (created when missing)");
     run->add_option("--target", a.targetName, "Session target of the run (default: named after the URL)")->needs(db);
     run->add_option("--tag", a.tags, "Tag the stored run (repeatable)")->needs(db)->allow_extra_args(false);
@@ -372,6 +390,24 @@ int runCommand(const RunArgs& a)
     // Numbers that do not fit together are a usage error too (2), found before anything runs.
     if (auto st = cfg->normalized().validate(); !st) {
         printError(st.error());
+        return 2;
+    }
+    ScrapeSpec scrape;
+    for (const std::string& text : a.scrape) {
+        auto endpoint = parseScrapeEndpoint(text);
+        if (!endpoint) {
+            printError(endpoint.error());
+            return 2;
+        }
+        scrape.endpoints.push_back(*endpoint);
+    }
+    scrape.metricRegex = a.scrapeMetric;
+    if (auto st = scrape.validate(); !st) {
+        printError(st.error());
+        return 2;
+    }
+    if (scrape.enabled() && !a.shard.empty()) {
+        printError("--scrape goes with the run that coordinates the loaders (--loaders), not with a --shard");
         return 2;
     }
     // With the JSON on stdout, the text report goes to stderr so stdout stays parseable.
@@ -468,6 +504,7 @@ int runCommand(const RunArgs& a)
     options.sessionPath = a.dbPath;
     options.targetName = a.targetName;
     options.tags = a.tags;
+    options.scrape = scrape;
     options.probeFirst = a.probe; // --probe: one request through libcurl first, kept with the run
     options.cancelBeforeLoad = false; // Ctrl-C during the set-up still ends with a report
     options.onWarning = printWarning;
@@ -541,7 +578,7 @@ int runCommand(const RunArgs& a)
         return 1;
     }
     const RunResult& result = *out.result;
-    text << formatRunReport(result, TextReportOptions { a.latency }) << std::flush;
+    text << formatRunReport(result, TextReportOptions { a.latency }) << formatScrapeText(out.scrape) << std::flush;
     // A scraper whose last scrape came before the end gets the final figures (a pod that exits
     // at once would leave them unscraped).
     if (metrics && *linger > 0) metrics->lingerUntilScraped(*linger);
@@ -561,7 +598,8 @@ int runCommand(const RunArgs& a)
         }
     }
     const bool jsonOk = a.jsonPath.empty()
-        || writeJson(a.jsonPath, identity ? formatLoaderDocument(result, *identity) : formatJsonReport(result));
+        || writeJson(a.jsonPath,
+            identity ? formatLoaderDocument(result, *identity) : withScrape(formatJsonReport(result), out.scrape));
     const bool hdrLogOk = !hdrLog || hdrLog->error().empty();
     if (!hdrLogOk) printError(hdrLog->error());
     int stored = 0;

@@ -54,6 +54,8 @@ struct RunArgs
     std::string backendFrom; ///< --backend-from body|header:NAME|body-regex:RE
     std::string maxBackends; ///< --max-backends N (default 256)
     std::string upstreamTime; ///< --upstream-time header:NAME[:ms|s|us]|server-timing:NAME
+    std::vector<std::string> scrape; ///< --scrape [NAME=]URL: the target's metrics, read every interval
+    std::string scrapeMetric; ///< --scrape-metric REGEX: series kept besides the presets'
     std::string dbPath; ///< --db: store the run in this session
     std::string targetName; ///< --target: the session's target (default: named after the URL)
     std::vector<std::string> tags; ///< --tag: tags of the stored run

@@ -2,6 +2,7 @@
 
 #include "cliparse.h"
 #include "clisession.h"
+#include "metrics/scrapetext.h"
 #include "report/units.h"
 #include "store/csvexport.h"
 #include "store/sessionstore.h"
@@ -11,6 +12,7 @@
 #include <cmath>
 #include <fstream>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 namespace wb::cli {
 
@@ -124,18 +126,54 @@ void addExportCommand(CLI::App& app, ExportArgs& a)
         ->allow_extra_args(false);
     cmd->add_option("--what", a.what,
            "summary, series (the intervals), percentiles (the full spectrum), status, backends (--backend-from: one "
-           "row per backend) or upstream (--upstream-time: the split)")
+           "row per backend), upstream (--upstream-time: the split) or scrape (--scrape: the target's metrics, one "
+           "row per point)")
         ->required()
-        ->check(CLI::IsMember({ "summary", "series", "percentiles", "status", "backends", "upstream" }));
+        ->check(CLI::IsMember({ "summary", "series", "percentiles", "status", "backends", "upstream", "scrape" }));
     CLI::Option* csv = cmd->add_option("--csv", a.output, "Write CSV, to OUT or to stdout when OUT is missing or '-'")
                            ->expected(0, 1);
-    cmd->callback([&a, csv] { a.csv = csv->count() > 0; });
+    CLI::Option* json
+        = cmd->add_option("--json", a.output, "--what scrape: write JSON (one object per run), to OUT or stdout")
+              ->expected(0, 1)
+              ->excludes(csv);
+    cmd->callback([&a, csv, json] {
+        a.csv = csv->count() > 0;
+        a.json = json->count() > 0;
+    });
 }
+
+namespace {
+
+// --what scrape: the runs' target metrics, CSV rows or one JSON object per run.
+Result<std::string> scrapeExport(SessionStore& store, const std::vector<RunData>& runs, bool json)
+{
+    std::string csv = scrapeCsvHeader();
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (const RunData& run : runs) {
+        auto scrape = store.scrapeOf(run.run.id);
+        if (!scrape) return Error { scrape.error() };
+        const int64_t startMs = !run.intervals.empty() && run.intervals.front().startUnixMs
+            ? run.intervals.front().startUnixMs
+            : run.run.startedAtMs;
+        if (json)
+            out.push_back({ { "run_id", run.run.id }, { "measure_start_unix_ms", startMs },
+                { "scrape", nlohmann::ordered_json::parse(scrapeRecordToJson(*scrape).dump()) } });
+        else
+            csv += scrapeCsvRows(run.run.id, startMs, *scrape);
+    }
+    return json ? out.dump(2) + "\n" : csv;
+}
+
+} // namespace
 
 int exportCommand(const ExportArgs& a)
 {
-    if (!a.csv) {
+    if (!a.csv && !a.json) {
         printError("choose an output format: --csv [OUT]");
+        return 2;
+    }
+    if (a.json && a.what != "scrape") {
+        printError("--json goes with --what scrape (a run's whole result as JSON is 'run --json')");
         return 2;
     }
     auto store = openExistingSession(a.dbPath);
@@ -152,12 +190,22 @@ int exportCommand(const ExportArgs& a)
         }
         runs.push_back(std::move(*data));
     }
-    const std::string csv = a.what == "summary" ? summaryCsv(runs)
-        : a.what == "series"                    ? seriesCsv(runs)
-        : a.what == "percentiles"               ? percentilesCsv(runs)
-        : a.what == "backends"                  ? backendsCsv(runs)
-        : a.what == "upstream"                  ? upstreamCsv(runs)
-                                                : statusCsv(runs);
+    std::string scraped;
+    if (a.what == "scrape") {
+        auto text = scrapeExport(**store, runs, a.json);
+        if (!text) {
+            printError(text.error());
+            return 1;
+        }
+        scraped = std::move(*text);
+    }
+    const std::string csv = a.what == "scrape" ? scraped
+        : a.what == "summary"                  ? summaryCsv(runs)
+        : a.what == "series"                   ? seriesCsv(runs)
+        : a.what == "percentiles"              ? percentilesCsv(runs)
+        : a.what == "backends"                 ? backendsCsv(runs)
+        : a.what == "upstream"                 ? upstreamCsv(runs)
+                                               : statusCsv(runs);
     if (a.output.empty() || a.output == "-") {
         std::cout << csv << std::flush;
         return 0;

@@ -1,7 +1,8 @@
 #pragma once
 // The session subcommands of wrkbench-cli:
 //   runs   --db FILE [--target NAME] [--tag TAG]... [--status S] [--csv]
-//   export --db FILE --run ID... --what summary|series|percentiles|status --csv [OUT]
+//   export --db FILE --run ID... --what summary|series|percentiles|status|scrape --csv [OUT]
+//   export --db FILE --run ID... --what scrape --json [OUT]
 //   import --db FILE [--target NAME] [--tag TAG]... [--tag-headings] LOGFILE...
 
 #include <cstdint>
@@ -29,8 +30,9 @@ struct ExportArgs
     std::string dbPath;
     std::vector<int64_t> runIds;
     std::string what;
-    bool csv = false; ///< --csv given (the only format today)
-    std::string output; ///< --csv OUT; empty or "-" = stdout
+    bool csv = false; ///< --csv given
+    bool json = false; ///< --json given (--what scrape)
+    std::string output; ///< --csv OUT or --json OUT; empty or "-" = stdout
 };
 
 struct ImportArgs

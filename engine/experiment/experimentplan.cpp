@@ -217,7 +217,7 @@ ExperimentTarget readTarget(const Json& j, const std::string& path)
     checkObject(j, path,
         { "name", "url", "baseline", "group", "method", "headers", "body", "insecure", "cacert", "http_version",
             "session_target_id", "requests", "mix_order", "seed", "script", "script_args", "protocols",
-            "protocol_variant" });
+            "protocol_variant", "scrape" });
     ExperimentTarget t;
     if (!j.contains("name")) fail(path, "a target needs a \"name\"");
     t.name = readString(j["name"], member(path, "name"));
@@ -258,6 +258,12 @@ ExperimentTarget readTarget(const Json& j, const std::string& path)
     if (j.contains("group")) {
         t.group = readString(j["group"], member(path, "group"));
         if (t.group.empty()) fail(member(path, "group"), "a group needs a name (leave \"group\" out for none)");
+    }
+    if (j.contains("scrape")) {
+        // The same JSON a target keeps in the session (metrics/scraperecord.h owns it).
+        auto spec = scrapeSpecFromJson(nlohmann::json::parse(j["scrape"].dump()));
+        if (!spec) fail(member(path, "scrape"), spec.error());
+        t.scrape = *spec;
     }
     if (j.contains("session_target_id")) {
         const Json& id = j["session_target_id"];
@@ -643,6 +649,7 @@ std::string experimentPlanToJson(const ExperimentPlan& plan, int indent)
         if (t.httpVersion != HttpVersion::Http1) j["http_version"] = httpVersionId(t.httpVersion);
         if (t.protocolVariant) j["protocol_variant"] = true;
         if (t.sessionTargetId) j["session_target_id"] = t.sessionTargetId;
+        if (t.scrape.enabled()) j["scrape"] = Json::parse(scrapeSpecToJson(t.scrape).dump());
         if (!t.requestsPath.empty()) {
             j["requests"] = t.requestsPath;
             j["mix_order"] = mixOrderId(t.mix.order);

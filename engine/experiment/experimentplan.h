@@ -23,6 +23,7 @@
 
 #include "common/result.h"
 #include "experiment/runmetric.h"
+#include "metrics/scraperecord.h"
 #include "run/runconfig.h"
 
 #include <cstddef>
@@ -53,6 +54,9 @@ struct ExperimentTarget
     /// group's own baseline; "" when the plan has no groups.
     std::string group;
     int64_t sessionTargetId = 0; ///< set once the experiment is in a session (survives renaming the target)
+    /// "scrape": the target's own metrics read during each of its runs (docs/METRICS.md):
+    /// {"endpoints": ["node=http://10.0.0.5:9100/metrics", ...], "metric": "REGEX"}.
+    ScrapeSpec scrape;
 };
 
 /// One level of the load matrix: a cell of the experiment (run against every target).

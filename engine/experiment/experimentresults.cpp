@@ -192,6 +192,22 @@ ExperimentResults computeExperimentResults(
     return out;
 }
 
+namespace {
+
+// The runs' target metrics, kept beside the rows for the reports (the HTML report's section).
+Result<ExperimentResults> withScrapes(SessionStore& store, Result<ExperimentResults> results)
+{
+    if (!results) return results;
+    for (const RunRecord& r : results->runs) {
+        auto scrape = store.scrapeOf(r.id);
+        if (!scrape) return Error { scrape.error() };
+        if (!scrape->empty()) results->scrapes.emplace(r.id, std::move(*scrape));
+    }
+    return results;
+}
+
+} // namespace
+
 Result<ExperimentResults> loadExperimentResults(SessionStore& store, int64_t experimentId)
 {
     auto record = store.experiment(experimentId);
@@ -204,6 +220,8 @@ Result<ExperimentResults> loadExperimentResults(SessionStore& store, int64_t exp
         if (!runs) return Error { runs.error() };
         return computeExperimentResults(*record, *plan, std::move(*runs));
     }();
+    // The target metrics of every run that scraped some.
+    results = withScrapes(store, std::move(results));
     if (!results) return results;
     // Behind the front door: the breakdowns of the runs that have one, and the metrics compared.
     if (auto st = attachFrontDoor(store, *results); !st) return Error { st.error() };

@@ -116,6 +116,8 @@ struct ExperimentResults
     std::vector<RunRecord> runs; ///< every run of the experiment (failed and stopped ones too), oldest first
     size_t runsDone = 0; ///< completed runs that fill a planned slot
     size_t runsTotal = 0;
+    /// The target's metrics of the runs that scraped any (--scrape, a target's "scrape"), by run id.
+    std::map<int64_t, ScrapeRecord> scrapes;
 
     const ExperimentRow* row(size_t cell, size_t target) const;
     bool grouped() const { return !groups.empty(); }

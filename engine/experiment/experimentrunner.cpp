@@ -192,6 +192,7 @@ Result<ExperimentOutcome> ExperimentRunner::run(int64_t experimentId)
             if (!makeRunner) return fail(where + ": the script: " + makeRunner.error());
             if (*makeRunner) options.makeRunner = *makeRunner;
         }
+        options.scrape = plan.targets[p.target].scrape; // every run carries its target's metrics
         RecordedRun run(config, options, &m_stop);
         if (m_observer) run.addObserver(m_observer);
         const RecordedRunOutcome ran = run.run();

@@ -3,6 +3,7 @@
 #include "experiment/comparability.h"
 #include "experiment/experimentreport.h"
 #include "experiment/frontdoorhtml.h"
+#include "experiment/htmlscrape.h"
 #include "experiment/kneecurve.h"
 #include "report/svgchart.h"
 #include "report/units.h"
@@ -302,6 +303,7 @@ std::string formatHtmlReport(const ExperimentResults& results, const HtmlReportO
         out += "</ul>\n</section>\n";
     }
     out += "<section id=\"charts-section\">\n<h2>Charts</h2>\n" + charts(results) + "</section>\n";
+    out += htmlTargetMetricsSection(results);
     out += "<section id=\"setup\">\n<h2>Setup</h2>\n" + setup(results) + "</section>\n";
     out += "<section id=\"method\">\n<h2>Method</h2>\n<p>" + h(reportMethodText(results)) + "</p>\n</section>\n";
     out += "<section id=\"runs\">\n<h2>Runs</h2>\n" + runsSection(results) + "</section>\n";

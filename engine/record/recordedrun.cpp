@@ -59,6 +59,19 @@ Status resolveBuiltinHosts(RunConfig& config)
     return {};
 }
 
+Result<ScrapeSpec> resolveBuiltinScrape(ScrapeSpec spec)
+{
+    for (ScrapeEndpoint& e : spec.endpoints) {
+        auto url = parseUrl(e.url);
+        if (!url) return Error { "scrape '" + e.name + "': " + url.error() };
+        if (!isBuiltinUrl(*url)) continue;
+        auto resolved = resolveBuiltinUrl(*url);
+        if (!resolved) return Error { "scrape '" + e.name + "': " + resolved.error() };
+        e.url = resolved->toString();
+    }
+    return spec;
+}
+
 Status checkTarget(RunConfig config)
 {
     if (auto st = resolveBuiltinHosts(config); !st) return st;
@@ -206,6 +219,22 @@ RecordedRunOutcome RecordedRun::run()
     for (const std::string& w : runner->warnings())
         warn(w);
 
+    // The target's metrics: read once before the load (an endpoint that does not answer is said
+    // now), then on the scraper's own thread every interval.
+    std::unique_ptr<Scraper> scraper;
+    if (m_options.scrape.enabled()) {
+        auto spec = resolveBuiltinScrape(m_options.scrape);
+        if (!spec) return fail(Ended::PrepareFailed, spec.error());
+        if (auto st = spec->validate(); !st) return fail(Ended::PrepareFailed, st.error());
+        ScraperOptions scraping;
+        scraping.intervalUs = config.intervalUs;
+        scraping.onTick = m_options.onScrape;
+        scraper = std::make_unique<Scraper>(*spec, scraping);
+        for (const std::string& w : scraper->start())
+            warn(w);
+        if (cancelled()) return fail(Ended::Cancelled, {});
+    }
+
     std::unique_ptr<SessionRecorder> recorder;
     if (m_store && !m_store->isReadOnly()) {
         RecordingOptions recording;
@@ -226,6 +255,15 @@ RecordedRunOutcome RecordedRun::run()
     out.probeJson = m_probeJson;
     out.targetId = m_targetId;
     out.storageWarning = storageWarning;
+    if (scraper) {
+        out.scrape = scraper->finish();
+        // The stored URLs are the ones the user gave (the built-in host as typed).
+        for (size_t i = 0; i < out.scrape.endpoints.size() && i < m_options.scrape.endpoints.size(); ++i)
+            out.scrape.endpoints[i].url = m_options.scrape.endpoints[i].url;
+        for (const std::string& w : scraper->takeWarnings())
+            warn(w);
+        if (recorder) recorder->addScrape(out.scrape);
+    }
     if (recorder) {
         recorder->finish();
         out.runId = recorder->runId();

@@ -19,9 +19,11 @@
 #include "agentclient/agentendpoint.h"
 #include "common/result.h"
 #include "fleet/fleetrunner.h"
+#include "metrics/scraperecord.h"
 #include "probe/probe.h"
 #include "run/runresult.h"
 #include "run/stopswitch.h"
+#include "scrape/scraper.h"
 #include "store/sessionstore.h"
 
 #include <functional>
@@ -72,6 +74,12 @@ struct RecordedRunOptions
     FleetSetup fleet;
     /// On remote loaders: the agents' addresses and credentials (never part of the configuration).
     AgentFleet agents;
+    /// The target's own metrics to read while the load runs (--scrape): before the load, every
+    /// interval, after. This process scrapes, once for the whole run, however many loaders make the
+    /// load. A URL on the built-in host reads this process's built-in server.
+    ScrapeSpec scrape;
+    /// Each scrape's values as they arrive (the GUI's live view); on the scraper's thread.
+    std::function<void(const ScrapeTick&)> onScrape;
     /// What makes the load instead (a loader's paused controller, a merge of stored documents).
     /// Default: a RunController in this process, or the fleet. Given the configuration as it will
     /// run (the built-in host resolved).
@@ -95,6 +103,8 @@ struct RecordedRunOutcome
     /// The run happened but was not stored whole (or not at all: a read-only session).
     std::string storageWarning;
     int64_t targetId = 0; ///< the session target used (0 when not stored)
+    /// The target's metrics read during the run (RecordedRunOptions::scrape); empty without.
+    ScrapeRecord scrape;
 
     bool ran() const { return ended == Ended::Ran; }
 };
@@ -114,6 +124,8 @@ ProbeOptions probeOptionsFor(const RunConfig& config);
 /// A URL on host "builtin" (and every mix entry's) served by this process's built-in server:
 /// the one place that resolves it, started on first use.
 Status resolveBuiltinHosts(RunConfig& config);
+/// spec with its built-in URLs on this process's built-in server (started on first use).
+Result<ScrapeSpec> resolveBuiltinScrape(ScrapeSpec spec);
 /// The pre-run check of config's target, as a run makes it (built-in host, DNS, connect, TLS,
 /// HTTP/2), with nothing loaded and nothing stored.
 Status checkTarget(RunConfig config);

@@ -22,6 +22,7 @@ enum class Route : uint8_t {
     Silent, ///< /silent: never answer
     Delay, ///< /delay/MS: the normal body, MS later
     BadParameter, ///< a known path with an invalid number: 400, connection kept
+    Metrics, ///< /metrics: the server's own counters in the Prometheus text format (HTTP/1.1)
 };
 
 constexpr uint64_t MAX_BYTES = 64ull * 1024 * 1024; ///< /bytes/N limit
@@ -115,6 +116,8 @@ inline void parseRoute(std::string_view target, RequestHead& r)
         r.route = Route::Echo;
     else if (target == "/silent")
         r.route = Route::Silent;
+    else if (target == "/metrics")
+        r.route = Route::Metrics;
     else if (numberAfter("/bytes/", MAX_BYTES, Route::Bytes) || numberAfter("/delay/", MAX_DELAY_MS, Route::Delay))
         return;
     else if (numberAfter("/status/", 599, Route::Status)) {

@@ -10,6 +10,7 @@
 #include "serve/outqueue.h"
 #include "serve/requesthead.h"
 #include "serve/response.h"
+#include "serve/servermetrics.h"
 
 #include <cerrno>
 #include <charconv>
@@ -20,6 +21,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <queue>
+#include <span>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
@@ -137,11 +139,14 @@ struct StallPlan
 class Loop
 {
 public:
-    Loop(const Responder& responder, int64_t delayNs, const StallPlan& stalls, int listenFd)
+    Loop(const Responder& responder, int64_t delayNs, const StallPlan& stalls, int listenFd,
+        serve::LoopCounters& counters, std::span<const serve::LoopCounters> all)
         : m_responder(responder)
         , m_delayNs(delayNs)
         , m_stalls(stalls)
         , m_listenFd(listenFd)
+        , m_counters(counters)
+        , m_all(all)
     { }
     ~Loop()
     {
@@ -167,16 +172,21 @@ public:
         [[maybe_unused]] ssize_t n = ::write(m_wakeFd, &one, sizeof one);
     }
 
-    uint64_t served() const { return m_servedShared.load(std::memory_order_relaxed); }
+    uint64_t served() const { return m_counters.answered.load(std::memory_order_relaxed); }
 
     void run() noexcept
     {
         m_readBuffer.reset(new (std::nothrow) char[READ_BUFFER_SIZE]);
         epoll_event events[MAX_EVENTS];
+        m_wokeNs = monotonicNs();
         while (m_readBuffer && !m_stop.load(std::memory_order_relaxed)) {
+            // Busy time for /metrics: from waking up to waiting again (one clock read per wake-up).
+            m_busyNs += uint64_t(std::max<int64_t>(0, monotonicNs() - m_wokeNs));
+            m_counters.busyNs.store(m_busyNs, std::memory_order_relaxed);
             int n = wait(events);
             if (n < 0 && errno != EINTR) break;
             m_nowNs = monotonicNs();
+            m_wokeNs = m_nowNs;
             for (int i = 0; i < n; ++i)
                 dispatch(events[i]);
             runTimers();
@@ -262,6 +272,7 @@ private:
                     continue;
                 }
                 m_connections[fd] = std::move(c);
+                ++m_open;
             } catch (...) {
                 ::close(fd);
             }
@@ -273,6 +284,7 @@ private:
         int fd = c.fd;
         ::close(fd); // also leaves the epoll set
         m_connections[fd].reset();
+        --m_open;
     }
 
     void closeIfSame(int fd, uint64_t tag)
@@ -462,6 +474,20 @@ private:
             c.discardInput = true;
             return;
         }
+        if (r.route == Route::Metrics) {
+            // The server's own counters, now: neither --delay nor a stall holds them back. Answered as
+            // an echo of their text (the same framing rules); queued after any answer still delayed.
+            publishServed();
+            const std::string text = serve::formatServerMetrics(m_all);
+            RequestHead asEcho = r;
+            asEcho.route = Route::Echo;
+            const bool closeAfter = !r.keepAlive;
+            Delayed* delayed = nullptr;
+            m_responder.compose(queueFor(c, 0, delayed), asEcho, text, closeAfter);
+            ++m_metricsAnswers;
+            finishAnswer(c, delayed, closeAfter);
+            return;
+        }
         int64_t delayNs = r.route == Route::Delay ? int64_t(r.number) * 1'000'000 : m_delayNs;
         delayNs += m_stalls.holdNs(m_nowNs + delayNs);
         bool close = !r.keepAlive || r.route == Route::Close;
@@ -568,9 +594,14 @@ private:
     void publishServed()
     {
         // One writer: a relaxed store is a plain move, no locked instruction.
+        if (m_open != m_openPublished) {
+            m_openPublished = m_open;
+            m_counters.connections.store(m_open, std::memory_order_relaxed);
+        }
         if (m_served != m_servedPublished) {
             m_servedPublished = m_served;
-            m_servedShared.store(m_served, std::memory_order_relaxed);
+            m_counters.answered.store(m_served, std::memory_order_relaxed);
+            m_counters.metricsAnswers.store(m_metricsAnswers, std::memory_order_relaxed);
         }
     }
 
@@ -585,7 +616,13 @@ private:
     uint64_t m_nextSerial = 0;
     uint64_t m_served = 0;
     uint64_t m_servedPublished = 0;
-    std::atomic<uint64_t> m_servedShared { 0 };
+    uint64_t m_metricsAnswers = 0; ///< answers to /metrics (counted in m_served too)
+    uint64_t m_busyNs = 0;
+    int64_t m_wokeNs = 0;
+    uint64_t m_open = 0; ///< open connections
+    uint64_t m_openPublished = 0;
+    serve::LoopCounters& m_counters; ///< this loop's slot: its only writer
+    std::span<const serve::LoopCounters> m_all; ///< every loop's, read for /metrics
     std::unique_ptr<char[]> m_readBuffer;
     std::string m_h2Frames; // HTTP/2 output on its way to a connection's queue
     std::vector<std::unique_ptr<Connection>> m_connections; // by descriptor
@@ -629,6 +666,7 @@ struct TargetServer::Impl
     uint16_t port = 0;
     mutable std::mutex mutex; // start/stop/requestsServed against each other
     std::vector<std::unique_ptr<Loop>> loops;
+    std::unique_ptr<serve::LoopCounters[]> counters; // one per loop, outlives them
     std::vector<std::thread> threads;
     uint64_t servedBefore = 0; // by loops of earlier start()s
 
@@ -696,6 +734,8 @@ Status TargetServer::start()
     stalls.forNs = int64_t(std::min<uint64_t>(o.stallForUs, o.stallEveryUs) * 1000);
     stalls.originNs = monotonicNs();
     d.port = o.port;
+    d.counters = std::make_unique<serve::LoopCounters[]>(o.threads);
+    const std::span<const serve::LoopCounters> all(d.counters.get(), o.threads);
     for (unsigned i = 0; i < o.threads; ++i) {
         std::string error;
         int fd = openListener(addr, length, error);
@@ -704,7 +744,7 @@ Status TargetServer::start()
             uint16_t port = std::exchange(d.port, 0);
             return Error { "cannot listen on " + endpointText(host, port) + ": " + error };
         }
-        d.loops.push_back(std::make_unique<Loop>(d.responder, delayNs, stalls, fd));
+        d.loops.push_back(std::make_unique<Loop>(d.responder, delayNs, stalls, fd, d.counters[i], all));
         if (i == 0) { // port 0: the first bind picked one, the others share it
             sockaddr_storage bound {};
             socklen_t boundLength = sizeof bound;

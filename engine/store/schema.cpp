@@ -380,9 +380,41 @@ ALTER TABLE runs ADD COLUMN quic TEXT NOT NULL DEFAULT '';  -- JSON object; '' f
 )sql";
 }
 
+// Version 14: the target's own metrics (--scrape, engine/metrics). A run keeps the endpoints it
+// read (how many scrapes, how many failed, the first warnings) and the series derived from them,
+// one row per point: a counter's rate, a gauge's value, a histogram's quantile, a preset's share,
+// at the wall-clock end of its window. A target keeps the endpoints its runs scrape (the GUI's
+// Metrics field) as scrapeSpecToJson.
+std::string schemaV14()
+{
+    return R"sql(
+CREATE TABLE scrape_endpoints (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    idx INTEGER NOT NULL,                       -- the endpoint's index in the run's --scrape list
+    name TEXT NOT NULL,
+    url TEXT NOT NULL,
+    scrapes INTEGER NOT NULL DEFAULT 0,         -- attempts, failed ones included
+    failures INTEGER NOT NULL DEFAULT 0,
+    warnings TEXT NOT NULL DEFAULT '[]',        -- JSON list of sentences, each naming the endpoint
+    metric TEXT NOT NULL DEFAULT '',            -- the run's --scrape-metric
+    PRIMARY KEY (run_id, idx)
+) WITHOUT ROWID;
+CREATE TABLE scrape_samples (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    endpoint INTEGER NOT NULL,                  -- scrape_endpoints.idx
+    series TEXT NOT NULL,                       -- name{label="value",...}
+    kind TEXT NOT NULL CHECK (kind IN ('rate', 'value', 'p50', 'p90', 'p99', 'mean', 'percent')),
+    at_unix_ms INTEGER NOT NULL,                -- the end of the window
+    value REAL NOT NULL
+);
+CREATE INDEX scrape_samples_by_run ON scrape_samples(run_id, endpoint, series, kind, at_unix_ms);
+ALTER TABLE targets ADD COLUMN scrape TEXT NOT NULL DEFAULT '';  -- JSON: endpoints and filter; '' none
+)sql";
+}
+
 // MIGRATIONS[n] takes a file from version n to n + 1.
 constexpr MigrationStep MIGRATIONS[] = { schemaV1, schemaV2, schemaV3, schemaV4, schemaV5, schemaV6, schemaV7, schemaV8,
-    schemaV9, schemaV10, schemaV11, schemaV12, schemaV13 };
+    schemaV9, schemaV10, schemaV11, schemaV12, schemaV13, schemaV14 };
 static_assert(std::size(MIGRATIONS) == SCHEMA_VERSION, "one migration step per schema version");
 
 } // namespace

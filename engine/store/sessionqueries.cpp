@@ -176,6 +176,9 @@ Result<RunData> SessionStore::loadRun(int64_t id)
         }
     });
     if (!st) return Error { st.error() };
+    auto scrape = scrapeOf(id);
+    if (!scrape) return Error { scrape.error() };
+    data.scrape = std::move(*scrape);
     return data;
 }
 

@@ -43,6 +43,11 @@ void SessionRecorder::onFinished(const RunResult& result)
     enqueue(FinishedRun::of(result, wallClockNowMs()));
 }
 
+void SessionRecorder::addScrape(ScrapeRecord record)
+{
+    if (!record.empty()) enqueue(std::move(record));
+}
+
 void SessionRecorder::enqueue(Job job)
 {
     {
@@ -183,6 +188,10 @@ Status SessionRecorder::write(const std::deque<Job>& batch, int64_t& runId, size
                                            if (auto appended = appendPending(); !appended) return appended;
                                            if (runId == 0) return {}; // never started
                                            return m_store->finishRun(runId, finished);
+                                       },
+                                       [&](const ScrapeRecord& scrape) -> Status {
+                                           if (runId == 0) return {}; // never started
+                                           return m_store->saveScrape(runId, scrape);
                                        },
                                    },
                 job);

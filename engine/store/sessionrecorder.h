@@ -56,6 +56,8 @@ public:
     void onInterval(const IntervalRecord& interval) override;
     void onFinished(const RunResult& result) override;
 
+    /// Stores the run's target metrics (--scrape) after what is queued; call before finish().
+    void addScrape(ScrapeRecord record);
     /// Writes what is queued and stops the writer: one last attempt after a
     /// failure, then the rest is dropped (and lastError() says so).
     void finish();
@@ -78,7 +80,7 @@ private:
         RunConfig config;
         int64_t startedAtMs;
     };
-    using Job = std::variant<Start, IntervalRecord, FinishedRun>;
+    using Job = std::variant<Start, IntervalRecord, FinishedRun, ScrapeRecord>;
 
     void writerLoop();
     /// Writes batch in one transaction; runId and intervals are updated as it goes

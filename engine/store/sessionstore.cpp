@@ -16,7 +16,7 @@ namespace {
 
 constexpr char TARGET_COLUMNS[]
     = "id, name, url, method, headers, body, tls_verify, ca_file, notes, created_at_ms, http_version, request_mix, "
-      "mix_order, script, script_args";
+      "mix_order, script, script_args, scrape";
 
 std::string scriptArgsToJson(const std::vector<std::string>& args)
 {
@@ -31,6 +31,21 @@ std::vector<std::string> scriptArgsFromJson(const std::string& text)
         for (const auto& a : j)
             if (a.is_string()) out.push_back(a.get<std::string>());
     return out;
+}
+
+// A target's scrape settings as the column keeps them: '' for none.
+std::string scrapeText(const ScrapeSpec& spec)
+{
+    return spec.enabled() ? scrapeSpecToJson(spec).dump() : std::string();
+}
+
+// What another build wrote that this one cannot read is dropped rather than failing the target.
+ScrapeSpec scrapeOfText(const std::string& text)
+{
+    if (text.empty()) return {};
+    const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+    auto spec = scrapeSpecFromJson(j);
+    return spec ? *spec : ScrapeSpec {};
 }
 
 } // namespace
@@ -171,6 +186,7 @@ Target SessionStore::readTarget(int64_t id)
     if (auto order = parseMixOrder(q.text(12))) t.mixOrder = *order;
     t.script = q.text(13);
     t.scriptArgs = scriptArgsFromJson(q.text(14));
+    t.scrape = scrapeOfText(q.text(15));
     q.reset();
     t.tags = readTags("target_tags", "target_id", id);
     return t;
@@ -226,7 +242,7 @@ Result<int64_t> SessionStore::addTarget(const Target& t)
         if (exists.step()) return Error { "a target named '" + t.name + "' already exists" };
         SqlStatement& q = m_db->prepare("INSERT INTO targets (name, url, method, headers, body, tls_verify, ca_file, "
                                         "notes, created_at_ms, http_version, request_mix, mix_order, script, "
-                                        "script_args) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                                        "script_args, scrape) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
         q.bind(t.name).bind(t.url).bind(t.method).bind(headersToJson(t.headers)).bindBlob(t.body);
         q.bind(t.tls.verifyPeer)
             .bind(t.tls.caFile)
@@ -236,7 +252,8 @@ Result<int64_t> SessionStore::addTarget(const Target& t)
             .bind(t.requestMix)
             .bind(mixOrderId(t.mixOrder))
             .bind(t.script)
-            .bind(scriptArgsToJson(t.scriptArgs));
+            .bind(scriptArgsToJson(t.scriptArgs))
+            .bind(scrapeText(t.scrape));
         q.run();
         id = m_db->lastInsertId();
         writeTags("target_tags", "target_id", id, t.tags);
@@ -278,11 +295,11 @@ Status SessionStore::updateTarget(const Target& t)
         if (clash.step()) return Error { "a target named '" + t.name + "' already exists" };
         SqlStatement& q = m_db->prepare("UPDATE targets SET name = ?, url = ?, method = ?, headers = ?, body = ?, "
                                         "tls_verify = ?, ca_file = ?, notes = ?, http_version = ?, request_mix = ?, "
-                                        "mix_order = ?, script = ?, script_args = ? WHERE id = ?");
+                                        "mix_order = ?, script = ?, script_args = ?, scrape = ? WHERE id = ?");
         q.bind(t.name).bind(t.url).bind(t.method).bind(headersToJson(t.headers)).bindBlob(t.body);
         q.bind(t.tls.verifyPeer).bind(t.tls.caFile).bind(t.notes).bind(httpVersionId(t.httpVersion));
         q.bind(t.requestMix).bind(mixOrderId(t.mixOrder)).bind(t.script).bind(scriptArgsToJson(t.scriptArgs));
-        q.bind(t.id);
+        q.bind(scrapeText(t.scrape)).bind(t.id);
         q.run();
         if (m_db->changes() == 0) return Error { "no target with id " + std::to_string(t.id) };
         writeTags("target_tags", "target_id", t.id, t.tags);

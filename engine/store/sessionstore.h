@@ -17,6 +17,7 @@
 // from the intervals they had written.
 
 #include "common/result.h"
+#include "metrics/scraperecord.h"
 #include "store/sessiontypes.h"
 
 #include <functional>
@@ -117,6 +118,10 @@ public:
     Status appendIntervals(int64_t runId, const std::vector<IntervalRecord>& intervals);
     /// Writes the summary, histograms and status codes; sets the final status.
     Status finishRun(int64_t runId, const FinishedRun& finished);
+    /// Stores a run's target metrics (--scrape), replacing any stored before. Nothing for an empty record.
+    Status saveScrape(int64_t runId, const ScrapeRecord& record);
+    /// A run's target metrics: empty (no endpoints) when it scraped none, or for runs of older files.
+    Result<ScrapeRecord> scrapeOf(int64_t runId);
     /// Records a run that never started, with the reason.
     Result<int64_t> addFailedRun(const NewRun& run, const std::string& error);
     Result<int64_t> addImportedRun(const ImportedRun& run);

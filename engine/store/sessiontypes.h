@@ -8,6 +8,7 @@
 // run no service time) and is stored as NULL.
 
 #include "common/clock.h"
+#include "metrics/scraperecord.h"
 #include "run/runconfig.h"
 #include "run/runresult.h"
 #include "stats/counters.h"
@@ -123,6 +124,8 @@ struct Target
     std::vector<std::string> tags; ///< e.g. "NEG", "NodePort", "Ambassador", "Service"
     std::string notes;
     int64_t createdAtMs = 0;
+    /// The target's own metrics its runs read (--scrape; the GUI's Metrics field); none by default.
+    ScrapeSpec scrape;
 };
 
 /// A named load shape, independent of the target: threads, connections,
@@ -233,6 +236,8 @@ struct RunData
     std::vector<EntryStats> entries;
     /// A run made by several loaders (engine/fleet): one row each, by index; empty otherwise.
     std::vector<LoaderSummary> loaders;
+    /// The target's own metrics read during the run (--scrape); empty when it scraped none.
+    ScrapeRecord scrape;
 };
 
 /// Which runs listRuns() returns. Empty fields do not filter.

@@ -20,6 +20,7 @@ struct LiveInterval
 {
     IntervalPoint point;
     double startS = 0;
+    int64_t startUnixMs = 0; ///< wall clock at startS (0: unknown)
     uint64_t requests = 0; ///< responses completed in the interval (any status)
     uint64_t errors = 0; ///< socket, TLS and parse errors (not non-2xx responses)
     uint64_t non2xx = 0; ///< responses outside 2xx/3xx
@@ -37,6 +38,7 @@ inline LiveInterval liveIntervalOf(const IntervalRecord& r, const IntervalPoint&
     LiveInterval live;
     live.point = point;
     live.startS = r.startS;
+    live.startUnixMs = r.startUnixMs;
     live.requests = r.requests;
     live.errors = r.transportErrors();
     live.non2xx = r.non2xx();

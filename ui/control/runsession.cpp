@@ -55,6 +55,9 @@ RunOutcome runThread(Context& context, const RunSetup& plan)
     options.probeFirst = plan.probeFirst;
     options.storeProbeFailure = false; // the user decides: "Run anyway" or not
     options.probeJson = plan.probeJson; // asked from a remote loader before this thread started
+    // The target's own metrics (its Metrics field): read beside the load, each scrape queued like an interval.
+    options.scrape = plan.target.scrape;
+    options.onScrape = [&context](const ScrapeTick& tick) { context.post(tick); };
     options.agents.agents = plan.agents; // remote loaders: their tokens and pins, never in the configuration
     // Local loaders are wrkbench-cli processes: the one installed beside this program, unless
     // $WRKBENCH_CLI names another (a build tree or a test whose programs live in other folders).
@@ -217,6 +220,8 @@ void RunSession::onEvent(Event& event)
         // The same reduction as a stored interval's, so a run looks alike live and reopened.
         m_lastPoint = intervalPointOf(*interval, m_lastPoint);
         emit intervalReceived(liveIntervalOf(*interval, m_lastPoint));
+    } else if (auto* tick = std::get_if<ScrapeTick>(&event)) {
+        emit scrapeReceived(*tick);
     }
 }
 

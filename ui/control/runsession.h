@@ -20,6 +20,7 @@
 #include "control/backgroundjob.h"
 #include "control/runevents.h"
 #include "control/runsetup.h"
+#include "scrape/scraper.h"
 
 #include <QObject>
 #include <chrono>
@@ -70,7 +71,7 @@ public:
     {
         std::chrono::steady_clock::time_point at;
     };
-    using Event = std::variant<LoadStarted, IntervalRecord>;
+    using Event = std::variant<LoadStarted, IntervalRecord, ScrapeTick>;
     using Job = BackgroundJob<RunOutcome, Event>;
 
 signals:
@@ -78,6 +79,8 @@ signals:
     /// The probe passed and the load started.
     void started();
     void intervalReceived(const wb::ui::LiveInterval& interval);
+    /// One endpoint's scrape of the target's metrics (the target's Metrics field, --scrape).
+    void scrapeReceived(const wb::ScrapeTick& tick);
     void finished(const wb::ui::RunOutcome& outcome);
 
 private:
@@ -94,3 +97,4 @@ private:
 };
 
 } // namespace wb::ui
+Q_DECLARE_METATYPE(wb::ScrapeTick)

@@ -8,6 +8,7 @@
 #include "pages/compareheadlines.h"
 #include "pages/comparetable.h"
 #include "pages/dialogs.h"
+#include "pages/targetmetricsview.h"
 #include "text/format.h"
 
 #include <QComboBox>
@@ -38,6 +39,7 @@ ComparePage::ComparePage(QWidget* parent)
     , m_headlines(new CompareHeadlines(m_model, this))
     , m_charts(new CompareCharts(this))
     , m_frontDoor(new CompareFrontDoor(this))
+    , m_metrics(new TargetMetricsView(this))
 {
     m_headlines->setObjectName(QStringLiteral("headlines"));
     m_table->setObjectName(QStringLiteral("table"));
@@ -103,8 +105,10 @@ ComparePage::ComparePage(QWidget* parent)
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(top);
     split->addWidget(m_charts);
+    split->addWidget(m_metrics);
     split->setStretchFactor(0, 2);
     split->setStretchFactor(1, 3);
+    split->setStretchFactor(2, 1);
     split->setSizes({ 400, 600 }); // the charts get the larger share whatever the table's size hint
     split->setChildrenCollapsible(false);
 
@@ -168,6 +172,11 @@ void ComparePage::modelChanged()
         series.push_back(s);
     }
     m_charts->setRuns(series);
+    std::vector<std::pair<QString, const RunData*>> scraped; // NEG's backend CPU over NodePort's
+    for (const RunRecord& r : shown)
+        for (const RunData& d : m_runs)
+            if (d.run.id == r.id && !d.scrape.empty()) scraped.emplace_back(CompareModel::runLabel(r), &d);
+    m_metrics->setRuns(scraped);
     m_headlines->refresh();
     std::vector<const RunData*> shownData;
     QStringList shownLabels;

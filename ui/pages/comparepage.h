@@ -25,6 +25,7 @@ namespace wb::ui {
 
 class CompareCharts;
 class CompareFrontDoor;
+class TargetMetricsView;
 class CompareHeadlines;
 class CompareModel;
 class CompareTableView;
@@ -62,6 +63,8 @@ public:
     CompareModel* model() const { return m_model; }
     CompareCharts* charts() const { return m_charts; }
     CompareFrontDoor* frontDoor() const { return m_frontDoor; }
+    /// The runs' target metrics overlaid (hidden when none of them scraped any).
+    TargetMetricsView* targetMetrics() const { return m_metrics; }
 
 signals:
     void message(const QString& text);
@@ -86,6 +89,7 @@ private:
     CompareHeadlines* m_headlines;
     CompareCharts* m_charts;
     CompareFrontDoor* m_frontDoor; ///< evenness and front-door share side by side (hidden without them)
+    TargetMetricsView* m_metrics;
     qint64 m_baselineShown = 0; ///< to tell the user when the baseline changed
     bool m_replacingRuns = false; ///< new runs, not a new baseline: no message
 };

@@ -2,10 +2,12 @@
 
 #include "charts/comparecharts.h"
 #include "charts/livecharts.h"
+#include "charts/timeplot.h"
 #include "control/runsession.h"
 #include "pages/backendstrip.h"
 #include "pages/loaderstrip.h"
 #include "pages/runheader.h"
+#include "pages/targetmetricsview.h"
 #include "text/format.h"
 
 #include <QFrame>
@@ -20,6 +22,7 @@ LivePage::LivePage(RunSession* session, QWidget* parent)
     , m_charts(new LiveCharts(this))
     , m_loaders(new LoaderStrip(this))
     , m_backends(new BackendStrip(this))
+    , m_metrics(new TargetMetricsView(this))
 {
     auto* line = new QFrame(this);
     line->setFrameShape(QFrame::HLine);
@@ -31,7 +34,8 @@ LivePage::LivePage(RunSession* session, QWidget* parent)
     layout->addWidget(line);
     layout->addWidget(m_loaders);
     layout->addWidget(m_backends);
-    layout->addWidget(m_charts, 1);
+    layout->addWidget(m_charts, 3);
+    layout->addWidget(m_metrics, 1);
 
     m_clock.setInterval(250);
     connect(&m_clock, &QTimer::timeout, this, [this] { m_header->setElapsed(m_session->elapsedS()); });
@@ -40,8 +44,17 @@ LivePage::LivePage(RunSession* session, QWidget* parent)
         ++m_intervals;
         m_header->addInterval(interval);
         m_charts->appendInterval(interval.point);
+        // 0 s of the charts is the measurement's start: the target's metrics are placed on it.
+        if (interval.startUnixMs)
+            m_metrics->setOriginUnixMs(interval.startUnixMs - static_cast<int64_t>(interval.startS * 1000.0));
         m_loaders->setRates(QVector<double>(interval.loaderRequestsPerS.begin(), interval.loaderRequestsPerS.end()));
         m_backends->addInterval(interval);
+    });
+    connect(m_session, &RunSession::scrapeReceived, this,
+        [this](const ScrapeTick& tick) { m_metrics->addTick(m_session->plan().target.scrape, tick); });
+    // The same time axis as the load curves, whenever theirs changes.
+    connect(m_charts, &LiveCharts::redrawn, this, [this] {
+        if (TimePlot* rps = m_charts->plot(QStringLiteral("rpsPlot"))) m_metrics->setTimeAxis(rps->timeAxis());
     });
     connect(m_session, &RunSession::finished, this, [this](const RunOutcome& outcome) {
         m_clock.stop();
@@ -81,6 +94,7 @@ void LivePage::begin(const RunSetup& plan)
         static_cast<double>(load.normalized().durationUs) / 1e6);
     m_loaders->clear();
     m_backends->clear();
+    m_metrics->clear();
 }
 
 void LivePage::phaseChanged()

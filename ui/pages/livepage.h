@@ -12,6 +12,7 @@ namespace wb::ui {
 
 class BackendStrip;
 class LiveCharts;
+class TargetMetricsView;
 class LoaderStrip;
 class RunHeader;
 class RunSession;
@@ -33,6 +34,8 @@ public:
     RunHeader* header() const { return m_header; }
     LiveCharts* charts() const { return m_charts; }
     BackendStrip* backends() const { return m_backends; }
+    /// The target's metrics under the load curves (hidden while the run scrapes nothing).
+    TargetMetricsView* targetMetrics() const { return m_metrics; }
     /// Intervals received during the current (or last) run.
     int intervalCount() const { return m_intervals; }
 
@@ -45,6 +48,7 @@ private:
     LiveCharts* m_charts;
     LoaderStrip* m_loaders; ///< a run of several loaders: req/s per loader (hidden otherwise)
     BackendStrip* m_backends; ///< --backend-from: each backend's share (hidden otherwise)
+    TargetMetricsView* m_metrics;
     QTimer m_clock; ///< moves the progress bar between intervals
     int m_intervals = 0;
     bool m_ran = false;

@@ -3,6 +3,7 @@
 #include "charts/comparecharts.h"
 #include "charts/kneechart.h"
 #include "charts/livecharts.h"
+#include "charts/timeplot.h"
 #include "experiment/kneecurve.h"
 #include "models/comparemodel.h"
 #include "models/runseries.h"
@@ -12,6 +13,7 @@
 #include "pages/frontdoortab.h"
 #include "pages/scriptdetails.h"
 #include "pages/slobadges.h"
+#include "pages/targetmetricsview.h"
 #include "report/generatorlag.h"
 #include "report/wrktext.h"
 #include "stats/spectrum.h"
@@ -165,7 +167,15 @@ RunDetailPage::RunDetailPage(RunData data, QWidget* parent)
     }
 
     auto* split = new QSplitter(Qt::Horizontal, this);
-    split->addWidget(m_charts);
+    // The target's own metrics (--scrape) under the load curves, on their time axis.
+    auto* left = new QWidget(this);
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->setSpacing(0);
+    leftLayout->addWidget(m_charts, 3);
+    m_metrics = new TargetMetricsView(left);
+    leftLayout->addWidget(m_metrics, 1);
+    split->addWidget(left);
     split->addWidget(tabs);
     split->setStretchFactor(0, 2);
     split->setStretchFactor(1, 1);
@@ -184,7 +194,12 @@ RunDetailPage::RunDetailPage(RunData data, QWidget* parent)
     }
     layout->addWidget(split, 1);
 
+    connect(m_charts, &LiveCharts::redrawn, this, [this] {
+        if (TimePlot* rps = m_charts->plot(QStringLiteral("rpsPlot"))) m_metrics->setTimeAxis(rps->timeAxis());
+    });
     m_charts->setSeries(runSeriesOf(m_data, color));
+    m_metrics->addRecord({}, m_data.scrape, measureStartUnixMs(m_data));
+    m_metrics->redrawNow();
     fillSummary();
     fillStatus();
     fillErrors();
@@ -249,7 +264,7 @@ void RunDetailPage::fillSummary()
     row(tr("URL"), QString::fromStdString(r.url));
     row(tr("Load"), describeLoad(r.config));
     row(tr("Protocol"), describeProtocol(r.config, r.totals.protocol));
-    // HTTP/3: what QUIC did, as the CLI's report says it (stored with the run, schema 11).
+    // HTTP/3: what QUIC did, as the CLI's report says it (stored with the run, schema 13).
     if (!r.totals.quic.empty()) row(tr("QUIC"), QString::fromStdString(quicDescription(r.totals.quic)));
     if (!r.profileName.empty()) row(tr("Profile"), QString::fromStdString(r.profileName));
     row(tr("Started"), when(r.startedAtMs > 0 ? r.startedAtMs : r.createdAtMs));

@@ -18,6 +18,7 @@ class BackendsTab;
 class FrontDoorTab;
 class KneeChart;
 class LiveCharts;
+class TargetMetricsView;
 class SloBadges;
 
 class RunDetailPage : public QWidget
@@ -31,6 +32,8 @@ public:
     LiveCharts* charts() const { return m_charts; }
     BackendsTab* backendsTab() const { return m_backendsTab; }
     FrontDoorTab* frontDoorTab() const { return m_frontDoorTab; }
+    /// The target's metrics of the run (hidden when it scraped none).
+    TargetMetricsView* targetMetrics() const { return m_metrics; }
 
     /// Writes one of the engine's CSV tables for this run: "summary", "series", "percentiles", "status".
     bool exportCsv(const QString& what, const QString& path, QString* error = nullptr) const;
@@ -52,6 +55,7 @@ private:
 
     RunData m_data;
     LiveCharts* m_charts;
+    TargetMetricsView* m_metrics = nullptr;
     SloBadges* m_slo;
     QTableWidget* m_summary;
     QTableWidget* m_status;

@@ -2,6 +2,7 @@
 
 #include "pages/fieldstate.h"
 #include "pages/scriptfield.h"
+#include "pages/metricsfield.h"
 #include "pages/tagedit.h"
 #include "session/recordequality.h"
 #include "session/sessiondocument.h"
@@ -189,6 +190,7 @@ void TargetEditor::build()
 
     m_tags = new TagEdit(this);
     m_tags->setObjectName(QStringLiteral("tagEdit"));
+    m_metrics = new MetricsField(this);
     m_notes = new QLineEdit(this);
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("statusLabel"));
@@ -209,6 +211,7 @@ void TargetEditor::build()
     form->addRow(tr("Mix"), mixRow);
     form->addRow(tr("Script"), m_script);
     form->addRow(tr("TLS"), tlsRow);
+    form->addRow(tr("Metrics"), m_metrics);
     form->addRow(tr("Tags"), m_tags);
     form->addRow(tr("Notes"), m_notes);
     form->addRow(m_status);
@@ -216,6 +219,7 @@ void TargetEditor::build()
     for (QLineEdit* edit : { m_name, m_url, m_bodyFile, m_caFile, m_notes, m_requestMix })
         connect(edit, &QLineEdit::textEdited, this, &TargetEditor::edited);
     connect(m_method, &QComboBox::currentTextChanged, this, &TargetEditor::edited);
+    connect(m_metrics, &MetricsField::edited, this, &TargetEditor::edited);
     connect(m_headers, &QTableWidget::itemChanged, this, [this](QTableWidgetItem* item) {
         if (m_loading) return;
         splitHeaderRow(item->row());
@@ -307,6 +311,7 @@ void TargetEditor::load(const Target& t)
     m_mixOrder->setCurrentIndex(f.mixOrder);
     m_script->setValues(f.script, f.scriptArgs);
     m_tags->setTags(f.tags);
+    m_metrics->setSpec(t.scrape);
     m_notes->setText(f.notes);
     m_loading = false;
     check();
@@ -453,6 +458,12 @@ void TargetEditor::check()
     Target edited = m_target;
     const TargetForm f = form();
     m_errors = m_target.id ? checkTargetForm(f, taken, &edited) : FieldErrors {};
+    if (m_target.id) {
+        if (auto scrape = m_metrics->spec())
+            edited.scrape = *scrape;
+        else
+            m_errors.insert(QStringLiteral("metrics"), QString::fromStdString(scrape.error()));
+    }
     if (m_errors.isEmpty()) {
         const BodyChoice body = bodyChoice();
         if (body == BodyChoice::Stored) edited.body = m_target.body;
@@ -480,6 +491,7 @@ void TargetEditor::showProblems()
     setFieldProblem(m_requestMix, m_errors.value(QStringLiteral("requestMix")));
     setFieldProblem(m_script->pathEdit(), m_errors.value(QStringLiteral("script")));
     setFieldProblem(m_tags->lineEdit(), m_errors.value(QStringLiteral("tags")));
+    setFieldProblem(m_metrics->endpointsEdit(), m_errors.value(QStringLiteral("metrics")));
     QStringList headerProblems;
     for (int row = 0; row < m_headers->rowCount(); ++row) {
         const QString problem = m_errors.value(QStringLiteral("header:%1").arg(row));
@@ -498,7 +510,8 @@ void TargetEditor::showProblems()
     static const QMap<QString, QString> LABELS { { QStringLiteral("name"), tr("Name") },
         { QStringLiteral("url"), tr("URL") }, { QStringLiteral("method"), tr("Method") },
         { QStringLiteral("bodyFile"), tr("Body file") }, { QStringLiteral("caFile"), tr("CA file") },
-        { QStringLiteral("requestMix"), tr("Mix") }, { QStringLiteral("tags"), tr("Tags") } };
+        { QStringLiteral("requestMix"), tr("Mix") }, { QStringLiteral("tags"), tr("Tags") },
+        { QStringLiteral("metrics"), tr("Metrics") } };
     QStringList lines;
     for (auto it = m_errors.cbegin(); it != m_errors.cend(); ++it) {
         const QString label = it.key().startsWith(QStringLiteral("header:"))

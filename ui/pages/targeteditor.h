@@ -29,6 +29,8 @@ class QToolButton;
 
 namespace wb::ui {
 
+class MetricsField;
+
 class SessionDocument;
 class ScriptField;
 class TagEdit;
@@ -53,6 +55,7 @@ public:
     Target currentTarget() const;
 
     QLineEdit* nameEdit() const { return m_name; }
+    MetricsField* metricsField() const { return m_metrics; }
 
 signals:
     void validityChanged(bool valid);
@@ -121,6 +124,7 @@ private:
     QComboBox* m_mixOrder; ///< round-robin, random, weighted
     ScriptField* m_script; ///< a wrk Lua script and its arguments (pages/scriptfield.h)
     TagEdit* m_tags;
+    MetricsField* m_metrics; ///< the target's own metrics its runs scrape (pages/metricsfield.h)
     QLineEdit* m_notes;
     /// The line under the form: what is wrong, or whether the edits are saved.
     QLabel* m_status;

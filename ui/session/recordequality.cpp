@@ -9,7 +9,7 @@ bool sameTarget(const Target& a, const Target& b)
     return a.id == b.id && a.name == b.name && a.url == b.url && a.method == b.method && a.headers == b.headers
         && a.body == b.body && a.tls.verifyPeer == b.tls.verifyPeer && a.tls.caFile == b.tls.caFile && a.tags == b.tags
         && a.notes == b.notes && a.httpVersion == b.httpVersion && a.requestMix == b.requestMix
-        && a.mixOrder == b.mixOrder && a.script == b.script && a.scriptArgs == b.scriptArgs;
+        && a.mixOrder == b.mixOrder && a.script == b.script && a.scriptArgs == b.scriptArgs && a.scrape == b.scrape;
 }
 
 namespace {

@@ -13,6 +13,8 @@ Target demo(const char* name, const char* path, std::vector<std::string> tags, c
     t.url = std::string("http://builtin") + path;
     t.tags = std::move(tags);
     t.notes = notes;
+    // The built-in server's own /metrics: the demo targets show the target's side out of the box.
+    t.scrape.endpoints = { { "server", "http://builtin/metrics" } };
     return t;
 }
 

@@ -8,6 +8,7 @@
 #include "experiment/experimentreport.h"
 #include "experiment/experimentresults.h"
 #include "experiment/experimentrunner.h"
+#include "experiment/htmlreport.h"
 #include "run/runobserver.h"
 #include "serve/targetserver.h"
 #include "store/runowner.h"
@@ -15,6 +16,7 @@
 #include "store/sessionstore.h"
 #include "testsupport.h"
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <gtest/gtest.h>
@@ -539,4 +541,61 @@ TEST_F(ExperimentRunnerTest, ATargetsScriptRunsInEachOfItsRunsAndItsOutputIsKept
             "requests=" + std::to_string(r.totals.requests) + " status=" + std::to_string(r.totals.requests) + "\n");
     }
     EXPECT_EQ(scripted, 2);
+}
+
+// A plan's target takes "scrape": every run of that target carries the target's metrics (here the
+// server's own /metrics), stored with the run; the other target's runs scrape nothing. The results
+// keep them by run, and the HTML report shows them.
+TEST_F(ExperimentRunnerTest, EveryRunOfATargetCarriesItsMetrics)
+{
+    const std::string base = "http://127.0.0.1:" + std::to_string(m_server->port());
+    const std::string json = R"({"name": "scraped", "targets": [{"name": "fast", "url": ")" + base
+        + R"(/", "scrape": {"endpoints": ["server=)" + base + R"(/metrics"]}}, {"name": "slow", "url": ")" + base
+        + R"(/delay/20"}], "load": {"threads": 1, "interval": "100ms"}, "cooldown": 0, "repetitions": 2, "duration": "400ms"})";
+    const ExperimentPlan plan = parsePlan(json);
+    ASSERT_EQ(plan.targets.size(), 2u);
+    ASSERT_EQ(plan.targets[0].scrape.endpoints.size(), 1u);
+    EXPECT_EQ(plan.targets[0].scrape.endpoints[0].name, "server");
+    EXPECT_FALSE(plan.targets[1].scrape.enabled());
+    auto again = parseExperimentPlan(experimentPlanToJson(plan));
+    ASSERT_TRUE(again.ok()) << again.error();
+    EXPECT_EQ(again->targets[0].scrape, plan.targets[0].scrape) << "the plan's JSON keeps it";
+    auto bad = parseExperimentPlan(R"({"name": "x", "targets": [{"name": "a", "url": ")" + base
+        + R"(/", "scrape": {"endpoints": ["ftp://x/"]}}, {"name": "b", "url": ")" + base
+        + R"(/"}], "duration": "1s"})");
+    ASSERT_FALSE(bad.ok());
+    EXPECT_NE(bad.error().find("targets[0].scrape"), std::string::npos) << bad.error();
+
+    const int64_t id = createExperiment(m_path, plan);
+    ExperimentRunner runner(m_path);
+    auto outcome = runner.run(id);
+    ASSERT_TRUE(outcome.ok()) << outcome.error();
+
+    auto store = openStore(m_path);
+    auto results = loadExperimentResults(*store, id);
+    ASSERT_TRUE(results.ok()) << results.error();
+    size_t fastRuns = 0;
+    for (const RunRecord& r : results->runs) {
+        auto scrape = store->scrapeOf(r.id);
+        ASSERT_TRUE(scrape.ok()) << scrape.error();
+        if (r.targetName != "fast") {
+            EXPECT_TRUE(scrape->empty()) << "run " << r.id;
+            continue;
+        }
+        ++fastRuns;
+        ASSERT_EQ(scrape->endpoints.size(), 1u);
+        EXPECT_EQ(scrape->endpoints[0].failures, 0u);
+        const bool rate = std::any_of(scrape->series.begin(), scrape->series.end(), [](const ScrapeSeries& s) {
+            return s.name == "wrkbench_server_requests_total" && s.kind == SeriesKind::Rate && !s.points.empty();
+        });
+        EXPECT_TRUE(rate) << "run " << r.id;
+        ASSERT_TRUE(results->scrapes.count(r.id));
+        EXPECT_EQ(results->scrapes.at(r.id), *scrape);
+    }
+    EXPECT_EQ(fastRuns, 2u);
+    const std::string html = formatHtmlReport(*results);
+    const size_t section = html.find("<section id=\"target-metrics\">");
+    ASSERT_NE(section, std::string::npos);
+    EXPECT_NE(html.find("<svg", section), std::string::npos);
+    EXPECT_NE(html.find("wrkbench_server_requests_total /s", section), std::string::npos);
 }

@@ -582,3 +582,48 @@ TEST(SessionSchema, Version10FileTakesQuicFacts)
     EXPECT_NE(sqlText(**store, "SELECT quic FROM runs WHERE id = " + std::to_string(*id)).find("\"idle_timeout\":2"),
         std::string::npos);
 }
+
+// Version 14: a version 10 file, taken through every step since, (made by the build before --scrape, wrkbench-cli at a0bde90) keeps
+// its runs, with no target metrics, and takes a run's scraped series; they come back as written and
+// go with the run when it is deleted.
+TEST(SessionSchema, Version10FileTakesScrapes)
+{
+    test::TempDir dir;
+    const std::string source = std::string(std::getenv("WB_SOURCE_DIR") ? std::getenv("WB_SOURCE_DIR") : ".")
+        + "/tests/engine/store/fixtures/session-v10.wrkbench";
+    ASSERT_TRUE(std::filesystem::exists(source)) << source;
+    const std::string path = dir.file("v10.wrkbench");
+    std::filesystem::copy_file(source, path);
+    auto store = SessionStore::open(path);
+    ASSERT_TRUE(store.ok()) << store.error();
+    auto runs = (*store)->listRuns();
+    ASSERT_TRUE(runs.ok() && runs->size() >= 2);
+    auto old = (*store)->scrapeOf(runs->front().id);
+    ASSERT_TRUE(old.ok()) << old.error();
+    EXPECT_TRUE(old->empty());
+    ASSERT_FALSE((*store)->loadRun(runs->front().id)->intervals.empty());
+
+    ScrapeRecord scrape;
+    scrape.metricRegex = "node_load1";
+    scrape.endpoints = { { "node", "http://127.0.0.1:9100/metrics", 4, 1, { "scrape 'node': HTTP status 503" } } };
+    ASSERT_TRUE(scrape.addPoint(0, "node_load1", SeriesKind::Value, { 1'764'653'400'000, 0.5 }, 100));
+    ASSERT_TRUE(scrape.addPoint(0, "node_cpu_busy_percent", SeriesKind::Percent, { 1'764'653'401'000, 42.25 }, 100));
+    ASSERT_TRUE(scrape.addPoint(0, "node_load1", SeriesKind::Value, { 1'764'653'401'000, 0.75 }, 100));
+    ASSERT_TRUE((*store)->saveScrape(runs->front().id, scrape).ok());
+    auto back = (*store)->scrapeOf(runs->front().id);
+    ASSERT_TRUE(back.ok()) << back.error();
+    EXPECT_EQ(*back, scrape);
+    EXPECT_TRUE((*store)->scrapeOf(runs->at(1).id)->empty()) << "another run's";
+    EXPECT_FALSE((*store)->saveScrape(999999, scrape).ok()) << "no such run";
+    // Its targets take the endpoints their runs scrape.
+    auto target = (*store)->target(runs->front().targetId);
+    ASSERT_TRUE(target.ok()) << target.error();
+    EXPECT_FALSE(target->scrape.enabled());
+    target->scrape = { { { "server", "http://builtin/metrics" } }, "wrkbench_.*" };
+    ASSERT_TRUE((*store)->updateTarget(*target).ok());
+    EXPECT_EQ((*store)->target(target->id)->scrape, target->scrape);
+
+    ASSERT_TRUE((*store)->deleteRun(runs->front().id).ok());
+    EXPECT_EQ(sqlText(**store, "SELECT count(*) FROM scrape_samples"), "0");
+    EXPECT_EQ(sqlText(**store, "SELECT count(*) FROM scrape_endpoints"), "0");
+}

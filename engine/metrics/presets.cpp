@@ -1,0 +1,213 @@
+#include "metrics/presets.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <regex>
+
+namespace wb {
+
+namespace {
+
+/// The window's increase of a counter-like sample; false when the previous scrape did not have it.
+bool increaseOf(const ScrapeSnapshot& previous, const MetricSample& s, double& out)
+{
+    const double* before = previous.counter(seriesKey(s.name, s.labels));
+    if (!before) return false;
+    out = counterIncrease(*before, s.value);
+    return true;
+}
+
+double windowS(const ScrapeSnapshot& previous, const ScrapeSnapshot& current)
+{
+    return static_cast<double>(current.atUnixMs - previous.atUnixMs) / 1000.0;
+}
+
+// node_exporter: every CPU's seconds per mode. The share of each mode is its increase over the
+// increase of all modes of all CPUs, so it needs neither the CPU count nor the window's length
+// (and a CPU taken offline mid-run weighs nothing). Busy is everything but idle and iowait, as
+// the node_exporter mixin's CPU utilisation counts it.
+void deriveNode(const ScrapeSnapshot* previous, const ScrapeSnapshot& current, std::vector<DerivedValue>& out)
+{
+    if (!previous) return;
+    std::map<std::string, double> perMode;
+    double total = 0;
+    for (const MetricSample& s : current.data.samples) {
+        if (s.family != "node_cpu_seconds_total" && s.name != "node_cpu_seconds_total") continue;
+        double increase = 0;
+        if (!increaseOf(*previous, s, increase)) continue;
+        perMode[std::string(s.label("mode"))] += increase;
+        total += increase;
+    }
+    if (!(total > 0)) return;
+    const double idle = perMode["idle"] + perMode["iowait"];
+    out.push_back({ "node_cpu_busy_percent", SeriesKind::Percent, 100.0 * (total - idle) / total });
+    for (const auto& [mode, seconds] : perMode)
+        out.push_back(
+            { seriesKey("node_cpu_mode_percent", { { "mode", mode } }), SeriesKind::Percent, 100.0 * seconds / total });
+}
+
+// Envoy: upstream requests by response code class, per cluster: the 5xx share and rate.
+void deriveEnvoy(const ScrapeSnapshot* previous, const ScrapeSnapshot& current, std::vector<DerivedValue>& out)
+{
+    if (!previous) return;
+    const double dtS = windowS(*previous, current);
+    if (!(dtS > 0)) return;
+    struct Classes
+    {
+        double all = 0;
+        double fives = 0;
+    };
+    std::map<std::string, Classes> clusters;
+    for (const MetricSample& s : current.data.samples) {
+        if (s.family != "envoy_cluster_upstream_rq_xx") continue;
+        double increase = 0;
+        if (!increaseOf(*previous, s, increase)) continue;
+        Classes& c = clusters[std::string(s.label("envoy_cluster_name"))];
+        c.all += increase;
+        if (s.label("envoy_response_code_class") == "5") c.fives += increase;
+    }
+    for (const auto& [cluster, c] : clusters) {
+        const std::vector<MetricLabel> labels { { "envoy_cluster_name", cluster } };
+        out.push_back({ seriesKey("envoy_cluster_upstream_5xx", labels), SeriesKind::Rate, c.fives / dtS });
+        if (c.all > 0)
+            out.push_back({ seriesKey("envoy_cluster_upstream_5xx_percent", labels), SeriesKind::Percent,
+                100.0 * c.fives / c.all });
+    }
+}
+
+// nginx-prometheus-exporter: connections accepted but not handled (worker_connections reached).
+void deriveNginx(const ScrapeSnapshot* previous, const ScrapeSnapshot& current, std::vector<DerivedValue>& out)
+{
+    if (!previous) return;
+    const double dtS = windowS(*previous, current);
+    double accepted = 0, handled = 0;
+    bool haveAccepted = false, haveHandled = false;
+    for (const MetricSample& s : current.data.samples) {
+        if (s.family == "nginx_connections_accepted") haveAccepted = increaseOf(*previous, s, accepted);
+        if (s.family == "nginx_connections_handled") haveHandled = increaseOf(*previous, s, handled);
+    }
+    if (haveAccepted && haveHandled && dtS > 0)
+        out.push_back({ "nginx_connections_dropped", SeriesKind::Rate, std::max(0.0, accepted - handled) / dtS });
+}
+
+// The built-in server: its loop threads' busy time over the window's time of all threads.
+void deriveWrkbench(const ScrapeSnapshot* previous, const ScrapeSnapshot& current, std::vector<DerivedValue>& out)
+{
+    if (!previous) return;
+    const double dtS = windowS(*previous, current);
+    double busyS = 0;
+    unsigned threads = 0;
+    for (const MetricSample& s : current.data.samples) {
+        if (s.family != "wrkbench_server_busy_seconds_total" && s.name != "wrkbench_server_busy_seconds_total")
+            continue;
+        double increase = 0;
+        if (!increaseOf(*previous, s, increase)) continue;
+        busyS += increase;
+        ++threads;
+    }
+    // The server's clock and the scrape's time stamps are read a little apart: a thread busy the whole
+    // window can come out a hair above 100%, which it cannot have been.
+    if (threads > 0 && dtS > 0)
+        out.push_back({ "wrkbench_server_busy_percent", SeriesKind::Percent,
+            std::clamp(100.0 * busyS / (dtS * threads), 0.0, 100.0) });
+}
+
+constexpr MetricPreset PRESETS[] = {
+    { "node", "node_exporter: CPU busy per mode, per node", "", "node_cpu_seconds_total", deriveNode },
+    { "envoy", "Envoy: upstream request time, active connections, 5xx",
+        "envoy_cluster_upstream_rq_time|envoy_cluster_upstream_cx_active|envoy_cluster_upstream_rq_active"
+        "|envoy_http_downstream_cx_active|envoy_http_downstream_rq_time",
+        "envoy_cluster_upstream_rq_xx", deriveEnvoy },
+    { "nginx", "nginx-prometheus-exporter: connections, requests, dropped connections",
+        "nginx_connections_(active|reading|writing|waiting)|nginx_http_requests_total|nginx_up",
+        "nginx_connections_(accepted|handled)", deriveNginx },
+    { "wrkbench", "wrkbench's built-in server: requests, connections, busy time",
+        "wrkbench_server_requests_total|wrkbench_server_connections", "wrkbench_server_busy_seconds_total",
+        deriveWrkbench },
+};
+
+std::string presetsPattern(bool consumedToo)
+{
+    std::string pattern;
+    for (const MetricPreset& p : PRESETS) {
+        for (const char* part : { p.shown, consumedToo ? p.consumed : "" }) {
+            if (!*part) continue;
+            if (!pattern.empty()) pattern += '|';
+            pattern += std::string("(?:") + part + ")";
+        }
+    }
+    return pattern;
+}
+
+} // namespace
+
+std::span<const MetricPreset> metricPresets()
+{
+    return PRESETS;
+}
+
+struct MetricSelection::Impl
+{
+    std::regex user;
+    bool hasUser = false;
+    std::regex presetKept { presetsPattern(true) };
+    std::regex presetShown { presetsPattern(false) };
+    mutable std::unordered_map<std::string, bool> shownCache; ///< by sample name
+    std::vector<std::regex> each; ///< per preset: shown or consumed
+};
+
+MetricSelection::MetricSelection(const std::string& metricRegex)
+    : m_impl(std::make_unique<Impl>())
+{
+    for (const MetricPreset& p : PRESETS)
+        m_impl->each.emplace_back(std::string(p.shown) + (*p.shown ? "|" : "") + p.consumed);
+    if (!metricRegex.empty()) {
+        m_impl->user = std::regex(metricRegex, std::regex::ECMAScript | std::regex::optimize);
+        m_impl->hasUser = true;
+    }
+}
+
+MetricSelection::~MetricSelection() = default;
+MetricSelection::MetricSelection(MetricSelection&&) noexcept = default;
+MetricSelection& MetricSelection::operator=(MetricSelection&&) noexcept = default;
+
+bool MetricSelection::keeps(std::string_view family, std::string_view name) const
+{
+    const std::string f(family), n(name);
+    if (m_impl->hasUser && (std::regex_match(f, m_impl->user) || std::regex_match(n, m_impl->user))) return true;
+    return std::regex_match(f, m_impl->presetKept) || std::regex_match(n, m_impl->presetKept);
+}
+
+bool MetricSelection::shows(const MetricSample& sample) const
+{
+    auto it = m_impl->shownCache.find(sample.name);
+    if (it != m_impl->shownCache.end()) return it->second;
+    const bool user = m_impl->hasUser
+        && (std::regex_match(sample.family, m_impl->user) || std::regex_match(sample.name, m_impl->user));
+    const bool shown = user || std::regex_match(sample.family, m_impl->presetShown)
+        || std::regex_match(sample.name, m_impl->presetShown);
+    m_impl->shownCache.emplace(sample.name, shown);
+    return shown;
+}
+
+const char* MetricSelection::presetOf(const MetricSample& sample) const
+{
+    for (size_t i = 0; i < m_impl->each.size(); ++i)
+        if (std::regex_match(sample.family, m_impl->each[i]) || std::regex_match(sample.name, m_impl->each[i]))
+            return PRESETS[i].name;
+    return nullptr;
+}
+
+std::vector<DerivedValue> MetricSelection::derive(const ScrapeSnapshot* previous, const ScrapeSnapshot& current) const
+{
+    std::vector<DerivedValue> out = deriveWindow(previous, current, [this](const MetricSample& s) { return shows(s); });
+    std::vector<DerivedValue> own;
+    for (const MetricPreset& preset : PRESETS)
+        preset.derive(previous, current, own);
+    for (DerivedValue& v : own)
+        if (std::isfinite(v.value)) out.push_back(std::move(v)); // a NaN or Inf printed by the endpoint
+    return out;
+}
+
+} // namespace wb
