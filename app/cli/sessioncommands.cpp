@@ -2,12 +2,15 @@
 
 #include "cliparse.h"
 #include "clisession.h"
+#include "experiment/comparisonhtml.h"
 #include "report/units.h"
 #include "store/csvexport.h"
 #include "store/sessionstore.h"
 
 #include <CLI/CLI.hpp>
+#include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 
@@ -113,25 +116,54 @@ int runsCommand(const RunsArgs& a)
 
 void addExportCommand(CLI::App& app, ExportArgs& a)
 {
-    CLI::App* cmd = app.add_subcommand("export", "Export stored runs as CSV");
+    CLI::App* cmd = app.add_subcommand("export", "Export stored runs as CSV, or compared as one HTML report");
     cmd->add_option("--db", a.dbPath, "Session file")->required();
     cmd->add_option("--run", a.runIds, "Run id (repeatable: several runs side by side)")
         ->required()
         ->allow_extra_args(false);
     cmd->add_option("--what", a.what,
            "summary, series (the intervals), percentiles (the full spectrum), status, backends (--backend-from: one "
-           "row per backend) or upstream (--upstream-time: the split)")
-        ->required()
+           "row per backend) or upstream (--upstream-time: the split); with --csv")
         ->check(CLI::IsMember({ "summary", "series", "percentiles", "status", "backends", "upstream" }));
     CLI::Option* csv = cmd->add_option("--csv", a.output, "Write CSV, to OUT or to stdout when OUT is missing or '-'")
                            ->expected(0, 1);
-    cmd->callback([&a, csv] { a.csv = csv->count() > 0; });
+    CLI::Option* html
+        = cmd->add_option("--html", a.htmlOutput,
+                 "Write the runs compared (the first is the baseline) as one self-contained HTML page, to "
+                 "OUT or to stdout when OUT is missing or '-'")
+              ->expected(0, 1);
+    cmd->callback([&a, csv, html] {
+        a.csv = csv->count() > 0;
+        a.html = html->count() > 0;
+    });
 }
+
+namespace {
+
+/// To path, or to stdout when it is empty or "-"; the error printed.
+bool writeText(const std::string& path, const std::string& text)
+{
+    if (path.empty() || path == "-") {
+        std::cout << text << std::flush;
+        return true;
+    }
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << text;
+    out.close();
+    if (!out) printError("cannot write '" + path + "'");
+    return static_cast<bool>(out);
+}
+
+} // namespace
 
 int exportCommand(const ExportArgs& a)
 {
-    if (!a.csv) {
-        printError("choose an output format: --csv [OUT]");
+    if (a.csv == a.html) {
+        printError("choose one output format: --csv [OUT] or --html [OUT]");
+        return 2;
+    }
+    if (a.csv && a.what.empty()) {
+        printError("--csv needs --what: summary, series, percentiles, status, backends or upstream");
         return 2;
     }
     auto store = openExistingSession(a.dbPath);
@@ -148,24 +180,21 @@ int exportCommand(const ExportArgs& a)
         }
         runs.push_back(std::move(*data));
     }
+    if (a.html) {
+        ComparisonReportOptions options;
+        options.sessionName = std::filesystem::path(a.dbPath).filename().string();
+        options.generatedAtMs
+            = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+                  .count();
+        return writeText(a.htmlOutput, formatComparisonHtml(runs, options)) ? 0 : 1;
+    }
     const std::string csv = a.what == "summary" ? summaryCsv(runs)
         : a.what == "series"                    ? seriesCsv(runs)
         : a.what == "percentiles"               ? percentilesCsv(runs)
         : a.what == "backends"                  ? backendsCsv(runs)
         : a.what == "upstream"                  ? upstreamCsv(runs)
                                                 : statusCsv(runs);
-    if (a.output.empty() || a.output == "-") {
-        std::cout << csv << std::flush;
-        return 0;
-    }
-    std::ofstream out(a.output, std::ios::binary | std::ios::trunc);
-    out << csv;
-    out.close();
-    if (!out) {
-        printError("cannot write '" + a.output + "'");
-        return 1;
-    }
-    return 0;
+    return writeText(a.output, csv) ? 0 : 1;
 }
 
 } // namespace wb::cli

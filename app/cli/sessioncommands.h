@@ -29,8 +29,10 @@ struct ExportArgs
     std::string dbPath;
     std::vector<int64_t> runIds;
     std::string what;
-    bool csv = false; ///< --csv given (the only format today)
+    bool csv = false; ///< --csv given
     std::string output; ///< --csv OUT; empty or "-" = stdout
+    bool html = false; ///< --html given: the runs compared, one self-contained page (the first the baseline)
+    std::string htmlOutput; ///< --html OUT; empty or "-" = stdout
 };
 
 struct ImportArgs
