@@ -5,6 +5,7 @@
 
 #include "control/runevents.h"
 
+#include <QColor>
 #include <QTimer>
 #include <QWidget>
 
@@ -22,8 +23,11 @@ class LivePage : public QWidget
 public:
     explicit LivePage(RunSession* session, QWidget* parent = nullptr);
 
-    /// What Run would do now, shown while idle.
+    /// What Run would do now, shown while no run is going (the window asks only then).
     void setHint(const QString& text);
+    /// The selected target and what Run would do with it, while no run is going: the header
+    /// follows the selection (a finished run's numbers stay until the selection or the load changes).
+    void showSelected(const QString& target, const QColor& color, const QString& hint);
     /// A run's probe asked from its first remote loader, before its RunSession starts.
     void beginRemoteProbe(const RunSetup& plan);
     /// That probe ended the run before it started (cancelled or failed).
@@ -44,7 +48,6 @@ private:
     LoaderStrip* m_loaders; ///< a run of several loaders: req/s per loader (hidden otherwise)
     QTimer m_clock; ///< moves the progress bar between intervals
     int m_intervals = 0;
-    bool m_ran = false;
 };
 
 } // namespace wb::ui
