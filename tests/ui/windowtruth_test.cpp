@@ -7,6 +7,7 @@
 #include "control/runsession.h"
 #include "mainwindow.h"
 #include "models/comparemodel.h"
+#include "pages/comparepage.h"
 #include "pages/helpmenu.h"
 #include "pages/rundetailpage.h"
 #include "pages/runheader.h"
@@ -17,6 +18,7 @@
 
 #include <QAction>
 #include <QDialog>
+#include <QFile>
 #include <QFontMetrics>
 #include <QHeaderView>
 #include <QLabel>
@@ -182,6 +184,33 @@ private slots:
                     .endsWith(QStringLiteral("stopped after 2.3 s")));
         QVERIFY(!model.index(load, CompareModel::valueColumn(1)).data().toString().contains(QStringLiteral("stopped")));
         QVERIFY(model.toCsv().contains(QStringLiteral("X-Env: prod")));
+    }
+
+    // Compare → Export → HTML report: the engine's comparison page of the runs shown, the
+    // chosen baseline first (as `wrkbench-cli export --html` writes it).
+    void compareExportsTheComparisonAsHtml()
+    {
+        RunData a = detailedRun();
+        RunData b = detailedRun();
+        b.run.id = 8;
+        b.run.targetId = 2;
+        b.run.targetName = "other";
+        ComparePage page;
+        page.setRuns({ a, b });
+        page.setBaselineRun(8);
+        const QString path = m_dir.filePath(QStringLiteral("comparison.html"));
+        QString error;
+        QVERIFY2(page.exportHtml(path, &error), qPrintable(error));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QString html = QString::fromUtf8(file.readAll());
+        QVERIFY(html.startsWith(QStringLiteral("<!DOCTYPE html>")));
+        QVERIFY(html.contains(QStringLiteral("<tr class=\"baseline\" id=\"run-8\">")));
+        QVERIFY(html.contains(QStringLiteral("X-Env: staging")));
+        QVERIFY(!html.contains(QStringLiteral("<script")));
+        // Reachable from File → Export as well.
+        MainWindow w;
+        QVERIFY(partOf<QAction>(w, QStringLiteral("exportComparisonHtmlAction")));
     }
 
     void liveHeaderFollowsTheSelectedTargetWhileIdle()
