@@ -582,11 +582,6 @@ bool TargetEditor::commit()
     }
     m_bodySource = m_editedSource;
     rememberBodySource();
-    // The chips in the order the session keeps the tags (sorted), as they show when reopened.
-    QStringList storedTags;
-    for (const std::string& tag : edited.tags)
-        storedTags << QString::fromStdString(tag);
-    if (m_tags->tags() != storedTags) m_tags->setTags(storedTags);
     // A body read from a file is shown in the text box too (or said to be binary there). Typed text
     // stays as it is: the user may still be typing.
     showStoredBody(fromFile);
