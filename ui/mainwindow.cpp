@@ -86,6 +86,8 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_targets, &TargetsPanel::bothProtocolsRequested, this, &MainWindow::runBothProtocols);
     connect(m_profileEditor, &ProfileEditor::validityChanged, this, &MainWindow::updateActions);
     connect(m_profileEditor, &ProfileEditor::loadChanged, this, &MainWindow::updateHint);
+    connect(m_profileEditor, &ProfileEditor::modifiedChanged, this,
+        [this](bool modified) { m_profiles->setModifiedId(modified ? m_profileEditor->currentProfile().id : 0); });
     connect(m_profileEditor, &ProfileEditor::profileCreated, this, &MainWindow::selectProfile);
     connect(m_profileEditor, &ProfileEditor::message, this, [this](const QString& text) { showMessage(text); });
     connect(m_runs, &RunsPage::openRequested, this, &MainWindow::openRun);
@@ -333,15 +335,19 @@ void MainWindow::updateActions()
 void MainWindow::updateHint()
 {
     const wb::Target* t = m_doc ? m_doc->targetById(m_targets->currentTargetId()) : nullptr;
+    // The Live header follows the selection while nothing runs (a run or an experiment shows itself there).
+    const bool idle = !m_coordinator->isBusy();
     if (!t) {
         m_targetLabel->setText(tr("no target"));
-        m_live->setHint(tr("Add a target in the panel on the left (Ctrl+T)"));
+        if (idle) m_live->setHint(tr("Add a target in the panel on the left (Ctrl+T)"));
         return;
     }
     const QString name = QString::fromStdString(t->name);
     m_targetLabel->setText(
         QStringLiteral("<span style='color:%1'>●</span> %2").arg(colorForTarget(t->id).name(), name.toHtmlEscaped()));
-    m_live->setHint(tr("F5 runs “%1” with %2").arg(name, describeLoad(m_profileEditor->currentProfile().load)));
+    if (idle)
+        m_live->showSelected(name, colorForTarget(t->id),
+            tr("F5 runs “%1” with %2").arg(name, describeLoad(m_profileEditor->currentProfile().load)));
 }
 
 void MainWindow::showMessage(const QString& text, int timeoutMs)

@@ -8,6 +8,7 @@
 #include "pages/comparepage.h"
 #include "pages/dialogs.h"
 #include "pages/experimentpage.h"
+#include "pages/helpmenu.h"
 #include "pages/livepage.h"
 #include "pages/probedialog.h"
 #include "pages/profileeditor.h"
@@ -149,6 +150,8 @@ void MainWindow::buildMenus()
     comparison << exportMenu->addAction(tr("Comparison chart: req/s per run as PNG…"), this,
         [this] { m_compare->askExportChart(QStringLiteral("bars")); });
     comparison << exportMenu->addAction(tr("Comparison table as CSV…"), m_compare, &ComparePage::askExportCsv);
+    comparison << exportMenu->addAction(tr("Comparison as HTML report…"), m_compare, &ComparePage::askExportHtml);
+    comparison.last()->setObjectName(QStringLiteral("exportComparisonHtmlAction"));
     exportMenu->addSeparator();
     QAction* experimentCharts
         = exportMenu->addAction(tr("Experiment charts as PNG…"), m_experiments, &ExperimentPage::askExportCharts);
@@ -185,6 +188,13 @@ void MainWindow::buildMenus()
         m_profileEditor->field(QStringLiteral("threads"))->setFocus();
         m_profileEditor->field(QStringLiteral("threads"))->selectAll();
     });
+    run->addSeparator();
+    run->addAction(tr("New e&xperiment…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_N), this,
+           [this] {
+               showTab(ExperimentsTab);
+               m_experiments->newExperiment();
+           })
+        ->setObjectName(QStringLiteral("newExperimentAction"));
 
     m_viewMenu = menuBar()->addMenu(tr("&View"));
     m_viewMenu->addAction(tr("&Live"), QKeySequence(Qt::CTRL | Qt::Key_1), this, [this] { showTab(LiveTab); });
@@ -197,6 +207,12 @@ void MainWindow::buildMenus()
         m_viewMenu->addAction(dock->toggleViewAction());
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Keyboard shortcuts"), QKeySequence(Qt::CTRL | Qt::Key_Slash), this,
+            [this] { showKeyboardShortcuts(this); })
+        ->setObjectName(QStringLiteral("shortcutsAction"));
+    help->addAction(tr("&Documentation"), QKeySequence::HelpContents, this, [this] { openDocumentation(this); })
+        ->setObjectName(QStringLiteral("docsAction"));
+    help->addSeparator();
     help->addAction(tr("&About wrkbench"), this, [this] {
         QMessageBox::about(this, tr("About wrkbench"),
             tr("<h3>wrkbench %1</h3><p>A workbench for HTTP load benchmarking: wrk's engine and report, "

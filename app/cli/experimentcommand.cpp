@@ -43,19 +43,6 @@ extern "C" void onExperimentInterrupt(int)
     std::signal(SIGINT, SIG_DFL);
 }
 
-std::string etaText(double s)
-{
-    const long total = std::lround(s);
-    char buf[32];
-    if (total >= 3600)
-        std::snprintf(buf, sizeof buf, "%ldh%02ldm", total / 3600, (total % 3600) / 60);
-    else if (total >= 60)
-        std::snprintf(buf, sizeof buf, "%ldm%02lds", total / 60, total % 60);
-    else
-        std::snprintf(buf, sizeof buf, "%lds", total);
-    return buf;
-}
-
 Result<std::string> readTextFile(const std::string& path)
 {
     std::ifstream in(path, std::ios::binary);
@@ -80,21 +67,7 @@ bool writeOutput(const std::string& path, const std::string& text)
 
 void printPlan(const ExperimentPlan& plan, std::ostream& out)
 {
-    const double runS = static_cast<double>(plan.warmupUs + plan.durationUs) / 1e6;
-    const double totalS = static_cast<double>(plan.runCount()) * runS
-        + static_cast<double>(plan.runCount() - 1) * static_cast<double>(plan.cooldownUs) / 1e6;
-    std::string baselines;
-    for (const auto& t : plan.targets)
-        if (t.baseline) baselines += (baselines.empty() ? "" : ", ") + t.name;
-    const size_t groups = plan.groups().size();
-    out << plan.targets.size() << " targets";
-    if (groups) out << " in " << groups << " groups";
-    out << (groups ? " (baselines " : " (baseline ") << baselines << "), " << plan.levels.size()
-        << (plan.levels.size() == 1 ? " level, " : " levels, ") << plan.repetitions
-        << (plan.repetitions == 1 ? " repetition: " : " repetitions: ") << plan.runCount() << " runs of "
-        << planDurationText(plan.durationUs)
-        << (plan.warmupUs ? " (+" + planDurationText(plan.warmupUs) + " warm-up)" : "") << ", "
-        << experimentOrderName(plan.order) << ", about " << etaText(totalS) << std::endl;
+    out << planSummaryText(plan) << std::endl;
     if (plan.slos.empty()) return;
     out << "Every run is judged by the SLOs";
     for (size_t i = 0; i < plan.slos.size(); ++i)
@@ -127,7 +100,7 @@ void printProgress(const ExperimentProgress& p)
         *g_text << "  [stopped: kept as run " << p.runId << ", not counted]" << std::endl;
     else
         *g_text << "  [run " << p.runId << "; " << p.runsDone << "/" << p.runsTotal << " done"
-                << (p.runsDone < p.runsTotal ? ", ETA " + etaText(p.etaS) : "") << "]" << std::endl;
+                << (p.runsDone < p.runsTotal ? ", ETA " + wallTimeText(p.etaS) : "") << "]" << std::endl;
 }
 
 } // namespace

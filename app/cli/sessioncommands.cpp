@@ -3,13 +3,16 @@
 #include "cliparse.h"
 #include "clisession.h"
 #include "metrics/scrapetext.h"
+#include "experiment/comparisonhtml.h"
 #include "report/units.h"
 #include "store/csvexport.h"
 #include "store/sessionstore.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -119,7 +122,7 @@ int runsCommand(const RunsArgs& a)
 
 void addExportCommand(CLI::App& app, ExportArgs& a)
 {
-    CLI::App* cmd = app.add_subcommand("export", "Export stored runs as CSV");
+    CLI::App* cmd = app.add_subcommand("export", "Export stored runs as CSV, or compared as one HTML report");
     cmd->add_option("--db", a.dbPath, "Session file")->required();
     cmd->add_option("--run", a.runIds, "Run id (repeatable: several runs side by side)")
         ->required()
@@ -127,8 +130,7 @@ void addExportCommand(CLI::App& app, ExportArgs& a)
     cmd->add_option("--what", a.what,
            "summary, series (the intervals), percentiles (the full spectrum), status, backends (--backend-from: one "
            "row per backend), upstream (--upstream-time: the split) or scrape (--scrape: the target's metrics, one "
-           "row per point)")
-        ->required()
+           "row per point); with --csv (or --json for scrape)")
         ->check(CLI::IsMember({ "summary", "series", "percentiles", "status", "backends", "upstream", "scrape" }));
     CLI::Option* csv = cmd->add_option("--csv", a.output, "Write CSV, to OUT or to stdout when OUT is missing or '-'")
                            ->expected(0, 1);
@@ -136,9 +138,17 @@ void addExportCommand(CLI::App& app, ExportArgs& a)
         = cmd->add_option("--json", a.output, "--what scrape: write JSON (one object per run), to OUT or stdout")
               ->expected(0, 1)
               ->excludes(csv);
-    cmd->callback([&a, csv, json] {
+    CLI::Option* html
+        = cmd->add_option("--html", a.htmlOutput,
+                 "Write the runs compared (the first is the baseline) as one self-contained HTML page, to "
+                 "OUT or to stdout when OUT is missing or '-'")
+              ->expected(0, 1)
+              ->excludes(csv)
+              ->excludes(json);
+    cmd->callback([&a, csv, json, html] {
         a.csv = csv->count() > 0;
         a.json = json->count() > 0;
+        a.html = html->count() > 0;
     });
 }
 
@@ -164,12 +174,30 @@ Result<std::string> scrapeExport(SessionStore& store, const std::vector<RunData>
     return json ? out.dump(2) + "\n" : csv;
 }
 
+/// To path, or to stdout when it is empty or "-"; the error printed.
+bool writeText(const std::string& path, const std::string& text)
+{
+    if (path.empty() || path == "-") {
+        std::cout << text << std::flush;
+        return true;
+    }
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << text;
+    out.close();
+    if (!out) printError("cannot write '" + path + "'");
+    return static_cast<bool>(out);
+}
+
 } // namespace
 
 int exportCommand(const ExportArgs& a)
 {
-    if (!a.csv && !a.json) {
-        printError("choose an output format: --csv [OUT]");
+    if (int(a.csv) + int(a.json) + int(a.html) != 1) {
+        printError("choose one output format: --csv [OUT], --json [OUT] (--what scrape) or --html [OUT]");
+        return 2;
+    }
+    if (!a.html && a.what.empty()) {
+        printError("--csv needs --what: summary, series, percentiles, status, backends, upstream or scrape");
         return 2;
     }
     if (a.json && a.what != "scrape") {
@@ -190,34 +218,29 @@ int exportCommand(const ExportArgs& a)
         }
         runs.push_back(std::move(*data));
     }
-    std::string scraped;
+    if (a.html) {
+        ComparisonReportOptions options;
+        options.sessionName = std::filesystem::path(a.dbPath).filename().string();
+        options.generatedAtMs
+            = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+                  .count();
+        return writeText(a.htmlOutput, formatComparisonHtml(runs, options)) ? 0 : 1;
+    }
     if (a.what == "scrape") {
         auto text = scrapeExport(**store, runs, a.json);
         if (!text) {
             printError(text.error());
             return 1;
         }
-        scraped = std::move(*text);
+        return writeText(a.output, *text) ? 0 : 1;
     }
-    const std::string csv = a.what == "scrape" ? scraped
-        : a.what == "summary"                  ? summaryCsv(runs)
-        : a.what == "series"                   ? seriesCsv(runs)
-        : a.what == "percentiles"              ? percentilesCsv(runs)
-        : a.what == "backends"                 ? backendsCsv(runs)
-        : a.what == "upstream"                 ? upstreamCsv(runs)
-                                               : statusCsv(runs);
-    if (a.output.empty() || a.output == "-") {
-        std::cout << csv << std::flush;
-        return 0;
-    }
-    std::ofstream out(a.output, std::ios::binary | std::ios::trunc);
-    out << csv;
-    out.close();
-    if (!out) {
-        printError("cannot write '" + a.output + "'");
-        return 1;
-    }
-    return 0;
+    const std::string csv = a.what == "summary" ? summaryCsv(runs)
+        : a.what == "series"                    ? seriesCsv(runs)
+        : a.what == "percentiles"               ? percentilesCsv(runs)
+        : a.what == "backends"                  ? backendsCsv(runs)
+        : a.what == "upstream"                  ? upstreamCsv(runs)
+                                                : statusCsv(runs);
+    return writeText(a.output, csv) ? 0 : 1;
 }
 
 } // namespace wb::cli

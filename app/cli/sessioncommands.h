@@ -33,6 +33,8 @@ struct ExportArgs
     bool csv = false; ///< --csv given
     bool json = false; ///< --json given (--what scrape)
     std::string output; ///< --csv OUT or --json OUT; empty or "-" = stdout
+    bool html = false; ///< --html given: the runs compared, one self-contained page (the first the baseline)
+    std::string htmlOutput; ///< --html OUT; empty or "-" = stdout
 };
 
 struct ImportArgs

@@ -341,15 +341,13 @@ std::vector<LoadLevel> readSweep(const Json& j, const RunConfig& base, std::stri
         if (axis == "connections") {
             level.load.connections = readCount(j["values"][i], at);
             if (matchThreads) level.load.threads = level.load.connections;
-            level.label = "c" + std::to_string(level.load.connections);
         } else if (axis == "threads") {
             level.load.threads = readCount(j["values"][i], at);
-            level.label = "t" + std::to_string(level.load.threads);
         } else {
             level.load.ratePerS = readRate(j["values"][i], at);
             if (level.load.ratePerS <= 0) fail(at, "a rate level must be greater than zero");
-            level.label = "R" + planNumberText(level.load.ratePerS);
         }
+        level.label = sweepLevelLabel(axis, level.load);
         levels.push_back(level);
     }
     return levels;
@@ -542,6 +540,50 @@ std::string planDurationText(uint64_t us)
     if (us % 1'000'000 == 0) return std::to_string(us / 1'000'000) + "s";
     if (us % 1'000 == 0) return std::to_string(us / 1'000) + "ms";
     return std::to_string(us) + "us";
+}
+
+std::string sweepLevelLabel(const std::string& axis, const RunConfig& load)
+{
+    if (axis == "connections") return "c" + std::to_string(load.connections);
+    if (axis == "threads") return "t" + std::to_string(load.threads);
+    return "R" + planNumberText(load.ratePerS);
+}
+
+std::string wallTimeText(double seconds)
+{
+    const long total = std::lround(std::max(0.0, seconds));
+    char buf[32];
+    if (total >= 3600)
+        std::snprintf(buf, sizeof buf, "%ldh%02ldm", total / 3600, (total % 3600) / 60);
+    else if (total >= 60)
+        std::snprintf(buf, sizeof buf, "%ldm%02lds", total / 60, total % 60);
+    else
+        std::snprintf(buf, sizeof buf, "%lds", total);
+    return buf;
+}
+
+std::string planSummaryText(const ExperimentPlan& plan)
+{
+    std::string baselines;
+    for (const auto& t : plan.targets)
+        if (t.baseline) baselines += (baselines.empty() ? "" : ", ") + t.name;
+    const size_t groups = plan.groups().size();
+    std::string out = std::to_string(plan.targets.size()) + " targets";
+    if (groups) out += " in " + std::to_string(groups) + " groups";
+    out += (groups ? " (baselines " : " (baseline ") + baselines + "), " + std::to_string(plan.levels.size())
+        + (plan.levels.size() == 1 ? " level, " : " levels, ") + std::to_string(plan.repetitions)
+        + (plan.repetitions == 1 ? " repetition: " : " repetitions: ") + std::to_string(plan.runCount()) + " runs of "
+        + planDurationText(plan.durationUs)
+        + (plan.warmupUs ? " (+" + planDurationText(plan.warmupUs) + " warm-up)" : "") + ", "
+        + experimentOrderName(plan.order) + ", about "
+        + wallTimeText(static_cast<double>(plan.plannedDurationUs()) / 1e6);
+    return out;
+}
+
+uint64_t ExperimentPlan::plannedDurationUs() const
+{
+    const uint64_t runs = runCount();
+    return runs * (warmupUs + durationUs) + (runs > 0 ? runs - 1 : 0) * cooldownUs;
 }
 
 const char* experimentOrderName(ExperimentOrder order)

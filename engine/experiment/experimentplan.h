@@ -111,6 +111,9 @@ struct ExperimentPlan
     /// The groups in the order their first target appears; empty when the plan has none.
     std::vector<std::string> groups() const;
     size_t runCount() const { return levels.size() * targets.size() * repetitions; }
+    /// The planned wall time: every run's warm-up and measured time, and the cool-downs between
+    /// runs (what the CLI prints before it starts and the GUI's plan editor shows before Run).
+    uint64_t plannedDurationUs() const;
     /// The complete configuration of the run of target in cell.
     RunConfig runConfig(size_t cell, size_t target) const;
     /// Every run in the order they are made.
@@ -126,6 +129,15 @@ Result<ExperimentPlan> parseExperimentPlan(const std::string& json);
 std::string experimentPlanToJson(const ExperimentPlan& plan, int indent = -1);
 
 const char* experimentOrderName(ExperimentOrder order);
+
+/// The plan in one line, before it runs (the CLI prints it, the GUI's plan editor shows it): "2 targets
+/// (baseline NEG), 3 levels, 2 repetitions: 12 runs of 10s (+2s warm-up), interleaved, about 2m46s".
+std::string planSummaryText(const ExperimentPlan& plan);
+/// "45s", "2m46s", "1h05m": a wall time in seconds, rounded.
+std::string wallTimeText(double seconds);
+
+/// The label of a level of a sweep along axis ("c50", "t4", "R1500"), as "sweep" names its levels.
+std::string sweepLevelLabel(const std::string& axis, const RunConfig& load);
 
 /// The shortest exact spelling of a duration, as plans write it: "2m", "30s", "500ms", "1250us".
 std::string planDurationText(uint64_t us);

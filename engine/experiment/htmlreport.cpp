@@ -5,13 +5,16 @@
 #include "experiment/frontdoorhtml.h"
 #include "experiment/htmlscrape.h"
 #include "experiment/kneecurve.h"
+#include "report/palette.h"
 #include "report/svgchart.h"
 #include "report/units.h"
 #include "run/runcontroller.h"
 #include "store/csvexport.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -31,7 +34,10 @@ table { border-collapse: collapse; margin: 8px 0; }
 th, td { border: 1px solid #ccc; padding: 4px 8px; text-align: left; white-space: nowrap; vertical-align: top; }
 th { background: #f2f2f2; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
-#results-table td:last-child { white-space: normal; min-width: 14em; }
+table.fit { width: 100%; }
+table.fit th, table.fit td { white-space: normal; }
+.verdict { min-width: 12em; }
+span.swatch { display: inline-block; width: 10px; height: 10px; margin-right: 6px; border-radius: 2px; }
 tr.baseline td { background: #f7fbff; }
 tr.warning td { background: #fff4e5; color: #8a4b00; white-space: normal; border-left: 4px solid #e67e22; }
 div.warning { background: #fff4e5; border-left: 4px solid #e67e22; padding: 8px 12px; margin: 8px 0; color: #8a4b00; }
@@ -53,27 +59,32 @@ bool numeric(const std::string& cell)
     return !cell.empty() && (std::isdigit(static_cast<unsigned char>(cell[0])) || cell == "-");
 }
 
-std::string latencyMs(double us)
-{
-    return std::isfinite(us) ? formatTimeUs(us) : "-";
-}
-
 /// The series of the per-level charts: one per group and target, as the GUI's charts have them.
 struct LevelSeries
 {
     std::string name;
+    std::string color;
     std::vector<double> rps, rpsSd, p50Ms, p99Ms;
 };
+
+/// The window's colour of a series (ui/pages/experimentchartdata.cpp): its target's, by session id,
+/// else by its place among the series.
+std::string seriesColor(const ExperimentTarget& target, int64_t order)
+{
+    return targetColorHex(target.sessionTargetId ? target.sessionTargetId : order);
+}
 
 std::vector<LevelSeries> levelSeries(const ExperimentResults& results)
 {
     std::vector<LevelSeries> out;
     const std::vector<std::string> groups = results.grouped() ? results.groups : std::vector<std::string> { "" };
     const size_t levels = results.plan.levels.size();
+    int64_t order = 0;
     for (const std::string& group : groups)
         for (size_t t = 0; t < results.plan.targets.size(); ++t) {
             LevelSeries s;
             s.name = group.empty() ? results.plan.targets[t].name : group + " " + results.plan.targets[t].name;
+            s.color = seriesColor(results.plan.targets[t], ++order);
             s.rps = s.rpsSd = s.p50Ms = s.p99Ms = std::vector<double>(levels, NAN);
             bool any = false;
             for (const ExperimentRow& r : results.rows) {
@@ -89,6 +100,16 @@ std::vector<LevelSeries> levelSeries(const ExperimentResults& results)
     return out;
 }
 
+/// The colour of a results row: its series' in the charts (group and target).
+std::string seriesColorOfRow(const ExperimentResults& results, const ExperimentRow& row)
+{
+    const std::string name = row.group.empty() ? results.plan.targets.at(row.target).name
+                                               : row.group + " " + results.plan.targets.at(row.target).name;
+    for (const LevelSeries& s : levelSeries(results))
+        if (s.name == name) return s.color;
+    return seriesColor(results.plan.targets.at(row.target), static_cast<int64_t>(row.target) + 1);
+}
+
 std::string charts(const ExperimentResults& results)
 {
     const std::vector<LevelSeries> series = levelSeries(results);
@@ -101,9 +122,9 @@ std::string charts(const ExperimentResults& results)
     SvgLineChart latency { "Latency per level: p50 solid, p99 dashed", "level", "latency (ms)", levels, {} };
     for (size_t i = 0; i < series.size(); ++i) {
         const LevelSeries& s = series[i];
-        bars.groups.push_back({ s.name, reportSeriesColor(i), s.rps, s.rpsSd });
+        bars.groups.push_back({ s.name, s.color, s.rps, s.rpsSd });
         for (const bool p99 : { false, true }) {
-            SvgLineSeries line { s.name + (p99 ? " p99" : " p50"), reportSeriesColor(i), p99, {} };
+            SvgLineSeries line { s.name + (p99 ? " p99" : " p50"), s.color, p99, {} };
             const std::vector<double>& v = p99 ? s.p99Ms : s.p50Ms;
             for (size_t l = 0; l < v.size(); ++l)
                 if (std::isfinite(v[l])) line.points.push_back({ static_cast<double>(l), v[l], "" });
@@ -121,7 +142,10 @@ std::string charts(const ExperimentResults& results)
             {} };
         for (size_t i = 0; i < knee.size(); ++i)
             for (const bool p99 : { false, true }) {
-                SvgLineSeries line { knee[i].name + (p99 ? " p99" : " p50"), reportSeriesColor(i), p99, {} };
+                std::string color = reportSeriesColor(i);
+                for (const LevelSeries& s : series)
+                    if (s.name == knee[i].name) color = s.color; // as the window's knee chart
+                SvgLineSeries line { knee[i].name + (p99 ? " p99" : " p50"), color, p99, {} };
                 for (const KneePoint& p : knee[i].points)
                     if (std::isfinite(p99 ? p.p99Us : p.p50Us))
                         line.points.push_back({ p.requestsPerS, (p99 ? p.p99Us : p.p50Us) / 1000, p.label });
@@ -146,12 +170,38 @@ std::string warningsSection(const std::vector<ComparabilityWarning>& warnings)
     return out;
 }
 
+/// The latency columns in ms, the unit in the header (the text table keeps wrk's units per cell).
+void latencyColumnsInMs(const ExperimentResults& results, std::vector<std::vector<std::string>>& rows)
+{
+    for (const auto& [key, field] :
+        { std::pair { "p50", &ExperimentRow::p50Us }, std::pair { "p99", &ExperimentRow::p99Us } }) {
+        const auto column = std::find(rows.front().begin(), rows.front().end(), key);
+        if (column == rows.front().end()) continue;
+        const size_t c = static_cast<size_t>(column - rows.front().begin());
+        std::vector<double> values;
+        for (const ExperimentRow& r : results.rows)
+            if ((r.*field).n > 0) values.push_back((r.*field).mean);
+        const int decimals = msDecimalsFor(values);
+        rows.front()[c] = std::string(key) + " (ms)";
+        for (size_t i = 1; i < rows.size() && i - 1 < results.rows.size(); ++i) {
+            const SampleStats& st = results.rows[i - 1].*field;
+            rows[i][c] = st.n == 0     ? "-"
+                : std::isnan(st.stdev) ? msText(st.mean, decimals)
+                                       : msText(st.mean, decimals) + " \xC2\xB1 " + msText(st.stdev, decimals);
+        }
+    }
+}
+
 std::string resultsTable(const ExperimentResults& results, const std::vector<ComparabilityWarning>& warnings)
 {
-    const std::vector<std::vector<std::string>> rows = resultsTableRows(results);
-    std::string out = "<div class=\"scroll\"><table id=\"results-table\">\n<thead><tr>";
-    for (const std::string& c : rows.front())
-        out += "<th>" + h(c) + "</th>";
+    std::vector<std::vector<std::string>> rows = resultsTableRows(results);
+    latencyColumnsInMs(results, rows);
+    const size_t verdict
+        = static_cast<size_t>(std::find(rows.front().begin(), rows.front().end(), "verdict") - rows.front().begin());
+    // Every column inside the page (the verdict above all): cells wrap rather than scroll sideways.
+    std::string out = "<div class=\"scroll\"><table id=\"results-table\" class=\"fit\">\n<thead><tr>";
+    for (size_t c = 0; c < rows.front().size(); ++c)
+        out += (c == verdict ? "<th class=\"verdict\">" : "<th>") + h(rows.front()[c]) + "</th>";
     out += "</tr></thead>\n<tbody>\n";
     std::string lastScope;
     for (size_t i = 1; i < rows.size(); ++i) {
@@ -165,8 +215,16 @@ std::string resultsTable(const ExperimentResults& results, const std::vector<Com
                         + "</td></tr>\n";
         lastScope = scope;
         out += r.baseline ? "<tr class=\"baseline\">" : "<tr>";
-        for (size_t c = 0; c < rows[i].size(); ++c)
-            out += (c >= 2 && numeric(rows[i][c]) ? "<td class=\"num\">" : "<td>") + h(rows[i][c]) + "</td>";
+        const size_t targetColumn = results.grouped() ? 2 : 1;
+        for (size_t c = 0; c < rows[i].size(); ++c) {
+            const std::string swatch = c == targetColumn
+                ? "<span class=\"swatch\" style=\"background: " + seriesColorOfRow(results, r) + "\"></span>"
+                : std::string();
+            out += (c == verdict                           ? "<td class=\"verdict\">"
+                           : c >= 2 && numeric(rows[i][c]) ? "<td class=\"num\">"
+                                                           : "<td>")
+                + swatch + h(rows[i][c]) + "</td>";
+        }
         out += "</tr>\n";
     }
     return out + "</tbody></table></div>\n";
@@ -215,11 +273,15 @@ std::string runsSection(const ExperimentResults& results)
     const bool study = results.kind == ExperimentKind::Study;
     std::string out = "<div class=\"scroll\"><table id=\"runs-table\"><thead><tr><th>run</th>"
         + std::string(grouped ? "<th>group</th>" : "") + "<th>level</th>" + (study ? "<th>variant</th>" : "")
-        + "<th>target</th><th>URL</th><th>tags</th><th>status</th><th>started</th><th>req/s</th><th>p50</th>"
-          "<th>p99</th><th>errors</th><th>non-2xx</th><th>threads</th><th>connections</th><th>duration</th>"
+        + "<th>target</th><th>URL</th><th>tags</th><th>status</th><th>started</th><th>req/s</th><th>p50 (ms)</th>"
+          "<th>p99 (ms)</th><th>errors</th><th>non-2xx</th><th>threads</th><th>connections</th><th>duration</th>"
           "<th>rate</th><th>protocol</th><th>TLS verify</th><th>engine</th><th>loader host</th><th>source</th>"
           "</tr></thead><tbody>\n";
     std::string details;
+    std::vector<double> latencies;
+    for (const RunRecord& r : results.runs)
+        if (r.hasTotals) latencies.push_back(r.totals.latency.p50Us);
+    const int decimals = msDecimalsFor(latencies);
     for (const RunRecord& r : results.runs) {
         const ExperimentRow* row = rowOf.count(r.id) ? rowOf[r.id] : nullptr;
         const RunConfig c = r.config.normalized();
@@ -233,8 +295,9 @@ std::string runsSection(const ExperimentResults& results)
             + (grouped ? cell(row ? row->group : "-") : "") + cell(row ? row->cellLabel : "-")
             + (study ? cell(row ? row->targetName : "-") : std::string()) + cell(r.targetName) + cell(r.url)
             + cell(tags) + cell(runStatusName(r.status)) + cell(r.startedAtMs ? isoTimestamp(r.startedAtMs) : "-")
-            + num(has ? groupedNumber(r.totals.requestsPerS) : "-") + num(has ? latencyMs(r.totals.latency.p50Us) : "-")
-            + num(has ? latencyMs(r.totals.latency.p99Us) : "-")
+            + num(has ? groupedNumber(r.totals.requestsPerS) : "-")
+            + num(has ? msText(r.totals.latency.p50Us, decimals) : "-")
+            + num(has ? msText(r.totals.latency.p99Us, decimals) : "-")
             + num(has ? std::to_string(r.totals.errors.transportErrors()) : "-")
             + num(has ? std::to_string(r.totals.non2xx) : "-") + num(std::to_string(c.threads))
             + num(std::to_string(c.connections)) + cell(planDurationText(c.durationUs)) + cell(rateText(c))
@@ -256,12 +319,45 @@ std::string runsSection(const ExperimentResults& results)
 
 } // namespace
 
-const char* reportSeriesColor(size_t i)
+std::string reportSeriesColor(size_t i)
 {
-    // Okabe-Ito's colour-blind-safe palette, black left out (it reads as an axis).
-    static const char* const colors[]
-        = { "#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#999999" };
-    return colors[i % (sizeof colors / sizeof colors[0])];
+    return targetColorHex(static_cast<int64_t>(i) + 1);
+}
+
+int msDecimalsFor(const std::vector<double>& us)
+{
+    double smallest = NAN;
+    for (double v : us)
+        if (std::isfinite(v) && v > 0 && !(v >= smallest)) smallest = v;
+    if (std::isnan(smallest)) return 2;
+    // The smallest value keeps two significant digits or more, with 1 to 3 decimals: a column holding
+    // 0.059 ms reads 0.059 and 1.140; one whose smallest is 1.14 ms, 1.14; from 10 ms, 25.0.
+    const int decimals = 2 - static_cast<int>(std::floor(std::log10(smallest / 1000.0)));
+    return std::clamp(decimals, 1, 3);
+}
+
+std::string msText(double us, int decimals)
+{
+    if (!std::isfinite(us)) return "-";
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, us / 1000.0);
+    return buf;
+}
+
+std::string htmlReportHead(const std::string& title)
+{
+    return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+           "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+           "style-src 'unsafe-inline'\">\n"
+           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>"
+        + h(title) + " \xE2\x80\x94 wrkbench report</title>\n<style>" + STYLE + "</style>\n</head>\n<body>\n";
+}
+
+std::string htmlReportFoot(const HtmlReportOptions& options)
+{
+    std::string out = "<footer>Written by wrkbench " + h(engineVersion());
+    if (options.generatedAtMs) out += " on " + h(isoTimestamp(options.generatedAtMs));
+    return out + ". One self-contained file: nothing is loaded from the network.</footer>\n</body>\n</html>\n";
 }
 
 std::string formatHtmlReport(const ExperimentResults& results, const HtmlReportOptions& options)
@@ -271,11 +367,7 @@ std::string formatHtmlReport(const ExperimentResults& results, const HtmlReportO
     const std::string title = e.name.empty() ? (study ? "Study " : "Experiment ") + std::to_string(e.id) : e.name;
     const std::vector<ComparabilityWarning> warnings = experimentComparability(results);
 
-    std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-                      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-                      "style-src 'unsafe-inline'\">\n"
-                      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>"
-        + h(title) + " \xE2\x80\x94 wrkbench report</title>\n<style>" + STYLE + "</style>\n</head>\n<body>\n";
+    std::string out = htmlReportHead(title);
     out += "<header><h1>" + h(title) + "</h1>\n<p class=\"meta\">" + (study ? "Study " : "Experiment ")
         + std::to_string(e.id);
     if (!options.sessionName.empty()) out += " in session <code>" + h(options.sessionName) + "</code>";
@@ -308,10 +400,7 @@ std::string formatHtmlReport(const ExperimentResults& results, const HtmlReportO
     out += "<section id=\"method\">\n<h2>Method</h2>\n<p>" + h(reportMethodText(results)) + "</p>\n</section>\n";
     out += "<section id=\"runs\">\n<h2>Runs</h2>\n" + runsSection(results) + "</section>\n";
     out += frontDoorHtmlSection(results); // "" without --backend-from / --upstream-time runs
-    out += "<footer>Written by wrkbench " + h(engineVersion());
-    if (options.generatedAtMs) out += " on " + h(isoTimestamp(options.generatedAtMs));
-    out += ". One self-contained file: nothing is loaded from the network.</footer>\n</body>\n</html>\n";
-    return out;
+    return out + htmlReportFoot(options);
 }
 
 } // namespace wb

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace wb {
 
@@ -25,7 +26,16 @@ struct HtmlReportOptions
 /// The whole report, from <!DOCTYPE html> to </html>.
 std::string formatHtmlReport(const ExperimentResults& results, const HtmlReportOptions& options = {});
 
-/// The colour of the i-th series of a report chart (a fixed, colour-blind-friendly cycle).
-const char* reportSeriesColor(size_t i);
+/// The colour of the i-th series of a report chart: the window's palette in order (report/palette.h).
+std::string reportSeriesColor(size_t i);
+
+/// What every report of this kind begins and ends with: the head (the inline style, the
+/// Content-Security-Policy that forbids loading anything) and the footer. comparisonhtml.h too.
+std::string htmlReportHead(const std::string& title);
+std::string htmlReportFoot(const HtmlReportOptions& options);
+/// Latency cells of one column in milliseconds with the digits its smallest value needs ("0.059",
+/// "1.140"): the unit goes in the header, never beside the numbers.
+int msDecimalsFor(const std::vector<double>& us);
+std::string msText(double us, int decimals);
 
 } // namespace wb

@@ -94,7 +94,7 @@ TEST_F(HtmlReportCli, StudyWritesOneEscapedFileWithAWarningRow)
     const auto again = cli({ "experiment-report", "--db", m_db, "--experiment", "1", "--html", "-" });
     ASSERT_EQ(again.exitCode, 0) << again.err;
     EXPECT_EQ(again.out.rfind("<!DOCTYPE html>", 0), 0U);
-    EXPECT_NE(again.out.find("<table id=\"results-table\">"), std::string::npos);
+    EXPECT_NE(again.out.find("<table id=\"results-table\" class=\"fit\">"), std::string::npos);
     EXPECT_NE(again.out.find("<tr class=\"warning\">"), std::string::npos);
     EXPECT_EQ(again.out.find("WARNING"), std::string::npos); // no terminal table mixed in
 
@@ -122,7 +122,7 @@ TEST_F(HtmlReportCli, RendersInAHeadlessBrowser)
     const auto dom = test::runProcess(dumpArgs, 120'000);
     ASSERT_EQ(dom.exitCode, 0) << dom.err;
     // The DOM as the browser built it: the tables, the warning row, three charts... and no script element.
-    EXPECT_NE(dom.out.find("<table id=\"results-table\">"), std::string::npos) << dom.out.substr(0, 2000);
+    EXPECT_NE(dom.out.find("<table id=\"results-table\" class=\"fit\">"), std::string::npos) << dom.out.substr(0, 2000);
     EXPECT_NE(dom.out.find("<table id=\"runs-table\">"), std::string::npos);
     EXPECT_NE(dom.out.find("<tr class=\"warning\">"), std::string::npos);
     EXPECT_NE(dom.out.find("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\""), std::string::npos);

@@ -6,7 +6,8 @@
 # opens the probe dialog, Esc closes it. A run written by wrkbench-cli into the
 # open session must show up; Ctrl+2, Ctrl+A, Ctrl+Shift+C compare the two runs;
 # Enter opens one. A new target on a closed port: F5 is stopped by the pre-run
-# probe's question, Esc (Cancel) sends nothing. Ctrl+Q quits cleanly.
+# probe's question, Esc (Cancel) sends nothing. Ctrl+Shift+N opens the plan editor on a
+# template, Esc closes it. Ctrl+Q quits cleanly.
 #
 #   tests/ui/e2e-xvfb.sh [BUILD_DIR] [--screenshots DIR]
 #   tests/ui/e2e-xvfb.sh build --screenshots docs/screenshots   # refresh the docs' pictures
@@ -197,6 +198,20 @@ if ! (exec 3<>/dev/tcp/127.0.0.1/9) 2>/dev/null; then
     runs_after=$("$cli" runs --db "$session" --csv | tail -n +2 | grep -c . || true)
     [ "$runs_after" -eq "$runs_before" ] || fail "a run was stored after Cancel ($runs_before -> $runs_after)"
 fi
+
+step "Ctrl+4: the empty Experiments tab; Ctrl+Shift+N: the plan editor on a template; Esc closes it"
+key ctrl+4
+shot experiments-empty
+key ctrl+shift+n
+plan_window=$(xdotool search --sync --onlyvisible --name "New experiment" | head -1)
+[ -n "$plan_window" ] || fail "Ctrl+Shift+N did not open the plan editor"
+sleep 0.5
+shot plan-editor "$plan_window"
+xdotool windowfocus --sync "$plan_window" 2>/dev/null || true
+xdotool key --clearmodifiers Escape
+for _ in $(seq 150); do xdotool search --onlyvisible --name "New experiment" >/dev/null || break; sleep 0.1; done
+xdotool search --onlyvisible --name "New experiment" >/dev/null && fail "Esc did not close the plan editor"
+key ctrl+1
 
 if [ -n "$shots" ]; then
     # Only for the pictures (about 20 s): an experiment made by wrkbench-cli, shown in Ctrl+4.

@@ -94,7 +94,7 @@ private slots:
         QVERIFY(page->exportHtml(html));
         const QString text = readAll(html);
         QVERIFY(text.startsWith(QStringLiteral("<!DOCTYPE html>")));
-        QVERIFY(text.contains(QStringLiteral("<table id=\"results-table\">")));
+        QVERIFY(text.contains(QStringLiteral("<table id=\"results-table\" class=\"fit\">")));
         QVERIFY(text.contains(QStringLiteral("<tr class=\"warning\">")));
         QVERIFY(text.contains(QStringLiteral("lab.wrkbench")));
         QVERIFY(!page->exportHtml(m_dir.filePath(QStringLiteral("missing/x.html"))));

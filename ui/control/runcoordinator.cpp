@@ -38,7 +38,21 @@ void RunCoordinator::setDocument(SessionDocument* doc)
 
 void RunCoordinator::setExperimentTask(ExperimentTask* task)
 {
+    if (m_experiment) disconnect(m_experiment, nullptr, this, nullptr);
     m_experiment = task;
+    // An experiment's runs are this window's runs too: the status bar's "last run" says each one.
+    if (m_experiment)
+        connect(m_experiment, &ExperimentTask::progress, this, [this](const ExperimentProgress& p) {
+            if (p.event != ExperimentProgress::Event::RunFinished || p.runId == 0) return;
+            setLastRunNote(p.status == RunStatus::Failed
+                    ? tr("last run #%1 failed (experiment)").arg(p.runId)
+                    : tr("last run #%1 stored %2 (%3, %4 req/s, experiment %5/%6)")
+                          .arg(p.runId)
+                          .arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")),
+                              QString::fromUtf8(runStatusName(p.status)), formatCount(p.requestsPerS))
+                          .arg(p.runsDone)
+                          .arg(p.runsTotal));
+        });
 }
 
 RunSetup RunCoordinator::planFor(const Target& target, LoadProfile profile, bool profileModified)

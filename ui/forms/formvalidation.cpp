@@ -155,12 +155,21 @@ FieldErrors checkTargetForm(const TargetForm& form, const QStringList& takenName
         errors[QStringLiteral("url")] = q(url.error());
     } else if (isBuiltinUrl(*url) && url->isTls()) {
         errors[QStringLiteral("url")] = QStringLiteral("the built-in server speaks plain http: use http://builtin/...");
+    } else if (const qsizetype hash = urlText.indexOf(QLatin1Char('#')); hash >= 0) {
+        // A fragment stays in the browser: the request would go out without it.
+        errors[QStringLiteral("url")]
+            = QStringLiteral("'%1' is never sent (a fragment stays in the browser): remove it").arg(urlText.mid(hash));
     }
     t.url = urlText.toStdString();
 
-    const QString method = form.method.trimmed().toUpper();
+    const QString method = form.method.trimmed();
     if (method.isEmpty()) {
         errors[QStringLiteral("method")] = QStringLiteral("a method is needed (GET, POST, ...)");
+    } else if (std::any_of(method.begin(), method.end(),
+                   [](QChar c) { return c >= QLatin1Char('a') && c <= QLatin1Char('z'); })) {
+        // Methods are case-sensitive (RFC 9110): "get" is not GET, and it is sent as it is shown.
+        errors[QStringLiteral("method")]
+            = QStringLiteral("methods are case-sensitive and sent as typed: type %1").arg(method.toUpper());
     } else {
         for (QChar c : method)
             if (c < QLatin1Char('A') || c > QLatin1Char('Z')) {

@@ -46,31 +46,6 @@ QString formatSpread(double stdev, double mean)
     return text;
 }
 
-/// Sample coefficient of variation in percent; NaN with fewer than two values or a zero mean.
-double cvPct(const std::vector<double>& values)
-{
-    if (values.size() < 2) return std::numeric_limits<double>::quiet_NaN();
-    double mean = 0;
-    for (double v : values)
-        mean += v;
-    mean /= static_cast<double>(values.size());
-    if (mean <= 0) return std::numeric_limits<double>::quiet_NaN();
-    double squares = 0;
-    for (double v : values)
-        squares += (v - mean) * (v - mean);
-    return std::sqrt(squares / static_cast<double>(values.size() - 1)) / mean * 100.0;
-}
-
-/// The latency rows whose noise the intervals tell (an interval keeps these of its requests).
-struct NoiseField
-{
-    const char* key;
-    double LatencySummary::*field;
-};
-const NoiseField NOISE_LATENCIES[] = { { "avg", &LatencySummary::meanUs }, { "p50", &LatencySummary::p50Us },
-    { "p75", &LatencySummary::p75Us }, { "p90", &LatencySummary::p90Us }, { "p99", &LatencySummary::p99Us },
-    { "p99_9", &LatencySummary::p999Us }, { "p99_99", &LatencySummary::p9999Us }, { "max", &LatencySummary::maxUs } };
-
 const QColor NOISE_GREY(0x75, 0x75, 0x75);
 
 } // namespace
@@ -112,66 +87,21 @@ CompareModel::RateSpread CompareModel::rateSpreadOf(const RunData& data)
     return spread;
 }
 
-std::map<QString, double> CompareModel::intervalNoiseOf(const RunData& data)
+std::map<std::string, double> CompareModel::intervalNoiseOf(const RunData& data)
 {
-    // The same intervals as rateSpreadOf: a short last one is mostly noise itself.
-    double longestS = 0;
-    for (const IntervalRecord& r : data.intervals)
-        longestS = std::max(longestS, r.endS - r.startS);
-    std::vector<const IntervalRecord*> whole;
-    for (const IntervalRecord& r : data.intervals)
-        if (longestS > 0 && r.endS - r.startS >= longestS / 2) whole.push_back(&r);
-    std::map<QString, double> noise;
-    std::vector<double> rates;
-    for (const IntervalRecord* r : whole)
-        rates.push_back(r->requestsPerS());
-    noise[QStringLiteral("rps")] = cvPct(rates);
-    for (const NoiseField& f : NOISE_LATENCIES) {
-        std::vector<double> values;
-        for (const IntervalRecord* r : whole)
-            if (!std::isnan(r->latency.*f.field)) values.push_back(r->latency.*f.field);
-        noise[QString::fromLatin1(f.key)] = cvPct(values);
-    }
-    return noise;
-}
-
-bool CompareModel::sameSetup(int i, int j) const
-{
-    const RunRecord& a = m_runs[static_cast<size_t>(i)];
-    const RunRecord& b = m_runs[static_cast<size_t>(j)];
-    return a.targetId == b.targetId && describeLoad(a.config) == describeLoad(b.config);
+    return intervalNoisePct(data);
 }
 
 double CompareModel::noisePct(const QString& key, int run) const
 {
-    if (run < 0 || run >= static_cast<int>(m_runs.size())) return NOT_KNOWN;
-    // Repetitions of the same setup: how much their results differ is the noise a comparison
-    // with another setup faces (the studies' "± over N runs").
-    std::vector<double> repeated;
-    for (int j = 0; j < static_cast<int>(m_runs.size()); ++j)
-        if (sameSetup(run, j))
-            if (const double v = value(key, j); !std::isnan(v)) repeated.push_back(v);
-    if (repeated.size() >= 2) return cvPct(repeated);
-    const auto& noise = m_noise[static_cast<size_t>(run)];
-    const auto it = noise.find(key);
-    return it == noise.end() ? NOT_KNOWN : it->second;
+    if (run < 0) return NOT_KNOWN;
+    return m_comparison.noisePct(key.toStdString(), static_cast<size_t>(run));
 }
 
 double CompareModel::noiseAgainstBaselinePct(const QString& key, int run) const
 {
-    if (run <= 0 || run >= static_cast<int>(m_runs.size())) return NOT_KNOWN;
-    auto ofIntervals = [&](int i) {
-        const auto& noise = m_noise[static_cast<size_t>(i)];
-        const auto it = noise.find(key);
-        return it == noise.end() ? NOT_KNOWN : it->second;
-    };
-    // Two runs of one setup: only their own intervals say how much either varies by itself.
-    const bool repeats = sameSetup(0, run);
-    const double a = repeats ? ofIntervals(0) : noisePct(key, 0);
-    const double b = repeats ? ofIntervals(run) : noisePct(key, run);
-    if (std::isnan(a)) return b;
-    if (std::isnan(b)) return a;
-    return std::max(a, b);
+    if (run <= 0) return NOT_KNOWN;
+    return m_comparison.noiseAgainstBaselinePct(key.toStdString(), static_cast<size_t>(run));
 }
 
 bool CompareModel::withinNoise(const QString& key, int run) const
@@ -212,19 +142,20 @@ void CompareModel::arrange(int64_t baselineId)
 {
     m_runs.clear();
     m_spread.clear();
-    m_noise.clear();
+    m_comparison = {};
     auto it = std::find_if(m_given.begin(), m_given.end(), [&](const RunRecord& r) { return r.id == baselineId; });
     const size_t first = it == m_given.end() ? 0 : static_cast<size_t>(it - m_given.begin());
     if (m_given.empty()) return;
     m_runs.push_back(m_given[first]);
     m_spread.push_back(m_givenSpread[first]);
-    m_noise.push_back(m_givenNoise[first]);
+    m_comparison.intervalNoise.push_back(m_givenNoise[first]);
     for (size_t i = 0; i < m_given.size(); ++i) {
         if (i == first) continue;
         m_runs.push_back(m_given[i]);
         m_spread.push_back(m_givenSpread[i]);
-        m_noise.push_back(m_givenNoise[i]);
+        m_comparison.intervalNoise.push_back(m_givenNoise[i]);
     }
+    m_comparison.runs = m_runs;
 }
 
 void CompareModel::setBaseline(int index)
@@ -487,7 +418,15 @@ void CompareModel::buildRows()
     section("config", tr("Configuration"));
     text("target", "Target", [](const RunRecord& r) { return QString::fromStdString(r.targetName); });
     text("url", "URL", [](const RunRecord& r) { return QString::fromStdString(r.url); });
-    text("load", "Load", [](const RunRecord& r) { return describeLoad(r.config); });
+    text("method", "Method", [](const RunRecord& r) { return QString::fromStdString(r.config.request.method); });
+    // Every header as sent: runs that differ only there are told apart (one line: the rows are one line high).
+    text("headers", "Headers", [](const RunRecord& r) {
+        QStringList lines;
+        for (const Header& h : r.config.request.headers)
+            lines << QString::fromStdString(h.name + ": " + h.value);
+        return lines.isEmpty() ? QStringLiteral("—") : lines.join(QStringLiteral("; "));
+    });
+    text("load", "Load", [](const RunRecord& r) { return describeRunLoad(r); });
     text("protocol", "Protocol", [](const RunRecord& r) {
         // An imported wrk log spoke HTTP/1.1; a run stored before schema 5 did too.
         return describeProtocol(r.config, r.totals.protocol);

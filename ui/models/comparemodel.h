@@ -16,6 +16,7 @@
 // failed) and one row per expression any compared run had, pass or fail with
 // the value ("✓ 181.2ms", "✗ 312.0ms"; "—" for a run not judged by it).
 
+#include "experiment/runcomparison.h"
 #include "store/sessiontypes.h"
 
 #include <QAbstractTableModel>
@@ -102,7 +103,7 @@ public:
     bool withinNoise(const QString& key, int run) const;
     /// Coefficients of variation (%) of req/s and the latency fields between a stored run's
     /// intervals (those at least half as long as the longest), by metric key.
-    static std::map<QString, double> intervalNoiseOf(const RunData& data);
+    static std::map<std::string, double> intervalNoiseOf(const RunData& data);
     /// The colour of run i in every chart and card: its target's, with a variant
     /// per repeated target in the order given (so it does not change with the baseline).
     QColor runColor(int run) const;
@@ -142,15 +143,13 @@ private:
     /// The two CSV rows of one SLO expression (see toCsv).
     std::string sloCsvRows(const std::string& expr) const;
 
-    /// Runs i and j measured the same target under the same load (repetitions of one setup).
-    bool sameSetup(int i, int j) const;
-
     std::vector<RunRecord> m_given;
     std::vector<RateSpread> m_givenSpread;
-    std::vector<std::map<QString, double>> m_givenNoise;
+    std::vector<std::map<std::string, double>> m_givenNoise;
     std::vector<RunRecord> m_runs;
     std::vector<RateSpread> m_spread;
-    std::vector<std::map<QString, double>> m_noise; ///< intervalNoiseOf, by shown run
+    /// The shown runs with their interval noise: the noise rule's owner (experiment/runcomparison.h).
+    RunComparison m_comparison;
     std::vector<Row> m_rows;
 };
 

@@ -37,6 +37,16 @@ void ProfileListModel::refresh()
     syncRows(all(), sameProfile);
 }
 
+void ProfileListModel::setModifiedId(int64_t id)
+{
+    if (id == m_modifiedId) return;
+    const int64_t before = m_modifiedId;
+    m_modifiedId = id;
+    for (const int64_t changed : { before, id })
+        if (const int row = changed ? rowOfId(changed) : -1; row >= 0)
+            emit dataChanged(index(row, 0), index(row, 0), { Qt::DisplayRole });
+}
+
 int ProfileListModel::columnCount(const QModelIndex& parent) const
 {
     return parent.isValid() ? 0 : 1;
@@ -48,6 +58,9 @@ QVariant ProfileListModel::data(const QModelIndex& index, int role) const
     const LoadProfile& p = record(index.row());
     switch (role) {
     case Qt::DisplayRole:
+        // What Run will use is not the profile as chosen: the combo says so.
+        if (p.id == m_modifiedId && p.id != 0) return tr("%1 (modified)").arg(QString::fromStdString(p.name));
+        return QString::fromStdString(p.name);
     case Qt::EditRole:
         return QString::fromStdString(p.name);
     case Qt::ToolTipRole:

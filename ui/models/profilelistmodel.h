@@ -24,6 +24,10 @@ public:
     explicit ProfileListModel(QObject* parent = nullptr);
     void setDocument(SessionDocument* doc);
 
+    /// The profile (by id) whose fields were changed since it was chosen: it reads "Default (modified)";
+    /// 0: none.
+    void setModifiedId(int64_t id);
+
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
 
@@ -32,6 +36,7 @@ private:
     void refresh();
 
     QPointer<SessionDocument> m_doc;
+    int64_t m_modifiedId = 0;
 };
 
 } // namespace wb::ui

@@ -116,7 +116,7 @@ QVariant RunsTableModel::displayOf(const RunRecord& r, int column) const
     case StatusColumn:
         return QString::fromUtf8(runStatusName(r.status));
     case LoadColumn:
-        return describeLoad(r.config);
+        return describeRunLoad(r);
     case RequestsPerSColumn:
         return has ? formatRate(t.requestsPerS) : QStringLiteral("—");
     case P50Column:

@@ -2,6 +2,7 @@
 
 #include "charts/comparecharts.h"
 #include "experiment/comparability.h"
+#include "experiment/comparisonhtml.h"
 #include "models/comparemodel.h"
 #include "models/runseries.h"
 #include "pages/comparefrontdoor.h"
@@ -65,6 +66,7 @@ ComparePage::ComparePage(QWidget* parent)
     auto* menu = new QMenu(m_export);
     menu->addAction(tr("Report (table and charts) as PNG…"), this, &ComparePage::askExportReport);
     menu->addAction(tr("Table as CSV…"), this, &ComparePage::askExportCsv);
+    menu->addAction(tr("HTML report…"), this, &ComparePage::askExportHtml);
     menu->addAction(tr("Copy table (tab-separated)"), this, [this] { m_table->copyTable(); });
     menu->addAction(tr("Copy table as Markdown"), this, [this] { m_table->copyTableAsMarkdown(); });
     menu->addSeparator();
@@ -296,6 +298,34 @@ bool ComparePage::exportReport(const QString& path, int width, QString* error) c
         return false;
     }
     return true;
+}
+
+bool ComparePage::exportHtml(const QString& path, QString* error) const
+{
+    if (m_runs.empty()) return false;
+    ComparisonReportOptions options;
+    options.baselineId = m_model->baselineId();
+    options.generatedAtMs = QDateTime::currentMSecsSinceEpoch();
+    const std::string html = formatComparisonHtml(m_runs, options);
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)
+        || file.write(html.data(), static_cast<qint64>(html.size())) != static_cast<qint64>(html.size())) {
+        if (error) *error = file.errorString();
+        return false;
+    }
+    return true;
+}
+
+void ComparePage::askExportHtml()
+{
+    const QString path = chooseSaveFile(
+        this, tr("Export the comparison as HTML"), QStringLiteral("comparison.html"), tr("HTML (*.html)"));
+    if (path.isEmpty()) return;
+    QString error;
+    if (exportHtml(path, &error))
+        emit message(tr("Wrote %1").arg(path));
+    else
+        showError(this, tr("Export failed"), error);
 }
 
 void ComparePage::askExportCsv()

@@ -47,6 +47,10 @@ public:
     void retainRuns(const std::vector<int64_t>& existingIds);
 
     bool exportCsv(const QString& path, QString* error = nullptr) const;
+    /// The comparison as one self-contained HTML page (engine/experiment/comparisonhtml.h, as
+    /// `wrkbench-cli export --html` writes it), the shown baseline first.
+    bool exportHtml(const QString& path, QString* error = nullptr) const;
+    void askExportHtml();
     /// Ask where and write, as the Export button and File > Export do: the table as CSV,
     /// the whole comparison as one PNG, one chart ("rps", "spectrum" or "bars") as PNG.
     void askExportCsv();

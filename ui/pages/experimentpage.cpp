@@ -13,6 +13,7 @@
 #include "models/experimentresultsmodel.h"
 #include "pages/dialogs.h"
 #include "pages/experimentchartdata.h"
+#include "pages/planeditor.h"
 #include "session/sessiondocument.h"
 #include "text/format.h"
 #include "text/slotext.h"
@@ -60,7 +61,9 @@ ExperimentPage::ExperimentPage(QWidget* parent)
     , m_task(new ExperimentTask(this))
     , m_results(new ExperimentResultsModel(this))
     , m_list(new QTreeWidget(this))
-    , m_newButton(new QPushButton(tr("New from plan file…"), this))
+    , m_newButton(new QPushButton(tr("Open plan file…"), this))
+    , m_buildButton(new QPushButton(tr("New experiment…"), this))
+    , m_empty(new QLabel(this))
     , m_runButton(new QPushButton(tr("Run"), this))
     , m_stopButton(new QPushButton(tr("Stop"), this))
     , m_csvButton(new QPushButton(tr("Export CSV…"), this))
@@ -102,7 +105,23 @@ ExperimentPage::ExperimentPage(QWidget* parent)
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setWordWrap(false);
 
+    m_buildButton->setObjectName(QStringLiteral("newExperimentButton"));
+    m_buildButton->setToolTip(tr("Build a plan here: targets, load levels, repetitions, SLOs"));
+    m_newButton->setObjectName(QStringLiteral("openPlanButton"));
+    m_newButton->setToolTip(tr("A plan JSON as wrkbench-cli experiment takes it (examples/, docs/EXPERIMENTS.md)"));
+    m_empty->setObjectName(QStringLiteral("ExperimentEmpty"));
+    m_empty->setWordWrap(true);
+    m_empty->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_empty->setText(tr("<p><b>No experiments yet.</b> An experiment runs two or more targets at the same load "
+                        "levels, each several times and interleaved, and says whether they differ beyond their own "
+                        "noise.</p><p><b>New experiment…</b> builds one here, starting from a template with the "
+                        "session's first two targets: pick the targets and the baseline, the levels, the "
+                        "repetitions; the run count and about how long it takes are shown before Run.<br>"
+                        "<b>Open plan file…</b> reads a plan JSON as <code>wrkbench-cli experiment</code> takes it "
+                        "(see examples/ and docs/EXPERIMENTS.md).<br>Runs made already: select them in the Runs tab "
+                        "and press <b>Study…</b>.</p>"));
     auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_buildButton);
     buttons->addWidget(m_newButton);
     buttons->addWidget(m_runButton);
     buttons->addWidget(m_stopButton);
@@ -112,6 +131,7 @@ ExperimentPage::ExperimentPage(QWidget* parent)
     auto* topLayout = new QVBoxLayout(top);
     topLayout->setContentsMargins(0, 0, 0, 0);
     topLayout->addWidget(m_list, 1);
+    topLayout->addWidget(m_empty, 1);
     topLayout->addLayout(buttons);
     topLayout->addWidget(m_error);
     topLayout->addWidget(m_progress);
@@ -153,6 +173,7 @@ ExperimentPage::ExperimentPage(QWidget* parent)
     results->setStretchFactor(0, 2);
     results->setStretchFactor(1, 3);
     auto* bottom = new QWidget(this);
+    m_resultsArea = bottom;
     auto* bottomLayout = new QVBoxLayout(bottom);
     bottomLayout->setContentsMargins(0, 0, 0, 0);
     bottomLayout->addLayout(exports);
@@ -168,6 +189,7 @@ ExperimentPage::ExperimentPage(QWidget* parent)
     layout->addWidget(splitter);
 
     connect(m_newButton, &QPushButton::clicked, this, &ExperimentPage::askNewFromFile);
+    connect(m_buildButton, &QPushButton::clicked, this, &ExperimentPage::newExperiment);
     connect(m_runButton, &QPushButton::clicked, this, &ExperimentPage::runSelected);
     connect(m_stopButton, &QPushButton::clicked, this, &ExperimentPage::stop);
     connect(m_csvButton, &QPushButton::clicked, this, [this] { askExport(false); });
@@ -271,8 +293,29 @@ int64_t ExperimentPage::createFromPlanFile(const QString& path)
         showError(tr("%1: %2").arg(QFileInfo(path).fileName(), QString::fromStdString(plan.error())));
         return 0;
     }
+    return createFromPlan(std::move(*plan));
+}
+
+PlanEditor* ExperimentPage::newExperiment()
+{
+    if (!m_doc || m_doc->isReadOnly()) return nullptr;
+    auto* editor = new PlanEditor(m_doc, this);
+    editor->setAttribute(Qt::WA_DeleteOnClose);
+    editor->setTemplate();
+    connect(editor, &QDialog::accepted, this, [this, editor] {
+        auto plan = editor->plan();
+        if (!plan) return showError(QString::fromStdString(plan.error()));
+        if (createFromPlan(std::move(*plan)) && editor->runAfterCreate()) runSelected();
+    });
+    editor->open();
+    return editor;
+}
+
+int64_t ExperimentPage::createFromPlan(ExperimentPlan plan)
+{
+    if (!m_doc) return 0;
     std::vector<std::string> warnings;
-    auto id = ExperimentRunner::create(m_doc->store(), std::move(*plan), &warnings);
+    auto id = ExperimentRunner::create(m_doc->store(), std::move(plan), &warnings);
     if (!id) {
         showError(QString::fromStdString(id.error()));
         return 0;
@@ -342,6 +385,8 @@ void ExperimentPage::showProgress(const ExperimentProgress& p)
                                      .arg(p.runsTotal)
                                      .arg(eta));
         if (p.status == RunStatus::Failed && !p.message.empty()) showError(QString::fromStdString(p.message));
+        // Into the session's history now (Runs, the status bar's count), not only when the experiment ends.
+        if (m_doc && p.runId) m_doc->refreshRun(p.runId);
         emit runsAdded();
         if (selectedExperimentId() == m_task->experimentId()) loadResults();
     }
@@ -422,6 +467,11 @@ void ExperimentPage::updateButtons()
     const QTreeWidgetItem* item = m_list->currentItem();
     const QString status = item ? item->text(StatusColumn) : QString();
     m_newButton->setEnabled(m_doc && !m_doc->isReadOnly());
+    m_buildButton->setEnabled(m_newButton->isEnabled());
+    const bool empty = m_list->topLevelItemCount() == 0;
+    m_list->setVisible(!empty);
+    m_empty->setVisible(empty);
+    m_resultsArea->setVisible(!empty);
     m_runButton->setText(status == QLatin1String("planned") || status.isEmpty() ? tr("Run") : tr("Resume"));
     m_runButton->setEnabled(
         m_doc && id && !running && status != QLatin1String("completed") && status != QLatin1String("running"));

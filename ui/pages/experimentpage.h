@@ -27,6 +27,7 @@ namespace wb::ui {
 
 class ExperimentCharts;
 class KneeChart;
+class PlanEditor;
 class ExperimentResultsModel;
 class ExperimentTask;
 class SessionDocument;
@@ -45,6 +46,11 @@ public:
     /// Reads, validates and adds the plan in the JSON file at path, and selects
     /// it. On failure shows the parser's error under the buttons and returns 0.
     int64_t createFromPlanFile(const QString& path);
+    /// Adds plan (checked by its parser) to the session and selects it; 0 and the error shown on failure.
+    int64_t createFromPlan(ExperimentPlan plan);
+    /// "New experiment…": the plan editor (PlanEditor) on a template of the session's first targets,
+    /// open (not modal to the event loop); Create adds the plan, "Create and run" runs it too.
+    PlanEditor* newExperiment();
     /// Runs (or resumes) the selected experiment. False when none or one is running.
     bool runSelected();
     void stop();
@@ -91,6 +97,10 @@ private:
     ExperimentResultsModel* m_results;
     QTreeWidget* m_list;
     QPushButton* m_newButton;
+    QPushButton* m_buildButton; ///< "New experiment…": the plan editor
+    /// Said on the empty tab: what an experiment is and how to make one.
+    QLabel* m_empty;
+    QWidget* m_resultsArea = nullptr; ///< table, charts and exports: hidden while there is no experiment
     QPushButton* m_runButton;
     QPushButton* m_stopButton;
     QPushButton* m_csvButton;

@@ -64,7 +64,12 @@ LivePage::LivePage(RunSession* session, QWidget* parent)
 
 void LivePage::setHint(const QString& text)
 {
-    if (!m_ran) m_header->showHint(text);
+    if (m_session->phase() == RunSession::Phase::Idle) m_header->showHint(text);
+}
+
+void LivePage::showSelected(const QString& target, const QColor& color, const QString& hint)
+{
+    if (m_session->phase() == RunSession::Phase::Idle) m_header->showReady(target, color, hint);
 }
 
 void LivePage::beginRemoteProbe(const RunSetup& plan)
@@ -85,7 +90,6 @@ void LivePage::begin(const RunSetup& plan)
     const QColor color = colorForTarget(plan.target.id);
     const QString title = QString::fromStdString(plan.target.name);
     m_intervals = 0;
-    m_ran = true;
     // The load as this target runs it: the profile spoken in the target's protocol.
     const RunConfig load = plan.profile.load.withHttpVersion(plan.target.httpVersion);
     m_header->beginRun(title, color, describeLoad(load), m_session->plannedS());

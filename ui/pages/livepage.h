@@ -5,6 +5,7 @@
 
 #include "control/runevents.h"
 
+#include <QColor>
 #include <QTimer>
 #include <QWidget>
 
@@ -24,8 +25,11 @@ class LivePage : public QWidget
 public:
     explicit LivePage(RunSession* session, QWidget* parent = nullptr);
 
-    /// What Run would do now, shown while idle.
+    /// What Run would do now, shown while no run is going (the window asks only then).
     void setHint(const QString& text);
+    /// The selected target and what Run would do with it, while no run is going: the header
+    /// follows the selection (a finished run's numbers stay until the selection or the load changes).
+    void showSelected(const QString& target, const QColor& color, const QString& hint);
     /// A run's probe asked from its first remote loader, before its RunSession starts.
     void beginRemoteProbe(const RunSetup& plan);
     /// That probe ended the run before it started (cancelled or failed).
@@ -51,7 +55,6 @@ private:
     TargetMetricsView* m_metrics;
     QTimer m_clock; ///< moves the progress bar between intervals
     int m_intervals = 0;
-    bool m_ran = false;
 };
 
 } // namespace wb::ui

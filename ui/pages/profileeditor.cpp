@@ -2,6 +2,7 @@
 
 #include "pages/dialogs.h"
 #include "pages/fieldstate.h"
+#include "parse/stageparse.h"
 #include "session/recordequality.h"
 #include "session/sessiondocument.h"
 #include "text/format.h"
@@ -189,14 +190,44 @@ void ProfileEditor::load(const LoadProfile& profile)
     m_mode->setCurrentIndex(static_cast<int>(f.mode));
     updateModeFields();
     m_loading = false;
-    const QString name = QString::fromStdString(profile.name);
-    m_title->setText(profile.id < 0
-            ? tr("<b>%1</b><br><small>preset: edits are used by Run but not saved; "
-                 "“Save as…” keeps them</small>")
-                  .arg(name.toHtmlEscaped())
-            : tr("<b>%1</b><br><small>session profile: edits are saved</small>").arg(name.toHtmlEscaped()));
     m_delete->setEnabled(profile.id > 0 && m_doc && !m_doc->isReadOnly());
     check();
+}
+
+void ProfileEditor::updateTitle()
+{
+    const QString name = QString::fromStdString(m_profile.name).toHtmlEscaped();
+    // Run uses the fields, not the profile as chosen: the title says so where the name is.
+    const QString shown = isModified() ? tr("%1 (modified)").arg(name) : name;
+    m_title->setText(m_profile.id < 0 ? tr("<b>%1</b><br><small>preset: edits are used by Run but not saved; "
+                                           "“Save as…” keeps them</small>")
+                                            .arg(shown)
+                                      : tr("<b>%1</b><br><small>session profile: edits are saved</small>").arg(shown));
+    if (const bool modified = isModified(); modified != m_wasModified) {
+        m_wasModified = modified;
+        emit modifiedChanged(modified);
+    }
+}
+
+void ProfileEditor::showStagesDerivedFields()
+{
+    if (static_cast<ProfileForm::Mode>(m_mode->currentIndex()) != ProfileForm::Mode::Stages) return;
+    auto plan = parseStages(m_fields[QStringLiteral("stages")]->text().trimmed().toStdString());
+    QLineEdit* connections = m_fields[QStringLiteral("connections")];
+    connections->setEnabled(!plan || !plan->connections);
+    if (!plan) return;
+    RunConfig sent;
+    sent.stages = plan->stages;
+    sent.stagesAreConnections = plan->connections;
+    sent.threads = m_edited.threads;
+    sent = sent.normalized();
+    const bool wasLoading = m_loading;
+    m_loading = true;
+    if (const QString d = durationText(sent.durationUs); m_fields[QStringLiteral("duration")]->text() != d)
+        m_fields[QStringLiteral("duration")]->setText(d);
+    if (plan->connections && connections->text() != QString::number(sent.connections))
+        connections->setText(QString::number(sent.connections));
+    m_loading = wasLoading;
 }
 
 ProfileForm ProfileEditor::form() const
@@ -227,6 +258,8 @@ void ProfileEditor::updateModeFields()
     m_fields[QStringLiteral("rate")]->setEnabled(mode == ProfileForm::Mode::ConstantRate);
     m_fields[QStringLiteral("stages")]->setEnabled(mode == ProfileForm::Mode::Stages);
     m_fields[QStringLiteral("duration")]->setEnabled(mode != ProfileForm::Mode::Stages);
+    m_fields[QStringLiteral("connections")]->setEnabled(true); // connection stages disable it
+    showStagesDerivedFields();
 }
 
 void ProfileEditor::edited()
@@ -245,6 +278,18 @@ void ProfileEditor::check()
     RunConfig load = m_profile.load;
     m_errors = checkProfileForm(form(), &load);
     if (m_errors.isEmpty()) m_edited = load;
+    if (m_errors.isEmpty() && !m_edited.stages.empty()) {
+        const QString duration = m_fields[QStringLiteral("duration")]->text();
+        const QString connections = m_fields[QStringLiteral("connections")]->text();
+        showStagesDerivedFields();
+        // Stored as shown: the fields the stages set are checked again with what they show now.
+        if (duration != m_fields[QStringLiteral("duration")]->text()
+            || connections != m_fields[QStringLiteral("connections")]->text()) {
+            load = m_profile.load;
+            m_errors = checkProfileForm(form(), &load);
+            if (m_errors.isEmpty()) m_edited = load;
+        }
+    }
     for (auto it = m_fields.cbegin(); it != m_fields.cend(); ++it)
         setFieldProblem(it.value(), it.value()->isEnabled() ? m_errors.value(it.key()) : QString());
     // In the order of the form, each under the label the user sees there.
@@ -264,6 +309,7 @@ void ProfileEditor::check()
         m_status->setText(QStringLiteral("<small>%1</small>").arg(describeLoad(m_edited).toHtmlEscaped()));
     }
     m_saveAs->setEnabled(isValid() && m_doc && !m_doc->isReadOnly());
+    updateTitle();
     if (wasValid != isValid()) emit validityChanged(isValid());
 }
 
@@ -293,6 +339,7 @@ bool ProfileEditor::commit()
         return false;
     }
     m_profile = p;
+    updateTitle();
     return true;
 }
 

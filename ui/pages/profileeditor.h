@@ -61,6 +61,8 @@ signals:
     /// A new session profile was created by Save as…
     void profileCreated(qint64 id);
     void message(const QString& text);
+    /// isModified() changed: the toolbar and the panel's title say "(modified)".
+    void modifiedChanged(bool modified);
 
 private:
     void build();
@@ -69,6 +71,10 @@ private:
     void edited();
     void check();
     void updateModeFields();
+    /// Stages decide the duration (and, as connection stages, the connections): the disabled
+    /// fields show what is sent, not a number the run ignores.
+    void showStagesDerivedFields();
+    void updateTitle();
     void askSaveAs();
     void deleteCurrent();
 
@@ -78,6 +84,7 @@ private:
     FieldErrors m_errors;
     bool m_loading = false;
     bool m_dirty = false;
+    bool m_wasModified = false;
     QTimer m_saveTimer;
 
     QLabel* m_title;

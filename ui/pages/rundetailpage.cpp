@@ -5,6 +5,7 @@
 #include "charts/livecharts.h"
 #include "charts/timeplot.h"
 #include "experiment/kneecurve.h"
+#include "forms/formvalidation.h"
 #include "models/comparemodel.h"
 #include "models/runseries.h"
 #include "models/runstablemodel.h"
@@ -63,6 +64,24 @@ void addRow(QTableWidget* t, const QStringList& cells, const QList<bool>& rightA
     }
 }
 
+/// Break opportunities (zero-width spaces) after the separators of a long token, so that a URL
+/// or a header wraps in its cell instead of being cut off; the tooltip keeps the text as it is.
+QString wrappable(const QString& text)
+{
+    QString out;
+    int run = 0;
+    for (const QChar c : text) {
+        out += c;
+        run = c.isSpace() ? 0 : run + 1;
+        // After a separator once a token is long; anywhere in a token that has none (a digest, a token).
+        if ((run > 16 && QStringLiteral("/?&=,;:.-_").contains(c)) || run >= 24) {
+            out += QChar(0x200B);
+            run = 0;
+        }
+    }
+    return out;
+}
+
 QString when(int64_t ms)
 {
     return ms > 0 ? QDateTime::fromMSecsSinceEpoch(ms).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"))
@@ -109,6 +128,11 @@ RunDetailPage::RunDetailPage(RunData data, QWidget* parent)
 
     m_summary = makeTable(this, { tr("Metric"), tr("Value") });
     m_summary->setObjectName(QStringLiteral("summaryTable"));
+    m_summary->setWordWrap(true);
+    m_summary->setTextElideMode(Qt::ElideNone);
+    // As the pane narrows, long values wrap onto more lines rather than being cut off.
+    connect(m_summary->horizontalHeader(), &QHeaderView::sectionResized, m_summary,
+        [this] { m_summary->resizeRowsToContents(); });
     m_status = makeTable(this, { tr("Status"), tr("Responses"), tr("Share") });
     m_status->setObjectName(QStringLiteral("statusTable"));
     m_errors = makeTable(this, { tr("Error kind"), tr("Count"), tr("Meaning") });
@@ -257,12 +281,19 @@ void RunDetailPage::fillSummary()
 {
     const RunRecord& r = m_data.run;
     const RunTotals& t = r.totals;
+    // Values whole: wrapped in their cell (rows as high as they need), never cut off.
     auto row = [this](const QString& name, const QString& value) {
-        addRow(m_summary, { name, value }, { false, true });
+        addRow(m_summary, { name, wrappable(value) }, { false, true });
+        m_summary->item(m_summary->rowCount() - 1, 1)->setToolTip(value);
     };
     row(tr("Target"), QString::fromStdString(r.targetName));
     row(tr("URL"), QString::fromStdString(r.url));
-    row(tr("Load"), describeLoad(r.config));
+    row(tr("Method"), QString::fromStdString(r.config.request.method));
+    // The headers as sent, one row each (a run that differs only in a header is told apart).
+    for (const Header& h : r.config.request.headers)
+        row(tr("Header"), QString::fromStdString(h.name + ": " + h.value));
+    if (!r.config.request.body.empty()) row(tr("Body"), describeBody(r.config.request.body, QString()));
+    row(tr("Load"), describeRunLoad(r));
     row(tr("Protocol"), describeProtocol(r.config, r.totals.protocol));
     // HTTP/3: what QUIC did, as the CLI's report says it (stored with the run, schema 13).
     if (!r.totals.quic.empty()) row(tr("QUIC"), QString::fromStdString(quicDescription(r.totals.quic)));
@@ -337,6 +368,7 @@ void RunDetailPage::fillSummary()
     }
     if (!r.notes.empty()) row(tr("Notes"), QString::fromStdString(r.notes));
     m_summary->resizeColumnToContents(0);
+    m_summary->resizeRowsToContents();
 }
 
 void RunDetailPage::fillStatus()

@@ -91,6 +91,23 @@ RunHeader::RunHeader(QWidget* parent)
     showHint(QString());
 }
 
+void RunHeader::showReady(const QString& target, const QColor& color, const QString& hint)
+{
+    showHint(hint);
+    m_title->setText(target);
+    m_dot->setStyleSheet(QStringLiteral("background: %1; border-radius: 7px;").arg(color.name()));
+    for (QLabel* number : { m_rps, m_p50, m_p99, m_errorsLabel, m_non2xxLabel }) {
+        number->setText(QStringLiteral("—"));
+        number->setStyleSheet(QString());
+    }
+    m_message->hide();
+}
+
+QString RunHeader::titleText() const
+{
+    return m_title->text();
+}
+
 void RunHeader::showHint(const QString& text)
 {
     m_title->setText(tr("Ready"));

@@ -23,6 +23,10 @@ public:
 
     /// Idle, with a hint of what Run would do.
     void showHint(const QString& text);
+    /// Idle, showing the selected target (its name in its colour) and what Run would do with it;
+    /// the last run's numbers are cleared (they were another target's).
+    void showReady(const QString& target, const QColor& color, const QString& hint);
+    QString titleText() const;
     /// A run begins: title, colour, load text, planned seconds.
     void beginRun(const QString& title, const QColor& color, const QString& load, double plannedS);
     void setPhaseText(const QString& text);

@@ -63,6 +63,10 @@ RunsPage::RunsPage(QWidget* parent)
     m_tagButton->setToolTip(tr("Add or remove tags on the selected runs, e.g. to group them for a study"));
     m_export = new QPushButton(tr("Export CSV…"), this);
     m_export->setToolTip(tr("The runs shown, as CSV"));
+    m_study = new QPushButton(tr("Study…"), this);
+    m_study->setObjectName(QStringLiteral("studyButton"));
+    m_study->setToolTip(tr("The selected runs as a study: the experiment's table, verdicts and reports, with "
+                           "nothing run (groups, variants and the baseline are asked)"));
 
     auto* bar = new QHBoxLayout;
     bar->addWidget(m_text, 3);
@@ -72,6 +76,7 @@ RunsPage::RunsPage(QWidget* parent)
     bar->addWidget(m_open);
     bar->addWidget(m_compare);
     bar->addWidget(m_tagButton);
+    bar->addWidget(m_study);
     bar->addWidget(m_export);
     bar->addWidget(m_delete);
 
@@ -121,6 +126,7 @@ RunsPage::RunsPage(QWidget* parent)
     connect(m_compare, &QPushButton::clicked, this, [this] { emit compareRequested(selectedRunIds()); });
     connect(m_delete, &QPushButton::clicked, this, &RunsPage::deleteSelected);
     connect(m_tagButton, &QPushButton::clicked, this, &RunsPage::tagSelected);
+    connect(m_study, &QPushButton::clicked, this, &RunsPage::studySelected);
     connect(m_export, &QPushButton::clicked, this, &RunsPage::askExport);
     for (auto signal : { &QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved })
         connect(m_filter, signal, this, [this] {
@@ -230,6 +236,7 @@ void RunsPage::updateButtons()
     m_compare->setText(n >= 2 ? tr("Compare %1").arg(n) : tr("Compare"));
     m_delete->setEnabled(writable && n >= 1);
     m_tagButton->setEnabled(writable && n >= 1);
+    m_study->setEnabled(writable && n >= 2);
     m_export->setEnabled(m_filter->rowCount() > 0);
     m_count->setText(tr("%1 of %2").arg(m_filter->rowCount()).arg(countText(m_model->rowCount(), "run", "runs")));
 }

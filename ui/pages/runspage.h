@@ -78,6 +78,7 @@ private:
     QPushButton* m_compare;
     QPushButton* m_delete;
     QPushButton* m_tagButton;
+    QPushButton* m_study; ///< "Study…": the selected runs as a study (also in the context menu)
     QPushButton* m_export;
 };
 

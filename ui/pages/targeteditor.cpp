@@ -21,6 +21,7 @@
 #include <QPlainTextEdit>
 #include <QStackedWidget>
 #include <QTableWidget>
+#include <QTextDocument>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -192,6 +193,7 @@ void TargetEditor::build()
     m_tags->setObjectName(QStringLiteral("tagEdit"));
     m_metrics = new MetricsField(this);
     m_notes = new QLineEdit(this);
+    m_notes->setObjectName(QStringLiteral("notesEdit"));
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("statusLabel"));
     m_status->setWordWrap(true);
@@ -218,6 +220,8 @@ void TargetEditor::build()
 
     for (QLineEdit* edit : { m_name, m_url, m_bodyFile, m_caFile, m_notes, m_requestMix })
         connect(edit, &QLineEdit::textEdited, this, &TargetEditor::edited);
+    for (QLineEdit* edit : { m_name, m_url, m_caFile, m_requestMix })
+        connect(edit, &QLineEdit::editingFinished, this, &TargetEditor::showAsStored);
     connect(m_method, &QComboBox::currentTextChanged, this, &TargetEditor::edited);
     connect(m_metrics, &MetricsField::edited, this, &TargetEditor::edited);
     connect(m_headers, &QTableWidget::itemChanged, this, [this](QTableWidgetItem* item) {
@@ -324,8 +328,8 @@ void TargetEditor::splitHeaderRow(int row)
     QTableWidgetItem* value = m_headers->item(row, 1);
     if (!name || !value) return;
     const HeaderCells cells = splitHeaderCells(name->text(), value->text());
-    if (!cells.problem.isEmpty() || (cells.name == name->text().trimmed() && cells.value == value->text().trimmed()))
-        return;
+    // Trimmed too: the spaces around a name or a value are not sent, so they are not shown either.
+    if (!cells.problem.isEmpty() || (cells.name == name->text() && cells.value == value->text())) return;
     const bool wasLoading = m_loading;
     m_loading = true;
     name->setText(cells.name);
@@ -356,6 +360,7 @@ void TargetEditor::showStoredBody(bool inTextBox)
     const bool wasLoading = m_loading;
     m_loading = true;
     m_binaryBody = !isTextBody(m_target.body);
+    m_crBody = m_target.body.find('\r') != std::string::npos;
     if (inTextBox) {
         m_bodyTyped = false;
         m_bodyText->setPlainText(bodyHiddenFromBox() ? QString() : QString::fromStdString(m_target.body));
@@ -424,7 +429,7 @@ TargetForm TargetEditor::form() const
     }
     const BodyChoice body = bodyChoice();
     f.bodyFromFile = body == BodyChoice::File;
-    f.bodyText = body == BodyChoice::Text ? m_bodyText->toPlainText() : QString();
+    f.bodyText = body == BodyChoice::Text ? bodyBoxText() : QString();
     f.bodyFile = m_bodyFile->text();
     f.verifyTls = m_verify->isChecked();
     f.caFile = m_caFile->text();
@@ -437,6 +442,31 @@ TargetForm TargetEditor::form() const
     f.tags = m_tags->tags();
     f.notes = m_notes->text();
     return f;
+}
+
+QString TargetEditor::bodyBoxText() const
+{
+    QString text = m_bodyText->document()->toRawText();
+    // A line break is a paragraph (or, with Shift+Enter, a line) separator inside the box: LF as sent.
+    text.replace(QChar::ParagraphSeparator, QLatin1Char('\n'));
+    text.replace(QChar::LineSeparator, QLatin1Char('\n'));
+    return text;
+}
+
+void TargetEditor::showAsStored()
+{
+    if (m_loading || m_target.id == 0 || !m_errors.isEmpty()) return;
+    const bool wasLoading = m_loading;
+    m_loading = true;
+    auto show = [](QLineEdit* edit, const std::string& stored) {
+        const QString text = QString::fromStdString(stored);
+        if (edit->text() != text) edit->setText(text);
+    };
+    show(m_name, m_edited.name);
+    show(m_url, m_edited.url);
+    show(m_caFile, m_edited.tls.caFile);
+    show(m_requestMix, m_edited.requestMix);
+    m_loading = wasLoading;
 }
 
 void TargetEditor::edited()

@@ -96,7 +96,14 @@ private:
     /// Text bodies larger than this are not put in the text box either: QPlainTextEdit takes
     /// seconds over tens of megabytes, on the UI thread.
     static constexpr size_t MAX_BOX_BODY_BYTES = 256 * 1024;
-    bool bodyHiddenFromBox() const { return m_binaryBody || m_target.body.size() > MAX_BOX_BODY_BYTES; }
+    /// A text box turns CR LF into LF: a stored body with CRs is kept out of it (shown as a file body), so
+    /// that what the box shows is what is sent.
+    bool m_crBody = false;
+    bool bodyHiddenFromBox() const { return m_binaryBody || m_crBody || m_target.body.size() > MAX_BOX_BODY_BYTES; }
+    /// The text box's text as it is sent: no-break spaces kept (toPlainText() would turn them into spaces).
+    QString bodyBoxText() const;
+    /// After a field is left: it shows the value as stored and sent (trimmed, a mix's absolute path).
+    void showAsStored();
     bool m_bodyTyped = false; ///< the text box was edited since load: its text is the body
     QString m_bodySource; ///< the file the stored body was read from ("" typed or unknown)
     QString m_editedSource; ///< the same for m_edited's body

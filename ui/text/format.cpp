@@ -3,6 +3,7 @@
 #include "report/units.h"
 #include "report/wrktext.h"
 #include "run/runconfig.h"
+#include "store/sessiontypes.h"
 
 #include <QPainter>
 #include <QPixmap>
@@ -74,6 +75,14 @@ QString formatClock(double seconds)
     const long s = total % 60;
     if (h > 0) return QStringLiteral("%1:%2:%3").arg(h).arg(m, 2, 10, QLatin1Char('0')).arg(s, 2, 10, QLatin1Char('0'));
     return QStringLiteral("%1:%2").arg(m).arg(s, 2, 10, QLatin1Char('0'));
+}
+
+QString describeRunLoad(const RunRecord& run)
+{
+    const QString load = describeLoad(run.config);
+    const bool stopped = run.status == RunStatus::Stopped || (run.hasTotals && run.totals.stoppedEarly);
+    if (!stopped || !run.hasTotals) return load;
+    return QStringLiteral("%1, stopped after %2 s").arg(load, numberLocale().toString(run.totals.durationS, 'f', 1));
 }
 
 QString describeProtocol(const RunConfig& config, const std::string& spoken)

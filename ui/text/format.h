@@ -10,7 +10,8 @@
 
 namespace wb {
 struct RunConfig;
-}
+struct RunRecord;
+} // namespace wb
 
 namespace wb::ui {
 
@@ -34,6 +35,9 @@ QString countText(qint64 n, const char* one, const char* many);
 QString formatClock(double seconds);
 /// The load shape in wrk's words: "-t2 -c50 -d10s", plus "-R 2000" or "stages" when set.
 QString describeLoad(const RunConfig& config);
+/// describeLoad of a stored run; one stopped before its planned end says how long it ran:
+/// "-t2 -c50 -d10s, stopped after 2.3 s".
+QString describeRunLoad(const RunRecord& run);
 /// "HTTP/1.1", "HTTP/2 (h2c)" or "HTTP/2 (h2 by ALPN)", with ", N streams per connection" for HTTP/2.
 /// `spoken`: what a stored run recorded ("h2", "h2c", "http/1.1"; empty = unknown, then the config's).
 QString describeProtocol(const RunConfig& config, const std::string& spoken = {});

@@ -5,6 +5,7 @@
 
 #include "experiment/experimentresults.h"
 #include "experiment/htmlreport.h"
+#include "report/palette.h"
 
 #include <algorithm>
 #include <cctype>
@@ -98,7 +99,7 @@ TEST(HtmlReport, TableChartsMethodAndRuns)
 {
     const std::string html = formatHtmlReport(results(false), { "lab.wrkbench", 1'700'000'000'000 });
     EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0U);
-    EXPECT_NE(html.find("<table id=\"results-table\">"), std::string::npos);
+    EXPECT_NE(html.find("<table id=\"results-table\" class=\"fit\">"), std::string::npos);
     EXPECT_EQ(count(html, "<tr class=\"baseline\">"), 2U); // A at each level
     EXPECT_NE(html.find("id=\"comparable\""), std::string::npos);
     EXPECT_EQ(html.find("<tr class=\"warning\">"), std::string::npos);
@@ -125,4 +126,44 @@ TEST(HtmlReport, WarningRowNamesTheDifferingFields)
     EXPECT_EQ(html.find("id=\"comparable\""), std::string::npos);
     // The warning row comes before the level's rows.
     EXPECT_LT(html.find("<tr class=\"warning\">"), html.find("<tr class=\"baseline\">"));
+}
+
+// One unit per column: latency in ms in the header, plain numbers in the cells, with the digits
+// the column's smallest value needs (a 59 µs p50 beside a 1.14 ms one reads 0.059 and 1.140).
+TEST(HtmlReport, LatencyColumnsCarryTheirUnitInTheHeader)
+{
+    const std::string html = formatHtmlReport(results(false));
+    const size_t table = html.find("<table id=\"results-table\"");
+    const std::string results = html.substr(table, html.find("</table>", table) - table);
+    EXPECT_NE(results.find("<th>p50 (ms)</th>"), std::string::npos) << results;
+    EXPECT_NE(results.find("<th>p99 (ms)</th>"), std::string::npos);
+    // p50 of level c10 across its two repetitions: 1000 and 1001 us (the smallest, 1.0005 ms, needs two decimals).
+    EXPECT_NE(results.find("<td class=\"num\">1.00 \xC2\xB1 0.00</td>"), std::string::npos) << results;
+    for (const char* unit : { "us<", "us ", "\xC2\xB5s", "ms<", "ms " })
+        EXPECT_EQ(results.find(unit), std::string::npos) << unit;
+    EXPECT_EQ(msDecimalsFor({ 59, 1140 }), 3);
+    EXPECT_EQ(msText(59, 3), "0.059");
+    EXPECT_EQ(msText(1140, 3), "1.140");
+    EXPECT_EQ(msDecimalsFor({ 25'000 }), 1);
+    EXPECT_EQ(msDecimalsFor({ 2'500 }), 2);
+    EXPECT_EQ(msDecimalsFor({}), 2);
+}
+
+// A target is drawn in the window's colour for it (report/palette.h, by session target id):
+// in the bars, the lines and the swatch of its table rows.
+TEST(HtmlReport, TargetsHaveTheWindowsColours)
+{
+    const std::string html = formatHtmlReport(results(false));
+    EXPECT_EQ(targetColorHex(1), "#4e79a7");
+    EXPECT_EQ(targetColorHex(2), "#f28e2b");
+    for (const int64_t id : { 1, 2 }) {
+        EXPECT_NE(
+            html.find("<span class=\"swatch\" style=\"background: " + targetColorHex(id) + "\">"), std::string::npos)
+            << id;
+        EXPECT_GE(count(html, "\"" + targetColorHex(id) + "\""), 3U) << id; // bars and both latency lines
+    }
+    // Okabe-Ito, the report's palette before, is gone.
+    EXPECT_EQ(html.find("#0072B2"), std::string::npos);
+    // The verdict column is marked, so that a browser test can find it.
+    EXPECT_NE(html.find("<th class=\"verdict\">verdict</th>"), std::string::npos);
 }

@@ -1,0 +1,58 @@
+#pragma once
+// Two or more stored runs side by side (the GUI's Compare tab, its HTML report,
+// `wrkbench-cli export --run A --run B --html`): how much each figure varies by itself, and
+// whether a difference from the baseline is larger than that. One owner of the rule, so the
+// window and the report never disagree about what is "within noise":
+//
+// - a run's noise in a figure is the coefficient of variation between its intervals (those
+//   at least half as long as the longest: a short last interval is mostly noise itself);
+// - where the comparison holds two or more runs of the same target under the same load (a
+//   setup repeated), it is the spread between those runs instead (the studies' "± over N");
+// - a difference from the baseline is held to the larger of the two runs' noise (their
+//   intervals' when the two are runs of one setup) and is "within the runs' own variation"
+//   when smaller.
+
+#include "store/sessiontypes.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace wb {
+
+/// Sample coefficient of variation in percent; NaN with fewer than two values or a mean <= 0.
+double cvPct(const std::vector<double>& values);
+
+/// The keys of the figures whose noise the intervals tell: "rps" and the latency fields
+/// "avg", "p50", "p75", "p90", "p99", "p99_9", "p99_99", "max".
+const std::vector<std::string>& noiseKeys();
+/// By key: the CV (%) between the run's whole intervals (NaN when not known).
+std::map<std::string, double> intervalNoisePct(const RunData& data);
+/// The run's figure by the same keys: requests/s, latency in µs (NaN when not known).
+double comparedValue(const RunRecord& run, const std::string& key);
+/// The same target under the same load (threads, connections, duration or stages, rate,
+/// pipelining, streams, protocol, loaders): repetitions of one setup.
+bool sameSetup(const RunRecord& a, const RunRecord& b);
+
+/// runs[0] is the baseline; intervalNoise[i] is intervalNoisePct of runs[i] (empty: not known).
+struct RunComparison
+{
+    std::vector<RunRecord> runs;
+    std::vector<std::map<std::string, double>> intervalNoise;
+
+    /// (run - baseline) / baseline in percent; NaN when either is unknown or the baseline is 0.
+    double deltaPct(const std::string& key, size_t run) const;
+    /// How much key varies by itself for runs[run], in percent (see above); NaN when not known.
+    double noisePct(const std::string& key, size_t run) const;
+    /// The noise a Δ of runs[run] against the baseline is held to; NaN when not known.
+    double noiseAgainstBaselinePct(const std::string& key, size_t run) const;
+    /// The Δ is smaller than that noise: neither a gain nor a loss.
+    bool withinNoise(const std::string& key, size_t run) const;
+};
+
+/// The runs with their interval noise, the one with baselineId first (0 or absent: the first).
+RunComparison compareRuns(const std::vector<RunData>& runs, int64_t baselineId = 0);
+
+} // namespace wb
