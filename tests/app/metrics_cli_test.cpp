@@ -25,7 +25,7 @@ using namespace wb;
 
 namespace {
 
-// The bucket bounds wrkbench exposes (exposition/livemetrics.h), seconds.
+// The bucket bounds wrkbench exposes (livemetrics/livemetrics.h), seconds.
 constexpr std::array<double, 14> BOUNDS_S
     = { 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10 };
 

@@ -9,7 +9,7 @@
 //   server.lingerUntilScraped(10'000'000);  // the final figures scraped once, or 10 s passed
 
 #include "common/result.h"
-#include "exposition/livemetrics.h"
+#include "livemetrics/livemetrics.h"
 
 #include <atomic>
 #include <condition_variable>

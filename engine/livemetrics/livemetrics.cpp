@@ -1,4 +1,4 @@
-#include "exposition/livemetrics.h"
+#include "livemetrics/livemetrics.h"
 
 #include <fmt/format.h>
 #include <iterator>

@@ -3,7 +3,8 @@
 // server answers a scrape over a real loopback socket, refuses anything else, and says when the
 // finished run has been scraped.
 
-#include "exposition/metricsserver.h"
+#include "livemetrics/metricsserver.h"
+#include "metrics/exposition.h"
 #include "testsupport.h"
 
 #include <arpa/inet.h>
@@ -129,6 +130,44 @@ TEST(LiveMetrics, EveryBucketIsCumulative)
         previous = s.at(key);
     }
     EXPECT_LE(previous, s.at("wrkbench_request_duration_seconds_count{run=\"r\",target=\"t\",loader=\"l\"}"));
+}
+
+// The writer beside its reader: what --metrics-listen serves is read back by the parser --scrape
+// uses (engine/metrics) without a bad line, every family typed as written, and the same values
+// (wrkbench scraping another wrkbench gets what that one counted).
+TEST(LiveMetrics, OurOwnParserReadsItWhole)
+{
+    LiveMetrics m({ "r1", "t \"x\"", "h" });
+    m.onStarted(RunConfig {});
+    m.onInterval(interval(0, 90, 10, 800, 7));
+    m.onInterval(interval(1, 50, 0, 30'000, 3));
+    const std::string text = m.render();
+    const Exposition e = parseExposition(text);
+    EXPECT_EQ(e.badLines, 0u) << (e.warnings.empty() ? std::string() : e.warnings.front());
+    EXPECT_FALSE(e.truncated);
+    const auto written = samples(text);
+    EXPECT_EQ(e.samples.size(), written.size());
+    size_t compared = 0;
+    for (const MetricSample& sample : e.samples) {
+        std::string labels;
+        for (const MetricLabel& l : sample.labels)
+            labels += (labels.empty() ? "" : ",") + l.name + "=\"" + escapeLabelValue(l.value) + "\"";
+        const std::string key = sample.name + (labels.empty() ? "" : "{" + labels + "}");
+        ASSERT_TRUE(written.count(key)) << key;
+        EXPECT_DOUBLE_EQ(sample.value, written.at(key)) << key;
+        ++compared;
+        if (sample.name == "wrkbench_requests_total") {
+            EXPECT_EQ(sample.type, MetricType::Counter) << key;
+        }
+        if (sample.name.rfind("wrkbench_request_duration_seconds", 0) == 0) {
+            EXPECT_EQ(sample.type, MetricType::Histogram) << key;
+        }
+        if (sample.name == "wrkbench_in_flight_requests") {
+            EXPECT_EQ(sample.type, MetricType::Gauge) << key;
+        }
+    }
+    EXPECT_EQ(compared, written.size());
+    EXPECT_GT(compared, 20u);
 }
 
 TEST(MetricsServer, AnswersAScrapeAndRefusesTheRest)

@@ -1,4 +1,4 @@
-#include "exposition/metricsserver.h"
+#include "livemetrics/metricsserver.h"
 
 #include "common/clock.h"
 #include "net/address.h"
