@@ -1,10 +1,12 @@
 // wrkbench-cli --http3 as users run it, against caddy on loopback (HTTP/3 by default,
 // its access log the witness): the text report's QUIC lines, --json's "quic", the
-// session store, two local loaders whose merged run equals what caddy served, and
+// session store, two local loaders whose merged run equals what caddy served, a remote agent
+// loading over HTTP/3, and
 // the refusals (http://, nothing on UDP) with their one line and exit code.
 
 #include "delayproxy.h"
 #include "quicpeers.h"
+#include "testagent.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -112,6 +114,32 @@ TEST_F(Http3Cli, TwoLocalLoadersCarryHttp3AndMergeWhatCaddyServed)
     EXPECT_GT(requests, 10u);
     EXPECT_GE(logged, requests);
     EXPECT_LE(logged, requests + 8);
+}
+
+// A remote agent (a real `wrkbench-cli agent` on loopback) takes the run's HTTP/3 from the wire
+// and loads caddy over QUIC itself: the merged run says h3, carries the agent's handshakes, and
+// counts what caddy logged.
+TEST_F(Http3Cli, AnAgentLoadsOverHttp3)
+{
+    test::TempDir dir;
+    test::Agent agent(dir, "h3agent");
+    ASSERT_FALSE(agent.address().empty()) << agent.log();
+    const uint64_t before = g_peer->caddy.http3Logged(200);
+    const auto r = test::runCli({ "run", "--http3", "--on", "agents", agent.address(), "--agent-token-file",
+                                    agent.tokenFile(), "--agent-fingerprint", agent.fingerprint(), "-t1", "-c3", "-m2",
+                                    "-d1s", "--cacert", g_peer->certs.caCert, "--json", dir.file("r.json"), url() },
+        60'000);
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err << agent.log();
+    const uint64_t logged = loggedSettled(before);
+    const Json j = Json::parse(test::readFile(dir.file("r.json")));
+    EXPECT_EQ(j["protocol"], "h3");
+    ASSERT_EQ(j["loaders"].size(), 1u);
+    EXPECT_EQ(j["quic"]["handshakes"], 3);
+    const uint64_t requests
+        = j["summary"]["requests"].get<uint64_t>() + j["summary"]["warmup_requests"].get<uint64_t>();
+    EXPECT_GT(requests, 10u);
+    EXPECT_GE(logged, requests);
+    EXPECT_LE(logged, requests + 6); // at most the requests in flight when the agent stopped
 }
 
 TEST_F(Http3Cli, RefusalsAreOneLineBeforeAnyLoad)

@@ -7,6 +7,7 @@
 #include "forms/formvalidation.h"
 #include "models/runseries.h"
 #include "pages/runheader.h"
+#include "quicpeers.h"
 #include "report/loadersaturation.h"
 #include "serve/builtinserver.h"
 #include "session/sessiondocument.h"
@@ -181,6 +182,48 @@ private slots:
         }
         // The document noticed the write (file watcher).
         QTRY_VERIFY_WITH_TIMEOUT(!m_doc->runs().empty() && m_doc->runs().back().id == outcome.runId, 15'000);
+    }
+
+    // A target the window set to HTTP/3 (the editor's protocol choice) loads caddy over QUIC: the
+    // run is stored as h3 with its QUIC facts, and caddy logged every request the run counted.
+    void anHttp3TargetLoadsCaddyOverQuic()
+    {
+        if (!test::Caddy::available()) {
+            if (test::underCi()) QFAIL("caddy is not installed, and CI must test against it");
+            QSKIP("caddy is not installed (packaging/install-deps.sh installs it)");
+        }
+        test::TempDir certDir;
+        test::TestCertificates certs;
+        QVERIFY(test::generateCertificates(certDir.path(), certs));
+        test::Caddy caddy;
+        QVERIFY2(caddy.start(certs), caddy.log().c_str());
+        // caddy answers HTTP/3 only with SNI: localhost, not 127.0.0.1.
+        RunSetup p = plan("https://localhost:" + std::to_string(caddy.port()) + "/", 1000, 3);
+        p.target.httpVersion = HttpVersion::Http3;
+        p.target.tls.caFile = certs.caCert;
+        QVERIFY(m_doc->updateTarget(p.target).ok());
+        const uint64_t before = caddy.http3Logged(200);
+        RunSession session;
+        QSignalSpy finished(&session, &RunSession::finished);
+        QVERIFY(session.start(p));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60'000);
+        const auto outcome = finished[0][0].value<RunOutcome>();
+        QVERIFY2(outcome.error.isEmpty(), qPrintable(outcome.error));
+        QCOMPARE(outcome.status, RunStatus::Completed);
+        QVERIFY(outcome.requests > 10);
+        QCOMPARE(outcome.errors, uint64_t(0));
+        auto data = m_doc->loadRun(outcome.runId);
+        QVERIFY2(data, data ? "" : data.error().c_str());
+        QCOMPARE(data->run.totals.protocol, std::string("h3"));
+        QCOMPARE(data->run.config.httpVersion, HttpVersion::Http3);
+        QCOMPARE(data->run.totals.quic.handshakes, uint64_t(3));
+        // caddy logs a request once it has answered it: let the last answers land.
+        QTest::qWait(300);
+        const uint64_t logged = caddy.http3Logged(200) - before;
+        // Beyond the counted ones: the window's reachability probe, and at most one request in flight per
+        // connection when the run stopped.
+        const uint64_t sent = data->run.totals.requests;
+        QVERIFY2(logged >= sent && logged <= sent + 2 + 3, qPrintable(QString("caddy %1, run %2").arg(logged).arg(sent)));
     }
 
     void stopEndsTheRunPromptlyAndKeepsItAsStopped()
