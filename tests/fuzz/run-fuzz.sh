@@ -2,7 +2,9 @@
 # Builds a libFuzzer target with clang and fuzzes it for a bounded time.
 #   run-fuzz.sh <source_dir> <work_dir> <seconds> [name]
 # name (default responseparser) selects target fuzz_<name>, seeds corpus/<name>/ and,
-# when present, the dictionary <name>.dict.
+# when present, the dictionary <name>.dict. Seconds 0 with name "all" builds every fuzz
+# target and fuzzes nothing: the suite's fuzz_tree test does that once, so that the bounded
+# runs after it can go two at a time without building.
 # Exit status: 0 when the fuzzer found nothing, non-zero on a crash, timeout, OOM or
 # build failure. The corpus in <work_dir>/corpus/<name> grows across runs (seeded from
 # the repository every time); crash inputs land in <work_dir>/artifacts/<name>.
@@ -48,6 +50,11 @@ if [[ ! -f $build_dir/CMakeCache.txt || "$(cat "$build_dir/wb-fuzz-flags" 2>/dev
         -DCMAKE_C_FLAGS="$sanitizers" -DCMAKE_CXX_FLAGS="$sanitizers" \
         -DWB_FUZZ=ON -DWB_BUILD_TESTS=OFF -DWB_BUILD_GUI=OFF
     printf '%s' "$configuration" >"$build_dir/wb-fuzz-flags"
+fi
+if [[ $name == all && $seconds == 0 ]]; then
+    locked cmake --build "$build_dir" --target fuzz_all -j2
+    echo "built every fuzz target in $build_dir"
+    exit 0
 fi
 locked cmake --build "$build_dir" --target "$target" -j2
 
