@@ -203,6 +203,10 @@ void Scraper::scrapeAll(uint64_t timeoutMs)
             limitsFor(m_options.maxBytes));
         for (const std::string& w : parsed.warnings)
             warn(i, w);
+        // An answer in the same millisecond as the last one (the scrape after the run can follow the
+        // last interval's at once) is the same reading at the points' resolution: it adds no second
+        // point at one time and no window of zero length; the next window starts from the last one.
+        if (endpoint.previous && f.atUnixMs <= endpoint.previous->atUnixMs) continue;
         ScrapeSnapshot now = ScrapeSnapshot::of(f.atUnixMs, std::move(parsed));
         ScrapeTick tick { i, f.atUnixMs, select.derive(endpoint.previous ? &*endpoint.previous : nullptr, now) };
         bool capped = false;
