@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <fstream>
 #include <iostream>
 #include <unistd.h>
 
@@ -31,6 +32,19 @@ std::vector<std::string> withOnAgentsList(std::vector<std::string> args)
 void printError(const std::string& message)
 {
     std::cerr << "wrkbench-cli: error: " << message << std::endl;
+}
+
+bool writeOutput(const std::string& path, const std::string& text)
+{
+    if (path.empty() || path == "-") {
+        std::cout << text << std::flush;
+        return true;
+    }
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << text;
+    out.close();
+    if (!out) printError("cannot write '" + path + "'");
+    return static_cast<bool>(out);
 }
 
 void printWarning(const std::string& message)

@@ -28,6 +28,10 @@ void printError(const std::string& message);
 /// Prints "wrkbench-cli: warning: <message>" to stderr.
 void printWarning(const std::string& message);
 
+/// Writes text to path, or to stdout when path is empty or "-"; false (with the error printed)
+/// when the file cannot be written.
+bool writeOutput(const std::string& path, const std::string& text);
+
 /// This machine's host name (a pod's is its name), for the loaders table.
 std::string hostName();
 

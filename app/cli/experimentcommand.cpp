@@ -52,19 +52,6 @@ Result<std::string> readTextFile(const std::string& path)
     return content.str();
 }
 
-bool writeOutput(const std::string& path, const std::string& text)
-{
-    if (path == "-") {
-        std::cout << text << std::flush;
-        return true;
-    }
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.close();
-    if (!out) printError("cannot write '" + path + "'");
-    return static_cast<bool>(out);
-}
-
 void printPlan(const ExperimentPlan& plan, std::ostream& out)
 {
     out << planSummaryText(plan) << std::endl;

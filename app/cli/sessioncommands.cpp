@@ -174,26 +174,12 @@ Result<std::string> scrapeExport(SessionStore& store, const std::vector<RunData>
     return json ? out.dump(2) + "\n" : csv;
 }
 
-/// To path, or to stdout when it is empty or "-"; the error printed.
-bool writeText(const std::string& path, const std::string& text)
-{
-    if (path.empty() || path == "-") {
-        std::cout << text << std::flush;
-        return true;
-    }
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.close();
-    if (!out) printError("cannot write '" + path + "'");
-    return static_cast<bool>(out);
-}
-
 } // namespace
 
 int exportCommand(const ExportArgs& a)
 {
     if (int(a.csv) + int(a.json) + int(a.html) != 1) {
-        printError("choose one output format: --csv [OUT], --json [OUT] (--what scrape) or --html [OUT]");
+        printError("choose one output format: --csv [OUT], --html [OUT] or, with --what scrape, --json [OUT]");
         return 2;
     }
     if (!a.html && a.what.empty()) {
@@ -224,7 +210,7 @@ int exportCommand(const ExportArgs& a)
         options.generatedAtMs
             = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
                   .count();
-        return writeText(a.htmlOutput, formatComparisonHtml(runs, options)) ? 0 : 1;
+        return writeOutput(a.htmlOutput, formatComparisonHtml(runs, options)) ? 0 : 1;
     }
     if (a.what == "scrape") {
         auto text = scrapeExport(**store, runs, a.json);
@@ -232,7 +218,7 @@ int exportCommand(const ExportArgs& a)
             printError(text.error());
             return 1;
         }
-        return writeText(a.output, *text) ? 0 : 1;
+        return writeOutput(a.output, *text) ? 0 : 1;
     }
     const std::string csv = a.what == "summary" ? summaryCsv(runs)
         : a.what == "series"                    ? seriesCsv(runs)
@@ -240,7 +226,7 @@ int exportCommand(const ExportArgs& a)
         : a.what == "backends"                  ? backendsCsv(runs)
         : a.what == "upstream"                  ? upstreamCsv(runs)
                                                 : statusCsv(runs);
-    return writeText(a.output, csv) ? 0 : 1;
+    return writeOutput(a.output, csv) ? 0 : 1;
 }
 
 } // namespace wb::cli

@@ -163,7 +163,7 @@ TEST_F(HtmlFitCli, ComparisonOfRunsExportsAsHtmlThatFits)
     EXPECT_EQ(out.out.rfind("<!DOCTYPE html>", 0), 0U);
     const auto none = cli({ "export", "--db", m_db, "--run", "7" });
     EXPECT_EQ(none.exitCode, 2);
-    EXPECT_NE(none.err.find("--csv [OUT] or --html [OUT]"), std::string::npos) << none.err;
+    EXPECT_NE(none.err.find("choose one output format: --csv [OUT], --html [OUT]"), std::string::npos) << none.err;
     const auto noWhat = cli({ "export", "--db", m_db, "--run", "7", "--csv" });
     EXPECT_EQ(noWhat.exitCode, 2);
     EXPECT_NE(noWhat.err.find("--csv needs --what"), std::string::npos) << noWhat.err;
