@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# What --scrape costs the load: the same wrkbench-cli run against loopback nginx with and without
-# two scraped endpoints (a real node_exporter and the built-in server's /metrics of a
-# `wrkbench-cli serve`), in interleaved pairs (A B A B ...) so drift on this shared machine hits
+# What --scrape and --metrics-listen cost the load (issue 30's condition): the same wrkbench-cli run
+# against loopback nginx with and without two scraped endpoints (a real node_exporter and the
+# built-in server's /metrics of a `wrkbench-cli serve`) and its own figures served on
+# --metrics-listen, in interleaved pairs (A B A B ...) so drift on this shared machine hits
 # both alike. nginx, node_exporter and the served /metrics are pinned to CPU 0, the load generator
 # to CPU 1 (its scraper thread included: its CPU counts against the load). Prints medians of req/s
 # and generator CPU seconds per 100k requests, and the ratios scraped / plain (goal: within 2%).
@@ -42,7 +43,8 @@ for i in $(seq "$PAIRS"); do
     for mode in plain scraped; do
         extra=()
         if [ "$mode" = scraped ]; then
-            extra=(--scrape "node=http://127.0.0.1:$NODE_PORT/metrics" --scrape "server=http://127.0.0.1:$SERVE_PORT/metrics")
+            extra=(--scrape "node=http://127.0.0.1:$NODE_PORT/metrics" --scrape "server=http://127.0.0.1:$SERVE_PORT/metrics"
+                --metrics-listen "127.0.0.1:$(free_port)")
         fi
         out="$work/$mode-$i.txt"
         timed 1 "$out" "$CLI" -t1 -c50 -d"${SECONDS_PER_RUN}s" --interval "$INTERVAL" "${extra[@]}" \
@@ -62,7 +64,8 @@ def med(mode, f):
 rps = lambda r: float(r[2])
 cpu = lambda r: float(r[3]) / max(int(r[1]), 1) * 100000
 print(f"scrape cost: {sys.argv[2]} interleaved pairs of {sys.argv[3]} s, -t1 -c50 against nginx, "
-      f"--interval {sys.argv[4]}, two endpoints (node_exporter, wrkbench-cli serve /metrics)")
+      f"--interval {sys.argv[4]}, two endpoints (node_exporter, wrkbench-cli serve /metrics) "
+      f"and --metrics-listen")
 print(f"{'':10}{'req/s':>12}{'cpu s/100k req':>16}")
 for mode in ("plain", "scraped"):
     print(f"{mode:10}{med(mode, rps):12.0f}{med(mode, cpu):16.3f}")
