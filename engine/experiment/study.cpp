@@ -189,7 +189,9 @@ std::string studySpecToJson(const StudySpec& spec)
 Result<StudySpec> studySpecFromJson(const std::string& text)
 {
     const json j = json::parse(text, nullptr, false);
-    if (!j.is_object() || j.value("kind", "") != "study") return Error { "not a study definition" };
+    // json::value() throws when the key holds another type: "kind": [] is not a study either.
+    const auto kind = j.is_object() ? j.find("kind") : j.end();
+    if (kind == j.end() || !kind->is_string() || *kind != "study") return Error { "not a study definition" };
     try {
         StudySpec spec;
         spec.name = j.at("name").get<std::string>();

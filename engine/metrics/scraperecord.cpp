@@ -2,7 +2,10 @@
 
 #include "http/url.h"
 
+#include <algorithm>
 #include <cctype>
+#include <climits>
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
@@ -35,6 +38,15 @@ std::string text(const nlohmann::json& j, const char* key)
     if (it == j.end() || !it->is_string()) return {};
     const std::string& s = it->get_ref<const std::string&>();
     return s.size() > MAX_TEXT_READ ? s.substr(0, MAX_TEXT_READ) : s;
+}
+
+/// A count, or 0 when the key is missing or holds anything but a non-negative integer (value()
+/// would throw on another type).
+unsigned count(const nlohmann::json& j, const char* key)
+{
+    auto it = j.find(key);
+    if (it == j.end() || !it->is_number_unsigned()) return 0;
+    return static_cast<unsigned>(std::min<uint64_t>(it->get<uint64_t>(), UINT32_MAX));
 }
 
 } // namespace
@@ -200,8 +212,8 @@ Result<ScrapeRecord> scrapeRecordFromJson(const nlohmann::json& json)
         ScrapeEndpointStats stats;
         stats.name = text(e, "name");
         stats.url = text(e, "url");
-        stats.scrapes = e.value("scrapes", 0u);
-        stats.failures = e.value("failures", 0u);
+        stats.scrapes = count(e, "scrapes");
+        stats.failures = count(e, "failures");
         if (auto w = e.find("warnings"); w != e.end() && w->is_array())
             for (const nlohmann::json& t : *w)
                 if (t.is_string() && stats.warnings.size() < MAX_SCRAPE_WARNINGS)
