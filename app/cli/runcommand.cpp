@@ -347,6 +347,9 @@ void addRunCommand(CLI::App& app, RunArgs& a)
     run->add_option("--pod-metrics-port", a.podMetricsPort,
         "--on kubernetes: each loader pod serves its live figures for Prometheus on this port (named 'metrics', "
         "with the prometheus.io scrape annotations; docs/DISTRIBUTED.md has a PodMonitor)");
+    run->add_option("--exec-wave", a.execWave,
+        "--on kubernetes: what one wave of 16 'kubectl exec's telling the pods the common start may take (default "
+        "2s: the start is set 1s plus one wave per 16 pods ahead); raise it where exec through the API server is slow");
     run->add_option("--job-ttl", a.jobTtlSeconds, "--on kubernetes: ttlSecondsAfterFinished of the Job (default 600)");
     run->add_flag(
         "--keep", a.keepJob, "--on kubernetes: keep the Job after the run (it still expires after --job-ttl)");
@@ -425,6 +428,12 @@ int runCommand(const RunArgs& a)
     setup.jobTtlSeconds = a.jobTtlSeconds;
     setup.keepJob = a.keepJob;
     setup.podMetricsPort = a.podMetricsPort;
+    if (auto wave = parseDurationUs(a.execWave); !wave || *wave == 0 || *wave > 600'000'000) {
+        printError("--exec-wave: " + (wave ? std::string("give a duration above 0 and at most 10m") : wave.error()));
+        return 2;
+    } else {
+        setup.execWaveUs = *wave;
+    }
     setup.keepIntervals = !a.jsonPath.empty();
     AgentFleet agentFleet;
     if (cfg->loaders.on == LoaderPlacement::On::Agents) {

@@ -79,6 +79,7 @@ struct RunArgs
     std::string podMemory = "512Mi";
     unsigned jobTtlSeconds = 600;
     uint16_t podMetricsPort = 0; ///< --pod-metrics-port: each loader pod serves Prometheus metrics there
+    std::string execWave = "2s"; ///< --exec-wave: what one wave of 16 kubectl execs may take
     bool keepJob = false;
     bool manifestOnly = false;
 };

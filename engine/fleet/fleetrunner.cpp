@@ -33,6 +33,7 @@ KubeOptions kubeOptionsOf(const LoaderPlacement& placement, const FleetSetup& se
     kube.ttlSeconds = setup.jobTtlSeconds;
     kube.keep = setup.keepJob;
     kube.metricsPort = setup.podMetricsPort;
+    kube.execWaveUs = setup.execWaveUs;
     return kube;
 }
 

@@ -31,6 +31,7 @@ struct FleetSetup
     unsigned jobTtlSeconds = 600; ///< Kubernetes: ttlSecondsAfterFinished
     bool keepJob = false; ///< Kubernetes: leave the Job after the run
     uint16_t podMetricsPort = 0; ///< Kubernetes: each loader serves Prometheus metrics on this port (0: none)
+    uint64_t execWaveUs = 2'000'000; ///< Kubernetes: --exec-wave, what one wave of 16 `kubectl exec`s may take
     /// How long loaders may take to be ready (start, resolve, connect; pods: pull the image).
     uint64_t readyTimeoutUs = 60'000'000;
     /// Keep the merged intervals in the result (a JSON report or a live view wants them).

@@ -26,7 +26,7 @@ public:
     /// One second, plus one wave of execs per TELL_PARALLELISM pods.
     uint64_t tellAllowanceUs(unsigned count) const override
     {
-        return 1'000'000 + TELL_WAVE_US * ((count + TELL_PARALLELISM - 1) / TELL_PARALLELISM);
+        return 1'000'000 + m_options.execWaveUs * ((count + TELL_PARALLELISM - 1) / TELL_PARALLELISM);
     }
     std::string endReason(unsigned loader) override;
     std::string where(unsigned loader) const override;
@@ -35,9 +35,6 @@ public:
     /// `kubectl exec`s at once in tellAll(): a fleet of 100 pods is told in 7 waves, without 100
     /// kubectl processes on this machine and 100 exec streams through the API server at once.
     static constexpr unsigned TELL_PARALLELISM = 16;
-    /// What one wave may take: an exec through the API server is well under a second on a healthy
-    /// cluster, and may take a second or two on a loaded one.
-    static constexpr uint64_t TELL_WAVE_US = 2'000'000;
 
     /// The RBAC verbs the coordinator needs in the namespace (packaging/wrkbench-loader-role.yaml).
     static const std::vector<std::pair<std::string, std::string>>& requiredAccess();

@@ -38,6 +38,9 @@ struct KubeOptions
     /// run); the pod template names the port "metrics" and carries the prometheus.io scrape
     /// annotations. 0: none.
     uint16_t metricsPort = 0;
+    /// --exec-wave: what one wave of TELL_PARALLELISM `kubectl exec`s (the common start told to the
+    /// pods) may take; the start is set 1 s plus one such wave per 16 pods ahead.
+    uint64_t execWaveUs = 2'000'000;
 };
 
 /// "wrkbench-cli:<version>": build and push it from packaging/Containerfile (docs/DISTRIBUTED.md).

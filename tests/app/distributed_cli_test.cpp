@@ -526,8 +526,15 @@ TEST_F(KubernetesCli, TheStartIsToldToEveryPodSixteenAtATime)
 {
     ::setenv("FAKE_KUBECTL_EXEC_BARRIER", "16", 1);
     test::TempDir dir;
+    const auto refused = test::runCli({ "--loaders", "18", "--on", "kubernetes", "--kubectl", fakeKubectl(),
+        "--exec-wave", "0", "-d1s", url("/") });
+    EXPECT_EQ(refused.exitCode, 2);
+    EXPECT_NE(refused.err.find("--exec-wave: give a duration above 0"), std::string::npos) << refused.err;
+    // 18 pods are two waves. Here each exec is a Python process among 18 fake pods' and their logs'
+    // on two cores: --exec-wave gives the waves the time a loaded API server would need (the
+    // default 2s is what a cluster's exec takes; this machine's fake can take longer).
     const auto r = test::runCli({ "--loaders", "18", "--on", "kubernetes", "--kubectl", fakeKubectl(), "-t18", "-c18",
-                                    "-d1s", "--json", dir.file("r.json"), url("/") },
+                                    "--exec-wave", "6s", "-d1s", "--json", dir.file("r.json"), url("/") },
         180'000);
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err << calls();
     const Json j = Json::parse(test::readFile(dir.file("r.json")));
