@@ -527,7 +527,7 @@ TEST_F(KubernetesCli, TheStartIsToldToEveryPodSixteenAtATime)
     ::setenv("FAKE_KUBECTL_EXEC_BARRIER", "16", 1);
     test::TempDir dir;
     const auto refused = test::runCli({ "--loaders", "18", "--on", "kubernetes", "--kubectl", fakeKubectl(),
-        "--exec-wave", "0", "-d1s", url("/") });
+        "--exec-wave", "0", "-c18", "-d1s", url("/") });
     EXPECT_EQ(refused.exitCode, 2);
     EXPECT_NE(refused.err.find("--exec-wave: give a duration above 0"), std::string::npos) << refused.err;
     // 18 pods are two waves. Here each exec is a Python process among 18 fake pods' and their logs'

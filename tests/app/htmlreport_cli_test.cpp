@@ -85,8 +85,10 @@ TEST_F(HtmlReportCli, StudyWritesOneEscapedFileWithAWarningRow)
     EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0U);
     EXPECT_EQ(html.find("<script"), std::string::npos);
     EXPECT_NE(html.find("&lt;script&gt;alert(1)&lt;/script&gt;"), std::string::npos);
+    // The measured run may also differ in "loader saturated" (whether its loader had CPU to spare
+    // depends on what else this machine did meanwhile): the row says the rest either way.
     EXPECT_NE(html.find("<tr class=\"warning\"><td colspan=\"12\">\xE2\x9A\xA0 rocket, all: not comparable, the runs "
-                        "differ in threads, connections, duration, engine version, imported vs measured</td></tr>"),
+                        "differ in threads, connections, duration, engine version, imported vs measured"),
         std::string::npos);
     EXPECT_NE(html.find("<tr id=\"run-9\">"), std::string::npos);
 
