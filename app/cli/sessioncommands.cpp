@@ -2,17 +2,17 @@
 
 #include "cliparse.h"
 #include "clisession.h"
-#include "metrics/scrapetext.h"
 #include "experiment/comparisonhtml.h"
+#include "metrics/scrapetext.h"
 #include "report/units.h"
 #include "store/csvexport.h"
 #include "store/sessionstore.h"
 
 #include <CLI/CLI.hpp>
-#include <fmt/format.h>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <fmt/format.h>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -76,8 +76,8 @@ int printLoaders(SessionStore& store, int64_t runId)
         rows.push_back({ std::to_string(l.index), l.host, std::to_string(l.connections), std::to_string(l.requests),
             fixed2(l.requestsPerS), std::to_string(l.errors), fixed2(l.startOffsetMs) + "ms", l.clock, l.state,
             !l.cost.measured() ? "-"
-                : fmt::format("{}%{}", std::lround(l.cost.workerBusyShare() * 100),
-                      l.cost.saturated() ? " (saturated)" : "") });
+                               : fmt::format("{}%{}", std::lround(l.cost.workerBusyShare() * 100),
+                                   l.cost.saturated() ? " (saturated)" : "") });
     std::cout << textTable(rows, { true, false, true, true, true, true, true, false, false, true });
     return 0;
 }

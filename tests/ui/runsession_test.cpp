@@ -223,7 +223,8 @@ private slots:
         // Beyond the counted ones: the window's reachability probe, and at most one request in flight per
         // connection when the run stopped.
         const uint64_t sent = data->run.totals.requests;
-        QVERIFY2(logged >= sent && logged <= sent + 2 + 3, qPrintable(QString("caddy %1, run %2").arg(logged).arg(sent)));
+        QVERIFY2(
+            logged >= sent && logged <= sent + 2 + 3, qPrintable(QString("caddy %1, run %2").arg(logged).arg(sent)));
     }
 
     void stopEndsTheRunPromptlyAndKeepsItAsStopped()
