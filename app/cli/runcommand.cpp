@@ -5,8 +5,8 @@
 #include "common/clock.h"
 #include "fleet/fleetrunner.h"
 #include "http/requestcheck.h"
-#include "metricsoption.h"
 #include "metrics/scrapetext.h"
+#include "metricsoption.h"
 #include "parse/placement.h"
 #include "parse/quantity.h"
 #include "parse/requestmix.h"
@@ -428,12 +428,12 @@ int runCommand(const RunArgs& a)
     setup.jobTtlSeconds = a.jobTtlSeconds;
     setup.keepJob = a.keepJob;
     setup.podMetricsPort = a.podMetricsPort;
-    if (auto wave = parseDurationUs(a.execWave); !wave || *wave == 0 || *wave > 600'000'000) {
+    const auto wave = parseDurationUs(a.execWave);
+    if (!wave || *wave == 0 || *wave > 600'000'000) {
         printError("--exec-wave: " + (wave ? std::string("give a duration above 0 and at most 10m") : wave.error()));
         return 2;
-    } else {
-        setup.execWaveUs = *wave;
     }
+    setup.execWaveUs = *wave;
     setup.keepIntervals = !a.jsonPath.empty();
     AgentFleet agentFleet;
     if (cfg->loaders.on == LoaderPlacement::On::Agents) {

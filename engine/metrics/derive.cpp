@@ -4,6 +4,8 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <unordered_set>
+#include <vector>
 
 namespace wb {
 
@@ -51,8 +53,15 @@ ScrapeSnapshot ScrapeSnapshot::of(int64_t atUnixMs, Exposition data)
     ScrapeSnapshot s;
     s.atUnixMs = atUnixMs;
     s.data = std::move(data);
-    for (const MetricSample& sample : s.data.samples)
-        if (isCounterLike(sample)) s.counters.emplace(seriesKey(sample.name, sample.labels), sample.value);
+    // A series printed twice in one answer: the first counts, here once for every derivation (a
+    // later copy with another value would read as a counter reset, or add a second point).
+    std::unordered_set<std::string> seen;
+    std::erase_if(s.data.samples, [&](const MetricSample& sample) {
+        std::string key = seriesKey(sample.name, sample.labels);
+        if (!seen.insert(key).second) return true;
+        if (isCounterLike(sample)) s.counters.emplace(std::move(key), sample.value);
+        return false;
+    });
     return s;
 }
 
@@ -107,7 +116,6 @@ std::vector<DerivedValue> deriveWindow(
     auto push = [&out](std::string name, SeriesKind kind, double value) {
         if (std::isfinite(value)) out.push_back({ std::move(name), kind, value });
     };
-    std::unordered_map<std::string, bool> seen; // a series printed twice: the first counts, as in counters
     for (const MetricSample& s : current.data.samples) {
         if (shown && !shown(s)) continue;
         if (s.role == SampleRole::Created) continue; // a start time, not a measurement
@@ -118,7 +126,6 @@ std::vector<DerivedValue> deriveWindow(
         }
         if (!window) continue;
         const std::string key = seriesKey(s.name, s.labels);
-        if (!seen.emplace(key, true).second) continue;
         const double* before = previous->counter(key);
         if (!before) continue; // appeared in this window: its increase is unknown
         const double increase = counterIncrease(*before, s.value);

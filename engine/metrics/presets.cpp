@@ -3,21 +3,18 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <set>
 #include <regex>
 
 namespace wb {
 
 namespace {
 
-/// The window's increase of a counter-like sample; false when the previous scrape did not have it,
-/// or when this series was printed before in the same answer: the first counts, as in deriveWindow
-/// and the snapshot's counters (a duplicate with another value would otherwise read as a reset).
-bool increaseOf(const ScrapeSnapshot& previous, const MetricSample& s, double& out, std::set<std::string>& seen)
+/// The window's increase of a counter-like sample; false when the previous scrape did not have it.
+/// (A snapshot holds each series once: ScrapeSnapshot::of keeps the first of a duplicate.)
+bool increaseOf(const ScrapeSnapshot& previous, const MetricSample& s, double& out)
 {
-    std::string key = seriesKey(s.name, s.labels);
-    const double* before = previous.counter(key);
-    if (!before || !seen.insert(std::move(key)).second) return false;
+    const double* before = previous.counter(seriesKey(s.name, s.labels));
+    if (!before) return false;
     out = counterIncrease(*before, s.value);
     return true;
 }
@@ -36,11 +33,10 @@ void deriveNode(const ScrapeSnapshot* previous, const ScrapeSnapshot& current, s
     if (!previous) return;
     std::map<std::string, double> perMode;
     double total = 0;
-    std::set<std::string> seen;
     for (const MetricSample& s : current.data.samples) {
         if (s.family != "node_cpu_seconds_total" && s.name != "node_cpu_seconds_total") continue;
         double increase = 0;
-        if (!increaseOf(*previous, s, increase, seen)) continue;
+        if (!increaseOf(*previous, s, increase)) continue;
         perMode[std::string(s.label("mode"))] += increase;
         total += increase;
     }
@@ -64,11 +60,10 @@ void deriveEnvoy(const ScrapeSnapshot* previous, const ScrapeSnapshot& current, 
         double fives = 0;
     };
     std::map<std::string, Classes> clusters;
-    std::set<std::string> seen;
     for (const MetricSample& s : current.data.samples) {
         if (s.family != "envoy_cluster_upstream_rq_xx") continue;
         double increase = 0;
-        if (!increaseOf(*previous, s, increase, seen)) continue;
+        if (!increaseOf(*previous, s, increase)) continue;
         Classes& c = clusters[std::string(s.label("envoy_cluster_name"))];
         c.all += increase;
         if (s.label("envoy_response_code_class") == "5") c.fives += increase;
@@ -89,10 +84,9 @@ void deriveNginx(const ScrapeSnapshot* previous, const ScrapeSnapshot& current, 
     const double dtS = windowS(*previous, current);
     double accepted = 0, handled = 0;
     bool haveAccepted = false, haveHandled = false;
-    std::set<std::string> seen;
     for (const MetricSample& s : current.data.samples) {
-        if (s.family == "nginx_connections_accepted") haveAccepted = increaseOf(*previous, s, accepted, seen) || haveAccepted;
-        if (s.family == "nginx_connections_handled") haveHandled = increaseOf(*previous, s, handled, seen) || haveHandled;
+        if (s.family == "nginx_connections_accepted") haveAccepted = increaseOf(*previous, s, accepted);
+        if (s.family == "nginx_connections_handled") haveHandled = increaseOf(*previous, s, handled);
     }
     if (haveAccepted && haveHandled && dtS > 0)
         out.push_back({ "nginx_connections_dropped", SeriesKind::Rate, std::max(0.0, accepted - handled) / dtS });
@@ -105,12 +99,11 @@ void deriveWrkbench(const ScrapeSnapshot* previous, const ScrapeSnapshot& curren
     const double dtS = windowS(*previous, current);
     double busyS = 0;
     unsigned threads = 0;
-    std::set<std::string> seen;
     for (const MetricSample& s : current.data.samples) {
         if (s.family != "wrkbench_server_busy_seconds_total" && s.name != "wrkbench_server_busy_seconds_total")
             continue;
         double increase = 0;
-        if (!increaseOf(*previous, s, increase, seen)) continue;
+        if (!increaseOf(*previous, s, increase)) continue;
         busyS += increase;
         ++threads;
     }
