@@ -655,7 +655,7 @@ Result<ExperimentPlan> parseExperimentPlan(const std::string& json)
     Json root;
     try {
         root = Json::parse(json);
-    } catch (const Json::parse_error& e) {
+    } catch (const Json::exception& e) { // parse_error, and out_of_range for a number past double's range
         return Error { std::string("the plan is not valid JSON: ") + e.what() };
     }
     try {
