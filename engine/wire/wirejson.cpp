@@ -54,9 +54,12 @@ int64_t wireInt(const WireJson& j, const char* key, int64_t otherwise)
 {
     if (!j.is_object() || !j.contains(key) || j.at(key).is_null()) return otherwise;
     const WireJson& v = j.at(key);
-    if (v.is_number_integer()) return v.get<int64_t>();
-    if (v.is_number_unsigned() && v.get<uint64_t>() <= static_cast<uint64_t>(INT64_MAX))
-        return static_cast<int64_t>(v.get<uint64_t>());
+    // Unsigned first: nlohmann counts it as an integer too, and 2^64-1 would come back as -1.
+    if (v.is_number_unsigned()) {
+        if (v.get<uint64_t>() <= static_cast<uint64_t>(INT64_MAX)) return static_cast<int64_t>(v.get<uint64_t>());
+    } else if (v.is_number_integer()) {
+        return v.get<int64_t>();
+    }
     throw WireError { fmt::format("'{}' must be a whole number", key) };
 }
 

@@ -2,6 +2,7 @@
 // the canonical JSON round trip, and errors that name the field at fault.
 
 #include "experiment/experimentplan.h"
+#include "experiment/study.h"
 #include "testsupport.h"
 
 #include <gtest/gtest.h>
@@ -374,4 +375,34 @@ TEST(ExperimentPlan, BackendSpecsAndRunMetricsReachEveryRunAndRoundTrip)
         "metrics[1]: 'backend-cv' is given twice");
     EXPECT_EQ(parseError(withTargets(TWO_TARGETS, R"(, "load": {"backend_from": "bodyx"})")).substr(0, 19),
         "load.backend_from: ");
+}
+
+TEST(StudySpecJson, RoundTripsTheRunIds)
+{
+    StudySpec spec;
+    spec.name = "gateways";
+    spec.runs = "1-3,9";
+    spec.runIds = { 1, 2, 3, 9 };
+    const auto back = studySpecFromJson(studySpecToJson(spec));
+    ASSERT_TRUE(back.ok()) << back.error();
+    EXPECT_EQ(back->runIds, spec.runIds);
+    EXPECT_EQ(back->runs, "1-3,9");
+}
+
+TEST(StudySpecJson, RunIdsThatAreNotWholeNumbersAreRefused)
+{
+    // 1e40 as an int64_t is undefined behaviour (found by fuzz_plan), 2.5 would become run 2,
+    // and 2^64-1 would become -1.
+    StudySpec spec;
+    spec.runs = "1";
+    spec.runIds = { 1 };
+    const std::string good = studySpecToJson(spec);
+    ASSERT_NE(good.find("\"run_ids\":[1]"), std::string::npos) << good;
+    for (const char* bad : { "[1e40]", "[2.5]", "[18446744073709551615]", "[\"1\"]" }) {
+        std::string text = good;
+        text.replace(text.find("[1]"), 3, bad);
+        const auto r = studySpecFromJson(text);
+        ASSERT_FALSE(r.ok()) << bad;
+        EXPECT_NE(r.error().find("run_ids"), std::string::npos) << r.error();
+    }
 }

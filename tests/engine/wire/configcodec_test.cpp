@@ -4,6 +4,7 @@
 
 #include "common/utf8.h"
 #include "wire/configcodec.h"
+#include "wire/wirejson.h"
 
 #include <gtest/gtest.h>
 #include <random>
@@ -204,4 +205,16 @@ TEST(ConfigCodec, BadInputIsOneSentence)
     auto c = runConfigFromJson("{\"threads\": 1, \"x\": " + deep + "}");
     ASSERT_FALSE(c);
     EXPECT_NE(c.error().find("nested deeper than"), std::string::npos) << c.error();
+}
+
+TEST(WireJson, AWholeNumberIsReadAsWritten)
+{
+    const WireJson j = parseWireJson(R"({"small": -5, "big": 9223372036854775807, "past": 18446744073709551615,
+        "half": 2.5, "text": "1"})");
+    EXPECT_EQ(wireInt(j, "small"), -5);
+    EXPECT_EQ(wireInt(j, "big"), INT64_MAX);
+    EXPECT_EQ(wireInt(j, "absent", 7), 7);
+    // 2^64-1 is unsigned to nlohmann and integer too: read as int64_t it would be -1.
+    for (const char* key : { "past", "half", "text" })
+        EXPECT_THROW(wireInt(j, key), WireError) << key;
 }
