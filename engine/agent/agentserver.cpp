@@ -5,6 +5,7 @@
 #include "agentchannel/tlschannel.h"
 #include "common/clock.h"
 #include "common/jsondepth.h"
+#include "common/jsonint.h"
 #include "fleet/controlfiles.h"
 #include "http/requestcheck.h"
 #include "probe/probe.h"
@@ -128,12 +129,10 @@ Result<std::string> startAtText(const std::string& body, const AgentLimits& limi
     auto j = parseBody(body);
     if (!j) return Error { j.error() };
     const auto it = j->is_object() ? j->find("start_at_unix_us") : j->end();
-    // Integers only: get<int64_t>() of 1e300 or of 2^64-1 would not be the number sent.
-    if (it == j->end() || !(it->is_number_integer()) || (it->is_number_unsigned() && it->get<uint64_t>() > INT64_MAX))
-        return Error { "the body must be {\"start_at_unix_us\": N} with N a whole number of microseconds" };
-    const int64_t us = it->get<int64_t>();
-    if (auto st = checkStartAt(us, wallClockNowMs() * 1000, limits); !st) return Error { st.error() };
-    return startTimeText(us);
+    const auto us = it == j->end() ? std::nullopt : jsonInt64(*it);
+    if (!us) return Error { "the body must be {\"start_at_unix_us\": N} with N a whole number of microseconds" };
+    if (auto st = checkStartAt(*us, wallClockNowMs() * 1000, limits); !st) return Error { st.error() };
+    return startTimeText(*us);
 }
 
 } // namespace

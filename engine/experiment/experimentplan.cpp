@@ -1,5 +1,6 @@
 #include "experiment/experimentplan.h"
 
+#include "common/jsonint.h"
 #include "parse/quantity.h"
 #include "parse/requestmix.h"
 #include "run/responsenotes.h"
@@ -266,10 +267,9 @@ ExperimentTarget readTarget(const Json& j, const std::string& path)
         t.scrape = *spec;
     }
     if (j.contains("session_target_id")) {
-        const Json& id = j["session_target_id"];
-        if (!id.is_number_integer() || id.get<int64_t>() < 0)
-            fail(member(path, "session_target_id"), "must be a target id");
-        t.sessionTargetId = id.get<int64_t>();
+        const auto id = jsonInt64(j["session_target_id"]);
+        if (!id || *id < 0) fail(member(path, "session_target_id"), "must be a target id");
+        t.sessionTargetId = *id;
     }
     return t;
 }

@@ -1,5 +1,6 @@
 #include "experiment/study.h"
 
+#include "common/jsonint.h"
 #include "store/sessionstore.h"
 
 #include <algorithm>
@@ -196,11 +197,10 @@ Result<StudySpec> studySpecFromJson(const std::string& text)
         StudySpec spec;
         spec.name = j.at("name").get<std::string>();
         spec.runs = j.at("runs").get<std::string>();
-        // Each id read as what it is: get<int64_t>() of 1e40 or 2.5 is undefined or not the id written.
         for (const json& id : j.at("run_ids")) {
-            if (!id.is_number_integer() || (id.is_number_unsigned() && id.get<uint64_t>() > INT64_MAX))
-                return Error { "the study's run_ids must be whole numbers" };
-            spec.runIds.push_back(id.get<int64_t>());
+            const auto runId = jsonInt64(id);
+            if (!runId) return Error { "the study's run_ids must be whole numbers" };
+            spec.runIds.push_back(*runId);
         }
         spec.variantTags = j.at("variant_tags").get<std::vector<std::string>>();
         spec.groupTags = j.at("group_tags").get<std::vector<std::string>>();

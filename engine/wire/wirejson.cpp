@@ -1,5 +1,6 @@
 #include "wire/wirejson.h"
 
+#include "common/jsonint.h"
 #include "stats/hdrcodec.h"
 
 #include <fmt/format.h>
@@ -54,12 +55,7 @@ int64_t wireInt(const WireJson& j, const char* key, int64_t otherwise)
 {
     if (!j.is_object() || !j.contains(key) || j.at(key).is_null()) return otherwise;
     const WireJson& v = j.at(key);
-    // Unsigned first: nlohmann counts it as an integer too, and 2^64-1 would come back as -1.
-    if (v.is_number_unsigned()) {
-        if (v.get<uint64_t>() <= static_cast<uint64_t>(INT64_MAX)) return static_cast<int64_t>(v.get<uint64_t>());
-    } else if (v.is_number_integer()) {
-        return v.get<int64_t>();
-    }
+    if (const auto n = jsonInt64(v)) return *n;
     throw WireError { fmt::format("'{}' must be a whole number", key) };
 }
 
