@@ -10,12 +10,16 @@
 #   bench/vs-h2load.sh [PAIRS=5] [SECONDS=5]
 #   BASELINE_CLI=/path/to/older/wrkbench-cli bench/vs-h2load.sh ...
 # With BASELINE_CLI, an older build runs in the same interleaved rounds and is
-# reported as the tool "baseline" beside wrkbench.
+# reported as the tool "baseline" beside wrkbench. With BASELINE_ENV (for example
+# BASELINE_ENV=WB_HTTP2_SESSION=nghttp2: libnghttp2's session, the reference the
+# framing layer replaced), the baseline is run with that environment, by default
+# the same build.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 PAIRS=${1:-5}
 SECONDS_PER_RUN=${2:-5}
 CONNS=100
+if [ -n "${BASELINE_ENV:-}" ]; then BASELINE_CLI=${BASELINE_CLI:-$CLI}; fi
 work=$(mktemp -d /tmp/wrkbench-bench-XXXXXX)
 trap 'stop_nginx; rm -rf "$work"' EXIT
 [ -x "$CLI" ] || { echo "build first: $CLI missing" >&2; exit 1; }
@@ -33,7 +37,7 @@ for proto in h2c h2; do
             timed 1 "$work/wb-$proto-$m-$i" "$CLI" -t1 -c$CONNS -m$m -d${SECONDS_PER_RUN}s --http2 -k "$url"
             echo "$proto-m$m wrkbench $(parse_wrk "$work/wb-$proto-$m-$i")" >> "$results"
             if [ -n "${BASELINE_CLI:-}" ]; then
-                timed 1 "$work/base-$proto-$m-$i" "$BASELINE_CLI" -t1 -c$CONNS -m$m -d${SECONDS_PER_RUN}s --http2 -k "$url"
+                timed 1 "$work/base-$proto-$m-$i" env ${BASELINE_ENV:-} "$BASELINE_CLI" -t1 -c$CONNS -m$m -d${SECONDS_PER_RUN}s --http2 -k "$url"
                 echo "$proto-m$m baseline $(parse_wrk "$work/base-$proto-$m-$i")" >> "$results"
             fi
         done
@@ -47,7 +51,7 @@ echo "c10k wrkbench $(parse_wrk "$work/wb-10k") $errors" >> "$results"
 timed 1 "$work/h2load-10k" h2load -t1 -c10000 -m1 -D$SECONDS_PER_RUN "http://127.0.0.1:$NGINX_H2C_PORT/"
 echo "c10k h2load $(parse_h2load "$work/h2load-10k") 0" >> "$results"
 if [ -n "${BASELINE_CLI:-}" ]; then
-    timed 1 "$work/base-10k" "$BASELINE_CLI" -t1 -c10000 -d${SECONDS_PER_RUN}s --timeout 10s --http2 "http://127.0.0.1:$NGINX_H2C_PORT/"
+    timed 1 "$work/base-10k" env ${BASELINE_ENV:-} "$BASELINE_CLI" -t1 -c10000 -d${SECONDS_PER_RUN}s --timeout 10s --http2 "http://127.0.0.1:$NGINX_H2C_PORT/"
     errors=$(grep -cE "errors|resets|Non-2xx" "$work/base-10k" || true)
     echo "c10k baseline $(parse_wrk "$work/base-10k") $errors" >> "$results"
 fi
@@ -57,7 +61,7 @@ for tool in h2load wrkbench ${BASELINE_CLI:+baseline}; do
     if [ $tool = h2load ]; then
         cmd=(h2load -t1 -c$CONNS -m10 -D3 "http://127.0.0.1:$NGINX_H2C_PORT/"); parse=parse_h2load
     elif [ $tool = baseline ]; then
-        cmd=("$BASELINE_CLI" -t1 -c$CONNS -m10 -d3s --http2 "http://127.0.0.1:$NGINX_H2C_PORT/"); parse=parse_wrk
+        cmd=(env ${BASELINE_ENV:-} "$BASELINE_CLI" -t1 -c$CONNS -m10 -d3s --http2 "http://127.0.0.1:$NGINX_H2C_PORT/"); parse=parse_wrk
     else
         cmd=("$CLI" -t1 -c$CONNS -m10 -d3s --http2 "http://127.0.0.1:$NGINX_H2C_PORT/"); parse=parse_wrk
     fi

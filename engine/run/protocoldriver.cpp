@@ -2,6 +2,7 @@
 
 #include "net/tlstransport.h"
 #include "run/http1session.h"
+#include "run/http2framesession.h"
 #include "run/http2hello.h"
 #include "run/http2session.h"
 #include "run/http3hello.h"
@@ -9,6 +10,8 @@
 #include "run/requestsource.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <string_view>
 
 namespace wb {
 
@@ -72,7 +75,11 @@ public:
     std::unique_ptr<SessionPool> makePool(const RunConfig& config, bool, const RequestSource& source,
         ResponseObserver* observer, size_t sessions) const override
     {
-        return std::make_unique<Http2SessionPool>(config, source.table(), observer, sessions);
+        // Our own framing layer; libnghttp2's session stays as the reference the tests and
+        // bench/vs-h2load.sh compare it with (WB_HTTP2_SESSION=nghttp2).
+        if (const char* impl = std::getenv("WB_HTTP2_SESSION"); impl && std::string_view(impl) == "nghttp2")
+            return std::make_unique<Http2SessionPool>(config, source.table(), observer, sessions);
+        return std::make_unique<Http2FrameSessionPool>(config, source.table(), observer, sessions);
     }
 };
 

@@ -1,5 +1,7 @@
-// libFuzzer target for the HTTP/2 receive path: bytes from a server fed into a
-// client Http2Session (engine/run/http2session.h) bound to no socket. The input
+// libFuzzer target for the HTTP/2 receive path: bytes from a server fed into
+// both client sessions bound to no socket, our framing layer
+// (engine/run/http2framesession.h) and libnghttp2's (engine/run/http2session.h,
+// the reference), one after the other. The input
 // is one control byte followed by the server's byte stream:
 //   byte 0: low 4 bits + 1 = streams per connection; high 4 bits pick the split size
 // The session is connected, fills its streams, and reads the stream in pieces;
@@ -9,6 +11,7 @@
 // never above the free slots, a stopped or failed session never reads on); a
 // violation traps.
 
+#include "run/http2framesession.h"
 #include "run/http2session.h"
 
 #include <cstddef>
@@ -23,10 +26,10 @@ void check(bool ok)
     if (!ok) __builtin_trap();
 }
 
-class Resubmit final : public CompletionHandler
+template<typename Session> class Resubmit final : public CompletionHandler
 {
 public:
-    explicit Resubmit(Http2Session& session)
+    explicit Resubmit(Session& session)
         : m_session(session)
     { }
     bool onCompletion(const Completion& done) override
@@ -40,7 +43,7 @@ public:
     uint64_t completions = 0;
 
 private:
-    Http2Session& m_session;
+    Session& m_session;
     uint64_t m_now = 1000;
 };
 
@@ -57,16 +60,13 @@ const RunConfig& configFor(unsigned streams)
     return c;
 }
 
-} // namespace
-
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
+template<typename Pool> void feed(const uint8_t* data, size_t size)
 {
-    if (size < 1) return 0;
     const unsigned streams = (data[0] & 0x0F) + 1;
     const size_t piece = size_t { 1 } << (data[0] >> 4); // 1 .. 32768 bytes per read
     const RunConfig config = configFor(streams);
-    Http2SessionPool pool(config, config.requests(), nullptr, 1);
-    Http2Session& session = pool[0];
+    Pool pool(config, config.requests(), nullptr, 1);
+    auto& session = pool[0];
     session.onConnected();
     for (uint32_t n = session.capacity(); n > 0; --n)
         session.submit(1, 1, 0);
@@ -88,5 +88,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     session.onEof(handler);
     session.reset();
     check(session.capacity() == 0);
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
+{
+    if (size < 1) return 0;
+    feed<Http2FrameSessionPool>(data, size);
+    feed<Http2SessionPool>(data, size);
     return 0;
 }
