@@ -848,14 +848,8 @@ Http2FrameSessionPool::Http2FrameSessionPool(
     const RunConfig& config, const std::vector<RequestSpec>& table, ResponseObserver* observer, size_t sessions)
     : m_requests(config, table, observer)
     , m_slots(sessions * config.streams)
+    , m_captures(capturesFor(observer, m_slots.size()))
 {
-    if (observer) {
-        m_captures.resize(m_slots.size());
-        for (ResponseCapture& capture : m_captures) {
-            capture.wantBody = observer->wantsBody();
-            capture.bodyLimit = observer->bodyBytesWanted();
-        }
-    }
     for (size_t i = 0; i < sessions; ++i)
         m_sessions.emplace_back(m_requests, m_slots.data() + i * config.streams,
             observer ? m_captures.data() + i * config.streams : nullptr);

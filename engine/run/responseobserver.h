@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <span>
 #include <string_view>
+#include <vector>
 
 namespace wb {
 
@@ -47,8 +48,9 @@ public:
     virtual bool wantsBody() const { return false; }
     /// With wantsBody(): at most this many bytes of each body are kept (the rest is skipped).
     virtual size_t bodyBytesWanted() const { return SIZE_MAX; }
-    /// A response is complete. Called from inside the session (for HTTP/2, inside
-    /// nghttp2's callback): it must not call into the session or the worker.
+    /// A response is complete. Called from inside the session (for HTTP/2, while
+    /// it reads a response, inside nghttp2's callback for the reference session): it must not call into the session or
+    /// the worker.
     virtual void onResponse(const ObservedResponse& response) = 0;
     /// What the worker should record beside this response (called right after onResponse).
     virtual ResponseNote note(const ObservedResponse&) { return {}; }
@@ -63,6 +65,18 @@ inline ResponseNote observeResponse(ResponseObserver& observer, ResponseCapture&
     const ResponseNote note = observer.note(response);
     capture.clear();
     return note;
+}
+
+/// A stream-based session pool's captures: one per stream slot, as the observer wants them
+/// (none without an observer: nothing is kept).
+inline std::vector<ResponseCapture> capturesFor(const ResponseObserver* observer, size_t slots)
+{
+    std::vector<ResponseCapture> captures(observer ? slots : 0);
+    for (ResponseCapture& capture : captures) {
+        capture.wantBody = observer->wantsBody();
+        capture.bodyLimit = observer->bodyBytesWanted();
+    }
+    return captures;
 }
 
 } // namespace wb
