@@ -102,29 +102,73 @@ void appendString(std::string& out, std::string_view s)
     out += s;
 }
 
+struct StaticMatch
+{
+    size_t nameIndex = 0; ///< a static entry with this name (0: none)
+    size_t fullIndex = 0; ///< a static entry with this name and value (0: none)
+};
+
+StaticMatch staticMatch(const Header& field)
+{
+    StaticMatch m;
+    for (size_t i = 0; i < kStaticTable.size() && m.fullIndex == 0; ++i) {
+        if (kStaticTable[i].name != field.name) continue;
+        if (m.nameIndex == 0) m.nameIndex = i + 1;
+        if (kStaticTable[i].value == field.value) m.fullIndex = i + 1;
+    }
+    return m;
+}
+
+// A literal (6.2.1 with incremental indexing: pattern 0x40, 6-bit prefix; 6.2.2 without: 0x00, 4 bits).
+void appendLiteral(std::string& block, uint8_t pattern, unsigned prefixBits, size_t nameIndex, const Header& field)
+{
+    appendInteger(block, pattern, prefixBits, nameIndex);
+    if (nameIndex == 0) appendString(block, field.name);
+    appendString(block, field.value);
+}
+
 } // namespace
 
 std::string encodeStaticHpackBlock(const std::vector<Header>& fields)
 {
     std::string block;
     for (const Header& field : fields) {
-        size_t nameIndex = 0;
-        size_t fullIndex = 0;
-        for (size_t i = 0; i < kStaticTable.size() && fullIndex == 0; ++i) {
-            if (kStaticTable[i].name != field.name) continue;
-            if (nameIndex == 0) nameIndex = i + 1;
-            if (kStaticTable[i].value == field.value) fullIndex = i + 1;
-        }
-        if (fullIndex != 0) {
-            appendInteger(block, 0x80, 7, fullIndex); // 6.1 indexed field
-        } else {
-            // 6.2.2 literal without indexing: the server's dynamic table is never touched.
-            appendInteger(block, 0x00, 4, nameIndex);
-            if (nameIndex == 0) appendString(block, field.name);
-            appendString(block, field.value);
-        }
+        const StaticMatch m = staticMatch(field);
+        if (m.fullIndex != 0)
+            appendInteger(block, 0x80, 7, m.fullIndex); // 6.1 indexed field
+        else
+            appendLiteral(block, 0x00, 4, m.nameIndex, field); // the server's dynamic table is never touched
     }
     return block;
+}
+
+HpackIndexedBlocks encodeIndexedHpackBlocks(const std::vector<Header>& fields)
+{
+    HpackIndexedBlocks out;
+    std::vector<bool> added(fields.size());
+    size_t addedCount = 0;
+    for (size_t i = 0; i < fields.size(); ++i) {
+        const StaticMatch m = staticMatch(fields[i]);
+        if (m.fullIndex != 0) {
+            appendInteger(out.first, 0x80, 7, m.fullIndex);
+            continue;
+        }
+        appendLiteral(out.first, 0x40, 6, m.nameIndex, fields[i]);
+        out.tableBytes += fields[i].name.size() + fields[i].value.size() + 32; // RFC 7541 4.1
+        added[i] = true;
+        ++addedCount;
+    }
+    // The entry added last has the first dynamic index, 62 (2.3.3).
+    size_t addedBefore = 0;
+    for (size_t i = 0; i < fields.size(); ++i) {
+        if (!added[i]) {
+            appendInteger(out.repeat, 0x80, 7, staticMatch(fields[i]).fullIndex);
+            continue;
+        }
+        appendInteger(out.repeat, 0x80, 7, kStaticTable.size() + addedCount - addedBefore);
+        ++addedBefore;
+    }
+    return out;
 }
 
 } // namespace wb

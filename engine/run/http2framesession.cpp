@@ -44,6 +44,7 @@ constexpr uint32_t DEFAULT_WINDOW = 65'535;
 constexpr uint32_t MAX_WINDOW = 0x7FFF'FFFF;
 constexpr uint32_t DEFAULT_MAX_FRAME_BYTES = 16'384; // what we accept: we never raise SETTINGS_MAX_FRAME_SIZE
 constexpr uint32_t FRAME_HEADER_BYTES = 9;
+constexpr uint32_t DEFAULT_TABLE_BYTES = 4'096; // HPACK's table until a SETTINGS_HEADER_TABLE_SIZE says otherwise
 // Streams open before the server's SETTINGS arrive (libnghttp2's assumption too, so a
 // server that allows fewer refuses none of them).
 constexpr uint32_t INITIAL_SERVER_LIMIT = 100;
@@ -155,6 +156,12 @@ Http2FrameRequests::Http2FrameRequests(
 {
     for (size_t i = 0; i < table.size(); ++i)
         entries[i].build(table[i]);
+    // With a mix the entries would compete for the table and their indices depend on the order
+    // they go out in: mixes keep the static blocks.
+    if (entries.size() == 1) {
+        entries[0].indexed = encodeIndexedHpackBlocks(entries[0].fields.fields);
+        indexedBlocks = entries[0].indexed.tableBytes > 0 && entries[0].indexed.tableBytes <= DEFAULT_TABLE_BYTES;
+    }
     preamble = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
     appendFrameHeader(preamble, 3 * 6, SETTINGS, 0, 0);
     appendSetting(preamble, 0x2, 0); // SETTINGS_ENABLE_PUSH: no pushes
@@ -220,6 +227,10 @@ void Http2FrameSession::reset()
     m_failed = false;
     m_receivedAny = false;
     m_bodiesBlocked = false;
+    m_tableLoaded = false;
+    m_staticBlocks = false;
+    m_tableSizeUpdate = false;
+    m_serverTableBytes = DEFAULT_TABLE_BYTES;
 }
 
 uint32_t Http2FrameSession::capacity() const
@@ -249,7 +260,16 @@ void Http2FrameSession::submit(uint64_t dueUs, uint64_t sentUs, const RequestPic
     }
     ++m_active;
     const Http2FrameEntry& e = entryOf(*slot);
-    const std::string& block = e.headerBlock;
+    std::string_view block = e.headerBlock;
+    std::string updated; // a block behind a table size update: once per connection at most
+    if (!slot->built && m_requests->indexedBlocks && !m_staticBlocks) {
+        block = m_tableLoaded ? e.indexed.repeat : e.indexed.first;
+        m_tableLoaded = true;
+    } else if (m_tableSizeUpdate) {
+        updated = '\x20' + e.headerBlock; // a size update to 0 (RFC 7541 6.3): at most what the server allows
+        block = updated;
+        m_tableSizeUpdate = false;
+    }
     const uint8_t endStream = e.body.empty() ? END_STREAM : 0;
     if (block.size() <= m_peerMaxFrameBytes) {
         appendFrameHeader(m_output, static_cast<uint32_t>(block.size()), HEADERS, END_HEADERS | endStream, slot->id);
@@ -263,7 +283,7 @@ void Http2FrameSession::submit(uint64_t dueUs, uint64_t sentUs, const RequestPic
             const uint8_t type = offset == 0 ? HEADERS : CONTINUATION;
             const uint8_t flags = static_cast<uint8_t>((last ? END_HEADERS : 0) | (offset == 0 ? endStream : 0));
             appendFrameHeader(m_output, static_cast<uint32_t>(n), type, flags, slot->id);
-            m_output.append(block, offset, n);
+            m_output.append(block.substr(offset, n));
             offset += n;
         }
     }
@@ -481,7 +501,15 @@ bool Http2FrameSession::onSettings(const uint8_t* payload, uint32_t length, uint
             if (value < DEFAULT_MAX_FRAME_BYTES || value > 0xFF'FFFF) return connectionError(PROTOCOL_ERROR);
             m_peerMaxFrameBytes = value;
             break;
-        default: // HEADER_TABLE_SIZE (our blocks use no dynamic table), MAX_HEADER_LIST_SIZE, unknown
+        case 0x1: // SETTINGS_HEADER_TABLE_SIZE: the server's decoder shrinks its table once we acknowledge
+            if (value < m_serverTableBytes) {
+                // Our next block says so first (RFC 7541 4.2); the static blocks need no table.
+                m_serverTableBytes = value;
+                m_tableSizeUpdate = true;
+                m_staticBlocks = true;
+            }
+            break;
+        default: // MAX_HEADER_LIST_SIZE, unknown
             break;
         }
     }

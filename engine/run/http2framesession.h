@@ -23,6 +23,7 @@
 // is sent again with its due time; a timed-out stream is reset with
 // RST_STREAM(CANCEL) and the connection kept.
 
+#include "http/hpackblock.h"
 #include "http/http2fields.h"
 #include "http/responsecapture.h"
 #include "run/clientsession.h"
@@ -45,6 +46,7 @@ struct Http2FrameEntry
 {
     Http2Fields fields;
     std::string headerBlock; ///< HPACK, encoded once (valid on any connection)
+    HpackIndexedBlocks indexed; ///< the pair through the dynamic table (a run of this one request only)
     std::string body;
     bool head = false; ///< a HEAD request: its response's content-length has no body behind it
     void build(const RequestSpec& request);
@@ -78,6 +80,9 @@ public:
     uint32_t streamWindow = 0; ///< SETTINGS_INITIAL_WINDOW_SIZE we send
     uint32_t connectionWindow = 0;
     uint32_t headerTableBytes = 0; ///< SETTINGS_HEADER_TABLE_SIZE we send
+    /// One request for the whole run, its fields fit the server's default table: its first send on a
+    /// connection adds them to the server's table, the others name them by index.
+    bool indexedBlocks = false;
     std::string preamble; ///< connection preface, our SETTINGS and the connection window's WINDOW_UPDATE
     /// The lowest SETTINGS_MAX_CONCURRENT_STREAMS a server sent below `streams` (0 = never lower).
     uint32_t lowestServerLimit = 0;
@@ -176,6 +181,10 @@ private:
     bool m_failed = false; ///< a connection error: the connection is unusable
     bool m_receivedAny = false;
     bool m_bodiesBlocked = false; ///< a request body waits for a window
+    bool m_tableLoaded = false; ///< the indexed pair's first block went out on this connection
+    bool m_staticBlocks = false; ///< the server's table shrank: static blocks from here on
+    bool m_tableSizeUpdate = false; ///< the next block starts with a table size update to 0 (RFC 7541 4.2)
+    uint32_t m_serverTableBytes = 0; ///< the server's SETTINGS_HEADER_TABLE_SIZE (4,096 until it says)
     uint64_t m_readAtUs = 0; ///< the current read's clock, taken when a response first needs it (0 = not yet)
 };
 

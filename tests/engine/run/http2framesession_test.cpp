@@ -436,3 +436,95 @@ TEST(Http2FrameSession, ASettingsFloodIsRefused)
         flood += frame(NGHTTP2_SETTINGS, 0, 0, "");
     EXPECT_EQ(f.read(flood), SessionResult::ProtocolError);
 }
+
+TEST(HpackBlock, TheIndexedPairAddsOnceThenNamesByIndex)
+{
+    const std::vector<Header> fields = { { ":method", "GET" }, { ":scheme", "http" },
+        { ":authority", "127.0.0.1:8080" }, { ":path", "/a" }, { "x-one", "1" }, { "accept", "*/*" } };
+    const HpackIndexedBlocks blocks = encodeIndexedHpackBlocks(fields);
+    EXPECT_EQ(blocks.tableBytes, (10 + 14 + 32) + (5 + 2 + 32) + (5 + 1 + 32) + (6 + 3 + 32));
+    EXPECT_EQ(blocks.repeat.size(), fields.size()); // one byte a field
+    // One decoder, as the server's, fed in wire order: the repeats decode to the same fields.
+    const auto decoded = inflate(blocks.first + blocks.repeat + blocks.repeat);
+    ASSERT_EQ(decoded.size(), 3 * fields.size());
+    for (size_t i = 0; i < decoded.size(); ++i) {
+        EXPECT_EQ(decoded[i].first, fields[i % fields.size()].name) << i;
+        EXPECT_EQ(decoded[i].second, fields[i % fields.size()].value) << i;
+    }
+    // Without the first block the repeat names entries that do not exist.
+    EXPECT_EQ(inflate(blocks.repeat).back().first, "error");
+}
+
+TEST(Http2FrameSession, OneRequestUsesTheTableUntilTheServerShrinksIt)
+{
+    Fixture f(4);
+    f.session().submit(1, 1, 0);
+    f.session().submit(1, 1, 0);
+    auto blocksOf = [](const std::vector<Frame>& frames) {
+        std::vector<std::string> out;
+        for (const Frame& fr : frames)
+            if (fr.type == NGHTTP2_HEADERS) out.push_back(fr.payload);
+        return out;
+    };
+    const auto before = blocksOf(f.drain());
+    ASSERT_EQ(before.size(), 2u);
+    const HpackIndexedBlocks pair = encodeIndexedHpackBlocks(buildHttp2Fields(f.config.request).fields);
+    EXPECT_EQ(before[0], pair.first);
+    EXPECT_EQ(before[1], pair.repeat);
+    // The server allows no table: the next block says so and is the static one.
+    f.read(frame(NGHTTP2_SETTINGS, 0, 0, setting(1, 0)));
+    f.session().submit(1, 1, 0);
+    f.session().submit(1, 1, 0);
+    const auto after = blocksOf(f.drain());
+    ASSERT_EQ(after.size(), 2u);
+    const std::string staticBlock = encodeStaticHpackBlock(buildHttp2Fields(f.config.request).fields);
+    EXPECT_EQ(after[0], "\x20" + staticBlock);
+    EXPECT_EQ(after[1], staticBlock);
+    // What the server's decoder makes of the four, its table shrunk when our ACK arrived.
+    nghttp2_hd_inflater* server = nullptr;
+    nghttp2_hd_inflate_new(&server);
+    size_t fields = 0;
+    for (size_t i = 0; i < 4; ++i) {
+        if (i == 2) {
+            ASSERT_EQ(nghttp2_hd_inflate_change_table_size(server, 0), 0);
+        }
+        const std::string& block = i < 2 ? before[i] : after[i - 2];
+        auto in = reinterpret_cast<const uint8_t*>(block.data());
+        size_t left = block.size();
+        for (;;) {
+            nghttp2_nv nv;
+            int flags = 0;
+            const ssize_t used = nghttp2_hd_inflate_hd2(server, &nv, &flags, in, left, 1);
+            ASSERT_GE(used, 0) << "block " << i;
+            in += used;
+            left -= static_cast<size_t>(used);
+            fields += (flags & NGHTTP2_HD_INFLATE_EMIT) ? 1 : 0;
+            if (flags & NGHTTP2_HD_INFLATE_FINAL) {
+                nghttp2_hd_inflate_end_headers(server);
+                break;
+            }
+        }
+    }
+    nghttp2_hd_inflate_del(server);
+    EXPECT_EQ(fields, 4 * buildHttp2Fields(f.config.request).fields.size());
+}
+
+TEST(Http2FrameSession, AMixSendsTheStaticBlocks)
+{
+    RunConfig config;
+    config.request.url = *parseUrl("http://127.0.0.1:8080/one");
+    config.httpVersion = HttpVersion::Http2;
+    config.streams = 2;
+    RequestSpec second = config.request;
+    second.url = *parseUrl("http://127.0.0.1:8080/two");
+    const std::vector<RequestSpec> table = { config.request, second };
+    Http2FrameSessionPool pool(config, table, nullptr, 1);
+    pool[0].onConnected();
+    pool[0].submit(1, 1, 1);
+    std::string bytes;
+    for (std::span<const char> out = pool[0].pendingOutput(); !out.empty(); out = pool[0].onWritten(out.size()))
+        bytes.append(out.data(), out.size());
+    const auto frames = framesOf(bytes);
+    ASSERT_EQ(frames.back().type, NGHTTP2_HEADERS);
+    EXPECT_EQ(frames.back().payload, encodeStaticHpackBlock(buildHttp2Fields(second).fields));
+}
