@@ -228,7 +228,6 @@ void Http2FrameSession::reset()
     m_receivedAny = false;
     m_bodiesBlocked = false;
     m_tableLoaded = false;
-    m_staticBlocks = false;
     m_tableSizeUpdate = false;
     m_serverTableBytes = DEFAULT_TABLE_BYTES;
 }
@@ -262,7 +261,7 @@ void Http2FrameSession::submit(uint64_t dueUs, uint64_t sentUs, const RequestPic
     const Http2FrameEntry& e = entryOf(*slot);
     std::string_view block = e.headerBlock;
     std::string updated; // a block behind a table size update: once per connection at most
-    if (!slot->built && m_requests->indexedBlocks && !m_staticBlocks) {
+    if (!slot->built && m_requests->indexedBlocks && m_serverTableBytes >= DEFAULT_TABLE_BYTES) {
         block = m_tableLoaded ? e.indexed.repeat : e.indexed.first;
         m_tableLoaded = true;
     } else if (m_tableSizeUpdate) {
@@ -326,6 +325,22 @@ void Http2FrameSession::writeControl(
     appendFrameHeader(m_output, length, type, flags, streamId);
     if (length > 0) m_output.append(static_cast<const char*>(payload), length);
     ++m_controlQueued;
+}
+
+void Http2FrameSession::writeReset(int32_t streamId, uint32_t errorCode)
+{
+    char code[4];
+    put32(code, errorCode);
+    writeControl(RST_STREAM, 0, streamId, code, 4);
+}
+
+void Http2FrameSession::writeWindowUpdate(int32_t streamId, uint32_t increment)
+{
+    // Not a control frame the server made us owe: the flood count leaves it out.
+    char bytes[4];
+    put32(bytes, increment);
+    appendFrameHeader(m_output, 4, WINDOW_UPDATE, 0, streamId);
+    m_output.append(bytes, 4);
 }
 
 std::span<const char> Http2FrameSession::pendingOutput()
@@ -494,7 +509,6 @@ bool Http2FrameSession::onSettings(const uint8_t* payload, uint32_t length, uint
                 m_slots[s].sendWindow += delta;
                 if (m_slots[s].sendWindow > MAX_WINDOW) return connectionError(FLOW_CONTROL_ERROR);
             }
-            m_bodiesBlocked = m_bodiesBlocked || delta > 0;
             break;
         }
         case 0x5: // SETTINGS_MAX_FRAME_SIZE
@@ -506,7 +520,6 @@ bool Http2FrameSession::onSettings(const uint8_t* payload, uint32_t length, uint
                 // Our next block says so first (RFC 7541 4.2); the static blocks need no table.
                 m_serverTableBytes = value;
                 m_tableSizeUpdate = true;
-                m_staticBlocks = true;
             }
             break;
         default: // MAX_HEADER_LIST_SIZE, unknown
@@ -534,7 +547,6 @@ bool Http2FrameSession::onWindowUpdate(const uint8_t* payload, uint32_t length, 
         if (increment == 0) return connectionError(PROTOCOL_ERROR);
         m_connectionSendWindow += increment;
         if (m_connectionSendWindow > MAX_WINDOW) return connectionError(FLOW_CONTROL_ERROR);
-        m_bodiesBlocked = m_bodiesBlocked || m_connectionSendWindow > 0;
         sendBlockedBodies();
         return true;
     }
@@ -567,10 +579,7 @@ bool Http2FrameSession::onData(const uint8_t* payload, uint32_t length, uint8_t 
     if (m_connectionReceived > std::max(m_requests->connectionWindow, DEFAULT_WINDOW))
         return connectionError(FLOW_CONTROL_ERROR);
     if (m_connectionReceived >= m_requests->connectionWindow / 2) {
-        char increment[4];
-        put32(increment, m_connectionReceived);
-        appendFrameHeader(m_output, 4, WINDOW_UPDATE, 0, 0);
-        m_output.append(increment, 4);
+        writeWindowUpdate(0, m_connectionReceived);
         m_connectionReceived = 0;
     }
     Http2FrameStream* slot = slotOf(streamId);
@@ -591,10 +600,7 @@ bool Http2FrameSession::onData(const uint8_t* payload, uint32_t length, uint8_t 
     if (flags & END_STREAM) {
         complete(*slot);
     } else if (slot->receivedUnacknowledged >= m_requests->streamWindow / 2) {
-        char increment[4];
-        put32(increment, slot->receivedUnacknowledged);
-        appendFrameHeader(m_output, 4, WINDOW_UPDATE, 0, slot->id);
-        m_output.append(increment, 4);
+        writeWindowUpdate(slot->id, slot->receivedUnacknowledged);
         slot->receivedUnacknowledged = 0;
     }
     return true;
@@ -741,10 +747,13 @@ void Http2FrameSession::complete(Http2FrameStream& slot)
     }
     if (slot.bodySent < entryOf(slot).body.size()) {
         // Answered before the whole request went out: the rest is not wanted (8.1).
-        char code[4];
-        put32(code, NO_ERROR);
-        writeControl(RST_STREAM, 0, slot.id, code, 4);
+        writeReset(slot.id, NO_ERROR);
     }
+    succeed(slot);
+}
+
+void Http2FrameSession::succeed(Http2FrameStream& slot)
+{
     --m_active;
     ResponseNote note;
     if (m_requests->observer)
@@ -757,18 +766,15 @@ void Http2FrameSession::onReset(int32_t streamId, uint32_t errorCode)
 {
     Http2FrameStream* slot = slotOf(streamId);
     if (!slot) return; // closed already
-    --m_active;
     if (errorCode == NO_ERROR && slot->finalHeaders) {
-        // "Stop sending, here is the response" (8.1): counted as libnghttp2's session counts it.
-        ResponseNote note;
-        if (m_requests->observer)
-            note = observeResponse(*m_requests->observer, captureOf(*slot), slot->request.entry, slot->status);
-        m_done.push_back({ slot->request, slot->status, false, false, slot->firstByteUs, note });
-    } else if (errorCode == REFUSED_STREAM) {
-        m_retry.push_back(slot->request); // not processed by the server (RFC 9113 8.7): safe to send again
-    } else {
-        m_done.push_back({ slot->request, 0, false, true });
+        succeed(*slot); // "stop sending, here is the response" (8.1): counted as libnghttp2's session counts it
+        return;
     }
+    --m_active;
+    if (errorCode == REFUSED_STREAM)
+        m_retry.push_back(slot->request); // not processed by the server (RFC 9113 8.7): safe to send again
+    else
+        m_done.push_back({ slot->request, 0, false, true });
     free(*slot);
 }
 
@@ -787,9 +793,7 @@ void Http2FrameSession::onGoaway(int32_t lastStreamId)
 
 void Http2FrameSession::streamError(Http2FrameStream& slot, uint32_t errorCode)
 {
-    char code[4];
-    put32(code, errorCode);
-    writeControl(RST_STREAM, 0, slot.id, code, 4);
+    writeReset(slot.id, errorCode);
     --m_active;
     m_done.push_back({ slot.request, 0, false, true });
     free(slot);
@@ -854,9 +858,7 @@ Expiry Http2FrameSession::expire(uint64_t nowUs, uint64_t timeoutUs)
         const uint64_t ageUs = nowUs > s.request.sentUs ? nowUs - s.request.sentUs : 0;
         if (ageUs <= timeoutUs) continue;
         // The stream is given up, the connection kept: what the server still sends for it is dropped.
-        char code[4];
-        put32(code, CANCEL);
-        writeControl(RST_STREAM, 0, s.id, code, 4);
+        writeReset(s.id, CANCEL);
         --m_active;
         free(s);
         ++out.timedOut;

@@ -132,13 +132,16 @@ private:
     bool decodeBlock(int32_t streamId, const uint8_t* block, size_t length, bool endStream);
     bool connectionError(uint32_t errorCode);
     void streamError(Http2FrameStream& slot, uint32_t errorCode);
+    /// The response counts: a completion with its status (and the observer's note).
+    void succeed(Http2FrameStream& slot);
+    void writeReset(int32_t streamId, uint32_t errorCode);
+    void writeWindowUpdate(int32_t streamId, uint32_t increment);
     /// The response ended (END_STREAM): a completion, or a stream error when it is malformed.
     void complete(Http2FrameStream& slot);
     void free(Http2FrameStream& slot);
     /// Writes as much of the slot's request body as the flow-control windows allow.
     void sendBody(Http2FrameStream& slot);
     void sendBlockedBodies();
-    void writeFrameHeader(uint32_t length, uint8_t type, uint8_t flags, int32_t streamId);
     void writeControl(uint8_t type, uint8_t flags, int32_t streamId, const void* payload, uint32_t length);
     /// A stream id of ours that is open; null for a closed or never opened one.
     Http2FrameStream* slotOf(int32_t streamId) const;
@@ -182,9 +185,9 @@ private:
     bool m_receivedAny = false;
     bool m_bodiesBlocked = false; ///< a request body waits for a window
     bool m_tableLoaded = false; ///< the indexed pair's first block went out on this connection
-    bool m_staticBlocks = false; ///< the server's table shrank: static blocks from here on
     bool m_tableSizeUpdate = false; ///< the next block starts with a table size update to 0 (RFC 7541 4.2)
-    uint32_t m_serverTableBytes = 0; ///< the server's SETTINGS_HEADER_TABLE_SIZE (4,096 until it says)
+    /// The server's SETTINGS_HEADER_TABLE_SIZE (4,096 until it says); below that, static blocks only.
+    uint32_t m_serverTableBytes = 0;
     uint64_t m_readAtUs = 0; ///< the current read's clock, taken when a response first needs it (0 = not yet)
 };
 

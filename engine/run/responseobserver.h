@@ -48,9 +48,9 @@ public:
     virtual bool wantsBody() const { return false; }
     /// With wantsBody(): at most this many bytes of each body are kept (the rest is skipped).
     virtual size_t bodyBytesWanted() const { return SIZE_MAX; }
-    /// A response is complete. Called from inside the session (for HTTP/2, while
-    /// it reads a response, inside nghttp2's callback for the reference session): it must not call into the session or
-    /// the worker.
+    /// A response is complete. Called from inside the session while it reads (for
+    /// the reference HTTP/2 session, inside nghttp2's callback): it must not call
+    /// into the session or the worker.
     virtual void onResponse(const ObservedResponse& response) = 0;
     /// What the worker should record beside this response (called right after onResponse).
     virtual ResponseNote note(const ObservedResponse&) { return {}; }
