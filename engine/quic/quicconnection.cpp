@@ -554,6 +554,21 @@ size_t QuicConnection::write(uint8_t* buffer, size_t capacity, size_t& segmentBy
     return used;
 }
 
+size_t QuicConnection::writeClose(uint8_t* buffer, size_t capacity, uint64_t nowUs)
+{
+    if (!m_conn || ended() || m_closeWritten) return 0;
+    ngtcp2_conn* conn = ngConn(m_conn);
+    if (ngtcp2_conn_is_in_closing_period(conn) || ngtcp2_conn_is_in_draining_period(conn)) return 0;
+    m_closeWritten = true;
+    ngtcp2_connection_close_error ccerr;
+    ngtcp2_connection_close_error_default(&ccerr); // transport NO_ERROR
+    if (handshakeDone()) ngtcp2_connection_close_error_set_application_error(&ccerr, NGHTTP3_H3_NO_ERROR, nullptr, 0);
+    ngtcp2_pkt_info info {};
+    const ngtcp2_ssize n = ngtcp2_conn_write_connection_close(
+        conn, nullptr, &info, buffer, std::min(capacity, MAX_DATAGRAM_BYTES), &ccerr, toNs(nowUs));
+    return n > 0 ? static_cast<size_t>(n) : 0;
+}
+
 uint64_t QuicConnection::expiryUs() const
 {
     if (!m_conn || ended()) return UINT64_MAX;

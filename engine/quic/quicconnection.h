@@ -159,6 +159,11 @@ public:
     /// Datagrams to send, written into buffer (at most capacity bytes): every one segmentBytes
     /// long but the last, which may be shorter (a GSO batch). 0: nothing to send now.
     size_t write(uint8_t* buffer, size_t capacity, size_t& segmentBytes, uint64_t nowUs);
+    /// A connection we end while it is fine (the run is over, a connection ramp closes it): one
+    /// CONNECTION_CLOSE (H3_NO_ERROR after the handshake, NO_ERROR during it) into buffer, so
+    /// the server frees the connection now instead of at its idle timeout. 0: nothing to say
+    /// (not open, already ended, or said before).
+    size_t writeClose(uint8_t* buffer, size_t capacity, uint64_t nowUs);
     /// When onExpiry must run (monotonic µs; UINT64_MAX: never).
     uint64_t expiryUs() const;
     /// Runs the timers that expired. false: the connection ended (an idle or handshake timeout).
@@ -196,7 +201,7 @@ private:
     QuicEndInfo m_end;
     bool m_handshakeDone = false;
     bool m_statelessReset = false;
-    bool m_closeWritten = false; ///< our CONNECTION_CLOSE went out (after a local error)
+    bool m_closeWritten = false; ///< our CONNECTION_CLOSE went out (after a local error, or writeClose)
     uint64_t m_closeCode = 0; ///< what we close with after a local error
     bool m_closeApplication = false;
     uint64_t m_lostPackets = 0;

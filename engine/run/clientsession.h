@@ -157,6 +157,10 @@ public:
         segmentBytes = 0;
         return {};
     }
+    /// We close a connection that is fine (the run ended, a ramp closed it): the datagrams that
+    /// tell the server (QUIC's CONNECTION_CLOSE; a stream transport's close says it itself).
+    /// Empty when there is nothing to say. Valid until the next call into the session.
+    virtual std::span<const char> closingDatagrams(uint64_t /*nowUs*/) { return {}; }
     /// The socket failed (ECONNREFUSED: nothing listens); the session ends with that reason.
     virtual void onTransportError(const std::string& /*reason*/) { }
     /// After ProtocolError or Truncated from a datagram session: what happened.

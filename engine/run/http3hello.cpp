@@ -65,6 +65,11 @@ Result<Http3Hello> quicHandshake(const RunConfig& config, const SocketAddress& a
         if (quic.ended()) break;
         if (quic.handshakeDone()) {
             const QuicFacts facts = quic.facts();
+            // The check is over: the server lets the connection go now, not at its idle timeout.
+            if (const size_t n = quic.writeClose(reinterpret_cast<uint8_t*>(buffer.data()), buffer.size(), now)) {
+                size_t sent = 0;
+                udp.send({ buffer.data(), n }, n, sent);
+            }
             return Http3Hello { facts.version, facts.alpn, facts.streamsBidiLimit, now - startUs };
         }
         now = monotonicNowUs();

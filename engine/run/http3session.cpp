@@ -137,6 +137,13 @@ std::span<const char> Http3Session::nextDatagrams(uint64_t nowUs, size_t& segmen
     return { buffer.data(), n };
 }
 
+std::span<const char> Http3Session::closingDatagrams(uint64_t nowUs)
+{
+    std::vector<char>& buffer = m_requests->sendBuffer;
+    const size_t n = m_quic.writeClose(reinterpret_cast<uint8_t*>(buffer.data()), buffer.size(), nowUs);
+    return { buffer.data(), n };
+}
+
 SessionResult Http3Session::onRead(const char* data, size_t length, CompletionHandler& handler)
 {
     if (!m_quic.isOpen()) return SessionResult::ProtocolError;

@@ -88,6 +88,7 @@ public:
     std::span<const char> pendingOutput() override { return {}; }
     std::span<const char> onWritten(size_t) override { return {}; }
     std::span<const char> nextDatagrams(uint64_t nowUs, size_t& segmentBytes) override;
+    std::span<const char> closingDatagrams(uint64_t nowUs) override;
 
     SessionResult onRead(const char* data, size_t length, CompletionHandler& handler) override;
     SessionResult onEof(CompletionHandler&) override { return SessionResult::Truncated; }

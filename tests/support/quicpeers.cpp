@@ -178,6 +178,12 @@ uint64_t GtlsServer::responses() const
     return countLines(log(), "submit response headers");
 }
 
+uint64_t GtlsServer::closedByClients() const
+{
+    // ngtcp2's examples enter the draining period when the peer's CONNECTION_CLOSE arrives.
+    return countLines(log(), "Draining period has started");
+}
+
 std::string GtlsServer::log() const
 {
     return readFile(m_dir.file("server.log"));

@@ -69,6 +69,8 @@ public:
     pid_t serverPid() const;
     /// Responses it submitted so far ("submit response headers" lines of its log).
     uint64_t responses() const;
+    /// Connections whose client closed them (CONNECTION_CLOSE received: "Draining period has started").
+    uint64_t closedByClients() const;
     std::string log() const;
 
 private:

@@ -215,6 +215,22 @@ TEST_F(Http3AgainstGtlsServer, CountsEqualTheServersResponses)
     EXPECT_EQ(r.quic.version, 1u);
 }
 
+TEST_F(Http3AgainstGtlsServer, EveryConnectionIsClosedWhenTheRunEnds)
+{
+    // Without a CONNECTION_CLOSE the server would keep each connection until its idle timeout
+    // (30 s here): the pre-run handshake and every connection of the run say goodbye.
+    auto cfg = config("127.0.0.1", g_peers->gtls.port(), "/index.html");
+    cfg.streams = 2;
+    const uint64_t before = g_peers->gtls.closedByClients();
+    const RunResult r = run(cfg);
+    EXPECT_EQ(r.errors.transportErrors(), 0u) << r.firstTlsError << r.quic.firstEnd;
+    EXPECT_EQ(r.reconnects, 0u);
+    const uint64_t expected = before + cfg.connections + 1;
+    for (int i = 0; i < 100 && g_peers->gtls.closedByClients() < expected; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(test::scaledMs(30)));
+    EXPECT_EQ(g_peers->gtls.closedByClients(), expected);
+}
+
 TEST_F(Http3AgainstGtlsServer, MissingDocumentIsA404)
 {
     auto cfg = config("127.0.0.1", g_peers->gtls.port(), "/missing.html");
