@@ -465,7 +465,12 @@ int runCommand(const RunArgs& a)
                 printError(prepared.error());
                 return 2;
             }
-        std::cout << kubeManifestYaml(kube, runConfigToJson(cfg->normalized()), cfg->loaders.count);
+        auto manifest = kubeManifestYaml(kube, runConfigToJson(cfg->normalized()), cfg->loaders.count);
+        if (!manifest) {
+            printError(manifest.error());
+            return 2;
+        }
+        std::cout << *manifest;
         return 0;
     }
     std::optional<LoaderIdentity> identity;

@@ -11,6 +11,16 @@
 
 namespace wb {
 
+namespace {
+// What loaders of one run must share: the whole configuration but where each finds the CA file
+// it trusts (a path of its own machine: a pod reads the copy in its ConfigMap, a loader VM its own).
+std::string sharedConfigJson(RunConfig config)
+{
+    config.tls.caFile.clear();
+    return runConfigToJson(config);
+}
+} // namespace
+
 FleetMerge::FleetMerge(RunConfig whole, unsigned loaders, int64_t commonStartUnixMs)
     : m_whole(whole.normalized())
     , m_count(loaders)
@@ -20,7 +30,7 @@ FleetMerge::FleetMerge(RunConfig whole, unsigned loaders, int64_t commonStartUni
     , m_rows(loaders)
     , m_fold(m_whole)
 {
-    m_configJson = runConfigToJson(m_whole);
+    m_configJson = sharedConfigJson(m_whole);
     for (unsigned i = 0; i < loaders; ++i) {
         m_rows[i].index = i;
         m_rows[i].connections = evenShare(m_whole.connections, loaders, i);
@@ -36,11 +46,12 @@ Status FleetMerge::started(const LoaderIdentity& id)
         return Error { fmt::format("loader index {} is out of range (0 to {})", id.index, m_count - 1) };
     Loader& l = m_loaders[id.index];
     if (l.started) return Error { fmt::format("loader {} appears twice", id.index) };
-    // The same run: its whole configuration, read and written again, is ours to the byte.
+    // The same run: its whole configuration, read and written again, is ours to the byte (but for
+    // the CA file's path, which is the loader's machine's).
     auto theirs = runConfigFromJson(id.wholeConfigJson);
     if (!theirs)
         return Error { fmt::format("loader {}: its configuration is unreadable: {}", id.index, theirs.error()) };
-    if (runConfigToJson(theirs->normalized()) != m_configJson)
+    if (sharedConfigJson(theirs->normalized()) != m_configJson)
         return Error { fmt::format("loader {} ran another configuration (URL, load or options differ from the "
                                    "run's): loaders of one run must share one configuration",
             id.index) };

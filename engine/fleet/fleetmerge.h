@@ -83,7 +83,7 @@ private:
     unsigned m_count;
     int64_t m_commonStartUnixMs;
     uint64_t m_intervalUs;
-    std::string m_configJson; ///< the first loader's, which every other one must match
+    std::string m_configJson; ///< the run's (CA file path aside), which every loader's must match
     std::vector<Loader> m_loaders;
     std::vector<LoaderSummary> m_rows;
     std::map<int64_t, Pending> m_pending; ///< merged index -> what has arrived of it

@@ -152,8 +152,10 @@ Status KubeExecutor::launch(const std::string& configJson, unsigned count, const
 {
     if (!findProgram(m_options.kubectl))
         return Error { "kubectl not found ('" + m_options.kubectl + "'): install it or give --kubectl PATH" };
+    auto manifest = kubeManifestJson(m_options, configJson, count); // what cannot travel is said first
+    if (!manifest) return Error { manifest.error() };
     if (auto st = checkAccess(); !st) return st;
-    auto applied = call({ "create", "-f", "-" }, kubeManifestJson(m_options, configJson, count));
+    auto applied = call({ "create", "-f", "-" }, *manifest);
     if (!applied) return Error { applied.error() };
     if (applied->exitCode != 0) return Error { "kubectl create: " + firstLine(applied->err) };
     m_applied = true;

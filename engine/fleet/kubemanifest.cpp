@@ -1,10 +1,13 @@
 #include "fleet/kubemanifest.h"
 
 #include "run/runcontroller.h"
+#include "wire/configcodec.h"
 
 #include <chrono>
 #include <ctime>
 #include <fmt/format.h>
+#include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <random>
 
@@ -24,13 +27,41 @@ std::string nameOf(const KubeOptions& o)
     return o.jobName.empty() ? newJobName() : o.jobName;
 }
 
-Json manifest(const KubeOptions& o, const std::string& configJson, unsigned loaders)
+// What the ConfigMap carries: the pods' configuration, and the PEM of its CA file if it names one.
+struct PodFiles
+{
+    std::string configJson;
+    std::string caPem;
+};
+
+Result<PodFiles> podFilesOf(const std::string& configJson)
+{
+    auto config = runConfigFromJson(configJson);
+    if (!config) return Error { "the run's configuration does not read back: " + config.error() };
+    if (config->tls.caFile.empty()) return PodFiles { configJson, {} };
+    const std::string path = config->tls.caFile;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return Error { fmt::format("--cacert '{}': cannot read it, and the pods need its certificates", path) };
+    std::string pem((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (in.bad()) return Error { fmt::format("--cacert '{}': cannot read it", path) };
+    if (pem.size() > KUBE_CA_MAX_BYTES)
+        return Error { fmt::format("--cacert '{}' is {} bytes: at most {} travel in the Job's ConfigMap", path,
+            pem.size(), KUBE_CA_MAX_BYTES) };
+    if (pem.find("-----BEGIN CERTIFICATE-----") == std::string::npos)
+        return Error { fmt::format("--cacert '{}' holds no PEM certificate", path) };
+    config->tls.caFile = KUBE_CA_FILE;
+    return PodFiles { runConfigToJson(*config), std::move(pem) };
+}
+
+Json manifest(const KubeOptions& o, const PodFiles& files, unsigned loaders)
 {
     const std::string job = nameOf(o);
     const std::string image = o.image.empty() ? defaultLoaderImage() : o.image;
+    Json data { { "config.json", files.configJson } };
+    if (!files.caPem.empty()) data["ca.pem"] = files.caPem;
     Json configMap { { "apiVersion", "v1" }, { "kind", "ConfigMap" },
         { "metadata", { { "name", job }, { "namespace", o.nameSpace }, { "labels", labels(job) } } },
-        { "data", { { "config.json", configJson } } } };
+        { "data", data } };
     Json resources { { "cpu", o.cpu }, { "memory", o.memory } };
     Json container {
         { "name", "loader" },
@@ -162,14 +193,18 @@ std::string newJobName()
         tm.tm_hour, tm.tm_min, tm.tm_sec, random() & 0xffff);
 }
 
-std::string kubeManifestJson(const KubeOptions& options, const std::string& configJson, unsigned loaders)
+Result<std::string> kubeManifestJson(const KubeOptions& options, const std::string& configJson, unsigned loaders)
 {
-    return manifest(options, configJson, loaders).dump(2);
+    auto files = podFilesOf(configJson);
+    if (!files) return Error { files.error() };
+    return manifest(options, *files, loaders).dump(2);
 }
 
-std::string kubeManifestYaml(const KubeOptions& options, const std::string& configJson, unsigned loaders)
+Result<std::string> kubeManifestYaml(const KubeOptions& options, const std::string& configJson, unsigned loaders)
 {
-    const Json list = manifest(options, configJson, loaders);
+    auto files = podFilesOf(configJson);
+    if (!files) return Error { files.error() };
+    const Json list = manifest(options, *files, loaders);
     std::string out = "# wrkbench: " + std::to_string(loaders) + " loaders as an Indexed Job (kubectl create -f -)\n";
     for (const Json& item : list["items"]) {
         out += "---\n";

@@ -10,6 +10,7 @@
 //         --control-dir /var/run/wrkbench --host $(POD_NAME)
 //   --pod-metrics-port P: args --metrics-listen 0.0.0.0:P --metrics-run JOB, a containerPort
 //         "metrics" and the annotations prometheus.io/scrape, /port, /path (docs/DISTRIBUTED.md)
+//   --cacert: the CA file's PEM in the ConfigMap (ca.pem), the pods' configuration naming it
 //   Pod Security "restricted": runAsNonRoot, seccomp RuntimeDefault, no privilege
 //   escalation, every capability dropped; a read-only root filesystem, the
 //   control directory an emptyDir
@@ -17,6 +18,9 @@
 // Each pod prepares, says "ready" in its log and waits for the coordinator to
 // write its start time into /var/run/wrkbench (kubectl exec).
 
+#include "common/result.h"
+
+#include <cstddef>
 #include <string>
 
 namespace wb {
@@ -52,9 +56,16 @@ inline constexpr const char* KUBE_CONTROL_DIR = "/var/run/wrkbench";
 inline constexpr const char* KUBE_CONFIG_DIR = "/etc/wrkbench";
 inline constexpr const char* KUBE_RUN_LABEL = "wrkbench.io/run";
 
-/// The ConfigMap and the Job as a v1 List (JSON, what `kubectl create -f -` is fed).
-std::string kubeManifestJson(const KubeOptions& options, const std::string& configJson, unsigned loaders);
+/// Where a pod finds the certificates of --cacert: the CA file of this machine is not in the pods,
+/// so its PEM travels in the ConfigMap (key ca.pem) and the pods' configuration names the copy.
+inline constexpr const char* KUBE_CA_FILE = "/etc/wrkbench/ca.pem";
+/// The largest CA file carried (a ConfigMap holds at most 1 MiB, the configuration included).
+inline constexpr size_t KUBE_CA_MAX_BYTES = 512 * 1024;
+
+/// The ConfigMap and the Job as a v1 List (JSON, what `kubectl create -f -` is fed). configJson is
+/// the whole run's (runConfigToJson). Error: its CA file cannot be carried (unreadable, too large).
+Result<std::string> kubeManifestJson(const KubeOptions& options, const std::string& configJson, unsigned loaders);
 /// The same as YAML documents (--manifest-only).
-std::string kubeManifestYaml(const KubeOptions& options, const std::string& configJson, unsigned loaders);
+Result<std::string> kubeManifestYaml(const KubeOptions& options, const std::string& configJson, unsigned loaders);
 
 } // namespace wb

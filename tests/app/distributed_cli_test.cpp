@@ -319,6 +319,41 @@ TEST_F(KubernetesCli, ManifestOnlyPrintsAnIndexedJob)
     EXPECT_TRUE(calls().empty()); // nothing applied
 }
 
+// --cacert names a file of this machine, which no pod has: its certificates travel in the
+// ConfigMap beside config.json, and the pods' configuration names that copy.
+TEST_F(KubernetesCli, ACaFileTravelsInTheConfigMap)
+{
+    test::TempDir dir;
+    test::TestCertificates certs;
+    ASSERT_TRUE(test::generateCertificates(dir.path(), certs));
+    const std::string pem = test::readFile(certs.caCert);
+    const auto r = test::runCli({ "--loaders", "2", "--on", "kubernetes", "--manifest-only", "--http3", "--cacert",
+        certs.caCert, "https://localhost:8443/" });
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("\"ca.pem\": " + Json(pem).dump()), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(R"(\"ca_file\":\"/etc/wrkbench/ca.pem\")"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find(certs.caCert), std::string::npos) << "the workstation's path reached the pods: " << r.out;
+    EXPECT_NE(r.out.find(R"(\"http_version\":\"h3\")"), std::string::npos) << r.out;
+
+    // Without --cacert there is nothing to carry.
+    const auto plain = test::runCli({ "--loaders", "2", "--on", "kubernetes", "--manifest-only", url("/") });
+    ASSERT_EQ(plain.exitCode, 0) << plain.err;
+    EXPECT_EQ(plain.out.find("ca.pem"), std::string::npos) << plain.out;
+
+    // What cannot travel is said before anything is applied.
+    const std::string missing = dir.file("missing.pem");
+    const auto unreadable = test::runCli({ "--loaders", "2", "--on", "kubernetes", "--kubectl", fakeKubectl(),
+        "--cacert", missing, "-c2", "-d1s", "https://localhost:8443/" });
+    EXPECT_EQ(unreadable.exitCode, 1) << unreadable.out << unreadable.err;
+    EXPECT_NE(unreadable.err.find("--cacert '" + missing + "': cannot read it"), std::string::npos) << unreadable.err;
+    test::writeFile(dir.file("key-only.pem"), test::readFile(certs.serverKey));
+    const auto notPem = test::runCli({ "--loaders", "2", "--on", "kubernetes", "--manifest-only", "--cacert",
+        dir.file("key-only.pem"), "https://localhost:8443/" });
+    EXPECT_EQ(notPem.exitCode, 2);
+    EXPECT_NE(notPem.err.find("holds no PEM certificate"), std::string::npos) << notPem.err;
+    EXPECT_EQ(calls(), "") << "kubectl was called";
+}
+
 // --pod-metrics-port: each loader serves its live figures, the port is named for a PodMonitor,
 // and the annotations are there for annotation-driven scrape configs; without it, none of them.
 TEST_F(KubernetesCli, PodMetricsPortExposesEachLoader)

@@ -13,7 +13,10 @@
 #      podman-kubectl (this folder) turning the Job it creates into containers as a kubelet would (command,
 #      args, env with JOB_COMPLETION_INDEX, volumes, securityContext, limits); the coordinator writes the
 #      paused loaders' start file with `kubectl exec`, follows their logs and merges them; then a run stopped
-#      with Ctrl-C, which writes their stop file the same way.
+#      with Ctrl-C, which writes their stop file the same way;
+#   5. an HTTP/3 run on that Job against caddy on the host's loopback, trusting a test CA given with
+#      --cacert: the CA travels in the ConfigMap, QUIC's UDP leaves the containers, and caddy logged over
+#      HTTP/3 every request the merged run counted.
 # Exit 77 (ctest: skipped) only where podman cannot run containers at all; a missing tool is a failure
 # under CI (packaging/install-deps.sh installs them) and a skip elsewhere.
 # Environment (set by CTest): WB_BUILD_DIR, WB_VERSION.
@@ -44,7 +47,7 @@ fail() {
 step() { echo "image_test: [$((SECONDS - began)) s] $*"; }
 
 # --- can podman run here? --------------------------------------------------------------------------------------
-for tool in podman runc debootstrap nginx python3 cpack; do
+for tool in podman runc debootstrap nginx caddy openssl python3 cpack; do
     command -v "$tool" >/dev/null || [ -x "/usr/sbin/$tool" ] || missing "no $tool"
 done
 # This host's podman: runc (crun is refused here) with cgroupfs, and limits given explicitly (the defaults
@@ -63,8 +66,10 @@ ns=$(unshare --mount --uts --ipc --pid --net --fork true 2>&1) || skip "no names
 
 work=$(mktemp -d)
 nginxPid=""
+caddyPid=""
 cleanup() {
     [ -n "$nginxPid" ] && kill "$nginxPid" 2>/dev/null
+    [ -n "$caddyPid" ] && kill "$caddyPid" 2>/dev/null
     "${engine[@]}" rm --force --time 1 wb-image-test-shard wb-image-test-probe >/dev/null 2>&1 || true
     "${engine[@]}" ps -a -q --filter label=podman-kubectl.job | xargs -r "${engine[@]}" rm --force >/dev/null 2>&1 || true
     rm -rf "$work"
@@ -316,6 +321,83 @@ else
 fi
 left=$("${engine[@]}" ps -a -q --filter label=podman-kubectl.job)
 [ -z "$left" ] || fail "pods left after Ctrl-C: $left"
+
+# --- 5. HTTP/3 on the Job, with a CA of this machine ----------------------------------------------------------------
+step "run --on kubernetes --http3 --cacert against caddy"
+h3=$work/h3
+mkdir -p "$h3"
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -keyout "$h3/ca.key" \
+    -out "$h3/ca.pem" -subj "/CN=image test CA" >/dev/null 2>&1
+openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout "$h3/key.pem" -out "$h3/csr.pem" \
+    -subj /CN=localhost >/dev/null 2>&1
+printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\n' >"$h3/san.ext"
+openssl x509 -req -in "$h3/csr.pem" -CA "$h3/ca.pem" -CAkey "$h3/ca.key" -CAcreateserial -days 2 \
+    -out "$h3/cert.pem" -extfile "$h3/san.ext" >/dev/null 2>&1
+h3port=$(python3 -c 'import socket; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+h3http=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+cat >"$h3/Caddyfile" <<EOF
+{
+	admin off
+	auto_https off
+	default_bind 127.0.0.1
+	http_port $h3http
+	https_port $h3port
+	servers {
+		protocols h1 h2 h3
+	}
+}
+https://localhost:$h3port {
+	tls $h3/cert.pem $h3/key.pem
+	log {
+		output file $h3/access.log
+		format json
+	}
+	respond "hello over h3" 200
+}
+EOF
+(
+    for fd in $(ls /proc/$BASHPID/fd); do [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done
+    exec env XDG_CONFIG_HOME="$h3" XDG_DATA_HOME="$h3" timeout --kill-after=5 900 caddy run --config "$h3/Caddyfile" \
+        --adapter caddyfile
+) >"$h3/caddy.log" 2>&1 </dev/null &
+caddyPid=$!
+for _ in $(seq 200); do (exec 3<>"/dev/tcp/127.0.0.1/$h3port") 2>/dev/null && break; sleep 0.05; done
+rm -rf "$work/kube"
+# The CA file is only on this machine: a pod that trusts caddy found it in the ConfigMap.
+if ! "$cli" run --loaders 2 --on kubernetes --kubectl "$here/podman-kubectl" --image "$image" --http3 \
+    --cacert "$h3/ca.pem" -t2 -c4 -m4 -d2s --json "$work/kube-h3.json" "https://localhost:$h3port/" \
+    >"$work/kube-h3.log" 2>&1; then
+    fail "run --on kubernetes --http3 failed: $(cat "$work/kube-h3.log")
+caddy: $(tail -n 5 "$h3/caddy.log")
+calls: $(cat "$work/kube/calls.log" 2>/dev/null)"
+else
+    sleep 1 # caddy writes a request's access log line as its response ends
+    logged=$(grep -c '"proto":"HTTP/3.0"' "$h3/access.log" 2>/dev/null || echo 0)
+    # At most -c x -m requests in flight when the run ended were served but not counted.
+    python3 - "$work/kube-h3.json" "$logged" 16 <<'EOF' || fail "the HTTP/3 run on the Job (above); calls: $(cat "$work/kube/calls.log")"
+import json, sys
+j = json.load(open(sys.argv[1]))
+logged, inflight = int(sys.argv[2]), int(sys.argv[3])
+s, loaders = j["summary"], j["loaders"]
+problems = []
+if sorted((l["index"], l["state"]) for l in loaders) != [(0, "completed"), (1, "completed")]:
+    problems.append(f"loaders {[(l['index'], l['state']) for l in loaders]}")
+if any(l["requests"] == 0 for l in loaders): problems.append("a loader sent nothing")
+if s["status_codes"] != {"200": s["requests"]}: problems.append(f"status codes {s['status_codes']}")
+if any(s["errors"].values()): problems.append(f"errors {s['errors']}")
+quic = j.get("quic") or s.get("quic") or {}
+if quic.get("alpn") != "h3" or quic.get("handshakes", 0) < 4: problems.append(f"quic {quic}")
+sent = s["requests"] + s.get("warmup_requests", 0)
+if not sent <= logged <= sent + inflight:
+    problems.append(f"caddy logged {logged} HTTP/3 requests, the run counted {s['requests']}")
+for p in problems: print(f"kubernetes h3: {p}", file=sys.stderr)
+print(f"image_test: HTTP/3 on the Job: {s['requests']} requests, caddy logged {logged} over HTTP/3")
+sys.exit(1 if problems else 0)
+EOF
+fi
+kill "$caddyPid" 2>/dev/null || true
+wait "$caddyPid" 2>/dev/null || true
+caddyPid=""
 
 step "done"
 if [ "$failures" -gt 0 ]; then

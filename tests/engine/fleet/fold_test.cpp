@@ -6,6 +6,8 @@
 // the end-of-run fields.
 
 #include "fleet/documentmerge.h"
+#include "fleet/fleetmerge.h"
+#include "http/url.h"
 #include "run/runfold.h"
 #include "testsupport.h"
 #include "wire/configcodec.h"
@@ -375,4 +377,32 @@ TEST(Fold, AStreamThatLostIntervalsIsRefused)
     auto doc = parseLoaderDocument(text, "cut");
     ASSERT_FALSE(doc);
     EXPECT_NE(doc.error().find("intervals hold"), std::string::npos) << doc.error();
+}
+
+// Loaders of one run share its configuration to the byte, but for where each finds the CA file it
+// trusts: a pod reads the copy in its ConfigMap, a loader VM a path of its own.
+TEST(Fold, LoadersMayFindTheirCaFileElsewhereButShareEverythingElse)
+{
+    RunConfig whole;
+    whole.request.url = *parseUrl("https://front.example/");
+    whole.connections = 4;
+    whole.tls.caFile = "/home/me/ca.pem";
+    FleetMerge merge(whole, 3, COMMON_START_MS);
+    auto identity = [&](unsigned index, const RunConfig& config) {
+        LoaderIdentity id;
+        id.index = index;
+        id.count = 3;
+        id.wholeConfigJson = runConfigToJson(config.normalized());
+        return id;
+    };
+    RunConfig inPod = whole;
+    inPod.tls.caFile = "/etc/wrkbench/ca.pem";
+    EXPECT_TRUE(merge.started(identity(0, whole)).ok());
+    const Status pod = merge.started(identity(1, inPod));
+    EXPECT_TRUE(pod.ok()) << pod.error();
+    RunConfig unverified = whole;
+    unverified.tls.verifyPeer = false; // trusting nothing is another run
+    const Status other = merge.started(identity(2, unverified));
+    ASSERT_FALSE(other.ok());
+    EXPECT_NE(other.error().find("loader 2 ran another configuration"), std::string::npos) << other.error();
 }
