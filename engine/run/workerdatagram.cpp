@@ -61,8 +61,11 @@ void Worker::onDatagramEvent(Connection& c, uint32_t events)
             return failDatagram(c);
         }
         if (st != IoStatus::Ok) break;
+        // Bytes count once the requests they answer were sent in the measured window; asked once
+        // a batch (it walks the stream slots), so a batch across the warm-up's end counts whole.
+        const bool measuredBytes = c.session->oldestInFlight().sentUs >= m_plan.measureStartUs;
         for (size_t i = 0; i < received; ++i) {
-            if (c.session->oldestInFlight().sentUs >= m_plan.measureStartUs) m_current.bytes += lengths[i];
+            if (measuredBytes) m_current.bytes += lengths[i];
             const bool handshaking = c.state == Connection::State::Handshaking;
             if (!settleDatagram(c, c.session->onRead(buffer + i * SLOT_BYTES, lengths[i], handler))) return;
             if (handshaking && c.session->ready()) {
