@@ -20,13 +20,7 @@ trap 'stop_caddy; rm -rf "$work"' EXIT
 command -v caddy >/dev/null || { echo "caddy missing (apt install caddy)" >&2; exit 1; }
 
 # A test CA and a certificate for localhost (caddy answers HTTP/3 only with SNI).
-openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -keyout "$work/ca.key" \
-    -out "$work/ca.pem" -subj "/CN=bench CA" >/dev/null 2>&1
-openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout "$work/key.pem" -out "$work/csr.pem" \
-    -subj /CN=localhost >/dev/null 2>&1
-printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\n' > "$work/san.ext"
-openssl x509 -req -in "$work/csr.pem" -CA "$work/ca.pem" -CAkey "$work/ca.key" -CAcreateserial -days 2 \
-    -out "$work/cert.pem" -extfile "$work/san.ext" >/dev/null 2>&1
+"$BENCH_ROOT/tests/support/testcerts.sh" "$work"
 PORT=$(python3 -c 'import socket; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 cat > "$work/Caddyfile" <<CONF
 {

@@ -325,14 +325,7 @@ left=$("${engine[@]}" ps -a -q --filter label=podman-kubectl.job)
 # --- 5. HTTP/3 on the Job, with a CA of this machine ----------------------------------------------------------------
 step "run --on kubernetes --http3 --cacert against caddy"
 h3=$work/h3
-mkdir -p "$h3"
-openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -keyout "$h3/ca.key" \
-    -out "$h3/ca.pem" -subj "/CN=image test CA" >/dev/null 2>&1
-openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout "$h3/key.pem" -out "$h3/csr.pem" \
-    -subj /CN=localhost >/dev/null 2>&1
-printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\n' >"$h3/san.ext"
-openssl x509 -req -in "$h3/csr.pem" -CA "$h3/ca.pem" -CAkey "$h3/ca.key" -CAcreateserial -days 2 \
-    -out "$h3/cert.pem" -extfile "$h3/san.ext" >/dev/null 2>&1
+"$src/tests/support/testcerts.sh" "$h3"
 h3port=$(python3 -c 'import socket; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 h3http=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 cat >"$h3/Caddyfile" <<EOF
