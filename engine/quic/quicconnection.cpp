@@ -491,17 +491,7 @@ size_t QuicConnection::write(uint8_t* buffer, size_t capacity, size_t& segmentBy
         // After a local error, one CONNECTION_CLOSE tells the server (never after a draining end).
         const bool local = m_end.kind == QuicEnd::ProtocolError || m_end.kind == QuicEnd::HandshakeFailed;
         if (!local || m_closeWritten || ngtcp2_conn_is_in_draining_period(conn)) return 0;
-        m_closeWritten = true;
-        ngtcp2_connection_close_error ccerr;
-        ngtcp2_connection_close_error_default(&ccerr);
-        if (m_closeApplication)
-            ngtcp2_connection_close_error_set_application_error(&ccerr, m_closeCode, nullptr, 0);
-        else
-            ngtcp2_connection_close_error_set_transport_error(&ccerr, m_closeCode, nullptr, 0);
-        ngtcp2_pkt_info info {};
-        const ngtcp2_ssize n = ngtcp2_conn_write_connection_close(
-            conn, nullptr, &info, buffer, std::min(capacity, MAX_DATAGRAM_BYTES), &ccerr, ts);
-        segmentBytes = n > 0 ? static_cast<size_t>(n) : 0;
+        segmentBytes = writeConnectionClose(buffer, capacity, m_closeApplication, m_closeCode, nowUs);
         return segmentBytes;
     }
     const size_t datagramBytes = std::min(ngtcp2_conn_get_path_max_tx_udp_payload_size(conn), MAX_DATAGRAM_BYTES);
@@ -556,16 +546,25 @@ size_t QuicConnection::write(uint8_t* buffer, size_t capacity, size_t& segmentBy
 
 size_t QuicConnection::writeClose(uint8_t* buffer, size_t capacity, uint64_t nowUs)
 {
+    // A peer's close or any error has ended() the connection; only our own close is left to rule out.
     if (!m_conn || ended() || m_closeWritten) return 0;
-    ngtcp2_conn* conn = ngConn(m_conn);
-    if (ngtcp2_conn_is_in_closing_period(conn) || ngtcp2_conn_is_in_draining_period(conn)) return 0;
+    return handshakeDone() ? writeConnectionClose(buffer, capacity, true, NGHTTP3_H3_NO_ERROR, nowUs)
+                           : writeConnectionClose(buffer, capacity, false, NGTCP2_NO_ERROR, nowUs);
+}
+
+size_t QuicConnection::writeConnectionClose(
+    uint8_t* buffer, size_t capacity, bool application, uint64_t code, uint64_t nowUs)
+{
     m_closeWritten = true;
     ngtcp2_connection_close_error ccerr;
-    ngtcp2_connection_close_error_default(&ccerr); // transport NO_ERROR
-    if (handshakeDone()) ngtcp2_connection_close_error_set_application_error(&ccerr, NGHTTP3_H3_NO_ERROR, nullptr, 0);
+    ngtcp2_connection_close_error_default(&ccerr);
+    if (application)
+        ngtcp2_connection_close_error_set_application_error(&ccerr, code, nullptr, 0);
+    else
+        ngtcp2_connection_close_error_set_transport_error(&ccerr, code, nullptr, 0);
     ngtcp2_pkt_info info {};
     const ngtcp2_ssize n = ngtcp2_conn_write_connection_close(
-        conn, nullptr, &info, buffer, std::min(capacity, MAX_DATAGRAM_BYTES), &ccerr, toNs(nowUs));
+        ngConn(m_conn), nullptr, &info, buffer, std::min(capacity, MAX_DATAGRAM_BYTES), &ccerr, toNs(nowUs));
     return n > 0 ? static_cast<size_t>(n) : 0;
 }
 

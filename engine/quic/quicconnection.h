@@ -188,6 +188,8 @@ public:
 
 private:
     void fail(QuicEnd kind, std::string reason);
+    /// Our one CONNECTION_CLOSE (a local error's, or writeClose's) into buffer; its length.
+    size_t writeConnectionClose(uint8_t* buffer, size_t capacity, bool application, uint64_t code, uint64_t nowUs);
     void endFromLibrary(int error);
     bool setUpHttp3();
     std::string tlsFailure() const;
