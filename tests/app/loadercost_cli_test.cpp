@@ -83,3 +83,32 @@ TEST_F(LoaderCostCli, ALightRunIsNotFlagged)
     // --latency prints the figures themselves.
     EXPECT_NE(r.err.find("\n  Loader: workers "), std::string::npos) << r.err;
 }
+
+// The open model's end when the loader is behind: a busy worker reads a batch of responses that
+// takes it past the end of the run, before its drain begins. Every request it sent is still a
+// request of the run (or a timeout), as nginx's log counts them; none is lost between the two.
+TEST_F(LoaderCostCli, ABusyOpenModelLoaderCountsEveryRequestItSent)
+{
+    test::Nginx logged;
+    test::NginxOptions options;
+    options.requestLog = true;
+    ASSERT_TRUE(logged.start(options)) << logged.log();
+    test::TempDir dir;
+    const std::string script = dir.file("burn.lua");
+    test::writeFile(script, BURNING_SCRIPT);
+    // ~1 ms of CPU per response and 2,000 due a second on one worker: always behind, so a batch
+    // of ready responses is being read when the end comes. The timeout leaves the drain room.
+    const auto r = test::runCli({ "-t1", "-c8", "-R", "2000", "-d1s", "--timeout", "60s", "-s", script, "--json", "-",
+                                    "http://127.0.0.1:" + std::to_string(logged.port()) + "/" },
+        180'000);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    const auto& s = j["summary"];
+    const uint64_t counted = s["requests"].get<uint64_t>();
+    const uint64_t timedOut = s["errors"]["timeout"].get<uint64_t>();
+    const uint64_t served = test::splitLines(logged.requestLog()).size();
+    ASSERT_GT(counted, 0u);
+    EXPECT_EQ(served, counted + timedOut)
+        << "nginx served " << served << ", the run counted " << counted << " and " << timedOut << " timeouts";
+    EXPECT_EQ(counted + timedOut, 2000u) << "every request due in the 1 s window: sent, then counted";
+}
