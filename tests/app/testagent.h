@@ -3,9 +3,9 @@
 // agent_attack_test): its own state directory, the address, token and fingerprint
 // it made, and its log.
 
-#include "agentclient/agentclient.h"
 #include "agentchannel/agentcredentials.h"
 #include "agentchannel/tlschannel.h"
+#include "agentclient/agentclient.h"
 #include "common/clock.h"
 #include "testsupport.h"
 
@@ -32,8 +32,8 @@ public:
         , m_log(dir.file(name + ".log"))
         , m_tokenFile(dir.file(name + ".token"))
     {
-        std::vector<std::string> argv { cliPath(), "agent", "--listen", host + ":0", "--allow", allow,
-            "--state-dir", m_state };
+        std::vector<std::string> argv { cliPath(), "agent", "--listen", host + ":0", "--allow", allow, "--state-dir",
+            m_state };
         // A short head timeout keeps the slow-client tests short, unless the test sets its own.
         if (std::find(extraArgs.begin(), extraArgs.end(), "--head-timeout") == extraArgs.end())
             argv.insert(argv.end(), { "--head-timeout", "2s" });
@@ -73,15 +73,19 @@ public:
     {
         return AgentEndpoint { "test", address.empty() ? m_address : address, m_token, m_fingerprint, {} };
     }
-    /// Waits until the agent's current run has streamed an interval.
-    bool waitForInterval() const
+    /// Waits until the agent's current run has streamed at least atLeast intervals (into its stream file).
+    bool waitForInterval(size_t atLeast = 1) const
     {
         for (int i = 0; i < 6000; ++i) {
             std::error_code ec;
-            for (const auto& run : std::filesystem::directory_iterator(m_state + "/runs", ec))
-                if (readFile(run.path().string() + "/stream.jsonl").find("\"event\":\"interval\"")
-                    != std::string::npos)
-                    return true;
+            for (const auto& run : std::filesystem::directory_iterator(m_state + "/runs", ec)) {
+                const std::string stream = readFile(run.path().string() + "/stream.jsonl");
+                size_t found = 0;
+                for (size_t at = stream.find("\"event\":\"interval\""); at != std::string::npos;
+                     at = stream.find("\"event\":\"interval\"", at + 1))
+                    ++found;
+                if (found >= atLeast) return true;
+            }
             ::usleep(10'000);
         }
         return false;
