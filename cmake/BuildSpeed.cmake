@@ -32,8 +32,8 @@ if(WB_FAST_LINK AND WB_MOLD AND CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
 endif()
 
 option(WB_PCH "Precompile the headers tests and the GUI share" ON)
-# GCC falls back to the headers when a precompiled one does not fit a target's flags; clang (the fuzz
-# tree) refuses to compile instead, so precompiled headers are GCC's only.
+# GCC falls back to the headers when a precompiled one does not fit a target's flags; clang (the ASan
+# and fuzz trees) refuses to compile instead, so precompiled headers are GCC's only.
 if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
     set(WB_PCH OFF)
 endif()

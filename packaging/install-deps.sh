@@ -17,7 +17,7 @@ PACKAGES=(
     xvfb xauth xdotool imagemagick
     # the HTML report, rendered in a real headless browser (tests/app/htmlreport_cli_test)
     chromium
-    # tests: GoogleTest, a real nginx on loopback, clang + libFuzzer for the bounded fuzz run
+    # tests: GoogleTest, a real nginx on loopback, clang + its sanitizer runtimes (the ASan tree, libFuzzer)
     libgtest-dev libgmock-dev nginx-light clang libclang-rt-14-dev python3 ca-certificates
     # tests: a real Prometheus server scraping --metrics-listen during a run (tests/app/metrics_cli_test)
     prometheus

@@ -112,7 +112,8 @@ TEST(EventWait, TimesOutAndWakesWithEpollPwait2)
     const uint64_t one = 1;
     ASSERT_EQ(write(wake, &one, sizeof one), static_cast<ssize_t>(sizeof one));
     EXPECT_EQ(waitForEvents(epollFd, events, 4, WAIT_FOREVER_NS), 1);
-    EXPECT_EQ(events[0].data.u64, 9u);
+    const uint64_t tag = events[0].data.u64; // epoll_event is packed: its u64 is not aligned for a reference
+    EXPECT_EQ(tag, 9u);
     close(wake);
     close(epollFd);
 }
