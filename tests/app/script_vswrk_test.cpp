@@ -183,12 +183,11 @@ TEST_F(ScriptVsWrk, CounterInThePathCountsAsUnderWrk)
         for (const std::string& l : r->served) {
             // GET /mix/<digits> 200 (by hand: a std::regex per line took half a minute under ASan)
             const std::string_view line = l;
-            const std::string_view number = line.size() > prefix.size() + suffix.size()
-                ? line.substr(prefix.size(), line.size() - prefix.size() - suffix.size())
-                : std::string_view();
-            ASSERT_TRUE(line.starts_with(prefix) && line.ends_with(suffix) && !number.empty()
-                && number.find_first_not_of("0123456789") == std::string_view::npos)
+            ASSERT_TRUE(
+                line.size() > prefix.size() + suffix.size() && line.starts_with(prefix) && line.ends_with(suffix))
                 << l;
+            const std::string_view number = line.substr(prefix.size(), line.size() - prefix.size() - suffix.size());
+            ASSERT_EQ(number.find_first_not_of("0123456789"), std::string_view::npos) << l;
             paths.insert(std::stoi(std::string(number)));
         }
         ASSERT_FALSE(paths.empty());
