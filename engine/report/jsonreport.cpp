@@ -135,6 +135,8 @@ Json reportJson(const RunResult& result)
     if (result.serverStreamLimit > 0) doc["summary"]["server_stream_limit"] = result.serverStreamLimit;
     // HTTP/3: connect_us above is the QUIC handshake (TLS 1.3 inside it); what QUIC did besides.
     if (!result.quic.empty()) doc["quic"] = quicSummaryToJson(result.quic);
+    // The first response that could not be parsed, and server behaviour we tolerated.
+    if (!result.connections.empty()) doc["connections"] = connectionFactsToJson(result.connections);
     const bool open = result.config.openModel();
     if (open) {
         // latency_us above is corrected for coordinated omission (from each request's due time).

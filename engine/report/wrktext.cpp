@@ -238,6 +238,24 @@ std::string formatRunHeader(const RunConfig& config)
     return out;
 }
 
+std::string parseFailureWarning(const RunResult& result)
+{
+    const uint64_t failed = result.errors.parse;
+    if (failed == 0 || failed < result.requests) return {};
+    std::string out = fmt::format("{} of {} responses could not be parsed", failed, failed + result.requests);
+    if (!result.connections.firstParseError.empty()) out += ": " + result.connections.firstParseError;
+    return out;
+}
+
+std::string hpackTableNote(const RunResult& result)
+{
+    return fmt::format("The server kept HPACK's 4,096-byte table on {} connections: it acknowledged our "
+                       "--header-table-size {} but sent no table size update (RFC 7541 4.2); decoded with the "
+                       "4,096 bytes (up to {} more memory)",
+        result.connections.hpackTableKept, result.config.headerTableBytes,
+        formatBinary(4096.0 * static_cast<double>(result.connections.hpackTableKept)) + "B");
+}
+
 namespace {
 
 /// One line per loader of a distributed run, and a warning when their starts spread.
@@ -267,6 +285,10 @@ void appendLoaders(std::string& out, const std::vector<LoaderSummary>& loaders)
 std::string formatRunReport(const RunResult& result, const TextReportOptions& options)
 {
     std::string out;
+    // A run that measured mostly failures says why before any figure: the error count alone
+    // reads like a server fault and gives no hint.
+    if (const std::string warning = parseFailureWarning(result); !warning.empty())
+        fmt::format_to(std::back_inserter(out), "  Warning: {}\n", warning);
     fmt::format_to(
         std::back_inserter(out), "  Thread Stats{:>6}{:>11}{:>8}{:>12}\n", "Avg", "Stdev", "Max", "+/- Stdev");
     const LatencyHistogram& latency = result.latency;
@@ -335,6 +357,8 @@ std::string formatRunReport(const RunResult& result, const TextReportOptions& op
         fmt::format_to(std::back_inserter(out),
             "  The server allowed {} concurrent streams per connection (asked {})\n", result.serverStreamLimit,
             result.config.streams);
+    if (result.connections.hpackTableKept > 0)
+        fmt::format_to(std::back_inserter(out), "  {}\n", hpackTableNote(result));
     if (result.reconnects > 0)
         fmt::format_to(std::back_inserter(out), "  Reconnects after {}: {}\n",
             result.quic.empty() ? "GOAWAY" : "the server ended the connection", result.reconnects);

@@ -22,6 +22,11 @@ std::string protocolDescription(const RunConfig& config, const std::string& spok
 std::string quicDescription(const QuicSummary& quic);
 /// "Running 2m test @ http://host/" and the threads/connections line.
 std::string formatRunHeader(const RunConfig& config);
+/// "38574 of 38574 responses could not be parsed: <why the first one failed>" when parse
+/// failures outnumber the responses; "" otherwise.
+std::string parseFailureWarning(const RunResult& result);
+/// HTTP/2: the server kept HPACK's default table on some connections (what it costs); one line.
+std::string hpackTableNote(const RunResult& result);
 /// Everything after the header: thread stats, totals, errors, rates.
 std::string formatRunReport(const RunResult& result, const TextReportOptions& options);
 

@@ -145,6 +145,14 @@ SessionResult Http1Session::onRead(const char* data, size_t length, CompletionHa
     return SessionResult::Ok;
 }
 
+SessionFailure Http1Session::failure() const
+{
+    // Read right after onRead() said ProtocolError, before the connection is recycled.
+    if (*m_parser.errorReason() != '\0')
+        return { &ErrorCounts::parse, std::string("the response could not be parsed: ") + m_parser.errorReason() };
+    return { &ErrorCounts::parse, "the server sent a response when no request was waiting for one" };
+}
+
 SessionResult Http1Session::onEof(CompletionHandler& handler)
 {
     if (m_inFlight == 0) return SessionResult::Ok; // an idle close (stray bytes before it do not matter)

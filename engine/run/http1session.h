@@ -80,6 +80,7 @@ public:
     InFlightRequest oldestInFlight() const override { return m_inFlight > 0 ? m_ring[m_ringHead] : InFlightRequest {}; }
     Expiry expire(uint64_t nowUs, uint64_t timeoutUs) override;
     void forEachInFlight(const std::function<void(const InFlightRequest&)>& visit) const override;
+    SessionFailure failure() const override;
 
 private:
     /// The response at the head of the ring ended: hands it over, oldest request first.

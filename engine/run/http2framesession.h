@@ -86,6 +86,9 @@ public:
     std::string preamble; ///< connection preface, our SETTINGS and the connection window's WINDOW_UPDATE
     /// The lowest SETTINGS_MAX_CONCURRENT_STREAMS a server sent below `streams` (0 = never lower).
     uint32_t lowestServerLimit = 0;
+    /// Connections whose server did not start its first header block after our smaller
+    /// SETTINGS_HEADER_TABLE_SIZE with a table size update: decoded with HPACK's 4,096 bytes.
+    uint64_t tableSizeUpdatesMissing = 0;
 };
 
 class Http2FrameSession final : public ClientSession
@@ -116,6 +119,7 @@ public:
     bool settingsReceived() const { return m_settingsReceived; }
     uint32_t serverLimit() const { return m_serverLimit; }
     bool answeredWithHttp1() const { return m_http1Answer; }
+    SessionFailure failure() const override;
 
 private:
     /// Every complete frame of the input; false after a connection error.
@@ -179,9 +183,13 @@ private:
     bool m_holdOutput = false; ///< while completions are handed over: their requests go out in one write
     bool m_goaway = false;
     bool m_settingsReceived = false;
-    bool m_settingsAcknowledged = false; ///< the server acknowledged our SETTINGS (our HPACK table size holds)
+    /// Our table is below HPACK's default and acknowledged: the next header block shows whether the
+    /// server shrank its table (a table size update first) or kept the default.
+    bool m_tableSizeUpdateDue = false;
     bool m_http1Answer = false;
     bool m_failed = false; ///< a connection error: the connection is unusable
+    uint8_t m_frameType = 0; ///< the type of the frame being read (what a connection error names)
+    uint32_t m_errorCode = 0; ///< the connection error we sent in GOAWAY (0: none, or a flood)
     bool m_receivedAny = false;
     bool m_bodiesBlocked = false; ///< a request body waits for a window
     bool m_tableLoaded = false; ///< the indexed pair's first block went out on this connection
@@ -201,6 +209,7 @@ public:
     ClientSession& session(size_t i) override { return m_sessions[i]; }
     size_t size() const override { return m_sessions.size(); }
     uint32_t serverStreamLimit() const override { return m_requests.lowestServerLimit; }
+    ConnectionFacts connectionFacts() const override { return { {}, m_requests.tableSizeUpdatesMissing }; }
 
 private:
     Http2FrameRequests m_requests;

@@ -54,7 +54,7 @@ int onFrameRecvCallback(nghttp2_session*, const nghttp2_frame* frame, void* user
 int onFrameSendCallback(nghttp2_session*, const nghttp2_frame* frame, void* userData)
 {
     if (frame->hd.type == NGHTTP2_GOAWAY && frame->goaway.error_code != NGHTTP2_NO_ERROR)
-        sessionOf(userData).onConnectionError();
+        sessionOf(userData).onConnectionError(frame->goaway.error_code);
     return 0;
 }
 
@@ -96,7 +96,9 @@ Http2Requests::Http2Requests(
     , streams(config.streams)
     , streamWindow(static_cast<int32_t>((1u << config.windowBits) - 1))
     , connectionWindow(static_cast<int32_t>((1u << config.connectionWindowBits) - 1))
-    , headerTableBytes(config.headerTableBytes)
+    // libnghttp2's session cannot decode a server that acknowledges a smaller table and omits the
+    // table size update (RFC 7541 4.2), as many do: the reference keeps HPACK's default table.
+    , headerTableBytes(std::max<uint32_t>(config.headerTableBytes, 4096))
 {
     for (size_t i = 0; i < table.size(); ++i)
         entries[i].build(table[i]);
@@ -165,6 +167,7 @@ void Http2Session::reset()
     m_goaway = false;
     m_settingsReceived = false;
     m_http1Answer = false;
+    m_errorCode = 0;
     m_failed = false;
     m_receivedAny = false;
     m_holdOutput = false;
@@ -244,6 +247,15 @@ std::span<const char> Http2Session::onWritten(size_t n)
 {
     m_outputOffset += n;
     return pendingOutput();
+}
+
+SessionFailure Http2Session::failure() const
+{
+    if (m_http1Answer)
+        return { &ErrorCounts::parse,
+            "the server answered the HTTP/2 connection preface in HTTP/1.x (it does not speak HTTP/2 on this port)" };
+    return { &ErrorCounts::parse,
+        std::string("the server broke HTTP/2 (") + nghttp2_http2_strerror(m_errorCode) + ", as libnghttp2 found)" };
 }
 
 SessionResult Http2Session::onRead(const char* data, size_t length, CompletionHandler& handler)

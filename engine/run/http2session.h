@@ -113,6 +113,7 @@ public:
     uint32_t serverLimit() const { return m_serverLimit; }
     /// The server answered the connection preface with HTTP/1.x.
     bool answeredWithHttp1() const { return m_http1Answer; }
+    SessionFailure failure() const override;
 
     // nghttp2's callbacks (C functions in the .cpp) land here.
     /// A field of a response, while observed. trailer: a header block after the body (kept from
@@ -126,7 +127,11 @@ public:
     void onFrame(const nghttp2_frame& frame);
     void onStreamClose(int32_t streamId, uint32_t errorCode);
     /// We sent a GOAWAY with an error: the server broke the protocol, the connection is done.
-    void onConnectionError() { m_failed = true; }
+    void onConnectionError(uint32_t errorCode)
+    {
+        m_failed = true;
+        m_errorCode = errorCode;
+    }
     ssize_t readBody(int32_t streamId, uint8_t* buffer, size_t length, uint32_t* flags);
 
 private:
@@ -159,6 +164,7 @@ private:
     bool m_goaway = false;
     bool m_settingsReceived = false;
     bool m_http1Answer = false;
+    uint32_t m_errorCode = 0; ///< the error code of the GOAWAY libnghttp2 sent (0: none)
     bool m_failed = false; ///< nghttp2 failed (out of stream ids, memory): the connection is unusable
     bool m_receivedAny = false;
     uint64_t m_readAtUs = 0; ///< the current read's clock, taken when a response first needs it (0 = not yet)

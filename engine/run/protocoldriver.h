@@ -15,6 +15,7 @@
 #include "net/address.h"
 #include "net/transport.h"
 #include "run/clientsession.h"
+#include "run/connectionfacts.h"
 #include "run/quicsummary.h"
 #include "run/runconfig.h"
 #include "stats/counters.h"
@@ -43,6 +44,8 @@ public:
     virtual uint32_t serverStreamLimit() const { return 0; }
     /// HTTP/3: what the worker's connections learnt about QUIC (empty for other protocols).
     virtual QuicSummary quicSummary() const { return {}; }
+    /// Server behaviour the worker's sessions tolerated (HTTP/2: a table size update omitted).
+    virtual ConnectionFacts connectionFacts() const { return {}; }
 };
 
 /// The connection the pre-run check runs on: connected, non-blocking, TLS finished if any.

@@ -238,6 +238,7 @@ RunResult RunController::run()
         mine.entries = w->entryStats();
         mine.serverStreamLimit = w->serverStreamLimit();
         mine.quic = w->quicSummary();
+        mine.connections = w->connectionFacts();
         mine.warmupRequests = w->warmupRequests();
         end.merge(mine);
     }

@@ -20,6 +20,7 @@ void RunEnd::merge(const RunEnd& o)
     if (o.serverStreamLimit > 0 && (serverStreamLimit == 0 || o.serverStreamLimit < serverStreamLimit))
         serverStreamLimit = o.serverStreamLimit;
     quic.merge(o.quic);
+    connections.merge(o.connections);
     warmupRequests += o.warmupRequests;
     if (firstTlsError.empty()) firstTlsError = o.firstTlsError;
     if (firstConnectError.empty()) firstConnectError = o.firstConnectError;
@@ -44,6 +45,7 @@ RunEnd runEndOf(const RunResult& r)
     e.reconnects = r.reconnects;
     e.serverStreamLimit = r.serverStreamLimit;
     e.quic = r.quic;
+    e.connections = r.connections;
     e.warmupRequests = r.warmupRequests;
     e.firstTlsError = r.firstTlsError;
     e.firstConnectError = r.firstConnectError;
@@ -94,6 +96,7 @@ RunResult RunFold::finish(const RunEnd& end)
     r.reconnects = end.reconnects;
     r.serverStreamLimit = end.serverStreamLimit;
     r.quic = end.quic;
+    r.connections = end.connections;
     r.warmupRequests = end.warmupRequests;
     r.firstTlsError = end.firstTlsError;
     r.firstConnectError = end.firstConnectError;

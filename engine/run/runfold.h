@@ -12,6 +12,7 @@
 //     runEndOf(), and the end codec (engine/wire/runendcodec).
 // Nothing else assembles a result.
 
+#include "run/connectionfacts.h"
 #include "run/quicsummary.h"
 #include "run/runresult.h"
 
@@ -43,6 +44,7 @@ struct RunEnd
     std::vector<EntryStats> entries; ///< a request mix: per entry, by index
     std::vector<LoaderSummary> loaders; ///< a run of several loaders: one row each, by index
     QuicSummary quic; ///< HTTP/3: what QUIC did (handshakes, loss, how connections ended); empty otherwise
+    ConnectionFacts connections; ///< the first parse failure, server behaviour we tolerated
 
     /// Adds another loader's end of the same run: counts summed, samples and rows joined,
     /// the first error kept, the lowest stream limit, the longest measurement.

@@ -2,6 +2,7 @@
 // The final outcome of a run: what the reports, the JSON file and the store
 // are made from.
 
+#include "run/connectionfacts.h"
 #include "run/quicsummary.h"
 #include "run/runconfig.h"
 #include "stats/counters.h"
@@ -61,6 +62,7 @@ struct RunResult : Measurements
     /// config.streams (the run used that many streams per connection); 0 when it never limited it.
     uint32_t serverStreamLimit = 0;
     QuicSummary quic; ///< HTTP/3: what QUIC did (run/quicsummary.h); empty otherwise
+    ConnectionFacts connections; ///< what the connections met: parse failures, tolerated server behaviour
     std::vector<SloVerdict> slo; ///< one verdict per config.slos, in order
     /// A request mix: what each entry got (config.mix.entries[i] is entry i); empty without one.
     std::vector<EntryStats> entries;

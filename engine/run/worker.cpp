@@ -523,6 +523,8 @@ Worker::Consumed Worker::consume(Connection& c, size_t length)
     case SessionResult::Truncated:
         break;
     }
+    // The sentence is made once: a server that breaks every response breaks it the same way.
+    if (m_firstParseError.empty()) m_firstParseError = c.session->failure().reason;
     fail(c, &ErrorCounts::parse, {});
     return Consumed::Gone;
 }
@@ -616,6 +618,13 @@ void Worker::onPeerClosed(Connection& c)
     case SessionResult::Truncated:
         return fail(c, &ErrorCounts::read, {});
     }
+}
+
+ConnectionFacts Worker::connectionFacts() const
+{
+    ConnectionFacts facts = m_sessions->connectionFacts();
+    facts.firstParseError = m_firstParseError;
+    return facts;
 }
 
 void Worker::chargeEntry(const Connection& c, uint64_t ErrorCounts::*kind, uint64_t count)

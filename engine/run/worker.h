@@ -64,6 +64,8 @@ public:
     uint32_t serverStreamLimit() const { return m_sessions->serverStreamLimit(); }
     /// HTTP/3: what this worker's connections learnt about QUIC (empty otherwise).
     QuicSummary quicSummary() const { return m_sessions->quicSummary(); }
+    /// What the connections met: the first parse failure, server behaviour the sessions tolerated.
+    ConnectionFacts connectionFacts() const;
 
 private:
     class ResponseHandler;
@@ -164,6 +166,7 @@ private:
     RateSamples m_rates;
     std::string m_firstTlsError;
     std::string m_firstConnectError;
+    std::string m_firstParseError;
     uint64_t m_reconnects = 0;
     uint64_t m_warmupRequests = 0;
     /// Closed model, common start: connections open and waiting for the load to start.

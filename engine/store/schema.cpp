@@ -412,9 +412,19 @@ ALTER TABLE targets ADD COLUMN scrape TEXT NOT NULL DEFAULT '';  -- JSON: endpoi
 )sql";
 }
 
+// Version 15: what a run's connections met (run/connectionfacts.h: why the first response could
+// not be parsed, servers that kept HPACK's default table), as the wire's object
+// (wire/runendcodec connectionFactsToJson).
+std::string schemaV15()
+{
+    return R"sql(
+ALTER TABLE runs ADD COLUMN connection_facts TEXT NOT NULL DEFAULT '';  -- JSON object; '' when empty
+)sql";
+}
+
 // MIGRATIONS[n] takes a file from version n to n + 1.
 constexpr MigrationStep MIGRATIONS[] = { schemaV1, schemaV2, schemaV3, schemaV4, schemaV5, schemaV6, schemaV7, schemaV8,
-    schemaV9, schemaV10, schemaV11, schemaV12, schemaV13, schemaV14 };
+    schemaV9, schemaV10, schemaV11, schemaV12, schemaV13, schemaV14, schemaV15 };
 static_assert(std::size(MIGRATIONS) == SCHEMA_VERSION, "one migration step per schema version");
 
 } // namespace

@@ -131,6 +131,7 @@ const std::vector<std::string>& totalsColumns()
         c.push_back("slo_aborted_by"); // schema version 7
         c.push_back("loader_cost"); // schema version 11
         c.push_back("quic"); // schema version 13
+        c.push_back("connection_facts"); // schema version 15
         return c;
     }();
     return columns;
@@ -153,6 +154,7 @@ void bindTotals(SqlStatement& q, const RunTotals& t)
     q.bind(t.sloAbortedBy);
     q.bind(loaderCostText(t.loaderCost));
     q.bind(t.quic.empty() ? std::string() : dumpWireJson(quicSummaryToJson(t.quic)));
+    q.bind(t.connections.empty() ? std::string() : dumpWireJson(connectionFactsToJson(t.connections)));
 }
 
 RunTotals readTotals(const SqlStatement& q, int& column)
@@ -189,6 +191,11 @@ RunTotals readTotals(const SqlStatement& q, int& column)
     if (const std::string quic = q.text(column++); !quic.empty()) {
         auto parsed = wireGuarded([&] { return quicSummaryFromJson(parseWireJson(quic)); }, "runs.quic: ");
         if (parsed) t.quic = *parsed;
+    }
+    if (const std::string facts = q.text(column++); !facts.empty()) {
+        auto parsed = wireGuarded(
+            [&] { return connectionFactsFromJson(parseWireJson(facts)); }, "runs.connection_facts: ");
+        if (parsed) t.connections = *parsed;
     }
     return t;
 }

@@ -92,6 +92,7 @@ FinishedRun FinishedRun::of(const RunResult& result, int64_t finishedAtMs)
     t.reconnects = result.reconnects;
     t.serverStreamLimit = result.serverStreamLimit;
     t.quic = result.quic;
+    t.connections = result.connections;
     t.slo = result.slo;
     t.sloAbortedBy = result.sloAbortedBy;
     t.loaderCost = result.loaderCost;

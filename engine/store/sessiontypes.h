@@ -179,6 +179,7 @@ struct RunTotals
     /// runs stored before): its saturation is the comparability check's and the tables' to name.
     LoaderCost loaderCost;
     QuicSummary quic; ///< HTTP/3: what QUIC did (schema 13: runs.quic); empty for other protocols
+    ConnectionFacts connections; ///< the first parse failure, tolerated server behaviour (schema 15)
 };
 
 /// One row of the runs table.

@@ -63,6 +63,23 @@ QuicSummary quicSummaryFromJson(const WireJson& j)
     return q;
 }
 
+WireJson connectionFactsToJson(const ConnectionFacts& f)
+{
+    WireJson j = WireJson::object();
+    if (!f.firstParseError.empty()) j["first_parse_error"] = f.firstParseError;
+    if (f.hpackTableKept > 0) j["hpack_table_kept"] = f.hpackTableKept;
+    return j;
+}
+
+ConnectionFacts connectionFactsFromJson(const WireJson& j)
+{
+    if (!j.is_object()) throw WireError { "'connections' must be an object" };
+    ConnectionFacts f;
+    f.firstParseError = wireText(j, "first_parse_error");
+    f.hpackTableKept = wireCountOr(j, "hpack_table_kept", 0);
+    return f;
+}
+
 WireJson runEndToJson(const RunEnd& e, uint64_t intervalRequests)
 {
     WireJson j { { "engine_version", e.engineVersion }, { "protocol", e.protocol }, { "measured_s", e.measuredS },
@@ -86,6 +103,7 @@ WireJson runEndToJson(const RunEnd& e, uint64_t intervalRequests)
         loaders.push_back(loaderSummaryToJson(l));
     j["loaders"] = std::move(loaders);
     if (!e.quic.empty()) j["quic"] = quicSummaryToJson(e.quic);
+    if (!e.connections.empty()) j["connections"] = connectionFactsToJson(e.connections);
     return j;
 }
 
@@ -141,6 +159,7 @@ RunEnd runEndFromJson(const WireJson& j, uint64_t* intervalRequests)
             e.loaders.push_back(loaderSummaryFromJson(l));
     }
     if (j.contains("quic")) e.quic = quicSummaryFromJson(j.at("quic"));
+    if (j.contains("connections")) e.connections = connectionFactsFromJson(j.at("connections"));
     return e;
 }
 

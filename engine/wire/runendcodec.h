@@ -12,7 +12,8 @@
 //                "histograms":{"latency":".."},"histogram_totals":{..}}],
 //    "loaders":[{"index":0,"host":"..",...}],
 //    "quic":{"version":1,"alpn":"h3","handshakes":..,"zero_rtt_handshakes":0,"lost_packets":..,
-//            "probe_timeouts":..,"ends":{"idle_timeout":..,...},"first_end":".."}}   (HTTP/3 only)
+//            "probe_timeouts":..,"ends":{"idle_timeout":..,...},"first_end":".."},  (HTTP/3 only)
+//    "connections":{"first_parse_error":"..","hpack_table_kept":N}}          (when not empty)
 
 #include "common/result.h"
 #include "run/runfold.h"
@@ -33,6 +34,12 @@ Result<RunEnd> parseRunEndJson(std::string_view text);
 /// and the store's runs.quic column.
 WireJson quicSummaryToJson(const QuicSummary& q);
 QuicSummary quicSummaryFromJson(const WireJson& j);
+
+/// What the connections met (run/connectionfacts.h), and back: in the end record, the --json
+/// report and the store's runs.connection_facts column.
+///   {"first_parse_error":"..","hpack_table_kept":N}
+WireJson connectionFactsToJson(const ConnectionFacts& f);
+ConnectionFacts connectionFactsFromJson(const WireJson& j);
 
 /// A loader's row of the loaders table, and back.
 WireJson loaderSummaryToJson(const LoaderSummary& l);

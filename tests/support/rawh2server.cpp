@@ -63,6 +63,11 @@ const std::string STATUS_200 = "\x88";
 // A dynamic table size update to 0: the client announced SETTINGS_HEADER_TABLE_SIZE 0, and the
 // first header block after it must say so (RFC 7541 4.2).
 const std::string TABLE_SIZE_0 = "\x20";
+// "server: raw" (RFC 7541 6.2): a literal without indexing, a literal with incremental indexing
+// (into the dynamic table's first slot, index 62), and that slot by index.
+const std::string SERVER_FIELD_LITERAL = std::string("\x00\x06server\x03raw", 12);
+const std::string SERVER_FIELD_INDEXED = "\x40\x06server\x03raw";
+const std::string SERVER_FIELD_BY_INDEX = "\xbe";
 
 } // namespace
 
@@ -139,9 +144,16 @@ void RawH2Server::serve(int fd)
     }
     if (!writeAll(fd, frame(SETTINGS, 0, 0, ""))) return;
     unsigned answeredHere = 0;
-    bool tableSizeSent = m_behaviour == Behaviour::OmitsTableSizeUpdate;
-    auto statusBlock
-        = [&tableSizeSent] { return std::exchange(tableSizeSent, true) ? STATUS_200 : TABLE_SIZE_0 + STATUS_200; };
+    // Every answer carries "server: raw", as real servers' do. A server that honours the client's
+    // table of 0 bytes says so first and never indexes; one that ignores it indexes the field
+    // into HPACK's default table once and names it by index (62) from then on, as nginx does.
+    const bool ignoresTable = m_behaviour == Behaviour::OmitsTableSizeUpdate;
+    bool firstBlock = true;
+    auto statusBlock = [&] {
+        const bool first = std::exchange(firstBlock, false);
+        if (ignoresTable) return STATUS_200 + (first ? SERVER_FIELD_INDEXED : SERVER_FIELD_BY_INDEX);
+        return (first ? TABLE_SIZE_0 : std::string()) + STATUS_200 + SERVER_FIELD_LITERAL;
+    };
     uint32_t lastAnswered = 0;
     bool misbehaved = false;
     for (;;) {
