@@ -23,6 +23,9 @@ PACKAGES=(
     prometheus
     # tests: the two HTTP/3 servers Debian ships (caddy; ngtcp2's gtlsserver), and sqlite3 to read a session back
     caddy ngtcp2-server ngtcp2-client sqlite3
+    # tests: the interop matrix (tests/app/interop_cli_test): the HTTP servers and proxies Debian ships,
+    # each started on loopback by the test (apache2's workers run as www-data, which it creates)
+    haproxy h2o apache2 nghttp2-proxy
     # tests: real metrics endpoints scraped during runs (--scrape): node_exporter, and the exporters whose
     # output the parser's fixtures were captured from
     prometheus-node-exporter prometheus-nginx-exporter
