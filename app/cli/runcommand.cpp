@@ -269,8 +269,8 @@ void addRunCommand(CLI::App& app, RunArgs& a)
     run->add_option("--connection-window-bits", a.connectionWindowBits,
         "HTTP/2: connection flow-control window of 2^N-1 bytes (16-30, default 30)");
     run->add_option("--header-table-size", a.headerTableSize,
-        "HTTP/2: the HPACK table the server may use for its responses (default 0; 4096 for servers that do "
-        "not send a table size update)");
+        "HTTP/2: the HPACK table the server may use for its responses (default 0; a server that ignores it "
+        "keeps 4096, and the report says so)");
     run->add_option("-R,--rate", a.rate,
         "Constant request rate over all connections (open model, latency corrected for coordinated omission)");
     run->add_option("--stages", a.stages,

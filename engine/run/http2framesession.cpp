@@ -818,16 +818,17 @@ SessionFailure Http2FrameSession::failure() const
             "the server answered the HTTP/2 connection preface in HTTP/1.x (it does not speak HTTP/2 on this port)" };
     static constexpr const char* FRAME_NAMES[] = { "DATA", "HEADERS", "PRIORITY", "RST_STREAM", "SETTINGS",
         "PUSH_PROMISE", "PING", "GOAWAY", "WINDOW_UPDATE", "CONTINUATION" };
-    const std::string frame = m_frameType < std::size(FRAME_NAMES)
-        ? std::string(FRAME_NAMES[m_frameType]) + " frame"
-        : fmt::format("frame of type {:#x}", m_frameType);
+    const std::string frame = m_frameType < std::size(FRAME_NAMES) ? std::string(FRAME_NAMES[m_frameType]) + " frame"
+                                                                   : fmt::format("frame of type {:#x}", m_frameType);
     switch (m_errorCode) {
     case COMPRESSION_ERROR:
         return { &ErrorCounts::parse, "the server's header block could not be decoded (HPACK, COMPRESSION_ERROR)" };
     case FRAME_SIZE_ERROR:
-        return { &ErrorCounts::parse, "the server sent a " + frame + " of a size HTTP/2 does not allow (FRAME_SIZE_ERROR)" };
+        return { &ErrorCounts::parse,
+            "the server sent a " + frame + " of a size HTTP/2 does not allow (FRAME_SIZE_ERROR)" };
     case FLOW_CONTROL_ERROR:
-        return { &ErrorCounts::parse, "the server sent more than our flow-control window allowed (FLOW_CONTROL_ERROR)" };
+        return { &ErrorCounts::parse,
+            "the server sent more than our flow-control window allowed (FLOW_CONTROL_ERROR)" };
     case ENHANCE_YOUR_CALM:
         return { &ErrorCounts::parse, "the server sent a header block over 256 KB (ENHANCE_YOUR_CALM)" };
     case PROTOCOL_ERROR:

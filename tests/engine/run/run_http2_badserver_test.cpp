@@ -134,8 +134,7 @@ TEST(Http2BadServer, ParseErrorsSayWhyTheFirstOneFailed)
 {
     const RunResult r = runAgainst(Behaviour::WindowUpdateZero);
     ASSERT_GT(r.errors.parse, 0u);
-    EXPECT_NE(r.connections.firstParseError.find("PROTOCOL_ERROR"), std::string::npos)
-        << r.connections.firstParseError;
+    EXPECT_NE(r.connections.firstParseError.find("PROTOCOL_ERROR"), std::string::npos) << r.connections.firstParseError;
 }
 
 TEST(Http2BadServer, AServerThatNeverSendsSettingsIsRefusedBeforeLoad)
