@@ -7,6 +7,7 @@
 #include "http/requestcheck.h"
 #include "metrics/scrapetext.h"
 #include "metricsoption.h"
+#include "net/address.h"
 #include "parse/placement.h"
 #include "parse/quantity.h"
 #include "parse/requestmix.h"
@@ -129,6 +130,25 @@ Result<RunConfig> toConfig(const RunArgs& a)
         if (!st) return Error { st.error() };
     if (!a.sendSpin.empty()) {
         if (auto st = duration(a.sendSpin, "send spin", cfg.sendSpinUs); !st) return Error { st.error() };
+    }
+    if (!a.connRequests.empty()) {
+        auto range = parseCountRange(a.connRequests);
+        if (!range) return Error { "--conn-requests: " + range.error() };
+        if (range->low == 0) return Error { "--conn-requests: a connection carries at least one request" };
+        if (range->high > UINT32_MAX) return Error { "--conn-requests: " + a.connRequests + " is too large" };
+        cfg.churn.requestsMin = static_cast<uint32_t>(range->low);
+        cfg.churn.requestsMax = static_cast<uint32_t>(range->high);
+    }
+    if (!a.connLifetime.empty()) {
+        auto range = parseDurationRangeUs(a.connLifetime);
+        if (!range) return Error { "--conn-lifetime: " + range.error() };
+        cfg.churn.lifetimeMinUs = range->low;
+        cfg.churn.lifetimeMaxUs = range->high;
+    }
+    if (!a.source.empty()) {
+        auto sources = parseSourceList(a.source);
+        if (!sources) return Error { "--source: " + sources.error() };
+        cfg.sourceAddresses = *sources;
     }
     cfg.pipeline = a.pipeline;
     if (a.http2 && a.http3) return Error { "choose one of --http2 and --http3" };
@@ -278,6 +298,15 @@ void addRunCommand(CLI::App& app, RunArgs& a)
     run->add_option("--send-spin", a.sendSpin,
         "Open model: poll instead of sleeping this long before each due send, so waking up late does not "
         "count as the target's latency (default 50us; 0 = always sleep)");
+    run->add_option("--conn-requests", a.connRequests,
+        "Close each connection after N requests and open a new one (N:M: a random count in that range per "
+        "connection), as real clients come and go; an L4 balancer then places many connections");
+    run->add_option("--conn-lifetime", a.connLifetime,
+        "Close each connection after it has been open this long and open a new one (T1:T2: a random time in that "
+        "range per connection)");
+    run->add_option("--source", a.source,
+        "Spread connections over these local addresses: ADDR[,ADDR...] or a range 127.0.0.2-127.0.0.9 (more source "
+        "ports for churn; a balancer hashing on the client address sees several clients)");
     run->add_option("--warmup", a.warmup, "Send load for this long before measuring");
     run->add_option("--interval", a.interval, "Interval of the time series (default 1s, at least 100ms)");
     run->add_option("--json", a.jsonPath, "Write the result as JSON to FILE ('-' for stdout)");
@@ -601,6 +630,9 @@ int runCommand(const RunArgs& a)
     // (A fleet's loaders ran the script: the fold carries the first loader's error.)
     const std::string scriptError = !script ? std::string() : fleet ? result.failure : script->error();
     if (!scriptError.empty()) printError("the script stopped the run: " + scriptError);
+    // Or the run could not go on (no local port left to connect from): it says why.
+    const std::string runError = scriptError.empty() ? result.failure : std::string();
+    if (!runError.empty()) printError("the run stopped: " + runError);
     // done() after the report, as wrk prints it. The run is already stored: an error in done()
     // is said, and the rest (the JSON, where it was stored) still happens.
     bool doneOk = true;
@@ -623,7 +655,7 @@ int runCommand(const RunArgs& a)
     } else if (out.runId) {
         text << "Stored as run " << out.runId << " in '" << a.dbPath << "'" << std::endl;
     }
-    if (!jsonOk || !hdrLogOk || !scriptError.empty() || !doneOk) return 1;
+    if (!jsonOk || !hdrLogOk || !scriptError.empty() || !runError.empty() || !doneOk) return 1;
     // Every loader died or was lost: what was measured is reported and stored, but the run did
     // not happen as asked, and a pipeline must not read it as a success. (Some lost among
     // several is a partial run, flagged per loader in the report.)

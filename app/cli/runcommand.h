@@ -36,6 +36,9 @@ struct RunArgs
     std::string rate; ///< -R: requests/s over all connections (open model)
     std::string stages; ///< ramps: "10s:1000,30s:5000" or "10s:50c,30s:200c"
     std::string sendSpin; ///< --send-spin: open model, poll this long before a due send (empty: the default)
+    std::string connRequests; ///< --conn-requests N[:M]: reopen each connection after that many requests
+    std::string connLifetime; ///< --conn-lifetime T[:T2]: reopen each connection after that long
+    std::string source; ///< --source ADDR[,ADDR|A-B...]: local addresses to spread connections over
     bool latency = false;
     std::string jsonPath;
     std::string hdrLogPath; ///< --hdr-log: an HdrHistogram interval log, written as intervals arrive

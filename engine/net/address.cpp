@@ -1,5 +1,6 @@
 #include "net/address.h"
 
+#include <algorithm>
 #include <arpa/inet.h>
 #include <cctype>
 #include <cstring>
@@ -58,6 +59,58 @@ std::optional<SocketAddress> literal(const std::string& text, uint16_t port)
 }
 
 } // namespace
+
+Result<SocketAddress> parseHostAddress(const std::string& text)
+{
+    auto a = literal(text, 0);
+    if (!a) return Error { "'" + text + "' is not an IP address" };
+    return *a;
+}
+
+Result<std::vector<std::string>> parseSourceList(const std::string& text, size_t limit)
+{
+    std::vector<std::string> out;
+    auto add = [&](const std::string& address) -> Status {
+        if (std::find(out.begin(), out.end(), address) != out.end()) return {};
+        if (out.size() >= limit) return Error { "at most " + std::to_string(limit) + " source addresses" };
+        out.push_back(address);
+        return {};
+    };
+    size_t begin = 0;
+    while (begin <= text.size()) {
+        size_t end = text.find(',', begin);
+        if (end == std::string::npos) end = text.size();
+        std::string part = text.substr(begin, end - begin);
+        while (!part.empty() && std::isspace(static_cast<unsigned char>(part.front())))
+            part.erase(part.begin());
+        while (!part.empty() && std::isspace(static_cast<unsigned char>(part.back())))
+            part.pop_back();
+        if (part.empty()) return Error { "an empty source address in '" + text + "'" };
+        if (const size_t dash = part.find('-'); dash != std::string::npos) {
+            // An IPv4 range, both ends included.
+            in_addr first {}, last {};
+            const std::string from = part.substr(0, dash), to = part.substr(dash + 1);
+            if (inet_pton(AF_INET, from.c_str(), &first) != 1 || inet_pton(AF_INET, to.c_str(), &last) != 1)
+                return Error { "'" + part + "' is not a range of IPv4 addresses (like 127.0.0.2-127.0.0.9)" };
+            const uint32_t a = ntohl(first.s_addr), b = ntohl(last.s_addr);
+            if (a > b) return Error { "'" + part + "': the range ends before it starts" };
+            if (b - a >= limit)
+                return Error { "'" + part + "' holds more than " + std::to_string(limit) + " addresses" };
+            for (uint32_t v = a;; ++v) {
+                in_addr one { htonl(v) };
+                char buffer[INET_ADDRSTRLEN] = {};
+                inet_ntop(AF_INET, &one, buffer, sizeof buffer);
+                if (auto st = add(buffer); !st) return Error { st.error() };
+                if (v == b) break;
+            }
+        } else {
+            if (!literal(part, 0)) return Error { "'" + part + "' is not an IP address" };
+            if (auto st = add(part); !st) return Error { st.error() };
+        }
+        begin = end + 1;
+    }
+    return out;
+}
 
 Result<SocketAddress> parseSocketAddress(const std::string& text)
 {

@@ -25,6 +25,12 @@ struct SocketAddress
 /// "[::1]:8080"). Error: "'x' is not an address (ip:port or [ipv6]:port)".
 Result<SocketAddress> parseSocketAddress(const std::string& text);
 
+/// A numeric host address without a port ("127.0.0.2", "::1"), port 0: a source to bind to.
+Result<SocketAddress> parseHostAddress(const std::string& text);
+/// --source's list: addresses and IPv4 ranges, comma-separated ("127.0.0.2-127.0.0.9,10.0.0.7"),
+/// each address once, in order, at most `limit` of them. The error names the part that is not one.
+Result<std::vector<std::string>> parseSourceList(const std::string& text, size_t limit = 4096);
+
 /// Resolves host (name or literal) for TCP. Error: "cannot resolve host 'x': <reason>".
 /// A pinned host (pinHost) is answered from its pins, without asking DNS.
 Result<std::vector<SocketAddress>> resolveHost(const std::string& host, uint16_t port);

@@ -20,6 +20,13 @@ int openTcpSocket(int family)
     return fd;
 }
 
+bool bindSource(int fd, const SocketAddress& source)
+{
+    const int one = 1;
+    ::setsockopt(fd, IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, &one, sizeof one);
+    return ::bind(fd, source.get(), source.length) == 0;
+}
+
 IoStatus startConnect(int fd, const SocketAddress& address)
 {
     if (::connect(fd, address.get(), address.length) == 0) return IoStatus::Ok;
@@ -54,10 +61,15 @@ std::string describeConnectError(int err, const SocketAddress& address)
     }
 }
 
-Result<int> connectWithTimeout(const SocketAddress& address, int timeoutMs)
+Result<int> connectWithTimeout(const SocketAddress& address, int timeoutMs, const SocketAddress* source)
 {
     const int fd = openTcpSocket(address.family());
     if (fd < 0) return Error { describeConnectError(errno, address) };
+    if (source && !bindSource(fd, *source)) {
+        const int err = errno;
+        ::close(fd);
+        return Error { describeConnectError(err, address) };
+    }
     IoStatus st = startConnect(fd, address);
     if (st == IoStatus::Error) {
         const int err = errno;

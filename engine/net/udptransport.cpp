@@ -15,12 +15,13 @@
 
 namespace wb {
 
-bool UdpTransport::open(const SocketAddress& address)
+bool UdpTransport::open(const SocketAddress& address, const SocketAddress* source)
 {
     close();
     m_fd = ::socket(address.family(), SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_UDP);
     if (m_fd < 0) return false;
-    if (::connect(m_fd, address.get(), address.length) != 0) {
+    if ((source && ::bind(m_fd, source->get(), source->length) != 0)
+        || ::connect(m_fd, address.get(), address.length) != 0) {
         const int err = errno;
         close();
         errno = err;

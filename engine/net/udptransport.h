@@ -16,8 +16,9 @@ namespace wb {
 class UdpTransport final : public DatagramTransport
 {
 public:
-    /// Opens a socket connected to address (a UDP connect sends nothing). false: errno set.
-    bool open(const SocketAddress& address);
+    /// Opens a socket connected to address (a UDP connect sends nothing), from source when it is
+    /// given (port 0: the kernel picks one). false: errno set.
+    bool open(const SocketAddress& address, const SocketAddress* source = nullptr);
     void close();
     int fd() const { return m_fd; }
     /// The socket's own address (QUIC's path needs both ends).

@@ -133,4 +133,32 @@ Result<uint64_t> parseDurationUs(const std::string& text)
     return Error { fmt::format("invalid duration '{}' (use e.g. 30s, 2m, 500ms)", text) };
 }
 
+namespace {
+
+template<typename Parse> Result<CountRange> parseRange(const std::string& text, Parse parse)
+{
+    const auto colon = text.find(':');
+    auto low = parse(text.substr(0, colon));
+    if (!low) return Error { low.error() };
+    CountRange range { *low, *low };
+    if (colon == std::string::npos) return range;
+    auto high = parse(text.substr(colon + 1));
+    if (!high) return Error { high.error() };
+    range.high = *high;
+    if (range.high < range.low) return Error { "'" + text + "': the range ends below where it starts" };
+    return range;
+}
+
+} // namespace
+
+Result<CountRange> parseCountRange(const std::string& text)
+{
+    return parseRange(text, parseCount);
+}
+
+Result<CountRange> parseDurationRangeUs(const std::string& text)
+{
+    return parseRange(text, parseDurationUs);
+}
+
 } // namespace wb

@@ -13,4 +13,14 @@ Result<uint64_t> parseCount(const std::string& text);
 /// "30" (seconds), "500ms", "30s", "2m", "1h", "1.5s", "250us". Returns microseconds.
 Result<uint64_t> parseDurationUs(const std::string& text);
 
+/// A count or a range of them: "100" (both ends 100) or "50:200".
+struct CountRange
+{
+    uint64_t low = 0;
+    uint64_t high = 0;
+};
+Result<CountRange> parseCountRange(const std::string& text);
+/// A duration or a range of them, in microseconds: "30s" or "10s:1m".
+Result<CountRange> parseDurationRangeUs(const std::string& text);
+
 } // namespace wb

@@ -135,8 +135,12 @@ Json reportJson(const RunResult& result)
     if (result.serverStreamLimit > 0) doc["summary"]["server_stream_limit"] = result.serverStreamLimit;
     // HTTP/3: connect_us above is the QUIC handshake (TLS 1.3 inside it); what QUIC did besides.
     if (!result.quic.empty()) doc["quic"] = quicSummaryToJson(result.quic);
-    // The first response that could not be parsed, and server behaviour we tolerated.
-    if (!result.connections.empty()) doc["connections"] = connectionFactsToJson(result.connections);
+    // The first response that could not be parsed, server behaviour we tolerated, churn; and the
+    // connections opened (what a balancer placing connections saw).
+    doc["connections"] = connectionFactsToJson(result.connections);
+    doc["connections"]["opened"] = result.connectTime.count();
+    doc["connections"]["opened_per_s"]
+        = result.durationS > 0 ? static_cast<double>(result.connectTime.count()) / result.durationS : 0.0;
     const bool open = result.config.openModel();
     if (open) {
         // latency_us above is corrected for coordinated omission (from each request's due time).

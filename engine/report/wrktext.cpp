@@ -9,6 +9,7 @@
 #include <cctype>
 #include <fmt/format.h>
 #include <iterator>
+#include <vector>
 
 namespace wb {
 
@@ -212,6 +213,24 @@ std::string quicDescription(const QuicSummary& q)
     return out;
 }
 
+std::string churnDescription(const RunConfig& config)
+{
+    const ConnectionChurn& churn = config.churn;
+    if (!churn.enabled()) return "Connections kept open";
+    const auto range = [](uint64_t low, uint64_t high, auto format) {
+        return low == high ? format(low) : format(low) + " to " + format(high);
+    };
+    std::vector<std::string> after;
+    if (churn.requestsMax > 0)
+        after.push_back(range(churn.requestsMin, churn.requestsMax, [](uint64_t n) { return std::to_string(n); })
+            + (churn.requestsMax == 1 ? " request" : " requests"));
+    if (churn.lifetimeMaxUs > 0)
+        after.push_back(range(churn.lifetimeMinUs, churn.lifetimeMaxUs,
+            [](uint64_t us) { return formatTimeUs(static_cast<double>(us)); }));
+    return "Each connection reopened after " + (after.size() == 2 ? after[0] + " or " + after[1] : after[0])
+        + " (churn)";
+}
+
 std::string formatRunHeader(const RunConfig& config)
 {
     // wrk's duration is whole seconds; ours may be finer, formatTimeS rounds.
@@ -227,6 +246,10 @@ std::string formatRunHeader(const RunConfig& config)
     std::string out = fmt::format("Running {} test @ {}\n  {} threads and {} connections\n", duration, target,
         config.threads, config.connections);
     if (config.multiplexed()) fmt::format_to(std::back_inserter(out), "  {}\n", protocolDescription(config));
+    if (config.churn.enabled()) fmt::format_to(std::back_inserter(out), "  {}\n", churnDescription(config));
+    if (!config.sourceAddresses.empty())
+        fmt::format_to(std::back_inserter(out), "  From {} source address{}\n", config.sourceAddresses.size(),
+            config.sourceAddresses.size() == 1 ? "" : "es");
     if (config.openModel() && config.stages.empty())
         fmt::format_to(std::back_inserter(out), "  Constant rate: {:.0f} requests/s (open model)\n", config.ratePerS);
     else if (config.openModel())
@@ -318,6 +341,12 @@ std::string formatRunReport(const RunResult& result, const TextReportOptions& op
 
     fmt::format_to(std::back_inserter(out), "  {} requests in {}, {}B read\n", result.requests,
         formatTimeUs(result.durationS * 1e6), formatBinary(static_cast<double>(result.bytes)));
+    // Churn: how many connections the run opened, which is what a balancer placed.
+    if (result.config.churn.enabled())
+        fmt::format_to(std::back_inserter(out), "  Connections opened: {} ({:.2f}/s), {} closed by churn\n",
+            result.connectTime.count(),
+            result.durationS > 0 ? static_cast<double>(result.connectTime.count()) / result.durationS : 0.0,
+            result.connections.churnCloses);
 
     if (open) {
         const double achieved = result.requestsPerS();

@@ -20,6 +20,8 @@ std::string protocolDescription(const RunConfig& config, const std::string& spok
 /// HTTP/3: one line of what QUIC did ("QUIC v1, ALPN h3, 12 handshakes (1-RTT); 3 packets of requests
 /// lost, 5 probe timeouts; ended: idle_timeout 2"), for views that show a stored run; "" when empty.
 std::string quicDescription(const QuicSummary& quic);
+/// "Each connection reopened after 100 requests or 30.00s (churn)", or "Connections kept open".
+std::string churnDescription(const RunConfig& config);
 /// "Running 2m test @ http://host/" and the threads/connections line.
 std::string formatRunHeader(const RunConfig& config);
 /// "38574 of 38574 responses could not be parsed: <why the first one failed>" when parse

@@ -117,6 +117,11 @@ public:
     /// The peer closed the connection: completes a response delimited by the close.
     virtual SessionResult onEof(CompletionHandler& handler) = 0;
 
+    /// We close a stream connection that is fine, on purpose (churn, a ramp going down), with
+    /// nothing in flight: the bytes that tell the server first (HTTP/2: GOAWAY(NO_ERROR)); empty
+    /// when the close says it (HTTP/1.1). Written best effort, just before the close.
+    virtual std::span<const char> farewell() { return {}; }
+
     /// Requests sent whose responses are pending.
     virtual uint32_t inFlight() const = 0;
     /// The in-flight request sent first (all zero when none): what the bytes just read belong to.

@@ -23,6 +23,8 @@ void Connection::close()
     state = State::Idle;
     writeInterest = false;
     closeAfterResponse = false;
+    requestsLeft = UINT32_MAX;
+    retireAtUs = UINT64_MAX;
     delayedUntilUs = 0;
     if (session) session->reset();
 }

@@ -30,7 +30,9 @@ struct Connection
     UdpTransport udp; ///< a datagram driver's socket instead (HTTP/3); -1 when Idle or unused
     State state = State::Idle;
     bool writeInterest = false; ///< EPOLLOUT is registered (only while a write is blocked)
-    bool closeAfterResponse = false; ///< a connection ramp is going down: close when idle
+    /// Close when idle: a connection ramp is going down (the slot stays closed), or churn retires
+    /// the connection (a new one takes its place).
+    bool closeAfterResponse = false;
     uint64_t stateSinceUs = 0; ///< when Connecting/Handshaking began (connect timeout)
     uint64_t retryAtUs = 0; ///< Idle: when to connect again after a failure (0 = not waiting)
     uint64_t nextSequence = 0; ///< open model: this connection's next request number
@@ -40,6 +42,12 @@ struct Connection
     uint64_t delayedUntilUs = 0;
     /// Datagram sessions: the session timer armed in the worker's heap (UINT64_MAX = none).
     uint64_t timerUs = UINT64_MAX;
+    /// Churn (--conn-requests): requests this connection may still send (UINT32_MAX: no limit).
+    uint32_t requestsLeft = UINT32_MAX;
+    /// Churn (--conn-lifetime): when this connection is retired (UINT64_MAX: never).
+    uint64_t retireAtUs = UINT64_MAX;
+    /// Connections this slot has opened: churn's draws and the source address turn with it.
+    uint32_t opened = 0;
     ClientSession* session = nullptr; ///< the protocol on this slot (the worker's, lives as long)
     std::unique_ptr<TlsTransport> tls; ///< set for https targets, reused across reconnects
 

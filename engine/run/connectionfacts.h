@@ -17,13 +17,16 @@ struct ConnectionFacts
     /// bytes but sent no table size update (RFC 7541 4.2) and went on with HPACK's 4,096-byte
     /// table, which we then decoded with (up to 4 KB more a connection).
     uint64_t hpackTableKept = 0;
+    /// Connections closed on purpose to open new ones (--conn-requests, --conn-lifetime) while measuring.
+    uint64_t churnCloses = 0;
 
-    bool empty() const { return firstParseError.empty() && hpackTableKept == 0; }
+    bool empty() const { return firstParseError.empty() && hpackTableKept == 0 && churnCloses == 0; }
     /// Another worker's or loader's facts of the same run: counts summed, the first error kept.
     void merge(const ConnectionFacts& o)
     {
         if (firstParseError.empty()) firstParseError = o.firstParseError;
         hpackTableKept += o.hpackTableKept;
+        churnCloses += o.churnCloses;
     }
     bool operator==(const ConnectionFacts&) const = default;
 };

@@ -810,6 +810,13 @@ void Http2FrameSession::streamError(Http2FrameStream& slot, uint32_t errorCode)
     free(slot);
 }
 
+std::span<const char> Http2FrameSession::farewell()
+{
+    // GOAWAY: the last stream the server opened (none: push is off), NO_ERROR.
+    static constexpr char GOAWAY_NO_ERROR[] = { 0, 0, 8, GOAWAY, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+    return { GOAWAY_NO_ERROR, sizeof GOAWAY_NO_ERROR };
+}
+
 SessionFailure Http2FrameSession::failure() const
 {
     // Read right after onRead() said ProtocolError, before the connection is recycled.

@@ -120,6 +120,7 @@ public:
     uint32_t serverLimit() const { return m_serverLimit; }
     bool answeredWithHttp1() const { return m_http1Answer; }
     SessionFailure failure() const override;
+    std::span<const char> farewell() override;
 
 private:
     /// Every complete frame of the input; false after a connection error.

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace wb {
 
@@ -23,6 +24,8 @@ struct LoadPlan
     std::unique_ptr<RateSchedule> schedule; ///< open model; null for the closed loop
     std::unique_ptr<MixTable> mix; ///< a request mix: its order (and weights); null without one
     SocketAddress address; ///< the address that answered the pre-run check
+    /// --source: the local addresses connections bind to in turn (port 0); empty: the kernel's choice.
+    std::vector<SocketAddress> sources;
     std::shared_ptr<TlsContext> tls; ///< null for plain http
     std::string serverName; ///< SNI and certificate name
     RunHooks hooks; ///< the caller's request source and response observer, if any

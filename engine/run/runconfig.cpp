@@ -59,6 +59,15 @@ Status RunConfig::validate() const
     for (unsigned bits : { windowBits, connectionWindowBits })
         if (bits < 16 || bits > 30)
             return Error { "HTTP/2 window bits must be between 16 and 30 (a window of 2^bits - 1 bytes)" };
+    if (churn.requestsMin > churn.requestsMax || churn.lifetimeMinUs > churn.lifetimeMaxUs)
+        return Error { "connection churn: the lower bound of a range must not exceed the upper one" };
+    if ((churn.requestsMax > 0 && churn.requestsMin == 0) || (churn.lifetimeMaxUs > 0 && churn.lifetimeMinUs == 0))
+        return Error { "connection churn: a connection carries at least one request and lives longer than 0" };
+    if (churn.lifetimeMaxUs > 0 && churn.lifetimeMinUs < 10'000)
+        return Error { "--conn-lifetime must be at least 10ms" };
+    if (sourceAddresses.size() > 4096) return Error { "--source: at most 4096 source addresses" };
+    if (!sourceAddresses.empty() && loaders.on != LoaderPlacement::On::Local)
+        return Error { "--source names addresses of this machine; loaders on other machines have their own" };
     if (durationUs < 100'000) return Error { "duration must be at least 100ms" };
     if (timeoutUs == 0) return Error { "timeout must be greater than zero" };
     if (intervalUs < 100'000) return Error { "interval must be at least 100ms" };

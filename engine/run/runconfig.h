@@ -102,6 +102,22 @@ struct ScriptSpec
     bool operator==(const ScriptSpec&) const = default;
 };
 
+/// Connections that come and go as real clients' do: each connection is closed and a new one
+/// opened after a number of requests drawn from [requestsMin, requestsMax], or once it has been
+/// open for a time drawn from [lifetimeMinUs, lifetimeMaxUs], whichever comes first (0 = no
+/// limit of that kind). A balancer that places each connection (kube-proxy, a NEG in connection
+/// mode) then sees many placements instead of the first -c. Draws differ per connection, so
+/// reconnects do not fall into step.
+struct ConnectionChurn
+{
+    uint32_t requestsMin = 0;
+    uint32_t requestsMax = 0;
+    uint64_t lifetimeMinUs = 0;
+    uint64_t lifetimeMaxUs = 0;
+    bool enabled() const { return requestsMax > 0 || lifetimeMaxUs > 0; }
+    bool operator==(const ConnectionChurn&) const = default;
+};
+
 struct RunConfig
 {
     RequestSpec request;
@@ -138,6 +154,13 @@ struct RunConfig
     /// target's latency. Costs CPU only in that stretch (bench/open-model.sh); 0 = always sleep.
     uint64_t sendSpinUs = DEFAULT_SEND_SPIN_US;
     static constexpr uint64_t DEFAULT_SEND_SPIN_US = 50;
+
+    /// --conn-requests, --conn-lifetime: close and reopen connections (off by default: kept open).
+    ConnectionChurn churn;
+    /// --source: the local addresses connections are spread over (numeric, as typed: "127.0.0.2");
+    /// empty: the kernel picks. More addresses, more source ports for churn, and a balancer that
+    /// hashes on the client's address sees several clients.
+    std::vector<std::string> sourceAddresses;
 
     /// --requests: a mix of requests instead of `request` alone (which then holds the first
     /// entry, so the origin, TLS and the pre-run check read it as before).

@@ -8,8 +8,10 @@
 #include "run/worker.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <csignal>
+#include <cstring>
 #include <poll.h>
 #include <thread>
 #include <unistd.h>
@@ -59,6 +61,7 @@ Status RunController::prepare()
     const Url& url = cfg.request.url;
     auto addresses = resolveHost(url.host, url.port);
     if (!addresses) return Error { addresses.error() };
+    if (auto st = prepareSources(*addresses); !st) return st;
     // Everything that depends on the protocol is its driver's: ALPN, warnings, the pre-run check, sessions.
     m_plan.driver = &protocolDriverFor(cfg.httpVersion);
     // A datagram driver (HTTP/3) does its TLS inside QUIC's handshake: no OpenSSL context.
@@ -96,6 +99,35 @@ Status RunController::prepare()
     return {};
 }
 
+// --source: each address must be this machine's and of a family the target has; the target's
+// addresses of the other family are not tried.
+Status RunController::prepareSources(std::vector<SocketAddress>& targets)
+{
+    m_plan.sources.clear();
+    if (m_plan.config.sourceAddresses.empty()) return {};
+    const bool datagram = m_plan.config.http3();
+    for (const std::string& text : m_plan.config.sourceAddresses) {
+        auto source = parseHostAddress(text);
+        if (!source) return Error { "--source: " + source.error() };
+        if (!m_plan.sources.empty() && source->family() != m_plan.sources.front().family())
+            return Error { "--source: mix no IPv4 and IPv6 addresses (" + text + ")" };
+        const int fd = ::socket(source->family(), (datagram ? SOCK_DGRAM : SOCK_STREAM) | SOCK_CLOEXEC, 0);
+        const bool bound = fd >= 0 && ::bind(fd, source->get(), source->length) == 0;
+        const int err = errno;
+        if (fd >= 0) ::close(fd);
+        if (!bound)
+            return Error { "--source " + text + ": "
+                + (err == EADDRNOTAVAIL ? std::string("not an address of this machine") : std::strerror(err)) };
+        m_plan.sources.push_back(*source);
+    }
+    const int family = m_plan.sources.front().family();
+    std::erase_if(targets, [family](const SocketAddress& a) { return a.family() != family; });
+    if (targets.empty())
+        return Error { std::string("--source: ") + m_plan.config.request.url.host + " has no "
+            + (family == AF_INET ? "IPv4" : "IPv6") + " address to reach from the source addresses" };
+    return {};
+}
+
 Status RunController::preflight(const std::vector<SocketAddress>& addresses)
 {
     const int timeoutMs = static_cast<int>(m_plan.config.connectTimeoutUs / 1000);
@@ -111,7 +143,7 @@ Status RunController::preflight(const std::vector<SocketAddress>& addresses)
             if (firstError.empty()) firstError = st.error();
             continue;
         }
-        auto fd = connectWithTimeout(address, timeoutMs);
+        auto fd = connectWithTimeout(address, timeoutMs, m_plan.sources.empty() ? nullptr : &m_plan.sources.front());
         if (!fd) {
             if (firstError.empty()) firstError = fd.error();
             continue;
@@ -218,6 +250,10 @@ RunResult RunController::run()
             continue;
         }
         if (allFinished) break;
+        // A worker that cannot go on (no local port left) ends the run; its reason is the run's failure.
+        if (!m_plan.stopRequested.load()
+            && std::any_of(m_workers.begin(), m_workers.end(), [](auto& w) { return w->failed(); }))
+            stop();
         if (m_plan.stopRequested.load()) {
             for (auto& w : m_workers)
                 w->wake();
@@ -243,6 +279,8 @@ RunResult RunController::run()
         end.merge(mine);
     }
     if (m_plan.hooks.failure) end.failure = m_plan.hooks.failure();
+    for (auto& w : m_workers)
+        if (end.failure.empty() && w->failed()) end.failure = w->failure();
     RunResult result = fold.finish(end);
     for (auto* o : m_observers)
         o->onFinished(result);

@@ -59,6 +59,7 @@ public:
 
 private:
     Status preflight(const std::vector<SocketAddress>& addresses);
+    Status prepareSources(std::vector<SocketAddress>& targets);
     void mergeInterval(uint32_t index, uint64_t runEndUs, RunFold& fold, RunEnd& end);
     void checkSloBudgets(double measuredS, const Measurements& sofar, RunEnd& end);
 

@@ -235,6 +235,13 @@ uint64_t Worker::dueUsOf(uint64_t globalSequence) const
     return m_plan.startUs + static_cast<uint64_t>(std::llround(dueS * 1e6));
 }
 
+const SocketAddress* Worker::sourceFor(Connection& c) const
+{
+    if (m_plan.sources.empty()) return nullptr;
+    // Turning with each connection the slot opens, so churn spreads every slot over every address.
+    return &m_plan.sources[(globalSlotOf(c) + c.opened) % m_plan.sources.size()];
+}
+
 void Worker::connect(uint32_t index)
 {
     if (m_datagram) return connectDatagram(index);
@@ -242,7 +249,12 @@ void Worker::connect(uint32_t index)
     c.tcp.setFd(openTcpSocket(m_address.family()));
     c.stateSinceUs = monotonicNowUs();
     if (c.fd() < 0) return fail(c, &ErrorCounts::connect, describeConnectError(errno, m_address));
+    const SocketAddress* source = sourceFor(c);
+    ++c.opened;
+    if (source && !bindSource(c.fd(), *source))
+        return fail(c, &ErrorCounts::connect, describeConnectError(errno, m_address));
     const IoStatus st = startConnect(c.fd(), m_address);
+    if (st == IoStatus::Error && errno == EADDRNOTAVAIL) return outOfPorts(c, source);
     if (st == IoStatus::Error) return fail(c, &ErrorCounts::connect, describeConnectError(errno, m_address));
     epoll_event ev {};
     ev.events = EPOLLIN | EPOLLOUT | m_edgeFlag;
@@ -275,8 +287,10 @@ void Worker::onEvent(uint32_t index, uint32_t events)
 
 void Worker::finishConnect(Connection& c)
 {
-    if (const int err = connectResult(c.fd()))
+    if (const int err = connectResult(c.fd())) {
+        if (err == EADDRNOTAVAIL) return outOfPorts(c, sourceFor(c));
         return fail(c, &ErrorCounts::connect, describeConnectError(err, m_address));
+    }
     onConnected(c);
 }
 
@@ -301,6 +315,7 @@ void Worker::startSession(Connection& c)
     if (driver.requiresAlpn() && c.tls && c.tls->negotiatedProtocol() != driver.alpn())
         return fail(c, &ErrorCounts::tls, std::string("the server did not select ") + driver.alpn() + " by ALPN");
     c.state = Connection::State::Active;
+    armChurn(c);
     c.session->onConnected();
     // Output of the session's own (an HTTP/2 preface) first; HTTP/1.1 has none.
     if (c.session->hasOutput() && !flushWrite(c)) return;
@@ -349,6 +364,7 @@ void Worker::continueHandshake(Connection& c)
 // wrk does). Returns false when the connection failed (and was recycled).
 bool Worker::startBatch(Connection& c, uint32_t requests)
 {
+    if (c.closeAfterResponse) return true; // retiring: what is in flight finishes, nothing more goes out
     if (m_delays) {
         // wrk's delay(): asked before each batch, and nothing goes out on the connection until it
         // has passed. A batch asked for meanwhile (HTTP/2: a stream freed by a timeout) is not a
@@ -370,15 +386,96 @@ bool Worker::startBatch(Connection& c, uint32_t requests)
 // The batch itself, after any delay.
 bool Worker::sendBatch(Connection& c, uint32_t requests)
 {
+    if (c.closeAfterResponse) return true;
     const uint64_t now = monotonicNowUs();
-    for (; requests > 0; --requests) {
+    uint32_t sent = 0;
+    for (requests = std::min(requests, c.requestsLeft); sent < requests; ++sent) {
         const RequestPick pick = m_source->next(indexOf(c));
         // A source that stopped the run while answering (a script's request() failed) answered
         // nothing worth sending: no request leaves after a stop. (A relaxed load: a plain read.)
         if (m_sourceMayStop && m_plan.stopRequested.load(std::memory_order_relaxed)) break;
         c.session->submit(now, now, pick);
     }
+    spendRequests(c, sent);
     return flushWrite(c);
+}
+
+// Churn: a connection that has sent its share of requests takes no more, and is retired once
+// its last answer is in (onResponse).
+void Worker::spendRequests(Connection& c, uint32_t sent)
+{
+    if (c.requestsLeft == UINT32_MAX) return;
+    c.requestsLeft -= std::min(sent, c.requestsLeft);
+    if (c.requestsLeft == 0) c.closeAfterResponse = true;
+}
+
+// Draws this connection's share of requests and its lifetime (a pseudo-random draw per slot and
+// per connection it opened, so runs repeat and the reconnects of different slots do not fall
+// into step).
+void Worker::armChurn(Connection& c)
+{
+    const ConnectionChurn& churn = m_plan.config.churn;
+    if (!churn.enabled()) return;
+    uint64_t x = (globalSlotOf(c) << 32) ^ c.opened ^ 0x9E37'79B9'7F4A'7C15ULL;
+    auto next = [&x] {
+        // splitmix64
+        uint64_t z = (x += 0x9E37'79B9'7F4A'7C15ULL);
+        z = (z ^ (z >> 30)) * 0xBF58'476D'1CE4'E5B9ULL;
+        z = (z ^ (z >> 27)) * 0x94D0'49BB'1331'11EBULL;
+        return z ^ (z >> 31);
+    };
+    if (churn.requestsMax > 0)
+        c.requestsLeft = churn.requestsMin
+            + static_cast<uint32_t>(next() % (uint64_t { churn.requestsMax } - churn.requestsMin + 1));
+    if (churn.lifetimeMaxUs > 0)
+        c.retireAtUs
+            = monotonicNowUs() + churn.lifetimeMinUs + next() % (churn.lifetimeMaxUs - churn.lifetimeMinUs + 1);
+}
+
+bool Worker::retireIfIdle(Connection& c)
+{
+    if (c.state != Connection::State::Active || !c.closeAfterResponse || c.session->inFlight() > 0) return false;
+    retire(c);
+    return true;
+}
+
+// A connection that is fine is closed on purpose (churn, a ramp going down): the session says
+// goodbye first where its protocol has a way (HTTP/2: GOAWAY), then a new connection takes the
+// slot unless a ramp parked it.
+void Worker::retire(Connection& c)
+{
+    if (indexOf(c) < m_enabledConnections && measuring(monotonicNowUs())) ++m_churnCloses;
+    if (!m_datagram && !c.writePending()) {
+        const std::span<const char> farewell = c.session->farewell();
+        size_t written = 0;
+        if (!farewell.empty()) c.transport().write(farewell.data(), farewell.size(), written);
+    }
+    recycle(c, false);
+}
+
+// connect() found no free local port (EADDRNOTAVAIL): every further connect would fail the same
+// way, each a connect error that says nothing. The run stops, saying why and what helps.
+void Worker::outOfPorts(Connection& c, const SocketAddress* source)
+{
+    if (!m_fatal.load(std::memory_order_relaxed)) {
+        std::string range = "32768-60999";
+        if (FILE* f = std::fopen("/proc/sys/net/ipv4/ip_local_port_range", "r")) {
+            unsigned low = 0, high = 0;
+            if (std::fscanf(f, "%u %u", &low, &high) == 2) range = std::to_string(low) + "-" + std::to_string(high);
+            std::fclose(f);
+        }
+        std::string from = source ? source->toString() : std::string("this machine");
+        if (const auto colon = from.rfind(':'); source && colon != std::string::npos) from.resize(colon);
+        m_fatalError = "out of local ports: no free port from " + from + " to " + m_address.toString() + " (ports "
+            + range
+            + "; a closed connection holds its port for about 60 s in TIME_WAIT). Spread "
+              "the connections over more source addresses (--source 127.0.0.2-127.0.0.9, or addresses of this "
+              "machine), reopen connections less often (--conn-requests, --conn-lifetime), or widen "
+              "net.ipv4.ip_local_port_range";
+        m_fatal.store(true, std::memory_order_release);
+    }
+    c.close();
+    ++m_generation[indexOf(c)];
 }
 
 // Open model: sends every request of this connection that is due (as many as
@@ -389,7 +486,7 @@ bool Worker::sendBatch(Connection& c, uint32_t requests)
 bool Worker::sendDue(Connection& c, uint64_t nowUs)
 {
     if (c.writePending() || c.closeAfterResponse) return true;
-    const uint32_t room = c.session->capacity();
+    const uint32_t room = std::min(c.session->capacity(), c.requestsLeft);
     uint32_t added = 0;
     // While draining, only the backlog due before the end goes out.
     const uint64_t lastDueUs = m_draining ? m_plan.endUs - 1 : nowUs;
@@ -399,6 +496,7 @@ bool Worker::sendDue(Connection& c, uint64_t nowUs)
         ++c.nextSequence;
         c.nextDueUs = dueUsOf(globalSlotOf(c) + c.nextSequence * m_plan.config.connections);
     }
+    spendRequests(c, added);
     if (added > 0 && !flushWrite(c)) return false;
     scheduleNext(c);
     return true;
@@ -406,7 +504,7 @@ bool Worker::sendDue(Connection& c, uint64_t nowUs)
 
 void Worker::scheduleNext(Connection& c)
 {
-    if (c.session->capacity() == 0 || c.nextDueUs >= m_plan.endUs) return;
+    if (c.session->capacity() == 0 || c.closeAfterResponse || c.nextDueUs >= m_plan.endUs) return;
     m_timers.push_back({ c.nextDueUs, indexOf(c), m_generation[indexOf(c)] });
     std::push_heap(m_timers.begin(), m_timers.end(), std::greater<> {});
 }
@@ -510,9 +608,9 @@ Worker::Consumed Worker::consume(Connection& c, size_t length)
     ResponseHandler handler(*this, c);
     switch (c.session->onRead(m_readBuffer.get(), length, handler)) {
     case SessionResult::Ok:
-        return Consumed::Done;
+        return retireIfIdle(c) ? Consumed::Gone : Consumed::Done;
     case SessionResult::OkWithOutput: // HTTP/2 frames of its own; HTTP/1.1 never has any
-        return Consumed::WithOutput;
+        return retireIfIdle(c) ? Consumed::Gone : Consumed::WithOutput;
     case SessionResult::Stopped:
         return Consumed::Gone;
     case SessionResult::Finished: // a graceful GOAWAY: what it refused goes out on the next connection
@@ -569,10 +667,14 @@ bool Worker::onResponse(Connection& c, const Completion& done)
     } else if (inWindow && !done.reset) {
         ++m_warmupRequests; // sent during the warm-up: it reached the target, in no figure
     }
-    if (done.closing || (c.closeAfterResponse && c.session->inFlight() == 0)) {
+    if (done.closing) {
         recycle(c, false);
         return false;
     }
+    // Retiring: nothing more goes out. The close waits until the session has handed over every
+    // answer of this read (retireIfIdle): an HTTP/2 read may complete several streams at once, and
+    // the last to be handed over would be lost if the first closed the connection.
+    if (c.closeAfterResponse) return true;
     if (m_plan.stopRequested.load(std::memory_order_relaxed)) return c.session->inFlight() > 0;
     if (m_plan.schedule && (now < m_plan.endUs || m_draining)) return sendDue(c, now);
     if (now >= m_plan.endUs) return c.session->inFlight() > 0;
@@ -624,6 +726,7 @@ ConnectionFacts Worker::connectionFacts() const
 {
     ConnectionFacts facts = m_sessions->connectionFacts();
     facts.firstParseError = m_firstParseError;
+    facts.churnCloses = m_churnCloses;
     return facts;
 }
 
@@ -729,6 +832,14 @@ void Worker::housekeeping(uint64_t nowUs)
     for (auto& c : m_connections) {
         switch (c.state) {
         case Connection::State::Active: {
+            if (c.retireAtUs <= nowUs && !c.closeAfterResponse) {
+                // Churn: its lifetime is over. What is in flight finishes first (onResponse).
+                c.closeAfterResponse = true;
+                if (c.session->inFlight() == 0) {
+                    retire(c);
+                    break;
+                }
+            }
             const InFlightRequest oldest = c.session->oldestInFlight();
             const Expiry expired = c.session->expire(nowUs, cfg.timeoutUs);
             if (expired.timedOut > 0 && measuring(nowUs)) {

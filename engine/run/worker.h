@@ -55,6 +55,9 @@ public:
     const std::string& firstTlsError() const { return m_firstTlsError; }
     const std::string& firstConnectError() const { return m_firstConnectError; }
     uint64_t reconnects() const { return m_reconnects; }
+    /// The run cannot go on (no local port left for a connect): why, once failed() says so.
+    bool failed() const { return m_fatal.load(std::memory_order_acquire); }
+    const std::string& failure() const { return m_fatalError; }
     /// Responses to requests sent during the warm-up (not measured, but the target served them).
     uint64_t warmupRequests() const { return m_warmupRequests; }
     /// A request mix: what each entry got over the measured run (read once the worker finished).
@@ -87,6 +90,13 @@ private:
     bool onResponse(Connection& c, const Completion& done);
     void recordNote(const ResponseNote& note, uint64_t latencyUs, uint64_t serviceUs, int status, uint64_t nowUs);
     void onPeerClosed(Connection& c);
+    const SocketAddress* sourceFor(Connection& c) const;
+    void armChurn(Connection& c);
+    void spendRequests(Connection& c, uint32_t sent);
+    void retire(Connection& c);
+    /// Retires a connection marked closeAfterResponse once nothing is in flight; true when it did.
+    bool retireIfIdle(Connection& c);
+    void outOfPorts(Connection& c, const SocketAddress* source);
     void fail(Connection& c, uint64_t ErrorCounts::*kind, const std::string& reason);
     void recycle(Connection& c, bool backoff);
     void setWriteInterest(Connection& c, bool on);
@@ -168,6 +178,9 @@ private:
     std::string m_firstConnectError;
     std::string m_firstParseError;
     uint64_t m_reconnects = 0;
+    uint64_t m_churnCloses = 0; ///< connections retired on purpose (churn) while measuring
+    std::string m_fatalError; ///< written once before m_fatal is set
+    std::atomic<bool> m_fatal { false };
     uint64_t m_warmupRequests = 0;
     /// Closed model, common start: connections open and waiting for the load to start.
     std::vector<uint32_t> m_held;

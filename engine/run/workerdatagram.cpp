@@ -30,7 +30,9 @@ void Worker::connectDatagram(uint32_t index)
     Connection& c = m_connections[index];
     const uint64_t now = monotonicNowUs();
     c.stateSinceUs = now;
-    if (!c.udp.open(m_address)) return fail(c, &ErrorCounts::connect, describeUdpError(errno, m_address));
+    const SocketAddress* source = sourceFor(c);
+    ++c.opened;
+    if (!c.udp.open(m_address, source)) return fail(c, &ErrorCounts::connect, describeUdpError(errno, m_address));
     const SocketAddress& local = c.udp.local();
     if (auto st = c.session->onDatagramOpened(local.get(), local.length, m_address.get(), m_address.length, now); !st)
         return fail(c, &ErrorCounts::tls, st.error());
@@ -128,7 +130,7 @@ bool Worker::settleDatagram(Connection& c, SessionResult result)
     switch (result) {
     case SessionResult::Ok:
     case SessionResult::OkWithOutput:
-        return true;
+        return !retireIfIdle(c);
     case SessionResult::Stopped:
         return false;
     case SessionResult::Finished: // ended gracefully with nothing in flight (GOAWAY, idle, the server's close)

@@ -60,6 +60,10 @@ void putLoad(Json& j, const RunConfig& c)
     j["stages"] = std::move(stages);
     j["stages_are_connections"] = c.stagesAreConnections;
     if (c.sendSpinUs != RunConfig::DEFAULT_SEND_SPIN_US) j["send_spin_us"] = c.sendSpinUs;
+    if (c.churn.enabled())
+        j["churn"] = Json { { "requests_min", c.churn.requestsMin }, { "requests_max", c.churn.requestsMax },
+            { "lifetime_min_us", c.churn.lifetimeMinUs }, { "lifetime_max_us", c.churn.lifetimeMaxUs } };
+    if (!c.sourceAddresses.empty()) j["source_addresses"] = c.sourceAddresses;
     if (!c.slos.empty()) {
         Json slos = Json::array();
         for (const Slo& slo : c.slos)
@@ -133,6 +137,21 @@ Status getLoad(const Json& j, RunConfig& c)
     }
     readIf(j, "stages_are_connections", c.stagesAreConnections);
     readIf(j, "send_spin_us", c.sendSpinUs);
+    if (auto it = j.find("churn"); it != j.end() && !it->is_null()) {
+        if (!it->is_object()) throw WireError { "'churn' must be an object" };
+        readIf(*it, "requests_min", c.churn.requestsMin);
+        readIf(*it, "requests_max", c.churn.requestsMax);
+        readIf(*it, "lifetime_min_us", c.churn.lifetimeMinUs);
+        readIf(*it, "lifetime_max_us", c.churn.lifetimeMaxUs);
+    }
+    if (auto it = j.find("source_addresses"); it != j.end() && !it->is_null()) {
+        if (!it->is_array()) throw WireError { "'source_addresses' must be a list" };
+        c.sourceAddresses.clear();
+        for (const Json& a : *it) {
+            if (!a.is_string()) throw WireError { "'source_addresses' must be a list of addresses" };
+            c.sourceAddresses.push_back(a.get<std::string>());
+        }
+    }
     if (auto it = j.find("slo"); it != j.end() && it->is_array()) {
         c.slos.clear();
         for (const Json& text : *it) {

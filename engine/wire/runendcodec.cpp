@@ -68,6 +68,7 @@ WireJson connectionFactsToJson(const ConnectionFacts& f)
     WireJson j = WireJson::object();
     if (!f.firstParseError.empty()) j["first_parse_error"] = f.firstParseError;
     if (f.hpackTableKept > 0) j["hpack_table_kept"] = f.hpackTableKept;
+    if (f.churnCloses > 0) j["churn_closes"] = f.churnCloses;
     return j;
 }
 
@@ -77,6 +78,7 @@ ConnectionFacts connectionFactsFromJson(const WireJson& j)
     ConnectionFacts f;
     f.firstParseError = wireText(j, "first_parse_error");
     f.hpackTableKept = wireCountOr(j, "hpack_table_kept", 0);
+    f.churnCloses = wireCountOr(j, "churn_closes", 0);
     return f;
 }
 

@@ -37,7 +37,7 @@ QuicSummary quicSummaryFromJson(const WireJson& j);
 
 /// What the connections met (run/connectionfacts.h), and back: in the end record, the --json
 /// report and the store's runs.connection_facts column.
-///   {"first_parse_error":"..","hpack_table_kept":N}
+///   {"first_parse_error":"..","hpack_table_kept":N,"churn_closes":N} (each only when set)
 WireJson connectionFactsToJson(const ConnectionFacts& f);
 ConnectionFacts connectionFactsFromJson(const WireJson& j);
 

@@ -50,7 +50,7 @@ std::string nginxConfig(const std::string& dir, const std::string& listens, cons
 {
     return "daemon off;\nmaster_process off;\nworker_processes 1;\npid " + dir + "/nginx.pid;\nerror_log " + dir
         + "/error.log warn;\nevents { worker_connections 4096; }\nhttp {\n"
-          "  log_format wb '$server_protocol $status';\n  access_log "
+          "  log_format wb '$server_protocol $status $connection $remote_addr';\n  access_log "
         + dir + "/access.log wb;\n  client_body_temp_path " + dir + "/cbt; proxy_temp_path " + dir
         + "/pt; fastcgi_temp_path " + dir + "/ft; uwsgi_temp_path " + dir + "/ut; scgi_temp_path " + dir
         + "/st;\n"
@@ -326,38 +326,76 @@ std::string FrontDoor::accessLog() const
     return readFile(m_dir.file(m_kind == FrontDoorKind::Haproxy ? "process.log" : "access.log"));
 }
 
+namespace {
+
+// The value of "key":"..." (or "key":N) in a JSON log line; "" when absent.
+std::string jsonField(const std::string& line, const std::string& key)
+{
+    const auto at = line.find("\"" + key + "\":");
+    if (at == std::string::npos) return {};
+    size_t begin = at + key.size() + 3;
+    if (begin < line.size() && line[begin] == '"') {
+        ++begin;
+        return line.substr(begin, line.find('"', begin) - begin);
+    }
+    const auto end = line.find_first_of(",}", begin);
+    return line.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+}
+
+} // namespace
+
+std::vector<FrontDoor::Request> FrontDoor::requests() const
+{
+    std::vector<Request> out;
+    for (const std::string& line : splitLines(accessLog())) {
+        Request r;
+        if (m_kind == FrontDoorKind::Caddy) {
+            // JSON: ..."request":{"remote_ip":"..","remote_port":"..","proto":"HTTP/2.0",..},..,"status":200,..
+            r.protocol = jsonField(line, "proto");
+            r.status = std::atoi(jsonField(line, "status").c_str());
+            r.client = jsonField(line, "remote_ip");
+            r.connection = r.client + ":" + jsonField(line, "remote_port");
+        } else {
+            // "<protocol> <status>[ <connection> <client>]": HTTP/1.1, HTTP/2.0 (nginx, apache2,
+            // haproxy), HTTP/2 (h2o), or the ALPN id (nghttpx: http/1.1, h2, h2c).
+            const std::vector<std::string> words = [&line] {
+                std::vector<std::string> w;
+                size_t begin = 0;
+                while (begin < line.size()) {
+                    const size_t end = std::min(line.find(' ', begin), line.size());
+                    w.push_back(line.substr(begin, end - begin));
+                    begin = end + 1;
+                }
+                return w;
+            }();
+            if (words.size() != 2 && words.size() != 4) continue;
+            if (words[1].size() != 3) continue;
+            r.protocol = words[0];
+            r.status = std::atoi(words[1].c_str());
+            if (words.size() == 4) {
+                r.connection = words[2];
+                r.client = words[3];
+            }
+        }
+        if (r.status < 100 || r.status > 599) continue;
+        if (r.protocol == "HTTP/1.1" || r.protocol == "http/1.1")
+            r.protocol = "http/1.1";
+        else if (r.protocol == "HTTP/2.0" || r.protocol == "HTTP/2" || r.protocol == "h2" || r.protocol == "h2c")
+            r.protocol = "h2";
+        else if (r.protocol == "HTTP/3.0" || r.protocol == "HTTP/3" || r.protocol == "h3")
+            r.protocol = "h3";
+        else
+            continue;
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
 std::map<std::pair<std::string, int>, uint64_t> FrontDoor::logged() const
 {
     std::map<std::pair<std::string, int>, uint64_t> counts;
-    for (const std::string& line : splitLines(accessLog())) {
-        std::string protocol;
-        int status = 0;
-        if (m_kind == FrontDoorKind::Caddy) {
-            // JSON: ..."proto":"HTTP/2.0",...,"status":200,...
-            const auto p = line.find("\"proto\":\"");
-            const auto s = line.find("\"status\":");
-            if (p == std::string::npos || s == std::string::npos) continue;
-            protocol = line.substr(p + 9, line.find('"', p + 9) - (p + 9));
-            status = std::atoi(line.c_str() + s + 9);
-        } else {
-            // "<protocol> <status>": HTTP/1.1, HTTP/2.0 (nginx, apache2, haproxy), HTTP/2 (h2o),
-            // or the ALPN id (nghttpx: http/1.1, h2, h2c).
-            const auto space = line.find(' ');
-            if (space == std::string::npos || line.size() != space + 4) continue;
-            protocol = line.substr(0, space);
-            status = std::atoi(line.c_str() + space + 1);
-            if (status < 100 || status > 599) continue;
-        }
-        if (protocol == "HTTP/1.1" || protocol == "http/1.1")
-            protocol = "http/1.1";
-        else if (protocol == "HTTP/2.0" || protocol == "HTTP/2" || protocol == "h2" || protocol == "h2c")
-            protocol = "h2";
-        else if (protocol == "HTTP/3.0" || protocol == "HTTP/3" || protocol == "h3")
-            protocol = "h3";
-        else
-            continue;
-        ++counts[{ protocol, status }];
-    }
+    for (const Request& r : requests())
+        ++counts[{ r.protocol, r.status }];
     return counts;
 }
 
@@ -396,6 +434,74 @@ std::string FrontDoor::log() const
     out += readFile(m_dir.file("error.log"));
     if (m_origin.running() || m_originPort) out += readFile(m_dir.file("origin/error.log"));
     return out;
+}
+
+L4Balancer::~L4Balancer()
+{
+    stop();
+}
+
+bool L4Balancer::available(std::string& why)
+{
+    return FrontDoor::available(FrontDoorKind::Nginx, why) && FrontDoor::available(FrontDoorKind::Haproxy, why);
+}
+
+bool L4Balancer::start(unsigned backends)
+{
+    for (int attempt = 0; attempt < 3; ++attempt) {
+        stop();
+        const std::string& dir = m_dir.path();
+        m_port = freeTcpPort();
+        m_backendPorts.clear();
+        std::string listens, servers;
+        for (unsigned i = 0; i < backends; ++i) {
+            m_backendPorts.push_back(freeTcpPort());
+            listens += "    listen 127.0.0.1:" + str(m_backendPorts.back()) + " backlog=4096;\n";
+            servers += "    server b" + std::to_string(i) + " 127.0.0.1:" + str(m_backendPorts.back()) + "\n";
+        }
+        std::filesystem::create_directories(dir + "/www");
+        writeFile(dir + "/www/index.html", "hello\n");
+        std::string conf = nginxConfig(dir, listens, "");
+        // Each backend by the port it answered on, in its log and in a header a run can name it by.
+        conf.replace(conf.find("'$server_protocol $status $connection $remote_addr'"),
+            std::string("'$server_protocol $status $connection $remote_addr'").size(), "'$server_port'");
+        conf.replace(conf.find("    root "), 0, "    add_header X-Backend $server_port always;\n");
+        writeFile(dir + "/nginx.conf", conf);
+        writeFile(dir + "/haproxy.cfg",
+            "global\n    nbthread 1\n    maxconn 4096\ndefaults\n    mode tcp\n    timeout connect 5s\n"
+            "    timeout client 30s\n    timeout server 30s\nfrontend fe\n    bind 127.0.0.1:"
+                + str(m_port) + "\n    default_backend be\nbackend be\n    balance roundrobin\n" + servers);
+        if (!m_backends.start(
+                { "timeout", SERVER_DEADLINE_S, "nginx", "-c", dir + "/nginx.conf", "-p", dir }, dir + "/nginx.out")
+            || !m_balancer.start(
+                { "timeout", SERVER_DEADLINE_S, "haproxy", "-f", dir + "/haproxy.cfg", "-db" }, dir + "/haproxy.out"))
+            continue;
+        bool up = waitForPort("127.0.0.1", m_port, scaledMs(10'000));
+        for (const uint16_t p : m_backendPorts)
+            up = up && waitForPort("127.0.0.1", p, scaledMs(10'000));
+        if (up) return true;
+    }
+    return false;
+}
+
+void L4Balancer::stop()
+{
+    if (m_balancer.running()) m_balancer.signalAndWait(SIGTERM, 10'000);
+    if (m_backends.running()) m_backends.signalAndWait(SIGTERM, 10'000);
+}
+
+std::vector<uint64_t> L4Balancer::requestsPerBackend() const
+{
+    std::vector<uint64_t> counts(m_backendPorts.size(), 0);
+    for (const std::string& line : splitLines(readFile(m_dir.file("access.log"))))
+        for (size_t i = 0; i < m_backendPorts.size(); ++i)
+            if (line == str(m_backendPorts[i])) ++counts[i];
+    return counts;
+}
+
+std::string L4Balancer::log() const
+{
+    return readFile(m_dir.file("haproxy.out")) + readFile(m_dir.file("error.log"));
 }
 
 } // namespace wb::test

@@ -57,6 +57,15 @@ public:
     /// The URL of path over wire ("http://127.0.0.1:PORT/big", "https://localhost:PORT/").
     std::string url(Wire wire, const std::string& path = "/") const;
 
+    /// One logged request: nginx and caddy also say which connection brought it and from where.
+    struct Request
+    {
+        std::string protocol; ///< "http/1.1", "h2", "h3"
+        int status = 0;
+        std::string connection; ///< nginx: its connection serial; caddy: the client's ip:port; else ""
+        std::string client; ///< the client's address (nginx, caddy); else ""
+    };
+    std::vector<Request> requests() const;
     /// Requests it logged so far, by protocol ("http/1.1", "h2", "h3") and status.
     std::map<std::pair<std::string, int>, uint64_t> logged() const;
     uint64_t logged(const std::string& protocol, int status) const;
@@ -80,6 +89,31 @@ private:
     uint16_t m_tlsPort = 0;
     uint16_t m_h2cPort = 0; ///< where h2c with prior knowledge is served (nginx: a port of its own)
     uint16_t m_originPort = 0;
+};
+
+/// An L4 balancer as kube-proxy or a NEG in connection mode is one: haproxy in TCP mode, round
+/// robin per connection, over `backends` nginx ports that count what each served.
+class L4Balancer
+{
+public:
+    L4Balancer() = default;
+    ~L4Balancer();
+    L4Balancer(const L4Balancer&) = delete;
+    L4Balancer& operator=(const L4Balancer&) = delete;
+    static bool available(std::string& why);
+    bool start(unsigned backends);
+    void stop();
+    uint16_t port() const { return m_port; }
+    /// Requests each backend served so far (by nginx's own log), in backend order.
+    std::vector<uint64_t> requestsPerBackend() const;
+    std::string log() const;
+
+private:
+    TempDir m_dir;
+    ChildProcess m_balancer;
+    ChildProcess m_backends;
+    uint16_t m_port = 0;
+    std::vector<uint16_t> m_backendPorts;
 };
 
 } // namespace wb::test
