@@ -29,6 +29,7 @@
 #include <QGuiApplication>
 #include <QLabel>
 #include <QScreen>
+#include <QScrollArea>
 #include <QStatusBar>
 #include <QTabBar>
 #include <QTabWidget>
@@ -164,7 +165,13 @@ void MainWindow::buildDocks()
     m_profileEditor = new ProfileEditor(this);
     auto* profileDock = new QDockWidget(tr("Load profile"), this);
     profileDock->setObjectName(QStringLiteral("ProfileDock"));
-    profileDock->setWidget(m_profileEditor);
+    // Scrolled rather than squeezed: the form's labels and fields would otherwise set the
+    // narrowest the window can be.
+    auto* profileScroll = new QScrollArea(profileDock);
+    profileScroll->setWidget(m_profileEditor);
+    profileScroll->setWidgetResizable(true);
+    profileScroll->setFrameShape(QFrame::NoFrame);
+    profileDock->setWidget(profileScroll);
     profileDock->setFeatures(targetsDock->features());
     addDockWidget(Qt::LeftDockWidgetArea, profileDock);
     tabifyDockWidget(targetsDock, profileDock);

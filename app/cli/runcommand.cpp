@@ -23,6 +23,7 @@
 #include "run/shard.h"
 #include "run/stages.h"
 #include "script/scriptrun.h"
+#include "settings/runsettings.h"
 #include "wire/configcodec.h"
 
 #include <CLI/CLI.hpp>
@@ -81,7 +82,9 @@ Status applyMixArgs(const RunArgs& a, RunConfig& cfg)
     return {};
 }
 
-Result<RunConfig> toConfig(const RunArgs& a)
+} // namespace
+
+Result<RunConfig> runConfigOf(const RunArgs& a)
 {
     RunConfig cfg;
     for (const auto& text : a.headers) {
@@ -109,98 +112,39 @@ Result<RunConfig> toConfig(const RunArgs& a)
         cfg.request.body = content.str();
     }
 
-    auto count = [](const std::string& text, const char* what, unsigned& out) -> Status {
-        auto n = parseCount(text);
-        if (!n) return Error { std::string(what) + ": " + n.error() };
-        if (*n > 10'000'000) return Error { std::string(what) + ": " + text + " is too large" };
-        out = static_cast<unsigned>(*n);
-        return {};
-    };
-    auto duration = [](const std::string& text, const char* what, uint64_t& out) -> Status {
-        auto us = parseDurationUs(text);
-        if (!us) return Error { std::string(what) + ": " + us.error() };
-        out = *us;
-        return {};
-    };
-    for (Status st : { count(a.threads, "threads", cfg.threads), count(a.connections, "connections", cfg.connections),
-             duration(a.duration, "duration", cfg.durationUs), duration(a.warmup, "warmup", cfg.warmupUs),
-             duration(a.timeout, "timeout", cfg.timeoutUs),
-             duration(a.connectTimeout, "connect timeout", cfg.connectTimeoutUs),
-             duration(a.interval, "interval", cfg.intervalUs) })
-        if (!st) return Error { st.error() };
-    if (!a.sendSpin.empty()) {
-        if (auto st = duration(a.sendSpin, "send spin", cfg.sendSpinUs); !st) return Error { st.error() };
+    // The load settings, each read by its own entry of the table (the window and plans read the
+    // same), named by its flag in errors.
+    std::vector<std::pair<const RunSetting*, std::string>> given;
+    for (const auto& [key, text] : a.settings) {
+        const RunSetting* setting = findRunSetting(key);
+        if (!setting) continue;
+        const bool applies = setting->appliesTo == AppliesTo::Any
+            || (setting->appliesTo == AppliesTo::Http1 && !a.http2 && !a.http3)
+            || (setting->appliesTo == AppliesTo::Http2 && a.http2)
+            || (setting->appliesTo == AppliesTo::Multiplexed && (a.http2 || a.http3));
+        if (!applies) {
+            // --pipeline 1 and -m 1 are the defaults: saying them says nothing.
+            if (setting->key == "pipeline" || setting->key == "streams") {
+                RunConfig probe;
+                if (setting->read(probe, text).ok() && setting->isDefault(probe)) continue;
+            }
+            const char* needs = setting->appliesTo == AppliesTo::Http1 ? "HTTP/1.1 (not --http2 or --http3)"
+                : setting->appliesTo == AppliesTo::Http2               ? "HTTP/2 (--http2)"
+                                                                       : "HTTP/2 (--http2) or HTTP/3 (--http3)";
+            std::string hint;
+            if (setting->key == "streams") hint = "; for HTTP/1.1, --pipeline keeps several requests in flight";
+            if (setting->key == "pipeline") hint = "; over HTTP/2 and HTTP/3, --streams keeps several in flight";
+            return Error { flagName(*setting) + " needs " + needs + hint };
+        }
+        given.emplace_back(setting, text);
     }
-    if (!a.connRequests.empty()) {
-        auto range = parseCountRange(a.connRequests);
-        if (!range) return Error { "--conn-requests: " + range.error() };
-        if (range->low == 0) return Error { "--conn-requests: a connection carries at least one request" };
-        if (range->high > UINT32_MAX) return Error { "--conn-requests: " + a.connRequests + " is too large" };
-        cfg.churn.requestsMin = static_cast<uint32_t>(range->low);
-        cfg.churn.requestsMax = static_cast<uint32_t>(range->high);
-    }
-    if (!a.connLifetime.empty()) {
-        auto range = parseDurationRangeUs(a.connLifetime);
-        if (!range) return Error { "--conn-lifetime: " + range.error() };
-        cfg.churn.lifetimeMinUs = range->low;
-        cfg.churn.lifetimeMaxUs = range->high;
-    }
-    if (!a.source.empty()) {
-        auto sources = parseSourceList(a.source);
-        if (!sources) return Error { "--source: " + sources.error() };
-        cfg.sourceAddresses = *sources;
-    }
-    cfg.pipeline = a.pipeline;
+    if (auto st = readRunSettings(cfg, given, flagName); !st) return Error { st.error() };
+    if (a.settings.count("max_backends") && !cfg.backendFrom.enabled())
+        return Error { "--max-backends needs --backend-from" };
+    if (a.settings.count("stages") && a.settings.count("rate") && !cfg.stagesAreConnections)
+        return Error { "use either -R/--rate or rate stages, not both" };
     if (a.http2 && a.http3) return Error { "choose one of --http2 and --http3" };
     cfg.httpVersion = a.http3 ? HttpVersion::Http3 : a.http2 ? HttpVersion::Http2 : HttpVersion::Http1;
-    // RunConfig::validate() refuses --streams without --http2/--http3 (and points to --pipeline), and
-    // --http3 on an http:// URL.
-    if (!a.streams.empty())
-        if (auto st = count(a.streams, "streams", cfg.streams); !st) return Error { st.error() };
-    if (a.windowBits) cfg.windowBits = *a.windowBits;
-    if (a.connectionWindowBits) cfg.connectionWindowBits = *a.connectionWindowBits;
-    if (!a.http2 && (a.windowBits || a.connectionWindowBits || !a.headerTableSize.empty()))
-        return Error { "--window-bits, --connection-window-bits and --header-table-size need HTTP/2 (--http2)" };
-    if (!a.headerTableSize.empty()) {
-        unsigned bytes = 0;
-        if (auto st = count(a.headerTableSize, "header table size", bytes); !st) return Error { st.error() };
-        cfg.headerTableBytes = bytes;
-    }
-    if (!a.rate.empty()) {
-        auto rate = parseCount(a.rate);
-        if (!rate) return Error { "rate: " + rate.error() };
-        if (*rate == 0) return Error { "rate must be greater than zero" };
-        cfg.ratePerS = static_cast<double>(*rate);
-    }
-    for (const std::string& text : a.slos) {
-        auto slo = parseSlo(text);
-        if (!slo) return Error { slo.error() };
-        cfg.slos.push_back(*slo);
-    }
-    cfg.sloAbort = a.sloAbort;
-    if (!a.backendFrom.empty()) {
-        auto spec = parseBackendFrom(a.backendFrom);
-        if (!spec) return Error { spec.error() };
-        cfg.backendFrom = *spec;
-    }
-    if (!a.maxBackends.empty()) {
-        if (!cfg.backendFrom.enabled()) return Error { "--max-backends needs --backend-from" };
-        unsigned n = 0;
-        if (auto st = count(a.maxBackends, "--max-backends", n); !st) return Error { st.error() };
-        cfg.backendFrom.maxBackends = n;
-    }
-    if (!a.upstreamTime.empty()) {
-        auto spec = parseUpstreamTime(a.upstreamTime);
-        if (!spec) return Error { spec.error() };
-        cfg.upstreamTime = *spec;
-    }
-    if (!a.stages.empty()) {
-        auto plan = parseStages(a.stages);
-        if (!plan) return Error { plan.error() };
-        if (!plan->connections && !a.rate.empty()) return Error { "use either -R/--rate or rate stages, not both" };
-        cfg.stages = plan->stages;
-        cfg.stagesAreConnections = plan->connections;
-    }
     cfg.tls.verifyPeer = !a.insecure;
     cfg.tls.caFile = a.caFile;
     if (!a.on.empty() && a.on != "local" && a.on != "kubernetes" && a.on != "agents")
@@ -235,6 +179,8 @@ Result<RunConfig> toConfig(const RunArgs& a)
     return cfg;
 }
 
+namespace {
+
 // The run's JSON with its target metrics beside the result ("scrape", metrics/scraperecord.h).
 std::string withScrape(const std::string& reportJson, const ScrapeRecord& scrape)
 {
@@ -260,55 +206,52 @@ bool writeJson(const std::string& path, const std::string& json)
     return true;
 }
 
+// One option per load setting of the table, in its order; what was given lands in `given` as
+// text, by key (a repeatable one's values joined by commas).
+void addSettingOptions(CLI::App& run, std::map<std::string, std::string>& given)
+{
+    for (const RunSetting& s : runSettings()) {
+        if (s.flags.empty()) continue;
+        const std::string key(s.key);
+        std::string help(s.help);
+        if (const std::string def = s.defaultText(); !def.empty() && !s.flag) help += " (default " + def + ")";
+        if (s.flag) {
+            run.add_flag_callback(
+                std::string(s.flags), [&given, key] { given[key] = "true"; }, help);
+        } else if (s.repeatable) {
+            run.add_option_function<std::vector<std::string>>(
+                   std::string(s.flags),
+                   [&given, key](const std::vector<std::string>& values) {
+                       std::string& joined = given[key];
+                       for (const std::string& v : values)
+                           joined += (joined.empty() ? "" : ",") + v;
+                   },
+                   help)
+                ->allow_extra_args(false);
+        } else {
+            run.add_option_function<std::string>(
+                std::string(s.flags), [&given, key](const std::string& v) { given[key] = v; }, help);
+        }
+    }
+}
+
 } // namespace
 
 void addRunCommand(CLI::App& app, RunArgs& a)
 {
     CLI::App* run = app.add_subcommand("run", "Run a load test (the default: wrk's command lines work as they are)");
     run->add_option("url", a.url, "Target URL (http:// or https://); not with --requests");
-    run->add_option("-t,--threads", a.threads, "Number of threads to use (default 2)");
-    run->add_option("-c,--connections", a.connections, "Connections to keep open, over all threads (default 10)");
-    run->add_option("-d,--duration", a.duration, "Duration of test, e.g. 30s, 2m (a bare number is seconds)");
+    addSettingOptions(*run, a.settings);
     run->add_option("-H,--header", a.headers, "Add header to request, \"Name: value\" (repeatable)")
         ->allow_extra_args(false); // one value per -H: the URL after it is the URL
     run->add_option("-X,--method", a.method, "HTTP method (default GET)");
     run->add_option("--body", a.body, "Request body");
     run->add_option("--body-file", a.bodyFile, "Read the request body from a file");
     run->add_flag("--latency", a.latency, "Print latency statistics (percentile distribution)");
-    run->add_option("--timeout", a.timeout, "Request timeout (default 2s)");
-    run->add_option("--connect-timeout", a.connectTimeout, "Connect and TLS handshake timeout (default 5s)");
-    run->add_option("--pipeline", a.pipeline, "Requests in flight per connection (HTTP/1.1 pipelining)");
     run->add_flag(
         "--http2,--h2", a.http2, "Speak HTTP/2: h2 by ALPN over https (required), h2c with prior knowledge over http");
     run->add_flag(
         "--http3,--h3", a.http3, "Speak HTTP/3 over QUIC (UDP, TLS 1.3 inside QUIC): https:// URLs only, h3 by ALPN");
-    run->add_option("-m,--streams", a.streams,
-        "HTTP/2 and HTTP/3: concurrent streams per connection (default 1; the server's limit applies if lower)");
-    run->add_option("--window-bits", a.windowBits,
-        "HTTP/2: stream flow-control window of 2^N-1 bytes (16-30, default 30: effectively none)");
-    run->add_option("--connection-window-bits", a.connectionWindowBits,
-        "HTTP/2: connection flow-control window of 2^N-1 bytes (16-30, default 30)");
-    run->add_option("--header-table-size", a.headerTableSize,
-        "HTTP/2: the HPACK table the server may use for its responses (default 0; a server that ignores it "
-        "keeps 4096, and the report says so)");
-    run->add_option("-R,--rate", a.rate,
-        "Constant request rate over all connections (open model, latency corrected for coordinated omission)");
-    run->add_option("--stages", a.stages,
-        "Ramp: DURATION:RATE,... (open model) or DURATION:Nc,... (connections, closed model); sets the duration");
-    run->add_option("--send-spin", a.sendSpin,
-        "Open model: poll instead of sleeping this long before each due send, so waking up late does not "
-        "count as the target's latency (default 50us; 0 = always sleep)");
-    run->add_option("--conn-requests", a.connRequests,
-        "Close each connection after N requests and open a new one (N:M: a random count in that range per "
-        "connection), as real clients come and go; an L4 balancer then places many connections");
-    run->add_option("--conn-lifetime", a.connLifetime,
-        "Close each connection after it has been open this long and open a new one (T1:T2: a random time in that "
-        "range per connection)");
-    run->add_option("--source", a.source,
-        "Spread connections over these local addresses: ADDR[,ADDR...] or a range 127.0.0.2-127.0.0.9 (more source "
-        "ports for churn; a balancer hashing on the client address sees several clients)");
-    run->add_option("--warmup", a.warmup, "Send load for this long before measuring");
-    run->add_option("--interval", a.interval, "Interval of the time series (default 1s, at least 100ms)");
     run->add_option("--json", a.jsonPath, "Write the result as JSON to FILE ('-' for stdout)");
     run->add_option("--hdr-log", a.hdrLogPath,
         "Write an HdrHistogram interval log to FILE as the intervals arrive (HistogramLogWriter's format; "
@@ -330,21 +273,6 @@ void addRunCommand(CLI::App& app, RunArgs& a)
     run->add_option(
         "--mix-order", a.mixOrder, "How each connection walks the mix: round-robin (default), random or weighted");
     run->add_option("--seed", a.seed, "Seed of the random and weighted mix orders (default 1: runs repeat)");
-    run->add_option("--slo", a.slos,
-           "Judge the run by this threshold (repeatable): p99<250ms, p99.9<1s, mean<20ms, errors<0.1%, non2xx<1%, "
-           "errors<10, rps>5000, service_p99<50ms (open model), connect_p99<5ms, tls_p99<20ms, ttfb_p99<100ms; "
-           "exit code 4 when one fails")
-        ->allow_extra_args(false);
-    run->add_flag("--slo-abort", a.sloAbort,
-        "Stop early once an errors or non-2xx budget is spent (checked after 5s of measurement)");
-    run->add_option("--backend-from", a.backendFrom,
-        "Name the backend of each response and break the run down by backend: body (its first line, as "
-        "serve_hostname answers), header:NAME, or body-regex:RE (the first capture group)");
-    run->add_option("--max-backends", a.maxBackends,
-        "--backend-from: distinct backends kept (default 256); responses of any further one count as (other)");
-    run->add_option("--upstream-time", a.upstreamTime,
-        "Split each latency into the upstream's and the front door's: header:NAME[:ms|s|us] (ms by default, as "
-        "x-envoy-upstream-service-time; nginx's $upstream_response_time is :s) or server-timing:NAME (its dur)");
     run->add_option("--shard", a.shard,
         "Run loader I's share of a run spread over N loaders: I/N (I may be $JOB_COMPLETION_INDEX); merge the "
         "loaders' --json results with 'merge'");
@@ -399,7 +327,7 @@ void addRunCommand(CLI::App& app, RunArgs& a)
 
 int runCommand(const RunArgs& a)
 {
-    auto cfg = toConfig(a);
+    auto cfg = runConfigOf(a);
     if (!cfg) {
         printError(cfg.error());
         return 2;

@@ -1,6 +1,10 @@
 #pragma once
 // `wrkbench-cli run`: wrk's command line and report on wrkbench's engine.
 
+#include "common/result.h"
+#include "run/runconfig.h"
+
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,30 +19,15 @@ namespace wb::cli {
 struct RunArgs
 {
     std::string url;
-    std::string threads = "2";
-    std::string connections = "10";
-    std::string duration = "10s";
-    std::string warmup = "0s";
-    std::string timeout = "2s";
-    std::string connectTimeout = "5s";
-    std::string interval = "1s";
+    /// The load settings given (settings/runsettings.h), as typed, by key; a repeatable one's
+    /// values joined by commas. What is not here keeps RunConfig's default.
+    std::map<std::string, std::string> settings;
     std::string method = "GET";
     std::vector<std::string> headers;
     std::string body;
     std::string bodyFile;
-    unsigned pipeline = 1;
     bool http2 = false;
     bool http3 = false; ///< --http3: HTTP/3 over QUIC (https:// only)
-    std::string streams; ///< empty = 1
-    std::optional<unsigned> windowBits;
-    std::optional<unsigned> connectionWindowBits;
-    std::string headerTableSize; ///< empty = 0
-    std::string rate; ///< -R: requests/s over all connections (open model)
-    std::string stages; ///< ramps: "10s:1000,30s:5000" or "10s:50c,30s:200c"
-    std::string sendSpin; ///< --send-spin: open model, poll this long before a due send (empty: the default)
-    std::string connRequests; ///< --conn-requests N[:M]: reopen each connection after that many requests
-    std::string connLifetime; ///< --conn-lifetime T[:T2]: reopen each connection after that long
-    std::string source; ///< --source ADDR[,ADDR|A-B...]: local addresses to spread connections over
     bool latency = false;
     std::string jsonPath;
     std::string hdrLogPath; ///< --hdr-log: an HdrHistogram interval log, written as intervals arrive
@@ -52,11 +41,6 @@ struct RunArgs
     std::string requestsPath; ///< --requests: a request mix instead of one URL
     std::string mixOrder = "round-robin"; ///< --mix-order
     uint64_t seed = 1; ///< --seed: random and weighted mixes repeat with the same seed
-    std::vector<std::string> slos; ///< --slo: thresholds the run is judged by (exit code 4 when one fails)
-    bool sloAbort = false;
-    std::string backendFrom; ///< --backend-from body|header:NAME|body-regex:RE
-    std::string maxBackends; ///< --max-backends N (default 256)
-    std::string upstreamTime; ///< --upstream-time header:NAME[:ms|s|us]|server-timing:NAME
     std::vector<std::string> scrape; ///< --scrape [NAME=]URL: the target's metrics, read every interval
     std::string scrapeMetric; ///< --scrape-metric REGEX: series kept besides the presets'
     std::string dbPath; ///< --db: store the run in this session
@@ -88,6 +72,9 @@ struct RunArgs
 };
 
 void addRunCommand(CLI::App& app, RunArgs& args);
+/// The configuration the arguments ask for, checked (RunConfig::validate() and the request rules);
+/// the error names the flag. Reads files the arguments name (--body-file, --requests).
+Result<RunConfig> runConfigOf(const RunArgs& args);
 int runCommand(const RunArgs& args);
 
 } // namespace wb::cli

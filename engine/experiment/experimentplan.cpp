@@ -5,6 +5,7 @@
 #include "parse/requestmix.h"
 #include "run/responsenotes.h"
 #include "script/luastate.h"
+#include "settings/runsettings.h"
 
 #include <algorithm>
 #include <cmath>
@@ -21,7 +22,6 @@ using Json = nlohmann::ordered_json;
 constexpr int FORMAT = 1;
 constexpr unsigned MAX_REPETITIONS = 1000;
 constexpr unsigned MAX_COUNT = 10'000'000; // as the CLI: -c10M is already far beyond one loader
-constexpr uint64_t DEFAULT_CONNECT_TIMEOUT_US = 5'000'000; // as wrkbench-cli's --connect-timeout
 
 // Thrown inside this file only, caught by parseExperimentPlan(): validation is a
 // long chain of checks, each of which can end it, and a plan is parsed once.
@@ -45,13 +45,11 @@ std::string element(const std::string& path, size_t i)
     return path + "[" + std::to_string(i) + "]";
 }
 
-// The keys of "load" and of each entry of "levels".
-const std::vector<std::string> LOAD_KEYS = { "threads", "connections", "pipeline", "streams", "rate", "timeout",
-    "connect_timeout", "interval", "backend_from", "max_backends", "upstream_time" };
-
+// The keys of "load" and of each entry of "levels": every load setting (settings/runsettings.h).
 std::vector<std::string> withLoadKeys(std::vector<std::string> keys)
 {
-    keys.insert(keys.end(), LOAD_KEYS.begin(), LOAD_KEYS.end());
+    const std::vector<std::string> load = planLoadKeys();
+    keys.insert(keys.end(), load.begin(), load.end());
     return keys;
 }
 
@@ -115,54 +113,31 @@ unsigned readCount(const Json& j, const std::string& path)
     return static_cast<unsigned>(v);
 }
 
-// Requests per second over all connections: a number or "10k"; 0 = closed loop.
-double readRate(const Json& j, const std::string& path)
+// A plan's value as the text its setting reads: a string as it is, a number as written (50, 0.5),
+// true or false; null is the default.
+std::string settingText(const Json& v, const std::string& path)
 {
-    if (j.is_string()) {
-        auto n = parseCount(j.get<std::string>());
-        if (!n) fail(path, n.error());
-        return static_cast<double>(*n);
+    if (v.is_string()) return v.get<std::string>();
+    if (v.is_number_integer() || v.is_number_unsigned()) return v.dump();
+    if (v.is_number()) {
+        if (!std::isfinite(v.get<double>()) || v.get<double>() < 0) fail(path, "must not be negative");
+        return planNumberText(v.get<double>());
     }
-    if (!j.is_number() || !std::isfinite(j.get<double>()) || j.get<double>() < 0)
-        fail(path, "must be a number of requests per second >= 0");
-    return j.get<double>();
+    if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
+    if (v.is_null()) return {};
+    fail(path, "must be text or a number");
 }
 
-// The load fields shared by "load" and each entry of "levels".
+// The load settings of "load" and each entry of "levels", each read by its own entry of the table
+// (as the CLI and the window read it), in the table's order.
 void readLoad(const Json& j, const std::string& path, RunConfig& cfg)
 {
-    for (const auto& [key, value] : j.items()) {
+    for (const RunSetting& setting : runSettings()) {
+        if (setting.plan != PlanPlace::Load) continue;
+        const std::string key(setting.key);
+        if (!j.contains(key)) continue;
         const std::string at = member(path, key);
-        if (key == "threads")
-            cfg.threads = readCount(value, at);
-        else if (key == "connections")
-            cfg.connections = readCount(value, at);
-        else if (key == "pipeline")
-            cfg.pipeline = readCount(value, at);
-        else if (key == "streams")
-            cfg.streams = readCount(value, at);
-        else if (key == "rate")
-            cfg.ratePerS = readRate(value, at);
-        else if (key == "timeout")
-            cfg.timeoutUs = readDurationUs(value, at);
-        else if (key == "connect_timeout")
-            cfg.connectTimeoutUs = readDurationUs(value, at);
-        else if (key == "interval")
-            cfg.intervalUs = readDurationUs(value, at);
-        else if (key == "backend_from") {
-            // As --backend-from and --upstream-time read them (docs/BACKENDS.md).
-            auto spec = parseBackendFrom(readString(value, at));
-            if (!spec) fail(at, spec.error());
-            const unsigned limit = cfg.backendFrom.maxBackends;
-            cfg.backendFrom = *spec;
-            cfg.backendFrom.maxBackends = limit;
-        } else if (key == "max_backends") {
-            cfg.backendFrom.maxBackends = readCount(value, at);
-        } else if (key == "upstream_time") {
-            auto spec = parseUpstreamTime(readString(value, at));
-            if (!spec) fail(at, spec.error());
-            cfg.upstreamTime = *spec;
-        }
+        if (Status st = setting.read(cfg, settingText(j[key], at)); !st) fail(at, st.error());
     }
 }
 
@@ -317,14 +292,23 @@ double axisValueOf(const std::string& axis, const RunConfig& c, size_t index)
     return static_cast<double>(index + 1);
 }
 
+std::string sweepableKeys()
+{
+    std::string list;
+    for (const RunSetting& s : runSettings())
+        if (s.sweepable) list += (list.empty() ? "" : ", ") + std::string(s.key);
+    return list;
+}
+
 std::vector<LoadLevel> readSweep(const Json& j, const RunConfig& base, std::string& axis)
 {
     const std::string path = "sweep";
     checkObject(j, path, { "axis", "values", "match_threads" });
-    if (!j.contains("axis")) fail(path, "a sweep needs an \"axis\": connections, threads or rate");
+    if (!j.contains("axis")) fail(path, "a sweep needs an \"axis\": one of " + sweepableKeys());
     axis = readString(j["axis"], member(path, "axis"));
-    if (axis != "connections" && axis != "threads" && axis != "rate")
-        fail(member(path, "axis"), "must be connections, threads or rate (not '" + axis + "')");
+    const RunSetting* setting = findRunSetting(axis);
+    if (!setting || !setting->sweepable)
+        fail(member(path, "axis"), "must be one of " + sweepableKeys() + " (not '" + axis + "')");
     bool matchThreads = false;
     if (j.contains("match_threads")) {
         matchThreads = readBool(j["match_threads"], member(path, "match_threads"));
@@ -338,15 +322,9 @@ std::vector<LoadLevel> readSweep(const Json& j, const RunConfig& base, std::stri
         const std::string at = element(member(path, "values"), i);
         LoadLevel level;
         level.load = base;
-        if (axis == "connections") {
-            level.load.connections = readCount(j["values"][i], at);
-            if (matchThreads) level.load.threads = level.load.connections;
-        } else if (axis == "threads") {
-            level.load.threads = readCount(j["values"][i], at);
-        } else {
-            level.load.ratePerS = readRate(j["values"][i], at);
-            if (level.load.ratePerS <= 0) fail(at, "a rate level must be greater than zero");
-        }
+        if (Status st = setting->read(level.load, settingText(j["values"][i], at)); !st) fail(at, st.error());
+        if (axis == "rate" && level.load.ratePerS <= 0) fail(at, "a rate level must be greater than zero");
+        if (matchThreads) level.load.threads = level.load.connections;
         level.label = sweepLevelLabel(axis, level.load);
         levels.push_back(level);
     }
@@ -449,9 +427,8 @@ ExperimentPlan readPlan(const Json& root)
     }
 
     RunConfig base;
-    base.connectTimeoutUs = DEFAULT_CONNECT_TIMEOUT_US;
     if (root.contains("load")) {
-        checkObject(root["load"], "load", LOAD_KEYS);
+        checkObject(root["load"], "load", planLoadKeys());
         readLoad(root["load"], "load", base);
     }
     if (root.contains("sweep") && root.contains("levels"))
@@ -463,8 +440,9 @@ ExperimentPlan readPlan(const Json& root)
         plan.levels = readLevels(root["levels"], base);
         if (root.contains("axis")) {
             plan.axis = readString(root["axis"], "axis");
-            if (!plan.axis.empty() && plan.axis != "connections" && plan.axis != "threads" && plan.axis != "rate")
-                fail("axis", "must be connections, threads or rate");
+            if (const RunSetting* axisSetting = findRunSetting(plan.axis);
+                !plan.axis.empty() && (!axisSetting || !axisSetting->sweepable))
+                fail("axis", "must be one of " + sweepableKeys());
         }
     } else {
         plan.levels.push_back(LoadLevel { defaultLabel(base), 1, base });
@@ -546,7 +524,13 @@ std::string sweepLevelLabel(const std::string& axis, const RunConfig& load)
 {
     if (axis == "connections") return "c" + std::to_string(load.connections);
     if (axis == "threads") return "t" + std::to_string(load.threads);
-    return "R" + planNumberText(load.ratePerS);
+    if (axis == "rate") return "R" + planNumberText(load.ratePerS);
+    const RunSetting* setting = findRunSetting(axis);
+    if (!setting) return axis;
+    const std::string text = setting->text(load);
+    // Churn's off is the keep-alive it is compared with.
+    if (text.empty()) return axis == "conn_requests" || axis == "conn_lifetime" ? "keep-alive" : axis + " off";
+    return axis + " " + text;
 }
 
 std::string wallTimeText(double seconds)
@@ -707,17 +691,26 @@ std::string experimentPlanToJson(const ExperimentPlan& plan, int indent)
     if (!plan.axis.empty()) root["axis"] = plan.axis;
     Json levels = Json::array();
     for (const auto& level : plan.levels) {
+        // Every load setting (settings/runsettings.h); the usual ones always, the others only when
+        // set, so the canonical form of a plan without them stays as it was. Counts as numbers.
         const RunConfig& c = level.load;
-        levels.push_back(Json { { "label", level.label }, { "threads", c.threads }, { "connections", c.connections },
-            { "pipeline", c.pipeline }, { "streams", c.streams }, { "rate", c.ratePerS },
-            { "timeout", planDurationText(c.timeoutUs) }, { "connect_timeout", planDurationText(c.connectTimeoutUs) },
-            { "interval", planDurationText(c.intervalUs) } });
-        // Only when set: the canonical form of a plan without them stays as it was.
-        if (c.backendFrom.enabled()) {
-            levels.back()["backend_from"] = backendFromText(c.backendFrom);
-            levels.back()["max_backends"] = c.backendFrom.maxBackends;
+        Json l { { "label", level.label } };
+        for (const RunSetting& setting : runSettings()) {
+            if (setting.plan != PlanPlace::Load) continue;
+            const std::string key(setting.key);
+            const bool usual = key == "threads" || key == "connections" || key == "pipeline" || key == "streams"
+                || key == "rate" || key == "timeout" || key == "connect_timeout" || key == "interval";
+            if (!usual && setting.isDefault(c)) continue;
+            const std::string text = setting.text(c);
+            const bool number = !text.empty() && text.find_first_not_of("0123456789.") == std::string::npos;
+            if (key == "rate" && text.empty())
+                l[key] = 0;
+            else if (number)
+                l[key] = Json::parse(text);
+            else
+                l[key] = text;
         }
-        if (c.upstreamTime.enabled()) levels.back()["upstream_time"] = upstreamTimeText(c.upstreamTime);
+        levels.push_back(std::move(l));
     }
     root["levels"] = levels;
     root["repetitions"] = plan.repetitions;

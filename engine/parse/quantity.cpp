@@ -133,6 +133,21 @@ Result<uint64_t> parseDurationUs(const std::string& text)
     return Error { fmt::format("invalid duration '{}' (use e.g. 30s, 2m, 500ms)", text) };
 }
 
+std::string durationText(uint64_t us)
+{
+    if (us == 0) return "0s";
+    struct Unit
+    {
+        uint64_t us;
+        const char* suffix;
+    };
+    static constexpr Unit UNITS[]
+        = { { 3'600'000'000, "h" }, { 60'000'000, "m" }, { 1'000'000, "s" }, { 1'000, "ms" } };
+    for (const Unit& u : UNITS)
+        if (us % u.us == 0) return std::to_string(us / u.us) + u.suffix;
+    return std::to_string(us) + "us";
+}
+
 namespace {
 
 template<typename Parse> Result<CountRange> parseRange(const std::string& text, Parse parse)

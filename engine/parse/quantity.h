@@ -13,6 +13,10 @@ Result<uint64_t> parseCount(const std::string& text);
 /// "30" (seconds), "500ms", "30s", "2m", "1h", "1.5s", "250us". Returns microseconds.
 Result<uint64_t> parseDurationUs(const std::string& text);
 
+/// "250ms", "10s", "2m", "1h", "0s": the shortest exact text for a duration, as parseDurationUs()
+/// reads it back.
+std::string durationText(uint64_t us);
+
 /// A count or a range of them: "100" (both ends 100) or "50:200".
 struct CountRange
 {

@@ -140,7 +140,7 @@ struct RunConfig
     uint64_t durationUs = 10'000'000; ///< measured part of the run
     uint64_t warmupUs = 0; ///< traffic flows but nothing is recorded
     uint64_t timeoutUs = 2'000'000; ///< per-request timeout (wrk's --timeout)
-    uint64_t connectTimeoutUs = 2'000'000;
+    uint64_t connectTimeoutUs = 5'000'000; ///< connect and TLS (or QUIC) handshake
     uint64_t intervalUs = 1'000'000; ///< interval snapshot period (>= 100 ms)
 
     /// Open model: total requests/s over all connections (0 = closed loop, as wrk).

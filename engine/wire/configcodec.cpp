@@ -1,8 +1,8 @@
 #include "wire/configcodec.h"
 
-#include "common/base64.h"
-#include "common/utf8.h"
+#include "common/jsonfield.h"
 #include "http/requestcheck.h"
+#include "settings/runsettings.h"
 #include "wire/wirejson.h"
 
 #include <cmath>
@@ -17,180 +17,37 @@ namespace {
 using Json = WireJson;
 
 constexpr int FORMAT = 1;
-// Bytes that are not UTF-8 (a protobuf or gzip body, a header value in Latin-1) travel as
-// base64 under "<key>_base64": JSON strings are Unicode text, and writing bytes into one would
-// change them.
-void putBytes(Json& j, const char* key, const std::string& bytes)
-{
-    if (isValidUtf8(bytes))
-        j[key] = bytes;
-    else
-        j[std::string(key) + "_base64"] = toBase64(bytes);
-}
-
-Status readBytes(const Json& j, const char* key, std::string& out)
-{
-    if (auto it = j.find(key); it != j.end() && !it->is_null()) out = it->get<std::string>();
-    if (auto it = j.find(std::string(key) + "_base64"); it != j.end()) {
-        auto bytes = fromBase64(it->get<std::string>());
-        if (!bytes) return Error { std::string(key) + "_base64: " + bytes.error() };
-        out = std::move(*bytes);
-    }
-    return {};
-}
-
+// The load: every setting of the table (settings/runsettings.h) puts its own part.
 void putLoad(Json& j, const RunConfig& c)
 {
-    j["threads"] = c.threads;
-    j["connections"] = c.connections;
-    j["pipeline"] = c.pipeline;
-    j["streams"] = c.streams;
-    if (c.windowBits != RunConfig::DEFAULT_WINDOW_BITS) j["window_bits"] = c.windowBits;
-    if (c.connectionWindowBits != RunConfig::DEFAULT_WINDOW_BITS) j["connection_window_bits"] = c.connectionWindowBits;
-    if (c.headerTableBytes != 0) j["header_table_size"] = c.headerTableBytes;
-    j["duration_us"] = c.durationUs;
-    j["warmup_us"] = c.warmupUs;
-    j["timeout_us"] = c.timeoutUs;
-    j["connect_timeout_us"] = c.connectTimeoutUs;
-    j["interval_us"] = c.intervalUs;
-    j["rate_per_s"] = c.ratePerS;
-    Json stages = Json::array();
-    for (const Stage& s : c.stages)
-        stages.push_back(Json { { "duration_us", s.durationUs }, { "target", s.target } });
-    j["stages"] = std::move(stages);
-    j["stages_are_connections"] = c.stagesAreConnections;
-    if (c.sendSpinUs != RunConfig::DEFAULT_SEND_SPIN_US) j["send_spin_us"] = c.sendSpinUs;
-    if (c.churn.enabled())
-        j["churn"] = Json { { "requests_min", c.churn.requestsMin }, { "requests_max", c.churn.requestsMax },
-            { "lifetime_min_us", c.churn.lifetimeMinUs }, { "lifetime_max_us", c.churn.lifetimeMaxUs } };
-    if (!c.sourceAddresses.empty()) j["source_addresses"] = c.sourceAddresses;
-    if (!c.slos.empty()) {
-        Json slos = Json::array();
-        for (const Slo& slo : c.slos)
-            slos.push_back(slo.expr);
-        j["slo"] = std::move(slos);
-    }
-    if (c.sloAbort) j["slo_abort"] = true;
-    // Behind the front door: as the options read ("body", "header:NAME", "body-regex:RE";
-    // "header:NAME:ms", "server-timing:NAME"); the text is bytes (a regex may hold any).
-    if (c.backendFrom.enabled()) {
-        putBytes(j, "backend_from", backendFromText(c.backendFrom));
-        if (c.backendFrom.maxBackends != DEFAULT_MAX_BACKENDS) j["max_backends"] = c.backendFrom.maxBackends;
-    }
-    if (c.upstreamTime.enabled()) putBytes(j, "upstream_time", upstreamTimeText(c.upstreamTime));
-    if (c.loaders.distributed()) {
-        const LoaderPlacement& l = c.loaders;
-        j["loaders"] = Json { { "count", l.count }, { "on", loaderPlaceId(l.on) }, { "context", l.kubeContext },
-            { "namespace", l.kubeNamespace }, { "image", l.image }, { "pod_cpu", l.podCpu },
-            { "pod_memory", l.podMemory } };
-        if (!l.agents.empty()) j["loaders"]["agents"] = l.agents;
-    }
-}
-
-// A value of the field's own type, or a WireError naming the key: nlohmann's get<unsigned>() of
-// 1e40 or -1 is undefined behaviour, and a count that wrapped would run another load.
-template<typename T> T valueOf(const Json& v, const char* key)
-{
-    if constexpr (std::is_same_v<T, bool>) {
-        if (!v.is_boolean()) throw WireError { fmt::format("'{}' must be true or false", key) };
-        return v.get<bool>();
-    } else if constexpr (std::is_integral_v<T>) {
-        static_assert(std::is_unsigned_v<T>);
-        if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<int64_t>() >= 0))
-            throw WireError { fmt::format("'{}' must be a whole number", key) };
-        if (v.get<uint64_t>() > std::numeric_limits<T>::max())
-            throw WireError { fmt::format("'{}' is out of range (at most {})", key, std::numeric_limits<T>::max()) };
-        return static_cast<T>(v.get<uint64_t>());
-    } else if constexpr (std::is_floating_point_v<T>) {
-        if (!v.is_number()) throw WireError { fmt::format("'{}' must be a number", key) };
-        return v.get<T>();
-    } else {
-        return v.template get<T>(); // strings and lists of them: a wrong type throws json's type_error
-    }
+    for (const RunSetting& setting : runSettings())
+        setting.put(j, c);
 }
 
 template<typename T> void readIf(const Json& j, const char* key, T& out)
 {
-    if (auto it = j.find(key); it != j.end() && !it->is_null()) out = valueOf<T>(*it, key);
+    readJsonField(j, key, out);
+}
+
+void putBytes(Json& j, const char* key, const std::string& bytes)
+{
+    putJsonBytes(j, key, bytes);
+}
+
+Status readBytes(const Json& j, const char* key, std::string& out)
+{
+    try {
+        readJsonBytes(j, key, out);
+        return {};
+    } catch (const JsonFieldError& e) {
+        return Error { e.what };
+    }
 }
 
 Status getLoad(const Json& j, RunConfig& c)
 {
-    readIf(j, "threads", c.threads);
-    readIf(j, "connections", c.connections);
-    readIf(j, "pipeline", c.pipeline);
-    readIf(j, "streams", c.streams);
-    readIf(j, "window_bits", c.windowBits);
-    readIf(j, "connection_window_bits", c.connectionWindowBits);
-    readIf(j, "header_table_size", c.headerTableBytes);
-    readIf(j, "duration_us", c.durationUs);
-    readIf(j, "warmup_us", c.warmupUs);
-    readIf(j, "timeout_us", c.timeoutUs);
-    readIf(j, "connect_timeout_us", c.connectTimeoutUs);
-    readIf(j, "interval_us", c.intervalUs);
-    readIf(j, "rate_per_s", c.ratePerS);
-    if (auto it = j.find("stages"); it != j.end() && it->is_array()) {
-        c.stages.clear();
-        for (const Json& s : *it)
-            c.stages.push_back(Stage {
-                valueOf<uint64_t>(s.at("duration_us"), "duration_us"), valueOf<double>(s.at("target"), "target") });
-    }
-    readIf(j, "stages_are_connections", c.stagesAreConnections);
-    readIf(j, "send_spin_us", c.sendSpinUs);
-    if (auto it = j.find("churn"); it != j.end() && !it->is_null()) {
-        if (!it->is_object()) throw WireError { "'churn' must be an object" };
-        readIf(*it, "requests_min", c.churn.requestsMin);
-        readIf(*it, "requests_max", c.churn.requestsMax);
-        readIf(*it, "lifetime_min_us", c.churn.lifetimeMinUs);
-        readIf(*it, "lifetime_max_us", c.churn.lifetimeMaxUs);
-    }
-    if (auto it = j.find("source_addresses"); it != j.end() && !it->is_null()) {
-        if (!it->is_array()) throw WireError { "'source_addresses' must be a list" };
-        c.sourceAddresses.clear();
-        for (const Json& a : *it) {
-            if (!a.is_string()) throw WireError { "'source_addresses' must be a list of addresses" };
-            c.sourceAddresses.push_back(a.get<std::string>());
-        }
-    }
-    if (auto it = j.find("slo"); it != j.end() && it->is_array()) {
-        c.slos.clear();
-        for (const Json& text : *it) {
-            auto slo = parseSlo(text.get<std::string>());
-            if (!slo) return Error { slo.error() };
-            c.slos.push_back(*slo);
-        }
-    }
-    readIf(j, "slo_abort", c.sloAbort);
-    if (j.contains("backend_from") || j.contains("backend_from_base64")) {
-        std::string text;
-        if (auto st = readBytes(j, "backend_from", text); !st) return Error { st.error() };
-        auto spec = parseBackendFrom(text);
-        if (!spec) return Error { spec.error() };
-        c.backendFrom = *spec;
-        readIf(j, "max_backends", c.backendFrom.maxBackends);
-    }
-    if (j.contains("upstream_time") || j.contains("upstream_time_base64")) {
-        std::string text;
-        if (auto st = readBytes(j, "upstream_time", text); !st) return Error { st.error() };
-        auto spec = parseUpstreamTime(text);
-        if (!spec) return Error { spec.error() };
-        c.upstreamTime = *spec;
-    }
-    if (auto it = j.find("loaders"); it != j.end() && it->is_object()) {
-        LoaderPlacement& l = c.loaders;
-        readIf(*it, "count", l.count);
-        std::string on;
-        readIf(*it, "on", on);
-        l.on = on == "kubernetes" ? LoaderPlacement::On::Kubernetes
-            : on == "agents"      ? LoaderPlacement::On::Agents
-                                  : LoaderPlacement::On::Local;
-        readIf(*it, "agents", l.agents);
-        readIf(*it, "context", l.kubeContext);
-        readIf(*it, "namespace", l.kubeNamespace);
-        readIf(*it, "image", l.image);
-        readIf(*it, "pod_cpu", l.podCpu);
-        readIf(*it, "pod_memory", l.podMemory);
-    }
+    for (const RunSetting& setting : runSettings())
+        if (Status st = setting.get(j, c); !st) return st;
     return {};
 }
 

@@ -8,6 +8,7 @@
 // Readers throw WireError (a sentence naming the problem); each codec's public
 // functions catch it and return a Result, so no exception leaves the library.
 
+#include "common/jsonfield.h"
 #include "common/result.h"
 #include "stats/histogram.h"
 
@@ -21,10 +22,8 @@ namespace wb {
 
 using WireJson = nlohmann::ordered_json;
 
-struct WireError
-{
-    std::string what;
-};
+/// A sentence naming what is wrong with the document (common/jsonfield.h's typed readers throw it too).
+using WireError = JsonFieldError;
 
 /// Nesting deeper than this is refused while parsing: a run configuration or a loader line
 /// is at most 6 deep, and a deep enough document overflows the stack of a recursive writer.

@@ -163,11 +163,11 @@ TEST_F(Cli, BadInputGivesOneClearLine)
     expectCleanError(cli({ "--no-such-flag", m_url }), "--no-such-flag");
     expectCleanError(cli({ "-c", "10", "not-a-url" }), "invalid URL 'not-a-url'");
     expectCleanError(cli({ "ftp://127.0.0.1/" }), "unsupported scheme 'ftp'");
-    expectCleanError(cli({ "-R", "100", "--send-spin", "1s", m_url }), "send spin must be at most 10ms");
-    expectCleanError(cli({ "-R", "100", "--send-spin", "soon", m_url }), "send spin:");
+    expectCleanError(cli({ "-R", "100", "--send-spin", "1s", m_url }), "--send-spin: must be at most 10ms");
+    expectCleanError(cli({ "-R", "100", "--send-spin", "soon", m_url }), "--send-spin: invalid duration");
     expectCleanError(cli({ "-H", "NoColon", m_url }), "invalid header 'NoColon'");
     expectCleanError(cli({ "http://no-such-host.invalid/" }), "cannot resolve host 'no-such-host.invalid'");
-    expectCleanError(cli({ "-c", "0", m_url }), "connections must be at least 1");
+    expectCleanError(cli({ "-c", "0", m_url }), "--connections: must be between 1 and 1000000");
     expectCleanError(cli({ "-t", "8", "-c", "4", m_url }), "must be at least the number of threads");
     expectCleanError(cli({ "-d", "3x", m_url }), "invalid duration '3x'");
     expectCleanError(cli({ "-c", "ten", m_url }), "invalid number 'ten'");

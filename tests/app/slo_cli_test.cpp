@@ -95,7 +95,7 @@ TEST_F(SloCli, BadExpressionsAreOneLineAndRunNothing)
 {
     auto r = test::runCli({ "-d1s", "--slo", "p99<25x", url("/") });
     EXPECT_EQ(r.exitCode, 2);
-    EXPECT_EQ(r.err, "wrkbench-cli: error: SLO 'p99<25x': at character 7, unknown unit 'x' (use us, ms or s)\n");
+    EXPECT_EQ(r.err, "wrkbench-cli: error: --slo: SLO 'p99<25x': at character 7, unknown unit 'x' (use us, ms or s)\n");
     EXPECT_EQ(r.out, "");
     r = test::runCli({ "-d1s", "--slo", "service_p99<5ms", url("/") });
     EXPECT_EQ(r.exitCode, 2);

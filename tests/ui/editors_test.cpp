@@ -367,7 +367,7 @@ private slots:
         // In the order of the form, under its labels.
         QVERIFY2(lines[0].startsWith(QStringLiteral("Warm-up: ")), qPrintable(lines[0]));
         QVERIFY2(lines[1].startsWith(QStringLiteral("Pipelining: must be between 1 and 1024")), qPrintable(lines[1]));
-        QVERIFY2(lines[2].startsWith(QStringLiteral("Chart interval: at least 100ms")), qPrintable(lines[2]));
+        QVERIFY2(lines[2].startsWith(QStringLiteral("Chart interval: must be at least 100ms")), qPrintable(lines[2]));
         QVERIFY(lines[3].contains(QStringLiteral("Run is disabled")));
         for (const QString& line : lines)
             for (const char* key : { "pipeline", "interval", "warmup" })

@@ -182,14 +182,14 @@ private slots:
     {
         RunConfig load = defaultLoad();
         ProfileForm f = profileFormOf(load);
-        QCOMPARE(f.threads, QStringLiteral("2"));
-        QCOMPARE(f.connections, QStringLiteral("50"));
-        QCOMPARE(f.duration, QStringLiteral("10s"));
-        QCOMPARE(f.interval, QStringLiteral("250ms"));
-        f.connections = QStringLiteral("10k");
-        f.duration = QStringLiteral("2m");
+        QCOMPARE(f.value(QStringLiteral("threads")), QStringLiteral("2"));
+        QCOMPARE(f.value(QStringLiteral("connections")), QStringLiteral("50"));
+        QCOMPARE(f.value(QStringLiteral("duration")), QStringLiteral("10s"));
+        QCOMPARE(f.value(QStringLiteral("interval")), QStringLiteral("250ms"));
+        f.values[QStringLiteral("connections")] = QStringLiteral("10k");
+        f.values[QStringLiteral("duration")] = QStringLiteral("2m");
         f.mode = ProfileForm::Mode::ConstantRate;
-        f.rate = QStringLiteral("1.5k");
+        f.values[QStringLiteral("rate")] = QStringLiteral("1.5k");
         RunConfig out;
         const FieldErrors errors = checkProfileForm(f, &out);
         QVERIFY2(errors.isEmpty(), qPrintable(errors.values().join(QLatin1Char(';'))));
@@ -199,41 +199,44 @@ private slots:
         QVERIFY(out.openModel());
 
         f.mode = ProfileForm::Mode::Stages;
-        f.stages = QStringLiteral("10s:50c,30s:200c");
-        f.warmup = QStringLiteral("0s");
+        f.values[QStringLiteral("stages")] = QStringLiteral("10s:50c,30s:200c");
+        f.values[QStringLiteral("warmup")] = QStringLiteral("0s");
         QVERIFY(checkProfileForm(f, &out).isEmpty());
         QVERIFY(out.stagesAreConnections);
         QCOMPARE(out.ratePerS, 0.0); // the rate of the other mode is not kept
-        QCOMPARE(profileFormOf(out).stages, QStringLiteral("10s:50c,30s:200c"));
+        QCOMPARE(profileFormOf(out).value(QStringLiteral("stages")), QStringLiteral("10s:50c,30s:200c"));
         // Loaders: this process, child processes, or a Kubernetes Job, and what is refused.
-        f.loaders = QStringLiteral("4");
+        f.values[QStringLiteral("loaders")] = QStringLiteral("4");
         QVERIFY(checkProfileForm(f, &out).isEmpty());
         QCOMPARE(out.loaders.count, 4u);
         QVERIFY(out.loaders.on == LoaderPlacement::On::Local);
-        f.loaders = QStringLiteral("8 kubernetes namespace=load image=reg/wrkbench-cli:1");
+        f.values[QStringLiteral("loaders")] = QStringLiteral("8 kubernetes namespace=load image=reg/wrkbench-cli:1");
         QVERIFY(checkProfileForm(f, &out).isEmpty());
         QVERIFY(out.loaders.on == LoaderPlacement::On::Kubernetes);
         QCOMPARE(out.loaders.kubeNamespace, std::string("load"));
-        QCOMPARE(profileFormOf(out).loaders, QStringLiteral("8 kubernetes namespace=load image=reg/wrkbench-cli:1"));
-        f.loaders = QStringLiteral("four");
+        QCOMPARE(profileFormOf(out).value(QStringLiteral("loaders")),
+            QStringLiteral("8 kubernetes namespace=load image=reg/wrkbench-cli:1"));
+        f.values[QStringLiteral("loaders")] = QStringLiteral("four");
         QVERIFY(checkProfileForm(f, &out).contains(QStringLiteral("loaders")));
-        f.loaders = QStringLiteral("500"); // more loaders than the 200 connections of the stages' peak
+        f.values[QStringLiteral("loaders")]
+            = QStringLiteral("500"); // more loaders than the 200 connections of the stages' peak
         QVERIFY(!checkProfileForm(f, &out).isEmpty());
         // Behind the front door: the CLI's specs, read as it reads them, shown back as typed.
-        f.loaders = QStringLiteral("1");
-        f.backendFrom = QStringLiteral(" body-regex:pod=([a-z0-9-]+) ");
-        f.upstreamTime = QStringLiteral("header:X-Upstream-Time:s");
+        f.values[QStringLiteral("loaders")] = QStringLiteral("1");
+        f.values[QStringLiteral("backend_from")] = QStringLiteral(" body-regex:pod=([a-z0-9-]+) ");
+        f.values[QStringLiteral("upstream_time")] = QStringLiteral("header:X-Upstream-Time:s");
         QVERIFY(checkProfileForm(f, &out).isEmpty());
         QCOMPARE(out.backendFrom.source, BackendFrom::Source::BodyRegex);
-        QCOMPARE(profileFormOf(out).backendFrom, QStringLiteral("body-regex:pod=([a-z0-9-]+)"));
-        QCOMPARE(profileFormOf(out).upstreamTime, QStringLiteral("header:X-Upstream-Time:s"));
-        f.backendFrom = QStringLiteral("bodyy");
-        f.upstreamTime = QStringLiteral("header:");
+        QCOMPARE(
+            profileFormOf(out).value(QStringLiteral("backend_from")), QStringLiteral("body-regex:pod=([a-z0-9-]+)"));
+        QCOMPARE(profileFormOf(out).value(QStringLiteral("upstream_time")), QStringLiteral("header:X-Upstream-Time:s"));
+        f.values[QStringLiteral("backend_from")] = QStringLiteral("bodyy");
+        f.values[QStringLiteral("upstream_time")] = QStringLiteral("header:");
         const FieldErrors bad = checkProfileForm(f, &out);
         QVERIFY(bad.contains(QStringLiteral("backend_from")));
         QVERIFY(bad.contains(QStringLiteral("upstream_time")));
-        f.backendFrom.clear();
-        f.upstreamTime.clear();
+        f.values[QStringLiteral("backend_from")].clear();
+        f.values[QStringLiteral("upstream_time")].clear();
         QVERIFY(checkProfileForm(f, &out).isEmpty());
         QVERIFY(!out.backendFrom.enabled());
         QVERIFY(!out.upstreamTime.enabled());
@@ -247,50 +250,50 @@ private slots:
         QTest::addColumn<QString>("field");
         QTest::addColumn<QString>("says");
         ProfileForm f;
-        f.threads = QStringLiteral("zero");
+        f.values[QStringLiteral("threads")] = QStringLiteral("zero");
         QTest::newRow("threads text") << f << "threads"
                                       << "invalid number";
         f = {};
-        f.threads = QStringLiteral("0");
+        f.values[QStringLiteral("threads")] = QStringLiteral("0");
         QTest::newRow("threads 0") << f << "threads"
                                    << "between 1";
         f = {};
-        f.threads = QStringLiteral("8");
-        f.connections = QStringLiteral("4");
+        f.values[QStringLiteral("threads")] = QStringLiteral("8");
+        f.values[QStringLiteral("connections")] = QStringLiteral("4");
         QTest::newRow("fewer connections than threads") << f << "connections"
                                                         << "per thread";
         f = {};
-        f.duration = QStringLiteral("10 parsecs");
+        f.values[QStringLiteral("duration")] = QStringLiteral("10 parsecs");
         QTest::newRow("duration") << f << "duration"
                                   << "invalid duration";
         f = {};
-        f.duration = QStringLiteral("50ms");
+        f.values[QStringLiteral("duration")] = QStringLiteral("50ms");
         QTest::newRow("short") << f << "duration"
                                << "100ms";
         f = {};
-        f.timeout = QStringLiteral("0s");
+        f.values[QStringLiteral("timeout")] = QStringLiteral("0s");
         QTest::newRow("timeout") << f << "timeout"
                                  << "greater than zero";
         f = {};
-        f.pipeline = QStringLiteral("5000");
+        f.values[QStringLiteral("pipeline")] = QStringLiteral("5000");
         QTest::newRow("pipeline") << f << "pipeline"
                                   << "between 1 and 1024";
         f = {};
-        f.interval = QStringLiteral("10ms");
+        f.values[QStringLiteral("interval")] = QStringLiteral("10ms");
         QTest::newRow("interval") << f << "interval"
                                   << "100ms";
         f = {};
         f.mode = ProfileForm::Mode::ConstantRate;
-        f.rate = QString();
+        f.values[QStringLiteral("rate")] = QString();
         QTest::newRow("rate missing") << f << "rate"
-                                      << "invalid number";
+                                      << "needs a rate";
         f = {};
         f.mode = ProfileForm::Mode::Stages;
-        f.stages = QStringLiteral("10s:50c,10s:100");
+        f.values[QStringLiteral("stages")] = QStringLiteral("10s:50c,10s:100");
         QTest::newRow("mixed stages") << f << "stages"
                                       << "mix";
-        f.stages = QStringLiteral("10s:100");
-        f.warmup = QStringLiteral("5s");
+        f.values[QStringLiteral("stages")] = QStringLiteral("10s:100");
+        f.values[QStringLiteral("warmup")] = QStringLiteral("5s");
         QTest::newRow("warmup with stages") << f << "warmup"
                                             << "stage";
     }

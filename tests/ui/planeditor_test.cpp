@@ -6,8 +6,8 @@
 // server; the results export as HTML; the status bar counts the experiment's runs; "Study…" is on
 // the Runs toolbar.
 
-#include "experiment/experimentplan.h"
 #include "control/experimenttask.h"
+#include "experiment/experimentplan.h"
 #include "mainwindow.h"
 #include "models/experimentresultsmodel.h"
 #include "pages/experimentpage.h"
@@ -124,8 +124,9 @@ private slots:
         editor->findChild<QComboBox*>(QStringLiteral("planOrder"))->setCurrentIndex(1);
         setText(editor, "planSlos", QStringLiteral("p99<250ms, errors<1%"));
         setText(editor, "planName", QStringLiteral("Direct vs delayed"));
-        QVERIFY2(summaryOf(editor).startsWith(QStringLiteral("2 targets (baseline B: delayed), 2 levels, 4 repetitions: "
-                                                             "16 runs of 10s (+2s warm-up), sequential, about 3m42s")),
+        QVERIFY2(
+            summaryOf(editor).startsWith(QStringLiteral("2 targets (baseline B: delayed), 2 levels, 4 repetitions: "
+                                                        "16 runs of 10s (+2s warm-up), sequential, about 3m42s")),
             qPrintable(summaryOf(editor)));
 
         const QString path = m_dir.filePath(QStringLiteral("built.json"));
@@ -199,7 +200,8 @@ private slots:
         PlanEditor* editor = page->newExperiment();
         QVERIFY(editor);
         setText(editor, "planName", QStringLiteral("Built in the window"));
-        editor->findChild<QComboBox*>(QStringLiteral("planAxis"))->setCurrentIndex(3); // one level
+        auto* axis = editor->findChild<QComboBox*>(QStringLiteral("planAxis"));
+        axis->setCurrentIndex(axis->findData(QString())); // one level
         setText(editor, "planThreads", QStringLiteral("1"));
         setText(editor, "planConnections", QStringLiteral("2"));
         editor->findChild<QSpinBox*>(QStringLiteral("planRepetitions"))->setValue(2);

@@ -91,12 +91,12 @@ private slots:
     void aStagesProfileRunsForItsStageTotalAndReachesItsHighestStage()
     {
         ProfileForm form;
-        form.threads = QStringLiteral("1");
-        form.connections = QStringLiteral("2");
-        form.duration = QStringLiteral("10s");
-        form.interval = QStringLiteral("250ms");
+        form.values[QStringLiteral("threads")] = QStringLiteral("1");
+        form.values[QStringLiteral("connections")] = QStringLiteral("2");
+        form.values[QStringLiteral("duration")] = QStringLiteral("10s");
+        form.values[QStringLiteral("interval")] = QStringLiteral("250ms");
         form.mode = ProfileForm::Mode::Stages;
-        form.stages = QStringLiteral("500ms:4c,1s:12c");
+        form.values[QStringLiteral("stages")] = QStringLiteral("500ms:4c,1s:12c");
         RunSetup p = plan("http://builtin/", 10'000);
         QVERIFY(checkProfileForm(form, &p.profile.load).isEmpty());
         QCOMPARE(p.profile.load.durationUs, uint64_t(10'000'000)); // the form's, untouched

@@ -9,6 +9,7 @@
 #include "parse/stageparse.h"
 #include "run/responsenotes.h"
 #include "serve/builtinserver.h"
+#include "settings/runsettings.h"
 #include "store/sessionstore.h"
 #include "text/format.h"
 
@@ -25,34 +26,6 @@ namespace {
 QString q(const std::string& s)
 {
     return QString::fromStdString(s);
-}
-
-/// A count within [low, high]; the error says what to type.
-bool checkCount(
-    const QString& text, uint64_t low, uint64_t high, const QString& field, FieldErrors& errors, uint64_t* out)
-{
-    auto v = parseCount(text.trimmed().toStdString());
-    if (!v) {
-        errors[field] = q(v.error());
-        return false;
-    }
-    if (*v < low || *v > high) {
-        errors[field] = QStringLiteral("must be between %1 and %2").arg(low).arg(high);
-        return false;
-    }
-    *out = *v;
-    return true;
-}
-
-bool checkDuration(const QString& text, const QString& field, FieldErrors& errors, uint64_t* out)
-{
-    auto v = parseDurationUs(text.trimmed().toStdString());
-    if (!v) {
-        errors[field] = q(v.error());
-        return false;
-    }
-    *out = *v;
-    return true;
 }
 
 /// The content of a body file. The editors check on every keystroke: the last
@@ -320,93 +293,30 @@ FieldErrors checkProfileForm(const ProfileForm& form, RunConfig* load)
 {
     FieldErrors errors;
     RunConfig c = load ? *load : RunConfig {};
-    uint64_t n = 0;
-    if (checkCount(form.threads, 1, 1024, QStringLiteral("threads"), errors, &n)) c.threads = static_cast<unsigned>(n);
-    if (checkCount(form.connections, 1, 1'000'000, QStringLiteral("connections"), errors, &n))
-        c.connections = static_cast<unsigned>(n);
-    if (checkCount(form.pipeline, 1, 1024, QStringLiteral("pipeline"), errors, &n))
-        c.pipeline = static_cast<unsigned>(n);
-    if (checkCount(form.streams, 1, 65536, QStringLiteral("streams"), errors, &n)) c.streams = static_cast<unsigned>(n);
+    // Every setting the window shows, read by its own entry of the table (as the CLI and plans
+    // read it); the mode says which of rate and stages is in force, and the duration is the
+    // stages' total when they are.
+    for (const RunSetting& setting : runSettings()) {
+        if (setting.label.empty()) continue;
+        const QString key = q(std::string(setting.key));
+        QString text = form.values.contains(key) ? form.values.value(key) : q(setting.defaultText());
+        if (key == QLatin1String("rate") && form.mode != ProfileForm::Mode::ConstantRate) text.clear();
+        if (key == QLatin1String("stages") && form.mode != ProfileForm::Mode::Stages) text.clear();
+        if (key == QLatin1String("duration") && form.mode == ProfileForm::Mode::Stages) continue;
+        if (key == QLatin1String("rate") && form.mode == ProfileForm::Mode::ConstantRate && text.trimmed().isEmpty()) {
+            errors[key] = QStringLiteral("a constant rate needs a rate: requests per second, e.g. 2000");
+            continue;
+        }
+        if (Status st = setting.read(c, text.toStdString()); !st) errors[key] = q(st.error());
+    }
     if (!errors.contains(QStringLiteral("threads")) && !errors.contains(QStringLiteral("connections"))
         && c.connections < c.threads)
         errors[QStringLiteral("connections")]
             = QStringLiteral("at least one per thread: use %1 or more, or fewer threads").arg(c.threads);
-
-    uint64_t us = 0;
-    c.stages.clear();
-    c.stagesAreConnections = false;
-    c.ratePerS = 0;
-    if (form.mode == ProfileForm::Mode::Stages) {
-        auto plan = parseStages(form.stages.trimmed().toStdString());
-        if (!plan) {
-            errors[QStringLiteral("stages")] = q(plan.error());
-        } else {
-            c.stages = plan->stages;
-            c.stagesAreConnections = plan->connections;
-        }
-    } else if (checkDuration(form.duration, QStringLiteral("duration"), errors, &us)) {
-        if (us < 100'000)
-            errors[QStringLiteral("duration")] = QStringLiteral("at least 100ms");
-        else
-            c.durationUs = us;
-    }
-    if (form.mode == ProfileForm::Mode::ConstantRate
-        && checkCount(form.rate, 1, 100'000'000, QStringLiteral("rate"), errors, &n))
-        c.ratePerS = static_cast<double>(n);
-
-    if (checkDuration(form.warmup, QStringLiteral("warmup"), errors, &us)) {
-        if (us > 0 && form.mode == ProfileForm::Mode::Stages)
-            errors[QStringLiteral("warmup")] = QStringLiteral("no warm-up with stages: start the plan with a stage");
-        else
-            c.warmupUs = us;
-    }
-    if (checkDuration(form.timeout, QStringLiteral("timeout"), errors, &us)) {
-        if (us == 0)
-            errors[QStringLiteral("timeout")] = QStringLiteral("must be greater than zero");
-        else
-            c.timeoutUs = us;
-    }
-    if (checkDuration(form.interval, QStringLiteral("interval"), errors, &us)) {
-        if (us < 100'000)
-            errors[QStringLiteral("interval")]
-                = QStringLiteral("at least 100ms (the charts update at most 10 times a second)");
-        else
-            c.intervalUs = us;
-    }
-    c.slos.clear();
-    for (const QString& text : form.slos.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-        if (text.trimmed().isEmpty()) continue;
-        auto slo = parseSlo(text.trimmed().toStdString());
-        if (!slo) {
-            errors[QStringLiteral("slo")] = q(slo.error()); // names the expression and the character
-            break;
-        }
-        c.slos.push_back(*slo);
-    }
-    c.sloAbort = form.sloAbort;
-    if (auto placement = parseLoaderPlacement(form.loaders.toStdString()))
-        c.loaders = *placement;
-    else
-        errors[QStringLiteral("loaders")] = q(placement.error());
-    // As --backend-from and --upstream-time read them; the limit (--max-backends) is kept as it was.
-    const unsigned maxBackends = c.backendFrom.maxBackends;
-    c.backendFrom = {};
-    c.backendFrom.maxBackends = maxBackends;
-    if (const QString text = form.backendFrom.trimmed(); !text.isEmpty()) {
-        if (auto spec = parseBackendFrom(text.toStdString())) {
-            c.backendFrom = *spec;
-            c.backendFrom.maxBackends = maxBackends;
-        } else {
-            errors[QStringLiteral("backend_from")] = q(spec.error());
-        }
-    }
-    c.upstreamTime = {};
-    if (const QString text = form.upstreamTime.trimmed(); !text.isEmpty()) {
-        if (auto spec = parseUpstreamTime(text.toStdString()))
-            c.upstreamTime = *spec;
-        else
-            errors[QStringLiteral("upstream_time")] = q(spec.error());
-    }
+    if (form.mode == ProfileForm::Mode::Stages && !errors.contains(QStringLiteral("stages")) && c.stages.empty())
+        errors[QStringLiteral("stages")] = QStringLiteral("stages need at least one DURATION:TARGET, e.g. 10s:1000");
+    if (form.mode == ProfileForm::Mode::Stages && c.warmupUs > 0 && !errors.contains(QStringLiteral("warmup")))
+        errors[QStringLiteral("warmup")] = QStringLiteral("no warm-up with stages: start the plan with a stage");
     if (errors.isEmpty()) {
         // Whatever the fields cannot see on their own (RunConfig is the authority).
         // A profile serves either protocol: each half is checked as the protocol it is for,
@@ -437,24 +347,11 @@ FieldErrors checkProfileForm(const ProfileForm& form, RunConfig* load)
 ProfileForm profileFormOf(const RunConfig& c)
 {
     ProfileForm f;
-    f.threads = QString::number(c.threads);
-    f.connections = QString::number(c.connections);
-    f.pipeline = QString::number(c.pipeline);
-    f.streams = QString::number(c.streams);
-    f.duration = durationText(c.durationUs);
-    f.warmup = durationText(c.warmupUs);
-    f.timeout = durationText(c.timeoutUs);
-    f.interval = durationText(c.intervalUs);
+    for (const RunSetting& setting : runSettings())
+        if (!setting.label.empty()) f.values[q(std::string(setting.key))] = q(setting.text(c));
     f.mode = !c.stages.empty() ? ProfileForm::Mode::Stages
         : c.ratePerS > 0       ? ProfileForm::Mode::ConstantRate
                                : ProfileForm::Mode::ClosedLoop;
-    f.rate = c.ratePerS > 0 ? QString::number(std::llround(c.ratePerS)) : QString();
-    f.stages = stagesText(c.stages, c.stagesAreConnections);
-    f.slos = slosText(c.slos);
-    f.sloAbort = c.sloAbort;
-    f.loaders = q(loaderPlacementText(c.loaders));
-    f.backendFrom = q(backendFromText(c.backendFrom));
-    f.upstreamTime = q(upstreamTimeText(c.upstreamTime));
     return f;
 }
 
@@ -468,26 +365,7 @@ QString slosText(const std::vector<Slo>& slos)
 
 QString durationText(uint64_t us)
 {
-    if (us == 0) return QStringLiteral("0s");
-    struct Unit
-    {
-        uint64_t us;
-        const char* suffix;
-    };
-    static constexpr Unit UNITS[]
-        = { { 3'600'000'000, "h" }, { 60'000'000, "m" }, { 1'000'000, "s" }, { 1'000, "ms" } };
-    for (const Unit& u : UNITS)
-        if (us % u.us == 0) return QString::number(us / u.us) + QLatin1String(u.suffix);
-    return QString::number(us) + QStringLiteral("us");
-}
-
-QString stagesText(const std::vector<Stage>& stages, bool connections)
-{
-    QStringList parts;
-    for (const Stage& s : stages)
-        parts << durationText(s.durationUs) + QLatin1Char(':') + QString::number(std::llround(s.target))
-                + (connections ? QStringLiteral("c") : QString());
-    return parts.join(QLatin1Char(','));
+    return q(wb::durationText(us));
 }
 
 } // namespace wb::ui

@@ -68,29 +68,15 @@ QString describeBody(const std::string& body, const QString& sourceFile);
 /// The same for a body of `bytes` bytes already known to be text or not (no decoding).
 QString describeBody(qint64 bytes, bool text, const QString& sourceFile);
 
+/// The load profile editor's fields, one per load setting the window shows (settings/runsettings.h:
+/// every setting with a label), as typed, by the setting's key; and the mode, which says which of
+/// "rate" and "stages" applies.
 struct ProfileForm
 {
     enum class Mode { ClosedLoop, ConstantRate, Stages };
-    QString threads = QStringLiteral("2");
-    QString connections = QStringLiteral("50");
-    QString duration = QStringLiteral("10s");
-    QString warmup = QStringLiteral("0s");
-    QString timeout = QStringLiteral("2s");
-    QString pipeline = QStringLiteral("1");
-    QString streams = QStringLiteral("1"); ///< HTTP/2 streams per connection (HTTP/1.1 targets ignore it)
-    QString interval = QStringLiteral("250ms");
     Mode mode = Mode::ClosedLoop;
-    QString rate;
-    QString stages;
-    /// Thresholds the runs are judged by, as --slo takes them, separated by commas: "p99<250ms, errors<0.1%".
-    QString slos;
-    bool sloAbort = false; ///< stop a run once an errors or non-2xx budget is spent (--slo-abort)
-    /// Where the load is made: "1" (this process), "4" (child processes), "8 kubernetes namespace=load
-    /// image=REG/wrkbench-cli:0.1.0" (parse/placement.h).
-    QString loaders = QStringLiteral("1");
-    /// --backend-from and --upstream-time as the CLI reads them ("" = off; docs/BACKENDS.md).
-    QString backendFrom;
-    QString upstreamTime;
+    QMap<QString, QString> values; ///< key -> text; a key not here reads as the setting's default
+    QString value(const QString& key) const { return values.value(key); }
 };
 
 /// Checks form; on success fills load's load fields (request/TLS untouched). An SLO that
@@ -104,7 +90,5 @@ QString slosText(const std::vector<Slo>& slos);
 
 /// "250ms", "10s", "2m", "1h": the shortest exact text for a duration.
 QString durationText(uint64_t us);
-/// "10s:1000,30s:5000" or "10s:50c,30s:200c".
-QString stagesText(const std::vector<Stage>& stages, bool connections);
 
 } // namespace wb::ui

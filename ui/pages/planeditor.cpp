@@ -5,6 +5,7 @@
 #include "parse/quantity.h"
 #include "run/slo.h"
 #include "session/sessiondocument.h"
+#include "settings/runsettings.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -12,6 +13,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -37,14 +39,6 @@ struct FormProblem
 std::string text(const QLineEdit* edit)
 {
     return edit->text().trimmed().toStdString();
-}
-
-unsigned countOf(const QLineEdit* edit, const char* label)
-{
-    auto n = parseCount(text(edit));
-    if (!n) throw FormProblem { std::string(label) + ": " + n.error() };
-    if (*n < 1 || *n > 10'000'000) throw FormProblem { std::string(label) + ": must be a positive whole number" };
-    return static_cast<unsigned>(*n);
 }
 
 uint64_t durationOf(const QLineEdit* edit, const char* label)
@@ -74,12 +68,16 @@ std::optional<ExperimentTarget> experimentTargetOf(const Target& target)
     return t;
 }
 
-/// The plan's defaults, from its owner: a plan that names only its two targets.
-ExperimentPlan defaultPlan()
+QString keyOf(const RunSetting& setting)
 {
-    auto plan = parseExperimentPlan("{\"targets\": [{\"name\": \"a\", \"url\": \"http://127.0.0.1/\"},"
-                                    " {\"name\": \"b\", \"url\": \"http://127.0.0.1/\"}]}");
-    return plan ? *plan : ExperimentPlan {};
+    return QString::fromLatin1(setting.key.data(), static_cast<qsizetype>(setting.key.size()));
+}
+
+/// The load settings the plan editor offers for every level: a plan's load settings that the
+/// window shows (settings/runsettings.h), its details (flow control, send spin) left to plan files.
+bool offered(const RunSetting& setting)
+{
+    return setting.plan == PlanPlace::Load && !setting.label.empty() && !setting.advanced && !setting.flag;
 }
 
 /// True when the levels are one axis swept over a common load (what the form can show and edit).
@@ -89,32 +87,25 @@ bool isSweep(const ExperimentPlan& plan, bool* matchThreads)
     *matchThreads = plan.axis == "connections";
     for (const LoadLevel& l : plan.levels)
         *matchThreads = *matchThreads && l.load.threads == l.load.connections;
+    const RunSetting* axis = findRunSetting(plan.axis);
+    if (!axis) return false;
     const RunConfig& first = plan.levels.front().load;
     for (const LoadLevel& l : plan.levels) {
+        // The same load as the first level but for the axis (and the threads matched to it).
         RunConfig expected = first;
-        if (plan.axis == "connections") {
-            expected.connections = l.load.connections;
-            if (*matchThreads) expected.threads = l.load.threads;
-        } else if (plan.axis == "threads") {
-            expected.threads = l.load.threads;
-        } else {
-            expected.ratePerS = l.load.ratePerS;
-        }
-        const RunConfig& c = l.load;
-        if (c.threads != expected.threads || c.connections != expected.connections || c.ratePerS != expected.ratePerS
-            || c.pipeline != expected.pipeline || c.streams != expected.streams || c.timeoutUs != expected.timeoutUs
-            || c.connectTimeoutUs != expected.connectTimeoutUs || c.intervalUs != expected.intervalUs
-            || l.label != sweepLevelLabel(plan.axis, c))
-            return false;
+        if (!axis->read(expected, axis->text(l.load)).ok()) return false;
+        if (*matchThreads) expected.threads = l.load.threads;
+        if (!sameLoad(expected, l.load) || l.label != sweepLevelLabel(plan.axis, l.load)) return false;
     }
     return true;
 }
 
 QString axisValueText(const std::string& axis, const RunConfig& c)
 {
-    if (axis == "connections") return QString::number(c.connections);
-    if (axis == "threads") return QString::number(c.threads);
-    return QString::fromStdString(planNumberText(c.ratePerS));
+    const RunSetting* setting = findRunSetting(axis);
+    const std::string text = setting ? setting->text(c) : std::string();
+    // Churn's off, the keep-alive a sweep compares it with, as the values field takes it.
+    return text.empty() ? QStringLiteral("off") : QString::fromStdString(text);
 }
 
 constexpr char KEPT_LEVELS[] = "levels";
@@ -129,8 +120,6 @@ PlanEditor::PlanEditor(SessionDocument* doc, QWidget* parent)
     setWindowTitle(tr("New experiment"));
     build();
     fillTargets();
-    const ExperimentPlan defaults = defaultPlan();
-    m_base = defaults.levels.empty() ? RunConfig {} : defaults.levels.front().load;
     updateSummary();
 }
 
@@ -172,13 +161,16 @@ void PlanEditor::build()
 
     m_axis = new QComboBox(this);
     m_axis->setObjectName(QStringLiteral("planAxis"));
-    m_axis->addItem(tr("connections"), QStringLiteral("connections"));
-    m_axis->addItem(tr("threads"), QStringLiteral("threads"));
-    m_axis->addItem(tr("rate (req/s)"), QStringLiteral("rate"));
+    for (const RunSetting& setting : runSettings())
+        if (setting.sweepable && !setting.label.empty())
+            m_axis->addItem(
+                QString::fromUtf8(setting.label.data(), static_cast<qsizetype>(setting.label.size())), keyOf(setting));
     m_axis->addItem(tr("one level"), QString());
     m_axis->setToolTip(tr("The load axis swept: each value is a level (a cell of the results), run against every "
                           "target"));
-    m_values = line("planValues", QStringLiteral("25, 50, 100"), tr("The levels of the swept axis, e.g. 25, 50, 100"));
+    m_values = line("planValues", QStringLiteral("25, 50, 100"),
+        tr("The levels of the swept axis, e.g. 25, 50, 100; for \"Reopen after\": off, 100, 1000 (keep-alive against "
+           "churn)"));
     m_matchThreads = new QCheckBox(tr("as many threads"), this);
     m_matchThreads->setObjectName(QStringLiteral("planMatchThreads"));
     m_matchThreads->setToolTip(tr("Each level runs one thread per connection (-t = -c), as the NEG-vs-NodePort study"));
@@ -195,16 +187,36 @@ void PlanEditor::build()
         updateSummary();
     });
 
-    m_threads = line("planThreads", QStringLiteral("2"), tr("Worker threads of every level (wrk -t)"));
-    m_connections = line("planConnections", QStringLiteral("50"), tr("Connections of every level (wrk -c)"));
-    m_rate
-        = line("planRate", tr("closed loop"), tr("Requests per second (an open model, wrk2 -R); empty: closed loop"));
-    m_timeout = line("planTimeout", QStringLiteral("2s"), tr("Per-request timeout"));
-    auto* loadRow = new QHBoxLayout;
-    for (auto [label, edit] : { std::pair { tr("threads"), m_threads }, std::pair { tr("connections"), m_connections },
-             std::pair { tr("rate"), m_rate }, std::pair { tr("timeout"), m_timeout } }) {
-        loadRow->addWidget(new QLabel(label, this));
-        loadRow->addWidget(edit, 1);
+    // Every level's load: one field per load setting a plan has, read as the window's profile and
+    // the CLI read it (settings/runsettings.h), in a grid of label and field pairs.
+    auto* loadRow = new QGridLayout;
+    int column = 0, row = 0;
+    for (const RunSetting& setting : runSettings()) {
+        if (!offered(setting)) continue;
+        // "connect_timeout" -> "planConnectTimeout"
+        std::string name = "plan";
+        bool upper = true;
+        for (const char c : setting.key) {
+            if (c == '_') {
+                upper = true;
+                continue;
+            }
+            name += upper ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
+            upper = false;
+        }
+        auto* edit = line(name.c_str(),
+            QString::fromStdString(setting.example.empty() ? setting.defaultText() : std::string(setting.example)),
+            QString::fromUtf8(setting.help.data(), static_cast<qsizetype>(setting.help.size())));
+        m_load.insert(keyOf(setting), edit);
+        loadRow->addWidget(
+            new QLabel(QString::fromUtf8(setting.label.data(), static_cast<qsizetype>(setting.label.size())), this),
+            row, column);
+        loadRow->addWidget(edit, row, column + 1);
+        column += 2;
+        if (column == 6) {
+            column = 0;
+            ++row;
+        }
     }
 
     m_repetitions = new QSpinBox(this);
@@ -315,13 +327,12 @@ void PlanEditor::addRow(const Row& row, bool use)
 
 void PlanEditor::setTemplate()
 {
-    ExperimentPlan plan = defaultPlan();
-    plan.targets.clear();
+    ExperimentPlan plan;
     for (size_t i = 0; i < m_rows.size() && plan.targets.size() < 2; ++i) {
         plan.targets.push_back(m_rows[i].target);
         plan.targets.back().baseline = plan.targets.size() == 1;
     }
-    const RunConfig base = plan.levels.empty() ? m_base : plan.levels.front().load;
+    const RunConfig base = m_base;
     plan.axis = "connections";
     plan.levels.clear();
     for (unsigned c : { 25u, 50u }) {
@@ -403,10 +414,8 @@ void PlanEditor::setPlan(const ExperimentPlan& plan)
         m_values->setText(labels.join(QStringLiteral(", ")));
         m_values->setProperty("keptAxis", QString::fromStdString(plan.axis));
     }
-    m_threads->setText(QString::number(m_base.threads));
-    m_connections->setText(QString::number(m_base.connections));
-    m_rate->setText(m_base.ratePerS > 0 ? QString::fromStdString(planNumberText(m_base.ratePerS)) : QString());
-    m_timeout->setText(QString::fromStdString(planDurationText(m_base.timeoutUs)));
+    for (auto it = m_load.cbegin(); it != m_load.cend(); ++it)
+        it.value()->setText(QString::fromStdString(findRunSetting(it.key().toStdString())->text(m_base)));
     m_repetitions->setValue(static_cast<int>(plan.repetitions));
     m_duration->setText(QString::fromStdString(planDurationText(plan.durationUs)));
     m_warmup->setText(QString::fromStdString(planDurationText(plan.warmupUs)));
@@ -429,11 +438,10 @@ void PlanEditor::updateAxisFields()
     m_values->setEnabled(swept);
     m_matchThreads->setEnabled(axis == QLatin1String("connections"));
     // What the levels decide is not asked twice.
-    m_connections->setEnabled(!kept && axis != QLatin1String("connections"));
-    m_threads->setEnabled(!kept && axis != QLatin1String("threads")
-        && !(axis == QLatin1String("connections") && m_matchThreads->isChecked()));
-    m_rate->setEnabled(!kept && axis != QLatin1String("rate"));
-    m_timeout->setEnabled(!kept);
+    for (auto it = m_load.cbegin(); it != m_load.cend(); ++it)
+        it.value()->setEnabled(!kept && axis != it.key()
+            && !(it.key() == QLatin1String("threads") && axis == QLatin1String("connections")
+                && m_matchThreads->isChecked()));
 }
 
 Result<ExperimentPlan> PlanEditor::plan() const
@@ -453,10 +461,12 @@ Result<ExperimentPlan> PlanEditor::plan() const
             p.targets.push_back(std::move(t));
         }
         RunConfig base = m_base;
-        if (m_threads->isEnabled()) base.threads = countOf(m_threads, "threads");
-        if (m_connections->isEnabled()) base.connections = countOf(m_connections, "connections");
-        if (m_rate->isEnabled()) base.ratePerS = text(m_rate).empty() ? 0 : countOf(m_rate, "rate");
-        if (m_timeout->isEnabled()) base.timeoutUs = durationOf(m_timeout, "timeout");
+        for (const RunSetting& setting : runSettings()) {
+            const QLineEdit* edit = m_load.value(keyOf(setting));
+            if (!edit || !edit->isEnabled()) continue;
+            if (Status st = setting.read(base, text(edit)); !st)
+                throw FormProblem { std::string(setting.label) + ": " + st.error() };
+        }
         const std::string axis = m_axis->currentData().toString().toStdString();
         if (axis == KEPT_LEVELS) {
             p.levels = m_keptLevels;
@@ -468,18 +478,13 @@ Result<ExperimentPlan> PlanEditor::plan() const
             const QStringList values
                 = m_values->text().split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts);
             if (values.isEmpty()) throw FormProblem { "levels: type the " + axis + " of each level, e.g. 25, 50, 100" };
+            const RunSetting* setting = findRunSetting(axis);
             for (const QString& v : values) {
                 LoadLevel level { "", 0, base };
-                auto n = parseCount(v.toStdString());
-                if (!n || *n < 1) throw FormProblem { "levels: '" + v.toStdString() + "' is not a positive number" };
-                if (axis == "connections") {
-                    level.load.connections = static_cast<unsigned>(*n);
-                    if (m_matchThreads->isChecked()) level.load.threads = level.load.connections;
-                } else if (axis == "threads") {
-                    level.load.threads = static_cast<unsigned>(*n);
-                } else {
-                    level.load.ratePerS = static_cast<double>(*n);
-                }
+                const std::string value = v == QLatin1String("off") ? std::string() : v.toStdString();
+                if (Status st = setting->read(level.load, value); !st)
+                    throw FormProblem { "levels: '" + v.toStdString() + "': " + st.error() };
+                if (m_matchThreads->isChecked() && axis == "connections") level.load.threads = level.load.connections;
                 level.label = sweepLevelLabel(axis, level.load);
                 p.levels.push_back(level);
             }

@@ -84,10 +84,7 @@ private:
     QComboBox* m_axis;
     QLineEdit* m_values;
     QCheckBox* m_matchThreads;
-    QLineEdit* m_threads;
-    QLineEdit* m_connections;
-    QLineEdit* m_rate;
-    QLineEdit* m_timeout;
+    QMap<QString, QLineEdit*> m_load; ///< every level's load settings, by key (settings/runsettings.h)
     QSpinBox* m_repetitions;
     QLineEdit* m_duration;
     QLineEdit* m_warmup;

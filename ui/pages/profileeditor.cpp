@@ -5,12 +5,14 @@
 #include "parse/stageparse.h"
 #include "session/recordequality.h"
 #include "session/sessiondocument.h"
+#include "settings/runsettings.h"
 #include "text/format.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCompleter>
 #include <QFormLayout>
+#include <QGroupBox>
 #include <QHBoxLayout>
 #include <QInputDialog>
 #include <QLabel>
@@ -21,41 +23,17 @@
 namespace wb::ui {
 
 namespace {
-struct FieldSpec
+
+QString keyOf(const RunSetting& setting)
 {
-    const char* key;
-    const char* label;
-    const char* tip;
-};
-constexpr FieldSpec FIELDS[] = {
-    { "threads", "Threads", "Worker threads, one event loop each (wrk -t)" },
-    { "connections", "Connections", "Connections kept open, spread over the threads (wrk -c); 10k works" },
-    { "duration", "Duration", "Measured duration: 30s, 2m, 500ms (wrk -d)" },
-    { "warmup", "Warm-up", "Load sent before measuring; nothing from it is recorded" },
-    { "timeout", "Timeout", "Per-request timeout; a timed-out connection is counted and replaced" },
-    { "pipeline", "Pipelining", "HTTP/1.1 requests in flight per connection" },
-    { "streams", "Streams", "HTTP/2 streams in flight per connection (h2load's -m); HTTP/1.1 targets ignore it" },
-    { "rate", "Rate (req/s)",
-        "Requests per second over all connections: an open model, latency corrected for "
-        "coordinated omission (wrk2 -R)" },
-    { "stages", "Stages", "Ramps: 10s:1000,30s:5000,10s:0 (rates) or 10s:50c,30s:200c (connections)" },
-    { "loaders", "Loaders",
-        "Where the load is made: 1 (this process), 4 (four child processes, merged into one run), or "
-        "8 kubernetes namespace=load image=REG/wrkbench-cli:0.1.0 (an Indexed Job with your kubectl; also "
-        "context=, cpu=, memory=). See docs/DISTRIBUTED.md; or remote vm1, vm2 (one loader on each remote "
-        "loader of File → Loaders…, docs/AGENT.md)" },
-    { "interval", "Chart interval", "How often the live charts get a point (100ms or more); also the stored series" },
-    { "slo", "SLOs",
-        "Thresholds each run is judged by, separated by commas: p99<250ms, errors<0.1%, rps>5000, non2xx<1%, "
-        "ttfb_p99<100ms, connect_p99<5ms, tls_p99<20ms, service_p99<50ms (constant rate). Each run shows "
-        "pass or fail per SLO" },
-    { "backend_from", "Backends",
-        "Which backend answered each response (docs/BACKENDS.md): body (the first line, as serve_hostname "
-        "answers), header:NAME, or body-regex:RE; a Backends tab per run and a live strip. Empty: off" },
-    { "upstream_time", "Upstream",
-        "Split each response's time into the upstream's and the front door's: "
-        "header:x-envoy-upstream-service-time (ms), header:X-Upstream-Time:s (nginx), server-timing:NAME. Empty: off" },
-};
+    return QString::fromLatin1(setting.key.data(), static_cast<qsizetype>(setting.key.size()));
+}
+
+QString textOf(std::string_view text)
+{
+    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
+}
+
 } // namespace
 
 ProfileEditor::ProfileEditor(QWidget* parent)
@@ -80,29 +58,58 @@ void ProfileEditor::build()
     auto* form = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     form->addRow(tr("Mode"), m_mode);
-    for (const FieldSpec& spec : FIELDS) {
+    // One field per load setting the window shows (settings/runsettings.h): its label, its help as
+    // the tooltip, an example where it is empty by default. The details of protocols and timing
+    // go under "More settings", folded away.
+    m_more = new QGroupBox(tr("More settings"), this);
+    m_more->setObjectName(QStringLiteral("moreSettings"));
+    m_more->setCheckable(true);
+    m_more->setChecked(false);
+    m_more->setToolTip(tr("Source addresses, HTTP/2 flow control and header table, the send spin, the backends kept"));
+    auto* moreFields = new QWidget(m_more);
+    auto* moreForm = new QFormLayout(moreFields);
+    moreForm->setContentsMargins(0, 0, 0, 0);
+    moreForm->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    auto* moreLayout = new QVBoxLayout(m_more);
+    moreLayout->addWidget(moreFields);
+    for (const RunSetting& setting : runSettings()) {
+        if (setting.label.empty()) continue;
+        QFormLayout* into = setting.advanced ? moreForm : form;
+        if (setting.flag) {
+            auto* box = new QCheckBox(textOf(setting.label), this);
+            // "slo_abort" -> "sloAbortBox"
+            QString name;
+            bool upper = false;
+            for (const QChar c : keyOf(setting)) {
+                if (c == QLatin1Char('_')) {
+                    upper = true;
+                    continue;
+                }
+                name += upper ? c.toUpper() : c;
+                upper = false;
+            }
+            box->setObjectName(name + QStringLiteral("Box"));
+            box->setToolTip(textOf(setting.help));
+            m_flags.insert(keyOf(setting), box);
+            into->addRow(box); // the whole row: its text is wider than the fields
+            connect(box, &QCheckBox::toggled, this, &ProfileEditor::edited);
+            continue;
+        }
         auto* edit = new QLineEdit(this);
-        edit->setToolTip(tr(spec.tip));
-        m_fields.insert(QString::fromLatin1(spec.key), edit);
-        form->addRow(tr(spec.label), edit);
+        edit->setToolTip(textOf(setting.help));
+        if (!setting.example.empty()) edit->setPlaceholderText(textOf(setting.example));
+        m_fields.insert(keyOf(setting), edit);
+        into->addRow(textOf(setting.label), edit);
         connect(edit, &QLineEdit::textEdited, this, &ProfileEditor::edited);
     }
-    m_fields[QStringLiteral("rate")]->setPlaceholderText(QStringLiteral("2000"));
-    m_fields[QStringLiteral("stages")]->setPlaceholderText(QStringLiteral("10s:1000,30s:5000,10s:0"));
-    m_fields[QStringLiteral("slo")]->setPlaceholderText(QStringLiteral("p99<250ms, errors<0.1%"));
-    m_fields[QStringLiteral("backend_from")]->setPlaceholderText(QStringLiteral("body"));
-    m_fields[QStringLiteral("upstream_time")]->setPlaceholderText(
-        QStringLiteral("header:x-envoy-upstream-service-time"));
+    // Folded unless a profile sets one of them (load() opens it): nothing set hides there.
+    connect(m_more, &QGroupBox::toggled, moreFields, &QWidget::setVisible);
+    moreFields->setVisible(false);
+    form->addRow(m_more);
     m_loaderCompletions = new QStringListModel(this);
     auto* completer = new QCompleter(m_loaderCompletions, this);
     completer->setCaseSensitivity(Qt::CaseInsensitive);
     m_fields[QStringLiteral("loaders")]->setCompleter(completer);
-    m_sloAbort = new QCheckBox(tr("Abort when an error budget is spent"), this);
-    m_sloAbort->setObjectName(QStringLiteral("sloAbortBox"));
-    m_sloAbort->setToolTip(tr("Stop the run once an errors or non-2xx SLO can no longer be met (checked after 5 s "
-                              "of measurement), as wrkbench-cli --slo-abort"));
-    form->addRow(m_sloAbort); // the whole row: its text is wider than the fields
-    connect(m_sloAbort, &QCheckBox::toggled, this, &ProfileEditor::edited);
     connect(m_mode, &QComboBox::currentIndexChanged, this, [this] {
         updateModeFields();
         edited();
@@ -150,9 +157,7 @@ void ProfileEditor::setRemoteLoaderNames(const QStringList& names)
         completions << QStringLiteral("remote ") + name;
     if (names.size() > 1) completions << QStringLiteral("remote ") + names.join(QStringLiteral(", "));
     m_loaderCompletions->setStringList(completions);
-    QString tip;
-    for (const FieldSpec& spec : FIELDS)
-        if (QLatin1String(spec.key) == QLatin1String("loaders")) tip = tr(spec.tip);
+    QString tip = textOf(findRunSetting("loaders")->help);
     tip += names.isEmpty() ? tr("\nNo remote loaders yet: File → Loaders… adds them.")
                            : tr("\nRemote loaders: %1").arg(names.join(QStringLiteral(", ")));
     setFieldToolTip(m_fields[QStringLiteral("loaders")], tip);
@@ -172,21 +177,15 @@ void ProfileEditor::load(const LoadProfile& profile)
     m_profile = profile;
     m_edited = profile.load;
     const ProfileForm f = profileFormOf(profile.load);
-    m_fields[QStringLiteral("threads")]->setText(f.threads);
-    m_fields[QStringLiteral("connections")]->setText(f.connections);
-    m_fields[QStringLiteral("duration")]->setText(f.duration);
-    m_fields[QStringLiteral("warmup")]->setText(f.warmup);
-    m_fields[QStringLiteral("timeout")]->setText(f.timeout);
-    m_fields[QStringLiteral("pipeline")]->setText(f.pipeline);
-    m_fields[QStringLiteral("streams")]->setText(f.streams);
-    m_fields[QStringLiteral("interval")]->setText(f.interval);
-    m_fields[QStringLiteral("rate")]->setText(f.rate);
-    m_fields[QStringLiteral("stages")]->setText(f.stages);
-    m_fields[QStringLiteral("slo")]->setText(f.slos);
-    m_fields[QStringLiteral("loaders")]->setText(f.loaders);
-    m_fields[QStringLiteral("backend_from")]->setText(f.backendFrom);
-    m_fields[QStringLiteral("upstream_time")]->setText(f.upstreamTime);
-    m_sloAbort->setChecked(f.sloAbort);
+    for (auto it = m_fields.cbegin(); it != m_fields.cend(); ++it)
+        it.value()->setText(f.value(it.key()));
+    for (auto it = m_flags.cbegin(); it != m_flags.cend(); ++it)
+        it.value()->setChecked(f.value(it.key()) == QLatin1String("true"));
+    // What is set among the folded settings opens them.
+    bool moreSet = false;
+    for (const RunSetting& setting : runSettings())
+        if (setting.advanced && !setting.label.empty() && !setting.isDefault(profile.load)) moreSet = true;
+    m_more->setChecked(moreSet);
     m_mode->setCurrentIndex(static_cast<int>(f.mode));
     updateModeFields();
     m_loading = false;
@@ -233,21 +232,10 @@ void ProfileEditor::showStagesDerivedFields()
 ProfileForm ProfileEditor::form() const
 {
     ProfileForm f;
-    f.threads = m_fields[QStringLiteral("threads")]->text();
-    f.connections = m_fields[QStringLiteral("connections")]->text();
-    f.duration = m_fields[QStringLiteral("duration")]->text();
-    f.warmup = m_fields[QStringLiteral("warmup")]->text();
-    f.timeout = m_fields[QStringLiteral("timeout")]->text();
-    f.pipeline = m_fields[QStringLiteral("pipeline")]->text();
-    f.streams = m_fields[QStringLiteral("streams")]->text();
-    f.interval = m_fields[QStringLiteral("interval")]->text();
-    f.rate = m_fields[QStringLiteral("rate")]->text();
-    f.stages = m_fields[QStringLiteral("stages")]->text();
-    f.slos = m_fields[QStringLiteral("slo")]->text();
-    f.loaders = m_fields[QStringLiteral("loaders")]->text();
-    f.backendFrom = m_fields[QStringLiteral("backend_from")]->text();
-    f.upstreamTime = m_fields[QStringLiteral("upstream_time")]->text();
-    f.sloAbort = m_sloAbort->isChecked();
+    for (auto it = m_fields.cbegin(); it != m_fields.cend(); ++it)
+        f.values[it.key()] = it.value()->text();
+    for (auto it = m_flags.cbegin(); it != m_flags.cend(); ++it)
+        f.values[it.key()] = it.value()->isChecked() ? QStringLiteral("true") : QStringLiteral("false");
     f.mode = static_cast<ProfileForm::Mode>(m_mode->currentIndex());
     return f;
 }
@@ -294,11 +282,11 @@ void ProfileEditor::check()
         setFieldProblem(it.value(), it.value()->isEnabled() ? m_errors.value(it.key()) : QString());
     // In the order of the form, each under the label the user sees there.
     QStringList lines;
-    for (const FieldSpec& spec : FIELDS)
-        if (const QString key = QString::fromLatin1(spec.key); m_errors.contains(key))
-            lines << QStringLiteral("%1: %2").arg(tr(spec.label), m_errors.value(key));
+    for (const RunSetting& setting : runSettings())
+        if (const QString key = keyOf(setting); m_errors.contains(key))
+            lines << QStringLiteral("%1: %2").arg(textOf(setting.label), m_errors.value(key));
     for (auto it = m_errors.cbegin(); it != m_errors.cend(); ++it)
-        if (!m_fields.contains(it.key()))
+        if (!m_fields.contains(it.key()) && !m_flags.contains(it.key()))
             lines << (it.key() == QLatin1String("form") ? it.value()
                                                         : QStringLiteral("%1: %2").arg(it.key(), it.value()));
     if (!lines.isEmpty()) {

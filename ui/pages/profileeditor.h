@@ -1,8 +1,8 @@
 #pragma once
-// The load profile: threads, connections, duration, warm-up, timeout,
-// pipelining, mode (closed loop, constant rate, stages), the chart
-// interval and the SLOs runs are judged by. Numbers and durations are
-// typed as in wrk ("10k", "30s", "2m").
+// The load profile: a field for every load setting the window shows
+// (settings/runsettings.h: threads, connections, duration, timeouts, rate or
+// stages by the mode, churn, SLOs, backends...), each read as the CLI and plans
+// read it. Numbers and durations are typed as in wrk ("10k", "30s", "2m").
 // A wrong field gets a red border and says why; Run stays disabled.
 //
 // A session profile saves its valid edits after a short pause; a preset is
@@ -17,6 +17,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QGroupBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -89,9 +90,9 @@ private:
 
     QLabel* m_title;
     QComboBox* m_mode;
-    QMap<QString, QLineEdit*> m_fields;
-    /// "Abort when an error budget is spent" (--slo-abort).
-    QCheckBox* m_sloAbort;
+    QMap<QString, QLineEdit*> m_fields; ///< by setting key
+    QMap<QString, QCheckBox*> m_flags; ///< the yes/no settings ("slo_abort"), by key
+    QGroupBox* m_more; ///< the protocol and timing details, folded unless one is set
     /// The line under the form: what is wrong (under the fields' labels), or the load in wrk's words.
     QLabel* m_status;
     QPushButton* m_saveAs;

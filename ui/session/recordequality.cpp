@@ -12,26 +12,6 @@ bool sameTarget(const Target& a, const Target& b)
         && a.mixOrder == b.mixOrder && a.script == b.script && a.scriptArgs == b.scriptArgs && a.scrape == b.scrape;
 }
 
-namespace {
-bool sameSlos(const std::vector<Slo>& x, const std::vector<Slo>& y)
-{
-    return std::equal(
-        x.begin(), x.end(), y.begin(), y.end(), [](const Slo& a, const Slo& b) { return a.expr == b.expr; });
-}
-} // namespace
-
-bool sameLoad(const RunConfig& x, const RunConfig& y)
-{
-    return x.threads == y.threads && x.connections == y.connections && x.pipeline == y.pipeline
-        && x.durationUs == y.durationUs && x.warmupUs == y.warmupUs && x.timeoutUs == y.timeoutUs
-        && x.connectTimeoutUs == y.connectTimeoutUs && x.intervalUs == y.intervalUs && x.ratePerS == y.ratePerS
-        && x.stages == y.stages && x.stagesAreConnections == y.stagesAreConnections && sameSlos(x.slos, y.slos)
-        && x.sloAbort == y.sloAbort && x.streams == y.streams && x.headerTableBytes == y.headerTableBytes
-        && x.windowBits == y.windowBits && x.connectionWindowBits == y.connectionWindowBits
-        && x.sendSpinUs == y.sendSpinUs && x.loaders == y.loaders && x.backendFrom == y.backendFrom
-        && x.upstreamTime == y.upstreamTime;
-}
-
 bool sameProfile(const LoadProfile& a, const LoadProfile& b)
 {
     return a.id == b.id && a.name == b.name && a.notes == b.notes && sameLoad(a.load, b.load);

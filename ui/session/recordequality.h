@@ -2,14 +2,13 @@
 // Field-wise equality of session records, so that reloading the session after
 // an unrelated change neither emits signals nor resets views.
 
+#include "settings/runsettings.h"
 #include "store/sessiontypes.h"
 
 namespace wb::ui {
 
 bool sameTarget(const Target& a, const Target& b);
 bool sameProfile(const LoadProfile& a, const LoadProfile& b);
-/// Same load fields (threads ... stages); request and TLS are ignored.
-bool sameLoad(const RunConfig& a, const RunConfig& b);
 /// What the runs table shows of a run.
 bool sameRun(const RunRecord& a, const RunRecord& b);
 

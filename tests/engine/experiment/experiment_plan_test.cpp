@@ -182,9 +182,10 @@ TEST(ExperimentPlan, ErrorsNameTheField)
             .substr(0, 22),
         "targets[0].headers[0]:");
     EXPECT_EQ(parseError(withTargets(TWO_TARGETS, R"(, "sweep": {"axis": "connections", "values": [10, 0]})")),
-        "sweep.values[1]: must be a positive whole number");
+        "sweep.values[1]: must be between 1 and 1000000");
     EXPECT_EQ(parseError(withTargets(TWO_TARGETS, R"(, "sweep": {"axis": "users", "values": [1]})")),
-        "sweep.axis: must be connections, threads or rate (not 'users')");
+        "sweep.axis: must be one of threads, connections, pipeline, streams, rate, conn_requests, conn_lifetime (not "
+        "'users')");
     EXPECT_EQ(
         parseError(withTargets(TWO_TARGETS, R"(, "sweep": {"axis": "rate", "values": [100], "match_threads": true})")),
         "sweep.match_threads: applies only to a sweep of connections");
