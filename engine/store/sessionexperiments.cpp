@@ -197,7 +197,7 @@ Result<std::vector<RunRecord>> SessionStore::experimentRuns(int64_t id)
 Status SessionStore::deleteExperiment(int64_t id, bool withRuns)
 {
     return transaction([&]() -> Status {
-        if (withRuns) m_db->prepare("DELETE FROM runs WHERE experiment_id = ?").bind(id).run();
+        if (withRuns) deleteRunsWhere("experiment_id", id);
         m_db->prepare("DELETE FROM experiments WHERE id = ?").bind(id).run();
         if (m_db->changes() == 0) return Error { noExperiment(id) };
         return {};

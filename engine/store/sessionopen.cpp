@@ -4,6 +4,7 @@
 #include "store/schema.h"
 #include "store/sessionstore.h"
 #include "store/sqldatabase.h"
+#include "store/sqlfailure.h"
 
 #include <atomic>
 #include <cctype>
@@ -14,6 +15,7 @@
 #include <map>
 #include <mutex>
 #include <sqlite3.h>
+#include <string_view>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -27,6 +29,20 @@ constexpr char SQLITE_MAGIC[] = "SQLite format 3"; // followed by '\0' in the fi
 std::string quoted(const std::string& path)
 {
     return "'" + path + "'";
+}
+
+std::string describeOpenFailure(const std::string& path, const SqlError& e)
+{
+    switch (e.code() & 0xFF) {
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB:
+    case SQLITE_INTERRUPT: // the bounds on what a file can make SQLite do
+    case SQLITE_TOOBIG:
+    case SQLITE_NOMEM:
+        return describeSqlFailure(path, e.code(), e.what());
+    default:
+        return "cannot open " + quoted(path) + ": " + e.what();
+    }
 }
 
 bool fileExists(const std::string& path)
@@ -125,6 +141,24 @@ Status checkHeader(const std::string& path)
     return {};
 }
 
+// SQLite's integrity report on one line: "*** in database main ***\nPage 2: ..." is "Page 2: ...".
+std::string oneLine(std::string text)
+{
+    constexpr std::string_view HEADING = "*** in database main ***";
+    if (text.starts_with(HEADING)) text.erase(0, HEADING.size());
+    std::string out;
+    for (const char c : text) {
+        if (c == '\n' || c == '\r') {
+            if (!out.empty() && !out.ends_with("; ")) out += "; ";
+        } else {
+            out.push_back(c);
+        }
+    }
+    while (out.ends_with("; "))
+        out.resize(out.size() - 2);
+    return out;
+}
+
 // Opens the file read-only and checks that it is a wrkbench session this program
 // can read. Without a WAL file nobody has it open, so it is opened "immutable":
 // SQLite then creates no -wal/-shm files next to a file that may not be ours.
@@ -141,14 +175,14 @@ Status checkSession(const std::string& path)
         if (version > SCHEMA_VERSION)
             return Error { quoted(path) + " was written by a newer wrkbench (schema " + std::to_string(version)
                 + ", this version understands " + std::to_string(SCHEMA_VERSION) + "); it was left unchanged" };
+        // One pass over the file, bounded by its size (a legitimate 229 MB session takes 51
+        // million steps), not by the step budget.
+        db.setBudgets(UINT64_MAX);
         const std::string check = db.queryText("PRAGMA quick_check(1)");
-        if (check != "ok") return Error { quoted(path) + " is damaged: " + check };
+        if (check != "ok") return Error { quoted(path) + " is damaged: " + oneLine(check) };
         return {};
     } catch (const SqlError& e) {
-        const int primary = e.code() & 0xFF;
-        if (primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB)
-            return Error { quoted(path) + " is damaged: " + e.what() };
-        return Error { "cannot open " + quoted(path) + ": " + e.what() };
+        return Error { describeOpenFailure(path, e) };
     }
 }
 
@@ -253,10 +287,7 @@ Result<std::unique_ptr<SessionStore>> SessionStore::open(const std::string& path
         }
         return store;
     } catch (const SqlError& e) {
-        const int primary = e.code() & 0xFF;
-        if (primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB)
-            return Error { quoted(path) + " is damaged: " + e.what() };
-        return Error { "cannot open " + quoted(path) + ": " + e.what() };
+        return Error { describeOpenFailure(path, e) };
     }
 }
 

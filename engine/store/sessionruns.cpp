@@ -307,6 +307,22 @@ Status SessionStore::deleteRun(int64_t id)
     });
 }
 
+void SessionStore::deleteRunsWhere(const char* column, int64_t value)
+{
+    // One statement per run: each run's cascade (its intervals, histograms, ...) is its own
+    // statement's work, so deleting a target of a thousand runs stays far within SQL_STEP_BUDGET.
+    std::vector<int64_t> ids;
+    SqlStatement& q = m_db->prepare(std::string("SELECT id FROM runs WHERE ") + column + " = ?");
+    q.bind(value);
+    while (q.step())
+        ids.push_back(q.int64(0));
+    SqlStatement& del = m_db->prepare("DELETE FROM runs WHERE id = ?");
+    for (int64_t id : ids) {
+        del.reset();
+        del.bind(id).run();
+    }
+}
+
 int64_t SessionStore::recordingRunOf(const char* column, int64_t value)
 {
     SqlStatement& q = m_db->prepare(

@@ -150,6 +150,9 @@ public:
 
     /// The SQLite connection, for tests and diagnostics (PRAGMA integrity_check).
     sqlite3* nativeHandle() const;
+    /// The most VM steps one statement of this store has taken (what SQL_STEP_BUDGET bounds), for
+    /// the measurements behind the bound.
+    uint64_t heaviestStatementSteps() const;
 
 private:
     SessionStore(std::string path, bool readOnly, SqlDatabase db);
@@ -160,6 +163,8 @@ private:
     void writeTags(const char* table, const char* key, int64_t id, const std::vector<std::string>& tags);
     std::vector<std::string> readTags(const char* table, const char* key, int64_t id);
     int64_t insertRun(const NewRun& run, const char* status);
+    /// Deletes the runs whose `column` ("target_id", "experiment_id") is value, with what cascades.
+    void deleteRunsWhere(const char* column, int64_t value);
     /// The first run still 'running' whose `column` ("id", "target_id") is value; 0 if none.
     int64_t recordingRunOf(const char* column, int64_t value);
     void writeTotals(int64_t runId, const RunTotals& totals);
