@@ -2,6 +2,7 @@
 // before anything may write to it, create new files atomically, migrate old ones.
 
 #include "store/schema.h"
+#include "store/schemacheck.h"
 #include "store/sessionstore.h"
 #include "store/sqldatabase.h"
 #include "store/sqlfailure.h"
@@ -159,6 +160,30 @@ std::string oneLine(std::string text)
     return out;
 }
 
+// Identity, schema and integrity of a connection to a file that is not trusted yet. Reads only.
+// The version is returned: an older file is checked against what wrkbench made at its version.
+Result<int> checkConnection(SqlDatabase& db, const std::string& path, bool checkPages)
+{
+    const auto appId = static_cast<int32_t>(db.queryInt("PRAGMA application_id"));
+    const int version = static_cast<int>(db.queryInt("PRAGMA user_version"));
+    if (appId != SESSION_APPLICATION_ID || version == 0)
+        return Error { quoted(path) + " is an SQLite database but not a wrkbench session" };
+    if (version > SCHEMA_VERSION)
+        return Error { quoted(path) + " was written by a newer wrkbench (schema " + std::to_string(version)
+            + ", this version understands " + std::to_string(SCHEMA_VERSION) + "); it was left unchanged" };
+    // Before anything reads the tables: a view or a CHECK constraint would run in the integrity check too.
+    if (auto st = checkSchemaShape(db, version); !st)
+        return Error { quoted(path) + " " + st.error() + ": it was not opened (nothing was written)" };
+    if (checkPages) {
+        // One pass over the file, bounded by its size (a legitimate 229 MB session takes 51
+        // million steps), not by the step budget; the schema it walks was checked above.
+        db.setBudgets(UINT64_MAX);
+        const std::string check = db.queryText("PRAGMA quick_check(1)");
+        if (check != "ok") return Error { quoted(path) + " is damaged: " + oneLine(check) };
+    }
+    return version;
+}
+
 // Opens the file read-only and checks that it is a wrkbench session this program
 // can read. Without a WAL file nobody has it open, so it is opened "immutable":
 // SQLite then creates no -wal/-shm files next to a file that may not be ours.
@@ -168,18 +193,7 @@ Status checkSession(const std::string& path)
     const bool wal = fileExists(path + "-wal");
     try {
         SqlDatabase db = SqlDatabase::open(uriOf(path, wal ? "mode=ro" : "mode=ro&immutable=1"), SQLITE_OPEN_READONLY);
-        const auto appId = static_cast<int32_t>(db.queryInt("PRAGMA application_id"));
-        const int version = static_cast<int>(db.queryInt("PRAGMA user_version"));
-        if (appId != SESSION_APPLICATION_ID || version == 0)
-            return Error { quoted(path) + " is an SQLite database but not a wrkbench session" };
-        if (version > SCHEMA_VERSION)
-            return Error { quoted(path) + " was written by a newer wrkbench (schema " + std::to_string(version)
-                + ", this version understands " + std::to_string(SCHEMA_VERSION) + "); it was left unchanged" };
-        // One pass over the file, bounded by its size (a legitimate 229 MB session takes 51
-        // million steps), not by the step budget.
-        db.setBudgets(UINT64_MAX);
-        const std::string check = db.queryText("PRAGMA quick_check(1)");
-        if (check != "ok") return Error { quoted(path) + " is damaged: " + oneLine(check) };
+        if (auto checked = checkConnection(db, path, true); !checked) return Error { checked.error() };
         return {};
     } catch (const SqlError& e) {
         return Error { describeOpenFailure(path, e) };
@@ -244,7 +258,8 @@ Result<std::unique_ptr<SessionStore>> SessionStore::open(const std::string& path
         return Error { quoted(path) + " is not a regular file" };
     }
     if (::stat(path.c_str(), &st) != 0) return Error { "cannot open " + quoted(path) + ": " + std::strerror(errno) };
-    // Already open here: it was checked then, and a raw read now would drop SQLite's locks.
+    // Already open here: it was checked then, and a raw read now would drop SQLite's locks. The
+    // connection below checks the schema again either way, before anything can write.
     if (!isOpenInThisProcess(st))
         if (auto checked = checkSession(path); !checked) return Error { checked.error() };
 
@@ -262,16 +277,17 @@ Result<std::unique_ptr<SessionStore>> SessionStore::open(const std::string& path
                 readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE);
         sqlite3_busy_timeout(db.handle(), BUSY_TIMEOUT_MS);
         db.exec("PRAGMA foreign_keys = ON");
+        // The file may have been replaced since it was checked: check it again on this connection,
+        // before the first statement that may write (the journal mode).
+        auto checked = checkConnection(db, path, false);
+        if (!checked) return Error { checked.error() };
+        const int version = *checked;
         if (!readOnly) {
             // WAL: readers never block the writer; NORMAL: a commit survives the process being
             // killed (only a power loss can take back the last transactions).
             db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL");
-            // The file may have been replaced since it was checked: check the identity again.
-            if (static_cast<int32_t>(db.queryInt("PRAGMA application_id")) != SESSION_APPLICATION_ID
-                || db.queryInt("PRAGMA user_version") > SCHEMA_VERSION)
-                return Error { quoted(path) + " changed while it was being opened; try again" };
-            if (db.queryInt("PRAGMA user_version") < SCHEMA_VERSION) migrateSchema(db);
-        } else if (db.queryInt("PRAGMA user_version") < SCHEMA_VERSION) {
+            if (version < SCHEMA_VERSION) migrateSchema(db);
+        } else if (version < SCHEMA_VERSION) {
             return Error { quoted(path) + " uses an older schema and is read-only, so it cannot be upgraded" };
         }
         std::unique_ptr<SessionStore> store(new SessionStore(path, readOnly, std::move(db)));
