@@ -60,13 +60,6 @@ uint64_t fileSize(const std::string& path)
     return ::stat(path.c_str(), &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
 }
 
-std::string directoryOf(const std::string& path)
-{
-    const auto slash = path.rfind('/');
-    if (slash == std::string::npos) return ".";
-    return slash == 0 ? "/" : path.substr(0, slash);
-}
-
 // Read-only also when no write permission bit is set at all: root can write to
 // anything, but a session made read-only with chmod a-w is meant to stay as it is.
 bool isWritable(const std::string& path)
@@ -200,6 +193,21 @@ Status checkSession(const std::string& path)
     }
 }
 
+// A read-only view of a file that needs what only a writer may do (its schema migrated, runs of
+// dead processes recovered): a private copy of it, in a temporary file of SQLite's that goes
+// with the connection, upgraded there. The file itself is never written.
+SqlDatabase privateCopy(SqlDatabase& source)
+{
+    SqlDatabase copy = SqlDatabase::open("", SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+    sqlite3_backup* backup = sqlite3_backup_init(copy.handle(), "main", source.handle(), "main");
+    if (!backup) copy.fail(sqlite3_errcode(copy.handle()));
+    const int rc = sqlite3_backup_step(backup, -1);
+    sqlite3_backup_finish(backup);
+    if (rc != SQLITE_DONE) copy.fail(rc);
+    copy.exec("PRAGMA foreign_keys = ON");
+    return copy;
+}
+
 // A new session is built under a temporary name and linked into place, so no
 // other process ever sees a half-created (empty) file. Succeeds too when
 // another process created path first.
@@ -265,12 +273,10 @@ Result<std::unique_ptr<SessionStore>> SessionStore::open(const std::string& path
 
     const bool writable = isWritable(path);
     const bool readOnly = options.readOnly || !writable;
-    // A file we may not write, or in a directory we may not write, with no WAL
-    // (so no writer has it open): read it "immutable". Otherwise SQLite would
-    // leave -wal/-shm files next to it, read-only ones that a later writer
-    // could not use, or fail to create them at all.
-    const bool immutable
-        = readOnly && !fileExists(path + "-wal") && (!writable || ::access(directoryOf(path).c_str(), W_OK) != 0);
+    // Read-only with no WAL (so no writer has it open): read it "immutable". Otherwise SQLite
+    // would leave -wal/-shm files next to it, read-only ones that a later writer could not use,
+    // or fail to create them at all.
+    const bool immutable = readOnly && !fileExists(path + "-wal");
     try {
         SqlDatabase db
             = SqlDatabase::open(uriOf(path, readOnly ? (immutable ? "mode=ro&immutable=1" : "mode=ro") : "mode=rw"),
@@ -282,25 +288,29 @@ Result<std::unique_ptr<SessionStore>> SessionStore::open(const std::string& path
         auto checked = checkConnection(db, path, false);
         if (!checked) return Error { checked.error() };
         const int version = *checked;
+        bool copied = false;
         if (!readOnly) {
             // WAL: readers never block the writer; NORMAL: a commit survives the process being
             // killed (only a power loss can take back the last transactions).
             db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL");
             if (version < SCHEMA_VERSION) migrateSchema(db);
-        } else if (version < SCHEMA_VERSION) {
-            return Error { quoted(path) + " uses an older schema and is read-only, so it cannot be upgraded" };
+        } else if (version < SCHEMA_VERSION || SessionStore::hasDeadOwners(db)) {
+            db = privateCopy(db);
+            if (version < SCHEMA_VERSION) migrateSchema(db);
+            copied = true;
         }
-        std::unique_ptr<SessionStore> store(new SessionStore(path, readOnly, std::move(db)));
-        store->m_fileId = { static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino) };
-        {
+        std::unique_ptr<SessionStore> store(new SessionStore(path, readOnly && !copied, std::move(db)));
+        if (!copied) {
+            store->m_fileId = { static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino) };
             std::lock_guard lock(g_openSessionsMutex);
             ++g_openSessions[store->m_fileId];
         }
-        if (!readOnly) {
+        if (!store->m_readOnly) {
             auto recovered = store->recoverDeadRuns();
             if (!recovered) return Error { recovered.error() };
             store->m_recovered = *recovered;
         }
+        store->m_readOnly = readOnly;
         return store;
     } catch (const SqlError& e) {
         return Error { describeOpenFailure(path, e) };
