@@ -2,6 +2,7 @@
 
 #include "store/schema.h"
 #include "store/sqldatabase.h"
+#include "store/sqlfailure.h"
 
 #include <cctype>
 #include <map>
@@ -14,29 +15,10 @@ namespace wb {
 
 namespace {
 
-// Text from the file, short and printable for a one-line message (it may hold anything).
-std::string shownText(std::string_view name)
-{
-    constexpr size_t MAX_SHOWN_BYTES = 60;
-    std::string out;
-    for (const char ch : name.substr(0, MAX_SHOWN_BYTES)) {
-        const auto c = static_cast<unsigned char>(ch);
-        if (c >= 0x20 && c < 0x7f && c != '\\') {
-            out.push_back(ch);
-        } else {
-            static constexpr char HEX[] = "0123456789abcdef";
-            out += "\\x";
-            out.push_back(HEX[c >> 4]);
-            out.push_back(HEX[c & 15]);
-        }
-    }
-    if (name.size() > MAX_SHOWN_BYTES) out += "...";
-    return out;
-}
-
+// A name from the file, short and printable: it may hold anything, terminal escapes included.
 std::string shownName(std::string_view name)
 {
-    return "'" + shownText(name) + "'";
+    return "'" + printableLine(name, 60) + "'";
 }
 
 std::string lowered(std::string_view s)
@@ -200,7 +182,7 @@ std::string tableDifference(const std::string& table, const std::vector<Column>&
                 + (theirs.notNull ? " NOT NULL where wrkbench lets it be NULL"
                                   : " be NULL where wrkbench makes it NOT NULL");
         if (normalizedSql(theirs.defaultValue) != normalizedSql(mine.defaultValue))
-            return "gives the column " + column + " the default " + shownText(theirs.defaultValue)
+            return "gives the column " + column + " the default " + printableLine(theirs.defaultValue, 60)
                 + " where wrkbench gives " + mine.defaultValue;
         if (theirs.keyPosition != mine.keyPosition)
             return "keys the table " + shownName(table) + " otherwise than wrkbench (column " + column + ")";

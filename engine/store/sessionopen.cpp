@@ -42,7 +42,7 @@ std::string describeOpenFailure(const std::string& path, const SqlError& e)
     case SQLITE_NOMEM:
         return describeSqlFailure(path, e.code(), e.what());
     default:
-        return "cannot open " + quoted(path) + ": " + e.what();
+        return "cannot open " + quoted(path) + ": " + printableLine(e.what());
     }
 }
 
@@ -135,24 +135,6 @@ Status checkHeader(const std::string& path)
     return {};
 }
 
-// SQLite's integrity report on one line: "*** in database main ***\nPage 2: ..." is "Page 2: ...".
-std::string oneLine(std::string text)
-{
-    constexpr std::string_view HEADING = "*** in database main ***";
-    if (text.starts_with(HEADING)) text.erase(0, HEADING.size());
-    std::string out;
-    for (const char c : text) {
-        if (c == '\n' || c == '\r') {
-            if (!out.empty() && !out.ends_with("; ")) out += "; ";
-        } else {
-            out.push_back(c);
-        }
-    }
-    while (out.ends_with("; "))
-        out.resize(out.size() - 2);
-    return out;
-}
-
 // Identity, schema and integrity of a connection to a file that is not trusted yet. Reads only.
 // The version is returned: an older file is checked against what wrkbench made at its version.
 Result<int> checkConnection(SqlDatabase& db, const std::string& path, bool checkPages)
@@ -172,7 +154,14 @@ Result<int> checkConnection(SqlDatabase& db, const std::string& path, bool check
         // million steps), not by the step budget; the schema it walks was checked above.
         db.setBudgets(UINT64_MAX);
         const std::string check = db.queryText("PRAGMA quick_check(1)");
-        if (check != "ok") return Error { quoted(path) + " is damaged: " + oneLine(check) };
+        if (check != "ok") {
+            // SQLite's report spans lines: "*** in database main ***\nPage 2: ...".
+            constexpr std::string_view HEADING = "*** in database main ***";
+            const std::string_view report = std::string_view(check).starts_with(HEADING)
+                ? std::string_view(check).substr(HEADING.size())
+                : std::string_view(check);
+            return Error { quoted(path) + " is damaged: " + printableLine(report) };
+        }
     }
     return version;
 }

@@ -6,9 +6,33 @@
 
 namespace wb {
 
-std::string describeSqlFailure(const std::string& path, int code, const std::string& message)
+std::string printableLine(std::string_view text, size_t maxBytes)
+{
+    static constexpr char HEX[] = "0123456789abcdef";
+    std::string out;
+    size_t i = 0;
+    for (; i < text.size() && out.size() < maxBytes; ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
+            if (!out.empty() && out.back() != ' ') out.push_back(' ');
+        } else if (c > 0x20 && c < 0x7f && c != '\\') {
+            out.push_back(static_cast<char>(c));
+        } else {
+            out += "\\x";
+            out.push_back(HEX[c >> 4]);
+            out.push_back(HEX[c & 15]);
+        }
+    }
+    if (i < text.size()) out += "...";
+    while (out.ends_with(' '))
+        out.pop_back();
+    return out;
+}
+
+std::string describeSqlFailure(const std::string& path, int code, const std::string& raw)
 {
     const std::string file = "'" + path + "'";
+    const std::string message = printableLine(raw);
     constexpr auto MIB = 1024 * 1024;
     switch (code & 0xFF) {
     case SQLITE_READONLY:

@@ -141,22 +141,35 @@ TEST_F(HostileSession, ReadingWritesNothingAndLeavesNoFilesBehind)
     EXPECT_TRUE(test::sideFiles(path).empty()) << "no -wal/-shm of a reader next to someone's file";
 }
 
-// SQLite's integrity report spans lines; the refusal is one.
-TEST_F(HostileSession, DamageIsReportedOnOneLine)
+// SQLite's integrity report spans lines, and its message for a schema that does not parse quotes
+// the file's SQL: the refusal is one printable line all the same.
+TEST_F(HostileSession, DamageIsReportedOnOnePrintableLine)
 {
-    const std::string path = hostile("damaged.wrkbench", "");
-    std::string bytes = test::readFile(path);
+    const std::string damaged = hostile("damaged.wrkbench", "");
+    std::string bytes = test::readFile(damaged);
     ASSERT_GT(bytes.size(), 8192u);
     bytes.replace(4096, 16, std::string(16, '\xff')); // page 2's header
-    test::writeFile(path, bytes);
+    test::writeFile(damaged, bytes);
+    const std::string garbled = hostile("garbled.wrkbench",
+        "PRAGMA writable_schema = ON; UPDATE sqlite_schema SET sql = 'CREATE TABLE runs (id INTEGER PRIMARY KEY, "
+        "`x' || char(254, 10, 27) || '[2J' || char(10) || 'more' WHERE name = 'runs'; PRAGMA writable_schema = OFF;");
+    const std::string garbledBytes = test::readFile(garbled);
     for (const SessionOpenOptions& options : { readOnly(), SessionOpenOptions {} }) {
-        const std::string error = openError(path, options);
-        EXPECT_TRUE(error.starts_with("'" + path + "' is damaged: ")) << error;
-        EXPECT_EQ(error.find('\n'), std::string::npos) << error;
-        EXPECT_EQ(error.find("***"), std::string::npos) << error;
+        for (const std::string& path : { damaged, garbled }) {
+            const std::string error = openError(path, options);
+            EXPECT_TRUE(error.starts_with("'" + path + "' is damaged: ")) << error;
+            for (const char c : error)
+                EXPECT_TRUE(c >= 0x20 && c < 0x7f)
+                    << "a byte " << int(static_cast<unsigned char>(c)) << " in " << error;
+            EXPECT_EQ(error.find("***"), std::string::npos) << error;
+        }
     }
-    EXPECT_EQ(test::readFile(path), bytes);
-    EXPECT_TRUE(test::sideFiles(path).empty());
+    EXPECT_NE(openError(garbled).find("\\x1b[2J"), std::string::npos)
+        << "the escape shown, not sent: " << openError(garbled);
+    EXPECT_EQ(test::readFile(damaged), bytes);
+    EXPECT_EQ(test::readFile(garbled), garbledBytes);
+    EXPECT_TRUE(test::sideFiles(damaged).empty());
+    EXPECT_TRUE(test::sideFiles(garbled).empty());
 }
 
 // A run left 'running' by a process that is gone reads as interrupted, its summary folded from its
