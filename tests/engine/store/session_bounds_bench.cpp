@@ -146,8 +146,8 @@ int main(int argc, char** argv)
             std::fprintf(stderr, "built '%s' in %.0f s\n", path.c_str(), secondsSince(start));
         }
         std::printf("session '%s': %.0f MB\n", path.c_str(), std::filesystem::file_size(path) / 1e6);
-        measureSql("open: PRAGMA quick_check (not budgeted)", "file:" + path + "?mode=ro", SQLITE_OPEN_READONLY,
-            "PRAGMA quick_check(1)", false);
+        measureSql("open: PRAGMA quick_check (not budgeted)", "file:" + path + "?mode=ro&immutable=1",
+            SQLITE_OPEN_READONLY, "PRAGMA quick_check(1)", false);
         measure("open read-only (schema check)", path, true, [](SessionStore&) {});
         measure("runs: listRuns()", path, true, [](SessionStore& s) { check(s.listRuns()); });
         measure("runs --tag odd --target T0", path, true,
@@ -166,7 +166,7 @@ int main(int argc, char** argv)
             check(s.targets());
             check(s.profiles());
         });
-        measureSql("save as: VACUUM INTO", "file:" + path + "?mode=ro", SQLITE_OPEN_READONLY,
+        measureSql("save as: VACUUM INTO", "file:" + path + "?mode=ro&immutable=1", SQLITE_OPEN_READONLY,
             "VACUUM INTO '" + path + ".vacuum'");
         std::filesystem::remove(path + ".vacuum");
 
