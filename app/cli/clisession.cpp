@@ -7,7 +7,15 @@
 
 namespace wb::cli {
 
-Result<std::unique_ptr<SessionStore>> openExistingSession(const std::string& path)
+Result<std::unique_ptr<SessionStore>> openSessionToRead(const std::string& path)
+{
+    SessionOpenOptions options;
+    options.create = false;
+    options.readOnly = true;
+    return SessionStore::open(path, options);
+}
+
+Result<std::unique_ptr<SessionStore>> openSessionToChange(const std::string& path)
 {
     SessionOpenOptions options;
     options.create = false;

@@ -1,6 +1,7 @@
 #pragma once
-// What the reading subcommands (runs, export, experiments, experiment-report)
-// share: opening a session that must exist, and printing plain text tables.
+// What the subcommands on a stored session (runs, export, experiments,
+// experiment-report, study, tag) share: opening a session that must exist, and
+// printing plain text tables.
 
 #include "common/result.h"
 
@@ -15,9 +16,11 @@ class SessionStore;
 
 namespace wb::cli {
 
-/// Opens a session that must exist: writable when it can be (so that runs of
-/// dead processes are marked interrupted), never created by a reading command.
-Result<std::unique_ptr<SessionStore>> openExistingSession(const std::string& path);
+/// Opens a session that must exist, read-only: a command that only reads never writes a byte
+/// of the file (an older schema or a run of a dead process is upgraded in a private copy).
+Result<std::unique_ptr<SessionStore>> openSessionToRead(const std::string& path);
+/// Opens a session that must exist, to write to it (study, tag): migrated and recovered first.
+Result<std::unique_ptr<SessionStore>> openSessionToChange(const std::string& path);
 
 /// "2026-11-30 11:57:06" in local time; "-" for no time.
 std::string localTime(int64_t msSinceEpoch);

@@ -292,7 +292,7 @@ int experimentCommand(const ExperimentArgs& a)
 
 int experimentReportCommand(const ExperimentReportCommandArgs& a)
 {
-    auto store = openExistingSession(a.dbPath);
+    auto store = openSessionToRead(a.dbPath);
     if (!store) {
         printError(store.error());
         return 1;
@@ -302,7 +302,7 @@ int experimentReportCommand(const ExperimentReportCommandArgs& a)
 
 int experimentsCommand(const ExperimentsArgs& a)
 {
-    auto store = openExistingSession(a.dbPath);
+    auto store = openSessionToRead(a.dbPath);
     if (!store) {
         printError(store.error());
         return 1;

@@ -86,7 +86,7 @@ int printLoaders(SessionStore& store, int64_t runId)
 
 int runsCommand(const RunsArgs& a)
 {
-    auto store = openExistingSession(a.dbPath);
+    auto store = openSessionToRead(a.dbPath);
     if (!store) {
         printError(store.error());
         return 1;
@@ -190,7 +190,7 @@ int exportCommand(const ExportArgs& a)
         printError("--json goes with --what scrape (a run's whole result as JSON is 'run --json')");
         return 2;
     }
-    auto store = openExistingSession(a.dbPath);
+    auto store = openSessionToRead(a.dbPath);
     if (!store) {
         printError(store.error());
         return 1;

@@ -62,7 +62,7 @@ int studyCommand(const StudyArgs& a)
         *list = *tags;
     }
 
-    auto store = openExistingSession(a.dbPath);
+    auto store = openSessionToChange(a.dbPath);
     if (!store) {
         printError(store.error());
         return 1;

@@ -30,7 +30,7 @@ int tagCommand(const TagArgs& a)
         printError("--run: " + ids.error());
         return 2;
     }
-    auto store = openExistingSession(a.dbPath);
+    auto store = openSessionToChange(a.dbPath);
     if (!store) {
         printError(store.error());
         return 1;

@@ -197,7 +197,7 @@ Result<std::vector<RunRecord>> SessionStore::experimentRuns(int64_t id)
 Status SessionStore::deleteExperiment(int64_t id, bool withRuns)
 {
     return transaction([&]() -> Status {
-        if (withRuns) m_db->prepare("DELETE FROM runs WHERE experiment_id = ?").bind(id).run();
+        if (withRuns) deleteRunsWhere("experiment_id", id);
         m_db->prepare("DELETE FROM experiments WHERE id = ?").bind(id).run();
         if (m_db->changes() == 0) return Error { noExperiment(id) };
         return {};
@@ -209,23 +209,11 @@ Status SessionStore::deleteExperiment(int64_t id, bool withRuns)
 // by recoverDeadRuns() like any other run.
 void SessionStore::recoverDeadExperiments()
 {
-    struct Candidate
-    {
-        int64_t id;
-        RunOwner owner;
-    };
-    std::vector<Candidate> candidates;
-    SqlStatement& q
-        = m_db->prepare("SELECT id, host_name, owner_pid, owner_token FROM experiments WHERE status = 'running'");
-    while (q.step())
-        candidates.push_back({ q.int64(0), RunOwner { q.text(1), static_cast<pid_t>(q.int64(2)), q.text(3) } });
-    for (const Candidate& c : candidates) {
-        if (ownerState(c.owner) != OwnerState::Dead) continue;
+    for (int64_t id : deadOwnedRows(*m_db, "experiments"))
         m_db->prepare("UPDATE experiments SET status = 'interrupted', owner_pid = NULL, owner_token = NULL "
                       "WHERE id = ? AND status = 'running'")
-            .bind(c.id)
+            .bind(id)
             .run();
-    }
 }
 
 } // namespace wb

@@ -2,8 +2,10 @@
 // before anything may write to it, create new files atomically, migrate old ones.
 
 #include "store/schema.h"
+#include "store/schemacheck.h"
 #include "store/sessionstore.h"
 #include "store/sqldatabase.h"
+#include "store/sqlfailure.h"
 
 #include <atomic>
 #include <cctype>
@@ -14,6 +16,7 @@
 #include <map>
 #include <mutex>
 #include <sqlite3.h>
+#include <string_view>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -29,6 +32,20 @@ std::string quoted(const std::string& path)
     return "'" + path + "'";
 }
 
+std::string describeOpenFailure(const std::string& path, const SqlError& e)
+{
+    switch (e.code() & 0xFF) {
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB:
+    case SQLITE_INTERRUPT: // the bounds on what a file can make SQLite do
+    case SQLITE_TOOBIG:
+    case SQLITE_NOMEM:
+        return describeSqlFailure(path, e.code(), e.what());
+    default:
+        return "cannot open " + quoted(path) + ": " + printableLine(e.what());
+    }
+}
+
 bool fileExists(const std::string& path)
 {
     struct stat st
@@ -41,13 +58,6 @@ uint64_t fileSize(const std::string& path)
     struct stat st
     { };
     return ::stat(path.c_str(), &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
-}
-
-std::string directoryOf(const std::string& path)
-{
-    const auto slash = path.rfind('/');
-    if (slash == std::string::npos) return ".";
-    return slash == 0 ? "/" : path.substr(0, slash);
 }
 
 // Read-only also when no write permission bit is set at all: root can write to
@@ -125,6 +135,37 @@ Status checkHeader(const std::string& path)
     return {};
 }
 
+// Identity, schema and integrity of a connection to a file that is not trusted yet. Reads only.
+// The version is returned: an older file is checked against what wrkbench made at its version.
+Result<int> checkConnection(SqlDatabase& db, const std::string& path, bool checkPages)
+{
+    const auto appId = static_cast<int32_t>(db.queryInt("PRAGMA application_id"));
+    const int version = static_cast<int>(db.queryInt("PRAGMA user_version"));
+    if (appId != SESSION_APPLICATION_ID || version == 0)
+        return Error { quoted(path) + " is an SQLite database but not a wrkbench session" };
+    if (version > SCHEMA_VERSION)
+        return Error { quoted(path) + " was written by a newer wrkbench (schema " + std::to_string(version)
+            + ", this version understands " + std::to_string(SCHEMA_VERSION) + "); it was left unchanged" };
+    // Before anything reads the tables: a view or a CHECK constraint would run in the integrity check too.
+    if (auto st = checkSchemaShape(db, version); !st)
+        return Error { quoted(path) + " " + st.error() + ": it was not opened (nothing was written)" };
+    if (checkPages) {
+        // One pass over the file, bounded by its size (a legitimate 229 MB session takes 51
+        // million steps), not by the step budget; the schema it walks was checked above.
+        db.setBudgets(UINT64_MAX);
+        const std::string check = db.queryText("PRAGMA quick_check(1)");
+        if (check != "ok") {
+            // SQLite's report spans lines: "*** in database main ***\nPage 2: ...".
+            constexpr std::string_view HEADING = "*** in database main ***";
+            const std::string_view report = std::string_view(check).starts_with(HEADING)
+                ? std::string_view(check).substr(HEADING.size())
+                : std::string_view(check);
+            return Error { quoted(path) + " is damaged: " + printableLine(report) };
+        }
+    }
+    return version;
+}
+
 // Opens the file read-only and checks that it is a wrkbench session this program
 // can read. Without a WAL file nobody has it open, so it is opened "immutable":
 // SQLite then creates no -wal/-shm files next to a file that may not be ours.
@@ -134,22 +175,26 @@ Status checkSession(const std::string& path)
     const bool wal = fileExists(path + "-wal");
     try {
         SqlDatabase db = SqlDatabase::open(uriOf(path, wal ? "mode=ro" : "mode=ro&immutable=1"), SQLITE_OPEN_READONLY);
-        const auto appId = static_cast<int32_t>(db.queryInt("PRAGMA application_id"));
-        const int version = static_cast<int>(db.queryInt("PRAGMA user_version"));
-        if (appId != SESSION_APPLICATION_ID || version == 0)
-            return Error { quoted(path) + " is an SQLite database but not a wrkbench session" };
-        if (version > SCHEMA_VERSION)
-            return Error { quoted(path) + " was written by a newer wrkbench (schema " + std::to_string(version)
-                + ", this version understands " + std::to_string(SCHEMA_VERSION) + "); it was left unchanged" };
-        const std::string check = db.queryText("PRAGMA quick_check(1)");
-        if (check != "ok") return Error { quoted(path) + " is damaged: " + check };
+        if (auto checked = checkConnection(db, path, true); !checked) return Error { checked.error() };
         return {};
     } catch (const SqlError& e) {
-        const int primary = e.code() & 0xFF;
-        if (primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB)
-            return Error { quoted(path) + " is damaged: " + e.what() };
-        return Error { "cannot open " + quoted(path) + ": " + e.what() };
+        return Error { describeOpenFailure(path, e) };
     }
+}
+
+// A read-only view of a file that needs what only a writer may do (its schema migrated, runs of
+// dead processes recovered): a private copy of it, in a temporary file of SQLite's that goes
+// with the connection, upgraded there. The file itself is never written.
+SqlDatabase privateCopy(SqlDatabase& source)
+{
+    SqlDatabase copy = SqlDatabase::open("", SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+    sqlite3_backup* backup = sqlite3_backup_init(copy.handle(), "main", source.handle(), "main");
+    if (!backup) copy.fail(sqlite3_errcode(copy.handle()));
+    const int rc = sqlite3_backup_step(backup, -1);
+    sqlite3_backup_finish(backup);
+    if (rc != SQLITE_DONE) copy.fail(rc);
+    copy.exec("PRAGMA foreign_keys = ON");
+    return copy;
 }
 
 // A new session is built under a temporary name and linked into place, so no
@@ -210,53 +255,54 @@ Result<std::unique_ptr<SessionStore>> SessionStore::open(const std::string& path
         return Error { quoted(path) + " is not a regular file" };
     }
     if (::stat(path.c_str(), &st) != 0) return Error { "cannot open " + quoted(path) + ": " + std::strerror(errno) };
-    // Already open here: it was checked then, and a raw read now would drop SQLite's locks.
+    // Already open here: it was checked then, and a raw read now would drop SQLite's locks. The
+    // connection below checks the schema again either way, before anything can write.
     if (!isOpenInThisProcess(st))
         if (auto checked = checkSession(path); !checked) return Error { checked.error() };
 
     const bool writable = isWritable(path);
     const bool readOnly = options.readOnly || !writable;
-    // A file we may not write, or in a directory we may not write, with no WAL
-    // (so no writer has it open): read it "immutable". Otherwise SQLite would
-    // leave -wal/-shm files next to it, read-only ones that a later writer
-    // could not use, or fail to create them at all.
-    const bool immutable
-        = readOnly && !fileExists(path + "-wal") && (!writable || ::access(directoryOf(path).c_str(), W_OK) != 0);
+    // Read-only with no WAL (so no writer has it open): read it "immutable". Otherwise SQLite
+    // would leave -wal/-shm files next to it, read-only ones that a later writer could not use,
+    // or fail to create them at all.
+    const bool immutable = readOnly && !fileExists(path + "-wal");
     try {
         SqlDatabase db
             = SqlDatabase::open(uriOf(path, readOnly ? (immutable ? "mode=ro&immutable=1" : "mode=ro") : "mode=rw"),
                 readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE);
         sqlite3_busy_timeout(db.handle(), BUSY_TIMEOUT_MS);
         db.exec("PRAGMA foreign_keys = ON");
+        // The file may have been replaced since it was checked: check it again on this connection,
+        // before the first statement that may write (the journal mode).
+        auto checked = checkConnection(db, path, false);
+        if (!checked) return Error { checked.error() };
+        const int version = *checked;
+        bool copied = false;
         if (!readOnly) {
             // WAL: readers never block the writer; NORMAL: a commit survives the process being
             // killed (only a power loss can take back the last transactions).
             db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL");
-            // The file may have been replaced since it was checked: check the identity again.
-            if (static_cast<int32_t>(db.queryInt("PRAGMA application_id")) != SESSION_APPLICATION_ID
-                || db.queryInt("PRAGMA user_version") > SCHEMA_VERSION)
-                return Error { quoted(path) + " changed while it was being opened; try again" };
-            if (db.queryInt("PRAGMA user_version") < SCHEMA_VERSION) migrateSchema(db);
-        } else if (db.queryInt("PRAGMA user_version") < SCHEMA_VERSION) {
-            return Error { quoted(path) + " uses an older schema and is read-only, so it cannot be upgraded" };
+            if (version < SCHEMA_VERSION) migrateSchema(db);
+        } else if (version < SCHEMA_VERSION || SessionStore::hasDeadOwners(db)) {
+            db = privateCopy(db);
+            if (version < SCHEMA_VERSION) migrateSchema(db);
+            copied = true;
         }
-        std::unique_ptr<SessionStore> store(new SessionStore(path, readOnly, std::move(db)));
-        store->m_fileId = { static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino) };
-        {
+        std::unique_ptr<SessionStore> store(new SessionStore(path, readOnly && !copied, std::move(db)));
+        if (!copied) {
+            store->m_fileId = { static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino) };
             std::lock_guard lock(g_openSessionsMutex);
             ++g_openSessions[store->m_fileId];
         }
-        if (!readOnly) {
+        if (!store->m_readOnly) {
             auto recovered = store->recoverDeadRuns();
             if (!recovered) return Error { recovered.error() };
             store->m_recovered = *recovered;
         }
+        store->m_readOnly = readOnly;
         return store;
     } catch (const SqlError& e) {
-        const int primary = e.code() & 0xFF;
-        if (primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB)
-            return Error { quoted(path) + " is damaged: " + e.what() };
-        return Error { "cannot open " + quoted(path) + ": " + e.what() };
+        return Error { describeOpenFailure(path, e) };
     }
 }
 

@@ -307,6 +307,22 @@ Status SessionStore::deleteRun(int64_t id)
     });
 }
 
+void SessionStore::deleteRunsWhere(const char* column, int64_t value)
+{
+    // One statement per run: each run's cascade (its intervals, histograms, ...) is its own
+    // statement's work, so deleting a target of a thousand runs stays far within SQL_STEP_BUDGET.
+    std::vector<int64_t> ids;
+    SqlStatement& q = m_db->prepare(std::string("SELECT id FROM runs WHERE ") + column + " = ?");
+    q.bind(value);
+    while (q.step())
+        ids.push_back(q.int64(0));
+    SqlStatement& del = m_db->prepare("DELETE FROM runs WHERE id = ?");
+    for (int64_t id : ids) {
+        del.reset();
+        del.bind(id).run();
+    }
+}
+
 int64_t SessionStore::recordingRunOf(const char* column, int64_t value)
 {
     SqlStatement& q = m_db->prepare(
@@ -317,23 +333,36 @@ int64_t SessionStore::recordingRunOf(const char* column, int64_t value)
     return id;
 }
 
+std::vector<int64_t> SessionStore::deadOwnedRows(SqlDatabase& db, const char* table)
+{
+    struct Candidate
+    {
+        int64_t id;
+        RunOwner owner;
+    };
+    std::vector<Candidate> candidates;
+    SqlStatement& q = db.prepare(
+        std::string("SELECT id, host_name, owner_pid, owner_token FROM ") + table + " WHERE status = 'running'");
+    while (q.step())
+        candidates.push_back({ q.int64(0), RunOwner { q.text(1), static_cast<pid_t>(q.int64(2)), q.text(3) } });
+    std::vector<int64_t> dead;
+    for (const Candidate& c : candidates)
+        if (ownerState(c.owner) == OwnerState::Dead) dead.push_back(c.id);
+    return dead;
+}
+
+bool SessionStore::hasDeadOwners(SqlDatabase& db)
+{
+    return !deadOwnedRows(db, "runs").empty() || !deadOwnedRows(db, "experiments").empty();
+}
+
 Result<std::vector<int64_t>> SessionStore::recoverDeadRuns()
 {
     if (auto st = checkWritable(); !st) return Error { st.error() };
     std::vector<int64_t> recovered;
     auto st = guarded([&] {
-        struct Candidate
-        {
-            int64_t id;
-            RunOwner owner;
-        };
-        std::vector<Candidate> candidates;
-        SqlStatement& q
-            = m_db->prepare("SELECT id, host_name, owner_pid, owner_token FROM runs WHERE status = 'running'");
-        while (q.step())
-            candidates.push_back({ q.int64(0), RunOwner { q.text(1), static_cast<pid_t>(q.int64(2)), q.text(3) } });
-        for (const Candidate& c : candidates)
-            if (ownerState(c.owner) == OwnerState::Dead && recoverRun(c.id)) recovered.push_back(c.id);
+        for (int64_t id : deadOwnedRows(*m_db, "runs"))
+            if (recoverRun(id)) recovered.push_back(id);
         recoverDeadExperiments();
     });
     if (!st) return Error { st.error() };

@@ -5,6 +5,7 @@
 
 #include "store/sessionrows.h"
 #include "store/sqldatabase.h"
+#include "store/sqlfailure.h"
 #include "wire/configcodec.h"
 
 #include <nlohmann/json.hpp>
@@ -76,25 +77,14 @@ sqlite3* SessionStore::nativeHandle() const
     return m_db->handle();
 }
 
+uint64_t SessionStore::heaviestStatementSteps() const
+{
+    return m_db->heaviestStatementSteps();
+}
+
 std::string SessionStore::describe(int code, const std::string& message) const
 {
-    const std::string file = "'" + m_path + "'";
-    switch (code & 0xFF) {
-    case SQLITE_READONLY:
-        return file + " is read-only: cannot write to it (" + message + ")";
-    case SQLITE_FULL:
-        return "cannot write to " + file + ": the disk is full (" + message + ")";
-    case SQLITE_BUSY:
-    case SQLITE_LOCKED:
-        return file + " is busy: another process kept it locked too long (" + message + ")";
-    case SQLITE_CORRUPT:
-    case SQLITE_NOTADB:
-        return file + " is damaged: " + message;
-    case SQLITE_IOERR:
-        return "I/O error on " + file + ": " + message;
-    default:
-        return file + ": " + message;
-    }
+    return describeSqlFailure(m_path, code, message);
 }
 
 Status SessionStore::checkWritable() const
@@ -113,7 +103,7 @@ Status SessionStore::guarded(const std::function<void()>& work)
             : depth(d)
             , db(database)
         {
-            ++depth;
+            if (++depth == 1) db.startOperation(); // SQL_MAX_READ_BYTES is per store operation
         }
         ~Depth()
         {
@@ -322,7 +312,7 @@ Status SessionStore::deleteTarget(int64_t id, bool withRuns)
         // In the transaction: a run that began a moment ago (another process) is seen here.
         if (const int64_t live = recordingRunOf("target_id", id))
             return Error { "run #" + std::to_string(live) + " of the target is being recorded right now" };
-        m_db->prepare("DELETE FROM runs WHERE target_id = ?").bind(id).run();
+        deleteRunsWhere("target_id", id);
         m_db->prepare("DELETE FROM targets WHERE id = ?").bind(id).run();
         if (m_db->changes() == 0) return Error { "no target with id " + std::to_string(id) };
         return {};

@@ -10,11 +10,17 @@
 // and a CLI run can write the same session. One SessionStore is one connection
 // and is used from one thread at a time.
 //
-// Opening never modifies a file that is not a session, is damaged, or was
-// written by a newer wrkbench: those are checked through a read-only
-// connection first. Opening a writable session turns runs left 'running' by a
-// dead process on this host into 'interrupted' runs, their summary rebuilt
-// from the intervals they had written.
+// A session file is not trusted (docs/SESSIONS.md, "A session file from
+// someone else"). Opening never modifies a file that is not a session, is
+// damaged, was written by a newer wrkbench, or whose schema is not exactly
+// what wrkbench made (a trigger, a view, another table, a reshaped column):
+// those are checked through a read-only connection first. Every connection
+// runs no trigger or view and is bounded in steps, memory and value sizes
+// (store/sqldatabase.h). Opening a session for writing migrates an older schema
+// and turns runs left 'running' by a dead process on this host into
+// 'interrupted' runs, their summary rebuilt from the intervals they had written;
+// opening it read-only never writes, and reads a private upgraded copy when the
+// file needs either.
 
 #include "common/result.h"
 #include "metrics/scraperecord.h"
@@ -35,7 +41,9 @@ class SqlDatabase;
 struct SessionOpenOptions
 {
     bool create = true; ///< create the file when it does not exist
-    bool readOnly = false; ///< never write (and so no recovery of dead runs)
+    /// Never write: commands and screens that only read. An older schema or runs of dead processes
+    /// are then upgraded in a private temporary copy (read as it was when opened), never in the file.
+    bool readOnly = false;
 };
 
 /// An imported run (from a wrk or wrk2 log), stored whole.
@@ -63,9 +71,9 @@ public:
     SessionStore& operator=(const SessionStore&) = delete;
 
     const std::string& path() const { return m_path; }
-    /// True when the file could only be opened for reading; writes then fail with a clear error.
+    /// True when opened read-only (asked, or the file could only be read); writes then fail with a clear error.
     bool isReadOnly() const { return m_readOnly; }
-    /// Runs turned from 'running' into 'interrupted' when this store was opened.
+    /// Runs turned from 'running' into 'interrupted' when this store was opened (in its private copy when read-only).
     const std::vector<int64_t>& recoveredRuns() const { return m_recovered; }
     /// Turns runs of dead owners into 'interrupted' now (open() already does it once).
     Result<std::vector<int64_t>> recoverDeadRuns();
@@ -150,6 +158,9 @@ public:
 
     /// The SQLite connection, for tests and diagnostics (PRAGMA integrity_check).
     sqlite3* nativeHandle() const;
+    /// The most VM steps one statement of this store has taken (what SQL_STEP_BUDGET bounds), for
+    /// the measurements behind the bound.
+    uint64_t heaviestStatementSteps() const;
 
 private:
     SessionStore(std::string path, bool readOnly, SqlDatabase db);
@@ -160,6 +171,8 @@ private:
     void writeTags(const char* table, const char* key, int64_t id, const std::vector<std::string>& tags);
     std::vector<std::string> readTags(const char* table, const char* key, int64_t id);
     int64_t insertRun(const NewRun& run, const char* status);
+    /// Deletes the runs whose `column` ("target_id", "experiment_id") is value, with what cascades.
+    void deleteRunsWhere(const char* column, int64_t value);
     /// The first run still 'running' whose `column` ("id", "target_id") is value; 0 if none.
     int64_t recordingRunOf(const char* column, int64_t value);
     void writeTotals(int64_t runId, const RunTotals& totals);
@@ -170,6 +183,10 @@ private:
     void writeLoaders(int64_t runId, const std::vector<LoaderSummary>& loaders);
     bool recoverRun(int64_t runId);
     void recoverDeadExperiments();
+    /// The ids of rows of table ("runs", "experiments") left 'running' by a process of this host that is gone.
+    static std::vector<int64_t> deadOwnedRows(SqlDatabase& db, const char* table);
+    /// Whether opening for writing would recover something (a read-only open then reads a private copy).
+    static bool hasDeadOwners(SqlDatabase& db);
     ExperimentRecord readExperiment(int64_t id);
     std::vector<RunRecord> queryRuns(const std::string& where, const std::vector<std::string>& params);
     Target readTarget(int64_t id);

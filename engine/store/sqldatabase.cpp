@@ -1,19 +1,76 @@
 #include "store/sqldatabase.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <mutex>
 #include <sqlite3.h>
 
 namespace wb {
 
 namespace {
 
-[[noreturn]] void throwFor(sqlite3* db, int rc)
+// SQLite calls the progress handler about every this many VM steps: the budget's granularity.
+// Once per thousand steps costs nothing measurable.
+constexpr int PROGRESS_PERIOD_STEPS = 1000;
+
+std::string withThousands(uint64_t n)
 {
+    std::string digits = std::to_string(n);
+    for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3)
+        digits.insert(static_cast<size_t>(i), ",");
+    return digits;
+}
+
+[[noreturn]] void throwFor(sqlite3* db, int rc, const SqlMeter* meter)
+{
+    if ((rc & 0xFF) == SQLITE_INTERRUPT && meter && meter->exceeded)
+        throw SqlError(rc, "stopped after " + withThousands(meter->stepBudget) + " SQLite steps");
+    if ((rc & 0xFF) == SQLITE_TOOBIG)
+        throw SqlError(rc, "a value larger than " + withThousands(SQL_MAX_VALUE_BYTES / (1024 * 1024)) + " MiB");
     std::string message = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
     // sqlite3_errmsg() says "not an error" once a later call succeeded; the code still knows.
     if (message.empty() || message == "not an error") message = sqlite3_errstr(rc);
     throw SqlError(rc, message);
+}
+
+int onProgress(void* context)
+{
+    auto* meter = static_cast<SqlMeter*>(context);
+    meter->steps += PROGRESS_PERIOD_STEPS;
+    if (meter->steps - meter->statementStart <= meter->stepBudget) return 0;
+    meter->exceeded = true;
+    return 1; // the statement ends with SQLITE_INTERRUPT
+}
+
+// Process-wide, so set once; a smaller limit someone else set stays.
+void limitHeap()
+{
+    static std::once_flag once;
+    std::call_once(once, [] {
+        const sqlite3_int64 current = sqlite3_hard_heap_limit64(-1);
+        if (current == 0 || current > SQL_HEAP_LIMIT_BYTES) sqlite3_hard_heap_limit64(SQL_HEAP_LIMIT_BYTES);
+    });
+}
+
+// A session may come from anyone: nothing in it may run code of its own. wrkbench creates no
+// trigger or view, so a connection runs none (the schema check refuses files that hold one; this
+// holds even for a file changed after it was checked). Defensive mode refuses the statements that
+// can corrupt a file on purpose (writable_schema and the like); an untrusted schema may use only
+// functions without side effects.
+void harden(sqlite3* db)
+{
+    for (const auto& [op, value] : { std::pair { SQLITE_DBCONFIG_DEFENSIVE, 1 },
+             std::pair { SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0 }, std::pair { SQLITE_DBCONFIG_ENABLE_TRIGGER, 0 },
+             std::pair { SQLITE_DBCONFIG_ENABLE_VIEW, 0 }, std::pair { SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0 } }) {
+        int now = -1;
+        if (const int rc = sqlite3_db_config(db, op, value, &now); rc != SQLITE_OK) throwFor(db, rc, nullptr);
+        if (now != value) throw SqlError(SQLITE_MISUSE, "SQLite did not take a protective setting");
+    }
+    sqlite3_limit(db, SQLITE_LIMIT_LENGTH, SQL_MAX_VALUE_BYTES);
+    // Every statement wrkbench prepares, and every CREATE statement of its schema, is a few KB;
+    // a file's schema is parsed when it is first read, so this bounds that work too.
+    sqlite3_limit(db, SQLITE_LIMIT_SQL_LENGTH, SQL_MAX_STATEMENT_BYTES);
 }
 
 } // namespace
@@ -25,21 +82,21 @@ SqlStatement::~SqlStatement()
 
 SqlStatement& SqlStatement::bind(int64_t value)
 {
-    if (const int rc = sqlite3_bind_int64(m_stmt, m_next++, value); rc != SQLITE_OK) throwFor(m_db, rc);
+    if (const int rc = sqlite3_bind_int64(m_stmt, m_next++, value); rc != SQLITE_OK) throwFor(m_db, rc, m_meter);
     return *this;
 }
 
 SqlStatement& SqlStatement::bind(double value)
 {
     if (std::isnan(value)) return bindNull();
-    if (const int rc = sqlite3_bind_double(m_stmt, m_next++, value); rc != SQLITE_OK) throwFor(m_db, rc);
+    if (const int rc = sqlite3_bind_double(m_stmt, m_next++, value); rc != SQLITE_OK) throwFor(m_db, rc, m_meter);
     return *this;
 }
 
 SqlStatement& SqlStatement::bind(const std::string& text)
 {
     const int rc = sqlite3_bind_text64(m_stmt, m_next++, text.data(), text.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
-    if (rc != SQLITE_OK) throwFor(m_db, rc);
+    if (rc != SQLITE_OK) throwFor(m_db, rc, m_meter);
     return *this;
 }
 
@@ -48,25 +105,31 @@ SqlStatement& SqlStatement::bindBlob(const std::string& bytes)
     if (bytes.empty()) return bindNull();
     if (const int rc = sqlite3_bind_blob64(m_stmt, m_next++, bytes.data(), bytes.size(), SQLITE_TRANSIENT);
         rc != SQLITE_OK)
-        throwFor(m_db, rc);
+        throwFor(m_db, rc, m_meter);
     return *this;
 }
 
 SqlStatement& SqlStatement::bindNull()
 {
-    if (const int rc = sqlite3_bind_null(m_stmt, m_next++); rc != SQLITE_OK) throwFor(m_db, rc);
+    if (const int rc = sqlite3_bind_null(m_stmt, m_next++); rc != SQLITE_OK) throwFor(m_db, rc, m_meter);
     return *this;
 }
 
 bool SqlStatement::step()
 {
+    // The budget is per execution of the statement, all its rows together.
+    if (!sqlite3_stmt_busy(m_stmt)) m_spentSteps = 0;
+    m_meter->statementStart = m_meter->steps - m_spentSteps;
+    m_meter->exceeded = false;
     const int rc = sqlite3_step(m_stmt);
+    m_spentSteps = m_meter->steps - m_meter->statementStart;
+    m_meter->heaviest = std::max(m_meter->heaviest, m_spentSteps);
     if (rc == SQLITE_ROW) return true;
     // Reset at once: a finished statement must not keep a read snapshot open
     // (that would stop the WAL from being checkpointed while the GUI idles).
     sqlite3_reset(m_stmt);
     if (rc == SQLITE_DONE) return false;
-    throwFor(m_db, rc);
+    throwFor(m_db, rc, m_meter);
 }
 
 void SqlStatement::run()
@@ -97,10 +160,19 @@ double SqlStatement::real(int column) const
     return sqlite3_column_double(m_stmt, column);
 }
 
+void SqlStatement::chargeRead(int bytes) const
+{
+    m_meter->readBytes += static_cast<uint64_t>(bytes);
+    if (m_meter->readBytes > m_meter->readBudget)
+        throw SqlError(SQLITE_TOOBIG,
+            "more than " + withThousands(m_meter->readBudget / (1024 * 1024)) + " MiB for one operation");
+}
+
 std::string SqlStatement::text(int column) const
 {
     const auto* p = sqlite3_column_text(m_stmt, column);
     const int n = sqlite3_column_bytes(m_stmt, column);
+    chargeRead(n);
     return p ? std::string(reinterpret_cast<const char*>(p), static_cast<size_t>(n)) : std::string();
 }
 
@@ -108,6 +180,7 @@ std::string SqlStatement::blob(int column) const
 {
     const void* p = sqlite3_column_blob(m_stmt, column);
     const int n = sqlite3_column_bytes(m_stmt, column);
+    chargeRead(n);
     return p ? std::string(static_cast<const char*>(p), static_cast<size_t>(n)) : std::string();
 }
 
@@ -118,6 +191,7 @@ SqlDatabase::~SqlDatabase()
 
 SqlDatabase::SqlDatabase(SqlDatabase&& other) noexcept
     : m_db(other.m_db)
+    , m_meter(std::move(other.m_meter))
     , m_statements(std::move(other.m_statements))
 {
     other.m_db = nullptr;
@@ -128,6 +202,7 @@ SqlDatabase& SqlDatabase::operator=(SqlDatabase&& other) noexcept
     if (this != &other) {
         close();
         m_db = other.m_db;
+        m_meter = std::move(other.m_meter);
         m_statements = std::move(other.m_statements);
         other.m_db = nullptr;
     }
@@ -136,10 +211,14 @@ SqlDatabase& SqlDatabase::operator=(SqlDatabase&& other) noexcept
 
 SqlDatabase SqlDatabase::open(const std::string& path, int flags)
 {
+    limitHeap();
     SqlDatabase db;
     const int rc = sqlite3_open_v2(path.c_str(), &db.m_db, flags | SQLITE_OPEN_URI, nullptr);
-    if (rc != SQLITE_OK) throwFor(db.m_db, rc);
+    if (rc != SQLITE_OK) throwFor(db.m_db, rc, nullptr);
     sqlite3_extended_result_codes(db.m_db, 1);
+    harden(db.m_db);
+    db.m_meter = std::make_unique<SqlMeter>();
+    sqlite3_progress_handler(db.m_db, PROGRESS_PERIOD_STEPS, onProgress, db.m_meter.get());
     return db;
 }
 
@@ -153,8 +232,15 @@ void SqlDatabase::close()
 void SqlDatabase::exec(const std::string& sql)
 {
     char* message = nullptr;
+    m_meter->statementStart = m_meter->steps; // the statements of one exec() share one budget
+    m_meter->exceeded = false;
     const int rc = sqlite3_exec(m_db, sql.c_str(), nullptr, nullptr, &message);
+    m_meter->heaviest = std::max(m_meter->heaviest, m_meter->steps - m_meter->statementStart);
     if (rc != SQLITE_OK) {
+        if ((rc & 0xFF) == SQLITE_INTERRUPT && m_meter->exceeded) {
+            sqlite3_free(message);
+            throwFor(m_db, rc, m_meter.get());
+        }
         const std::string text = message ? message : sqlite3_errstr(rc);
         sqlite3_free(message);
         throw SqlError(sqlite3_extended_errcode(m_db), text);
@@ -168,8 +254,8 @@ SqlStatement& SqlDatabase::prepare(const std::string& sql)
         sqlite3_stmt* stmt = nullptr;
         const int rc = sqlite3_prepare_v3(
             m_db, sql.c_str(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT, &stmt, nullptr);
-        if (rc != SQLITE_OK) throwFor(m_db, rc);
-        it = m_statements.emplace(sql, std::make_unique<SqlStatement>(m_db, stmt)).first;
+        if (rc != SQLITE_OK) throwFor(m_db, rc, m_meter.get());
+        it = m_statements.emplace(sql, std::make_unique<SqlStatement>(m_db, stmt, m_meter.get())).first;
     }
     it->second->reset();
     return *it->second;
@@ -214,7 +300,23 @@ bool SqlDatabase::inTransaction() const
 
 void SqlDatabase::fail(int rc) const
 {
-    throwFor(m_db, rc);
+    throwFor(m_db, rc, m_meter.get());
+}
+
+uint64_t SqlDatabase::heaviestStatementSteps() const
+{
+    return m_meter ? m_meter->heaviest : 0;
+}
+
+void SqlDatabase::setBudgets(uint64_t steps, uint64_t readBytes)
+{
+    m_meter->stepBudget = steps;
+    m_meter->readBudget = readBytes;
+}
+
+void SqlDatabase::startOperation()
+{
+    m_meter->readBytes = 0;
 }
 
 SqlTransaction::SqlTransaction(SqlDatabase& db)

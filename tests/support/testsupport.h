@@ -35,6 +35,7 @@ struct ProcessResult
     bool timedOut = false;
     std::string out;
     std::string err;
+    long peakRssKb = 0; ///< the child's peak resident memory (memory bounds are checked by it, never by time)
 };
 
 /// Runs argv to completion (killed after timeoutMs), capturing stdout and stderr.
