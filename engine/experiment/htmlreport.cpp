@@ -1,5 +1,6 @@
 #include "experiment/htmlreport.h"
 
+#include "common/jsontext.h"
 #include "experiment/comparability.h"
 #include "experiment/experimentreport.h"
 #include "experiment/frontdoorhtml.h"
@@ -258,8 +259,8 @@ std::string rateText(const RunConfig& c)
 
 std::string prettyJson(const std::string& text)
 {
-    const nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
-    return doc.is_discarded() ? text : doc.dump(2);
+    const auto doc = parseJsonTextOrDiscarded<nlohmann::json>(text);
+    return doc.is_discarded() ? text : jsonText(doc, 2);
 }
 
 std::string runsSection(const ExperimentResults& results)

@@ -26,7 +26,7 @@ struct WireError
     std::string what;
 };
 
-/// Nesting deeper than this is refused while parsing: a run configuration or a loader line
+/// Nesting deeper than this is refused before parsing: a run configuration or a loader line
 /// is at most 6 deep, and a deep enough document overflows the stack of a recursive writer.
 constexpr int WIRE_MAX_DEPTH = 32;
 

@@ -147,6 +147,18 @@ TEST(Exposition, EscapesAndKeys)
     EXPECT_EQ(again.samples[0].label("a"), "1\\2\n3");
 }
 
+// Both formats say label values and quoted names are UTF-8 (Prometheus refuses a scrape that
+// breaks it); ours keeps the sample and makes the text valid where it enters.
+TEST(Exposition, TextThatIsNotUtf8IsMadeValidWhereItEnters)
+{
+    const Exposition e = parseExposition("m{a=\"x\xff\x1b[2J\",\"q\xfe\"=\"1\"} 1\n{\"n\xc3\"} 2\n");
+    ASSERT_EQ(e.samples.size(), 2u);
+    EXPECT_EQ(e.samples[0].label("a"), "x\xef\xbf\xbd\x1b[2J") << "controls stay: escaped on the way out";
+    EXPECT_EQ(e.samples[0].labels[1].name, "q\xef\xbf\xbd");
+    EXPECT_EQ(e.samples[1].name, "n\xef\xbf\xbd");
+    EXPECT_EQ(e.badLines, 0u);
+}
+
 TEST(Exposition, BadLinesAreNamedAndSkipped)
 {
     std::string text = "# TYPE ok gauge\nok 1\n";
