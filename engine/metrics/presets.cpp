@@ -1,9 +1,11 @@
 #include "metrics/presets.h"
 
+#include "common/userpattern.h"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <regex>
+#include <optional>
 
 namespace wb {
 
@@ -148,25 +150,38 @@ std::span<const MetricPreset> metricPresets()
     return PRESETS;
 }
 
+namespace {
+
+// Our own patterns: they compile.
+UserPattern ownPattern(const std::string& pattern)
+{
+    return *UserPattern::compile(pattern);
+}
+
+} // namespace
+
 struct MetricSelection::Impl
 {
-    std::regex user;
-    bool hasUser = false;
-    std::regex presetKept { presetsPattern(true) };
-    std::regex presetShown { presetsPattern(false) };
+    std::optional<UserPattern> user;
+    UserPattern presetKept = ownPattern(presetsPattern(true));
+    UserPattern presetShown = ownPattern(presetsPattern(false));
     mutable std::unordered_map<std::string, bool> shownCache; ///< by sample name
-    std::vector<std::regex> each; ///< per preset: shown or consumed
+    std::vector<UserPattern> each; ///< per preset: shown or consumed
+
+    bool userMatches(std::string_view family, std::string_view name) const
+    {
+        return user && (user->fullMatch(family) || user->fullMatch(name));
+    }
 };
 
 MetricSelection::MetricSelection(const std::string& metricRegex)
     : m_impl(std::make_unique<Impl>())
 {
     for (const MetricPreset& p : PRESETS)
-        m_impl->each.emplace_back(std::string(p.shown) + (*p.shown ? "|" : "") + p.consumed);
-    if (!metricRegex.empty()) {
-        m_impl->user = std::regex(metricRegex, std::regex::ECMAScript | std::regex::optimize);
-        m_impl->hasUser = true;
-    }
+        m_impl->each.push_back(ownPattern(std::string(p.shown) + (*p.shown ? "|" : "") + p.consumed));
+    // Checked by ScrapeSpec::validate; one that does not compile keeps the presets' only.
+    if (!metricRegex.empty())
+        if (auto user = UserPattern::compile(metricRegex)) m_impl->user = std::move(*user);
 }
 
 MetricSelection::~MetricSelection() = default;
@@ -175,19 +190,16 @@ MetricSelection& MetricSelection::operator=(MetricSelection&&) noexcept = defaul
 
 bool MetricSelection::keeps(std::string_view family, std::string_view name) const
 {
-    const std::string f(family), n(name);
-    if (m_impl->hasUser && (std::regex_match(f, m_impl->user) || std::regex_match(n, m_impl->user))) return true;
-    return std::regex_match(f, m_impl->presetKept) || std::regex_match(n, m_impl->presetKept);
+    return m_impl->userMatches(family, name) || m_impl->presetKept.fullMatch(family)
+        || m_impl->presetKept.fullMatch(name);
 }
 
 bool MetricSelection::shows(const MetricSample& sample) const
 {
     auto it = m_impl->shownCache.find(sample.name);
     if (it != m_impl->shownCache.end()) return it->second;
-    const bool user = m_impl->hasUser
-        && (std::regex_match(sample.family, m_impl->user) || std::regex_match(sample.name, m_impl->user));
-    const bool shown = user || std::regex_match(sample.family, m_impl->presetShown)
-        || std::regex_match(sample.name, m_impl->presetShown);
+    const bool shown = m_impl->userMatches(sample.family, sample.name) || m_impl->presetShown.fullMatch(sample.family)
+        || m_impl->presetShown.fullMatch(sample.name);
     m_impl->shownCache.emplace(sample.name, shown);
     return shown;
 }
@@ -195,8 +207,7 @@ bool MetricSelection::shows(const MetricSample& sample) const
 const char* MetricSelection::presetOf(const MetricSample& sample) const
 {
     for (size_t i = 0; i < m_impl->each.size(); ++i)
-        if (std::regex_match(sample.family, m_impl->each[i]) || std::regex_match(sample.name, m_impl->each[i]))
-            return PRESETS[i].name;
+        if (m_impl->each[i].fullMatch(sample.family) || m_impl->each[i].fullMatch(sample.name)) return PRESETS[i].name;
     return nullptr;
 }
 
