@@ -152,6 +152,11 @@ std::span<const MetricPreset> metricPresets()
 
 namespace {
 
+// shows() asks the patterns once per sample name. An endpoint that prints new names at every
+// scrape (a broad --scrape-metric such as '.*' keeps them all) grew the cache by each scrape's
+// names, without end; past this many, as many as a scrape keeps samples, it starts over.
+constexpr size_t MAX_SHOWN_CACHE = 20'000;
+
 // Our own patterns: they compile.
 UserPattern ownPattern(const std::string& pattern)
 {
@@ -165,7 +170,7 @@ struct MetricSelection::Impl
     std::optional<UserPattern> user;
     UserPattern presetKept = ownPattern(presetsPattern(true));
     UserPattern presetShown = ownPattern(presetsPattern(false));
-    mutable std::unordered_map<std::string, bool> shownCache; ///< by sample name
+    mutable std::unordered_map<std::string, bool> shownCache; ///< by sample name, at most MAX_SHOWN_CACHE
     std::vector<UserPattern> each; ///< per preset: shown or consumed
 
     bool userMatches(std::string_view family, std::string_view name) const
@@ -200,8 +205,14 @@ bool MetricSelection::shows(const MetricSample& sample) const
     if (it != m_impl->shownCache.end()) return it->second;
     const bool shown = m_impl->userMatches(sample.family, sample.name) || m_impl->presetShown.fullMatch(sample.family)
         || m_impl->presetShown.fullMatch(sample.name);
+    if (m_impl->shownCache.size() >= MAX_SHOWN_CACHE) m_impl->shownCache.clear();
     m_impl->shownCache.emplace(sample.name, shown);
     return shown;
+}
+
+size_t MetricSelection::cachedNames() const
+{
+    return m_impl->shownCache.size();
 }
 
 const char* MetricSelection::presetOf(const MetricSample& sample) const

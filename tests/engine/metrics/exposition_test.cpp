@@ -206,6 +206,26 @@ TEST(Exposition, Bounded)
     EXPECT_EQ(e.badLines, 1u);
 }
 
+// shows() remembers its answer per sample name. An endpoint that prints new names at every scrape
+// grew that memory without end under a broad --scrape-metric; it holds as many names as a scrape
+// keeps samples, and answers the same after starting over.
+TEST(MetricSelection, RemembersAsManyNamesAsAScrapeKeeps)
+{
+    const MetricSelection select(".*");
+    MetricSample sample;
+    for (int i = 0; i < 100'000; ++i) {
+        sample.name = sample.family = "gen_" + std::to_string(i);
+        ASSERT_TRUE(select.shows(sample));
+        ASSERT_LE(select.cachedNames(), ExpositionLimits {}.maxSamples);
+    }
+    const MetricSelection presetsOnly("");
+    sample.name = sample.family = "wrkbench_server_connections";
+    for (int i = 0; i < 3; ++i)
+        EXPECT_TRUE(presetsOnly.shows(sample));
+    sample.name = sample.family = "unrelated";
+    EXPECT_FALSE(presetsOnly.shows(sample));
+}
+
 TEST(Derive, NodeCpuBusyFromTwoRealScrapes)
 {
     const MetricSelection select("");
