@@ -12,6 +12,7 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <sstream>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <thread>
@@ -130,8 +131,10 @@ ProcessResult runProcess(const std::vector<std::string>& argv, int timeoutMs)
     for (auto& f : fds)
         if (f.fd >= 0) ::close(f.fd);
     int status = 0;
-    ::waitpid(pid, &status, 0);
+    rusage usage {};
+    ::wait4(pid, &status, 0, &usage);
     result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    result.peakRssKb = usage.ru_maxrss; // Linux: kilobytes
     return result;
 }
 
