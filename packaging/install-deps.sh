@@ -8,6 +8,8 @@ PACKAGES=(
     build-essential cmake ninja-build pkg-config ccache mold
     # engine
     libssl-dev openssl libfmt-dev nlohmann-json3-dev libcli11-dev libsqlite3-dev libcurl4-openssl-dev libnghttp2-dev libluajit-5.1-dev zlib1g-dev
+    # engine: users' regular expressions in linear time (--backend-from body-regex, --scrape-metric)
+    libre2-dev
     # engine, HTTP/3: QUIC (ngtcp2 with its GnuTLS crypto helper: Debian's OpenSSL 3.0 has no QUIC API) and nghttp3
     libngtcp2-dev libngtcp2-crypto-gnutls-dev libnghttp3-dev libgnutls28-dev
     # GUI: Qt 6 Widgets, Charts (which needs the OpenGL module), Network, Test; DejaVu fonts (without a

@@ -1,5 +1,7 @@
 #include "cliparse.h"
 
+#include "common/text.h"
+
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <fstream>
@@ -41,7 +43,7 @@ bool writeOutput(const std::string& path, const std::string& text)
         return true;
     }
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out << text;
+    out << validUtf8(text); // CSV, Markdown, HTML: names from sessions and scraped endpoints in them
     out.close();
     if (!out) printError("cannot write '" + path + "'");
     return static_cast<bool>(out);

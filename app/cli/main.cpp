@@ -11,6 +11,7 @@
 #include "sessioncommands.h"
 #include "studycommand.h"
 #include "tagcommand.h"
+#include "terminalout.h"
 
 #include <CLI/CLI.hpp>
 #include <iostream>
@@ -18,6 +19,7 @@
 int main(int argc, char** argv)
 {
     using namespace wb::cli;
+    installTerminalText(); // before anything is printed, usage errors included
     CLI::App app { "wrkbench-cli " WB_VERSION " - HTTP load generator with wrk's command line, and session tools.\n"
                    "wrk's own command lines work as they are: wrkbench-cli -t2 -c100 -d30s --latency URL",
         "wrkbench-cli" };

@@ -1,6 +1,7 @@
 #include "probecommand.h"
 
 #include "cliparse.h"
+#include "common/jsontext.h"
 #include "parse/quantity.h"
 #include "probe/probe.h"
 #include "probe/probetext.h"
@@ -92,7 +93,7 @@ int probeCommand(const ProbeArgs& a)
                 out["probes"].push_back(p.toJson());
             out["summary"] = summarize(*probes).toJson();
         }
-        std::cout << out.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << std::endl;
+        std::cout << jsonText(out, 2) << std::endl;
     } else {
         std::cout << (probes->size() == 1 ? formatProbeText(probes->front()) : formatProbeSummaryText(*probes))
                   << std::flush;

@@ -3,6 +3,7 @@
 #include "agentclient/agentendpoints.h"
 #include "cliparse.h"
 #include "common/clock.h"
+#include "common/jsontext.h"
 #include "fleet/fleetrunner.h"
 #include "http/requestcheck.h"
 #include "metrics/scrapetext.h"
@@ -185,9 +186,10 @@ namespace {
 std::string withScrape(const std::string& reportJson, const ScrapeRecord& scrape)
 {
     if (scrape.empty()) return reportJson;
-    nlohmann::ordered_json report = nlohmann::ordered_json::parse(reportJson);
-    report["scrape"] = nlohmann::ordered_json::parse(scrapeRecordToJson(scrape).dump());
-    return report.dump(2);
+    auto report = parseJsonTextOrDiscarded<nlohmann::ordered_json>(reportJson);
+    if (!report.is_object()) return reportJson; // our own writer's text: cannot happen
+    report["scrape"] = nlohmann::ordered_json(scrapeRecordToJson(scrape));
+    return jsonText(report, 2);
 }
 
 bool writeJson(const std::string& path, const std::string& json)

@@ -2,6 +2,7 @@
 
 #include "cliparse.h"
 #include "clisession.h"
+#include "common/jsontext.h"
 #include "experiment/comparisonhtml.h"
 #include "metrics/scrapetext.h"
 #include "report/units.h"
@@ -167,11 +168,11 @@ Result<std::string> scrapeExport(SessionStore& store, const std::vector<RunData>
             : run.run.startedAtMs;
         if (json)
             out.push_back({ { "run_id", run.run.id }, { "measure_start_unix_ms", startMs },
-                { "scrape", nlohmann::ordered_json::parse(scrapeRecordToJson(*scrape).dump()) } });
+                { "scrape", nlohmann::ordered_json(scrapeRecordToJson(*scrape)) } });
         else
             csv += scrapeCsvRows(run.run.id, startMs, *scrape);
     }
-    return json ? out.dump(2) + "\n" : csv;
+    return json ? jsonText(out, 2) + "\n" : csv;
 }
 
 } // namespace

@@ -1,5 +1,7 @@
 #include "agent/agentlimits.h"
 
+#include "common/jsontext.h"
+
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
@@ -43,11 +45,11 @@ Status checkNumbers(const Json& j, std::string_view key, unsigned depth)
     if (isRealKey(key)) {
         const double v = j.get<double>();
         if (!std::isfinite(v) || v < 0 || v > 1e12)
-            return Error { fmt::format("{} must be a number from 0 to 1e12, not {}", name, j.dump()) };
+            return Error { fmt::format("{} must be a number from 0 to 1e12, not {}", name, jsonText(j)) };
         return {};
     }
     if (!j.is_number_unsigned()) // negative, or a float such as 1e9 or 2.5
-        return Error { fmt::format("{} must be a whole number of 0 or more, not {}", name, j.dump()) };
+        return Error { fmt::format("{} must be a whole number of 0 or more, not {}", name, jsonText(j)) };
     const uint64_t v = j.get<uint64_t>();
     // A seed is any 64-bit number; durations stay below 2^63 so that no later signed use of
     // them (elapsed times, deadlines) can go negative.

@@ -6,6 +6,8 @@
 #include "common/clock.h"
 #include "common/jsondepth.h"
 #include "common/jsonint.h"
+#include "common/jsontext.h"
+#include "common/text.h"
 #include "fleet/controlfiles.h"
 #include "http/requestcheck.h"
 #include "probe/probe.h"
@@ -77,11 +79,9 @@ Result<nlohmann::json> parseBody(const std::string& body)
 {
     if (!jsonDepthWithin(body, AGENT_MAX_JSON_DEPTH))
         return Error { fmt::format("the body nests deeper than {} levels", AGENT_MAX_JSON_DEPTH) };
-    try {
-        return nlohmann::json::parse(body);
-    } catch (const std::exception& e) {
-        return Error { std::string("the body is not JSON: ") + e.what() };
-    }
+    auto parsed = parseJsonText<nlohmann::json>(body, AGENT_MAX_JSON_DEPTH);
+    if (!parsed) return Error { "the body is not JSON: " + parsed.error() };
+    return parsed;
 }
 
 /// Splits "ADDR:PORT" / "[v6]:PORT".
@@ -143,7 +143,9 @@ AgentServer::AgentServer(AgentServerOptions options, AgentCredentials credential
     , m_runs(AgentRunsOptions { m_options.stateDir + "/runs", m_options.loaderBinary, m_options.limits.maxDurationUs,
           24ull * 3600 * 1'000'000, 10ull * 60 * 1'000'000, m_options.metricsListen })
 {
-    if (!m_options.log) m_options.log = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
+    // A logged line quotes the network (a request's path): the journal or a terminal reads it.
+    if (!m_options.log)
+        m_options.log = [](const std::string& line) { std::fprintf(stderr, "%s\n", terminalText(line).c_str()); };
 }
 
 AgentServer::~AgentServer()
@@ -371,7 +373,7 @@ AgentServer::Answer AgentServer::handle(const AgentRequest& request)
         for (const auto& r : m_runs.list())
             runs.push_back(Json { { "run", r.id },
                 { "state", r.ended ? (r.hasResult ? "finished" : "ended") : "running" }, { "bytes", r.bytes } });
-        return answer(200, Json { { "runs", runs } }.dump());
+        return answer(200, jsonText(Json { { "runs", runs } }));
     }
     if (path == "/v1/probe") {
         if (method != "POST") return refuse(405, "POST only");
@@ -440,7 +442,7 @@ AgentServer::Answer AgentServer::startRun(const AgentRequest& request)
             400, fmt::format("shard {}/{} is not a share: index below count, count 1 to 10000", index, count));
     if (auto st = checkConfigNumbers(body["config"]); !st) return refuse(400, "the configuration: " + st.error());
     // The depth is bounded above, so this copy of the text is too.
-    auto config = runConfigFromJson(body["config"].dump());
+    auto config = runConfigFromJson(jsonText(body["config"]));
     if (!config) return refuse(400, "the configuration does not read: " + config.error());
     if (auto st = checkRunLimits(*config, m_options.limits); !st) return refuse(403, st.error());
     if (!config->script.empty() && !m_options.allowScripts)
@@ -468,7 +470,7 @@ AgentServer::Answer AgentServer::startRun(const AgentRequest& request)
     auto id = m_runs.start(runConfigToJson(whole), index, count,
         { "--resolve", fmt::format("{}={}", whole.request.url.host, fmt::join(*pinned, ",")) }, why);
     if (!id) return refuse(why == AgentRuns::StartError::Busy ? 409 : 500, id.error());
-    return answer(201, Json { { "run", *id } }.dump());
+    return answer(201, jsonText(Json { { "run", *id } }));
 }
 
 AgentServer::Answer AgentServer::probeTarget(const AgentRequest& request)

@@ -1,6 +1,7 @@
 #include "agentchannel/agentanswer.h"
 
 #include "agentchannel/agentcredentials.h"
+#include "common/jsontext.h"
 #include "http/reasonphrase.h"
 
 #include <fmt/format.h>
@@ -15,28 +16,15 @@ constexpr int HEALTH_MAX_DEPTH = 4;
 
 std::string agentHealthJson(const AgentHealth& h)
 {
-    return Json {
-        { "agent", "wrkbench" }, { "version", h.version }, { "host", h.host }, { "busy", h.busy }, { "allow", h.allow },
-        { "max_duration_s", h.maxDurationS }, { "max_connections", h.maxConnections }, { "max_threads", h.maxThreads },
-        { "max_rate_per_s", h.maxRatePerS }, { "clock", h.clock }
-    }.dump(-1, ' ', false, Json::error_handler_t::replace);
+    return jsonText(Json { { "agent", "wrkbench" }, { "version", h.version }, { "host", h.host }, { "busy", h.busy },
+        { "allow", h.allow }, { "max_duration_s", h.maxDurationS }, { "max_connections", h.maxConnections },
+        { "max_threads", h.maxThreads }, { "max_rate_per_s", h.maxRatePerS }, { "clock", h.clock } });
 }
 
 std::optional<AgentHealth> parseAgentHealth(std::string_view body)
 {
-    int depth = 0;
-    bool tooDeep = false;
-    const Json j = Json::parse(
-        body,
-        [&](int, Json::parse_event_t event, Json&) {
-            if (event == Json::parse_event_t::object_start || event == Json::parse_event_t::array_start)
-                tooDeep |= ++depth > HEALTH_MAX_DEPTH;
-            else if (event == Json::parse_event_t::object_end || event == Json::parse_event_t::array_end)
-                --depth;
-            return !tooDeep;
-        },
-        false);
-    if (tooDeep || !j.is_object() || j.value("agent", Json()) != "wrkbench") return std::nullopt;
+    const Json j = parseJsonTextOrDiscarded<Json>(body, HEALTH_MAX_DEPTH);
+    if (!j.is_object() || j.value("agent", Json()) != "wrkbench") return std::nullopt;
     auto text = [&](const char* key) {
         const auto it = j.find(key);
         return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
@@ -63,7 +51,7 @@ std::optional<AgentHealth> parseAgentHealth(std::string_view body)
 std::string agentAnswerError(int status, std::string_view body)
 {
     if (status >= 200 && status < 300) return {};
-    const Json j = Json::parse(body, nullptr, false);
+    const Json j = parseJsonTextOrDiscarded<Json>(body);
     if (j.is_object()) {
         const auto it = j.find("error");
         if (it != j.end() && it->is_string() && !it->get<std::string>().empty()) return it->get<std::string>();

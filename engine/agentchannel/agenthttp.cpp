@@ -1,5 +1,6 @@
 #include "agentchannel/agenthttp.h"
 
+#include "common/jsontext.h"
 #include "http/fieldtext.h"
 
 #include <algorithm>
@@ -171,7 +172,7 @@ std::string agentChunk(std::string_view data)
 
 std::string agentErrorBody(const std::string& error)
 {
-    return nlohmann::json { { "error", error } }.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    return jsonText(nlohmann::json { { "error", error } });
 }
 
 bool AgentResponseReader::fail(std::string error)

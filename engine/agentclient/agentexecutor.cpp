@@ -1,6 +1,7 @@
 #include "agentclient/agentexecutor.h"
 
 #include "common/clock.h"
+#include "common/jsontext.h"
 #include "fleet/controlfiles.h"
 
 #include <cerrno>
@@ -48,26 +49,23 @@ Status AgentExecutor::launch(const std::string& configJson, unsigned count, cons
                        "--agent-token-file and --agent-fingerprint, the GUI's File > Loaders...)" };
     if (count != m_agents.size())
         return Error { fmt::format("{} loaders on {} agents: one loader per agent", count, m_agents.size()) };
-    nlohmann::json config;
-    try {
-        config = nlohmann::json::parse(configJson);
-    } catch (const std::exception& e) {
-        return Error { std::string("the run's configuration: ") + e.what() };
-    }
+    auto config = parseJsonText<nlohmann::json>(configJson);
+    if (!config) return Error { "the run's configuration: " + config.error() };
     for (unsigned i = 0; i < count && !stop.load(); ++i) {
         auto remote = std::make_unique<Remote>();
         remote->client = std::make_unique<AgentClient>(m_agents[i]);
         const std::string body
-            = nlohmann::json { { "config", config }, { "shard", { { "index", i }, { "count", count } } } }.dump();
+            = jsonText(nlohmann::json { { "config", *config }, { "shard", { { "index", i }, { "count", count } } } });
         auto reply = remote->client->call("POST", "/v1/runs", body, CALL_TIMEOUT_US);
         if (!reply) return Error { reply.error() };
         if (reply->status != 201)
             return Error { fmt::format("agent {} refused the run: {}", m_agents[i].name, reply->errorText()) };
-        try {
-            remote->runId = nlohmann::json::parse(reply->body).at("run").get<std::string>();
-        } catch (const std::exception&) {
+        // The agent's answer is from the network: bounded like every other.
+        const auto answer = parseJsonTextOrDiscarded<nlohmann::json>(reply->body);
+        const auto run = answer.is_object() ? answer.find("run") : answer.end();
+        if (run == answer.end() || !run->is_string())
             return Error { fmt::format("agent {} answered without a run id", m_agents[i].name) };
-        }
+        remote->runId = run->get<std::string>();
         int fds[2];
         if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
             return Error { std::string("socketpair: ") + std::strerror(errno) };
@@ -145,7 +143,7 @@ Status AgentExecutor::tellAll(const std::string& name, const std::string& conten
     std::string body;
     if (name == START_FILE) {
         path = "start";
-        body = nlohmann::json { { "start_at_unix_us", unixUsOf(content) } }.dump();
+        body = jsonText(nlohmann::json { { "start_at_unix_us", unixUsOf(content) } });
     } else if (name == STOP_FILE) {
         path = "stop";
     } else {

@@ -1,6 +1,7 @@
 #include "agentclient/agentprobe.h"
 
 #include "agentclient/agentclient.h"
+#include "common/jsontext.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -12,10 +13,9 @@ std::string agentProbeBody(const ProbeOptions& options)
     nlohmann::json headers = nlohmann::json::array();
     for (const Header& h : options.request.headers)
         headers.push_back(h.name + ": " + h.value);
-    return nlohmann::json {
-        { "url", options.request.url.displayText() }, { "method", options.request.method }, { "headers", headers },
-        { "body", options.request.body }, { "insecure", !options.tls.verifyPeer }, { "http2", options.allowHttp2 }
-    }.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    return jsonText(nlohmann::json { { "url", options.request.url.displayText() }, { "method", options.request.method },
+        { "headers", headers }, { "body", options.request.body }, { "insecure", !options.tls.verifyPeer },
+        { "http2", options.allowHttp2 } });
 }
 
 Result<ProbeResult> probeOnAgent(const AgentEndpoint& agent, const ProbeOptions& options)

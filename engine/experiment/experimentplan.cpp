@@ -1,6 +1,7 @@
 #include "experiment/experimentplan.h"
 
 #include "common/jsonint.h"
+#include "common/jsontext.h"
 #include "parse/quantity.h"
 #include "parse/requestmix.h"
 #include "run/responsenotes.h"
@@ -237,7 +238,7 @@ ExperimentTarget readTarget(const Json& j, const std::string& path)
     }
     if (j.contains("scrape")) {
         // The same JSON a target keeps in the session (metrics/scraperecord.h owns it).
-        auto spec = scrapeSpecFromJson(nlohmann::json::parse(j["scrape"].dump()));
+        auto spec = scrapeSpecFromJson(nlohmann::json(j["scrape"]));
         if (!spec) fail(member(path, "scrape"), spec.error());
         t.scrape = *spec;
     }
@@ -636,12 +637,10 @@ std::vector<ScheduledRun> ExperimentPlan::schedule() const
 
 Result<ExperimentPlan> parseExperimentPlan(const std::string& json)
 {
-    Json root;
-    try {
-        root = Json::parse(json);
-    } catch (const Json::exception& e) { // parse_error, and out_of_range for a number past double's range
-        return Error { std::string("the plan is not valid JSON: ") + e.what() };
-    }
+    // parse_error, out_of_range for a number past double's range, and a nesting no plan has
+    auto parsed = parseJsonText<Json>(json);
+    if (!parsed) return Error { "the plan is not valid JSON: " + parsed.error() };
+    const Json root = std::move(*parsed);
     try {
         return readPlan(root);
     } catch (const PlanError& e) {
@@ -675,7 +674,7 @@ std::string experimentPlanToJson(const ExperimentPlan& plan, int indent)
         if (t.httpVersion != HttpVersion::Http1) j["http_version"] = httpVersionId(t.httpVersion);
         if (t.protocolVariant) j["protocol_variant"] = true;
         if (t.sessionTargetId) j["session_target_id"] = t.sessionTargetId;
-        if (t.scrape.enabled()) j["scrape"] = Json::parse(scrapeSpecToJson(t.scrape).dump());
+        if (t.scrape.enabled()) j["scrape"] = Json(scrapeSpecToJson(t.scrape));
         if (!t.requestsPath.empty()) {
             j["requests"] = t.requestsPath;
             j["mix_order"] = mixOrderId(t.mix.order);
@@ -731,8 +730,7 @@ std::string experimentPlanToJson(const ExperimentPlan& plan, int indent)
             metrics.push_back(runMetricInfo(m).name);
         root["metrics"] = metrics;
     }
-    // A body that is not UTF-8 would make dump() throw; plans are typed as JSON text, so it is always UTF-8.
-    return root.dump(indent, ' ', false, Json::error_handler_t::replace);
+    return jsonText(root, indent);
 }
 
 std::string planNumberText(double v)

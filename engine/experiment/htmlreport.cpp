@@ -1,5 +1,6 @@
 #include "experiment/htmlreport.h"
 
+#include "common/jsontext.h"
 #include "experiment/comparability.h"
 #include "experiment/experimentreport.h"
 #include "experiment/frontdoorhtml.h"
@@ -256,10 +257,21 @@ std::string rateText(const RunConfig& c)
     return c.ratePerS > 0 ? groupedNumber(c.ratePerS) + "/s" : "-";
 }
 
+// A stored configuration comes from a session file, which may be anyone's: indenting a deep
+// document costs its depth on every line (5,000 levels in a few KB of file made a 100 MB page),
+// so only a document small and shallow enough is indented, and only while that stays small.
+constexpr size_t PRETTY_JSON_MAX_INPUT_BYTES = 64 * 1024;
+constexpr size_t PRETTY_JSON_MAX_OUTPUT_BYTES = 256 * 1024;
+
 std::string prettyJson(const std::string& text)
 {
-    const nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
-    return doc.is_discarded() ? text : doc.dump(2);
+    if (text.size() > PRETTY_JSON_MAX_INPUT_BYTES)
+        return text.substr(0, PRETTY_JSON_MAX_INPUT_BYTES) + "\n... (" + groupedNumber(static_cast<double>(text.size()))
+            + " bytes; the first " + groupedNumber(PRETTY_JSON_MAX_INPUT_BYTES) + " shown)";
+    const auto doc = parseJsonTextOrDiscarded<nlohmann::json>(text);
+    if (doc.is_discarded()) return text; // as stored: not JSON, or nested deeper than any configuration
+    std::string pretty = jsonText(doc, 2);
+    return pretty.size() <= PRETTY_JSON_MAX_OUTPUT_BYTES ? pretty : jsonText(doc);
 }
 
 std::string runsSection(const ExperimentResults& results)

@@ -1,6 +1,7 @@
 #include "experiment/study.h"
 
 #include "common/jsonint.h"
+#include "common/jsontext.h"
 #include "store/sessionstore.h"
 
 #include <algorithm>
@@ -184,12 +185,12 @@ std::string studySpecToJson(const StudySpec& spec)
             metrics.push_back(runMetricInfo(m).name);
         j["metrics"] = metrics;
     }
-    return j.dump();
+    return jsonText(j);
 }
 
 Result<StudySpec> studySpecFromJson(const std::string& text)
 {
-    const json j = json::parse(text, nullptr, false);
+    const json j = parseJsonTextOrDiscarded<json>(text);
     // json::value() throws when the key holds another type: "kind": [] is not a study either.
     const auto kind = j.is_object() ? j.find("kind") : j.end();
     if (kind == j.end() || !kind->is_string() || *kind != "study") return Error { "not a study definition" };

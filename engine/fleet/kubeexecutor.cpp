@@ -1,6 +1,7 @@
 #include "fleet/kubeexecutor.h"
 
 #include "common/clock.h"
+#include "common/jsontext.h"
 
 #include <algorithm>
 #include <atomic>
@@ -109,12 +110,9 @@ Status KubeExecutor::waitForPods(unsigned count, const std::atomic<bool>& stop)
         auto r = call({ "get", "pods", "-l", std::string(KUBE_RUN_LABEL) + "=" + m_options.jobName, "-o", "json" });
         if (!r) return Error { r.error() };
         if (r->exitCode != 0) return Error { "kubectl get pods: " + firstLine(r->err) };
-        Json pods;
-        try {
-            pods = Json::parse(r->out);
-        } catch (const Json::exception&) {
-            return Error { "kubectl get pods answered something that is not JSON" };
-        }
+        auto parsed = parseJsonText<Json>(r->out);
+        if (!parsed) return Error { "kubectl get pods answered something that is not JSON" };
+        const Json pods = std::move(*parsed);
         std::vector<std::string> names(count);
         unsigned running = 0;
         for (const Json& pod : pods.value("items", Json::array())) {
@@ -206,7 +204,7 @@ std::string KubeExecutor::endReason(unsigned loader)
     auto r = call({ "get", "pod", m_pods[loader], "-o", "json" });
     if (r && r->exitCode == 0) {
         try {
-            const std::string problem = podProblem(Json::parse(r->out));
+            const std::string problem = podProblem(parseJsonTextOrDiscarded<Json>(r->out));
             if (!problem.empty()) return "pod " + m_pods[loader] + ": " + problem;
         } catch (const Json::exception&) { }
     }

@@ -1,5 +1,6 @@
 #include "fleet/kubemanifest.h"
 
+#include "common/jsontext.h"
 #include "run/runcontroller.h"
 #include "wire/configcodec.h"
 
@@ -133,7 +134,7 @@ bool isScalar(const Json& j)
 
 std::string scalar(const Json& j)
 {
-    return j.dump(-1, ' ', false, Json::error_handler_t::replace);
+    return jsonText(j);
 }
 
 void emit(const Json& j, int indent, std::string& out);
@@ -197,7 +198,7 @@ Result<std::string> kubeManifestJson(const KubeOptions& options, const std::stri
 {
     auto files = podFilesOf(configJson);
     if (!files) return Error { files.error() };
-    return manifest(options, *files, loaders).dump(2);
+    return jsonText(manifest(options, *files, loaders), 2);
 }
 
 Result<std::string> kubeManifestYaml(const KubeOptions& options, const std::string& configJson, unsigned loaders)

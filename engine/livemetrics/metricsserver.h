@@ -1,6 +1,7 @@
 #pragma once
-// --metrics-listen ADDR:PORT: serves LiveMetrics on GET /metrics from a thread of its own (one
-// connection at a time, each bounded in size and time), never on a worker's thread.
+// --metrics-listen ADDR:PORT: serves LiveMetrics on GET /metrics from a thread of its own, never
+// on a worker's thread: one poll loop over non-blocking sockets, every connection served side by
+// side and bounded in size and time, so no peer that connects and stays silent delays a scrape.
 //
 //   MetricsServer server(labels);
 //   if (auto st = server.listen("127.0.0.1:9464"); !st) { ... }   // before the run
@@ -17,6 +18,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace wb {
 
@@ -43,8 +45,11 @@ public:
     uint64_t scrapes() const { return m_scrapes.load(); }
 
 private:
+    struct Peer;
     void serve();
-    void answer(int fd);
+    void accept(std::vector<Peer>& peers);
+    void progress(Peer& peer);
+    void answer(Peer& peer);
 
     LiveMetrics m_metrics;
     int m_listenFd = -1;

@@ -1,5 +1,7 @@
 #include "metrics/exposition.h"
 
+#include "common/text.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -52,7 +54,10 @@ std::string_view takeToken(std::string_view& s)
 }
 
 /// A quoted string with the format's escapes (\\, \", \n); s starts at the opening quote.
-/// Returns false when it does not end on this line or is longer than maxBytes.
+/// Returns false when it does not end on this line or is longer than maxBytes. The text is
+/// made valid UTF-8 here, where it enters (common/text.h): both formats say label values are
+/// UTF-8, Prometheus refuses a scrape that breaks that, and a name that is not would reach
+/// every JSON writer, the session and the terminal.
 bool takeQuoted(std::string_view& s, size_t maxBytes, std::string& out)
 {
     out.clear();
@@ -69,6 +74,7 @@ bool takeQuoted(std::string_view& s, size_t maxBytes, std::string& out)
     }
     if (i == s.size()) return false;
     s.remove_prefix(i + 1);
+    if (!isValidUtf8(out)) out = validUtf8(out);
     return true;
 }
 

@@ -1,9 +1,11 @@
 #include "metrics/presets.h"
 
+#include "common/userpattern.h"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <regex>
+#include <optional>
 
 namespace wb {
 
@@ -148,25 +150,43 @@ std::span<const MetricPreset> metricPresets()
     return PRESETS;
 }
 
+namespace {
+
+// shows() asks the patterns once per sample name. An endpoint that prints new names at every
+// scrape (a broad --scrape-metric such as '.*' keeps them all) grew the cache by each scrape's
+// names, without end; past this many, as many as a scrape keeps samples, it starts over.
+constexpr size_t MAX_SHOWN_CACHE = 20'000;
+
+// Our own patterns: they compile.
+UserPattern ownPattern(const std::string& pattern)
+{
+    return *UserPattern::compile(pattern);
+}
+
+} // namespace
+
 struct MetricSelection::Impl
 {
-    std::regex user;
-    bool hasUser = false;
-    std::regex presetKept { presetsPattern(true) };
-    std::regex presetShown { presetsPattern(false) };
-    mutable std::unordered_map<std::string, bool> shownCache; ///< by sample name
-    std::vector<std::regex> each; ///< per preset: shown or consumed
+    std::optional<UserPattern> user;
+    UserPattern presetKept = ownPattern(presetsPattern(true));
+    UserPattern presetShown = ownPattern(presetsPattern(false));
+    mutable std::unordered_map<std::string, bool> shownCache; ///< by sample name, at most MAX_SHOWN_CACHE
+    std::vector<UserPattern> each; ///< per preset: shown or consumed
+
+    bool userMatches(std::string_view family, std::string_view name) const
+    {
+        return user && (user->fullMatch(family) || user->fullMatch(name));
+    }
 };
 
 MetricSelection::MetricSelection(const std::string& metricRegex)
     : m_impl(std::make_unique<Impl>())
 {
     for (const MetricPreset& p : PRESETS)
-        m_impl->each.emplace_back(std::string(p.shown) + (*p.shown ? "|" : "") + p.consumed);
-    if (!metricRegex.empty()) {
-        m_impl->user = std::regex(metricRegex, std::regex::ECMAScript | std::regex::optimize);
-        m_impl->hasUser = true;
-    }
+        m_impl->each.push_back(ownPattern(std::string(p.shown) + (*p.shown ? "|" : "") + p.consumed));
+    // Checked by ScrapeSpec::validate; one that does not compile keeps the presets' only.
+    if (!metricRegex.empty())
+        if (auto user = UserPattern::compile(metricRegex)) m_impl->user = std::move(*user);
 }
 
 MetricSelection::~MetricSelection() = default;
@@ -175,28 +195,30 @@ MetricSelection& MetricSelection::operator=(MetricSelection&&) noexcept = defaul
 
 bool MetricSelection::keeps(std::string_view family, std::string_view name) const
 {
-    const std::string f(family), n(name);
-    if (m_impl->hasUser && (std::regex_match(f, m_impl->user) || std::regex_match(n, m_impl->user))) return true;
-    return std::regex_match(f, m_impl->presetKept) || std::regex_match(n, m_impl->presetKept);
+    return m_impl->userMatches(family, name) || m_impl->presetKept.fullMatch(family)
+        || m_impl->presetKept.fullMatch(name);
 }
 
 bool MetricSelection::shows(const MetricSample& sample) const
 {
     auto it = m_impl->shownCache.find(sample.name);
     if (it != m_impl->shownCache.end()) return it->second;
-    const bool user = m_impl->hasUser
-        && (std::regex_match(sample.family, m_impl->user) || std::regex_match(sample.name, m_impl->user));
-    const bool shown = user || std::regex_match(sample.family, m_impl->presetShown)
-        || std::regex_match(sample.name, m_impl->presetShown);
+    const bool shown = m_impl->userMatches(sample.family, sample.name) || m_impl->presetShown.fullMatch(sample.family)
+        || m_impl->presetShown.fullMatch(sample.name);
+    if (m_impl->shownCache.size() >= MAX_SHOWN_CACHE) m_impl->shownCache.clear();
     m_impl->shownCache.emplace(sample.name, shown);
     return shown;
+}
+
+size_t MetricSelection::cachedNames() const
+{
+    return m_impl->shownCache.size();
 }
 
 const char* MetricSelection::presetOf(const MetricSample& sample) const
 {
     for (size_t i = 0; i < m_impl->each.size(); ++i)
-        if (std::regex_match(sample.family, m_impl->each[i]) || std::regex_match(sample.name, m_impl->each[i]))
-            return PRESETS[i].name;
+        if (m_impl->each[i].fullMatch(sample.family) || m_impl->each[i].fullMatch(sample.name)) return PRESETS[i].name;
     return nullptr;
 }
 

@@ -48,6 +48,8 @@ public:
     bool keeps(std::string_view family, std::string_view name) const;
     /// Given the generic derivation (rates, values, quantiles).
     bool shows(const MetricSample& sample) const;
+    /// Sample names whose answer shows() remembers: at most as many as a scrape keeps samples.
+    size_t cachedNames() const;
     /// The name of the preset that reads or shows this sample's family, or nullptr.
     const char* presetOf(const MetricSample& sample) const;
     /// The window's values: the generic ones of the shown samples, then the presets'.

@@ -1,5 +1,6 @@
 #include "metrics/scraperecord.h"
 
+#include "common/userpattern.h"
 #include "http/url.h"
 
 #include <algorithm>
@@ -7,7 +8,6 @@
 #include <climits>
 #include <cstdint>
 #include <nlohmann/json.hpp>
-#include <regex>
 #include <set>
 
 namespace wb {
@@ -96,13 +96,9 @@ Status ScrapeSpec::validate() const
             return Error { "two scrape endpoints are named '" + e.name + "': label them NAME=URL" };
         if (auto url = parseUrl(e.url); !url) return Error { "scrape endpoint '" + e.name + "': " + url.error() };
     }
-    if (!metricRegex.empty()) {
-        try {
-            std::regex re(metricRegex, std::regex::ECMAScript);
-        } catch (const std::regex_error& error) {
-            return Error { "--scrape-metric '" + metricRegex + "' is not a regular expression: " + error.what() };
-        }
-    }
+    if (!metricRegex.empty())
+        if (auto pattern = UserPattern::compile(metricRegex); !pattern)
+            return Error { "--scrape-metric " + userPatternError(metricRegex, pattern.error()) };
     if (!metricRegex.empty() && endpoints.empty()) return Error { "--scrape-metric needs --scrape" };
     return {};
 }

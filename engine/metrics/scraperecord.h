@@ -46,8 +46,9 @@ struct ScrapeEndpoint
 struct ScrapeSpec
 {
     std::vector<ScrapeEndpoint> endpoints;
-    /// A regular expression (ECMAScript, matching the whole metric or family name, as Prometheus'
-    /// relabelling does) of the series to keep besides the presets'; "" keeps the presets' only.
+    /// A regular expression (RE2 syntax, as Prometheus' own, matching the whole metric or family
+    /// name, as its relabelling does) of the series to keep besides the presets'; "" keeps the
+    /// presets' only.
     std::string metricRegex;
 
     bool enabled() const { return !endpoints.empty(); }

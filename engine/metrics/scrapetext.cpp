@@ -1,5 +1,7 @@
 #include "metrics/scrapetext.h"
 
+#include "common/text.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <limits>
@@ -13,17 +15,6 @@ std::string number(double v)
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.4g", v);
     return buf;
-}
-
-std::string csvField(const std::string& s)
-{
-    if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-    std::string out = "\"";
-    for (char c : s) {
-        if (c == '"') out += '"';
-        out += c;
-    }
-    return out + "\"";
 }
 
 } // namespace

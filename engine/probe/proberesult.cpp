@@ -1,5 +1,6 @@
 #include "probe/proberesult.h"
 
+#include "common/jsontext.h"
 #include "http/fieldtext.h"
 
 #include <algorithm>
@@ -140,7 +141,7 @@ nlohmann::ordered_json ProbeResult::toJson() const
 
 std::string ProbeResult::toJsonText() const
 {
-    return toJson().dump(-1, ' ', false, Json::error_handler_t::replace);
+    return jsonText(toJson());
 }
 
 Result<ProbeResult> ProbeResult::fromJson(const nlohmann::ordered_json& j)
@@ -202,9 +203,9 @@ Result<ProbeResult> ProbeResult::fromJson(const nlohmann::ordered_json& j)
 
 Result<ProbeResult> ProbeResult::fromJsonText(const std::string& text)
 {
-    Json j = Json::parse(text, nullptr, false);
-    if (j.is_discarded()) return Error { "probe result: not valid JSON" };
-    return fromJson(j);
+    auto j = parseJsonText<Json>(text);
+    if (!j) return Error { "probe result: not valid JSON (" + j.error() + ")" };
+    return fromJson(*j);
 }
 
 ProbeSummary summarize(const std::vector<ProbeResult>& probes)

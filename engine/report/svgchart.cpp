@@ -1,5 +1,7 @@
 #include "report/svgchart.h"
 
+#include "common/text.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -104,7 +106,13 @@ std::string xmlEscape(const std::string& text)
 {
     std::string out;
     out.reserve(text.size());
-    for (char c : text) {
+    for (const char c : validUtf8(text)) {
+        // XML 1.0 has no way to write the C0 controls but tab and line breaks, not even as
+        // references (an SVG saved with one does not open): they become U+FFFD like bad UTF-8.
+        if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r') {
+            out += REPLACEMENT_CHARACTER;
+            continue;
+        }
         switch (c) {
         case '&':
             out += "&amp;";

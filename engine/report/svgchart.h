@@ -11,7 +11,8 @@
 
 namespace wb {
 
-/// Text for XML and HTML: & < > " ' escaped (element content and attribute values alike).
+/// Text for XML and HTML: valid UTF-8 (common/text.h), the C0 controls XML cannot hold
+/// replaced like bad bytes, & < > " ' escaped (element content and attribute values alike).
 std::string xmlEscape(const std::string& text);
 
 struct SvgPoint

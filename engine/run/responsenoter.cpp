@@ -96,7 +96,7 @@ ResponseNoter::ResponseNoter(const BackendFrom& backends, const UpstreamTimeFrom
 {
     // Checked by parseBackendFrom already; compiled once per worker.
     if (m_backends.source == BackendFrom::Source::BodyRegex)
-        m_regex = std::make_unique<std::regex>(m_backends.name, std::regex::ECMAScript);
+        if (auto pattern = UserPattern::compile(m_backends.name)) m_regex = std::move(*pattern);
     m_names.reserve(std::min<unsigned>(m_backends.maxBackends, 64) + 1);
 }
 
@@ -117,7 +117,7 @@ void ResponseNoter::onResponse(const ObservedResponse& response)
     if (m_inner) m_inner->onResponse(response);
 }
 
-std::string ResponseNoter::nameOf(const BackendFrom& spec, const std::regex* regex, const ObservedResponse& response)
+std::string ResponseNoter::nameOf(const BackendFrom& spec, const UserPattern* regex, const ObservedResponse& response)
 {
     switch (spec.source) {
     case BackendFrom::Source::None:
@@ -132,11 +132,8 @@ std::string ResponseNoter::nameOf(const BackendFrom& spec, const std::regex* reg
         return {};
     case BackendFrom::Source::BodyRegex: {
         if (!regex) return {};
-        const std::string_view body = response.body.substr(0, BACKEND_BODY_REGEX_BYTES);
-        std::match_results<std::string_view::const_iterator> m;
-        if (!std::regex_search(body.begin(), body.end(), m, *regex)) return {};
-        const auto& group = m.size() > 1 && m[1].matched ? m[1] : m[0];
-        return labelOf(std::string_view(&*group.first, static_cast<size_t>(group.length())));
+        const auto found = regex->search(response.body.substr(0, BACKEND_BODY_REGEX_BYTES));
+        return found ? labelOf(*found) : std::string();
     }
     }
     return {};
@@ -184,7 +181,7 @@ ResponseNote ResponseNoter::note(const ObservedResponse& response)
 {
     ResponseNote note;
     if (m_backends.enabled()) {
-        std::string name = nameOf(m_backends, m_regex.get(), response);
+        std::string name = nameOf(m_backends, m_regex ? &*m_regex : nullptr, response);
         if (!name.empty()) note.backend = indexOf(std::move(name));
     }
     if (m_upstream.enabled()) note.upstreamKnown = upstreamUsOf(m_upstream, response, note.upstreamUs);

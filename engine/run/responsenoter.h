@@ -9,11 +9,11 @@
 // body only for --backend-from body (its first BACKEND_BODY_LINE_BYTES) or
 // body-regex (its first BACKEND_BODY_REGEX_BYTES), and never past that.
 
+#include "common/userpattern.h"
 #include "run/responsenotes.h"
 #include "run/responseobserver.h"
 
-#include <memory>
-#include <regex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -38,7 +38,7 @@ public:
     bool overflowed() const { return m_overflowed; }
 
     /// The backend name a response gives under `spec` ("" when it gives none): exposed for tests.
-    static std::string nameOf(const BackendFrom& spec, const std::regex* regex, const ObservedResponse& response);
+    static std::string nameOf(const BackendFrom& spec, const UserPattern* regex, const ObservedResponse& response);
     /// The upstream time a response gives under `spec`, in microseconds (false when it gives none).
     static bool upstreamUsOf(const UpstreamTimeFrom& spec, const ObservedResponse& response, uint64_t& us);
 
@@ -48,7 +48,7 @@ private:
     BackendFrom m_backends;
     UpstreamTimeFrom m_upstream;
     ResponseObserver* m_inner;
-    std::unique_ptr<std::regex> m_regex;
+    std::optional<UserPattern> m_regex;
     std::vector<std::string> m_names;
     std::unordered_map<std::string, uint16_t> m_index;
     bool m_overflowed = false;

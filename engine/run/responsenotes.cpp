@@ -1,7 +1,8 @@
 #include "run/responsenotes.h"
 
+#include "common/userpattern.h"
+
 #include <fmt/format.h>
-#include <regex>
 
 namespace wb {
 
@@ -37,12 +38,8 @@ Result<BackendFrom> parseBackendFrom(const std::string& text)
         spec.source = BackendFrom::Source::BodyRegex;
         spec.name = text.substr(11);
         if (spec.name.empty()) return Error { "--backend-from body-regex:RE needs a regular expression" };
-        try {
-            std::regex re(spec.name, std::regex::ECMAScript);
-        } catch (const std::regex_error& e) {
-            return Error { fmt::format(
-                "--backend-from body-regex: '{}' is not a regular expression ({})", spec.name, e.what()) };
-        }
+        if (auto pattern = UserPattern::compile(spec.name); !pattern)
+            return Error { "--backend-from body-regex: " + userPatternError(spec.name, pattern.error()) };
         return spec;
     }
     return Error { fmt::format("--backend-from must be 'body', 'header:NAME' or 'body-regex:RE', not '{}'", text) };

@@ -22,7 +22,7 @@ struct BackendFrom
         BodyRegex, ///< the first capture group (or the whole match) of `name` in the body
     };
     Source source = Source::None;
-    std::string name; ///< the header field's name, or the regular expression (ECMAScript)
+    std::string name; ///< the header field's name, or the regular expression (RE2 syntax, common/userpattern.h)
     unsigned maxBackends = DEFAULT_MAX_BACKENDS; ///< distinct names kept; the rest is OTHER_BACKEND
 
     bool enabled() const { return source != Source::None; }

@@ -90,17 +90,6 @@ void addHistogramSpectrum(std::string& out, int64_t runId, const char* kind, con
 
 } // namespace
 
-std::string csvField(const std::string& text)
-{
-    if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
-    std::string out = "\"";
-    for (char c : text) {
-        if (c == '"') out += '"';
-        out += c;
-    }
-    return out + "\"";
-}
-
 std::string csvRow(const std::vector<std::string>& fields)
 {
     std::string out;

@@ -5,6 +5,7 @@
 // unknown value is an empty field. Every table but `runs` starts with run_id,
 // so several runs can go into one file side by side.
 
+#include "common/text.h" // csvField: one field, valid UTF-8, quoted when it must be
 #include "store/sessiontypes.h"
 
 #include <string>
@@ -12,8 +13,6 @@
 
 namespace wb {
 
-/// One field, quoted when it must be.
-std::string csvField(const std::string& text);
 /// Fields joined with ',' and a line end.
 std::string csvRow(const std::vector<std::string>& fields);
 /// Shortest decimal that reads back as the same double; "" for NaN.

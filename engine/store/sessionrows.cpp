@@ -1,5 +1,6 @@
 #include "store/sessionrows.h"
 
+#include "common/jsontext.h"
 #include "store/sqldatabase.h"
 #include "wire/configcodec.h"
 #include "wire/intervalcodec.h"
@@ -193,8 +194,8 @@ RunTotals readTotals(const SqlStatement& q, int& column)
         if (parsed) t.quic = *parsed;
     }
     if (const std::string facts = q.text(column++); !facts.empty()) {
-        auto parsed = wireGuarded(
-            [&] { return connectionFactsFromJson(parseWireJson(facts)); }, "runs.connection_facts: ");
+        auto parsed
+            = wireGuarded([&] { return connectionFactsFromJson(parseWireJson(facts)); }, "runs.connection_facts: ");
         if (parsed) t.connections = *parsed;
     }
     return t;
@@ -353,13 +354,13 @@ std::string statusCodesToJson(const std::vector<std::pair<int, uint64_t>>& codes
     nlohmann::ordered_json j = nlohmann::ordered_json::object();
     for (const auto& [code, count] : codes)
         j[std::to_string(code)] = count;
-    return j.dump();
+    return jsonText(j);
 }
 
 std::vector<std::pair<int, uint64_t>> statusCodesFromJson(const std::string& json)
 {
     std::map<int, uint64_t> codes;
-    const auto j = nlohmann::json::parse(json, nullptr, false);
+    const auto j = parseJsonTextOrDiscarded<nlohmann::json>(json);
     if (!j.is_object()) return {};
     for (const auto& [key, value] : j.items()) {
         if (!value.is_number_unsigned()) continue;

@@ -2,6 +2,7 @@
 // (schema version 14). Written once when the run ends (SessionRecorder), read by the reports,
 // export and the GUI.
 
+#include "common/jsontext.h"
 #include "metrics/scraperecord.h"
 #include "store/sessionstore.h"
 #include "store/sqldatabase.h"
@@ -33,7 +34,7 @@ Status SessionStore::saveScrape(int64_t runId, const ScrapeRecord& record)
                 .bind(s.url)
                 .bind(s.scrapes)
                 .bind(s.failures)
-                .bind(nlohmann::json(s.warnings).dump())
+                .bind(jsonText(nlohmann::json(s.warnings)))
                 .bind(record.metricRegex);
             e.run();
         }
@@ -68,7 +69,7 @@ Result<ScrapeRecord> SessionStore::scrapeOf(int64_t runId)
             s.url = e.text(1);
             s.scrapes = static_cast<unsigned>(e.int64(2));
             s.failures = static_cast<unsigned>(e.int64(3));
-            const nlohmann::json warnings = nlohmann::json::parse(e.text(4), nullptr, false);
+            const auto warnings = parseJsonTextOrDiscarded<nlohmann::json>(e.text(4));
             if (warnings.is_array())
                 for (const nlohmann::json& w : warnings)
                     if (w.is_string()) s.warnings.push_back(w.get<std::string>());

@@ -3,6 +3,7 @@
 
 #include "store/sessionstore.h"
 
+#include "common/jsontext.h"
 #include "store/sessionrows.h"
 #include "store/sqldatabase.h"
 #include "store/sqlfailure.h"
@@ -21,13 +22,13 @@ constexpr char TARGET_COLUMNS[]
 
 std::string scriptArgsToJson(const std::vector<std::string>& args)
 {
-    return nlohmann::json(args).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    return jsonText(nlohmann::json(args));
 }
 
 std::vector<std::string> scriptArgsFromJson(const std::string& text)
 {
     std::vector<std::string> out;
-    const auto j = nlohmann::json::parse(text, nullptr, false);
+    const auto j = parseJsonTextOrDiscarded<nlohmann::json>(text);
     if (j.is_array())
         for (const auto& a : j)
             if (a.is_string()) out.push_back(a.get<std::string>());
@@ -37,14 +38,14 @@ std::vector<std::string> scriptArgsFromJson(const std::string& text)
 // A target's scrape settings as the column keeps them: '' for none.
 std::string scrapeText(const ScrapeSpec& spec)
 {
-    return spec.enabled() ? scrapeSpecToJson(spec).dump() : std::string();
+    return spec.enabled() ? jsonText(scrapeSpecToJson(spec)) : std::string();
 }
 
 // What another build wrote that this one cannot read is dropped rather than failing the target.
 ScrapeSpec scrapeOfText(const std::string& text)
 {
     if (text.empty()) return {};
-    const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+    const auto j = parseJsonTextOrDiscarded<nlohmann::json>(text);
     auto spec = scrapeSpecFromJson(j);
     return spec ? *spec : ScrapeSpec {};
 }

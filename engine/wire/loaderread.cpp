@@ -122,7 +122,7 @@ Result<LoaderDocument> parseLoaderDocument(std::string_view content, const std::
     const std::string_view firstLine
         = content.substr(first, eol == std::string_view::npos ? content.size() - first : eol - first);
     if (firstLine.find("\"event\"") == std::string_view::npos)
-        return wireGuarded([&] { return documentOf(Json::parse(content)); }, where);
+        return wireGuarded([&] { return documentOf(parseWireJson(content)); }, where);
 
     LoaderDocument d;
     bool started = false;

@@ -26,7 +26,7 @@ WireJson loaderIdentityToJson(const LoaderIdentity& id)
     WireJson j { { "index", id.index }, { "count", id.count }, { "host", id.host }, { "clock", id.clock },
         { "requested_start_unix_us", id.requestedStartUnixUs } };
     // Our own configuration text (runConfigToJson), so parsing it back cannot fail.
-    j["config"] = id.wholeConfigJson.empty() ? WireJson::object() : WireJson::parse(id.wholeConfigJson);
+    j["config"] = id.wholeConfigJson.empty() ? WireJson::object() : parseWireJson(id.wholeConfigJson);
     return j;
 }
 

@@ -1,6 +1,7 @@
 #include "wire/wirejson.h"
 
 #include "common/jsonint.h"
+#include "common/jsontext.h"
 #include "stats/hdrcodec.h"
 
 #include <fmt/format.h>
@@ -9,20 +10,20 @@ namespace wb {
 
 WireJson parseWireJson(std::string_view text)
 {
-    // The parser itself is iterative; the bound protects whatever walks the tree recursively
-    // afterwards (dump(), comparisons), and no format of ours nests anywhere near it.
-    const WireJson::parser_callback_t bound = [](int depth, WireJson::parse_event_t, WireJson&) {
-        if (depth > WIRE_MAX_DEPTH) throw WireError { fmt::format("nested deeper than {} levels", WIRE_MAX_DEPTH) };
-        return true;
-    };
-    return WireJson::parse(text.begin(), text.end(), bound);
+    // The bound protects whatever walks the tree recursively afterwards (dump(), comparisons);
+    // no format of ours nests anywhere near it.
+    if (!jsonDepthWithin(text, WIRE_MAX_DEPTH))
+        throw WireError { fmt::format("nested deeper than {} levels", WIRE_MAX_DEPTH) };
+    auto parsed = parseJsonText<WireJson>(text, WIRE_MAX_DEPTH);
+    if (!parsed) throw WireError { "malformed JSON (" + parsed.error() + ")" };
+    return std::move(*parsed);
 }
 
 std::string dumpWireJson(const WireJson& j, int indent)
 {
     // Bytes that must travel exactly (bodies, header values) are base64 when not UTF-8, so only
     // human text (an error message from a peer) can meet the replacement here.
-    return j.dump(indent, ' ', false, WireJson::error_handler_t::replace);
+    return jsonText(j, indent);
 }
 
 const WireJson& wireMember(const WireJson& j, const char* key)

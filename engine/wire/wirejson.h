@@ -25,7 +25,7 @@ using WireJson = nlohmann::ordered_json;
 /// A sentence naming what is wrong with the document (common/jsonfield.h's typed readers throw it too).
 using WireError = JsonFieldError;
 
-/// Nesting deeper than this is refused while parsing: a run configuration or a loader line
+/// Nesting deeper than this is refused before parsing: a run configuration or a loader line
 /// is at most 6 deep, and a deep enough document overflows the stack of a recursive writer.
 constexpr int WIRE_MAX_DEPTH = 32;
 

@@ -6,9 +6,13 @@
 //     with a known method, a positive finite weight, valid headers, the one
 //     origin, and a label that is its method and target;
 //   - the same text with CRLF line ends reads the same, and with a blank line
-//     on top it reads the same one line further down.
+//     on top it reads the same one line further down;
+//   - the text as the second line of a JSON Lines mix, inside more levels of arrays than any
+//     JSON of ours nests, is refused in one line that says so (the message quotes the value:
+//     a deep one once overflowed the stack of the writer building it), whatever the text.
 // A violation traps.
 
+#include "common/jsontext.h"
 #include "parse/requestmix.h"
 
 #include <cmath>
@@ -104,5 +108,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     const auto shifted = wb::parseRequestMix("\n" + text, NAME, BASE_DIR);
     check(shifted.ok() == mix.ok());
     if (mix) check(sameEntries(*mix, *shifted, 1));
+
+    if (text.find('\n') == std::string::npos && text.find('\r') == std::string::npos) {
+        const std::string levels(wb::JSON_MAX_DEPTH + 1, '[');
+        const auto deep = wb::parseRequestMix(
+            "{\"url\": \"http://a/\"}\n" + levels + text + std::string(levels.size(), ']') + "\n", NAME, BASE_DIR);
+        check(!deep.ok());
+        check(deep.error() == NAME + ":2: invalid JSON: nested deeper than 64 levels");
+    }
     return 0;
 }

@@ -134,7 +134,7 @@ ProcessResult runProcess(const std::vector<std::string>& argv, int timeoutMs)
     rusage usage {};
     ::wait4(pid, &status, 0, &usage);
     result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    result.peakRssKb = usage.ru_maxrss;
+    result.peakRssKb = usage.ru_maxrss; // Linux: kilobytes
     return result;
 }
 

@@ -147,6 +147,18 @@ TEST(Exposition, EscapesAndKeys)
     EXPECT_EQ(again.samples[0].label("a"), "1\\2\n3");
 }
 
+// Both formats say label values and quoted names are UTF-8 (Prometheus refuses a scrape that
+// breaks it); ours keeps the sample and makes the text valid where it enters.
+TEST(Exposition, TextThatIsNotUtf8IsMadeValidWhereItEnters)
+{
+    const Exposition e = parseExposition("m{a=\"x\xff\x1b[2J\",\"q\xfe\"=\"1\"} 1\n{\"n\xc3\"} 2\n");
+    ASSERT_EQ(e.samples.size(), 2u);
+    EXPECT_EQ(e.samples[0].label("a"), "x\xef\xbf\xbd\x1b[2J") << "controls stay: escaped on the way out";
+    EXPECT_EQ(e.samples[0].labels[1].name, "q\xef\xbf\xbd");
+    EXPECT_EQ(e.samples[1].name, "n\xef\xbf\xbd");
+    EXPECT_EQ(e.badLines, 0u);
+}
+
 TEST(Exposition, BadLinesAreNamedAndSkipped)
 {
     std::string text = "# TYPE ok gauge\nok 1\n";
@@ -192,6 +204,26 @@ TEST(Exposition, Bounded)
     e = parseExposition("m{a=\"1\",b=\"2\",c=\"3\"} 1\n", {}, limits);
     EXPECT_TRUE(e.samples.empty());
     EXPECT_EQ(e.badLines, 1u);
+}
+
+// shows() remembers its answer per sample name. An endpoint that prints new names at every scrape
+// grew that memory without end under a broad --scrape-metric; it holds as many names as a scrape
+// keeps samples, and answers the same after starting over.
+TEST(MetricSelection, RemembersAsManyNamesAsAScrapeKeeps)
+{
+    const MetricSelection select(".*");
+    MetricSample sample;
+    for (int i = 0; i < 100'000; ++i) {
+        sample.name = sample.family = "gen_" + std::to_string(i);
+        ASSERT_TRUE(select.shows(sample));
+        ASSERT_LE(select.cachedNames(), ExpositionLimits {}.maxSamples);
+    }
+    const MetricSelection presetsOnly("");
+    sample.name = sample.family = "wrkbench_server_connections";
+    for (int i = 0; i < 3; ++i)
+        EXPECT_TRUE(presetsOnly.shows(sample));
+    sample.name = sample.family = "unrelated";
+    EXPECT_FALSE(presetsOnly.shows(sample));
 }
 
 TEST(Derive, NodeCpuBusyFromTwoRealScrapes)

@@ -326,6 +326,9 @@ TEST_F(RequestMixTest, JsonLinesRefusals)
     expectErrorAt("{\"url\": \"http://a/\"}\n{\"url\": \"http://a/\"\n", "mix.txt:2", "invalid JSON: column");
     expectErrorAt("{\"url\": \"http://a/\"}\n\nGET http://a/\n", "mix.txt:3", "invalid JSON");
     expectError("{\"url\": \"http://a/\"}\n[1]\n", "mix.txt:2: expected a JSON object, found [1]");
+    // The message quotes the value: 100,000 levels of it overflowed the stack of the writer.
+    expectError("{\"url\": \"http://a/\"}\n" + std::string(100'000, '[') + std::string(100'000, ']') + "\n",
+        "mix.txt:2: invalid JSON: nested deeper than 64 levels");
 }
 
 TEST_F(RequestMixTest, ErrorsStayOneLine)

@@ -60,7 +60,7 @@ TEST(ResponseNoter, NamesFromBodyHeaderAndRegex)
         "web-5d9f");
     EXPECT_EQ(ResponseNoter::nameOf(*parseBackendFrom("header:X-Pod"), nullptr, response(headers)), "pod-7");
     EXPECT_EQ(ResponseNoter::nameOf(*parseBackendFrom("header:X-Node"), nullptr, response(headers)), "");
-    const std::regex re("served by ([a-z0-9-]+)");
+    const UserPattern re = *UserPattern::compile("served by ([a-z0-9-]+)");
     EXPECT_EQ(ResponseNoter::nameOf(*parseBackendFrom("body-regex:served by ([a-z0-9-]+)"), &re,
                   response(headers, "<p>served by api-3</p>")),
         "api-3");

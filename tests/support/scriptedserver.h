@@ -1,8 +1,8 @@
 #pragma once
-// A tiny loopback HTTP server for probe tests: one request per connection, the
-// answer chosen by a handler from the request head, every request kept. It
-// answers what the built-in server cannot (redirects) and shows exactly what
-// the probe sent.
+// A tiny loopback HTTP server: one request per connection, the answer chosen by a
+// handler from the request head, every request kept. It answers what the built-in
+// server cannot (redirects for the probe tests; hostile metrics endpoints for the
+// scrape tests) and shows exactly what the client sent.
 
 #include <atomic>
 #include <cstring>
