@@ -36,7 +36,6 @@ struct ProcessResult
     long peakRssKb = 0; ///< the process's peak resident set size (getrusage's ru_maxrss)
     std::string out;
     std::string err;
-    long peakRssKb = 0; ///< the child's peak resident memory (memory bounds are checked by it, never by time)
 };
 
 /// Runs argv to completion (killed after timeoutMs), capturing stdout and stderr.
