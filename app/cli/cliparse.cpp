@@ -1,6 +1,7 @@
 #include "cliparse.h"
 
 #include "common/text.h"
+#include "progressline.h"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -33,6 +34,7 @@ std::vector<std::string> withOnAgentsList(std::vector<std::string> args)
 
 void printError(const std::string& message)
 {
+    ProgressLine::erase();
     std::cerr << "wrkbench-cli: error: " << message << std::endl;
 }
 
@@ -51,6 +53,7 @@ bool writeOutput(const std::string& path, const std::string& text)
 
 void printWarning(const std::string& message)
 {
+    ProgressLine::erase();
     std::cerr << "wrkbench-cli: warning: " << message << std::endl;
 }
 

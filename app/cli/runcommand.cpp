@@ -14,6 +14,7 @@
 #include "parse/requestmix.h"
 #include "parse/stageparse.h"
 #include "parse/starttime.h"
+#include "progressline.h"
 #include "record/recordedrun.h"
 #include "report/hdrlog.h"
 #include "report/jsonreport.h"
@@ -254,6 +255,9 @@ void addRunCommand(CLI::App& app, RunArgs& a)
         "--http2,--h2", a.http2, "Speak HTTP/2: h2 by ALPN over https (required), h2c with prior knowledge over http");
     run->add_flag(
         "--http3,--h3", a.http3, "Speak HTTP/3 over QUIC (UDP, TLS 1.3 inside QUIC): https:// URLs only, h3 by ALPN");
+    run->add_flag("--quiet,-q", a.quiet,
+        "No progress line: on a terminal, stderr otherwise shows elapsed time, req/s, p50/p99, errors and non-2xx "
+        "of the last interval while the run goes (never when stderr is a file or a pipe)");
     run->add_option("--json", a.jsonPath, "Write the result as JSON to FILE ('-' for stdout)");
     run->add_option("--hdr-log", a.hdrLogPath,
         "Write an HdrHistogram interval log to FILE as the intervals arrive (HistogramLogWriter's format; "
@@ -527,6 +531,9 @@ int runCommand(const RunArgs& a)
     RecordedRun run(runConfig, options);
     HeaderPrinter header(text);
     run.addObserver(&header);
+    // A loader of a fleet (--shard) is watched by its coordinator, not a person.
+    ProgressLine progress(!a.quiet && !identity);
+    run.addObserver(&progress);
     if (hdrLog) run.addObserver(hdrLog.get());
     if (metrics) run.addObserver(&metrics->metrics());
 
@@ -551,6 +558,7 @@ int runCommand(const RunArgs& a)
         return 1;
     }
     const RunResult& result = *out.result;
+    ProgressLine::erase();
     text << formatRunReport(result, TextReportOptions { a.latency }) << formatScrapeText(out.scrape) << std::flush;
     // A scraper whose last scrape came before the end gets the final figures (a pod that exits
     // at once would leave them unscraped).
