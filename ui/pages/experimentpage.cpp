@@ -103,7 +103,8 @@ ExperimentPage::ExperimentPage(QWidget* parent)
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setStretchLastSection(true);
-    m_table->setWordWrap(false);
+    m_table->setWordWrap(true);
+    m_table->setTextElideMode(Qt::ElideNone);
 
     m_buildButton->setObjectName(QStringLiteral("newExperimentButton"));
     m_buildButton->setToolTip(tr("Build a plan here: targets, load levels, repetitions, SLOs"));
@@ -458,6 +459,11 @@ void ExperimentPage::loadResults()
     m_pooled->setVisible(!pooled.isEmpty());
     m_results->setResults(std::move(*results));
     m_table->resizeColumnsToContents();
+    // A long verdict wraps in its cell, whole, instead of widening the table past the window.
+    constexpr int VERDICT_MAX_PX = 360;
+    if (m_table->columnWidth(ExperimentResultsModel::VerdictColumn) > VERDICT_MAX_PX)
+        m_table->setColumnWidth(ExperimentResultsModel::VerdictColumn, VERDICT_MAX_PX);
+    m_table->resizeRowsToContents();
 }
 
 void ExperimentPage::updateButtons()
