@@ -9,8 +9,9 @@
 # probe's question, Esc (Cancel) sends nothing. Ctrl+Shift+N opens the plan editor on a
 # template, Esc closes it. Ctrl+Q quits cleanly.
 #
-#   tests/ui/e2e-xvfb.sh [BUILD_DIR] [--screenshots DIR]
+#   tests/ui/e2e-xvfb.sh [BUILD_DIR] [--screenshots DIR] [--size WxH]
 #   tests/ui/e2e-xvfb.sh build --screenshots docs/screenshots   # refresh the docs' pictures
+#   tests/ui/e2e-xvfb.sh build --screenshots /tmp/narrow --size 1024x700   # a small laptop screen
 #
 # With --screenshots, each main view is saved as PNG (ImageMagick `import`).
 # Exit status: 0 passed, 1 failed, 77 skipped (Xvfb, xdotool or import missing).
@@ -18,9 +19,11 @@ set -euo pipefail
 
 build=build
 shots=
+size=
 while [ $# -gt 0 ]; do
     case "$1" in
     --screenshots) shots=$(realpath -m "$2"); shift 2 ;;
+    --size) size=$2; shift 2 ;;
     *) build=$1; shift ;;
     esac
 done
@@ -91,6 +94,11 @@ gui_pid=$!
 pids+=($gui_pid)
 window=$(xdotool search --sync --onlyvisible --name "default.wrkbench — wrkbench" | head -1)
 [ -n "$window" ] || fail "no main window"
+if [ -n "$size" ]; then
+    xdotool windowsize --sync "$window" "${size%x*}" "${size#*x}"
+    got=$(xdotool getwindowgeometry "$window" | sed -n 's/.*Geometry: //p')
+    [ "$got" = "$size" ] || fail "the window is $got, not $size: something asks more room than that"
+fi
 [ -f "$session" ] || fail "the default session $session was not created"
 "$cli" runs --db "$session" >/dev/null || fail "the default session is not readable by wrkbench-cli"
 shot start
