@@ -74,6 +74,11 @@ shot() { # name [window id, default the main window]
     sleep 0.6 # let the last repaint land
     import -window "${2:-$window}" "$shots/$1.png"
     step "screenshot $shots/$1.png"
+    if [ -n "$size" ] && [ -z "${2:-}" ]; then
+        local got
+        got=$(xdotool getwindowgeometry "$window" | sed -n 's/.*Geometry: //p')
+        [ "$got" = "$size" ] || fail "$1: the window grew to $got (from $size): something asks more room"
+    fi
 }
 key() { xdotool windowfocus --sync "$window" 2>/dev/null || true; xdotool key --clearmodifiers "$@"; }
 # serve_port LOG: the port `wrkbench-cli serve --port 0` reports in LOG (waits up to 30 s).

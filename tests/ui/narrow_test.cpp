@@ -56,7 +56,9 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QApplication::processEvents();
         QVERIFY2(w.minimumSizeHint().width() <= 1024, qPrintable(QString::number(w.minimumSizeHint().width())));
+        QVERIFY2(w.minimumSizeHint().height() <= 700, qPrintable(QString::number(w.minimumSizeHint().height())));
         QCOMPARE(w.width(), 1024);
+        QCOMPARE(w.height(), 700);
         QVERIFY2(w.statusBar()->minimumSizeHint().width() <= 1024,
             qPrintable(QString::number(w.statusBar()->minimumSizeHint().width())));
         QTabWidget* pages = tabs(w);

@@ -139,6 +139,9 @@ ExperimentPage::ExperimentPage(QWidget* parent)
     topLayout->addWidget(m_progressLabel);
 
     auto* exports = new QHBoxLayout;
+    // The summary wraps beside the export buttons: its one line would hold the window wider.
+    m_summary->setWordWrap(true);
+    m_summary->setMinimumWidth(120);
     exports->addWidget(m_summary, 1);
     exports->addWidget(m_csvButton);
     exports->addWidget(m_chartsButton);

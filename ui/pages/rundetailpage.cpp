@@ -201,9 +201,11 @@ RunDetailPage::RunDetailPage(RunData data, QWidget* parent)
     leftLayout->addWidget(m_metrics, 1);
     split->addWidget(left);
     split->addWidget(tabs);
-    split->setStretchFactor(0, 2);
+    // Half and half: the tables hold URLs, headers and the Backends and Front door tabs, which a
+    // third of a small window cut (URLs on three lines, tabs behind scroll arrows).
+    split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
-    split->setSizes({ 2000, 900 }); // charts about two thirds, whatever the tables' size hints
+    split->setSizes({ 1000, 1000 });
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 6, 8, 6);
