@@ -1,4 +1,4 @@
-// Behind the front door in the window (issue #31), against real runs: the built-in server
+// Behind the front door in the window, against real runs: the built-in server
 // answering as named backends with Envoy's upstream-time header (serve --backends
 // --upstream-time-header), and nginx balancing over built-in servers for a backend that
 // vanishes. What the Backends and Front door tabs, the front-door chart, the Live strip and

@@ -577,7 +577,7 @@ private slots:
         setTagChangeHandler(nullptr);
     }
 
-    // Issue 16: "Study from selected runs…" builds the container study from the imported
+    // "Study from selected runs…" builds the container study from the imported
     // reference log, and the Experiments tab shows it with its own verdicts.
     void studyFromSelectedRunsAppearsInTheExperimentsTab()
     {

@@ -1,4 +1,4 @@
-// What the window says is true and whole (issue #33): Help lists the keyboard shortcuts the
+// What the window says is true and whole: Help lists the keyboard shortcuts the
 // actions really have and leads to the documentation; run details show every value whole (a
 // long URL, the connection phases, the per-thread figures wrap in their cells, never cut off)
 // and the request headers; Compare's configuration rows include the headers; a stopped run says
