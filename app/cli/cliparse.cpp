@@ -1,6 +1,7 @@
 #include "cliparse.h"
 
 #include "common/text.h"
+#include "exitcode.h"
 #include "progressline.h"
 
 #include <CLI/CLI.hpp>
@@ -73,7 +74,7 @@ int parseOrExit(CLI::App& app, std::vector<std::string> args)
         std::string what = e.what();
         if (!what.empty() && what.back() == '\n') what.pop_back();
         printError(what + " (see 'wrkbench-cli --help')");
-        return 2;
+        return EXIT_USAGE;
     }
     return -1;
 }
