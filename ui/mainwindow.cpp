@@ -336,7 +336,9 @@ void MainWindow::updateActions()
         why = tr("the load profile has a field in red");
     m_runAction->setToolTip(why.isEmpty() ? tr("Run the selected target with the current profile (F5, Ctrl+R)")
                                           : tr("Run (disabled: %1)").arg(why));
+    m_runDisabledWhy = why;
     m_saveAsAction->setEnabled(m_doc != nullptr);
+    updateHint(); // the hint promises F5 only while Run is enabled
 }
 
 void MainWindow::updateHint()
@@ -354,7 +356,9 @@ void MainWindow::updateHint()
         QStringLiteral("<span style='color:%1'>●</span> %2").arg(colorForTarget(t->id).name(), name.toHtmlEscaped()));
     if (idle)
         m_live->showSelected(name, colorForTarget(t->id),
-            tr("F5 runs “%1” with %2").arg(name, describeLoad(m_profileEditor->currentProfile().load)));
+            m_runDisabledWhy.isEmpty()
+                ? tr("F5 runs “%1” with %2").arg(name, describeLoad(m_profileEditor->currentProfile().load))
+                : tr("Run is disabled: %1").arg(m_runDisabledWhy));
 }
 
 void MainWindow::showMessage(const QString& text, int timeoutMs)

@@ -144,6 +144,7 @@ private:
     QLabel* m_versionLabel = nullptr;
     QLabel* m_sessionLabel = nullptr;
     QLabel* m_lastRunLabel = nullptr; ///< the run count, then what the last run from this window did
+    QString m_runDisabledWhy; ///< why Run is disabled ("" when it is enabled), for the Live hint
 };
 
 } // namespace wb::ui

@@ -177,7 +177,11 @@ void MainWindow::buildMenus()
     run->addAction(m_stopAction);
     run->addSeparator();
     run->addAction(m_compareAction);
-    run->addAction(tr("&Add target"), QKeySequence(Qt::CTRL | Qt::Key_T), m_targets, &TargetsPanel::addTarget);
+    run->addAction(tr("&Add target"), QKeySequence(Qt::CTRL | Qt::Key_T), this, [this] {
+        // The Targets panel in front first: typing must go to the editor the user sees.
+        showDock(QStringLiteral("TargetsDock"));
+        m_targets->addTarget();
+    });
     run->addAction(tr("&Edit target"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), this, [this] {
         showDock(QStringLiteral("TargetsDock"));
         m_targets->editor()->nameEdit()->setFocus();
@@ -405,7 +409,23 @@ bool MainWindow::saveSessionAs(const QString& path, bool replace)
         showError(this, tr("Cannot save the session"), error);
         return false;
     }
-    return openSession(path, false);
+    // The copy keeps every id: the window goes on where it was (profile, target, comparison, page).
+    const qint64 profileId = m_profileEditor->currentProfile().id;
+    const qint64 targetId = m_targets->currentTargetId();
+    QList<qint64> compared;
+    for (const RunData& run : m_compare->runs())
+        compared << run.run.id;
+    const qint64 baselineId = m_compare->model()->runs().empty() ? 0 : m_compare->model()->runs().front().id;
+    const int tab = m_tabs->currentIndex();
+    if (!openSession(path, false)) return false;
+    if (profileId) selectProfile(profileId);
+    m_targets->selectTarget(targetId);
+    if (compared.size() >= 2) {
+        compareRuns(compared);
+        if (baselineId) m_compare->setBaselineRun(baselineId);
+    }
+    if (tab <= LAST_FIXED_TAB) m_tabs->setCurrentIndex(tab);
+    return true;
 }
 
 void MainWindow::exportLiveCharts()

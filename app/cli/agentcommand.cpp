@@ -2,6 +2,7 @@
 
 #include "agent/agentserver.h"
 #include "cliparse.h"
+#include "exitcode.h"
 #include "fleet/localexecutor.h"
 #include "parse/quantity.h"
 #include "report/units.h"
@@ -62,44 +63,44 @@ int agentCommand(const AgentArgs& a)
     auto allow = AllowList::parse(a.allow);
     if (!allow) {
         printError(allow.error());
-        return 2;
+        return EXIT_USAGE;
     }
     auto maxDuration = parseDurationUs(a.maxDuration);
     if (!maxDuration || *maxDuration == 0) {
         printError("--max-duration: " + (maxDuration ? std::string("must be above zero") : maxDuration.error()));
-        return 2;
+        return EXIT_USAGE;
     }
     auto headTimeout = parseDurationUs(a.headTimeout);
     if (!headTimeout || *headTimeout == 0) {
         printError("--head-timeout: " + (headTimeout ? std::string("must be above zero") : headTimeout.error()));
-        return 2;
+        return EXIT_USAGE;
     }
     auto handshakeTimeout = parseDurationUs(a.handshakeTimeout);
     if (!handshakeTimeout || *handshakeTimeout == 0) {
         printError("--handshake-timeout: "
             + (handshakeTimeout ? std::string("must be above zero") : handshakeTimeout.error()));
-        return 2;
+        return EXIT_USAGE;
     }
     auto startAhead = parseDurationUs(a.maxStartAhead);
     if (!startAhead) {
         printError("--max-start-ahead: " + startAhead.error());
-        return 2;
+        return EXIT_USAGE;
     }
     auto maxRate = parseCount(a.maxRate);
     if (!maxRate || *maxRate == 0) {
         printError("--max-rate: " + (maxRate ? std::string("must be above zero") : maxRate.error()));
-        return 2;
+        return EXIT_USAGE;
     }
     if (a.perAddress == 0 || a.maxConnections == 0 || a.maxThreads == 0) {
         printError("--max-clients-per-address, --max-connections and --max-threads must be above zero");
-        return 2;
+        return EXIT_USAGE;
     }
     std::string stateDir = a.stateDir;
     if (stateDir.empty()) {
         const char* home = std::getenv("HOME");
         if (!home || !*home) {
             printError("no HOME: give --state-dir");
-            return 2;
+            return EXIT_USAGE;
         }
         stateDir = std::string(home) + "/.wrkbench-agent";
     }
@@ -110,7 +111,7 @@ int agentCommand(const AgentArgs& a)
     auto credentials = loadOrCreateCredentials(stateDir, host);
     if (!credentials) {
         printError(credentials.error());
-        return 1;
+        return EXIT_FAILED;
     }
     AgentServerOptions options;
     options.listen = a.listen;
@@ -131,7 +132,7 @@ int agentCommand(const AgentArgs& a)
     AgentServer server(options, *credentials);
     if (auto st = server.listen(); !st) {
         printError(st.error());
-        return 1;
+        return EXIT_FAILED;
     }
     // The banner goes to stdout, flushed: scripts and tests read the address and fingerprint.
     std::cout << fmt::format("wrkbench agent {} listening on {} (TLS)\n", WB_VERSION, server.address());
@@ -154,7 +155,7 @@ int agentCommand(const AgentArgs& a)
     server.serve();
     g_agent = nullptr;
     std::cerr << "wrkbench agent: stopped\n";
-    return 0;
+    return EXIT_OK;
 }
 
 } // namespace wb::cli

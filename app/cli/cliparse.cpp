@@ -1,6 +1,8 @@
 #include "cliparse.h"
 
 #include "common/text.h"
+#include "exitcode.h"
+#include "progressline.h"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -33,6 +35,7 @@ std::vector<std::string> withOnAgentsList(std::vector<std::string> args)
 
 void printError(const std::string& message)
 {
+    ProgressLine::erase();
     std::cerr << "wrkbench-cli: error: " << message << std::endl;
 }
 
@@ -51,6 +54,7 @@ bool writeOutput(const std::string& path, const std::string& text)
 
 void printWarning(const std::string& message)
 {
+    ProgressLine::erase();
     std::cerr << "wrkbench-cli: warning: " << message << std::endl;
 }
 
@@ -70,7 +74,7 @@ int parseOrExit(CLI::App& app, std::vector<std::string> args)
         std::string what = e.what();
         if (!what.empty() && what.back() == '\n') what.pop_back();
         printError(what + " (see 'wrkbench-cli --help')");
-        return 2;
+        return EXIT_USAGE;
     }
     return -1;
 }

@@ -3,6 +3,7 @@
 #include "cliparse.h"
 #include "clisession.h"
 #include "common/clock.h"
+#include "exitcode.h"
 #include "experiment/experimentreport.h"
 #include "experiment/experimentresults.h"
 #include "experiment/experimentrunner.h"
@@ -24,9 +25,6 @@
 namespace wb::cli {
 
 namespace {
-
-constexpr int EXIT_STOPPED = 130; // 128 + SIGINT, as shells report an interrupted command
-constexpr int EXIT_SLO_FAILED = 4; // as `run`: the experiment is complete and a run failed one of the plan's SLOs
 
 ExperimentRunner* g_runner = nullptr;
 
@@ -166,23 +164,23 @@ int experimentCommand(const ExperimentArgs& a)
 {
     if (a.planPath.empty() == (a.resumeId == 0)) {
         printError("give either a plan file or --resume ID");
-        return 2;
+        return EXIT_USAGE;
     }
     if (a.dbPath.empty() && !a.check) {
         printError("--db FILE is required: every run of an experiment is stored in a session");
-        return 2;
+        return EXIT_USAGE;
     }
     std::optional<ExperimentPlan> plan;
     if (!a.planPath.empty()) {
         auto text = readTextFile(a.planPath);
         if (!text) {
             printError(text.error());
-            return 1;
+            return EXIT_FAILED;
         }
         auto parsed = parseExperimentPlan(*text);
         if (!parsed) {
             printError("'" + a.planPath + "': " + parsed.error());
-            return 1;
+            return EXIT_FAILED;
         }
         plan = std::move(*parsed);
         if (a.check) {
@@ -197,7 +195,7 @@ int experimentCommand(const ExperimentArgs& a)
             for (const ScheduledRun& p : plan->schedule())
                 std::cout << "  " << plan->levels[p.cell].label << " rep " << p.repetition + 1 << ": "
                           << plan->targets[p.target].name << "\n";
-            return 0;
+            return EXIT_OK;
         }
     }
 
@@ -206,20 +204,20 @@ int experimentCommand(const ExperimentArgs& a)
     auto store = SessionStore::open(a.dbPath, options);
     if (!store) {
         printError(store.error());
-        return 1;
+        return EXIT_FAILED;
     }
     int64_t id = a.resumeId;
     if (plan) {
         // A target that does not answer fails now, before the experiment exists.
         if (auto st = ExperimentRunner::checkTargets(*plan); !st) {
             printError(st.error());
-            return 1;
+            return EXIT_FAILED;
         }
         std::vector<std::string> warnings;
         auto created = ExperimentRunner::create(**store, *plan, &warnings);
         if (!created) {
             printError(created.error());
-            return 1;
+            return EXIT_FAILED;
         }
         for (const auto& w : warnings)
             printWarning(w);
@@ -228,22 +226,22 @@ int experimentCommand(const ExperimentArgs& a)
         auto record = (*store)->experiment(id);
         if (!record) {
             printError(record.error());
-            return 1;
+            return EXIT_FAILED;
         }
         if (record->kind == ExperimentKind::Study) {
             printError("experiment " + std::to_string(id)
                 + " is a study of stored runs: there is nothing to run or resume (experiment-report reports it)");
-            return 1;
+            return EXIT_FAILED;
         }
         auto parsed = parseExperimentPlan(record->planJson);
         if (!parsed) {
             printError("the plan of experiment " + std::to_string(id) + ": " + parsed.error());
-            return 1;
+            return EXIT_FAILED;
         }
         plan = std::move(*parsed);
         if (auto st = ExperimentRunner::checkTargets(*plan); !st) {
             printError(st.error());
-            return 1;
+            return EXIT_FAILED;
         }
     }
     auto record = (*store)->experiment(id);
@@ -261,7 +259,7 @@ int experimentCommand(const ExperimentArgs& a)
     g_runner = nullptr;
     if (!outcome) {
         printError(outcome.error());
-        return 1;
+        return EXIT_FAILED;
     }
     if (outcome->runsSkipped > 0 && outcome->runsMade == 0 && outcome->status == ExperimentStatus::Completed)
         *g_text << "Nothing to do: all " << outcome->runsTotal << " runs were already complete." << std::endl;
@@ -272,16 +270,16 @@ int experimentCommand(const ExperimentArgs& a)
         printError(outcome->error);
         std::cerr << "Fix the target, then resume: wrkbench-cli experiment --db " << a.dbPath << " --resume " << id
                   << std::endl;
-        return 1;
+        return EXIT_FAILED;
     case ExperimentStatus::Completed:
         *g_text << "Experiment " << id << " complete: " << outcome->runsTotal << " runs in '" << a.dbPath << "'"
                 << std::endl;
-        if (!reported) return 1;
+        if (!reported) return EXIT_FAILED;
         if (sloFailed) {
             *g_text << "A run failed an SLO (see the SLO columns)." << std::endl;
             return EXIT_SLO_FAILED;
         }
-        return 0;
+        return EXIT_OK;
     default:
         *g_text << "Experiment " << id << " stopped: " << outcome->runsDone << " of " << outcome->runsTotal
                 << " runs complete. Resume with: wrkbench-cli experiment --db " << a.dbPath << " --resume " << id
@@ -295,7 +293,7 @@ int experimentReportCommand(const ExperimentReportCommandArgs& a)
     auto store = openSessionToRead(a.dbPath);
     if (!store) {
         printError(store.error());
-        return 1;
+        return EXIT_FAILED;
     }
     return report(**store, a.experimentId, a.report, a.dbPath) ? 0 : 1;
 }
@@ -305,12 +303,12 @@ int experimentsCommand(const ExperimentsArgs& a)
     auto store = openSessionToRead(a.dbPath);
     if (!store) {
         printError(store.error());
-        return 1;
+        return EXIT_FAILED;
     }
     auto experiments = (*store)->experiments();
     if (!experiments) {
         printError(experiments.error());
-        return 1;
+        return EXIT_FAILED;
     }
     std::vector<std::vector<std::string>> rows { { "id", "kind", "status", "created", "runs", "name" } };
     for (const ExperimentRecord& e : *experiments) {
@@ -320,7 +318,7 @@ int experimentsCommand(const ExperimentsArgs& a)
             results ? std::to_string(results->runsDone) + "/" + std::to_string(results->runsTotal) : "?", e.name });
     }
     std::cout << textTable(rows, { false, false, false, false, false, false }) << std::flush;
-    return 0;
+    return EXIT_OK;
 }
 
 } // namespace wb::cli

@@ -1,6 +1,7 @@
 // `wrkbench-cli import`: wrk and wrk2 reports from old logs into a session.
 
 #include "cliparse.h"
+#include "exitcode.h"
 #include "import/wrkimport.h"
 #include "parse/logheadings.h"
 #include "parse/wrklog.h"
@@ -90,12 +91,12 @@ int importCommand(const ImportArgs& a)
     for (const auto& tag : a.tags)
         if (auto st = validateTag(tag); !st) {
             printError(st.error());
-            return 2;
+            return EXIT_USAGE;
         }
     auto store = SessionStore::open(a.dbPath);
     if (!store) {
         printError(store.error());
-        return 1;
+        return EXIT_FAILED;
     }
     int rc = 0;
     for (const std::string& file : a.files) {

@@ -1,6 +1,7 @@
 #include "loadercommand.h"
 
 #include "cliparse.h"
+#include "exitcode.h"
 #include "fleet/pausedloader.h"
 #include "http/requestcheck.h"
 #include "metricsoption.h"
@@ -70,7 +71,7 @@ int loaderCommand(const LoaderArgs& a)
     auto refuse = [&](const std::string& error) {
         writer.failed(error);
         printError(error);
-        return 2;
+        return EXIT_USAGE;
     };
     if (!shard) return refuse(shard.error());
     if (!a.resolve.empty()) {
@@ -145,9 +146,9 @@ int loaderCommand(const LoaderArgs& a)
     if (!out.ran()) {
         writer.failed(out.error);
         printError(out.error);
-        return 1;
+        return EXIT_FAILED;
     }
-    return 0;
+    return EXIT_OK;
 }
 
 } // namespace wb::cli

@@ -2,6 +2,7 @@
 
 #include "agentcommand.h"
 #include "cliparse.h"
+#include "exitcode.h"
 #include "experimentcommand.h"
 #include "loadercommand.h"
 #include "mergecommand.h"
@@ -58,7 +59,7 @@ int main(int argc, char** argv)
 
     if (argc < 2) {
         std::cerr << app.help();
-        return 1;
+        return EXIT_FAILED;
     }
     // wrk's `-- args`: everything after the first `--` is the script's, never an option.
     int ownArgc = argc;
@@ -88,5 +89,5 @@ int main(int argc, char** argv)
     if (app.got_subcommand("merge")) return mergeCommand(mergeArgs);
     if (app.got_subcommand("loader")) return loaderCommand(loaderArgs);
     if (app.got_subcommand("agent")) return agentCommand(agentArgs);
-    return 2;
+    return EXIT_USAGE;
 }

@@ -1,6 +1,7 @@
 #include "mergecommand.h"
 
 #include "cliparse.h"
+#include "exitcode.h"
 #include "fleet/documentmerge.h"
 #include "record/recordedrun.h"
 #include "report/jsonreport.h"
@@ -31,14 +32,14 @@ int mergeCommand(const MergeArgs& a)
         auto d = readLoaderFile(path);
         if (!d) {
             printError(d.error());
-            return 2;
+            return EXIT_USAGE;
         }
         documents.push_back(std::move(*d));
     }
     auto whole = DocumentMerge::checkTogether(documents);
     if (!whole) {
         printError(whole.error());
-        return 2;
+        return EXIT_USAGE;
     }
     std::ostream& text = a.jsonPath == "-" ? std::cerr : std::cout;
     RecordedRunOptions options;
@@ -54,7 +55,7 @@ int mergeCommand(const MergeArgs& a)
     const RecordedRunOutcome out = run.run();
     if (!out.ran()) {
         printError(out.error);
-        return 1;
+        return EXIT_FAILED;
     }
     const RunResult& result = *out.result;
     text << "Merged " << result.loaders.size() << " loaders\n" << formatRunHeader(result.config);
@@ -68,16 +69,16 @@ int mergeCommand(const MergeArgs& a)
             f << json;
             if (!f) {
                 printError("cannot write JSON report to '" + a.jsonPath + "'");
-                return 1;
+                return EXIT_FAILED;
             }
         }
     }
     if (!out.storageWarning.empty()) {
         printWarning(out.storageWarning);
-        return 3;
+        return EXIT_NOT_STORED;
     }
     if (out.runId) text << "Stored as run " << out.runId << " in '" << a.dbPath << "'" << std::endl;
-    return 0;
+    return EXIT_OK;
 }
 
 } // namespace wb::cli

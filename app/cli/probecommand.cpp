@@ -2,6 +2,7 @@
 
 #include "cliparse.h"
 #include "common/jsontext.h"
+#include "exitcode.h"
 #include "parse/quantity.h"
 #include "probe/probe.h"
 #include "probe/probetext.h"
@@ -70,17 +71,17 @@ int probeCommand(const ProbeArgs& a)
     auto options = toOptions(a);
     if (!options) {
         printError(options.error());
-        return 2;
+        return EXIT_USAGE;
     }
     auto count = parseCount(a.repeat);
     if (!count || *count == 0 || *count > MAX_REPEAT) {
         printError("repeat: expected a number from 1 to " + std::to_string(MAX_REPEAT) + ", got '" + a.repeat + "'");
-        return 2;
+        return EXIT_USAGE;
     }
     auto probes = probeRepeated(*options, static_cast<unsigned>(*count));
     if (!probes) {
         printError(probes.error());
-        return 1;
+        return EXIT_FAILED;
     }
     if (a.json) {
         nlohmann::ordered_json out;
@@ -98,7 +99,7 @@ int probeCommand(const ProbeArgs& a)
         std::cout << (probes->size() == 1 ? formatProbeText(probes->front()) : formatProbeSummaryText(*probes))
                   << std::flush;
     }
-    return 0;
+    return EXIT_OK;
 }
 
 } // namespace wb::cli

@@ -4,6 +4,7 @@
 #include "cliparse.h"
 #include "common/clock.h"
 #include "common/jsontext.h"
+#include "exitcode.h"
 #include "fleet/fleetrunner.h"
 #include "http/requestcheck.h"
 #include "metrics/scrapetext.h"
@@ -14,6 +15,7 @@
 #include "parse/requestmix.h"
 #include "parse/stageparse.h"
 #include "parse/starttime.h"
+#include "progressline.h"
 #include "record/recordedrun.h"
 #include "report/hdrlog.h"
 #include "report/jsonreport.h"
@@ -43,8 +45,6 @@ namespace wb::cli {
 namespace {
 
 std::atomic<StopSwitch*> g_stop { nullptr };
-
-constexpr int EXIT_SLO_FAILED = 4; // the run went through and an --slo threshold failed
 
 extern "C" void onInterrupt(int)
 {
@@ -254,6 +254,9 @@ void addRunCommand(CLI::App& app, RunArgs& a)
         "--http2,--h2", a.http2, "Speak HTTP/2: h2 by ALPN over https (required), h2c with prior knowledge over http");
     run->add_flag(
         "--http3,--h3", a.http3, "Speak HTTP/3 over QUIC (UDP, TLS 1.3 inside QUIC): https:// URLs only, h3 by ALPN");
+    run->add_flag("--quiet,-q", a.quiet,
+        "No progress line: on a terminal, stderr otherwise shows elapsed time, req/s, p50/p99, errors and non-2xx "
+        "of the last interval while the run goes (never when stderr is a file or a pipe)");
     run->add_option("--json", a.jsonPath, "Write the result as JSON to FILE ('-' for stdout)");
     run->add_option("--hdr-log", a.hdrLogPath,
         "Write an HdrHistogram interval log to FILE as the intervals arrive (HistogramLogWriter's format; "
@@ -332,7 +335,7 @@ int runCommand(const RunArgs& a)
     auto cfg = runConfigOf(a);
     if (!cfg) {
         printError(cfg.error());
-        return 2;
+        return EXIT_USAGE;
     }
     // -s: the script's text goes with the run; a syntax error is one line before any load.
     std::unique_ptr<ScriptRun> script;
@@ -340,37 +343,37 @@ int runCommand(const RunArgs& a)
         auto spec = readScriptFile(a.script, a.scriptArgs);
         if (!spec) {
             printError(spec.error());
-            return 2;
+            return EXIT_USAGE;
         }
         cfg->script = std::move(*spec);
         script = std::make_unique<ScriptRun>(cfg->normalized());
         if (Status st = script->check(); !st) {
             printError(st.error());
-            return 2;
+            return EXIT_USAGE;
         }
     }
     // Numbers that do not fit together are a usage error too (2), found before anything runs.
     if (auto st = cfg->normalized().validate(); !st) {
         printError(st.error());
-        return 2;
+        return EXIT_USAGE;
     }
     ScrapeSpec scrape;
     for (const std::string& text : a.scrape) {
         auto endpoint = parseScrapeEndpoint(text);
         if (!endpoint) {
             printError(endpoint.error());
-            return 2;
+            return EXIT_USAGE;
         }
         scrape.endpoints.push_back(*endpoint);
     }
     scrape.metricRegex = a.scrapeMetric;
     if (auto st = scrape.validate(); !st) {
         printError(st.error());
-        return 2;
+        return EXIT_USAGE;
     }
     if (scrape.enabled() && !a.shard.empty()) {
         printError("--scrape goes with the run that coordinates the loaders (--loaders), not with a --shard");
-        return 2;
+        return EXIT_USAGE;
     }
     // With the JSON on stdout, the text report goes to stderr so stdout stays parseable.
     std::ostream& text = a.jsonPath == "-" ? std::cerr : std::cout;
@@ -380,7 +383,7 @@ int runCommand(const RunArgs& a)
     const bool fleet = cfg->loaders.distributed();
     if (fleet && (!a.shard.empty() || !a.startAt.empty())) {
         printError("--loaders runs every loader itself: it does not combine with --shard or --start-at");
-        return 2;
+        return EXIT_USAGE;
     }
     FleetSetup setup;
     setup.kubectl = a.kubectl;
@@ -390,7 +393,7 @@ int runCommand(const RunArgs& a)
     const auto wave = parseDurationUs(a.execWave);
     if (!wave || *wave == 0 || *wave > 600'000'000) {
         printError("--exec-wave: " + (wave ? std::string("give a duration above 0 and at most 10m") : wave.error()));
-        return 2;
+        return EXIT_USAGE;
     }
     setup.execWaveUs = *wave;
     setup.keepIntervals = !a.jsonPath.empty();
@@ -399,13 +402,13 @@ int runCommand(const RunArgs& a)
         auto agents = agentEndpoints(cfg->loaders.agents, a.agentTokenFile, a.agentFingerprint, a.agentCacert);
         if (!agents) {
             printError(agents.error());
-            return 2;
+            return EXIT_USAGE;
         }
         agentFleet.agents = *agents;
         auto reattach = parseDurationUs(a.agentReattach);
         if (!reattach) {
             printError("--agent-reattach: " + reattach.error());
-            return 2;
+            return EXIT_USAGE;
         }
         agentFleet.reattachUs = *reattach;
     }
@@ -415,22 +418,22 @@ int runCommand(const RunArgs& a)
     if (a.manifestOnly) {
         if (cfg->loaders.on != LoaderPlacement::On::Kubernetes) {
             printError("--manifest-only goes with --on kubernetes");
-            return 2;
+            return EXIT_USAGE;
         }
         KubeOptions kube = kubeOptionsOf(cfg->loaders, setup);
         kube.jobName = newJobName();
         if (script) // the pods' configuration carries what setup() gave each thread
             if (auto prepared = script->prepareRun(*cfg); !prepared) {
                 printError(prepared.error());
-                return 2;
+                return EXIT_USAGE;
             }
         auto manifest = kubeManifestYaml(kube, runConfigToJson(cfg->normalized()), cfg->loaders.count);
         if (!manifest) {
             printError(manifest.error());
-            return 2;
+            return EXIT_USAGE;
         }
         std::cout << *manifest;
-        return 0;
+        return EXIT_OK;
     }
     std::optional<LoaderIdentity> identity;
     int64_t startAtUs = 0;
@@ -440,11 +443,11 @@ int runCommand(const RunArgs& a)
         auto at = parseStartTimeUs(a.startAt, now);
         if (!at) {
             printError("--start-at: " + at.error());
-            return 2;
+            return EXIT_USAGE;
         }
         if (auto st = checkStartNotPast(*at, now); !st) {
             printError("--start-at: " + st.error());
-            return 2;
+            return EXIT_USAGE;
         }
         startAtUs = *at;
     }
@@ -452,12 +455,12 @@ int runCommand(const RunArgs& a)
         auto shard = parseShard(a.shard);
         if (!shard) {
             printError("--shard: " + shard.error());
-            return 2;
+            return EXIT_USAGE;
         }
         auto share = shareOf(*cfg, *shard);
         if (!share) {
             printError(share.error());
-            return 2;
+            return EXIT_USAGE;
         }
         runConfig = *share;
         identity = LoaderIdentity { shard->index, shard->count, hostName(), systemClockNote(), startAtUs,
@@ -466,7 +469,7 @@ int runCommand(const RunArgs& a)
     auto readyTimeout = parseDurationUs(a.loaderReadyTimeout);
     if (!readyTimeout) {
         printError("--loader-ready-timeout: " + readyTimeout.error());
-        return 2;
+        return EXIT_USAGE;
     }
 
     RecordedRunOptions options;
@@ -492,7 +495,7 @@ int runCommand(const RunArgs& a)
         auto opened = HdrLogWriter::open(a.hdrLogPath);
         if (!opened) {
             printError(opened.error());
-            return 2;
+            return EXIT_USAGE;
         }
         hdrLog = std::move(*opened);
     }
@@ -502,7 +505,7 @@ int runCommand(const RunArgs& a)
     auto linger = parseDurationUs(a.metricsLinger);
     if (!linger) {
         printError("--metrics-linger: " + linger.error());
-        return 2;
+        return EXIT_USAGE;
     }
     if (!a.metricsListen.empty()) {
         const std::string loader
@@ -510,7 +513,7 @@ int runCommand(const RunArgs& a)
         auto started = startMetricsServer(a.metricsListen, metricsLabelsOf(*cfg, a.targetName, startAtUs, loader));
         if (!started) {
             printError(started.error());
-            return 2;
+            return EXIT_USAGE;
         }
         metrics = std::move(*started);
     }
@@ -520,13 +523,16 @@ int runCommand(const RunArgs& a)
         auto makeRunner = script->prepareRun(runConfig, startAtUs);
         if (!makeRunner) {
             printError(makeRunner.error());
-            return 2;
+            return EXIT_USAGE;
         }
         if (*makeRunner) options.makeRunner = *makeRunner;
     }
     RecordedRun run(runConfig, options);
     HeaderPrinter header(text);
     run.addObserver(&header);
+    // A loader of a fleet (--shard) is watched by its coordinator, not a person.
+    ProgressLine progress(!a.quiet && !identity);
+    run.addObserver(&progress);
     if (hdrLog) run.addObserver(hdrLog.get());
     if (metrics) run.addObserver(&metrics->metrics());
 
@@ -543,14 +549,15 @@ int runCommand(const RunArgs& a)
         break;
     case Ended::ProbeFailed:
         printError("probe: " + out.error);
-        return 1;
+        return EXIT_FAILED;
     case Ended::Cancelled: // not with cancelBeforeLoad = false
     case Ended::PrepareFailed:
     case Ended::SessionFailed:
         printError(out.error);
-        return 1;
+        return EXIT_FAILED;
     }
     const RunResult& result = *out.result;
+    ProgressLine::erase();
     text << formatRunReport(result, TextReportOptions { a.latency }) << formatScrapeText(out.scrape) << std::flush;
     // A scraper whose last scrape came before the end gets the final figures (a pod that exits
     // at once would leave them unscraped).
@@ -581,11 +588,11 @@ int runCommand(const RunArgs& a)
     int stored = 0;
     if (!out.storageWarning.empty()) {
         printWarning(out.storageWarning);
-        stored = 3;
+        stored = EXIT_NOT_STORED;
     } else if (out.runId) {
         text << "Stored as run " << out.runId << " in '" << a.dbPath << "'" << std::endl;
     }
-    if (!jsonOk || !hdrLogOk || !scriptError.empty() || !runError.empty() || !doneOk) return 1;
+    if (!jsonOk || !hdrLogOk || !scriptError.empty() || !runError.empty() || !doneOk) return EXIT_FAILED;
     // Every loader died or was lost: what was measured is reported and stored, but the run did
     // not happen as asked, and a pipeline must not read it as a success. (Some lost among
     // several is a partial run, flagged per loader in the report.)
@@ -593,7 +600,7 @@ int runCommand(const RunArgs& a)
     if (!result.loaders.empty() && std::all_of(result.loaders.begin(), result.loaders.end(), endedEarly)) {
         printError(result.loaders.size() == 1 ? "the run's only loader ended early: " + result.loaders[0].state
                                               : "every loader of the run ended early");
-        return 1;
+        return EXIT_FAILED;
     }
     // A failed SLO is the verdict a pipeline acts on: it wins over a storage warning (3).
     if (!allSlosMet(result.slo)) return EXIT_SLO_FAILED;

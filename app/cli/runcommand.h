@@ -29,6 +29,7 @@ struct RunArgs
     bool http2 = false;
     bool http3 = false; ///< --http3: HTTP/3 over QUIC (https:// only)
     bool latency = false;
+    bool quiet = false; ///< --quiet: no progress line on a terminal's stderr
     std::string jsonPath;
     std::string hdrLogPath; ///< --hdr-log: an HdrHistogram interval log, written as intervals arrive
     std::string metricsListen; ///< --metrics-listen ADDR:PORT: the live figures for Prometheus

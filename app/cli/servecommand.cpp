@@ -1,6 +1,7 @@
 #include "servecommand.h"
 
 #include "cliparse.h"
+#include "exitcode.h"
 #include "parse/quantity.h"
 #include "run/filelimit.h"
 #include "serve/targetserver.h"
@@ -45,7 +46,7 @@ int serveCommand(const ServeArgs& a)
         auto d = parseDurationUs(a.duration);
         if (!d) {
             printError("duration: " + d.error());
-            return 2;
+            return EXIT_USAGE;
         }
         durationUs = *d;
     }
@@ -56,13 +57,13 @@ int serveCommand(const ServeArgs& a)
         auto d = parseDurationUs(*text);
         if (!d) {
             printError(std::string(name) + ": " + d.error());
-            return 2;
+            return EXIT_USAGE;
         }
         *out = *d;
     }
     if ((stallEveryUs == 0) != (stallForUs == 0) || stallForUs > stallEveryUs) {
         printError("--stall-every and --stall-for go together, and the stall must be shorter than its period");
-        return 2;
+        return EXIT_USAGE;
     }
     // Block the stop signals before any thread starts so only sigtimedwait sees them.
     sigset_t stopSignals;
@@ -90,7 +91,7 @@ int serveCommand(const ServeArgs& a)
     TargetServer server(options);
     if (auto st = server.start(); !st) {
         printError(st.error());
-        return 1;
+        return EXIT_FAILED;
     }
     const bool v6 = a.bind.find(':') != std::string::npos;
     std::cout << "wrkbench target server listening on http://" << (v6 ? "[" + a.bind + "]" : a.bind) << ":"
@@ -106,7 +107,7 @@ int serveCommand(const ServeArgs& a)
     }
     server.stop();
     std::cout << "served " << server.requestsServed() << " requests" << std::endl;
-    return 0;
+    return EXIT_OK;
 }
 
 } // namespace wb::cli

@@ -3,6 +3,7 @@
 #include "cliparse.h"
 #include "clisession.h"
 #include "common/jsontext.h"
+#include "exitcode.h"
 #include "experiment/comparisonhtml.h"
 #include "metrics/scrapetext.h"
 #include "report/units.h"
@@ -65,11 +66,11 @@ int printLoaders(SessionStore& store, int64_t runId)
     auto data = store.loadRun(runId);
     if (!data) {
         printError(data.error());
-        return 1;
+        return EXIT_FAILED;
     }
     if (data->loaders.empty()) {
         std::cout << "Run " << runId << " was made by one process (no loaders table)" << std::endl;
-        return 0;
+        return EXIT_OK;
     }
     std::vector<std::vector<std::string>> rows { { "loader", "host", "connections", "requests", "req/s", "errors",
         "start offset", "clock", "state", "workers busy" } };
@@ -80,7 +81,7 @@ int printLoaders(SessionStore& store, int64_t runId)
                                : fmt::format("{}%{}", std::lround(l.cost.workerBusyShare() * 100),
                                    l.cost.saturated() ? " (saturated)" : "") });
     std::cout << textTable(rows, { true, false, true, true, true, true, true, false, false, true });
-    return 0;
+    return EXIT_OK;
 }
 
 } // namespace
@@ -90,7 +91,7 @@ int runsCommand(const RunsArgs& a)
     auto store = openSessionToRead(a.dbPath);
     if (!store) {
         printError(store.error());
-        return 1;
+        return EXIT_FAILED;
     }
     if (a.loadersOf > 0) return printLoaders(**store, a.loadersOf);
     RunFilter filter;
@@ -100,11 +101,11 @@ int runsCommand(const RunsArgs& a)
     auto runs = (*store)->listRuns(filter);
     if (!runs) {
         printError(runs.error());
-        return 1;
+        return EXIT_FAILED;
     }
     if (a.csv) {
         std::cout << runsCsv(*runs) << std::flush;
-        return 0;
+        return EXIT_OK;
     }
     std::vector<std::vector<std::string>> rows { { "id", "target", "tags", "started", "status", "threads",
         "connections", "duration", "req/s", "p50", "p99", "errors", "non-2xx" } };
@@ -118,7 +119,7 @@ int runsCommand(const RunsArgs& a)
             has ? std::to_string(t.errors.transportErrors()) : "-", has ? std::to_string(t.non2xx) : "-" });
     }
     std::cout << textTable(rows, { true, false, false, false, false, true, true, true, true, true, true, true, true });
-    return 0;
+    return EXIT_OK;
 }
 
 void addExportCommand(CLI::App& app, ExportArgs& a)
@@ -181,27 +182,27 @@ int exportCommand(const ExportArgs& a)
 {
     if (int(a.csv) + int(a.json) + int(a.html) != 1) {
         printError("choose one output format: --csv [OUT], --html [OUT] or, with --what scrape, --json [OUT]");
-        return 2;
+        return EXIT_USAGE;
     }
     if (!a.html && a.what.empty()) {
         printError("--csv needs --what: summary, series, percentiles, status, backends, upstream or scrape");
-        return 2;
+        return EXIT_USAGE;
     }
     if (a.json && a.what != "scrape") {
         printError("--json goes with --what scrape (a run's whole result as JSON is 'run --json')");
-        return 2;
+        return EXIT_USAGE;
     }
     auto store = openSessionToRead(a.dbPath);
     if (!store) {
         printError(store.error());
-        return 1;
+        return EXIT_FAILED;
     }
     std::vector<RunData> runs;
     for (int64_t id : a.runIds) {
         auto data = (*store)->loadRun(id);
         if (!data) {
             printError(data.error());
-            return 1;
+            return EXIT_FAILED;
         }
         runs.push_back(std::move(*data));
     }
@@ -217,7 +218,7 @@ int exportCommand(const ExportArgs& a)
         auto text = scrapeExport(**store, runs, a.json);
         if (!text) {
             printError(text.error());
-            return 1;
+            return EXIT_FAILED;
         }
         return writeOutput(a.output, *text) ? 0 : 1;
     }

@@ -2,6 +2,7 @@
 
 #include "cliparse.h"
 #include "clisession.h"
+#include "exitcode.h"
 #include "experiment/study.h"
 #include "parse/runranges.h"
 #include "store/sessionstore.h"
@@ -43,12 +44,12 @@ int studyCommand(const StudyArgs& a)
     spec.level = studyLevelFromName(a.level).value_or(StudyLevel::Connections);
     if (auto st = parseStudyMetrics(a.metric, spec); !st) {
         printError(st.error());
-        return 2;
+        return EXIT_USAGE;
     }
     auto ids = parseRunRanges(a.runs);
     if (!ids) {
         printError("--runs: " + ids.error());
-        return 2;
+        return EXIT_USAGE;
     }
     spec.runIds = *ids;
     for (auto [text, option, list] : { std::tuple { &a.variantTags, "--variant-by-tags", &spec.variantTags },
@@ -57,7 +58,7 @@ int studyCommand(const StudyArgs& a)
         auto tags = parseTagList(*text, option);
         if (!tags) {
             printError(tags.error());
-            return 2;
+            return EXIT_USAGE;
         }
         *list = *tags;
     }
@@ -65,17 +66,17 @@ int studyCommand(const StudyArgs& a)
     auto store = openSessionToChange(a.dbPath);
     if (!store) {
         printError(store.error());
-        return 1;
+        return EXIT_FAILED;
     }
     auto id = createStudy(**store, spec);
     if (!id) {
         printError(id.error());
-        return 1;
+        return EXIT_FAILED;
     }
     auto results = loadExperimentResults(**store, *id);
     if (!results) {
         printError(results.error());
-        return 1;
+        return EXIT_FAILED;
     }
     std::ostream& text = a.report.toStdout() ? std::cerr : std::cout;
     text << "Study " << *id << " '" << results->experiment.name << "' stored in '" << a.dbPath

@@ -2,6 +2,7 @@
 
 #include "cliparse.h"
 #include "clisession.h"
+#include "exitcode.h"
 #include "parse/runranges.h"
 #include "store/sessionstore.h"
 
@@ -23,25 +24,25 @@ int tagCommand(const TagArgs& a)
 {
     if (a.add.empty() && a.remove.empty()) {
         printError("nothing to do: give --add TAG or --remove TAG");
-        return 2;
+        return EXIT_USAGE;
     }
     auto ids = parseRunRanges(a.runs);
     if (!ids) {
         printError("--run: " + ids.error());
-        return 2;
+        return EXIT_USAGE;
     }
     auto store = openSessionToChange(a.dbPath);
     if (!store) {
         printError(store.error());
-        return 1;
+        return EXIT_FAILED;
     }
     if (auto st = (*store)->changeRunTags(*ids, a.add, a.remove); !st) {
         printError(st.error());
-        return 1;
+        return EXIT_FAILED;
     }
     std::cout << "Tagged " << ids->size() << (ids->size() == 1 ? " run" : " runs") << " in '" << a.dbPath << "'"
               << std::endl;
-    return 0;
+    return EXIT_OK;
 }
 
 } // namespace wb::cli

@@ -186,6 +186,13 @@ std::string comparisonVerdict(const RunComparison& c, size_t run)
             + (rps < 0 ? "-" : "+") + pct(rps) + ")";
     else
         out = pct(rps) + (rps < 0 ? " fewer req/s" : " more req/s");
+    // The median and p90 are named when they moved beyond the runs' own variation (a tenfold
+    // median says more than any p99); the p99 always, moved or not.
+    for (const char* key : { "p50", "p90" }) {
+        const double d = c.deltaPct(key, run);
+        if (!std::isnan(d) && !c.withinNoise(key, run))
+            out += std::string("; ") + key + " " + pct(d, 1) + (d < 0 ? " lower" : " higher");
+    }
     const double p99 = c.deltaPct("p99", run);
     if (!std::isnan(p99))
         out += c.withinNoise("p99", run)

@@ -119,7 +119,7 @@ unsigned readCount(const Json& j, const std::string& path)
 std::string settingText(const Json& v, const std::string& path)
 {
     if (v.is_string()) return v.get<std::string>();
-    if (v.is_number_integer() || v.is_number_unsigned()) return v.dump();
+    if (v.is_number_integer() || v.is_number_unsigned()) return jsonText(v);
     if (v.is_number()) {
         if (!std::isfinite(v.get<double>()) || v.get<double>() < 0) fail(path, "must not be negative");
         return planNumberText(v.get<double>());
@@ -702,10 +702,11 @@ std::string experimentPlanToJson(const ExperimentPlan& plan, int indent)
             if (!usual && setting.isDefault(c)) continue;
             const std::string text = setting.text(c);
             const bool number = !text.empty() && text.find_first_not_of("0123456789.") == std::string::npos;
+            auto parsed = number ? parseJsonText<Json>(text) : Result<Json> { Error { "" } };
             if (key == "rate" && text.empty())
                 l[key] = 0;
-            else if (number)
-                l[key] = Json::parse(text);
+            else if (parsed)
+                l[key] = std::move(*parsed);
             else
                 l[key] = text;
         }

@@ -184,8 +184,16 @@ std::string undecidedText(const RatioEstimate& r, const std::string& name, const
     out += std::string(": ") + (otherWider ? name : "the baseline") + " varies \xC2\xB1" + buf + " between its runs";
     // The runs at hand did not decide, so the answer is at least one more than they are.
     const size_t have = std::max(baselineValues.size(), otherValues.size());
-    const unsigned n = std::max<unsigned>(repetitionsToDetect(sigma), static_cast<unsigned>(have + 1));
-    return out + "; about " + std::to_string(n) + " repetitions would detect a 10% difference";
+    const auto needed = [&](double effect) {
+        return std::max<unsigned>(repetitionsToDetect(sigma, effect), static_cast<unsigned>(have + 1));
+    };
+    out += "; about " + std::to_string(needed(1.10)) + " repetitions would detect a 10% difference";
+    // And the difference these runs suggest, when it is another size: what it would take to
+    // confirm what is seen, not only a textbook 10%.
+    if (std::isfinite(r.ratio) && r.ratio > 0 && std::fabs(r.ratio - 1.0) >= 0.005
+        && std::fabs(std::fabs(std::log(r.ratio)) - std::log(1.10)) > 0.01)
+        out += ", about " + std::to_string(needed(r.ratio)) + " the " + percentText(r.ratio - 1.0) + " seen";
+    return out;
 }
 
 } // namespace

@@ -28,6 +28,25 @@ double latencyOf(const LatencySummary& latency, const std::string& key)
 
 } // namespace
 
+double robustCvPct(std::vector<double> values)
+{
+    if (values.size() < 2) return NOT_KNOWN;
+    const auto median = [](std::vector<double>& v) {
+        const size_t mid = v.size() / 2;
+        std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.end());
+        const double upper = v[mid];
+        if (v.size() % 2 == 1) return upper;
+        return (*std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid)) + upper) / 2;
+    };
+    const double m = median(values);
+    if (m <= 0) return NOT_KNOWN;
+    for (double& v : values)
+        v = std::fabs(v - m);
+    // 1.4826 × MAD estimates the standard deviation of normal data; one interval's spike moves
+    // neither the median nor the MAD.
+    return 1.4826 * median(values) / m * 100.0;
+}
+
 double cvPct(const std::vector<double>& values)
 {
     if (values.size() < 2) return NOT_KNOWN;
@@ -42,12 +61,30 @@ double cvPct(const std::vector<double>& values)
     return std::sqrt(squares / static_cast<double>(values.size() - 1)) / mean * 100.0;
 }
 
+namespace {
+
+// The connection phases whose percentiles the intervals carry as histograms.
+struct PhaseKey
+{
+    const char* key;
+    LatencyHistogram (IntervalRecord::*decoded)() const;
+};
+const PhaseKey PHASE_KEYS[] = { { "connect", &IntervalRecord::connectHistogramDecoded },
+    { "tls_handshake", &IntervalRecord::tlsHandshakeHistogramDecoded },
+    { "first_byte", &IntervalRecord::firstByteHistogramDecoded } };
+const std::pair<const char*, double> PHASE_PERCENTILES[] = { { "_p50", 50.0 }, { "_p99", 99.0 } };
+
+} // namespace
+
 const std::vector<std::string>& noiseKeys()
 {
     static const std::vector<std::string> keys = [] {
         std::vector<std::string> k { "rps" };
         for (const LatencyKey& l : LATENCY_KEYS)
             k.push_back(l.key);
+        for (const PhaseKey& p : PHASE_KEYS)
+            for (const auto& [suffix, percentile] : PHASE_PERCENTILES)
+                k.push_back(std::string(p.key) + suffix);
         return k;
     }();
     return keys;
@@ -67,12 +104,24 @@ std::map<std::string, double> intervalNoisePct(const RunData& data)
     std::vector<double> rates;
     for (const IntervalRecord* r : whole)
         rates.push_back(r->requestsPerS());
-    noise["rps"] = cvPct(rates);
+    noise["rps"] = robustCvPct(rates);
     for (const LatencyKey& k : LATENCY_KEYS) {
         std::vector<double> values;
         for (const IntervalRecord* r : whole)
             if (!std::isnan(r->latency.*k.field)) values.push_back(r->latency.*k.field);
-        noise[k.key] = cvPct(values);
+        noise[k.key] = robustCvPct(values);
+    }
+    // The phases by the same rule, so a first byte's p99 is judged as the response's p99 is.
+    for (const PhaseKey& p : PHASE_KEYS) {
+        std::vector<LatencyHistogram> histograms;
+        for (const IntervalRecord* r : whole)
+            if (LatencyHistogram h = (r->*p.decoded)(); !h.empty()) histograms.push_back(std::move(h));
+        for (const auto& [suffix, percentile] : PHASE_PERCENTILES) {
+            std::vector<double> values;
+            for (const LatencyHistogram& h : histograms)
+                values.push_back(static_cast<double>(h.valueAtPercentileUs(percentile)));
+            noise[std::string(p.key) + suffix] = robustCvPct(values);
+        }
     }
     return noise;
 }
@@ -81,6 +130,14 @@ double comparedValue(const RunRecord& run, const std::string& key)
 {
     if (!run.hasTotals) return NOT_KNOWN;
     if (key == "rps") return run.totals.requestsPerS;
+    const std::pair<const char*, const PhaseSummary*> phases[] = { { "connect_", &run.totals.connect },
+        { "tls_handshake_", &run.totals.tlsHandshake }, { "first_byte_", &run.totals.firstByte } };
+    for (const auto& [prefix, phase] : phases)
+        if (key.starts_with(prefix)) {
+            if (phase->count == 0) return NOT_KNOWN;
+            const std::string rest = key.substr(std::string(prefix).size());
+            return rest == "p50" ? phase->p50Us : rest == "p99" ? phase->p99Us : NOT_KNOWN;
+        }
     return latencyOf(run.totals.latency, key);
 }
 

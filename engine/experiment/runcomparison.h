@@ -4,8 +4,10 @@
 // whether a difference from the baseline is larger than that. One owner of the rule, so the
 // window and the report never disagree about what is "within noise":
 //
-// - a run's noise in a figure is the coefficient of variation between its intervals (those
-//   at least half as long as the longest: a short last interval is mostly noise itself);
+// - a run's noise in a figure is the robust coefficient of variation between its intervals
+//   (1.4826 × MAD / median, so one interval's spike cannot widen it; intervals at least half as
+//   long as the longest: a short last interval is mostly noise itself), for req/s, every
+//   latency percentile and the connection phases' p50 and p99;
 // - where the comparison holds two or more runs of the same target under the same load (a
 //   setup repeated), it is the spread between those runs instead (the studies' "± over N");
 // - a difference from the baseline is held to the larger of the two runs' noise (their
@@ -24,9 +26,13 @@ namespace wb {
 
 /// Sample coefficient of variation in percent; NaN with fewer than two values or a mean <= 0.
 double cvPct(const std::vector<double>& values);
+/// The same, robustly: 1.4826 × the median absolute deviation over the median, in percent (NaN
+/// with fewer than two values or a median <= 0). One outlying value cannot inflate it.
+double robustCvPct(std::vector<double> values);
 
-/// The keys of the figures whose noise the intervals tell: "rps" and the latency fields
-/// "avg", "p50", "p75", "p90", "p99", "p99_9", "p99_99", "max".
+/// The keys of the figures whose noise the intervals tell: "rps", the latency fields "avg",
+/// "p50", "p75", "p90", "p99", "p99_9", "p99_99", "max", and "connect_p50", "connect_p99",
+/// "tls_handshake_p50", ..., "first_byte_p99".
 const std::vector<std::string>& noiseKeys();
 /// By key: the CV (%) between the run's whole intervals (NaN when not known).
 std::map<std::string, double> intervalNoisePct(const RunData& data);

@@ -128,6 +128,13 @@ void MetricsServer::accept(std::vector<Peer>& peers)
         const int fd = ::accept4(m_listenFd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
         if (fd < 0) return; // EAGAIN: all taken; anything else: the next poll tries again
         if (peers.size() >= MAX_CONNECTIONS) {
+            // Before one is given up, every one gets its request read if it has sent it: on a
+            // starved machine a scraper's request can wait unread behind a burst of idle peers.
+            for (Peer& p : peers)
+                if (p.reading()) progress(p);
+            std::erase_if(peers, [](const Peer& p) { return p.fd < 0; });
+        }
+        if (peers.size() >= MAX_CONNECTIONS) {
             auto oldest = std::min_element(peers.begin(), peers.end(), [](const Peer& a, const Peer& b) {
                 return a.reading() != b.reading() ? a.reading() : a.deadlineUs < b.deadlineUs;
             });

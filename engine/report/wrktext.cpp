@@ -261,22 +261,26 @@ std::string formatRunHeader(const RunConfig& config)
     return out;
 }
 
-std::string parseFailureWarning(const RunResult& result)
+std::string parseFailureWarning(uint64_t parseFailures, uint64_t responses, const ConnectionFacts& facts)
 {
-    const uint64_t failed = result.errors.parse;
-    if (failed == 0 || failed < result.requests) return {};
-    std::string out = fmt::format("{} of {} responses could not be parsed", failed, failed + result.requests);
-    if (!result.connections.firstParseError.empty()) out += ": " + result.connections.firstParseError;
+    if (parseFailures == 0 || parseFailures < responses) return {};
+    std::string out = fmt::format("{} of {} responses could not be parsed", parseFailures, parseFailures + responses);
+    if (!facts.firstParseError.empty()) out += ": " + facts.firstParseError;
     return out;
 }
 
-std::string hpackTableNote(const RunResult& result)
+std::string hpackTableNote(const ConnectionFacts& facts, uint32_t headerTableBytes)
 {
     return fmt::format("The server kept HPACK's 4,096-byte table on {} connections: it acknowledged our "
                        "--header-table-size {} but sent no table size update (RFC 7541 4.2); decoded with the "
                        "4,096 bytes (up to {} more memory)",
-        result.connections.hpackTableKept, result.config.headerTableBytes,
-        formatBinary(4096.0 * static_cast<double>(result.connections.hpackTableKept)) + "B");
+        facts.hpackTableKept, headerTableBytes, formatBinary(4096.0 * static_cast<double>(facts.hpackTableKept)) + "B");
+}
+
+std::string connectionsOpenedText(uint64_t opened, double durationS, const ConnectionFacts& facts)
+{
+    return fmt::format("{} ({:.2f}/s), {} closed by churn", opened,
+        durationS > 0 ? static_cast<double>(opened) / durationS : 0.0, facts.churnCloses);
 }
 
 namespace {
@@ -310,7 +314,8 @@ std::string formatRunReport(const RunResult& result, const TextReportOptions& op
     std::string out;
     // A run that measured mostly failures says why before any figure: the error count alone
     // reads like a server fault and gives no hint.
-    if (const std::string warning = parseFailureWarning(result); !warning.empty())
+    if (const std::string warning = parseFailureWarning(result.errors.parse, result.requests, result.connections);
+        !warning.empty())
         fmt::format_to(std::back_inserter(out), "  Warning: {}\n", warning);
     fmt::format_to(
         std::back_inserter(out), "  Thread Stats{:>6}{:>11}{:>8}{:>12}\n", "Avg", "Stdev", "Max", "+/- Stdev");
@@ -343,10 +348,8 @@ std::string formatRunReport(const RunResult& result, const TextReportOptions& op
         formatTimeUs(result.durationS * 1e6), formatBinary(static_cast<double>(result.bytes)));
     // Churn: how many connections the run opened, which is what a balancer placed.
     if (result.config.churn.enabled())
-        fmt::format_to(std::back_inserter(out), "  Connections opened: {} ({:.2f}/s), {} closed by churn\n",
-            result.connectTime.count(),
-            result.durationS > 0 ? static_cast<double>(result.connectTime.count()) / result.durationS : 0.0,
-            result.connections.churnCloses);
+        fmt::format_to(std::back_inserter(out), "  Connections opened: {}\n",
+            connectionsOpenedText(result.connectTime.count(), result.durationS, result.connections));
 
     if (open) {
         const double achieved = result.requestsPerS();
@@ -387,7 +390,8 @@ std::string formatRunReport(const RunResult& result, const TextReportOptions& op
             "  The server allowed {} concurrent streams per connection (asked {})\n", result.serverStreamLimit,
             result.config.streams);
     if (result.connections.hpackTableKept > 0)
-        fmt::format_to(std::back_inserter(out), "  {}\n", hpackTableNote(result));
+        fmt::format_to(
+            std::back_inserter(out), "  {}\n", hpackTableNote(result.connections, result.config.headerTableBytes));
     if (result.reconnects > 0)
         fmt::format_to(std::back_inserter(out), "  Reconnects after {}: {}\n",
             result.quic.empty() ? "GOAWAY" : "the server ended the connection", result.reconnects);

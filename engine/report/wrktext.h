@@ -26,9 +26,11 @@ std::string churnDescription(const RunConfig& config);
 std::string formatRunHeader(const RunConfig& config);
 /// "38574 of 38574 responses could not be parsed: <why the first one failed>" when parse
 /// failures outnumber the responses; "" otherwise.
-std::string parseFailureWarning(const RunResult& result);
+std::string parseFailureWarning(uint64_t parseFailures, uint64_t responses, const ConnectionFacts& facts);
 /// HTTP/2: the server kept HPACK's default table on some connections (what it costs); one line.
-std::string hpackTableNote(const RunResult& result);
+std::string hpackTableNote(const ConnectionFacts& facts, uint32_t headerTableBytes);
+/// "412 (13.73/s), 400 closed by churn": the connections a run opened, which is what a balancer placed.
+std::string connectionsOpenedText(uint64_t opened, double durationS, const ConnectionFacts& facts);
 /// Everything after the header: thread stats, totals, errors, rates.
 std::string formatRunReport(const RunResult& result, const TextReportOptions& options);
 

@@ -1,6 +1,6 @@
 #pragma once
 // HTTP/2 behind the ClientSession seam with a framing layer of our own: what a
-// load generator sends and receives, and nothing else (#34).
+// load generator sends and receives, and nothing else.
 //
 // A load generator sends the same few requests again and again and never
 // serves streams; libnghttp2's general session (engine/run/http2session.h, kept

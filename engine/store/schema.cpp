@@ -370,7 +370,7 @@ ALTER TABLE runs ADD COLUMN script_output BLOB;
 )sql";
 }
 
-// Version 13 (HTTP/3, issue 29): what QUIC did in a run (run/quicsummary.h: version, ALPN,
+// Version 13 (HTTP/3): what QUIC did in a run (run/quicsummary.h: version, ALPN,
 // handshakes, packets lost, probe timeouts, how connections ended), as the wire's object
 // (wire/runendcodec quicSummaryToJson). One step of its own, so it renumbers cleanly at a merge.
 std::string schemaV13()

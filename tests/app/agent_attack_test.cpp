@@ -1,4 +1,4 @@
-// The agent under attack (issue 35): a real `wrkbench-cli agent` on loopback,
+// The agent under attack: a real `wrkbench-cli agent` on loopback,
 // attacked as someone else on the loader VM's network, or a token holder who
 // wants more than the allowlist and the caps give, would. One case per way it
 // once gave in: a body that crashed it, a CA-signed certificate for another host

@@ -89,14 +89,25 @@ TEST_P(ConnectionRequests, EachConnectionCarriesItsDrawnShare)
     door->settle();
     const auto connections = perConnection(door->requests(), before);
     ASSERT_GT(connections.size(), 8u) << "churn reopened connections";
-    size_t short_ = 0;
+    const Json& c = doc["connections"];
+    const uint64_t opened = c["opened"].get<uint64_t>();
+    // The server tells connections apart by their port. A UDP port is free again the moment its
+    // socket closes (no TIME_WAIT), so over HTTP/3 a later connection may take the port of an
+    // earlier one: a port carrying more than one share is allowed only as often as we opened
+    // more connections than the server saw ports.
+    const size_t portsTakenAgain = GetParam().wire == Wire::H3 && opened > connections.size()
+        ? static_cast<size_t>(opened - connections.size())
+        : 0;
+    size_t short_ = 0, over = 0;
     for (const auto& [id, n] : connections) {
+        if (n > 30 && over < portsTakenAgain && n <= 60) {
+            ++over;
+            continue;
+        }
         EXPECT_LE(n, 30u) << "connection " << id;
         if (n < 20) ++short_;
     }
     EXPECT_LE(short_, 4u) << "only the connections open at the end (one per slot) may carry fewer than 20";
-    const Json& c = doc["connections"];
-    const uint64_t opened = c["opened"].get<uint64_t>();
     EXPECT_GE(opened + 4, connections.size()) << c.dump();
     EXPECT_LE(opened, connections.size() + 4) << c.dump();
     EXPECT_GE(c["churn_closes"].get<uint64_t>() + 4, connections.size()) << c.dump();

@@ -49,7 +49,7 @@ protected:
         test::writeFile(file, text);
         const auto r = runProcess({ "python3", sourceDir() + "/tests/engine/store/csv2json.py", file });
         EXPECT_EQ(r.exitCode, 0) << r.err << "\n" << text;
-        // The pooled rows (level "pooled", one per variant, issue 33) apart from the cells' rows.
+        // The pooled rows (level "pooled", one per variant) apart from the cells' rows.
         nlohmann::json table = nlohmann::json::parse(r.out, nullptr, false);
         if (!table.is_object() || !table.contains("rows")) return table;
         nlohmann::json cells = nlohmann::json::array(), pooled = nlohmann::json::array();

@@ -39,7 +39,7 @@ protected:
         test::writeFile(file, text);
         const auto r = runProcess({ "python3", sourceDir() + "/tests/engine/store/csv2json.py", file });
         EXPECT_EQ(r.exitCode, 0) << r.err << "\n" << text;
-        // The pooled rows (level "pooled", one per variant, issue 33) apart from the cells' rows.
+        // The pooled rows (level "pooled", one per variant) apart from the cells' rows.
         nlohmann::json table = nlohmann::json::parse(r.out, nullptr, false);
         if (!table.is_object() || !table.contains("rows")) return table;
         nlohmann::json cells = nlohmann::json::array(), pooled = nlohmann::json::array();
@@ -269,7 +269,7 @@ TEST_F(StudyCli, AmbassadorStudyMatchesTheIndependentStatistics)
     const auto parsed = csv(r.out);
     const auto rows = parsed["rows"];
     ASSERT_EQ(rows.size(), 4u) << r.out;
-    // Issue 33: pooled over the two levels, ambassador's loss differs between them (about 43% at
+    // Pooled over the two levels, ambassador's loss differs between them (about 43% at
     // c1000, less at c10000), so the pooled line says so and gives no figure.
     ASSERT_EQ(parsed["pooled"].size(), 1u) << r.out;
     EXPECT_EQ(parsed["pooled"][0]["target"], "ambassador");

@@ -33,9 +33,9 @@ struct ProcessResult
 {
     int exitCode = -1; ///< exit status, or 128+signal
     bool timedOut = false;
-    long peakRssKb = 0; ///< the process's peak resident set size (getrusage's ru_maxrss)
     std::string out;
     std::string err;
+    long peakRssKb = 0; ///< the child's peak resident memory (memory bounds are checked by it, never by time)
 };
 
 /// Runs argv to completion (killed after timeoutMs), capturing stdout and stderr.

@@ -1,4 +1,4 @@
-// Behind the front door in the window (issue #31), against real runs: the built-in server
+// Behind the front door in the window, against real runs: the built-in server
 // answering as named backends with Envoy's upstream-time header (serve --backends
 // --upstream-time-header), and nginx balancing over built-in servers for a backend that
 // vanishes. What the Backends and Front door tabs, the front-door chart, the Live strip and
@@ -36,6 +36,7 @@
 #include <QTest>
 #include <cmath>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <thread>
 
@@ -332,6 +333,42 @@ private slots:
         RunDetailPage without(plain);
         QVERIFY(!without.backendsTab());
         QVERIFY(!without.frontDoorTab());
+    }
+
+    // Connection churn against the built-in server: run details say how connections were reopened
+    // and how many were opened and closed, the counts the CLI's JSON gave for the same run.
+    void runDetailsSayWhatChurnOpened()
+    {
+        TargetServerOptions o;
+        o.threads = 1;
+        TargetServer server(o);
+        QVERIFY(server.start().ok());
+        const std::string db = m_dir.filePath(QStringLiteral("churn.wrkbench")).toStdString();
+        const std::string json = m_dir.filePath(QStringLiteral("churn.json")).toStdString();
+        const auto r = test::runCli({ "run", "-t1", "-c4", "-d1s", "--conn-requests", "20:30", "--db", db, "--json",
+                                        json, "http://127.0.0.1:" + std::to_string(server.port()) + "/" },
+            60'000);
+        QVERIFY2(r.exitCode == 0, r.err.c_str());
+        const auto doc = nlohmann::json::parse(test::readFile(json));
+        const uint64_t opened = doc["connections"]["opened"].get<uint64_t>();
+        const uint64_t closes = doc["connections"]["churn_closes"].get<uint64_t>();
+        QVERIFY2(closes > 4, doc["connections"].dump().c_str());
+
+        SessionOpenOptions readOnly;
+        readOnly.readOnly = true;
+        auto store = SessionStore::open(db, readOnly);
+        QVERIFY(store);
+        auto runs = (*store)->listRuns({});
+        QVERIFY(runs && runs->size() == 1);
+        const RunData data = load(db, runs->front().id);
+        RunDetailPage page(data);
+        auto* table = page.findChild<QTableWidget*>(QStringLiteral("summaryTable"));
+        QVERIFY(table);
+        QCOMPARE(figure(table, QStringLiteral("Connections")),
+            QStringLiteral("Each connection reopened after 20 to 30 requests (churn)"));
+        const QString shown = figure(table, QStringLiteral("Connections opened"));
+        QVERIFY2(shown.startsWith(QString::number(opened) + QStringLiteral(" (")), qPrintable(shown));
+        QVERIFY2(shown.endsWith(QStringLiteral("), %1 closed by churn").arg(closes)), qPrintable(shown));
     }
 
     // nginx balancing over three built-in servers, one stopped a third of the way through:

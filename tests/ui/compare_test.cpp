@@ -286,11 +286,12 @@ private slots:
         const int64_t ta = target("noisy-a", "http://10.0.0.21/");
         const int64_t tb = target("noisy-b", "http://10.0.0.22/");
         SyntheticRun a;
-        a.intervalRates = { 900, 1100, 1000, 1200, 800 }; // mean 1,000, CV 15.8 %
-        a.intervalLatenciesUs = { 1000, 1300, 700, 1000, 1000 }; // p99 varies ~21 % between intervals
+        // Median 1,000, absolute deviations 100, 100, 0, 200, 200: robust CV 1.4826 × 100 / 1000.
+        a.intervalRates = { 900, 1100, 1000, 1200, 800 };
+        a.intervalLatenciesUs = { 1000, 1300, 700, 1150, 850 }; // p99's robust CV ~22 % between intervals
         SyntheticRun b = a;
         b.intervalRates = { 948, 1148, 1048, 1248, 852 }; // 4.88 % faster (whole requests per interval)
-        b.intervalLatenciesUs = { 1080, 1380, 780, 1080, 1080 }; // ~7 % slower
+        b.intervalLatenciesUs = { 1080, 1380, 780, 1230, 930 }; // ~8 % slower
         ComparePage page;
         page.setRuns({ run(ta, a), run(tb, b) });
         const CompareModel& model = *page.model();
@@ -301,7 +302,7 @@ private slots:
                 .value<QColor>();
         };
         QVERIFY(std::fabs(model.deltaPct(QStringLiteral("rps"), 1) - 4.88) < 1e-6);
-        QVERIFY(std::fabs(model.noisePct(QStringLiteral("rps"), 0) - std::sqrt(25'000.0) / 10.0) < 1e-6);
+        QVERIFY(std::fabs(model.noisePct(QStringLiteral("rps"), 0) - 14.826) < 1e-6);
         QVERIFY(model.withinNoise(QStringLiteral("rps"), 1));
         QCOMPARE(color("rps", CompareModel::deltaColumn(1)), grey);
         QCOMPARE(color("rps_loss", CompareModel::valueColumn(1)), grey);

@@ -9,8 +9,9 @@
 # probe's question, Esc (Cancel) sends nothing. Ctrl+Shift+N opens the plan editor on a
 # template, Esc closes it. Ctrl+Q quits cleanly.
 #
-#   tests/ui/e2e-xvfb.sh [BUILD_DIR] [--screenshots DIR]
+#   tests/ui/e2e-xvfb.sh [BUILD_DIR] [--screenshots DIR] [--size WxH]
 #   tests/ui/e2e-xvfb.sh build --screenshots docs/screenshots   # refresh the docs' pictures
+#   tests/ui/e2e-xvfb.sh build --screenshots /tmp/narrow --size 1024x700   # a small laptop screen
 #
 # With --screenshots, each main view is saved as PNG (ImageMagick `import`).
 # Exit status: 0 passed, 1 failed, 77 skipped (Xvfb, xdotool or import missing).
@@ -18,9 +19,11 @@ set -euo pipefail
 
 build=build
 shots=
+size=
 while [ $# -gt 0 ]; do
     case "$1" in
     --screenshots) shots=$(realpath -m "$2"); shift 2 ;;
+    --size) size=$2; shift 2 ;;
     *) build=$1; shift ;;
     esac
 done
@@ -71,6 +74,11 @@ shot() { # name [window id, default the main window]
     sleep 0.6 # let the last repaint land
     import -window "${2:-$window}" "$shots/$1.png"
     step "screenshot $shots/$1.png"
+    if [ -n "$size" ] && [ -z "${2:-}" ]; then
+        local got
+        got=$(xdotool getwindowgeometry "$window" | sed -n 's/.*Geometry: //p')
+        [ "$got" = "$size" ] || fail "$1: the window grew to $got (from $size): something asks more room"
+    fi
 }
 key() { xdotool windowfocus --sync "$window" 2>/dev/null || true; xdotool key --clearmodifiers "$@"; }
 # serve_port LOG: the port `wrkbench-cli serve --port 0` reports in LOG (waits up to 30 s).
@@ -91,6 +99,11 @@ gui_pid=$!
 pids+=($gui_pid)
 window=$(xdotool search --sync --onlyvisible --name "default.wrkbench — wrkbench" | head -1)
 [ -n "$window" ] || fail "no main window"
+if [ -n "$size" ]; then
+    xdotool windowsize --sync "$window" "${size%x*}" "${size#*x}"
+    got=$(xdotool getwindowgeometry "$window" | sed -n 's/.*Geometry: //p')
+    [ "$got" = "$size" ] || fail "the window is $got, not $size: something asks more room than that"
+fi
 [ -f "$session" ] || fail "the default session $session was not created"
 "$cli" runs --db "$session" >/dev/null || fail "the default session is not readable by wrkbench-cli"
 shot start

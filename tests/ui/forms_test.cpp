@@ -96,6 +96,21 @@ private slots:
         }
     }
 
+    // HTTP/3 on an http:// URL is refused in the editor, on the protocol, in the engine's words.
+    void http3NeedsAnHttpsUrlInTheEditor()
+    {
+        TargetForm form = validTarget();
+        form.url = QStringLiteral("http://10.0.0.1/");
+        form.http3 = true;
+        Target t;
+        const FieldErrors errors = checkTargetForm(form, {}, &t);
+        QCOMPARE(errors.keys(), QStringList { QStringLiteral("protocol") });
+        QVERIFY2(errors.value(QStringLiteral("protocol")).contains(QStringLiteral("use an https:// URL")),
+            qPrintable(errors.value(QStringLiteral("protocol"))));
+        form.http3 = false;
+        QVERIFY(checkTargetForm(form, {}, &t).isEmpty());
+    }
+
     void badTargetFields_data()
     {
         QTest::addColumn<TargetForm>("form");

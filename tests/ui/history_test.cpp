@@ -219,6 +219,36 @@ private slots:
     }
     void cleanup() { m_doc.reset(); }
 
+    // A run an experiment made is marked in the Runs table (and found by the filter).
+    void experimentRunsAreMarked()
+    {
+        auto store = otherConnection();
+        QVERIFY(store);
+        auto experiment = store->addExperiment("NEG vs NodePort", "{}");
+        QVERIFY(experiment);
+        NewRun run;
+        run.targetId = m_target;
+        run.config.request.url = *parseUrl("http://127.0.0.1:9/");
+        run.startedAtMs = wallClockNowMs();
+        run.experiment = ExperimentSlot { *experiment, 1, 0 };
+        auto id = store->addFailedRun(run, "connection refused");
+        QVERIFY(id);
+        const int64_t plain = addRun(synthetic(1000, 0));
+        m_doc->reload();
+        RunsTableModel model;
+        model.setDocument(m_doc.get());
+        QCOMPARE(cellOf(model, *id, RunsTableModel::OriginColumn).data().toString(),
+            QStringLiteral("experiment #%1, level 2, repetition 1").arg(*experiment));
+        QVERIFY(cellOf(model, *id, RunsTableModel::OriginColumn)
+                    .data(RunsTableModel::SearchTextRole)
+                    .toString()
+                    .contains(QStringLiteral("experiment #")));
+        QVERIFY(cellOf(model, plain, RunsTableModel::OriginColumn)
+                    .data()
+                    .toString()
+                    .startsWith(QStringLiteral("wrkbench ")));
+    }
+
     void errorsAndNon2xxAreSeparateColumns()
     {
         RunsTableModel model;
@@ -547,7 +577,7 @@ private slots:
         setTagChangeHandler(nullptr);
     }
 
-    // Issue 16: "Study from selected runs…" builds the container study from the imported
+    // "Study from selected runs…" builds the container study from the imported
     // reference log, and the Experiments tab shows it with its own verdicts.
     void studyFromSelectedRunsAppearsInTheExperimentsTab()
     {

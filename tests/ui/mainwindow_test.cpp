@@ -756,17 +756,32 @@ private slots:
             QVERIFY(w.openStartupSession(first));
             w.resize(1111, 777);
             const int64_t id = targetsPanel(w)->addTarget();
-            QVERIFY(uitest::addSyntheticRun(w.document()->store(), id, {}) > 0);
+            const int64_t firstRun = uitest::addSyntheticRun(w.document()->store(), id, {});
+            QVERIFY(firstRun > 0);
             w.document()->reload();
             // Each session remembers its own last profile.
             const int classic = profileRowContaining(w, QStringLiteral("wrk classic"));
             QVERIFY(classic >= 0);
             profileCombo(w)->setCurrentIndex(classic);
-            // Save as: a copy with everything, and the window continues in it.
+            // A second target selected, two runs compared with the second as the baseline.
+            const int64_t other = targetsPanel(w)->addTarget();
+            const int64_t secondRun = uitest::addSyntheticRun(w.document()->store(), other, {});
+            QVERIFY(secondRun > 0);
+            w.document()->reload();
+            targetsPanel(w)->selectTarget(other);
+            w.compareRuns({ firstRun, secondRun });
+            partOf<ComparePage>(w)->setBaselineRun(secondRun);
+            // Save as: a copy with everything, and the window continues in it where it was.
             QVERIFY(w.saveSessionAs(copy));
             QCOMPARE(w.document()->path(), copy);
-            QCOMPARE(w.document()->targets().size(), size_t(1));
-            QCOMPARE(w.document()->runs().size(), size_t(1));
+            QCOMPARE(w.document()->targets().size(), size_t(2));
+            QCOMPARE(w.document()->runs().size(), size_t(2));
+            QVERIFY2(profileCombo(w)->currentText().contains(QStringLiteral("wrk classic")),
+                qPrintable(profileCombo(w)->currentText()));
+            QCOMPARE(targetsPanel(w)->currentTargetId(), other);
+            QCOMPARE(partOf<ComparePage>(w)->runs().size(), size_t(2));
+            QCOMPARE(partOf<ComparePage>(w)->model()->runs().front().id, secondRun);
+            QCOMPARE(tabs(w)->currentWidget(), partOf<ComparePage>(w));
             QVERIFY(!w.saveSessionAs(copy)); // never over an existing file unless asked to replace it
             QVERIFY(!w.saveSessionAs(copy, true)); // and never over the open session itself
             QCOMPARE(w.document()->path(), copy);

@@ -1,4 +1,4 @@
-// An experiment built, run and exported from the window alone (issue #33): the empty
+// An experiment built, run and exported from the window alone: the empty
 // Experiments tab says what to do; "New experiment…" opens the plan editor on a template of the
 // session's first targets, with the run count and about how long it takes shown before Run; the
 // plan it saves is the CLI's (`wrkbench-cli experiment PLAN --check` reads it and prints the very

@@ -99,6 +99,25 @@ class ProbeTest : public QObject
     }
 
 private slots:
+    // A scripted target: the probe sends the URL as written and says a run sends what the script
+    // makes of it.
+    void aScriptedTargetsProbeSaysWhatItSends()
+    {
+        ProbeDialog dialog;
+        Target t = target("scripted", "http://builtin/");
+        t.script = "/tmp/status404.lua";
+        QSignalSpy finished(&dialog, &ProbeDialog::probeFinished);
+        dialog.probe(t);
+        QVERIFY(finished.wait(10'000));
+        auto* title = dialog.findChild<QLabel*>(QStringLiteral("probeTitle"));
+        QVERIFY(title);
+        QVERIFY2(title->text().contains(QStringLiteral("a run sends what its script (/tmp/status404.lua) makes of it")),
+            qPrintable(title->text()));
+        dialog.probe(target("plain", "http://builtin/"));
+        QVERIFY(finished.wait(10'000));
+        QVERIFY2(!title->text().contains(QStringLiteral("a run sends")), qPrintable(title->text()));
+    }
+
     void probeDialogShowsEveryPhaseOfTheBuiltinServer()
     {
         ProbeDialog dialog;

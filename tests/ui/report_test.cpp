@@ -1,4 +1,4 @@
-// Part 5 of issue 16 in the GUI, on a session made by the real wrkbench-cli: the
+// Reports in the GUI, on a session made by the real wrkbench-cli: the
 // comparability warning above the Experiments table (a study that sets an imported
 // wrk log beside a run measured here) and above the Compare table; the knee chart
 // for a sweep of two rates and in the details of a stage run; File > Export >

@@ -1,4 +1,4 @@
-// What the editors show is what the session stores is what a run sends (issue #33, point 1),
+// What the editors show is what the session stores is what a run sends,
 // for every editable field of a target and of a load profile: each field is set as a user
 // sets it, the edit is saved, the session file is read back through a connection of its own,
 // and the request is built by the engine (runConfigFor, buildRequest) from what was stored.

@@ -85,6 +85,26 @@ private slots:
         QVERIFY2(!quiet.messageText().contains(QStringLiteral("saturated")), qPrintable(quiet.messageText()));
     }
 
+    // A run stopped after 1.2 s of 10: the bar says how far it came, not a time "left".
+    void aRunThatEndedEarlySaysHowFarItCame()
+    {
+        RunHeader header;
+        header.show();
+        header.beginRun(QStringLiteral("t"), Qt::blue, QStringLiteral("-t1 -c1 -d10s"), 10);
+        header.setElapsed(1.2);
+        QVERIFY2(header.progressText().contains(QStringLiteral("left")), qPrintable(header.progressText()));
+        RunResult result;
+        result.durationS = 1.2;
+        result.requests = 100;
+        RunOutcome outcome = outcomeOf(result);
+        outcome.status = RunStatus::Stopped;
+        header.finish(outcome);
+        QVERIFY2(!header.progressText().contains(QStringLiteral("left")), qPrintable(header.progressText()));
+        QVERIFY2(header.progressText().endsWith(QStringLiteral("(ended early)")), qPrintable(header.progressText()));
+        QCOMPARE(header.progressPercent(), 12);
+        QCOMPARE(header.phaseText(), QStringLiteral("stopped after 1.2 s"));
+    }
+
     /// A Stages profile from the GUI's form runs as the CLI runs the same --stages: for the
     /// stage total (not the form's duration, which stays 10 s), and a connection ramp opens
     /// its highest stage's connections (not the form's 2).

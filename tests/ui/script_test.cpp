@@ -27,6 +27,7 @@
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <map>
@@ -236,6 +237,14 @@ private slots:
         QVERIFY(output && text);
         QCOMPARE(output->toPlainText(), printed);
         QCOMPARE(text->toPlainText(), QString::fromUtf8(COUNTER));
+        // The summary says a script decided what was sent, next to the URL.
+        auto* summary = detail->findChild<QTableWidget*>(QStringLiteral("summaryTable"));
+        QVERIFY(summary);
+        QString scriptRow;
+        for (int row = 0; row < summary->rowCount(); ++row)
+            if (summary->item(row, 0)->text() == QStringLiteral("Script")) scriptRow = summary->item(row, 1)->toolTip();
+        QVERIFY2(scriptRow.startsWith(QString::fromStdString(record->config.script.name) + QStringLiteral(" gui — ")),
+            qPrintable(scriptRow));
     }
 
     // A Lua error in request() stops the run: failed, with the message, what was measured kept.

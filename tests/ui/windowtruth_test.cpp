@@ -1,9 +1,10 @@
-// What the window says is true and whole (issue #33): Help lists the keyboard shortcuts the
+// What the window says is true and whole: Help lists the keyboard shortcuts the
 // actions really have and leads to the documentation; run details show every value whole (a
 // long URL, the connection phases, the per-thread figures wrap in their cells, never cut off)
 // and the request headers; Compare's configuration rows include the headers; a stopped run says
 // how long it ran; the Live header follows the selected target while no run is going.
 
+#include "charts/livecharts.h"
 #include "control/runsession.h"
 #include "mainwindow.h"
 #include "models/comparemodel.h"
@@ -11,6 +12,7 @@
 #include "pages/helpmenu.h"
 #include "pages/rundetailpage.h"
 #include "pages/runheader.h"
+#include "pages/targeteditor.h"
 #include "session/sessiondocument.h"
 #include "text/format.h"
 #include "uitestsupport.h"
@@ -23,6 +25,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListView>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -184,6 +187,15 @@ private slots:
                     .endsWith(QStringLiteral("stopped after 2.3 s")));
         QVERIFY(!model.index(load, CompareModel::valueColumn(1)).data().toString().contains(QStringLiteral("stopped")));
         QVERIFY(model.toCsv().contains(QStringLiteral("X-Env: prod")));
+        // A run without headers: "—" on screen, an empty field in the CSV.
+        b.run.config.request.headers.clear();
+        model.setRuns(std::vector<RunData> { a, b });
+        QCOMPARE(model.index(headers, CompareModel::valueColumn(1)).data().toString(), QStringLiteral("—"));
+        const QString csv = model.toCsv();
+        QVERIFY2(!csv.contains(QStringLiteral("—")), qPrintable(csv));
+        QVERIFY2(csv.contains(
+                     QStringLiteral("eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.abcdefghijklmnopqrstuvwxyz,,\n")),
+            qPrintable(csv));
     }
 
     // Compare → Export → HTML report: the engine's comparison page of the runs shown, the
@@ -211,6 +223,33 @@ private slots:
         // Reachable from File → Export as well.
         MainWindow w;
         QVERIFY(partOf<QAction>(w, QStringLiteral("exportComparisonHtmlAction")));
+    }
+
+    // Ctrl+T while the Load profile panel is in front: the Targets panel comes forward, the new
+    // target is selected and in view, and typing goes to its name.
+    void addTargetComesForwardWithTheNewTarget()
+    {
+        MainWindow w;
+        QVERIFY(w.openSession(m_dir.filePath(QStringLiteral("add.wrkbench")), true));
+        for (int i = 0; i < 30; ++i)
+            QVERIFY(w.document()->addTarget(makeTarget("Target " + std::to_string(100 + i), "http://builtin/")).ok());
+        w.resize(1024, 700);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QTest::keyClick(&w, Qt::Key_L, Qt::ControlModifier);
+        QApplication::processEvents();
+        QVERIFY(profileEditor(w)->isVisible());
+        QTest::keyClick(&w, Qt::Key_T, Qt::ControlModifier);
+        QApplication::processEvents();
+        QVERIFY(targetsPanel(w)->isVisible());
+        QLineEdit* name = targetsPanel(w)->editor()->nameEdit();
+        QVERIFY(name->isVisible());
+        QTRY_VERIFY(name->hasFocus());
+        QCOMPARE(name->text(), QStringLiteral("New target"));
+        QListView* list = targetsPanel(w)->findChild<QListView*>();
+        QVERIFY(list);
+        const QRect shown = list->visualRect(list->currentIndex());
+        QVERIFY2(list->viewport()->rect().contains(shown.center()), "the new target is scrolled into view");
     }
 
     void liveHeaderFollowsTheSelectedTargetWhileIdle()
@@ -241,11 +280,25 @@ private slots:
         QVERIFY(finished.wait(30'000));
         QCOMPARE(header->titleText(), QStringLiteral("Second"));
         QVERIFY(header->messageText().contains(QStringLiteral("Stored as run #")));
-        // ... then, with nothing going, it follows the selection (the last run's numbers cleared).
+        LiveCharts* charts = livePage(w)->charts();
+        QVERIFY(charts);
+        charts->redrawNow();
+        QVERIFY(charts->pointCount() > 0);
+        // ... then, with nothing going, it follows the selection (the last run's numbers and
+        // curves cleared: they were Second's).
         targetsPanel(w)->selectTarget(*first);
         QCOMPARE(header->titleText(), QStringLiteral("First"));
         QVERIFY(header->messageText().isEmpty());
         QCOMPARE(header->errorsText(), QStringLiteral("—"));
+        charts->redrawNow();
+        QCOMPARE(charts->pointCount(), 0);
+        QVERIFY2(header->loadText().startsWith(QStringLiteral("F5 runs “First”")), qPrintable(header->loadText()));
+
+        // A profile field in red disables Run: the hint says why instead of promising F5.
+        duration->setText(QStringLiteral("soon"));
+        emit duration->textEdited(duration->text());
+        QVERIFY(!profileEditor(w)->isValid());
+        QCOMPARE(header->loadText(), QStringLiteral("Run is disabled: the load profile has a field in red"));
     }
 };
 

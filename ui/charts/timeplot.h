@@ -91,7 +91,8 @@ public:
 
     /// A chart's useful size: a window holding only plots opens at a readable size.
     QSize sizeHint() const override { return { 480, 200 }; }
-    QSize minimumSizeHint() const override { return { 160, 120 }; }
+    // Four of them stack on the Live page: at 90 px each it fits a 700 px window with a long message.
+    QSize minimumSizeHint() const override { return { 160, 90 }; }
 
 protected:
     void paintEvent(QPaintEvent* event) override;

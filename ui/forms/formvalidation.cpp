@@ -194,6 +194,11 @@ FieldErrors checkTargetForm(const TargetForm& form, const QStringList& takenName
         if (QString problem = fileProblem(ca); !problem.isEmpty()) errors[QStringLiteral("caFile")] = problem;
     t.tls.caFile = ca.toStdString();
     t.httpVersion = form.http3 ? HttpVersion::Http3 : form.http2 ? HttpVersion::Http2 : HttpVersion::Http1;
+    // Said where it is chosen, not at F5: QUIC is always encrypted.
+    if (form.http3 && !errors.contains(QStringLiteral("url")))
+        if (auto url = parseUrl(urlText.toStdString()); url && !url->isTls())
+            errors[QStringLiteral("protocol")]
+                = QStringLiteral("HTTP/3 runs over QUIC, which is always encrypted: use an https:// URL");
 
     // A mix replaces method, URL path and body; its entries must go to the URL's origin.
     const QString mixPath = form.requestMix.trimmed();

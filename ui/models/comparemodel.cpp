@@ -724,7 +724,9 @@ QString CompareModel::toCsv() const
         for (size_t i = 0; i < m_runs.size(); ++i) {
             const int run = static_cast<int>(i);
             if (row.text) {
-                fields.push_back(row.text(m_runs[i]).toStdString());
+                // "—" is the screen's "none"; in a CSV, none is an empty field.
+                const QString value = row.text(m_runs[i]);
+                fields.push_back(value == QStringLiteral("—") ? std::string() : value.toStdString());
                 if (i > 0) fields.emplace_back();
                 continue;
             }

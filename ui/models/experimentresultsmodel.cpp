@@ -25,10 +25,12 @@ QString ratioText(const RatioEstimate& r)
 {
     if (std::isnan(r.ratio)) return QStringLiteral("—");
     QString text = QString::number(r.ratio, 'f', 3);
-    if (r.hasInterval())
-        text += QStringLiteral(" (%1–%2)")
-                    .arg(QString::number(r.low, 'f', 3),
-                        std::isinf(r.high) ? QStringLiteral("∞") : QString::number(r.high, 'f', 3));
+    // An interval without a bound (Fieller's, when the baseline's mean is not surely above zero)
+    // is said in words: "-inf–∞" reads as a figure.
+    if (r.hasInterval() && !r.bounded())
+        text += QObject::tr(" (interval unbounded)");
+    else if (r.hasInterval())
+        text += QStringLiteral(" (%1–%2)").arg(QString::number(r.low, 'f', 3), QString::number(r.high, 'f', 3));
     return text;
 }
 

@@ -130,9 +130,17 @@ QVariant RunsTableModel::displayOf(const RunRecord& r, int column) const
     case SloColumn:
         return sloSummary(t.slo);
     case OriginColumn:
-        return r.status == RunStatus::Imported
-            ? QStringLiteral("imported (%1)").arg(QString::fromStdString(r.engineVersion))
-            : QStringLiteral("wrkbench %1").arg(QString::fromStdString(r.engineVersion));
+        if (r.status == RunStatus::Imported)
+            return QStringLiteral("imported (%1)").arg(QString::fromStdString(r.engineVersion));
+        // A run an experiment made says so: it is one repetition of a cell, not a run on its own.
+        if (r.experiment.experimentId != 0)
+            return r.experiment.cellIndex >= 0 && r.experiment.repetition >= 0
+                ? tr("experiment #%1, level %2, repetition %3")
+                      .arg(r.experiment.experimentId)
+                      .arg(r.experiment.cellIndex + 1)
+                      .arg(r.experiment.repetition + 1)
+                : tr("experiment #%1").arg(r.experiment.experimentId);
+        return QStringLiteral("wrkbench %1").arg(QString::fromStdString(r.engineVersion));
     case NotesColumn:
         return QString::fromStdString(r.notes);
     default:

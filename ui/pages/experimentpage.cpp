@@ -103,7 +103,8 @@ ExperimentPage::ExperimentPage(QWidget* parent)
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setStretchLastSection(true);
-    m_table->setWordWrap(false);
+    m_table->setWordWrap(true);
+    m_table->setTextElideMode(Qt::ElideNone);
 
     m_buildButton->setObjectName(QStringLiteral("newExperimentButton"));
     m_buildButton->setToolTip(tr("Build a plan here: targets, load levels, repetitions, SLOs"));
@@ -138,6 +139,9 @@ ExperimentPage::ExperimentPage(QWidget* parent)
     topLayout->addWidget(m_progressLabel);
 
     auto* exports = new QHBoxLayout;
+    // The summary wraps beside the export buttons: its one line would hold the window wider.
+    m_summary->setWordWrap(true);
+    m_summary->setMinimumWidth(120);
     exports->addWidget(m_summary, 1);
     exports->addWidget(m_csvButton);
     exports->addWidget(m_chartsButton);
@@ -458,6 +462,11 @@ void ExperimentPage::loadResults()
     m_pooled->setVisible(!pooled.isEmpty());
     m_results->setResults(std::move(*results));
     m_table->resizeColumnsToContents();
+    // A long verdict wraps in its cell, whole, instead of widening the table past the window.
+    constexpr int VERDICT_MAX_PX = 360;
+    if (m_table->columnWidth(ExperimentResultsModel::VerdictColumn) > VERDICT_MAX_PX)
+        m_table->setColumnWidth(ExperimentResultsModel::VerdictColumn, VERDICT_MAX_PX);
+    m_table->resizeRowsToContents();
 }
 
 void ExperimentPage::updateButtons()

@@ -69,7 +69,17 @@ void LivePage::setHint(const QString& text)
 
 void LivePage::showSelected(const QString& target, const QColor& color, const QString& hint)
 {
-    if (m_session->phase() == RunSession::Phase::Idle) m_header->showReady(target, color, hint);
+    if (m_session->phase() != RunSession::Phase::Idle) return;
+    m_header->showReady(target, color, hint);
+    // The curves of another target's run would read as this one's.
+    if (!m_chartsTarget.isEmpty() && m_chartsTarget != target) {
+        m_charts->reset(target, color, false);
+        m_loaders->clear();
+        m_backends->clear();
+        m_metrics->clear();
+        m_intervals = 0;
+        m_chartsTarget.clear();
+    }
 }
 
 void LivePage::beginRemoteProbe(const RunSetup& plan)
@@ -89,6 +99,7 @@ void LivePage::begin(const RunSetup& plan)
 {
     const QColor color = colorForTarget(plan.target.id);
     const QString title = QString::fromStdString(plan.target.name);
+    m_chartsTarget = title;
     m_intervals = 0;
     // The load as this target runs it: the profile spoken in the target's protocol.
     const RunConfig load = plan.profile.load.withHttpVersion(plan.target.httpVersion);

@@ -55,6 +55,7 @@ private:
     TargetMetricsView* m_metrics;
     QTimer m_clock; ///< moves the progress bar between intervals
     int m_intervals = 0;
+    QString m_chartsTarget; ///< the target whose run the charts show ("" = none)
 };
 
 } // namespace wb::ui

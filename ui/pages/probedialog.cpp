@@ -39,6 +39,8 @@ ProbeDialog::ProbeDialog(QWidget* parent)
     resize(760, 680);
 
     m_title->setTextFormat(Qt::RichText);
+    m_title->setObjectName(QStringLiteral("probeTitle"));
+    m_title->setWordWrap(true);
     m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_served->setObjectName(QStringLiteral("probeServed"));
     m_served->setStyleSheet(QStringLiteral("color: palette(mid);"));
@@ -148,9 +150,21 @@ void ProbeDialog::setTarget(const Target& target)
     const QString name = QString::fromStdString(target.name);
     const QString method = QString::fromStdString(target.method.empty() ? std::string("GET") : target.method);
     setWindowTitle(tr("Probe — %1").arg(name));
-    m_title->setText(
-        QStringLiteral("<b>%1</b>&nbsp;&nbsp;%2 %3")
-            .arg(name.toHtmlEscaped(), method.toHtmlEscaped(), QString::fromStdString(target.url).toHtmlEscaped()));
+    QString title
+        = QStringLiteral("<b>%1</b>&nbsp;&nbsp;%2 %3")
+              .arg(name.toHtmlEscaped(), method.toHtmlEscaped(), QString::fromStdString(target.url).toHtmlEscaped());
+    // A script or a mix decides what a run sends; one request cannot run them, so the probe says
+    // what it sends instead of passing for the run's request.
+    const QString decidedBy = !target.script.empty() ? tr("its script (%1)").arg(QString::fromStdString(target.script))
+        : !target.requestMix.empty() ? tr("its request mix (%1)").arg(QString::fromStdString(target.requestMix))
+                                     : QString();
+    if (!decidedBy.isEmpty())
+        title += QStringLiteral("<br><span style='color:#b26a00'>%1</span>")
+                     .arg(tr("The probe sends this request; a run sends what %1 makes of it (method, path, "
+                             "headers, body may differ).")
+                              .arg(decidedBy)
+                              .toHtmlEscaped());
+    m_title->setText(title);
     m_served->hide();
     m_status->setStyleSheet(QString());
 }

@@ -201,9 +201,11 @@ RunDetailPage::RunDetailPage(RunData data, QWidget* parent)
     leftLayout->addWidget(m_metrics, 1);
     split->addWidget(left);
     split->addWidget(tabs);
-    split->setStretchFactor(0, 2);
+    // Half and half: the tables hold URLs, headers and the Backends and Front door tabs, which a
+    // third of a small window cut (URLs on three lines, tabs behind scroll arrows).
+    split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
-    split->setSizes({ 2000, 900 }); // charts about two thirds, whatever the tables' size hints
+    split->setSizes({ 1000, 1000 });
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 6, 8, 6);
@@ -243,10 +245,9 @@ void RunDetailPage::fillLoaders()
                 formatCount(static_cast<double>(l.errors)), QString::number(l.startOffsetMs, 'f', 1),
                 QString::fromStdString(l.clock), QString::fromStdString(l.state),
                 // On a CPU or waiting for one: a loader with no CPU to spare is flagged in its cell.
-                !l.cost.measured() ? QStringLiteral("–")
-                    : l.cost.saturated()
-                    ? tr("%1 % (saturated)").arg(std::lround(l.cost.workerBusyShare() * 100))
-                    : tr("%1 %").arg(std::lround(l.cost.workerBusyShare() * 100)) },
+                !l.cost.measured()       ? QStringLiteral("–")
+                    : l.cost.saturated() ? tr("%1 % (saturated)").arg(std::lround(l.cost.workerBusyShare() * 100))
+                                         : tr("%1 %").arg(std::lround(l.cost.workerBusyShare() * 100)) },
             { true, false, true, true, true, true, true, false, false, true });
     m_loaders->resizeColumnsToContents();
 }
@@ -288,6 +289,13 @@ void RunDetailPage::fillSummary()
     };
     row(tr("Target"), QString::fromStdString(r.targetName));
     row(tr("URL"), QString::fromStdString(r.url));
+    // A script decides what is sent (wrk.path, request()): the URL alone would mislead.
+    if (!r.config.script.empty()) {
+        QString script = QString::fromStdString(r.config.script.name);
+        for (const std::string& arg : r.config.script.args)
+            script += QLatin1Char(' ') + QString::fromStdString(arg);
+        row(tr("Script"), tr("%1 — it may change the method, path, headers and body sent (Script tab)").arg(script));
+    }
     row(tr("Method"), QString::fromStdString(r.config.request.method));
     // The headers as sent, one row each (a run that differs only in a header is told apart).
     for (const Header& h : r.config.request.headers)
@@ -345,6 +353,21 @@ void RunDetailPage::fillSummary()
     phase(tr("Connect p50 / p99 / max (ms)"), t.connect);
     phase(tr("TLS handshake p50 / p99 / max (ms)"), t.tlsHandshake);
     phase(tr("First byte p50 / p99 / max (ms)"), t.firstByte);
+    // The connections as the CLI's report tells them: how many churn opened (what a balancer
+    // placed), a server's HPACK table we tolerated, why responses failed to parse.
+    if (r.config.churn.enabled()) {
+        row(tr("Connections"), QString::fromStdString(churnDescription(r.config)));
+        row(tr("Connections opened"),
+            QString::fromStdString(connectionsOpenedText(t.connect.count, t.durationS, t.connections)));
+    }
+    if (t.connections.hpackTableKept > 0)
+        row(tr("HPACK table"), QString::fromStdString(hpackTableNote(t.connections, r.config.headerTableBytes)));
+    if (const std::string warning = parseFailureWarning(t.errors.parse, t.requests, t.connections); !warning.empty()) {
+        row(tr("Warning"), QString::fromStdString(warning));
+        m_summary->item(m_summary->rowCount() - 1, 1)->setForeground(QColor(0xc6, 0x28, 0x28));
+    } else if (!t.connections.firstParseError.empty()) {
+        row(tr("First parse error"), QString::fromStdString(t.connections.firstParseError));
+    }
     if (!std::isnan(t.threadRate.mean))
         row(tr("Req/s per thread"),
             tr("%1 ± %2 (max %3)")

@@ -149,6 +149,11 @@ QString RunHeader::phaseText() const
     return m_phase->text();
 }
 
+QString RunHeader::loadText() const
+{
+    return m_load->text();
+}
+
 void RunHeader::setSlos(const std::vector<Slo>& slos)
 {
     m_slo->setPending(slos);
@@ -208,7 +213,15 @@ void RunHeader::finish(const RunOutcome& outcome)
     m_errorsLabel->setText(formatCount(static_cast<double>(outcome.errors)));
     m_non2xxLabel->setText(formatCount(static_cast<double>(outcome.non2xx)));
     const bool stopped = outcome.status == RunStatus::Stopped;
-    if (!stopped) setElapsed(m_plannedS);
+    const bool endedEarly = stopped || outcome.failedWhileRunning || !outcome.sloAbortedBy.isEmpty();
+    if (!endedEarly) {
+        setElapsed(m_plannedS);
+    } else {
+        // Nothing is left of a run that ended: the bar says how far it came and why it ended.
+        const double ranS = std::min(outcome.durationS, m_plannedS);
+        m_progress->setFraction(m_plannedS > 0 ? ranS / m_plannedS : 0);
+        m_progress->setText(tr("%1 / %2   (ended early)").arg(formatClock(ranS), formatClock(m_plannedS)));
+    }
     const QString after = numberLocale().toString(outcome.durationS, 'f', 1);
     m_phase->setText(outcome.failedWhileRunning ? tr("failed after %1 s").arg(after)
             : !outcome.sloAbortedBy.isEmpty()   ? tr("stopped by SLO %1 after %2 s").arg(outcome.sloAbortedBy, after)
@@ -241,6 +254,10 @@ QString RunHeader::errorsText() const
 QString RunHeader::messageText() const
 {
     return m_message->isVisible() ? m_message->text() : QString();
+}
+QString RunHeader::progressText() const
+{
+    return m_progress->text();
 }
 int RunHeader::progressPercent() const
 {

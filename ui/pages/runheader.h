@@ -40,7 +40,10 @@ public:
     QString errorsText() const;
     QString messageText() const;
     int progressPercent() const;
+    QString progressText() const;
     QString phaseText() const;
+    /// The load line, or the hint of what Run would do while idle.
+    QString loadText() const;
 
 private:
     void setNumbers(double rps, double p50Ms, double p99Ms);

@@ -1,8 +1,8 @@
 #include "pages/targeteditor.h"
 
 #include "pages/fieldstate.h"
-#include "pages/scriptfield.h"
 #include "pages/metricsfield.h"
+#include "pages/scriptfield.h"
 #include "pages/tagedit.h"
 #include "session/recordequality.h"
 #include "session/sessiondocument.h"
@@ -518,6 +518,7 @@ void TargetEditor::showProblems()
     setFieldProblem(m_method, m_errors.value(QStringLiteral("method")));
     setFieldProblem(m_bodyFile, m_errors.value(QStringLiteral("bodyFile")));
     setFieldProblem(m_caFile, m_errors.value(QStringLiteral("caFile")));
+    setFieldProblem(m_protocol, m_errors.value(QStringLiteral("protocol")));
     setFieldProblem(m_requestMix, m_errors.value(QStringLiteral("requestMix")));
     setFieldProblem(m_script->pathEdit(), m_errors.value(QStringLiteral("script")));
     setFieldProblem(m_tags->lineEdit(), m_errors.value(QStringLiteral("tags")));
@@ -541,7 +542,7 @@ void TargetEditor::showProblems()
         { QStringLiteral("url"), tr("URL") }, { QStringLiteral("method"), tr("Method") },
         { QStringLiteral("bodyFile"), tr("Body file") }, { QStringLiteral("caFile"), tr("CA file") },
         { QStringLiteral("requestMix"), tr("Mix") }, { QStringLiteral("tags"), tr("Tags") },
-        { QStringLiteral("metrics"), tr("Metrics") } };
+        { QStringLiteral("metrics"), tr("Metrics") }, { QStringLiteral("protocol"), tr("Protocol") } };
     QStringList lines;
     for (auto it = m_errors.cbegin(); it != m_errors.cend(); ++it) {
         const QString label = it.key().startsWith(QStringLiteral("header:"))

@@ -119,6 +119,7 @@ void TargetsPanel::selectTarget(int64_t id)
         return;
     }
     m_list->setCurrentIndex(m_model->index(row, 0));
+    m_list->scrollTo(m_model->index(row, 0)); // a new target at the end of a long list is seen
     currentChanged();
 }
 

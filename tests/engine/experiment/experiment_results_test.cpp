@@ -171,7 +171,7 @@ TEST(ExperimentResults, ReportsShowTheTableAndTheMethod)
     EXPECT_TRUE(lines[4].ends_with(",107;109;111,")) << lines[4]; // run ids, then nothing differs
 }
 
-// Issue 33: a cell whose two baseline runs disagree (144k and 113k req/s) cannot decide an 84%
+// A cell whose two baseline runs disagree (144k and 113k req/s) cannot decide an 84%
 // loss; every output says so and says what would, never "no significant difference".
 TEST(ExperimentResults, UndecidedCellsSayWhatWouldDecideInEveryOutput)
 {
@@ -183,7 +183,7 @@ TEST(ExperimentResults, UndecidedCellsSayWhatWouldDecideInEveryOutput)
     const ExperimentRow* node = results.row(0, 1);
     ASSERT_NE(node, nullptr);
     const std::string expected = "too few repetitions to judge: the baseline varies \xC2\xB1"
-                                 "17% between its runs; about 52 repetitions would detect a 10% difference";
+                                 "17% between its runs; about 52 repetitions would detect a 10% difference, about 3 the 83.9% seen";
     EXPECT_EQ(node->verdict, expected);
     for (const std::string& out : { formatResultsTable(results), formatMarkdownReport(results), resultsCsv(results),
              formatHtmlReport(results) }) {
@@ -192,7 +192,7 @@ TEST(ExperimentResults, UndecidedCellsSayWhatWouldDecideInEveryOutput)
     }
 }
 
-// Part 3 of issue 16: targets in groups, each group with its own baseline; rows group by group.
+// Targets in groups, each group with its own baseline; rows group by group.
 TEST(ExperimentResults, GroupsCompareWithTheirOwnBaseline)
 {
     auto plan = parseExperimentPlan(R"({"name": "frameworks", "targets": [

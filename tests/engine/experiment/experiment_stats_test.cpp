@@ -184,7 +184,7 @@ TEST(ExperimentStats, VerdictOnlyWhereTheIntervalExcludesOne)
     RatioEstimate unbounded = slower;
     unbounded.low = -INFINITY;
     unbounded.high = INFINITY;
-    // Issue 33: an unbounded interval cannot decide, and the verdict says so.
+    // An unbounded interval cannot decide, and the verdict says so.
     EXPECT_EQ(ratioVerdict(unbounded, "B", "A"), "too few repetitions to judge: the interval is unbounded");
     RatioEstimate wide = slower;
     wide.low = 0.85; // a 15% loss is inside the interval: not "no significant difference"
@@ -193,7 +193,7 @@ TEST(ExperimentStats, VerdictOnlyWhereTheIntervalExcludesOne)
     EXPECT_EQ(ratioVerdict(ratioOfMeans({ 1 }, { 2 }), "B", "A"), "too few repetitions for a confidence interval");
 }
 
-// Issue 33: the repetitions a two-sided two-sample t-test on ln(req/s) needs to detect a 10%
+// The repetitions a two-sided two-sample t-test on ln(req/s) needs to detect a 10%
 // difference (ratio 1.10, delta = ln 1.1 = 0.09531) at alpha 0.05 with power 0.8: the smallest
 // n >= 2 with n >= k (t_{0.975, 2n-2} + t_{0.80, 2n-2})^2, k = 2 sigma^2 / delta^2.
 // Worked by hand from a printed t table (two-sided 0.05 and one-sided 0.20 columns):
@@ -225,7 +225,7 @@ TEST(ExperimentStats, RepetitionsToDetectMatchTheHandWorkedTTable)
     EXPECT_TRUE(std::isnan(logStdev({ 1000, 0 })));
 }
 
-// Issue 33, the docs' NEG c25 cell: two baseline runs 144k and 113k, an 84% loss, an unbounded
+// The docs' NEG c25 cell: two baseline runs 144k and 113k, an 84% loss, an unbounded
 // interval. The verdict must not read "no significant difference".
 TEST(ExperimentStats, UndecidedVerdictSaysWhatWouldDecide)
 {
@@ -236,11 +236,11 @@ TEST(ExperimentStats, UndecidedVerdictSaysWhatWouldDecide)
     EXPECT_TRUE(undecided(r));
     EXPECT_EQ(ratioVerdict(r, "NodePort", "NEG", Better::Higher, neg, nodePort),
         "too few repetitions to judge: the baseline varies \xC2\xB1"
-        "17% between its runs; about 52 repetitions would detect a 10% difference");
+        "17% between its runs; about 52 repetitions would detect a 10% difference, about 3 the 83.9% seen");
     // The more variable side is the one named.
     EXPECT_EQ(ratioVerdict(r, "NodePort", "NEG", Better::Higher, nodePort, neg),
         "too few repetitions to judge: NodePort varies \xC2\xB1"
-        "17% between its runs; about 52 repetitions would detect a 10% difference");
+        "17% between its runs; about 52 repetitions would detect a 10% difference, about 3 the 83.9% seen");
     // Narrow and not significant stays "no significant difference": a 10% difference is ruled out.
     const RatioEstimate close = ratioOfMeans({ 1000, 1010, 990 }, { 1005, 995, 1000 });
     EXPECT_FALSE(undecided(close));

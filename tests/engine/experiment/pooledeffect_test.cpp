@@ -1,4 +1,4 @@
-// Issue 33: the pooled verdict across cells, checked against a hand-worked example.
+// The pooled verdict across cells, checked against a hand-worked example.
 
 #include "experiment/experimentreport.h"
 #include "experiment/experimentresults.h"
