@@ -40,10 +40,7 @@ protected:
         m_url = "http://127.0.0.1:" + std::to_string(nginx().port()) + "/";
         m_logBefore = test::splitLines(nginx().requestLog()).size();
     }
-    static std::string example(const std::string& name)
-    {
-        return std::string(std::getenv("WB_SOURCE_DIR")) + "/examples/scripts/" + name;
-    }
+    static std::string example(const std::string& name) { return test::sourceDir() + "/examples/scripts/" + name; }
     std::string script(const std::string& name, const std::string& text)
     {
         const std::string path = m_dir.file(name);

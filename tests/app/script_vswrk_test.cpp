@@ -49,10 +49,7 @@ protected:
         if (access(WRK, X_OK) != 0) GTEST_SKIP() << WRK << " is not installed";
         m_url = "http://127.0.0.1:" + std::to_string(nginx().port()) + "/";
     }
-    static std::string example(const std::string& name)
-    {
-        return std::string(std::getenv("WB_SOURCE_DIR")) + "/examples/scripts/" + name;
-    }
+    static std::string example(const std::string& name) { return test::sourceDir() + "/examples/scripts/" + name; }
     std::string script(const std::string& name, const std::string& text)
     {
         const std::string path = m_dir.file(name);

@@ -3,7 +3,7 @@
 #   run-fuzz.sh <source_dir> <work_dir> <seconds> [name]
 # name (default responseparser) selects target fuzz_<name>, seeds corpus/<name>/ and,
 # when present, the dictionary <name>.dict. Seconds 0 with name "all" builds every fuzz
-# target and fuzzes nothing: the suite's fuzz_tree test does that once, so that the bounded
+# target and fuzzes nothing: `./dev test` does that once, beside the ASan build, so that the bounded
 # runs after it can go two at a time without building.
 # Exit status: 0 when the fuzzer found nothing, non-zero on a crash, timeout, OOM or
 # build failure. The corpus in <work_dir>/corpus/<name> grows across runs (seeded from

@@ -72,21 +72,6 @@ class EditorsTest : public QObject
         auto id = m_doc->addTarget(t);
         return id ? *id : 0;
     }
-    QString writeFile(const QString& name, const QByteArray& content)
-    {
-        const QString path = m_dir.filePath(name);
-        QFile file(path);
-        if (!file.open(QIODevice::WriteOnly)) return {};
-        file.write(content);
-        return path;
-    }
-    static void typeInto(QLineEdit* edit, const QString& text)
-    {
-        edit->setFocus();
-        edit->selectAll();
-        QTest::keyClick(edit, Qt::Key_Backspace);
-        QTest::keyClicks(edit, text);
-    }
     static QByteArray bytes(const std::string& s) { return QByteArray(s.data(), static_cast<qsizetype>(s.size())); }
 
 private slots:
@@ -219,7 +204,7 @@ private slots:
         const int64_t id = addTarget("from file", "old text");
         QByteArray content = bytes(BINARY);
         content.append(QByteArray(3000, '\x07'));
-        const QString file = writeFile(QStringLiteral("request.bin"), content);
+        const QString file = writeFile(m_dir, QStringLiteral("request.bin"), content);
         {
             TargetEditor editor;
             editor.setDocument(m_doc.get());
@@ -254,7 +239,7 @@ private slots:
         }
 
         // A text file keeps its file too, and the file is read as it is when the edit is saved.
-        const QString json = writeFile(QStringLiteral("request.json"), "{\"v\":1}");
+        const QString json = writeFile(m_dir, QStringLiteral("request.json"), "{\"v\":1}");
         const int64_t textId = addTarget("json file");
         {
             TargetEditor editor;
@@ -263,7 +248,7 @@ private slots:
             editor.findChild<QComboBox*>(QStringLiteral("bodyModeCombo"))->setCurrentIndex(1);
             typeInto(editor.findChild<QLineEdit*>(QStringLiteral("bodyFileEdit")), json);
             QVERIFY(editor.isValid());
-            QVERIFY(!writeFile(QStringLiteral("request.json"), "{\"v\":2, \"more\":true}").isEmpty());
+            QVERIFY(!writeFile(m_dir, QStringLiteral("request.json"), "{\"v\":2, \"more\":true}").isEmpty());
             QVERIFY(editor.commit());
             QCOMPARE(stored(textId).body, std::string("{\"v\":2, \"more\":true}"));
         }
@@ -302,7 +287,7 @@ private slots:
         const QString missing = m_dir.filePath(QStringLiteral("missing.bin"));
         QStringList unreadable { missing, m_dir.path() };
         if (geteuid() != 0) { // root reads anything: only then is a mode-000 file readable
-            const QString locked = writeFile(QStringLiteral("locked.bin"), "secret");
+            const QString locked = writeFile(m_dir, QStringLiteral("locked.bin"), "secret");
             QVERIFY(QFile::setPermissions(locked, QFileDevice::Permissions()));
             unreadable << locked;
         }
@@ -329,7 +314,7 @@ private slots:
         }
 
         // A file that was there when checked and is gone when saved: an error as well, nothing saved.
-        const QString gone = writeFile(QStringLiteral("gone.bin"), bytes(BINARY));
+        const QString gone = writeFile(m_dir, QStringLiteral("gone.bin"), bytes(BINARY));
         typeInto(editor->findChild<QLineEdit*>(QStringLiteral("bodyFileEdit")), gone);
         QVERIFY(editor->isValid());
         QVERIFY(runAction(w)->isEnabled());
@@ -587,8 +572,8 @@ private slots:
         QVERIFY(editor->commit());
 
         // A broken file: the Mix field says where, nothing is saved, Run is off.
-        const QString broken
-            = writeFile(QStringLiteral("broken.txt"), "GET http://127.0.0.1:8089/a\n\nGTE http://127.0.0.1:8089/b\n");
+        const QString broken = writeFile(
+            m_dir, QStringLiteral("broken.txt"), "GET http://127.0.0.1:8089/a\n\nGTE http://127.0.0.1:8089/b\n");
         typeInto(editor->findChild<QLineEdit*>(QStringLiteral("requestMixEdit")), broken);
         QVERIFY(!editor->isValid());
         QVERIFY2(fieldProblem(editor->findChild<QLineEdit*>(QStringLiteral("requestMixEdit")))
@@ -597,12 +582,12 @@ private slots:
         QVERIFY(editor->findChild<QLabel*>(QStringLiteral("statusLabel"))->text().startsWith(QStringLiteral("Mix: ")));
         QVERIFY(!runAction(w)->isEnabled());
         // Another origin than the URL's.
-        const QString elsewhere = writeFile(QStringLiteral("elsewhere.txt"), "GET http://127.0.0.2:9/a\n");
+        const QString elsewhere = writeFile(m_dir, QStringLiteral("elsewhere.txt"), "GET http://127.0.0.2:9/a\n");
         typeInto(editor->findChild<QLineEdit*>(QStringLiteral("requestMixEdit")), elsewhere);
         QVERIFY(fieldProblem(editor->findChild<QLineEdit*>(QStringLiteral("requestMixEdit")))
                     .contains(QStringLiteral("the mix goes to http://127.0.0.2:9/")));
 
-        const QString good = writeFile(QStringLiteral("good.jsonl"),
+        const QString good = writeFile(m_dir, QStringLiteral("good.jsonl"),
             "{\"url\": \"http://127.0.0.1:8089/a\", \"weight\": 3}\n{\"method\": \"POST\", \"url\": "
             "\"http://127.0.0.1:8089/b\", \"body\": \"x\"}\n");
         typeInto(editor->findChild<QLineEdit*>(QStringLiteral("requestMixEdit")), good);
@@ -621,7 +606,7 @@ private slots:
         QCOMPARE(config->mix.entries[1].request.method, std::string("POST"));
         QCOMPARE(config->mix.entries[0].weight, 3.0);
         // The file is read at each run: a file broken since is the run's error, in words.
-        writeFile(QStringLiteral("good.jsonl"), "{\"url\": 5}\n");
+        writeFile(m_dir, QStringLiteral("good.jsonl"), "{\"url\": 5}\n");
         auto broke = runConfigFor(t, RunConfig {});
         QVERIFY(!broke.ok());
         QVERIFY2(broke.error().rfind("request mix: ", 0) == 0, broke.error().c_str());

@@ -66,13 +66,6 @@ class MainWindowTest : public QObject
     QTemporaryDir m_dir;
     QStringList m_errors;
 
-    static void typeInto(QLineEdit* edit, const QString& text)
-    {
-        edit->setFocus();
-        edit->selectAll();
-        QTest::keyClick(edit, Qt::Key_Backspace);
-        QTest::keyClicks(edit, text);
-    }
     static void setDuration(MainWindow& w, const QString& duration, const QString& connections = QStringLiteral("20"))
     {
         typeInto(profileEditor(w)->field(QStringLiteral("duration")), duration);

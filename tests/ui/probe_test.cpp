@@ -77,14 +77,6 @@ Target target(const std::string& name, const std::string& url)
     return t;
 }
 
-void typeInto(QLineEdit* edit, const QString& text)
-{
-    edit->setFocus();
-    edit->selectAll();
-    QTest::keyClick(edit, Qt::Key_Backspace);
-    QTest::keyClicks(edit, text);
-}
-
 } // namespace
 
 class ProbeTest : public QObject

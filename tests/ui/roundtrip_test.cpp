@@ -83,20 +83,10 @@ class RoundTripTest : public QObject
         auto id = m_doc->addTarget(t);
         return id ? *id : 0;
     }
-    QString writeFile(const QString& name, const QByteArray& content)
-    {
-        const QString path = m_dir.filePath(name);
-        QFile file(path);
-        if (!file.open(QIODevice::WriteOnly)) return {};
-        file.write(content);
-        return path;
-    }
     /// Typed, then left with Enter (as a user leaves a field).
-    static void typeInto(QLineEdit* edit, const QString& text)
+    static void typeAndLeave(QLineEdit* edit, const QString& text)
     {
-        edit->selectAll();
-        QTest::keyClick(edit, Qt::Key_Backspace);
-        QTest::keyClicks(edit, text);
+        typeInto(edit, text);
         QTest::keyClick(edit, Qt::Key_Return);
     }
     static QString statusOf(const QWidget& editor)
@@ -133,18 +123,18 @@ private slots:
         auto* notes = editor.findChild<QLineEdit*>(QStringLiteral("notesEdit"));
         QVERIFY(method && url && headers && body && verify && ca && protocol && tags && notes);
 
-        typeInto(name, QStringLiteral("  shop api  "));
+        typeAndLeave(name, QStringLiteral("  shop api  "));
         method->setCurrentText(QStringLiteral("PUT"));
-        typeInto(url, QStringLiteral(" http://127.0.0.1:8080/api/v1?q=a%20b "));
+        typeAndLeave(url, QStringLiteral(" http://127.0.0.1:8080/api/v1?q=a%20b "));
         headers->item(0, 0)->setText(QStringLiteral("  X-Env  "));
         headers->item(0, 1)->setText(QStringLiteral("  staging  "));
         // A JSON body with a no-break space inside a string and a second line.
         body->setPlainText(QStringLiteral("{\"k\":\"a\u00A0b\"}\nsecond line"));
-        const QString caPath = writeFile(QStringLiteral("ca.pem"), "not checked until a TLS run\n");
-        typeInto(ca, QStringLiteral("  %1  ").arg(caPath));
+        const QString caPath = writeFile(m_dir, QStringLiteral("ca.pem"), "not checked until a TLS run\n");
+        typeAndLeave(ca, QStringLiteral("  %1  ").arg(caPath));
         verify->setChecked(false);
         QTest::keyClicks(tags->lineEdit(), QStringLiteral("zeta,alpha,"));
-        typeInto(notes, QStringLiteral("  notes keep their spaces  "));
+        typeAndLeave(notes, QStringLiteral("  notes keep their spaces  "));
         QVERIFY2(editor.isValid(), qPrintable(statusOf(editor)));
         QVERIFY(editor.commit());
 
@@ -195,11 +185,11 @@ private slots:
         QCOMPARE(runConfigFor(stored(id), RunConfig {})->httpVersion, HttpVersion::Http2);
 
         // A request mix typed as a relative path: stored (and shown, once left) as the file it reads.
-        const QString mix = writeFile(QStringLiteral("mix.txt"),
+        const QString mix = writeFile(m_dir, QStringLiteral("mix.txt"),
             "GET http://127.0.0.1:8080/a\n\nPOST http://127.0.0.1:8080/b\nContent-Type: text/plain\n\n");
         const QString cwd = QDir::currentPath();
         QDir::setCurrent(m_dir.path());
-        typeInto(editor.findChild<QLineEdit*>(QStringLiteral("requestMixEdit")), QStringLiteral("mix.txt"));
+        typeAndLeave(editor.findChild<QLineEdit*>(QStringLiteral("requestMixEdit")), QStringLiteral("mix.txt"));
         editor.findChild<QComboBox*>(QStringLiteral("mixOrderBox"))->setCurrentIndex(1);
         const bool committed = editor.commit();
         QDir::setCurrent(cwd);
@@ -232,7 +222,7 @@ private slots:
         QVERIFY(editor.isValid());
 
         // A fragment never leaves the browser: shown, it would not be sent.
-        typeInto(url, QStringLiteral("http://127.0.0.1:8080/page#section-2"));
+        typeAndLeave(url, QStringLiteral("http://127.0.0.1:8080/page#section-2"));
         QVERIFY(!editor.isValid());
         QVERIFY2(statusOf(editor).contains(QStringLiteral("'#section-2' is never sent")), qPrintable(statusOf(editor)));
         QVERIFY(!editor.commit());
@@ -299,7 +289,7 @@ private slots:
             editor.setProfile(profile);
             editor.findChild<QComboBox*>(QStringLiteral("modeCombo"))->setCurrentIndex(1); // constant rate
             for (auto it = typed.cbegin(); it != typed.cend(); ++it)
-                typeInto(editor.field(it.key()), it.value());
+                typeAndLeave(editor.field(it.key()), it.value());
             QVERIFY2(editor.isValid(), qPrintable(statusOf(editor)));
             QVERIFY(editor.commit());
             for (auto it = typed.cbegin(); it != typed.cend(); ++it)
@@ -340,7 +330,7 @@ private slots:
         QCOMPARE(c2->streams, 4u);
 
         // The abort box (one loader: a budget is not split over several).
-        typeInto(reopened.field(QStringLiteral("loaders")), QStringLiteral("1"));
+        typeAndLeave(reopened.field(QStringLiteral("loaders")), QStringLiteral("1"));
         reopened.findChild<QCheckBox*>(QStringLiteral("sloAbortBox"))->setChecked(true);
         QVERIFY2(reopened.isValid(), qPrintable(statusOf(reopened)));
         QVERIFY(reopened.commit());
@@ -363,8 +353,8 @@ private slots:
         editor.setDocument(m_doc.get());
         editor.setProfile(profile);
         editor.findChild<QComboBox*>(QStringLiteral("modeCombo"))->setCurrentIndex(2);
-        typeInto(editor.field(QStringLiteral("warmup")), QStringLiteral("0s"));
-        typeInto(editor.field(QStringLiteral("stages")), QStringLiteral("5s:20c,10s:80c"));
+        typeAndLeave(editor.field(QStringLiteral("warmup")), QStringLiteral("0s"));
+        typeAndLeave(editor.field(QStringLiteral("stages")), QStringLiteral("5s:20c,10s:80c"));
         QVERIFY2(editor.isValid(), qPrintable(statusOf(editor)));
         QVERIFY(editor.commit());
         const RunConfig sent
@@ -377,7 +367,7 @@ private slots:
         QCOMPARE(storedProfile(*id).load.connections, 80u);
 
         // Rate stages leave the connections to the field.
-        typeInto(editor.field(QStringLiteral("stages")), QStringLiteral("2s:100,2s:200"));
+        typeAndLeave(editor.field(QStringLiteral("stages")), QStringLiteral("2s:100,2s:200"));
         QVERIFY(editor.field(QStringLiteral("connections"))->isEnabled());
         QCOMPARE(editor.field(QStringLiteral("duration"))->text(), QStringLiteral("4s"));
     }
@@ -396,7 +386,7 @@ private slots:
         QVERIFY(!chosen.contains(QStringLiteral("modified")));
         QLineEdit* threads = editor->field(QStringLiteral("threads"));
         const QString before = threads->text();
-        typeInto(threads, QStringLiteral("3"));
+        typeAndLeave(threads, QStringLiteral("3"));
         QCOMPARE(combo->currentText(), chosen + QStringLiteral(" (modified)"));
         QLabel* title = nullptr;
         for (QLabel* l : editor->findChildren<QLabel*>())
@@ -405,7 +395,7 @@ private slots:
         QVERIFY2(
             title->text().contains(chosen.toHtmlEscaped() + QStringLiteral(" (modified)")), qPrintable(title->text()));
         // Back as shipped: no longer modified.
-        typeInto(threads, before);
+        typeAndLeave(threads, before);
         QCOMPARE(combo->currentText(), chosen);
         QVERIFY(!title->text().contains(QStringLiteral("(modified)")));
     }

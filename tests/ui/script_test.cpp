@@ -65,21 +65,6 @@ class ScriptTest : public QObject
     test::Nginx m_nginx;
     bool m_nginxUp = false;
 
-    QString writeFile(const QString& name, const QByteArray& content)
-    {
-        const QString path = m_dir.filePath(name);
-        QFile file(path);
-        if (!file.open(QIODevice::WriteOnly)) return {};
-        file.write(content);
-        return path;
-    }
-    static void typeInto(QLineEdit* edit, const QString& text)
-    {
-        edit->setFocus();
-        edit->selectAll();
-        QTest::keyClick(edit, Qt::Key_Backspace);
-        QTest::keyClicks(edit, text);
-    }
     QString nginxUrl() const { return QStringLiteral("http://127.0.0.1:%1/").arg(m_nginx.port()); }
     // nginx's log lines from `before` on, once two reads 50 ms apart agree (it logs after answering).
     std::vector<std::string> served(size_t before) const
@@ -128,7 +113,7 @@ private slots:
         QVERIFY(field);
         QVERIFY(!field->view()->isVisibleTo(field));
 
-        const QString broken = writeFile(QStringLiteral("broken.lua"), "wrk.method = 'POST'\nlocal x = = 1\n");
+        const QString broken = writeFile(m_dir, QStringLiteral("broken.lua"), "wrk.method = 'POST'\nlocal x = = 1\n");
         typeInto(field->pathEdit(), broken);
         QVERIFY(!editor->isValid());
         const QString problem = fieldProblem(field->pathEdit());
@@ -143,7 +128,7 @@ private slots:
         typeInto(field->pathEdit(), m_dir.filePath(QStringLiteral("missing.lua")));
         QVERIFY(fieldProblem(field->pathEdit()).contains(QStringLiteral("does not exist")));
 
-        const QString good = writeFile(QStringLiteral("post.lua"), "wrk.method = 'POST'\nwrk.body = 'a=1'\n");
+        const QString good = writeFile(m_dir, QStringLiteral("post.lua"), "wrk.method = 'POST'\nwrk.body = 'a=1'\n");
         typeInto(field->pathEdit(), good);
         typeInto(field->argsEdit(), QStringLiteral("first \"second arg\""));
         QVERIFY2(editor->isValid(), qPrintable(editor->findChild<QLabel*>(QStringLiteral("statusLabel"))->text()));
@@ -162,7 +147,7 @@ private slots:
         QVERIFY2(config.ok(), config ? "" : config.error().c_str());
         QCOMPARE(config->script.text, std::string("wrk.method = 'POST'\nwrk.body = 'a=1'\n"));
         QCOMPARE(config->script.args, t->scriptArgs);
-        writeFile(QStringLiteral("post.lua"), "wrk.method = 'PUT'\n");
+        writeFile(m_dir, QStringLiteral("post.lua"), "wrk.method = 'PUT'\n");
         config = runConfigFor(*t, RunConfig {});
         QVERIFY(config.ok());
         QCOMPARE(config->script.text, std::string("wrk.method = 'PUT'\n"));
@@ -172,8 +157,8 @@ private slots:
         QVERIFY2(config.error().rfind("script: cannot read the script", 0) == 0, config.error().c_str());
 
         // A script and a request mix at once: the script builds the requests, so it is one or the other.
-        writeFile(QStringLiteral("post.lua"), "wrk.method = 'POST'\n");
-        const QString mix = writeFile(QStringLiteral("mix.txt"), "GET http://127.0.0.1:8089/a\n");
+        writeFile(m_dir, QStringLiteral("post.lua"), "wrk.method = 'POST'\n");
+        const QString mix = writeFile(m_dir, QStringLiteral("mix.txt"), "GET http://127.0.0.1:8089/a\n");
         typeInto(editor->findChild<QLineEdit*>(QStringLiteral("requestMixEdit")), mix);
         QVERIFY(!editor->isValid());
         QVERIFY(fieldProblem(field->pathEdit()).contains(QStringLiteral("not both")));
@@ -190,7 +175,7 @@ private slots:
         TargetEditor* editor = targetsPanel(w)->editor();
         typeInto(editor->findChild<QLineEdit*>(QStringLiteral("urlEdit")), nginxUrl());
         auto* field = editor->findChild<ScriptField*>(QStringLiteral("scriptField"));
-        typeInto(field->pathEdit(), writeFile(QStringLiteral("counter.lua"), COUNTER));
+        typeInto(field->pathEdit(), writeFile(m_dir, QStringLiteral("counter.lua"), COUNTER));
         typeInto(field->argsEdit(), QStringLiteral("gui"));
         QVERIFY2(editor->isValid(), qPrintable(editor->findChild<QLabel*>(QStringLiteral("statusLabel"))->text()));
         QVERIFY(editor->commit());
@@ -273,7 +258,7 @@ private slots:
         Target t;
         t.name = "scripted";
         t.url = nginxUrl().toStdString();
-        t.script = writeFile(QStringLiteral("boom.lua"),
+        t.script = writeFile(m_dir, QStringLiteral("boom.lua"),
             "n = 0\nfunction request()\n  n = n + 1\n  if n > 10 then error('boom from the GUI') end\n"
             "  return wrk.format()\nend\n")
                        .toStdString();

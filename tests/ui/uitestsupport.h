@@ -10,6 +10,8 @@
 
 #include <QAbstractButton>
 #include <QApplication>
+#include <QFile>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QTemporaryDir>
 #include <QTest>
@@ -166,6 +168,26 @@ inline Target makeTarget(const std::string& name, const std::string& url, std::v
     t.url = url;
     t.tags = std::move(tags);
     return t;
+}
+
+/// Replaces the text of edit as a user does: the field focused, its text selected and deleted, then
+/// text typed key by key.
+inline void typeInto(QLineEdit* edit, const QString& text)
+{
+    edit->setFocus();
+    edit->selectAll();
+    QTest::keyClick(edit, Qt::Key_Backspace);
+    QTest::keyClicks(edit, text);
+}
+
+/// Writes content to the file name in dir; its path, or empty when it cannot be written.
+inline QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& content)
+{
+    const QString path = dir.filePath(name);
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) return {};
+    file.write(content);
+    return path;
 }
 
 } // namespace wb::uitest

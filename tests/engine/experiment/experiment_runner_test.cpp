@@ -437,11 +437,11 @@ TEST_F(ExperimentRunnerTest, DeletingAnExperimentKeepsOrDeletesItsRuns)
 // its runs are intact and outside any experiment, and it takes experiments.
 TEST(ExperimentSchema, VersionOneSessionMigratesAndTakesAnExperiment)
 {
-    const char* source = std::getenv("WB_SOURCE_DIR");
-    ASSERT_NE(source, nullptr);
+    const std::string fixture = test::sourceDir() + "/tests/engine/store/fixtures/session-v1.wrkbench";
+    ASSERT_TRUE(std::filesystem::exists(fixture)) << fixture << " (WB_SOURCE_DIR, set by CTest, is the source tree)";
     test::TempDir dir;
     const std::string copy = dir.file("old.wrkbench");
-    std::filesystem::copy_file(std::string(source) + "/tests/engine/store/fixtures/session-v1.wrkbench", copy);
+    std::filesystem::copy_file(fixture, copy);
     {
         sqlite3* db = nullptr;
         ASSERT_EQ(sqlite3_open_v2(copy.c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);

@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -70,10 +71,9 @@ TEST(StudentT, QuantilesMatchPublishedTables)
 
 TEST(ExperimentStats, MatchesIndependentPythonComputation)
 {
-    const char* source = std::getenv("WB_SOURCE_DIR");
-    ASSERT_NE(source, nullptr) << "WB_SOURCE_DIR is set by CTest";
-    const auto out
-        = test::runProcess({ "python3", std::string(source) + "/tests/engine/experiment/stats_reference.py" }, 60'000);
+    const std::string script = test::sourceDir() + "/tests/engine/experiment/stats_reference.py";
+    ASSERT_TRUE(std::filesystem::exists(script)) << script << " (WB_SOURCE_DIR, set by CTest, is the source tree)";
+    const auto out = test::runProcess({ "python3", script }, 60'000);
     ASSERT_EQ(out.exitCode, 0) << out.err;
     const auto reference = nlohmann::json::parse(out.out);
 

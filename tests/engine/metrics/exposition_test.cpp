@@ -7,6 +7,7 @@
 #include "metrics/derive.h"
 #include "metrics/exposition.h"
 #include "metrics/presets.h"
+#include "testsupport.h"
 
 #include <algorithm>
 #include <cmath>
@@ -23,8 +24,7 @@ namespace {
 
 std::string fixture(const std::string& name)
 {
-    const char* root = std::getenv("WB_SOURCE_DIR");
-    std::ifstream in(std::string(root ? root : ".") + "/tests/engine/metrics/fixtures/" + name, std::ios::binary);
+    std::ifstream in(test::sourceDir() + "/tests/engine/metrics/fixtures/" + name, std::ios::binary);
     std::ostringstream s;
     s << in.rdbuf();
     return s.str();

@@ -26,11 +26,7 @@ constexpr double GIB = 1024.0 * MIB;
 // CI clones the repository elsewhere with a copy of shared/ beside it, so only this relative place is used.
 ::testing::AssertionResult loadReference(const std::string& name, std::string& text)
 {
-    const char* sourceDir = std::getenv("WB_SOURCE_DIR");
-    if (!sourceDir || !*sourceDir)
-        return ::testing::AssertionFailure() << "WB_SOURCE_DIR is not set (ctest sets it; when running the binary "
-                                                "by hand use WB_SOURCE_DIR=/path/to/repo)";
-    const std::filesystem::path path = std::filesystem::path(sourceDir) / ".." / "shared" / "reference" / name;
+    const std::filesystem::path path = std::filesystem::path(test::sourceDir()) / ".." / "shared" / "reference" / name;
     std::ifstream in(path, std::ios::binary);
     if (!in) return ::testing::AssertionFailure() << "reference log missing: " << path;
     text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());

@@ -3,6 +3,7 @@
 #include "store/csvexport.h"
 #include "store/sessionstore.h"
 #include "storetestutil.h"
+#include "testsupport.h"
 
 #include <cmath>
 #include <gtest/gtest.h>
@@ -18,8 +19,7 @@ nlohmann::json parseWithPython(const std::string& csvText)
 {
     test::TempDir dir;
     test::writeFile(dir.file("x.csv"), csvText);
-    const char* source = std::getenv("WB_SOURCE_DIR");
-    const std::string script = std::string(source ? source : ".") + "/tests/engine/store/csv2json.py";
+    const std::string script = test::sourceDir() + "/tests/engine/store/csv2json.py";
     const auto r = test::runProcess({ "python3", script, dir.file("x.csv") });
     EXPECT_EQ(r.exitCode, 0) << r.err;
     return nlohmann::json::parse(r.out, nullptr, false);

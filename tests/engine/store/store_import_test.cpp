@@ -4,6 +4,7 @@
 
 #include "import/wrkimport.h"
 #include "storetestutil.h"
+#include "testsupport.h"
 
 #include <cmath>
 #include <gtest/gtest.h>
@@ -61,8 +62,7 @@ ImportOptions importing(const std::string& target, const std::vector<std::string
 
 std::string referenceDir()
 {
-    const char* source = std::getenv("WB_SOURCE_DIR");
-    return std::string(source ? source : ".") + "/../shared/reference";
+    return test::sourceDir() + "/../shared/reference";
 }
 
 } // namespace

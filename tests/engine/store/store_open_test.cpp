@@ -6,6 +6,7 @@
 #include "store/sessionstore.h"
 #include "store/sqldatabase.h"
 #include "storetestutil.h"
+#include "testsupport.h"
 
 #include <algorithm>
 #include <atomic>
@@ -244,8 +245,7 @@ TEST(SessionSchema, MigratesEveryEarlierVersion)
         EXPECT_EQ(sqlText(**store, "PRAGMA user_version"), std::to_string(SCHEMA_VERSION));
         EXPECT_EQ(sqlText(**store, "PRAGMA integrity_check"), "ok");
     }
-    const std::string fixtures = std::string(std::getenv("WB_SOURCE_DIR") ? std::getenv("WB_SOURCE_DIR") : ".")
-        + "/tests/engine/store/fixtures";
+    const std::string fixtures = test::sourceDir() + "/tests/engine/store/fixtures";
     if (!std::filesystem::exists(fixtures)) return;
     for (const auto& entry : std::filesystem::directory_iterator(fixtures)) {
         if (entry.path().extension() != ".wrkbench") continue;
@@ -266,8 +266,7 @@ TEST(SessionSchema, MigratesEveryEarlierVersion)
 TEST(SessionSchema, Version7FileTakesStudies)
 {
     test::TempDir dir;
-    const std::string source = std::string(std::getenv("WB_SOURCE_DIR") ? std::getenv("WB_SOURCE_DIR") : ".")
-        + "/tests/engine/store/fixtures/session-v7.wrkbench";
+    const std::string source = test::sourceDir() + "/tests/engine/store/fixtures/session-v7.wrkbench";
     ASSERT_TRUE(std::filesystem::exists(source)) << source;
     const std::string path = dir.file("v7.wrkbench");
     std::filesystem::copy_file(source, path);
@@ -309,8 +308,7 @@ TEST(SessionSchema, Version7FileTakesStudies)
 TEST(SessionSchema, Version8FileTakesLoaders)
 {
     test::TempDir dir;
-    const std::string source = std::string(std::getenv("WB_SOURCE_DIR") ? std::getenv("WB_SOURCE_DIR") : ".")
-        + "/tests/engine/store/fixtures/session-v8.wrkbench";
+    const std::string source = test::sourceDir() + "/tests/engine/store/fixtures/session-v8.wrkbench";
     ASSERT_TRUE(std::filesystem::exists(source)) << source;
     const std::string path = dir.file("v8.wrkbench");
     std::filesystem::copy_file(source, path);
@@ -371,8 +369,7 @@ TEST(SessionSchema, TwoProcessesCreatingOneFileGetOneSession)
 TEST(SessionSchema, Version9FileTakesBackends)
 {
     test::TempDir dir;
-    const std::string source = std::string(std::getenv("WB_SOURCE_DIR") ? std::getenv("WB_SOURCE_DIR") : ".")
-        + "/tests/engine/store/fixtures/session-v9.wrkbench";
+    const std::string source = test::sourceDir() + "/tests/engine/store/fixtures/session-v9.wrkbench";
     ASSERT_TRUE(std::filesystem::exists(source)) << source;
     const std::string path = dir.file("v9.wrkbench");
     std::filesystem::copy_file(source, path);
@@ -434,8 +431,7 @@ TEST(SessionSchema, Version9FileTakesBackends)
 TEST(SessionSchema, Version10FileTakesTheLoadersCost)
 {
     test::TempDir dir;
-    const std::string source = std::string(std::getenv("WB_SOURCE_DIR") ? std::getenv("WB_SOURCE_DIR") : ".")
-        + "/tests/engine/store/fixtures/session-v10.wrkbench";
+    const std::string source = test::sourceDir() + "/tests/engine/store/fixtures/session-v10.wrkbench";
     ASSERT_TRUE(std::filesystem::exists(source)) << source;
     const std::string path = dir.file("v10.wrkbench");
     std::filesystem::copy_file(source, path);
@@ -502,8 +498,7 @@ TEST(SessionSchema, Version10FileTakesTheLoadersCost)
 TEST(SessionSchema, Version10FileTakesScripts)
 {
     test::TempDir dir;
-    const std::string source = std::string(std::getenv("WB_SOURCE_DIR") ? std::getenv("WB_SOURCE_DIR") : ".")
-        + "/tests/engine/store/fixtures/session-v10.wrkbench";
+    const std::string source = test::sourceDir() + "/tests/engine/store/fixtures/session-v10.wrkbench";
     ASSERT_TRUE(std::filesystem::exists(source)) << source;
     const std::string path = dir.file("v10.wrkbench");
     std::filesystem::copy_file(source, path);
@@ -533,13 +528,12 @@ TEST(SessionSchema, Version10FileTakesScripts)
     EXPECT_FALSE((*store)->setRunScriptOutput(999'999, "x").ok());
 }
 
-// Version 13 (HTTP/3): a version 10 file, taken through every step since, (made by the build before --http3, wrkbench-cli at a0bde90)
-// keeps its runs, with no QUIC facts, and takes a run whose QUIC facts come back as written.
+// Version 13 (HTTP/3): a version 10 file, taken through every step since, (made by the build before --http3,
+// wrkbench-cli at a0bde90) keeps its runs, with no QUIC facts, and takes a run whose QUIC facts come back as written.
 TEST(SessionSchema, Version10FileTakesQuicFacts)
 {
     test::TempDir dir;
-    const std::string source = std::string(std::getenv("WB_SOURCE_DIR") ? std::getenv("WB_SOURCE_DIR") : ".")
-        + "/tests/engine/store/fixtures/session-v10.wrkbench";
+    const std::string source = test::sourceDir() + "/tests/engine/store/fixtures/session-v10.wrkbench";
     ASSERT_TRUE(std::filesystem::exists(source)) << source;
     const std::string path = dir.file("v10.wrkbench");
     std::filesystem::copy_file(source, path);
@@ -583,14 +577,13 @@ TEST(SessionSchema, Version10FileTakesQuicFacts)
         std::string::npos);
 }
 
-// Version 14: a version 10 file, taken through every step since, (made by the build before --scrape, wrkbench-cli at a0bde90) keeps
-// its runs, with no target metrics, and takes a run's scraped series; they come back as written and
-// go with the run when it is deleted.
+// Version 14: a version 10 file, taken through every step since, (made by the build before --scrape, wrkbench-cli at
+// a0bde90) keeps its runs, with no target metrics, and takes a run's scraped series; they come back as written and go
+// with the run when it is deleted.
 TEST(SessionSchema, Version10FileTakesScrapes)
 {
     test::TempDir dir;
-    const std::string source = std::string(std::getenv("WB_SOURCE_DIR") ? std::getenv("WB_SOURCE_DIR") : ".")
-        + "/tests/engine/store/fixtures/session-v10.wrkbench";
+    const std::string source = test::sourceDir() + "/tests/engine/store/fixtures/session-v10.wrkbench";
     ASSERT_TRUE(std::filesystem::exists(source)) << source;
     const std::string path = dir.file("v10.wrkbench");
     std::filesystem::copy_file(source, path);
