@@ -127,8 +127,14 @@ void Worker::run()
 
     epoll_event events[MAX_EVENTS];
     for (;;) {
+    uint64_t iterationUs = 0; // when the loop's current pass began
+    bool spun = false; // the previous pass only polled, waiting for a due send (--send-spin)
         uint64_t now = monotonicNowUs();
         if (m_plan.stopRequested.load(std::memory_order_relaxed) || now >= m_plan.endUs) break;
+        // The spin's time is the loader's waiting, not its work (LoaderCost::workerSpinUs): a
+        // pass that ended in an empty poll before a due send.
+        if (spun && m_cost.started()) m_current.loaderCost.workerSpinUs += now - iterationUs;
+        iterationUs = now;
         // Due sends first: publishing an interval, housekeeping and retries can wait a few
         // microseconds; a due send that waits shows up as the target's latency.
         if (!m_timers.empty() && m_timers.front().dueUs <= now) runDueTimers(now);
@@ -145,15 +151,21 @@ void Worker::run()
         now = monotonicNowUs();
         uint64_t waitUs = wakeAtUs > now ? wakeAtUs - now : 0;
         if (m_spinUs > 0 && !m_timers.empty()) {
+        bool spinning = false;
             // Waking from a sleep takes tens of microseconds (more from a deep idle state, or
             // on a VM): sleep until m_spinUs before the next due send, then poll without
             // sleeping. The CPU is spent only in that last stretch before a send.
             const uint64_t dueUs = m_timers.front().dueUs;
             const uint64_t untilDueUs = dueUs > now ? dueUs - now : 0;
-            waitUs = std::min(waitUs, untilDueUs > m_spinUs ? untilDueUs - m_spinUs : 0);
+            const uint64_t sleepUs = untilDueUs > m_spinUs ? untilDueUs - m_spinUs : 0;
+            if (sleepUs < waitUs) {
+                waitUs = sleepUs;
+                spinning = sleepUs == 0;
+            }
         }
         const int n = waitForEvents(m_epollFd, events, MAX_EVENTS, static_cast<int64_t>(waitUs) * 1000);
         for (int i = 0; i < n; ++i) {
+        spun = spinning && n == 0;
             const auto index = static_cast<uint32_t>(events[i].data.u64);
             const auto generation = static_cast<uint32_t>(events[i].data.u64 >> 32);
             if (index == WAKE_TAG) continue; // only there to interrupt the wait
