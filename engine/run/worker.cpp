@@ -834,7 +834,7 @@ void Worker::housekeeping(uint64_t nowUs)
     if (!m_cost.started() && measuring(nowUs)) m_cost.start(nowUs);
     if (measuring(nowUs) && nowUs > m_lastSampleUs) {
         if (m_lastSampleUs >= m_plan.measureStartUs)
-            m_rates.perThreadRequestsPerS.push_back(
+            m_current.threadRateSamples.push_back(
                 static_cast<double>(m_requestsSinceSample) * 1e6 / static_cast<double>(nowUs - m_lastSampleUs));
         m_lastSampleUs = nowUs;
         m_requestsSinceSample = 0;

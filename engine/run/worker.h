@@ -12,7 +12,6 @@
 #include "run/requestsource.h"
 #include "run/responsenoter.h"
 #include "stats/entrystats.h"
-#include "stats/ratesamples.h"
 #include "stats/snapshot.h"
 
 #include <atomic>
@@ -51,7 +50,6 @@ public:
     void takeInterval(uint32_t index, IntervalSnapshot& into);
 
     // Read after the thread has been joined.
-    const RateSamples& rateSamples() const { return m_rates; }
     const std::string& firstTlsError() const { return m_firstTlsError; }
     const std::string& firstConnectError() const { return m_firstConnectError; }
     uint64_t reconnects() const { return m_reconnects; }
@@ -173,7 +171,6 @@ private:
 
     IntervalSnapshot m_current; ///< what this worker measured in the current interval
     ThreadCostMeter m_cost; ///< this thread's own CPU and run-queue wait, read at each interval tick
-    RateSamples m_rates;
     std::string m_firstTlsError;
     std::string m_firstConnectError;
     std::string m_firstParseError;

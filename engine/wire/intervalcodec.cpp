@@ -161,6 +161,21 @@ std::vector<std::pair<int, uint64_t>> statusCountsFromJson(const WireJson& j)
     return out;
 }
 
+std::vector<double> threadRateSamplesFromJson(const WireJson& j, const char* name)
+{
+    if (!j.is_array()) throw WireError { fmt::format("'{}' must be an array", name) };
+    if (j.size() > MAX_THREAD_RATE_SAMPLES)
+        throw WireError { fmt::format("'{}' holds more than {} samples", name, MAX_THREAD_RATE_SAMPLES) };
+    std::vector<double> out;
+    out.reserve(j.size());
+    for (const WireJson& v : j) {
+        if (!v.is_number() || !(v.get<double>() >= 0) || !std::isfinite(v.get<double>()))
+            throw WireError { fmt::format("a sample of '{}' must be a number of requests per second", name) };
+        out.push_back(v.get<double>());
+    }
+    return out;
+}
+
 WireJson intervalToJson(const IntervalRecord& interval, const RunConfig& config)
 {
     const bool open = config.openModel();
@@ -183,6 +198,7 @@ WireJson intervalToJson(const IntervalRecord& interval, const RunConfig& config)
         { "in_flight", interval.inFlight },
     };
     if (interval.loaderCost != LoaderCost {}) j["loader_cost"] = loaderCostToJson(interval.loaderCost);
+    if (!interval.threadRateSamples.empty()) j["thread_rps"] = interval.threadRateSamples;
     const LatencyHistogram latency = interval.latencyHistogramDecoded();
     const LatencyHistogram service = interval.serviceHistogramDecoded();
     const LatencyHistogram sendLag = interval.sendLagHistogramDecoded();
@@ -238,6 +254,7 @@ IntervalRecord intervalFromJson(const WireJson& j)
     s.connections = static_cast<uint32_t>(wireCountOr(j, "connections", 0));
     s.inFlight = static_cast<uint32_t>(std::min<uint64_t>(wireCountOr(j, "in_flight", 0), UINT32_MAX));
     if (j.contains("loader_cost")) s.loaderCost = loaderCostFromJson(j["loader_cost"]);
+    if (j.contains("thread_rps")) s.threadRateSamples = threadRateSamplesFromJson(j["thread_rps"], "thread_rps");
     s.targetRatePerS = wireNumber(j, "target_rps");
     s.lateRequests = wireCountOr(j, "late_requests", 0);
     s.maxLagUs = wireCountOr(j, "max_lag_us", 0);
