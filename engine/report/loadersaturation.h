@@ -22,8 +22,8 @@ struct RunResult;
 /// more than 1 ms after their due time, or more; or less than LOADER_BEHIND_ACHIEVED_SHARE of the
 /// rate asked achieved) on a machine nearly full (LOADER_SHARED_MACHINE_SHARE). What it failed to
 /// deliver is then its own doing: a slow target makes requests late too, but leaves the machine
-/// idle while they wait for a free connection. 5%: a loader that had its CPUs sent at most 1.6%
-/// late on this 2-core machine, however busy with nice-19 work (docs/LOADER-METRICS.md).
+/// idle while they wait for a free connection. 5% late or 95% of the rate: a loader that keeps up
+/// delivers its schedule whole, so a twentieth missing is its own (docs/LOADER-METRICS.md).
 inline constexpr double LOADER_BEHIND_LATE_SHARE = 0.05;
 inline constexpr double LOADER_BEHIND_ACHIEVED_SHARE = 0.95;
 

@@ -32,11 +32,11 @@ inline constexpr double LOADER_SATURATED_PROCESS_SHARE = 0.50;
 /// And when the machine was nearly full (busy above LOADER_SHARED_MACHINE_SHARE) while the workers
 /// waited for a CPU this share of their time or more: the loader shares the machine with other
 /// work (the target, another program), and every wait adds to the latencies it measures, whoever
-/// took the CPU. Chosen from runs on a 2-core machine (docs/LOADER-METRICS.md): loaders sharing it
-/// with their target or busy programs waited 8-53% of their time on a machine 83-100% busy, loaders
-/// that had a CPU when they needed one at most 2.6% on a machine that busy (and up to 5% on an idle
-/// one: the kernel waking a thread that slept). 80%, not 90%: a server starved by the loader's
-/// threads leaves a CPU idle now and then.
+/// took the CPU. Chosen from runs on a 2-core machine (docs/LOADER-METRICS.md): loaders beside
+/// their target waited 18-43% of their time on a machine 80-100% busy; loaders that had a CPU when
+/// they wanted one waited 0.6-1.8% on a machine 84-100% busy (the rest nice-19 work), and up to 5%
+/// on one 25% busy (the kernel waking a thread that slept). 80%, not 90%: a loader that starves
+/// its server leaves a CPU idle now and then (80.0% measured).
 inline constexpr double LOADER_SHARED_WAIT_SHARE = 0.05;
 inline constexpr double LOADER_SHARED_MACHINE_SHARE = 0.80;
 /// "Other work": of the machine's CPU time, at least this share was busy outside the loader's
