@@ -130,7 +130,8 @@ std::string loaderSaturationWarning(const RunResult& result)
     // The open model is judged by what the loader delivered of its schedule too, and says it.
     if (fellBehind(result)) {
         out += fmt::format("{}the {} fell behind {} schedule on a machine {}% busy: {}", out.empty() ? "" : "; ", who,
-            result.loaders.empty() ? "its" : "their", percent(result.loaderCost.machineBusyShare()), deliveryOf(result));
+            result.loaders.empty() ? "its" : "their", percent(result.loaderCost.machineBusyShare()),
+            deliveryOf(result));
         if (result.loaders.empty() && !result.loaderCost.saturated())
             out += " (" + describeLoaderCost(result.loaderCost) + ")";
     } else if (!out.empty() && result.config.openModel()) {

@@ -53,8 +53,8 @@ RunEnd runEndOf(const RunResult& r)
     e.failure = r.failure;
     // The samples travel in the intervals; only a result whose intervals have none (an older
     // loader's) keeps them in its end.
-    const bool inIntervals = std::any_of(r.intervals.begin(), r.intervals.end(),
-        [](const IntervalRecord& i) { return !i.threadRateSamples.empty(); });
+    const bool inIntervals = std::any_of(
+        r.intervals.begin(), r.intervals.end(), [](const IntervalRecord& i) { return !i.threadRateSamples.empty(); });
     if (!inIntervals) e.threadRates = r.threadRates;
     e.entries = r.entries;
     e.loaders = r.loaders;

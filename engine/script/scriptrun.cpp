@@ -254,7 +254,7 @@ Result<std::vector<std::string>> ScriptRun::seedThreads(const std::vector<unsign
         for (unsigned i = 0; i < threadsPerLoader[loader]; ++i) {
             auto thread = std::make_unique<ScriptThread>();
             thread->index = static_cast<unsigned>(m_threads.size());
-                    thread->addr = m_config.request.url.host + ":" + std::to_string(m_config.request.url.port);
+            thread->addr = m_config.request.url.host + ":" + std::to_string(m_config.request.url.port);
             thread->state = m_records.emplace_back(std::make_unique<LuaState>()).get();
             // Kept before setup() sees it: a setup() that keeps its threads (to read them in done())
             // holds a pointer to this one.

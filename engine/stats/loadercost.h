@@ -112,7 +112,10 @@ struct LoaderCost
     /// The hypervisor stole the machine's CPUs (LOADER_SATURATED_STEAL_SHARE).
     bool stolen() const { return machineCpuUs > 0 && machineStealShare() >= LOADER_SATURATED_STEAL_SHARE; }
     /// A full machine, half of it the loader's work (LOADER_SATURATED_PROCESS_SHARE).
-    bool fillsTheMachine() const { return machineFull() && processWorkMachineShare() >= LOADER_SATURATED_PROCESS_SHARE; }
+    bool fillsTheMachine() const
+    {
+        return machineFull() && processWorkMachineShare() >= LOADER_SATURATED_PROCESS_SHARE;
+    }
     /// A full machine, and the workers waited for a CPU (LOADER_SHARED_WAIT_SHARE): other work had it.
     bool sharesTheMachine() const
     {

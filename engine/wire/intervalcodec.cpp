@@ -70,11 +70,10 @@ WireJson loaderCostToJson(const LoaderCost& c)
     const auto pct = [](double share) { return std::round(share * 1000.0) / 10.0; };
     return WireJson { { "worker_wall_us", c.workerWallUs }, { "worker_cpu_us", c.workerCpuUs },
         { "worker_wait_us", c.workerWaitUs }, { "worker_involuntary_switches", c.workerInvoluntarySwitches },
-        { "worker_spin_us", c.workerSpinUs },
-        { "process_wall_us", c.processWallUs }, { "process_cpu_us", c.processCpuUs },
-        { "process_involuntary_switches", c.processInvoluntarySwitches }, { "machine_cpu_us", c.machineCpuUs },
-        { "machine_busy_us", c.machineBusyUs }, { "machine_steal_us", c.machineStealUs },
-        { "machine_cpus", c.machineCpus },
+        { "worker_spin_us", c.workerSpinUs }, { "process_wall_us", c.processWallUs },
+        { "process_cpu_us", c.processCpuUs }, { "process_involuntary_switches", c.processInvoluntarySwitches },
+        { "machine_cpu_us", c.machineCpuUs }, { "machine_busy_us", c.machineBusyUs },
+        { "machine_steal_us", c.machineStealUs }, { "machine_cpus", c.machineCpus },
         // For people; a reader recomputes them from the sums above.
         { "worker_busy_pct", pct(c.workerBusyShare()) }, { "worker_cpu_pct", pct(c.workerCpuShare()) },
         { "worker_wait_pct", pct(c.workerWaitShare()) }, { "worker_spin_pct", pct(c.workerSpinShare()) },

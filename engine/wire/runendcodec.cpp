@@ -129,7 +129,8 @@ RunEnd runEndFromJson(const WireJson& j, uint64_t* intervalRequests)
     e.sloAbortedBy = wireText(j, "slo_aborted_by");
     e.failure = wireText(j, "failure");
     if (j.contains("thread_rps_samples"))
-        e.threadRates.perThreadRequestsPerS = threadRateSamplesFromJson(j.at("thread_rps_samples"), "thread_rps_samples");
+        e.threadRates.perThreadRequestsPerS
+            = threadRateSamplesFromJson(j.at("thread_rps_samples"), "thread_rps_samples");
     if (intervalRequests) *intervalRequests = wireCountOr(j, "interval_requests", UINT64_MAX);
     if (j.contains("entries")) {
         const WireJson& entries = j.at("entries");

@@ -3,8 +3,8 @@
 
 #include "parse/wrklog.h"
 #include "serve/targetserver.h"
-#include "store/schema.h"
 #include "stats/ratesamples.h"
+#include "store/schema.h"
 #include "store/sessionstore.h"
 #include "testsupport.h"
 

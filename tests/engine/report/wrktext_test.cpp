@@ -558,8 +558,9 @@ TEST(WrkText, AnOpenModelLoaderIsJudgedByItsWorkAndItsSchedule)
     EXPECT_FALSE(c.saturated());
     EXPECT_FALSE(loaderSaturated(r));
     EXPECT_EQ(loaderSaturationWarning(r), "");
-    EXPECT_NE(formatRunReport(r, { true }).find("  Loader: workers 57% busy, the send spin aside (99% with it: 99% on "
-                                                "a CPU, 0% waiting for one), process 0.99 CPUs"),
+    EXPECT_NE(formatRunReport(r, { true })
+                  .find("  Loader: workers 57% busy, the send spin aside (99% with it: 99% on "
+                        "a CPU, 0% waiting for one), process 0.99 CPUs"),
         std::string::npos)
         << formatRunReport(r, { true });
 

@@ -56,8 +56,7 @@ TEST(LuaState, WrkTableHoldsTheUrlAndFormatBuildsWrksRequest)
     LuaState plain;
     ASSERT_TRUE(plain.load({ "t.lua", "", {}, {} }, url()).ok());
     ASSERT_EQ(luaL_dostring(plain.get(), "wrk.init({})"), 0);
-    EXPECT_EQ(
-        evalString(plain, "wrk.format('GET', '/x', {}, nil)"), "GET /x HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n\r\n");
+    EXPECT_EQ(evalString(plain, "wrk.format('GET', '/x', {}, nil)"), "GET /x HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n\r\n");
 }
 
 // wrk.port is nil when the URL names no port, so Host has none; IPv6 hosts are bracketed; -H
@@ -72,8 +71,8 @@ TEST(LuaState, HostAndHeadersAreWrks)
     };
     LuaState noPort;
     ASSERT_TRUE(noPort.load({ "t.lua", "wrk.init({})", {}, {} }, parsed("http://Example.com/a?b")).ok());
-    EXPECT_EQ(evalString(noPort, "tostring(wrk.port) .. ' ' .. wrk.headers.Host .. ' ' .. wrk.path"),
-        "nil example.com /a?b");
+    EXPECT_EQ(
+        evalString(noPort, "tostring(wrk.port) .. ' ' .. wrk.headers.Host .. ' ' .. wrk.path"), "nil example.com /a?b");
     LuaState defaultPortGiven;
     ASSERT_TRUE(defaultPortGiven.load({ "t.lua", "wrk.init({})", {}, {} }, parsed("http://h:80/")).ok());
     EXPECT_EQ(evalString(defaultPortGiven, "wrk.port .. ' ' .. wrk.headers.Host"), "80 h:80");
