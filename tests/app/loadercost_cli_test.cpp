@@ -1,7 +1,7 @@
 // The loader's honesty, as users run it: against a real nginx on this machine, a loader with no
 // CPU to spare (-t8 on this 2-core machine, each worker truly busy) is flagged in the text report
 // and the JSON, with its numbers; a light run (-R so low the workers sleep) is not; a loader that
-// shares the machine with its target (the built-in server, as seed 001's wrk -t12 beside its
+// shares the machine with its target (the built-in server, as wrk -t12 is often run beside its
 // server) is flagged for it; an open-model loader whose send spin keeps it on a CPU but that keeps
 // its schedule is not. Nothing here depends on timing: each loader is busy, shared or idle by
 // construction. The suite judges the machine's own load, so it runs alone (RUN_SERIAL).
@@ -118,10 +118,10 @@ TEST_F(LoaderCostCli, ABusyOpenModelLoaderCountsEveryRequestItSent)
     EXPECT_EQ(counted + timedOut, 2000u) << "every request due in the 1 s window: sent, then counted";
 }
 
-// Seed 001's setup: the target on the loader's machine. As many loader threads as CPUs and a
-// built-in server with half as many threads, all of them wanting a CPU: the machine is full and
-// the workers wait for a CPU a good part of their time (about 17-20% measured on this 2-core
-// machine, its CPUs 85-87% busy), though neither busy enough nor half the machine by themselves.
+// The target on the loader's machine. As many loader threads as CPUs and a built-in server with
+// half as many threads, all of them wanting a CPU: the machine is full and the workers wait for a
+// CPU a good part of their time (19-43% on this 2-core machine, its CPUs 84-99% busy, by
+// bench/loader-shared.sh), though neither busy enough nor half the machine by themselves.
 TEST_F(LoaderCostCli, ALoaderSharingTheMachineWithItsTargetIsFlagged)
 {
     const unsigned cpus = std::max(2u, std::thread::hardware_concurrency());

@@ -497,7 +497,7 @@ TEST(WrkText, SaturatedLoaderIsOneWarningLine)
     EXPECT_FALSE(contains(linesOf(formatRunReport(r, { true })), "  Loader: ", true)) << "not measured: no line";
 }
 
-// Seed 001's loader beside its server on a 2-core machine: the workers waited for a CPU 40% of their
+// A loader beside its server on a 2-core machine: the workers waited for a CPU 40% of their
 // time on a full machine, though 66% busy and 0.52 CPUs. The warning says the loader shares the
 // machine with other work; a loader that had its CPU when it wanted one is not flagged.
 TEST(WrkText, ALoaderSharingAFullMachineIsNamedForIt)
