@@ -53,6 +53,22 @@ protected:
         return nlohmann::json::parse(r.out, nullptr, false);
     }
 
+    // Waits (a minute at most) until run 1 of m_db has `count` intervals stored; returns how many it has.
+    size_t intervalsWritten(size_t count) const
+    {
+        size_t seen = 0;
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+        while (seen < count && std::chrono::steady_clock::now() < deadline) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            if (!std::filesystem::exists(m_db)) continue;
+            // Not openReadOnly(): a file the run has only begun to create is no failure here.
+            SessionOpenOptions options;
+            options.readOnly = true;
+            if (auto store = SessionStore::open(m_db, options); store)
+                if (auto data = (*store)->loadRun(1); data) seen = data->intervals.size();
+        }
+        return seen;
+    }
     nlohmann::json runsCsv(const std::vector<std::string>& extra = {})
     {
         std::vector<std::string> args { "runs", "--db", m_db, "--csv" };
@@ -181,17 +197,7 @@ TEST_F(StoreCli, KilledRunBecomesInterruptedWithItsIntervals)
         { test::cliPath(), "run", "-c4", "-t2", "-d30s", "--interval", "200ms", "--db", m_db, "--tag", "crash", m_url },
         m_dir.file("child.log")));
     // Wait until the run has written a few intervals (1 s of its 30), then kill it without warning.
-    size_t seen = 0;
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    while (seen < 5 && std::chrono::steady_clock::now() < deadline) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-        if (!std::filesystem::exists(m_db)) continue;
-        // Not openReadOnly(): a file the run has only begun to create is no failure here.
-        SessionOpenOptions options;
-        options.readOnly = true;
-        if (auto store = SessionStore::open(m_db, options); store)
-            if (auto data = (*store)->loadRun(1); data) seen = data->intervals.size();
-    }
+    const size_t seen = intervalsWritten(5);
     ASSERT_GE(seen, 5u) << test::readFile(m_dir.file("child.log"));
     EXPECT_EQ(child.signalAndWait(SIGKILL, 60'000), 128 + SIGKILL);
 
@@ -235,16 +241,7 @@ TEST_F(StoreCli, RecoveredRunHasEveryFieldAFinishedRunHas)
     killedArgs.insert(killedArgs.begin(), test::cliPath());
     killedArgs.insert(killedArgs.end(), { "-d30s", "--db", m_db });
     ASSERT_TRUE(child.start(killedArgs, m_dir.file("child.log")));
-    size_t seen = 0;
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    while (seen < 5 && std::chrono::steady_clock::now() < deadline) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-        if (!std::filesystem::exists(m_db)) continue;
-        SessionOpenOptions options;
-        options.readOnly = true;
-        if (auto store = SessionStore::open(m_db, options); store)
-            if (auto data = (*store)->loadRun(1); data) seen = data->intervals.size();
-    }
+    const size_t seen = intervalsWritten(5);
     ASSERT_GE(seen, 5u) << test::readFile(m_dir.file("child.log"));
     EXPECT_EQ(child.signalAndWait(SIGKILL, 60'000), 128 + SIGKILL);
     ASSERT_EQ(runsCsv()[0]["status"], "interrupted"); // reading it recovers it
