@@ -338,10 +338,16 @@ TEST_F(ScriptVsWrk, WrksPostSendsItsBodyAndTheCommandLinesHeader)
     const auto [wrk, ours]
         = both({ "-t2", "-c2", "-d1s", "-H", "X-Counter: 7", "-s", wrkExample("post.lua"), std::string(URL) + "body" });
     show("post.lua", wrk, ours);
-    // (nginx passes /body on to /mix/body, and logs that request too.)
-    EXPECT_EQ(distinct(wrk.client),
+    // (nginx passes /body on to /mix/body, and logs that request too. A request the run's end cut
+    // off while nginx waited for /mix/body is logged 499, by either program, as timing has it.)
+    const auto answered = [](const std::vector<std::string>& lines) {
+        std::set<std::string> out = distinct(lines);
+        std::erase_if(out, [](const std::string& l) { return l.find(" 499 ") != std::string::npos; });
+        return out;
+    };
+    EXPECT_EQ(answered(wrk.client),
         (std::set<std::string> { "POST /body 200 127.0.0.1:PORT . 7 -", "POST /mix/body 200 127.0.0.1:PORT . 7 -" }));
-    EXPECT_EQ(distinct(ours.client), distinct(wrk.client));
+    EXPECT_EQ(answered(ours.client), answered(wrk.client));
     EXPECT_EQ(distinct(wrk.bodies), std::set<std::string> { "foo=bar&baz=quux" });
     EXPECT_EQ(distinct(ours.bodies), distinct(wrk.bodies));
 }
