@@ -88,6 +88,7 @@ Result<Url> parseUrl(const std::string& text)
         if (ec != std::errc() || ptr != portText.data() + portText.size() || value == 0 || value > 65535)
             return Error { "invalid port '" + portText + "' in " + quoted + " (1-65535)" };
         url.port = static_cast<uint16_t>(value);
+        url.portGiven = true;
     }
 
     // The fragment is never sent; everything from the path on is the request target.

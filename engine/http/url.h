@@ -16,6 +16,7 @@ struct Url
     uint16_t port = 0; ///< explicit or the scheme's default
     std::string target; ///< path and query as sent in the request line, at least "/"
     std::string original; ///< the text it was parsed from (reports echo what the user typed, as wrk does)
+    bool portGiven = false; ///< the text named the port (a script's wrk.port is nil otherwise)
 
     bool isTls() const { return scheme == "https"; }
     bool isIpv6Literal() const { return host.find(':') != std::string::npos; }

@@ -158,7 +158,7 @@ Json reportJson(const RunResult& result)
         // What the loader itself cost (its workers, its process, its machine) and whether it was
         // saturated: then the figures may measure the loader rather than the target.
         doc["summary"]["loader_cost"] = loaderCostToJson(result.loaderCost);
-        doc["summary"]["loader_saturated"] = loaderSaturated(result.loaderCost, result.loaders);
+        doc["summary"]["loader_saturated"] = loaderSaturated(result);
         if (const std::string warning = loaderSaturationWarning(result); !warning.empty())
             doc["summary"]["loader_warning"] = warning;
     }

@@ -28,8 +28,9 @@ public:
     std::unique_ptr<SessionPool> makePool(const RunConfig& config, bool closedLoop, const RequestSource& source,
         ResponseObserver* observer, size_t sessions) const override
     {
-        Http1Requests requests
-            = Http1Requests::build(source.table(), config.pipeline, closedLoop, source.buildsPerSend());
+        // --pipeline, or the depth a script's first request() string asks for when it was left at 1.
+        const uint32_t depth = config.pipeline > 1 ? config.pipeline : std::max<uint32_t>(1, source.pipelineDepth());
+        Http1Requests requests = Http1Requests::build(source.table(), depth, closedLoop, source.buildsPerSend());
         requests.observer = observer;
         return std::make_unique<Http1SessionPool>(std::move(requests), sessions);
     }

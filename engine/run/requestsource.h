@@ -62,6 +62,17 @@ public:
         (void)connection;
         return 0;
     }
+    /// HTTP/1.1: requests per batch the source asks for when the run left --pipeline at 1 (wrk's
+    /// depth: the requests in thread 0's first request() string, all written at once); 0: none.
+    /// Asked once, when the worker's sessions are made.
+    virtual uint32_t pipelineDepth() const { return 0; }
+    /// Whether the source may ask its worker to stop (a script: wrk's thread:stop()). Asked once,
+    /// when the worker is made: only then does the worker ask stopped().
+    virtual bool mayStop() const { return false; }
+    /// Whether the source asked its worker to stop sending: the worker sends nothing more, reads
+    /// the responses in flight and goes on measuring (nothing) until the run ends, as a wrk
+    /// thread whose loop thread:stop() ended while the others go on to -d.
+    virtual bool stopped() const { return false; }
 };
 
 /// The run's one request, pre-serialised: next() is always entry 0.

@@ -43,7 +43,8 @@ Status RunConfig::validate() const
         return Error { "connections (" + std::to_string(connections) + ") must be at least the number of threads ("
             + std::to_string(threads) + "): each thread needs a connection" };
     if (threads > 1024) return Error { "threads must be at most 1024" };
-    if (pipeline == 0 || pipeline > 1024) return Error { "pipeline depth must be between 1 and 1024" };
+    if (pipeline == 0 || pipeline > MAX_PIPELINE)
+        return Error { "pipeline depth must be between 1 and " + std::to_string(MAX_PIPELINE) };
     if (streams == 0 || streams > 65536) return Error { "streams per connection must be between 1 and 65536" };
     if (!multiplexed() && streams > 1)
         return Error { "--streams needs HTTP/2 (--http2) or HTTP/3 (--http3); for HTTP/1.1, --pipeline keeps several "

@@ -125,6 +125,7 @@ struct RunConfig
     unsigned threads = 2;
     unsigned connections = 10; ///< total, spread evenly over the threads
     unsigned pipeline = 1; ///< HTTP/1.1: requests in flight per connection
+    static constexpr unsigned MAX_PIPELINE = 1024;
     HttpVersion httpVersion = HttpVersion::Http1;
     unsigned streams
         = 1; ///< HTTP/2 and HTTP/3: concurrent streams per connection (h2load's -m; the server may allow fewer)

@@ -267,7 +267,6 @@ RunResult RunController::run()
     end.stoppedEarly = m_plan.stopRequested.load() && lastUs < m_plan.endUs;
     for (auto& w : m_workers) {
         RunEnd mine;
-        mine.threadRates = w->rateSamples();
         mine.firstTlsError = w->firstTlsError();
         mine.firstConnectError = w->firstConnectError();
         mine.reconnects = w->reconnects();

@@ -51,7 +51,11 @@ RunEnd runEndOf(const RunResult& r)
     e.firstConnectError = r.firstConnectError;
     e.sloAbortedBy = r.sloAbortedBy;
     e.failure = r.failure;
-    e.threadRates = r.threadRates;
+    // The samples travel in the intervals; only a result whose intervals have none (an older
+    // loader's) keeps them in its end.
+    const bool inIntervals = std::any_of(
+        r.intervals.begin(), r.intervals.end(), [](const IntervalRecord& i) { return !i.threadRateSamples.empty(); });
+    if (!inIntervals) e.threadRates = r.threadRates;
     e.entries = r.entries;
     e.loaders = r.loaders;
     return e;
@@ -68,6 +72,8 @@ void RunFold::add(const IntervalSnapshot& decoded, IntervalRecord record)
 {
     m_result.Measurements::add(decoded);
     m_lastEndS = std::max(m_lastEndS, record.endS);
+    m_result.threadRates.perThreadRequestsPerS.insert(m_result.threadRates.perThreadRequestsPerS.end(),
+        record.threadRateSamples.begin(), record.threadRateSamples.end());
     // The requested rate is the schedule's: what it asked for over each interval, added up.
     if (!std::isnan(record.targetRatePerS)) m_plannedRequests += record.targetRatePerS * record.durationS();
     if (m_firstStartUnixMs == 0 && record.startUnixMs > 0)
@@ -102,7 +108,9 @@ RunResult RunFold::finish(const RunEnd& end)
     r.firstConnectError = end.firstConnectError;
     r.sloAbortedBy = end.sloAbortedBy;
     r.failure = end.failure;
-    r.threadRates = end.threadRates;
+    // The samples travel in the intervals; an end carries them only from a loader of an older
+    // build, whose intervals have none.
+    if (r.threadRates.perThreadRequestsPerS.empty()) r.threadRates = end.threadRates;
     r.entries = end.entries;
     r.loaders = end.loaders;
     std::sort(r.loaders.begin(), r.loaders.end(),

@@ -40,7 +40,9 @@ struct RunEnd
     std::string sloAbortedBy; ///< --slo-abort: the budget that ended the run
     /// Why the run failed while it ran (a script's Lua error: message and traceback); "" when it did not.
     std::string failure;
-    RateSamples threadRates; ///< every thread's 100 ms Req/Sec samples (wrk's Thread Stats)
+    /// Every thread's 100 ms Req/Sec samples (wrk's Thread Stats), from a loader of an older build
+    /// only: they travel in the intervals now (IntervalRecord::threadRateSamples).
+    RateSamples threadRates;
     std::vector<EntryStats> entries; ///< a request mix: per entry, by index
     std::vector<LoaderSummary> loaders; ///< a run of several loaders: one row each, by index
     QuicSummary quic; ///< HTTP/3: what QUIC did (handshakes, loss, how connections ended); empty otherwise

@@ -55,6 +55,7 @@ Worker::Worker(const LoadPlan& plan, unsigned workerIndex, unsigned connectionCo
     m_source = makeRequestSource(plan, workerIndex, slots);
     m_delays = !plan.schedule && m_source->delays(); // the open model's schedule alone says when
     m_sourceMayStop = m_source->buildsPerSend(); // only a source that builds each request can fail building it
+    m_sourceStops = m_source->mayStop();
     ResponseObserver* observer = plan.hooks.responseObserver ? plan.hooks.responseObserver(workerIndex) : nullptr;
     // Only a run that asks for notes observes responses for them: otherwise the sessions keep
     // no header bytes and no body, as before the seam (docs/PERFORMANCE.md).
@@ -126,8 +127,14 @@ void Worker::run()
     if (m_enabledConnections < m_connections.size()) applyConnectionRamp(monotonicNowUs());
 
     epoll_event events[MAX_EVENTS];
+    uint64_t iterationUs = 0; // when the loop's current pass began
+    bool spun = false; // the previous pass only polled, waiting for a due send (--send-spin)
     for (;;) {
         uint64_t now = monotonicNowUs();
+        // The spin's time is the loader's waiting, not its work (LoaderCost::workerSpinUs): a
+        // pass that ended in an empty poll before a due send.
+        if (spun && m_cost.started()) m_current.loaderCost.workerSpinUs += now - iterationUs;
+        iterationUs = now;
         if (m_plan.stopRequested.load(std::memory_order_relaxed) || now >= m_plan.endUs) break;
         // Due sends first: publishing an interval, housekeeping and retries can wait a few
         // microseconds; a due send that waits shows up as the target's latency.
@@ -144,16 +151,25 @@ void Worker::run()
         if (!m_held.empty()) wakeAtUs = std::min(wakeAtUs, m_plan.startUs);
         now = monotonicNowUs();
         uint64_t waitUs = wakeAtUs > now ? wakeAtUs - now : 0;
+        bool spinning = false;
         if (m_spinUs > 0 && !m_timers.empty()) {
             // Waking from a sleep takes tens of microseconds (more from a deep idle state, or
             // on a VM): sleep until m_spinUs before the next due send, then poll without
             // sleeping. The CPU is spent only in that last stretch before a send.
             const uint64_t dueUs = m_timers.front().dueUs;
             const uint64_t untilDueUs = dueUs > now ? dueUs - now : 0;
-            waitUs = std::min(waitUs, untilDueUs > m_spinUs ? untilDueUs - m_spinUs : 0);
+            const uint64_t sleepUs = untilDueUs > m_spinUs ? untilDueUs - m_spinUs : 0;
+            if (sleepUs < waitUs) {
+                waitUs = sleepUs;
+                spinning = sleepUs == 0;
+            }
         }
         const int n = waitForEvents(m_epollFd, events, MAX_EVENTS, static_cast<int64_t>(waitUs) * 1000);
+        spun = spinning && n == 0;
         for (int i = 0; i < n; ++i) {
+            // Nothing is read after a stop: every response read is counted (a script's response()
+            // saw it), so the rest of the batch stays unread.
+            if (m_plan.stopRequested.load(std::memory_order_relaxed)) break;
             const auto index = static_cast<uint32_t>(events[i].data.u64);
             const auto generation = static_cast<uint32_t>(events[i].data.u64 >> 32);
             if (index == WAKE_TAG) continue; // only there to interrupt the wait
@@ -189,9 +205,12 @@ void Worker::drain(epoll_event* events, int maxEvents)
     m_draining = true;
     const uint64_t deadlineUs = m_plan.endUs + m_plan.config.timeoutUs;
     const uint64_t endUs = m_plan.endUs;
+    // A worker its script stopped sends nothing more: only its requests in flight are awaited.
+    const bool stopped = threadStopped();
     auto waiting = [&] {
-        return std::any_of(m_connections.begin(), m_connections.end(),
-            [endUs](const Connection& c) { return c.session->inFlight() > 0 || c.nextDueUs < endUs; });
+        return std::any_of(m_connections.begin(), m_connections.end(), [endUs, stopped](const Connection& c) {
+            return c.session->inFlight() > 0 || (!stopped && c.nextDueUs < endUs);
+        });
     };
     // Connections that were blocked at the end send their backlog now.
     for (auto& c : m_connections)
@@ -219,7 +238,7 @@ void Worker::drain(epoll_event* events, int maxEvents)
             if (!m_entries.empty()) ++m_entries[r.entry].errors.timeout;
         });
         // Due in the window but never sent: the connection stayed blocked until the deadline.
-        while (c.nextDueUs < endUs) {
+        while (!stopped && c.nextDueUs < endUs) {
             if (c.nextDueUs >= m_plan.measureStartUs) ++m_current.errors.timeout;
             ++c.nextSequence;
             c.nextDueUs = dueUsOf(globalSlotOf(c) + c.nextSequence * m_plan.config.connections);
@@ -340,6 +359,12 @@ void Worker::releaseHeld()
     }
 }
 
+bool Worker::threadStopped()
+{
+    if (!m_threadStopped && m_sourceStops && m_source->stopped()) m_threadStopped = true;
+    return m_threadStopped;
+}
+
 void Worker::continueHandshake(Connection& c)
 {
     switch (c.tls->handshake()) {
@@ -365,6 +390,7 @@ void Worker::continueHandshake(Connection& c)
 bool Worker::startBatch(Connection& c, uint32_t requests)
 {
     if (c.closeAfterResponse) return true; // retiring: what is in flight finishes, nothing more goes out
+    if (threadStopped()) return true;
     if (m_delays) {
         // wrk's delay(): asked before each batch, and nothing goes out on the connection until it
         // has passed. A batch asked for meanwhile (HTTP/2: a stream freed by a timeout) is not a
@@ -485,7 +511,7 @@ void Worker::outOfPorts(Connection& c, const SocketAddress* source)
 // false when the connection failed (and was recycled).
 bool Worker::sendDue(Connection& c, uint64_t nowUs)
 {
-    if (c.writePending() || c.closeAfterResponse) return true;
+    if (c.writePending() || c.closeAfterResponse || threadStopped()) return true;
     const uint32_t room = std::min(c.session->capacity(), c.requestsLeft);
     uint32_t added = 0;
     // While draining, only the backlog due before the end goes out.
@@ -523,7 +549,7 @@ void Worker::runDueTimers(uint64_t nowUs)
                 || c.delayedUntilUs != t.dueUs)
                 continue;
             c.delayedUntilUs = 0;
-            if (!m_plan.stopRequested.load(std::memory_order_relaxed) && c.session->capacity() > 0)
+            if (!m_plan.stopRequested.load(std::memory_order_relaxed) && !threadStopped() && c.session->capacity() > 0)
                 sendBatch(c, c.session->capacity());
             continue;
         }
@@ -631,16 +657,13 @@ bool Worker::onResponse(Connection& c, const Completion& done)
 {
     const uint64_t now = monotonicNowUs();
     const InFlightRequest& request = done.request;
-    // Requests due in the measured window count; in the open model their responses may
-    // arrive after the end, but not after a stop. A response counts when the read that
-    // brought it began before the stop: a script's response() that stops the run (wrk's
-    // thread:stop()) saw that response, so the run counts it too. "After the end" begins at
-    // the end, not when drain() begins: a response read in the main loop's last batch of
-    // events, past the end, was otherwise neither a request nor a timeout (seen under load:
-    // nginx logged 2,000 requests of a 2 s run at 1,000/s, the run counted 1,998).
-    const uint64_t arrivedUs = done.firstByteUs != 0 ? done.firstByteUs : now;
-    const bool inWindow = request.dueUs < m_plan.endUs && arrivedUs < m_plan.stopAtUs.load(std::memory_order_relaxed)
-        && (now < m_plan.endUs || m_plan.schedule);
+    // Every response read is counted, as the target served it and a script's response() saw
+    // it: requests due in the measured window, whose responses may come after the end (the open
+    // model's drain, and the main loop's last batch of events past the end in both models:
+    // nginx logged 2,000 requests of a 2 s run at 1,000/s, the run counted 1,998) or after a
+    // stop (the batch being read when it came; nothing is read after). Nothing is sent after
+    // either, so these are the requests in flight then.
+    const bool inWindow = request.dueUs < m_plan.endUs;
     if (inWindow && now >= m_nextTickUs && now < m_plan.endUs) publishUpTo(now);
     if (inWindow && request.dueUs >= m_plan.measureStartUs && done.reset) {
         ++m_current.errors.stream; // no response: not a request, not a latency
@@ -756,6 +779,7 @@ void Worker::recycle(Connection& c, bool backoff)
     const uint64_t now = monotonicNowUs();
     if (m_plan.stopRequested.load(std::memory_order_relaxed) || (now >= m_plan.endUs && !m_draining)) return;
     if (index >= m_enabledConnections) return; // parked by a connection ramp
+    if (threadStopped()) return; // its script stopped the worker: nothing more to send
     if (!backoff) return connect(index);
     c.retryAtUs = now + RETRY_BACKOFF_US;
     ++m_idleWaiting;
@@ -822,7 +846,7 @@ void Worker::housekeeping(uint64_t nowUs)
     if (!m_cost.started() && measuring(nowUs)) m_cost.start(nowUs);
     if (measuring(nowUs) && nowUs > m_lastSampleUs) {
         if (m_lastSampleUs >= m_plan.measureStartUs)
-            m_rates.perThreadRequestsPerS.push_back(
+            m_current.threadRateSamples.push_back(
                 static_cast<double>(m_requestsSinceSample) * 1e6 / static_cast<double>(nowUs - m_lastSampleUs));
         m_lastSampleUs = nowUs;
         m_requestsSinceSample = 0;

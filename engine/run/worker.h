@@ -12,7 +12,6 @@
 #include "run/requestsource.h"
 #include "run/responsenoter.h"
 #include "stats/entrystats.h"
-#include "stats/ratesamples.h"
 #include "stats/snapshot.h"
 
 #include <atomic>
@@ -51,7 +50,6 @@ public:
     void takeInterval(uint32_t index, IntervalSnapshot& into);
 
     // Read after the thread has been joined.
-    const RateSamples& rateSamples() const { return m_rates; }
     const std::string& firstTlsError() const { return m_firstTlsError; }
     const std::string& firstConnectError() const { return m_firstConnectError; }
     uint64_t reconnects() const { return m_reconnects; }
@@ -80,6 +78,8 @@ private:
     void continueHandshake(Connection& c);
     void startSession(Connection& c);
     void releaseHeld();
+    /// The source asked this worker to stop sending (wrk's thread:stop()); stays true.
+    bool threadStopped();
     bool startBatch(Connection& c, uint32_t requests);
     bool sendBatch(Connection& c, uint32_t requests);
     bool sendDue(Connection& c, uint64_t nowUs);
@@ -162,6 +162,8 @@ private:
     bool m_draining = false; ///< open model: after the end, awaiting responses to requests due before it
     bool m_delays = false; ///< closed model: the source pauses connections between batches (wrk's delay())
     bool m_sourceMayStop = false; ///< the source builds each request (a script): a build may stop the run
+    bool m_sourceStops = false; ///< the source may stop this worker alone (a script's thread:stop())
+    bool m_threadStopped = false; ///< it did: nothing more is sent, what is in flight is still read
     bool m_datagram = false; ///< the driver's transport is datagrams (HTTP/3): workerdatagram.cpp drives the sockets
 
     // Time keeping (monotonic microseconds).
@@ -173,7 +175,6 @@ private:
 
     IntervalSnapshot m_current; ///< what this worker measured in the current interval
     ThreadCostMeter m_cost; ///< this thread's own CPU and run-queue wait, read at each interval tick
-    RateSamples m_rates;
     std::string m_firstTlsError;
     std::string m_firstConnectError;
     std::string m_firstParseError;

@@ -20,13 +20,56 @@ namespace wb {
 
 namespace {
 
-// wrk's defaults. wrk.format is wrk's Lua function written in C (script/wrkformat.h): the same
-// string, a fraction of the cost per request; a script may replace or wrap it as under wrk.
+// wrk's defaults and wrk.lua's functions, as wrk's src/wrk.lua defines them. wrk.format is wrk's
+// Lua function written in C (script/wrkformat.h): the same string, a fraction of the cost per
+// request; wrk.lookup and wrk.connect are C in wrk too. A script may replace or wrap any of them,
+// as under wrk: the run calls wrk.init(args) and wrk.setup(thread), the table's fields.
 constexpr std::string_view PRELUDE = R"lua(
 wrk = {
   scheme = "http", host = "localhost", port = nil,
   method = "GET", path = "/", headers = {}, body = nil, thread = nil,
 }
+
+function wrk.resolve(host, service)
+   -- (wrk exits when the lookup fails; here the pre-run check says why the target is unreachable)
+   local addrs = wrk.lookup(host, service) or {}
+   for i = #addrs, 1, -1 do
+      if not wrk.connect(addrs[i]) then
+         table.remove(addrs, i)
+      end
+   end
+   wrk.addrs = addrs
+end
+
+function wrk.setup(thread)
+   -- wrk sets thread.addr = wrk.addrs[1] first, the first address that connected. A thread's
+   -- address already is the one the pre-run check connected to (a loader of a distributed run
+   -- resolves the host itself), so only setup() may change it.
+   if type(setup) == "function" then
+      setup(thread)
+   end
+end
+
+function wrk.init(args)
+   if not wrk.headers["Host"] then
+      local host = wrk.host
+      local port = wrk.port
+
+      host = host:find(":") and ("[" .. host .. "]")  or host
+      host = port           and (host .. ":" .. port) or host
+
+      wrk.headers["Host"] = host
+   end
+
+   if type(init) == "function" then
+      init(args)
+   end
+
+   local req = wrk.format()
+   wrk.request = function()
+      return req
+   end
+end
 )lua";
 
 // A loader's stdout is its stream: print(), io.write() and io.stdout go to stderr instead, which
@@ -233,7 +276,7 @@ std::string ScriptOutput::text() const
     return m_text;
 }
 
-Status LuaState::load(const ScriptSpec& script, const Url& url, Output output, ScriptOutput* capture)
+Status LuaState::load(const ScriptSpec& script, const RequestSpec& request, Output output, ScriptOutput* capture)
 {
     if (output == Output::Stderr) {
         luaL_loadbuffer(m_L, TO_STDERR.data(), TO_STDERR.size(), "=wrk");
@@ -241,16 +284,28 @@ Status LuaState::load(const ScriptSpec& script, const Url& url, Output output, S
     } else if (output == Output::Capture && capture) {
         captureOutput(m_L, capture);
     }
+    const Url& url = request.url;
     lua_getglobal(m_L, "wrk");
     lua_pushlstring(m_L, url.scheme.data(), url.scheme.size());
     lua_setfield(m_L, -2, "scheme");
     lua_pushlstring(m_L, url.host.data(), url.host.size());
     lua_setfield(m_L, -2, "host");
-    lua_pushstring(m_L, std::to_string(url.port).c_str()); // a string, as wrk's
-    lua_setfield(m_L, -2, "port");
+    // A string, as wrk's, and nil when the URL named no port (wrk.init then sends Host without
+    // one). A URL made in code without its text has a port only when it is not the default.
+    if (url.portGiven || !url.hasDefaultPort()) {
+        lua_pushstring(m_L, std::to_string(url.port).c_str());
+        lua_setfield(m_L, -2, "port");
+    }
     lua_pushlstring(m_L, url.target.data(), url.target.size());
     lua_setfield(m_L, -2, "path");
-    lua_pop(m_L, 1);
+    // -H headers, as wrk puts its -H headers into wrk.headers before the script runs.
+    lua_getfield(m_L, -1, "headers");
+    for (const Header& h : request.headers) {
+        lua_pushlstring(m_L, h.name.data(), h.name.size());
+        lua_pushlstring(m_L, h.value.data(), h.value.size());
+        lua_settable(m_L, -3);
+    }
+    lua_pop(m_L, 2);
 
     const std::string chunkName = "@" + (script.name.empty() ? std::string("script") : script.name);
     if (luaL_loadbuffer(m_L, script.text.data(), script.text.size(), chunkName.c_str()) != 0) {

@@ -4,7 +4,7 @@
 // and done and one per thread; so does ScriptRun.
 
 #include "common/result.h"
-#include "http/url.h"
+#include "http/request.h"
 #include "run/runconfig.h"
 
 #include <mutex>
@@ -43,10 +43,11 @@ public:
     /// is its stream to the coordinator.
     /// Capture: into `capture` (print(), io.write() and io.stdout:write()).
     enum class Output { Stdout, Stderr, Capture };
-    /// Sets wrk.scheme/host/port/path from `url`, then runs the script's chunk. A syntax or
-    /// run-time error of the chunk is one line, "name:line: message".
-    Status load(
-        const ScriptSpec& script, const Url& url, Output output = Output::Stdout, ScriptOutput* capture = nullptr);
+    /// Sets wrk.scheme/host/port/path from the request's URL and puts its headers (-H) into
+    /// wrk.headers, then runs the script's chunk. A syntax or run-time error of the chunk is one
+    /// line, "name:line: message".
+    Status load(const ScriptSpec& script, const RequestSpec& request, Output output = Output::Stdout,
+        ScriptOutput* capture = nullptr);
     /// Whether the script defined a global function `name`.
     bool hasFunction(const char* name) const;
     /// Calls the function on the stack's top - nargs with a traceback handler; the error is

@@ -28,7 +28,8 @@ struct ScriptStats
         if (histogram) return static_cast<double>(histogram->valueAtPercentileUs(p));
         if (values.empty()) return 0;
         p = std::clamp(p, 0.0, 100.0);
-        const auto rank = static_cast<uint64_t>(std::ceil(p / 100.0 * static_cast<double>(total)));
+        // wrk's stats_percentile: rank round(p/100 * n + 0.5), the first value whose running count reaches it.
+        const auto rank = static_cast<uint64_t>(std::round(p / 100.0 * static_cast<double>(total) + 0.5));
         uint64_t seen = 0;
         for (const auto& [value, count] : values) {
             seen += count;
@@ -64,18 +65,19 @@ int statsIndex(lua_State* L)
     else if (key == "percentile")
         lua_pushcfunction(L, statsPercentile);
     else
-        lua_pushnil(L);
+        lua_pushvalue(L, 2); // wrk pushes nothing: the key itself comes back
     return 1;
 }
 
-// stats(i): the i-th distinct value (1-based) and how often it was seen, as wrk.
+// stats(i): the i-th distinct value (1-based) and how often it was seen, as wrk; past the end
+// (or before it), 0 and the number of distinct values, as wrk's stats_value_at.
 int statsCall(lua_State* L)
 {
     const ScriptStats* s = checkStats(L);
     const auto i = static_cast<int64_t>(luaL_checknumber(L, 2));
     if (i < 1 || static_cast<size_t>(i) > s->values.size()) {
-        lua_pushnil(L);
-        lua_pushnil(L);
+        lua_pushnumber(L, 0);
+        lua_pushnumber(L, static_cast<double>(s->values.size()));
         return 2;
     }
     lua_pushnumber(L, s->values[static_cast<size_t>(i - 1)].first);
@@ -126,23 +128,44 @@ ScriptStats latencyStats(const LatencyHistogram& h)
     return s;
 }
 
+// wrk's requests: a thread's 100 ms windows in which it completed something, each as whole
+// requests per second (truncated, as wrk's uint64_t). (wrk stretches a window without requests
+// into the next one; here such a window is left out.)
 ScriptStats rateStats(const RateSamples& r)
 {
     ScriptStats s;
-    std::map<double, uint64_t> counts; // wrk records whole requests per second
-    for (double v : r.perThreadRequestsPerS)
-        ++counts[std::round(v)];
-    for (const auto& [v, n] : counts) {
+    std::map<double, uint64_t> counts;
+    double sum = 0;
+    for (double v : r.perThreadRequestsPerS) {
+        const double whole = std::trunc(v);
+        if (whole <= 0) continue;
+        ++counts[whole];
+        sum += whole;
+        ++s.total;
+    }
+    for (const auto& [v, n] : counts)
         s.values.emplace_back(v, n);
-        s.total += n;
+    if (s.values.empty()) return s;
+    s.min = s.values.front().first;
+    s.max = s.values.back().first;
+    s.mean = sum / static_cast<double>(s.total);
+    if (s.total > 1) { // wrk's stats_stdev: the sample deviation
+        double squares = 0;
+        for (const auto& [v, n] : counts)
+            squares += static_cast<double>(n) * (v - s.mean) * (v - s.mean);
+        s.stdev = std::sqrt(squares / static_cast<double>(s.total - 1));
     }
-    if (!s.values.empty()) {
-        s.min = s.values.front().first;
-        s.max = s.values.back().first;
-    }
-    s.mean = r.mean();
-    s.stdev = r.stdev();
     return s;
+}
+
+// wrk's errors.status: responses whose status is above 399 (a 1xx or 3xx is no error there).
+// Codes outside 100..599 are kept under 0 and counted too: most are 6xx to 9xx.
+uint64_t statusAbove399(const StatusCounts& status)
+{
+    uint64_t sum = status.byCode[0];
+    for (size_t code = 400; code < status.byCode.size(); ++code)
+        sum += status.byCode[code];
+    return sum;
 }
 
 void setNumber(lua_State* L, const char* name, double value)
@@ -167,7 +190,7 @@ Status ScriptRun::done(const RunResult& r)
     setNumber(L, "connect", static_cast<double>(r.errors.connect + r.errors.tls));
     setNumber(L, "read", static_cast<double>(r.errors.read + r.errors.parse + r.errors.stream));
     setNumber(L, "write", static_cast<double>(r.errors.write));
-    setNumber(L, "status", static_cast<double>(r.status.non2xx()));
+    setNumber(L, "status", static_cast<double>(statusAbove399(r.status)));
     setNumber(L, "timeout", static_cast<double>(r.errors.timeout));
     lua_setfield(L, -2, "errors");
     pushStats(L, latencyStats(r.latency));

@@ -52,10 +52,10 @@ int threadSet(lua_State* L)
     return 0;
 }
 
+// wrk's aeStop(): this thread sends nothing more; the others go on, and the run lasts -d.
 int threadStop(lua_State* L)
 {
-    ScriptThread* t = checkThread(L);
-    if (!t->stopped.exchange(true)) t->run->threadStopped();
+    checkThread(L)->stopped.store(true, std::memory_order_relaxed);
     return 0;
 }
 
@@ -126,11 +126,23 @@ Status ScriptRun::check()
         if (m_config.script.threadSetup.size() < needed)
             return Error { "the script's thread set-up covers " + std::to_string(m_config.script.threadSetup.size())
                 + " threads, this loader needs " + std::to_string(needed) };
-        return m_setup.load(m_config.script, m_config.request.url, LuaState::Output::Stderr);
+        return m_setup.load(m_config.script, m_config.request, LuaState::Output::Stderr);
     }
     const auto output = m_capture ? LuaState::Output::Capture : LuaState::Output::Stdout;
-    if (Status st = m_setup.load(m_config.script, m_config.request.url, output, m_capture); !st) return st;
+    if (Status st = m_setup.load(m_config.script, m_config.request, output, m_capture); !st) return st;
     if (m_config.openModel() && m_setup.hasFunction("delay")) return Error { DELAY_REFUSAL };
+    // wrk.resolve(host, service) in the setup state, as wrk does after loading the script: it
+    // fills wrk.addrs with the addresses that accept a connection (service: the URL's port, else
+    // its scheme).
+    lua_State* S = m_setup.get();
+    const Url& url = m_config.request.url;
+    lua_getglobal(S, "wrk");
+    lua_getfield(S, -1, "resolve");
+    lua_remove(S, -2);
+    lua_pushlstring(S, url.host.data(), url.host.size());
+    const std::string service = url.portGiven || !url.hasDefaultPort() ? std::to_string(url.port) : url.scheme;
+    lua_pushlstring(S, service.data(), service.size());
+    if (Status st = m_setup.call(2, 0); !st) return Error { "wrk.resolve(): " + st.error() };
     return {};
 }
 
@@ -168,7 +180,6 @@ ScriptWorker& ScriptRun::worker(unsigned index, const SocketAddress* checked)
     }
     auto thread = std::make_unique<ScriptThread>();
     thread->index = index;
-    thread->run = this;
     if (checked) {
         thread->address = *checked;
         thread->addr = checked->toString();
@@ -180,7 +191,7 @@ ScriptWorker& ScriptRun::worker(unsigned index, const SocketAddress* checked)
     const auto output = m_loader ? LuaState::Output::Stderr
         : m_capture              ? LuaState::Output::Capture
                                  : LuaState::Output::Stdout;
-    Status st = state->load(m_config.script, m_config.request.url, output, m_capture);
+    Status st = state->load(m_config.script, m_config.request, output, m_capture);
     lua_State* W = state->get();
     lua_getglobal(W, "wrk");
     pushThread(W, thread.get());
@@ -196,13 +207,9 @@ ScriptWorker& ScriptRun::worker(unsigned index, const SocketAddress* checked)
             st = Error { "setup(): " + ran.error() };
         }
     }
-    // setup(thread) in the setup state, before the thread's init, as wrk.
-    lua_State* S = m_setup.get();
-    if (st && !m_loader && m_setup.hasFunction("setup")) {
-        lua_getglobal(S, "setup");
-        pushThread(S, thread.get());
-        if (Status called = m_setup.call(1, 0); !called) st = Error { "setup(): " + called.error() };
-    }
+    // wrk.setup(thread) (the script's setup(thread)) in the setup state, before the thread's
+    // init, as wrk.
+    if (st && !m_loader) st = callSetup(*thread);
     auto w = std::make_unique<ScriptWorker>(*this, *thread, std::move(state));
     if (st) st = w->start();
     if (st && w->delays() && m_config.openModel()) st = Error { DELAY_REFUSAL };
@@ -243,23 +250,16 @@ Result<std::vector<std::string>> ScriptRun::seedThreads(const std::vector<unsign
 {
     std::lock_guard lock(m_mutex);
     std::vector<std::string> chunks;
-    lua_State* S = m_setup.get();
-    const bool hasSetup = m_setup.hasFunction("setup");
     for (unsigned loader = 0; loader < threadsPerLoader.size(); ++loader)
         for (unsigned i = 0; i < threadsPerLoader[loader]; ++i) {
             auto thread = std::make_unique<ScriptThread>();
             thread->index = static_cast<unsigned>(m_threads.size());
-            thread->run = this;
             thread->addr = m_config.request.url.host + ":" + std::to_string(m_config.request.url.port);
             thread->state = m_records.emplace_back(std::make_unique<LuaState>()).get();
             // Kept before setup() sees it: a setup() that keeps its threads (to read them in done())
             // holds a pointer to this one.
             ScriptThread& t = *m_threads.emplace_back(std::move(thread));
-            if (hasSetup) {
-                lua_getglobal(S, "setup");
-                pushThread(S, &t);
-                if (Status called = m_setup.call(1, 0); !called) return Error { "setup(): " + called.error() };
-            }
+            if (Status called = callSetup(t); !called) return Error { called.error() };
             std::string chunk;
             lua_State* R = t.state->get();
             for (const std::string& name : t.setNames) {
@@ -291,12 +291,20 @@ void ScriptRun::fail(const std::string& message)
     if (m_stop) m_stop();
 }
 
-void ScriptRun::threadStopped()
+Status ScriptRun::callSetup(ScriptThread& thread)
 {
-    // wrk stops the one thread; the workers here share one end, so the run ends when every
-    // thread has asked (a thread that stopped keeps sending until then).
-    // (No lock: setup() may call thread:stop() while the worker is being made.)
-    if (++m_stoppedThreads >= m_config.normalized().threads && m_stop) m_stop();
+    lua_State* S = m_setup.get();
+    lua_getglobal(S, "wrk");
+    lua_getfield(S, -1, "setup");
+    lua_remove(S, -2);
+    pushThread(S, &thread);
+    if (Status called = m_setup.call(1, 0); !called) return Error { "setup(): " + called.error() };
+    return {};
+}
+
+bool ScriptRun::isFleetThreadZero(unsigned index) const
+{
+    return m_threadOffset + index == 0;
 }
 
 std::string ScriptRun::error() const

@@ -45,8 +45,8 @@ struct ScriptThread
     bool addressTaken = false;
     bool addrSet = false; ///< setup() set thread.addr
     std::vector<std::string> setNames; ///< what thread:set() named, in order (ScriptRun::seedThreads())
+    /// thread:stop() was called while the thread ran (the worker stops sending; see RequestSource::stopped()).
     std::atomic<bool> stopped { false };
-    class ScriptRun* run = nullptr;
 };
 
 class ScriptRun
@@ -72,8 +72,8 @@ public:
     using MakeRunner = std::function<std::unique_ptr<LoadRunner>(const RunConfig&)>;
     /// `startAtUnixUs`: a loader started by hand (--start-at) measures from then.
     Result<MakeRunner> prepareRun(RunConfig& config, int64_t startAtUnixUs = 0);
-    /// The hooks that make each worker's state and source; `stop` ends the run early
-    /// (a Lua error, or every thread called thread:stop()).
+    /// The hooks that make each worker's state and source; `stop` ends the run early (a Lua
+    /// error; thread:stop() stops that thread alone, as wrk's).
     RunHooks hooks(std::function<void()> stop);
     /// The first Lua error of the run (message and traceback), empty when none.
     std::string error() const;
@@ -88,13 +88,21 @@ public:
 
     // For the workers.
     void fail(const std::string& message);
-    void threadStopped();
     const RunConfig& config() const { return m_config; }
+    /// Whether worker `index` of this process is thread 0 of the whole run (wrk's thread 1).
+    bool isFleetThreadZero(unsigned index) const;
+    /// Requests in the first request() string (thread 0's, or this loader's first thread's): the
+    /// HTTP/1.1 pipeline depth unless --pipeline set one. 0 until a worker has found it. Set and
+    /// read while the workers are made, one after another on one thread.
+    uint32_t pipelineDepth() const { return m_pipelineDepth; }
+    void setPipelineDepth(uint32_t depth) { m_pipelineDepth = depth; }
 
 private:
     /// Worker `index`'s side, made on first use: its state, setup(thread), init(args). `checked` is
     /// the address the pre-run check reached (thread.addr's default), when known.
     ScriptWorker& worker(unsigned index, const SocketAddress* checked = nullptr);
+    /// wrk.setup(thread) in the setup state: the script's setup(thread), unless it replaced wrk.setup.
+    Status callSetup(ScriptThread& thread);
 
     RunConfig m_config;
     LuaState m_setup;
@@ -107,7 +115,7 @@ private:
     bool m_loader = false; ///< a loader of a distributed run
     unsigned m_threadOffset = 0; ///< a loader: its first thread among the fleet's
     std::string m_error;
-    std::atomic<unsigned> m_stoppedThreads { 0 };
+    uint32_t m_pipelineDepth = 0;
 };
 
 } // namespace wb

@@ -3,6 +3,7 @@
 #include "script/rawrequest.h"
 #include "script/scriptrun.h"
 
+#include <algorithm>
 #include <cmath>
 #include <lua.hpp>
 
@@ -25,49 +26,91 @@ ScriptWorker::ScriptWorker(ScriptRun& run, ScriptThread& thread, std::unique_ptr
 Status ScriptWorker::start()
 {
     lua_State* L = m_state->get();
-    if (m_state->hasFunction("init")) {
-        lua_getglobal(L, "init");
-        lua_newtable(L);
-        // As wrk's: args[0] is the URL as given on the command line, args[1..] what followed `--`.
-        const Url& url = m_run.config().request.url;
-        const std::string given = url.original.empty() ? url.displayText() : url.original;
-        lua_pushlstring(L, given.data(), given.size());
-        lua_rawseti(L, -2, 0);
-        int i = 0;
-        for (const std::string& a : m_run.config().script.args) {
-            lua_pushlstring(L, a.data(), a.size());
-            lua_rawseti(L, -2, ++i);
-        }
-        if (Status st = m_state->call(1, 0); !st) return Error { "init(): " + st.error() };
+    // wrk.init(args), the table's field, as wrk calls it: it sets wrk.headers.Host, calls the
+    // script's init(args) and makes wrk.request() return what wrk.format() builds after it.
+    lua_getglobal(L, "wrk");
+    lua_getfield(L, -1, "init");
+    lua_remove(L, -2);
+    lua_newtable(L);
+    // As wrk's: args[0] is the URL as given on the command line, args[1..] what followed `--`.
+    const Url& url = m_run.config().request.url;
+    const std::string given = url.original.empty() ? url.displayText() : url.original;
+    lua_pushlstring(L, given.data(), given.size());
+    lua_rawseti(L, -2, 0);
+    int i = 0;
+    for (const std::string& a : m_run.config().script.args) {
+        lua_pushlstring(L, a.data(), a.size());
+        lua_rawseti(L, -2, ++i);
     }
+    if (Status st = m_state->call(1, 0); !st) return Error { "init(): " + st.error() };
     // After init, as wrk: what the script defines now is what runs.
     m_dynamic = m_state->hasFunction("request");
     m_observes = m_state->hasFunction("response");
     m_delays = m_state->hasFunction("delay");
-    // wrk calls a thread's request() once before its connections (the request it checks) and
-    // sends what the following calls build: a counter in the path starts one further on there,
-    // and so here.
-    if (m_dynamic) {
-        lua_getglobal(L, "request");
-        if (Status st = m_state->call(0, 1); !st) return Error { "request(): " + st.error() };
-        lua_pop(L, 1);
+    // wrk calls thread 0's request() once before its connections (the request it checks, which
+    // is not sent) and pipelines as many requests as that string holds; the other threads'
+    // first call is their first request. A loader of a distributed run that has no thread 0
+    // takes the depth from its first thread's first string, and sends it.
+    if (m_dynamic && m_run.pipelineDepth() == 0) {
+        Pending first;
+        if (Status st = fetch(first); !st) return st;
+        const size_t requests = first.views.empty() ? first.requests.size() : first.views.size();
+        m_run.setPipelineDepth(static_cast<uint32_t>(std::min<size_t>(requests, RunConfig::MAX_PIPELINE)));
+        if (!m_run.isFleetThreadZero(m_thread.index)) m_pending.push_back(std::move(first));
     }
 
+    // The static request: what wrk.request() returns (wrk.format() after init), what wrk sends
+    // without request(). A script whose own wrk.init made none has wrk.format()'s.
     lua_getglobal(L, "wrk");
-    lua_getfield(L, -1, "format");
+    lua_getfield(L, -1, "request");
+    if (!lua_isfunction(L, -1)) {
+        lua_pop(L, 1);
+        lua_getfield(L, -1, "format");
+    }
     lua_remove(L, -2);
-    if (Status st = m_state->call(0, 1); !st) return Error { "wrk.format(): " + st.error() };
+    if (Status st = m_state->call(0, 1); !st) return Error { "wrk.request(): " + st.error() };
     size_t length = 0;
     const char* text = lua_tolstring(L, -1, &length);
     if (!text) {
         lua_pop(L, 1);
-        return Error { "wrk.format() did not return a string" };
+        return Error { "wrk.request() did not return a string" };
     }
     auto parsed = parseRawRequests(std::string_view(text, length), m_run.config().request.url);
     lua_pop(L, 1);
     if (!parsed)
         return Error { "the script's request (wrk.method, wrk.path, wrk.headers, wrk.body): " + parsed.error() };
     m_table = { std::move(parsed->front()) };
+    // wrk's aeMain clears a thread's stop flag when its loop starts: thread:stop() in setup() or
+    // init() does nothing.
+    m_thread.stopped.store(false, std::memory_order_relaxed);
+    return {};
+}
+
+Status ScriptWorker::fetch(Pending& p)
+{
+    lua_State* L = m_state->get();
+    lua_getglobal(L, "request");
+    if (Status st = m_state->call(0, 1); !st) return Error { "request(): " + st.error() };
+    if (lua_type(L, -1) != LUA_TSTRING) {
+        const std::string what = lua_typename(L, lua_type(L, -1));
+        lua_pop(L, 1);
+        return Error { "request() returned " + what + ", not a request (a string, as wrk.format() makes)" };
+    }
+    size_t length = 0;
+    const char* text = lua_tolstring(L, -1, &length);
+    p.next = 0;
+    // The usual case (wrk.format()'s output over HTTP/1.1): checked in place and sent as it is.
+    if (m_wire && scanWireRequests(std::string_view(text, length), p.views)) {
+        p.wire.assign(text, length);
+        lua_pop(L, 1);
+        p.requests.clear();
+        return {};
+    }
+    p.views.clear();
+    auto parsed = parseRawRequests(std::string_view(text, length), m_run.config().request.url);
+    lua_pop(L, 1);
+    if (!parsed) return Error { "request() returned something that is not a request: " + parsed.error() };
+    p.requests = std::move(*parsed);
     return {};
 }
 
@@ -76,48 +119,17 @@ RequestPick ScriptWorker::next(uint32_t connection)
     if (!m_dynamic || m_failed) return {};
     if (connection >= m_pending.size()) m_pending.resize(connection + 1);
     Pending& p = m_pending[connection];
-    // What request() returned at once goes out one after another on this connection
-    // (pipelined when --pipeline allows several in flight).
+    // What request() returned at once goes out one after another on this connection, in one
+    // batch when the pipeline depth holds them all (wrk's pipelining); then request() again.
+    if (p.next >= p.views.size() + p.requests.size()) {
+        if (Status st = fetch(p); !st) {
+            m_failed = true;
+            m_run.fail(st.error());
+            return {};
+        }
+    }
     if (p.next < p.views.size()) return wirePick(p, p.next++);
-    if (p.next < p.requests.size()) {
-        p.sending = std::move(p.requests[p.next++]);
-        return { 0, &p.sending };
-    }
-    lua_State* L = m_state->get();
-    lua_getglobal(L, "request");
-    if (Status st = m_state->call(0, 1); !st) {
-        m_failed = true;
-        m_run.fail("request(): " + st.error());
-        return {};
-    }
-    if (lua_type(L, -1) != LUA_TSTRING) {
-        const std::string what = lua_typename(L, lua_type(L, -1));
-        lua_pop(L, 1);
-        m_failed = true;
-        m_run.fail("request() returned " + what + ", not a request (a string, as wrk.format() makes)");
-        return {};
-    }
-    size_t length = 0;
-    const char* text = lua_tolstring(L, -1, &length);
-    // The usual case (wrk.format()'s output over HTTP/1.1): checked in place and sent as it is.
-    if (m_wire && scanWireRequests(std::string_view(text, length), p.views)) {
-        p.wire.assign(text, length);
-        lua_pop(L, 1);
-        p.requests.clear();
-        p.next = 1;
-        return wirePick(p, 0);
-    }
-    p.views.clear();
-    auto parsed = parseRawRequests(std::string_view(text, length), m_run.config().request.url);
-    lua_pop(L, 1);
-    if (!parsed) {
-        m_failed = true;
-        m_run.fail("request() returned something that is not a request: " + parsed.error());
-        return {};
-    }
-    p.requests = std::move(*parsed);
-    p.next = 1;
-    p.sending = std::move(p.requests.front());
+    p.sending = std::move(p.requests[p.next++]);
     return { 0, &p.sending };
 }
 
@@ -128,6 +140,16 @@ RequestPick ScriptWorker::wirePick(const Pending& p, size_t index)
     pick.wire = std::string_view(p.wire).substr(v.offset, v.length);
     pick.wireHead = v.head;
     return pick;
+}
+
+uint32_t ScriptWorker::pipelineDepth() const
+{
+    return m_run.pipelineDepth();
+}
+
+bool ScriptWorker::stopped() const
+{
+    return m_thread.stopped.load(std::memory_order_relaxed);
 }
 
 uint64_t ScriptWorker::delayUs(uint32_t)

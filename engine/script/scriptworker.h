@@ -21,7 +21,8 @@ class ScriptWorker final : public RequestSource, public ResponseObserver
 public:
     ScriptWorker(ScriptRun& run, ScriptThread& thread, std::unique_ptr<LuaState> state);
 
-    /// Calls init(args) and builds the thread's static request (wrk.format() of its wrk table).
+    /// Calls wrk.init(args) (which calls the script's init(args)), thread 0's first request()
+    /// as wrk's check, and builds the thread's static request (wrk.request()).
     Status start();
 
     // RequestSource
@@ -31,6 +32,9 @@ public:
     bool delays() const override { return m_delays; }
     /// delay(): milliseconds as wrk (a number, fractions kept; nil is none).
     uint64_t delayUs(uint32_t connection) override;
+    uint32_t pipelineDepth() const override;
+    bool mayStop() const override { return true; }
+    bool stopped() const override;
 
     // ResponseObserver
     bool wantsBody() const override { return m_observes; }
@@ -40,6 +44,8 @@ public:
 
 private:
     struct Pending;
+    /// Calls request() and keeps the requests its string holds in `p`, from the first.
+    Status fetch(Pending& p);
     static RequestPick wirePick(const Pending& p, size_t index);
 
     ScriptRun& m_run;
@@ -77,6 +83,9 @@ public:
     RequestPick next(uint32_t connection) override { return m_worker.next(connection); }
     bool delays() const override { return m_worker.delays(); }
     uint64_t delayUs(uint32_t connection) override { return m_worker.delayUs(connection); }
+    uint32_t pipelineDepth() const override { return m_worker.pipelineDepth(); }
+    bool mayStop() const override { return true; }
+    bool stopped() const override { return m_worker.stopped(); }
 
 private:
     ScriptWorker& m_worker;

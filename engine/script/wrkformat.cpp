@@ -45,13 +45,18 @@ int luaWrkFormat(lua_State* L)
             lua_replace(L, i);
         }
     if (!lua_istable(L, 3)) return luaL_error(L, "wrk.format: headers must be a table (got %s)", luaL_typename(L, 3));
-    // if not headers["Host"] then headers["Host"] = wrk.host end
+    // if not headers["Host"] then headers["Host"] = wrk.headers["Host"] end: what wrk.init set
+    // (the URL's host, and its port when the URL named one) or a -H Host; nil before wrk.init.
     lua_getfield(L, 3, "Host");
     const bool host = lua_toboolean(L, -1);
     lua_pop(L, 1);
     if (!host) {
-        lua_getfield(L, wrk, "host");
+        lua_getfield(L, wrk, "headers");
+        if (!lua_istable(L, -1)) return luaL_error(L, "wrk.format: wrk.headers is not a table");
+        // (Assigning nil adds the key as LuaJIT's own assignment does: pairs() keeps wrk's order.)
+        lua_getfield(L, -1, "Host");
         lua_setfield(L, 3, "Host");
+        lua_pop(L, 1);
     }
     // headers["Content-Length"] = body and string.len(body)
     if (lua_toboolean(L, 4)) {

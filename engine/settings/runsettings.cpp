@@ -468,7 +468,7 @@ Status readSendSpin(RunConfig& c, const std::string& text)
 
 using Threads = CountSetting<&RunConfig::threads, 1, 1024>;
 using Connections = CountSetting<&RunConfig::connections, 1, 1'000'000>;
-using Pipeline = CountSetting<&RunConfig::pipeline, 1, 1024>;
+using Pipeline = CountSetting<&RunConfig::pipeline, 1, RunConfig::MAX_PIPELINE>;
 using Streams = CountSetting<&RunConfig::streams, 1, 65'536>;
 using WindowBits = CountSetting<&RunConfig::windowBits, 16, 30>;
 using ConnectionWindowBits = CountSetting<&RunConfig::connectionWindowBits, 16, 30>;

@@ -73,6 +73,7 @@ IntervalRecord IntervalRecord::of(const IntervalSnapshot& s, int64_t startUnixMs
     r.frontDoorHistogram = serialized(s.frontDoor);
     r.upstreamMissing = s.upstreamMissing;
     r.loaderCost = s.loaderCost;
+    r.threadRateSamples = s.threadRateSamples;
     return r;
 }
 
@@ -141,6 +142,7 @@ IntervalSnapshot IntervalRecord::snapshot() const
     s.frontDoor = decoded(frontDoorHistogram);
     s.upstreamMissing = upstreamMissing;
     s.loaderCost = loaderCost;
+    s.threadRateSamples = threadRateSamples;
     s.lateRequests = lateRequests;
     s.maxLagUs = maxLagUs;
     return s;
@@ -155,6 +157,7 @@ void IntervalRecord::add(const IntervalRecord& o)
     connections += o.connections;
     inFlight += o.inFlight;
     loaderCost.add(o.loaderCost);
+    threadRateSamples.insert(threadRateSamples.end(), o.threadRateSamples.begin(), o.threadRateSamples.end());
     latency = mergeInto(latencyHistogram, o.latencyHistogram);
     serviceLatency = mergeInto(serviceHistogram, o.serviceHistogram);
     sendLag = mergeInto(sendLagHistogram, o.sendLagHistogram);

@@ -58,6 +58,10 @@ struct IntervalRecord
     /// What the loader itself cost in this interval (workers, process, machine); sums, so the same
     /// interval of several loaders adds up.
     LoaderCost loaderCost;
+    /// The worker threads' 100 ms Req/Sec samples taken in this interval (wrk's Thread Stats), of
+    /// every loader: the run's are its intervals' together, so a run recovered from its stored
+    /// intervals keeps them.
+    std::vector<double> threadRateSamples;
     /// A run made by several loaders: each loader's responses in this interval, by index, so a live
     /// view can show a loader that lags (made by the merge, not stored).
     std::vector<uint64_t> loaderRequests;

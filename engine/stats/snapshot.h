@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <vector>
 
 namespace wb {
 
@@ -91,6 +92,8 @@ struct IntervalSnapshot : Measurements
     double targetRatePerS = 0; ///< open model: requests/s the schedule asked for in this interval
     uint32_t connections = 0; ///< connections open at the end of the interval
     uint32_t inFlight = 0; ///< requests sent and not yet answered at the end of the interval
+    /// Each worker's Req/Sec samples (every 100 ms, as wrk) taken in this interval, one after another.
+    std::vector<double> threadRateSamples;
 
     double durationS() const { return endS - startS; }
 
@@ -100,6 +103,7 @@ struct IntervalSnapshot : Measurements
         Measurements::add(o);
         connections += o.connections;
         inFlight += o.inFlight;
+        threadRateSamples.insert(threadRateSamples.end(), o.threadRateSamples.begin(), o.threadRateSamples.end());
     }
     /// Empties the measurements for the next interval (times and index stay).
     void clearMeasurements()
@@ -107,6 +111,7 @@ struct IntervalSnapshot : Measurements
         Measurements::clear();
         connections = 0;
         inFlight = 0;
+        threadRateSamples.clear();
     }
     double requestsPerS() const { return durationS() > 0 ? static_cast<double>(requests) / durationS() : 0.0; }
 };

@@ -422,9 +422,19 @@ ALTER TABLE runs ADD COLUMN connection_facts TEXT NOT NULL DEFAULT '';  -- JSON 
 )sql";
 }
 
+// Version 16: each interval's thread Req/Sec samples (wrk's Thread Stats: every worker's 100 ms
+// samples taken in the interval, as the wire's "thread_rps" array), so a run recovered from its
+// intervals keeps the runs' thread_rps_* figures a finished run has.
+std::string schemaV16()
+{
+    return R"sql(
+ALTER TABLE intervals ADD COLUMN thread_rps TEXT NOT NULL DEFAULT '';  -- JSON array; '' when none
+)sql";
+}
+
 // MIGRATIONS[n] takes a file from version n to n + 1.
 constexpr MigrationStep MIGRATIONS[] = { schemaV1, schemaV2, schemaV3, schemaV4, schemaV5, schemaV6, schemaV7, schemaV8,
-    schemaV9, schemaV10, schemaV11, schemaV12, schemaV13, schemaV14, schemaV15 };
+    schemaV9, schemaV10, schemaV11, schemaV12, schemaV13, schemaV14, schemaV15, schemaV16 };
 static_assert(std::size(MIGRATIONS) == SCHEMA_VERSION, "one migration step per schema version");
 
 } // namespace

@@ -221,6 +221,7 @@ const std::vector<std::string>& intervalColumns()
             c.push_back(name);
         for (const char* name : { "in_flight", "loader_cost" }) // schema version 11
             c.push_back(name);
+        c.push_back("thread_rps"); // schema version 16
         return c;
     }();
     return columns;
@@ -242,6 +243,7 @@ void bindInterval(SqlStatement& q, const IntervalRecord& r)
     q.bind(r.backends.empty() ? std::string() : dumpWireJson(backendsToJson(r.backends)));
     q.bind(r.unnamedResponses).bindBlob(r.upstreamHistogram).bindBlob(r.frontDoorHistogram).bind(r.upstreamMissing);
     q.bind(r.inFlight).bind(loaderCostText(r.loaderCost));
+    q.bind(r.threadRateSamples.empty() ? std::string() : dumpWireJson(WireJson(r.threadRateSamples)));
 }
 
 IntervalRecord readInterval(const SqlStatement& q, int& column)
@@ -280,6 +282,11 @@ IntervalRecord readInterval(const SqlStatement& q, int& column)
     r.upstreamMissing = q.uint64(column++);
     r.inFlight = static_cast<uint32_t>(q.uint64(column++));
     r.loaderCost = loaderCostOfText(q.text(column++));
+    // What this process wrote: samples the codec refuses are left out, not guessed.
+    if (const std::string samples = q.text(column++); !samples.empty()) {
+        auto parsed = wireGuarded([&] { return threadRateSamplesFromJson(parseWireJson(samples), "thread_rps"); }, "");
+        if (parsed) r.threadRateSamples = std::move(*parsed);
+    }
     return r;
 }
 

@@ -384,8 +384,8 @@ bool SessionStore::recoverRun(int64_t runId)
 
     // The same fold as a finished run's (run/runfold.h): the intervals it wrote, and an end that
     // says only what a dead process still can (it stopped early; the protocol its configuration
-    // asked for). What only a finished run knows (per-entry stats, thread samples, first errors)
-    // died with it.
+    // asked for). The intervals carry every measurement, the threads' Req/Sec samples included;
+    // what only a finished run knows (per-entry stats, first errors) died with it.
     RunFold fold(config ? *config : RunConfig {}, false);
     SqlStatement& q = m_db->prepare("SELECT " + joinColumns(intervalColumns()) + " FROM intervals WHERE run_id = ?");
     q.bind(runId);

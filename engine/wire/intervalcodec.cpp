@@ -70,13 +70,14 @@ WireJson loaderCostToJson(const LoaderCost& c)
     const auto pct = [](double share) { return std::round(share * 1000.0) / 10.0; };
     return WireJson { { "worker_wall_us", c.workerWallUs }, { "worker_cpu_us", c.workerCpuUs },
         { "worker_wait_us", c.workerWaitUs }, { "worker_involuntary_switches", c.workerInvoluntarySwitches },
-        { "process_wall_us", c.processWallUs }, { "process_cpu_us", c.processCpuUs },
-        { "process_involuntary_switches", c.processInvoluntarySwitches }, { "machine_cpu_us", c.machineCpuUs },
-        { "machine_busy_us", c.machineBusyUs }, { "machine_steal_us", c.machineStealUs },
-        { "machine_cpus", c.machineCpus },
+        { "worker_spin_us", c.workerSpinUs }, { "process_wall_us", c.processWallUs },
+        { "process_cpu_us", c.processCpuUs }, { "process_involuntary_switches", c.processInvoluntarySwitches },
+        { "machine_cpu_us", c.machineCpuUs }, { "machine_busy_us", c.machineBusyUs },
+        { "machine_steal_us", c.machineStealUs }, { "machine_cpus", c.machineCpus },
         // For people; a reader recomputes them from the sums above.
         { "worker_busy_pct", pct(c.workerBusyShare()) }, { "worker_cpu_pct", pct(c.workerCpuShare()) },
-        { "worker_wait_pct", pct(c.workerWaitShare()) }, { "process_cpus", std::round(c.processCpus() * 100) / 100 },
+        { "worker_wait_pct", pct(c.workerWaitShare()) }, { "worker_spin_pct", pct(c.workerSpinShare()) },
+        { "worker_work_pct", pct(c.workerWorkShare()) }, { "process_cpus", std::round(c.processCpus() * 100) / 100 },
         { "machine_busy_pct", pct(c.machineBusyShare()) }, { "machine_steal_pct", pct(c.machineStealShare()) },
         { "saturated", c.saturated() } };
 }
@@ -89,6 +90,7 @@ LoaderCost loaderCostFromJson(const WireJson& j)
     c.workerCpuUs = wireCountOr(j, "worker_cpu_us", 0);
     c.workerWaitUs = wireCountOr(j, "worker_wait_us", 0);
     c.workerInvoluntarySwitches = wireCountOr(j, "worker_involuntary_switches", 0);
+    c.workerSpinUs = wireCountOr(j, "worker_spin_us", 0);
     c.processWallUs = wireCountOr(j, "process_wall_us", 0);
     c.processCpuUs = wireCountOr(j, "process_cpu_us", 0);
     c.processInvoluntarySwitches = wireCountOr(j, "process_involuntary_switches", 0);
@@ -98,12 +100,13 @@ LoaderCost loaderCostFromJson(const WireJson& j)
     const uint64_t cpus = wireCountOr(j, "machine_cpus", 0);
     // A billion seconds of CPU time in one record is no measurement (and keeps the sums below exact).
     constexpr uint64_t MAX_US = 1'000'000'000'000'000;
-    for (uint64_t v : { c.workerWallUs, c.workerCpuUs, c.workerWaitUs, c.processWallUs, c.processCpuUs,
+    for (uint64_t v : { c.workerWallUs, c.workerCpuUs, c.workerWaitUs, c.workerSpinUs, c.processWallUs, c.processCpuUs,
              c.machineCpuUs, c.machineBusyUs, c.machineStealUs })
         if (v > MAX_US) throw WireError { "'loader_cost' holds a time of more than a billion seconds" };
     // A thread is on a CPU or waiting for one at most all of its wall time, plus a clock tick of
     // rounding between its two clocks: more is not a measurement.
     if (c.workerCpuUs + c.workerWaitUs > c.workerWallUs + c.workerWallUs / 10 + 20'000
+        || c.workerSpinUs > c.workerWallUs + c.workerWallUs / 10 + 20'000
         || c.machineBusyUs + c.machineStealUs > c.machineCpuUs || cpus > 1'000'000)
         throw WireError { "'loader_cost' holds more busy time than there was" };
     c.machineCpus = static_cast<uint32_t>(cpus);
@@ -157,6 +160,21 @@ std::vector<std::pair<int, uint64_t>> statusCountsFromJson(const WireJson& j)
     return out;
 }
 
+std::vector<double> threadRateSamplesFromJson(const WireJson& j, const char* name)
+{
+    if (!j.is_array()) throw WireError { fmt::format("'{}' must be an array", name) };
+    if (j.size() > MAX_THREAD_RATE_SAMPLES)
+        throw WireError { fmt::format("'{}' holds more than {} samples", name, MAX_THREAD_RATE_SAMPLES) };
+    std::vector<double> out;
+    out.reserve(j.size());
+    for (const WireJson& v : j) {
+        if (!v.is_number() || !(v.get<double>() >= 0) || !std::isfinite(v.get<double>()))
+            throw WireError { fmt::format("a sample of '{}' must be a number of requests per second", name) };
+        out.push_back(v.get<double>());
+    }
+    return out;
+}
+
 WireJson intervalToJson(const IntervalRecord& interval, const RunConfig& config)
 {
     const bool open = config.openModel();
@@ -179,6 +197,7 @@ WireJson intervalToJson(const IntervalRecord& interval, const RunConfig& config)
         { "in_flight", interval.inFlight },
     };
     if (interval.loaderCost != LoaderCost {}) j["loader_cost"] = loaderCostToJson(interval.loaderCost);
+    if (!interval.threadRateSamples.empty()) j["thread_rps"] = interval.threadRateSamples;
     const LatencyHistogram latency = interval.latencyHistogramDecoded();
     const LatencyHistogram service = interval.serviceHistogramDecoded();
     const LatencyHistogram sendLag = interval.sendLagHistogramDecoded();
@@ -234,6 +253,7 @@ IntervalRecord intervalFromJson(const WireJson& j)
     s.connections = static_cast<uint32_t>(wireCountOr(j, "connections", 0));
     s.inFlight = static_cast<uint32_t>(std::min<uint64_t>(wireCountOr(j, "in_flight", 0), UINT32_MAX));
     if (j.contains("loader_cost")) s.loaderCost = loaderCostFromJson(j["loader_cost"]);
+    if (j.contains("thread_rps")) s.threadRateSamples = threadRateSamplesFromJson(j["thread_rps"], "thread_rps");
     s.targetRatePerS = wireNumber(j, "target_rps");
     s.lateRequests = wireCountOr(j, "late_requests", 0);
     s.maxLagUs = wireCountOr(j, "max_lag_us", 0);

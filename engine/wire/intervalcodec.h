@@ -7,7 +7,8 @@
 //
 //   {"t_s":1.0,"start_s":0,"start_unix_ms":..,"requests":..,"rps":..,"bytes":..,"errors":..,
 //    "non2xx":..,"errors_by_kind":{"connect":..,...},"status_codes":{"200":..},
-//    "latency_us":{"p50":..,...},"connections":..,"in_flight":..,"loader_cost":{..},[open model: "target_rps",
+//    "latency_us":{"p50":..,...},"connections":..,"in_flight":..,"loader_cost":{..},
+//    "thread_rps":[the workers' 100 ms Req/Sec samples],[open model: "target_rps",
 //    "service_latency_us","send_lag_us","late_requests","max_lag_us"],
 //    "histograms":{"latency":"HISTF..",...},"histogram_totals":{...}}
 
@@ -40,6 +41,10 @@ std::vector<BackendRecord> backendsFromJson(const WireJson& list);
 /// The reader refuses a part larger than its whole (busy or steal above the machine's time).
 WireJson loaderCostToJson(const LoaderCost& cost);
 LoaderCost loaderCostFromJson(const WireJson& j);
+/// Thread Req/Sec samples (IntervalRecord::threadRateSamples) from a JSON array of numbers, each
+/// finite and not negative, at most MAX_THREAD_RATE_SAMPLES of them; `name` is the key, for errors.
+inline constexpr size_t MAX_THREAD_RATE_SAMPLES = 10'000'000;
+std::vector<double> threadRateSamplesFromJson(const WireJson& j, const char* name);
 /// Error kinds as {"connect":..,"read":..,...}, and back.
 WireJson errorCountsToJson(const ErrorCounts& errors);
 ErrorCounts errorCountsFromJson(const WireJson& j);

@@ -89,9 +89,10 @@ WireJson runEndToJson(const RunEnd& e, uint64_t intervalRequests)
         { "reconnects", e.reconnects }, { "server_stream_limit", e.serverStreamLimit },
         { "warmup_requests", e.warmupRequests }, { "first_tls_error", e.firstTlsError },
         { "first_connect_error", e.firstConnectError }, { "slo_aborted_by", e.sloAbortedBy }, { "failure", e.failure },
-        // wrk's Thread Stats pool every thread's 100 ms samples: kept whole so the merged run's
-        // Req/Sec row is exactly that of all the loaders' threads together.
-        { "thread_rps_samples", e.threadRates.perThreadRequestsPerS }, { "interval_requests", intervalRequests } };
+        { "interval_requests", intervalRequests } };
+    // wrk's Thread Stats pool every thread's 100 ms samples, which travel in the intervals; an end
+    // holds them only for a run whose intervals had none (a loader of an older build), whole.
+    if (!e.threadRates.perThreadRequestsPerS.empty()) j["thread_rps_samples"] = e.threadRates.perThreadRequestsPerS;
     WireJson entries = WireJson::array();
     for (const EntryStats& s : e.entries) {
         WireJson entry { { "requests", s.requests }, { "errors_by_kind", errorCountsToJson(s.errors) },
@@ -127,14 +128,9 @@ RunEnd runEndFromJson(const WireJson& j, uint64_t* intervalRequests)
     e.firstConnectError = wireText(j, "first_connect_error");
     e.sloAbortedBy = wireText(j, "slo_aborted_by");
     e.failure = wireText(j, "failure");
-    if (j.contains("thread_rps_samples")) {
-        const WireJson& samples = j.at("thread_rps_samples");
-        if (!samples.is_array()) throw WireError { "'thread_rps_samples' must be an array" };
-        for (const WireJson& v : samples) {
-            if (!v.is_number()) throw WireError { "a thread Req/Sec sample must be a number" };
-            e.threadRates.perThreadRequestsPerS.push_back(v.get<double>());
-        }
-    }
+    if (j.contains("thread_rps_samples"))
+        e.threadRates.perThreadRequestsPerS
+            = threadRateSamplesFromJson(j.at("thread_rps_samples"), "thread_rps_samples");
     if (intervalRequests) *intervalRequests = wireCountOr(j, "interval_requests", UINT64_MAX);
     if (j.contains("entries")) {
         const WireJson& entries = j.at("entries");

@@ -1,14 +1,19 @@
 // The loader's honesty, as users run it: against a real nginx on this machine, a loader with no
 // CPU to spare (-t8 on this 2-core machine, each worker truly busy) is flagged in the text report
-// and the JSON, with its numbers; a light run (-R so low the workers sleep) is not. Nothing here
-// depends on timing: the saturated loader is saturated by construction (every response costs its
-// worker CPU, so eight workers are always runnable on two CPUs), the light one by construction too.
+// and the JSON, with its numbers; a light run (-R so low the workers sleep) is not; a loader that
+// shares the machine with its target (the built-in server, as wrk -t12 is often run beside its
+// server) is flagged for it; an open-model loader whose send spin keeps it on a CPU but that keeps
+// its schedule is not. Nothing here depends on timing: each loader is busy, shared or idle by
+// construction. The suite judges the machine's own load, so it runs alone (RUN_SERIAL).
 
 #include "requirenginx.h"
+#include "serve/targetserver.h"
 #include "testsupport.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 using namespace wb;
 
@@ -111,4 +116,54 @@ TEST_F(LoaderCostCli, ABusyOpenModelLoaderCountsEveryRequestItSent)
     EXPECT_EQ(served, counted + timedOut)
         << "nginx served " << served << ", the run counted " << counted << " and " << timedOut << " timeouts";
     EXPECT_EQ(counted + timedOut, 2000u) << "every request due in the 1 s window: sent, then counted";
+}
+
+// The target on the loader's machine. As many loader threads as CPUs and a built-in server with
+// half as many threads, all of them wanting a CPU: the machine is full and the workers wait for a
+// CPU a good part of their time (19-43% on this 2-core machine, its CPUs 84-99% busy, by
+// bench/loader-shared.sh), though neither busy enough nor half the machine by themselves.
+TEST_F(LoaderCostCli, ALoaderSharingTheMachineWithItsTargetIsFlagged)
+{
+    const unsigned cpus = std::max(2u, std::thread::hardware_concurrency());
+    TargetServerOptions options;
+    options.threads = cpus / 2;
+    TargetServer server(options);
+    ASSERT_TRUE(server.start().ok());
+    const auto r = test::runCli({ "-t" + std::to_string(cpus), "-c64", "-d2s", "--json", "-",
+                                    "http://127.0.0.1:" + std::to_string(server.port()) + "/" },
+        120'000);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    const auto& s = j["summary"];
+    const auto& c = s["loader_cost"];
+    EXPECT_GE(c["worker_wait_pct"].get<double>(), 5.0) << c.dump();
+    EXPECT_GE(c["machine_busy_pct"].get<double>(), 80.0) << c.dump();
+    EXPECT_EQ(s["loader_saturated"], true) << c.dump();
+    ASSERT_TRUE(s.contains("loader_warning")) << c.dump();
+    const std::string warning = s["loader_warning"];
+    EXPECT_NE(warning.find("shared the machine with other work: its workers waited for a CPU "), std::string::npos)
+        << warning;
+    EXPECT_NE(r.err.find("\n  Warning: " + warning + "\n"), std::string::npos) << r.err;
+}
+
+// The open model's send spin keeps a worker on a CPU before each due send (here all the time: a
+// 5 ms spin before sends 1 ms apart), which is waiting, not work: a loader that keeps its schedule
+// is not saturated for it. The figures still show the spin.
+TEST_F(LoaderCostCli, ASpinningOpenModelLoaderThatKeepsItsScheduleIsNotFlagged)
+{
+    const auto r = test::runCli(
+        { "-t1", "-c10", "-R", "1000", "--send-spin", "5ms", "-d2s", "--latency", "--json", "-", url() }, 60'000);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    const auto& s = j["summary"];
+    const auto& c = s["loader_cost"];
+    EXPECT_GE(c["worker_busy_pct"].get<double>(), 90.0) << c.dump();
+    EXPECT_GE(c["worker_spin_pct"].get<double>(), 50.0) << c.dump();
+    EXPECT_LT(c["worker_work_pct"].get<double>(), 50.0) << c.dump();
+    EXPECT_LT(s["late_requests"].get<double>(), 0.05 * s["requests"].get<double>()) << s.dump();
+    // The hypervisor may steal this VM's CPUs: then, and only then, the flag says so.
+    const bool stolen = c["machine_steal_pct"].get<double>() >= 10.0;
+    EXPECT_EQ(s["loader_saturated"], stolen) << c.dump();
+    EXPECT_NE(r.err.find("\n  Loader: workers "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("busy, the send spin aside ("), std::string::npos) << r.err;
 }

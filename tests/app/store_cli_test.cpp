@@ -3,6 +3,7 @@
 
 #include "parse/wrklog.h"
 #include "serve/targetserver.h"
+#include "stats/ratesamples.h"
 #include "store/schema.h"
 #include "store/sessionstore.h"
 #include "testsupport.h"
@@ -52,6 +53,22 @@ protected:
         return nlohmann::json::parse(r.out, nullptr, false);
     }
 
+    // Waits (a minute at most) until run 1 of m_db has `count` intervals stored; returns how many it has.
+    size_t intervalsWritten(size_t count) const
+    {
+        size_t seen = 0;
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+        while (seen < count && std::chrono::steady_clock::now() < deadline) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            if (!std::filesystem::exists(m_db)) continue;
+            // Not openReadOnly(): a file the run has only begun to create is no failure here.
+            SessionOpenOptions options;
+            options.readOnly = true;
+            if (auto store = SessionStore::open(m_db, options); store)
+                if (auto data = (*store)->loadRun(1); data) seen = data->intervals.size();
+        }
+        return seen;
+    }
     nlohmann::json runsCsv(const std::vector<std::string>& extra = {})
     {
         std::vector<std::string> args { "runs", "--db", m_db, "--csv" };
@@ -180,17 +197,7 @@ TEST_F(StoreCli, KilledRunBecomesInterruptedWithItsIntervals)
         { test::cliPath(), "run", "-c4", "-t2", "-d30s", "--interval", "200ms", "--db", m_db, "--tag", "crash", m_url },
         m_dir.file("child.log")));
     // Wait until the run has written a few intervals (1 s of its 30), then kill it without warning.
-    size_t seen = 0;
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    while (seen < 5 && std::chrono::steady_clock::now() < deadline) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-        if (!std::filesystem::exists(m_db)) continue;
-        // Not openReadOnly(): a file the run has only begun to create is no failure here.
-        SessionOpenOptions options;
-        options.readOnly = true;
-        if (auto store = SessionStore::open(m_db, options); store)
-            if (auto data = (*store)->loadRun(1); data) seen = data->intervals.size();
-    }
+    const size_t seen = intervalsWritten(5);
     ASSERT_GE(seen, 5u) << test::readFile(m_dir.file("child.log"));
     EXPECT_EQ(child.signalAndWait(SIGKILL, 60'000), 128 + SIGKILL);
 
@@ -214,6 +221,63 @@ TEST_F(StoreCli, KilledRunBecomesInterruptedWithItsIntervals)
     ASSERT_TRUE(data->latency.has_value());
     EXPECT_EQ(data->latency->count(), requests);
     EXPECT_GT(data->run.finishedAtMs, data->run.startedAtMs);
+}
+
+// A run killed with SIGKILL and recovered keeps every field a finished run has: `export --what
+// summary`, field by field, against a run of the same command line that finished (an open-model run,
+// so the open model's fields are there too). The threads' Req/Sec figures are those of the samples
+// its stored intervals carry, as a finished run's are.
+TEST_F(StoreCli, RecoveredRunHasEveryFieldAFinishedRunHas)
+{
+    const std::vector<std::string> load { "run", "-t2", "-c8", "-R", "1000", "--interval", "200ms", m_url };
+    const std::string finishedDb = m_dir.file("finished.wrkbench");
+    std::vector<std::string> finishedArgs = load;
+    finishedArgs.insert(finishedArgs.end(), { "-d2s", "--db", finishedDb });
+    const auto finished = cli(finishedArgs);
+    ASSERT_EQ(finished.exitCode, 0) << finished.err;
+
+    test::ChildProcess child;
+    std::vector<std::string> killedArgs = load;
+    killedArgs.insert(killedArgs.begin(), test::cliPath());
+    killedArgs.insert(killedArgs.end(), { "-d30s", "--db", m_db });
+    ASSERT_TRUE(child.start(killedArgs, m_dir.file("child.log")));
+    const size_t seen = intervalsWritten(5);
+    ASSERT_GE(seen, 5u) << test::readFile(m_dir.file("child.log"));
+    EXPECT_EQ(child.signalAndWait(SIGKILL, 60'000), 128 + SIGKILL);
+    ASSERT_EQ(runsCsv()[0]["status"], "interrupted"); // reading it recovers it
+
+    const auto summary = [&](const std::string& db) {
+        const auto r = cli({ "export", "--db", db, "--run", "1", "--what", "summary", "--csv" });
+        EXPECT_EQ(r.exitCode, 0) << r.err;
+        const auto rows = csv(r.out)["rows"];
+        return rows.size() == 1 ? rows[0] : nlohmann::json::object();
+    };
+    const nlohmann::json whole = summary(finishedDb);
+    const nlohmann::json recovered = summary(m_db);
+    ASSERT_FALSE(whole.empty());
+    std::vector<std::string> lost;
+    for (const auto& [field, value] : whole.items())
+        if (!value.get<std::string>().empty() && recovered.value(field, "").empty()) lost.push_back(field);
+    EXPECT_EQ(lost, std::vector<std::string> {}) << "fields a finished run has and the recovered one lacks";
+    EXPECT_EQ(whole["status"], "completed");
+    EXPECT_EQ(recovered["stopped_early"], "1");
+
+    // Each run's Req/Sec figures are its intervals' samples (none of them empty).
+    for (const auto& [db, row] : { std::pair(finishedDb, whole), std::pair(m_db, recovered) }) {
+        SessionOpenOptions options;
+        options.readOnly = true;
+        auto store = SessionStore::open(db, options);
+        ASSERT_TRUE(store.ok()) << store.error();
+        auto data = (*store)->loadRun(1);
+        ASSERT_TRUE(data.ok()) << data.error();
+        RateSamples samples;
+        for (const IntervalRecord& interval : data->intervals)
+            samples.perThreadRequestsPerS.insert(samples.perThreadRequestsPerS.end(),
+                interval.threadRateSamples.begin(), interval.threadRateSamples.end());
+        ASSERT_GT(samples.perThreadRequestsPerS.size(), 2 * seen) << db; // 2 threads, 2 samples an interval
+        EXPECT_NEAR(number(row["thread_rps_mean"]), samples.mean(), 0.01) << db;
+        EXPECT_NEAR(number(row["thread_rps_max"]), samples.max(), 0.01) << db;
+    }
 }
 
 TEST_F(StoreCli, RunsListKeepsNon2xxApartFromErrors)

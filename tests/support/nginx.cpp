@@ -74,6 +74,7 @@ bool Nginx::start(const NginxOptions& options)
         + dir + R"(/html; default_type application/octet-stream; }
         location = /mixed { if ($request_id ~ [0-7]$) { return 503; } default_type text/plain; return 200 "ok\n"; }
         location = /status/500 { return 500; }
+        location = /authenticate { add_header X-Token "token-from-nginx"; default_type text/plain; return 200 "ok\n"; }
         location /mix/ { default_type text/plain; return 200 "mix $request_method $uri\n"; }
         location / { return 404; }
 )";
@@ -88,16 +89,19 @@ bool Nginx::start(const NginxOptions& options)
         + "  log_format tls_resumption '$ssl_protocol $ssl_session_reused';\n"
         + "  log_format protocol_status '$server_protocol $status';\n"
         + "  log_format method_uri_status '$request_method $request_uri $status';\n"
+        + "  log_format client '$request_method $request_uri $status $http_host $pipe $http_x_counter $http_x_token';\n"
         + "  log_format request_body '$request_body';\n" + "  log_format server_addr '$server_addr';\n"
         + "  server {\n    listen 127.0.0.1:" + std::to_string(m_port) + " backlog=4096;\n"
         + (options.secondAddress ? "    listen 127.0.0.2:" + std::to_string(m_port) + " backlog=4096;\n    access_log "
                     + dir + "/logs/address.log server_addr;\n"
                                  : std::string())
         + (options.requestLog ? "    access_log " + dir + "/logs/access.log method_uri_status;\n" : std::string())
+        + (options.clientLog ? "    access_log " + dir + "/logs/client.log client;\n" : std::string())
         // nginx reads a body (and fills $request_body) only for a location that passes it on:
         // /body hands it to /mix/ of the same server, which answers 200.
-        + (options.bodyLog ? "    location = /body { access_log " + dir + "/logs/body.log request_body; proxy_pass "
-                    + "http://127.0.0.1:" + std::to_string(m_port) + "/mix/body; }\n"
+        + (options.bodyLog ? "    location = /body { access_log " + dir + "/logs/body.log request_body; "
+                    + (options.clientLog ? "access_log " + dir + "/logs/client.log client; " : std::string())
+                    + "proxy_pass http://127.0.0.1:" + std::to_string(m_port) + "/mix/body; }\n"
                            : std::string())
         + locations + "  }\n";
     if (tls) {
@@ -184,6 +188,11 @@ std::vector<std::string> Nginx::bodyLog() const
 std::string Nginx::requestLog() const
 {
     return readFile(m_dir.path() + "/logs/access.log");
+}
+
+std::string Nginx::clientLog() const
+{
+    return readFile(m_dir.path() + "/logs/client.log");
 }
 
 std::string Nginx::addressLog() const

@@ -31,6 +31,8 @@ struct NginxOptions
     bool requestLog = false;
     /// Logs the body of every request to "/body" on the plain port, one line each (bodyLog()).
     bool bodyLog = false;
+    /// Logs what the client sent with every request on the plain port (clientLog()).
+    bool clientLog = false;
     /// The plain port also listens on 127.0.0.2, and every request on it is logged by the local
     /// address it reached, one line each ("127.0.0.2"; addressLog()).
     bool secondAddress = false;
@@ -70,6 +72,10 @@ public:
     /// With NginxOptions::bodyLog: the bodies of the requests to "/body", as the bytes nginx
     /// received (its log escapes them as \xHH; this undoes that), in order.
     std::vector<std::string> bodyLog() const;
+    /// With NginxOptions::clientLog: one line per request on the plain port, "<method> <request
+    /// URI> <status> <Host> <p if it came pipelined behind another, else .> <X-Counter> <X-Token>"
+    /// ("-" for a header not sent), e.g. "GET /?bar 200 127.0.0.1:8080 p - -".
+    std::string clientLog() const;
     /// With NginxOptions::secondAddress: one line per request on the plain port, its $server_addr.
     std::string addressLog() const;
     std::string log() const;
@@ -79,7 +85,8 @@ public:
 
     // Locations served on every port: "/" 200 "hello from nginx\n"; "/close" 200 with
     // Connection: close; "/big" a 256 KiB file; "/mixed" 200 or 503 at random (about
-    // half each); "/status/500" 500; "/mix/..." 200 "mix <method> <path>" for any method;
+    // half each); "/status/500" 500; "/authenticate" 200 with
+    // "X-Token: token-from-nginx" (wrk's auth.lua); "/mix/..." 200 "mix <method> <path>" for any method;
     // "/slow" (HTTP/2 ports only) the 256 KiB file at 16 KiB/s; anything else 404.
 private:
     TempDir m_dir;

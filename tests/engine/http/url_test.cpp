@@ -71,6 +71,15 @@ TEST(Url, DefaultPortIsLeftOutOfHostHeader)
     EXPECT_EQ(parseUrl("http://h:443/")->hostHeader(), "h:443");
 }
 
+// Whether the text named a port (a script's wrk.port is nil otherwise), even the default one.
+TEST(Url, KnowsWhetherThePortWasGiven)
+{
+    EXPECT_FALSE(parseUrl("http://h/")->portGiven);
+    EXPECT_FALSE(parseUrl("http://[::1]/")->portGiven);
+    EXPECT_TRUE(parseUrl("http://h:80/")->portGiven);
+    EXPECT_TRUE(parseUrl("https://[::1]:8443/x")->portGiven);
+}
+
 struct BadUrl
 {
     const char* text;

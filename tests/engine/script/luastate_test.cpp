@@ -9,14 +9,14 @@ using namespace wb;
 
 namespace {
 
-Url url()
+RequestSpec url()
 {
-    Url u;
-    u.scheme = "http";
-    u.host = "127.0.0.1";
-    u.port = 8080;
-    u.target = "/start";
-    return u;
+    RequestSpec r;
+    r.url.scheme = "http";
+    r.url.host = "127.0.0.1";
+    r.url.port = 8080;
+    r.url.target = "/start";
+    return r;
 }
 
 std::string evalString(LuaState& s, const std::string& expression)
@@ -39,17 +39,52 @@ TEST(LuaState, WrkTableHoldsTheUrlAndFormatBuildsWrksRequest)
     ASSERT_TRUE(s.load({ "t.lua", "wrk.method = 'POST'; wrk.body = 'abc'", {}, {} }, url()).ok());
     EXPECT_EQ(evalString(s, "wrk.host .. ' ' .. wrk.port .. ' ' .. wrk.path .. ' ' .. wrk.scheme"),
         "127.0.0.1 8080 /start http");
+    // Before wrk.init, as under wrk, a request has no Host (wrk.headers has none yet).
+    EXPECT_EQ(evalString(s, "tostring(wrk.headers.Host) .. ' ' .. type(wrk.request)"), "nil nil");
+    // wrk.init(args) sets Host from the URL, with its port, and makes wrk.request().
+    ASSERT_EQ(luaL_dostring(s.get(), "wrk.init({})"), 0);
+    EXPECT_EQ(evalString(s, "wrk.headers.Host"), "127.0.0.1:8080");
     // Headers come in pairs() order, as wrk's: check each, not their order.
     const std::string formatted = evalString(s, "wrk.format()");
+    EXPECT_EQ(evalString(s, "wrk.request()"), formatted);
     EXPECT_TRUE(formatted.starts_with("POST /start HTTP/1.1\r\n")) << formatted;
-    EXPECT_NE(formatted.find("\r\nHost: 127.0.0.1\r\n"), std::string::npos) << formatted;
+    EXPECT_NE(formatted.find("\r\nHost: 127.0.0.1:8080\r\n"), std::string::npos) << formatted;
     EXPECT_NE(formatted.find("\r\nContent-Length: 3\r\n"), std::string::npos) << formatted;
     EXPECT_TRUE(formatted.ends_with("\r\n\r\nabc")) << formatted;
     // nil arguments are wrk's own fields (the body too, as under wrk).
     EXPECT_TRUE(evalString(s, "wrk.format('GET', '/x', {})").starts_with("GET /x HTTP/1.1\r\n"));
     LuaState plain;
     ASSERT_TRUE(plain.load({ "t.lua", "", {}, {} }, url()).ok());
-    EXPECT_EQ(evalString(plain, "wrk.format('GET', '/x', {}, nil)"), "GET /x HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    ASSERT_EQ(luaL_dostring(plain.get(), "wrk.init({})"), 0);
+    EXPECT_EQ(evalString(plain, "wrk.format('GET', '/x', {}, nil)"), "GET /x HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n\r\n");
+}
+
+// wrk.port is nil when the URL names no port, so Host has none; IPv6 hosts are bracketed; -H
+// headers are in wrk.headers before the script runs (a -H Host wins); and, as wrk's, neither
+// headers table has a metatable: names are looked up as written.
+TEST(LuaState, HostAndHeadersAreWrks)
+{
+    auto parsed = [](const std::string& text) {
+        RequestSpec r;
+        r.url = *parseUrl(text);
+        return r;
+    };
+    LuaState noPort;
+    ASSERT_TRUE(noPort.load({ "t.lua", "wrk.init({})", {}, {} }, parsed("http://Example.com/a?b")).ok());
+    EXPECT_EQ(
+        evalString(noPort, "tostring(wrk.port) .. ' ' .. wrk.headers.Host .. ' ' .. wrk.path"), "nil example.com /a?b");
+    LuaState defaultPortGiven;
+    ASSERT_TRUE(defaultPortGiven.load({ "t.lua", "wrk.init({})", {}, {} }, parsed("http://h:80/")).ok());
+    EXPECT_EQ(evalString(defaultPortGiven, "wrk.port .. ' ' .. wrk.headers.Host"), "80 h:80");
+    LuaState v6;
+    ASSERT_TRUE(v6.load({ "t.lua", "wrk.init({})", {}, {} }, parsed("http://[::1]:8080/")).ok());
+    EXPECT_EQ(evalString(v6, "wrk.headers.Host"), "[::1]:8080");
+    RequestSpec withHeaders = parsed("http://127.0.0.1:9/");
+    withHeaders.headers = { { "X-One", "1" }, { "Host", "given" } };
+    LuaState h;
+    ASSERT_TRUE(h.load({ "t.lua", "seen = wrk.headers['X-One'] wrk.init({})", {}, {} }, withHeaders).ok());
+    EXPECT_EQ(evalString(h, "seen .. ' ' .. wrk.headers.Host"), "1 given");
+    EXPECT_EQ(evalString(h, "tostring(getmetatable(wrk.headers)) .. ' ' .. tostring(wrk.headers['x-one'])"), "nil nil");
 }
 
 TEST(LuaState, LuaJitLibrariesAreThereAsUnderWrk)
@@ -161,7 +196,7 @@ function wrk_lua_format(method, path, headers, body)
   headers = headers or wrk.headers
   body    = body    or wrk.body
   local s = {}
-  if not headers["Host"] then headers["Host"] = wrk.host end
+  if not headers["Host"] then headers["Host"] = wrk.headers["Host"] end
   headers["Content-Length"] = body and string.len(body)
   s[1] = string.format("%s %s HTTP/1.1", method, path)
   for name, value in pairs(headers) do
@@ -171,19 +206,34 @@ function wrk_lua_format(method, path, headers, body)
   s[#s + 1] = body or ""
   return table.concat(s, "\r\n")
 end
+-- pairs() order is no part of the request: two tables built alike may list the same keys in
+-- another order under LuaJIT (once a nil was stored under a missing key, as `headers["Host"] =
+-- wrk.headers["Host"]` does before wrk.init). The header lines are compared sorted.
+function canonical(text)
+  local head, body = text:match("^(.-)\r\n\r\n(.*)$")
+  local lines = {}
+  for line in (head .. "\r\n"):gmatch("(.-)\r\n") do lines[#lines + 1] = line end
+  local first = table.remove(lines, 1)
+  table.sort(lines)
+  return first .. "\n" .. table.concat(lines, "\n") .. "\n\n" .. body
+end
+function entries(t)
+  local out = {}
+  if t then for k, v in pairs(t) do out[#out + 1] = tostring(k) .. "=" .. tostring(v) end end
+  table.sort(out)
+  return table.concat(out, ";")
+end
 function both(make)
   local a1, a2, a3, a4 = make()
   local b1, b2, b3, b4 = make()
-  local ours, theirs = wrk.format(a1, a2, a3, a4), wrk_lua_format(b1, b2, b3, b4)
-  local h = ""
-  if a3 then for k, v in pairs(a3) do h = h .. tostring(k) .. "=" .. tostring(v) .. ";" end end
-  local g = ""
-  if b3 then for k, v in pairs(b3) do g = g .. tostring(k) .. "=" .. tostring(v) .. ";" end end
-  return ours == theirs and h == g, ours, theirs
+  local ours, theirs = canonical(wrk.format(a1, a2, a3, a4)), canonical(wrk_lua_format(b1, b2, b3, b4))
+  return ours == theirs and entries(a3) == entries(b3), ours, theirs
 end
 )lua"),
         0);
     const char* calls[] = {
+        "function() return end",
+        "function() wrk.init({}) return end", // Host from wrk.headers from here on
         "function() return end",
         "function() return 'POST', '/x?y=1', { ['X-A'] = '1', Y = 2, Z = true }, 'a body' end",
         "function() return nil, '/p', { Host = 'other' }, 12345 end",
