@@ -31,8 +31,10 @@ std::string loaderLimitOf(const RunResult& r, double restLatencyUs)
 {
     const LoaderCost& cost = r.loaderCost;
     if (cost.saturated())
-        return fmt::format("the loader was saturated (its workers busy {:.0f}% of their time, the machine {:.0f}%)",
-            cost.workerBusyShare() * 100, cost.machineBusyShare() * 100);
+        return fmt::format(
+            "the loader was saturated (its workers busy {:.0f}% of their time, the machine {:.0f}%, {:.0f}% stolen by "
+            "the hypervisor)",
+            cost.workerBusyShare() * 100, cost.machineBusyShare() * 100, cost.machineStealShare() * 100);
     const double planned = r.targetRatePerS * r.durationS;
     const double sent = static_cast<double>(r.requests + r.errors.transportErrors());
     const bool sentTooFew = planned >= 10 && sent < planned * TRIAL_MIN_SENT_SHARE;
