@@ -1,6 +1,7 @@
 // wrkbench-cli: the headless entry point. Thin: each subcommand lives in its own file.
 
 #include "agentcommand.h"
+#include "capacitycommand.h"
 #include "cliparse.h"
 #include "exitcode.h"
 #include "experimentcommand.h"
@@ -32,6 +33,8 @@ int main(int argc, char** argv)
     addRunCommand(app, runArgs);
     ServeArgs serveArgs;
     addServeCommand(app, serveArgs);
+    CapacityArgs capacityArgs;
+    addCapacityCommand(app, capacityArgs);
     RunsArgs runsArgs;
     addRunsCommand(app, runsArgs);
     ExportArgs exportArgs;
@@ -71,12 +74,13 @@ int main(int argc, char** argv)
         }
     if (const int rc = parseOrExit(app,
             withOnAgentsList(withDefaultSubcommand(ownArgc, argv,
-                { "run", "serve", "runs", "export", "import", "tag", "probe", "experiment", "experiment-report",
-                    "experiments", "study", "merge", "loader", "agent" })));
+                { "run", "serve", "capacity", "runs", "export", "import", "tag", "probe", "experiment",
+                    "experiment-report", "experiments", "study", "merge", "loader", "agent" })));
         rc >= 0)
         return rc;
     if (app.got_subcommand("run")) return runCommand(runArgs);
     if (app.got_subcommand("serve")) return serveCommand(serveArgs);
+    if (app.got_subcommand("capacity")) return capacityCommand(capacityArgs);
     if (app.got_subcommand("runs")) return runsCommand(runsArgs);
     if (app.got_subcommand("export")) return exportCommand(exportArgs);
     if (app.got_subcommand("import")) return importCommand(importArgs);

@@ -208,12 +208,12 @@ bool writeJson(const std::string& path, const std::string& json)
     return true;
 }
 
-// One option per load setting of the table, in its order; what was given lands in `given` as
-// text, by key (a repeatable one's values joined by commas).
-void addSettingOptions(CLI::App& run, std::map<std::string, std::string>& given)
+} // namespace
+
+void addSettingOptions(CLI::App& run, std::map<std::string, std::string>& given, std::span<const std::string_view> skip)
 {
     for (const RunSetting& s : runSettings()) {
-        if (s.flags.empty()) continue;
+        if (s.flags.empty() || std::find(skip.begin(), skip.end(), s.key) != skip.end()) continue;
         const std::string key(s.key);
         std::string help(s.help);
         if (const std::string def = s.defaultText(); !def.empty() && !s.flag) help += " (default " + def + ")";
@@ -236,8 +236,6 @@ void addSettingOptions(CLI::App& run, std::map<std::string, std::string>& given)
         }
     }
 }
-
-} // namespace
 
 void addRunCommand(CLI::App& app, RunArgs& a)
 {

@@ -6,7 +6,9 @@
 
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace CLI {
@@ -73,6 +75,11 @@ struct RunArgs
 };
 
 void addRunCommand(CLI::App& app, RunArgs& args);
+/// One option per load setting of the table (settings/runsettings.h), in its order, but those whose
+/// key is in skip; what was given lands in `given` as text, by key (a repeatable one's values
+/// joined by commas).
+void addSettingOptions(
+    CLI::App& command, std::map<std::string, std::string>& given, std::span<const std::string_view> skip = {});
 /// The configuration the arguments ask for, checked (RunConfig::validate() and the request rules);
 /// the error names the flag. Reads files the arguments name (--body-file, --requests).
 Result<RunConfig> runConfigOf(const RunArgs& args);

@@ -37,7 +37,27 @@ void addServeCommand(CLI::App& app, ServeArgs& a)
         ->check(CLI::IsMember({ "even", "skewed" }));
     serve->add_flag("--upstream-time-header", a.upstreamTimeHeader,
         "Add x-envoy-upstream-service-time (the --delay in ms) to every answer, as Envoy states its upstream's time");
+    serve->add_option("--capacity", a.capacity,
+        "Admit N requests/s over all threads (N or N/s; a 10 ms burst allowed); beyond it answer 503 at once, the "
+        "connection kept (a capacity known in advance, for 'capacity')");
+    serve->add_flag("--queue", a.queue,
+        "--capacity: hold the excess and answer it in turn, late (up to 30 s), instead of 503: a latency SLO breaks");
 }
+
+namespace {
+
+/// "1500", "1.5k" or "1500/s": requests per second above 0.
+Result<double> parseCapacity(const std::string& text)
+{
+    std::string number = text;
+    if (number.size() > 2 && number.compare(number.size() - 2, 2, "/s") == 0) number.resize(number.size() - 2);
+    auto n = parseCount(number);
+    if (!n) return Error { n.error() };
+    if (*n == 0 || *n > 100'000'000) return Error { "'" + text + "': give 1 to 100M requests per second" };
+    return static_cast<double>(*n);
+}
+
+} // namespace
 
 int serveCommand(const ServeArgs& a)
 {
@@ -65,6 +85,19 @@ int serveCommand(const ServeArgs& a)
         printError("--stall-every and --stall-for go together, and the stall must be shorter than its period");
         return EXIT_USAGE;
     }
+    double capacityPerS = 0;
+    if (!a.capacity.empty()) {
+        auto rate = parseCapacity(a.capacity);
+        if (!rate) {
+            printError("--capacity: " + rate.error());
+            return 2;
+        }
+        capacityPerS = *rate;
+    }
+    if (a.queue && capacityPerS == 0) {
+        printError("--queue goes with --capacity N: it queues what is beyond that rate");
+        return 2;
+    }
     // Block the stop signals before any thread starts so only sigtimedwait sees them.
     sigset_t stopSignals;
     sigemptyset(&stopSignals);
@@ -88,6 +121,8 @@ int serveCommand(const ServeArgs& a)
     options.backends = a.backends;
     options.skewedBackends = a.spread == "skewed";
     options.upstreamTimeHeader = a.upstreamTimeHeader;
+    options.capacityPerS = capacityPerS;
+    options.capacityQueue = a.queue;
     TargetServer server(options);
     if (auto st = server.start(); !st) {
         printError(st.error());
@@ -95,8 +130,11 @@ int serveCommand(const ServeArgs& a)
     }
     const bool v6 = a.bind.find(':') != std::string::npos;
     std::cout << "wrkbench target server listening on http://" << (v6 ? "[" + a.bind + "]" : a.bind) << ":"
-              << server.port() << "/ (" << a.threads << " thread" << (a.threads == 1 ? "" : "s") << "); Ctrl-C stops"
-              << std::endl;
+              << server.port() << "/ (" << a.threads << " thread" << (a.threads == 1 ? "" : "s") << ")";
+    if (capacityPerS > 0)
+        std::cout << ", admitting " << a.capacity << (a.capacity.find('/') == std::string::npos ? " requests/s" : "")
+                  << (a.queue ? ", the excess queued" : ", the excess refused with 503");
+    std::cout << "; Ctrl-C stops" << std::endl;
 
     timespec wait {};
     wait.tv_sec = static_cast<time_t>(durationUs / 1'000'000);

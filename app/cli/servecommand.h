@@ -24,6 +24,8 @@ struct ServeArgs
     unsigned backends = 0; ///< --backends N: answer as N named backends
     std::string spread = "even"; ///< --spread even|skewed
     bool upstreamTimeHeader = false; ///< --upstream-time-header
+    std::string capacity; ///< --capacity N[/s]: admit N requests/s over all threads
+    bool queue = false; ///< --queue: hold the excess and answer it late instead of 503
 };
 
 void addServeCommand(CLI::App& app, ServeArgs& args);

@@ -71,9 +71,10 @@ bool startsHttp2Preface(std::string_view bytes)
     return n > 0 && bytes.substr(0, n) == PREFACE.substr(0, n);
 }
 
-H2ServerConnection::H2ServerConnection(const Responder& responder, int64_t delayNs)
+H2ServerConnection::H2ServerConnection(const Responder& responder, int64_t delayNs, Admission* admission)
     : m_responder(responder)
     , m_delayNs(delayNs)
+    , m_admission(admission)
 {
     nghttp2_session_server_new(&m_session, callbacks().callbacks, this);
     const nghttp2_settings_entry settings[] = { { NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS, 1000 } };
@@ -144,7 +145,15 @@ void H2ServerConnection::onRequestComplete(int32_t stream, int64_t)
     if (it == m_streams.end()) return;
     Stream& s = it->second;
     if (s.request.route == Route::Silent) return; // never answered
-    const int64_t delayNs = s.request.route == Route::Delay ? int64_t(s.request.number) * 1'000'000 : m_delayNs;
+    const int64_t admittedAfterNs = m_admission ? m_admission->admit(m_nowNs) : 0;
+    if (admittedAfterNs < 0) { // --capacity: refused at once, the stream's answer is a 503
+        s.request.route = Route::Status;
+        s.request.status = 503;
+        answer(stream, s);
+        return;
+    }
+    const int64_t delayNs
+        = admittedAfterNs + (s.request.route == Route::Delay ? int64_t(s.request.number) * 1'000'000 : m_delayNs);
     if (delayNs > 0) {
         s.dueNs = m_nowNs + delayNs;
         m_delayed.push_back(stream);

@@ -6,6 +6,7 @@
 // bodies as HTTP/1.1 (serve/response.h); delays are due times the loop's timer
 // releases. Output is pulled by the loop after every read or timer.
 
+#include "serve/admission.h"
 #include "serve/requesthead.h"
 #include "serve/response.h"
 
@@ -24,7 +25,7 @@ bool startsHttp2Preface(std::string_view bytes);
 class H2ServerConnection
 {
 public:
-    H2ServerConnection(const Responder& responder, int64_t delayNs);
+    H2ServerConnection(const Responder& responder, int64_t delayNs, Admission* admission = nullptr);
     ~H2ServerConnection();
     H2ServerConnection(const H2ServerConnection&) = delete;
     H2ServerConnection& operator=(const H2ServerConnection&) = delete;
@@ -64,6 +65,7 @@ private:
 
     const Responder& m_responder;
     int64_t m_delayNs;
+    Admission* m_admission; ///< --capacity; null: every request admitted
     int64_t m_nowNs = 0;
     nghttp2_session* m_session = nullptr;
     std::unordered_map<int32_t, Stream> m_streams;

@@ -6,6 +6,7 @@
 #include "serve/targetserver.h"
 
 #include "net/eventwait.h"
+#include "serve/admission.h"
 #include "serve/h2serverconnection.h"
 #include "serve/outqueue.h"
 #include "serve/requesthead.h"
@@ -139,9 +140,10 @@ struct StallPlan
 class Loop
 {
 public:
-    Loop(const Responder& responder, int64_t delayNs, const StallPlan& stalls, int listenFd,
-        serve::LoopCounters& counters, std::span<const serve::LoopCounters> all)
+    Loop(const Responder& responder, serve::Admission& admission, int64_t delayNs, const StallPlan& stalls,
+        int listenFd, serve::LoopCounters& counters, std::span<const serve::LoopCounters> all)
         : m_responder(responder)
+        , m_admission(admission)
         , m_delayNs(delayNs)
         , m_stalls(stalls)
         , m_listenFd(listenFd)
@@ -324,7 +326,7 @@ private:
                 std::string bytes(seen);
                 c.in.clear();
                 c.protocolKnown = true;
-                c.h2 = std::make_unique<H2ServerConnection>(m_responder, m_delayNs);
+                c.h2 = std::make_unique<H2ServerConnection>(m_responder, m_delayNs, &m_admission);
                 return receiveHttp2(c, bytes.data(), bytes.size());
             }
             c.protocolKnown = true;
@@ -488,7 +490,19 @@ private:
             finishAnswer(c, delayed, closeAfter);
             return;
         }
-        int64_t delayNs = r.route == Route::Delay ? int64_t(r.number) * 1'000'000 : m_delayNs;
+        // --capacity: past the rate the request is refused (503, the connection kept) or waits its turn.
+        const int64_t admittedAfterNs = m_admission.admit(m_nowNs);
+        if (admittedAfterNs < 0) {
+            RequestHead refused = r;
+            refused.route = Route::Status;
+            refused.status = 503;
+            const bool closeAfter = !r.keepAlive;
+            Delayed* delayed = nullptr;
+            m_responder.compose(queueFor(c, 0, delayed), refused, {}, closeAfter);
+            finishAnswer(c, delayed, closeAfter);
+            return;
+        }
+        int64_t delayNs = admittedAfterNs + (r.route == Route::Delay ? int64_t(r.number) * 1'000'000 : m_delayNs);
         delayNs += m_stalls.holdNs(m_nowNs + delayNs);
         bool close = !r.keepAlive || r.route == Route::Close;
         Delayed* delayed = nullptr;
@@ -606,6 +620,7 @@ private:
     }
 
     const Responder& m_responder;
+    serve::Admission& m_admission; // --capacity, shared by every loop
     const int64_t m_delayNs; // the delayUs option
     const StallPlan m_stalls;
     int m_listenFd;
@@ -663,6 +678,7 @@ struct TargetServer::Impl
 {
     TargetServerOptions options;
     Responder responder; // read by the loops while they run
+    serve::Admission admission; // --capacity: one rate for every loop
     uint16_t port = 0;
     mutable std::mutex mutex; // start/stop/requestsServed against each other
     std::vector<std::unique_ptr<Loop>> loops;
@@ -727,6 +743,7 @@ Status TargetServer::start()
     d.responder.standIn(
         o.backends, o.skewedBackends, o.upstreamTimeHeader ? static_cast<int64_t>((o.delayUs + 500) / 1000) : -1);
     d.responder.prepare(o.bodySize, o.text);
+    d.admission.configure(o.capacityPerS, o.capacityQueue);
     // Capped at ~12 days so that the nanoseconds fit.
     int64_t delayNs = int64_t(std::min<uint64_t>(o.delayUs, uint64_t(1) << 40) * 1000);
     StallPlan stalls;
@@ -744,7 +761,7 @@ Status TargetServer::start()
             uint16_t port = std::exchange(d.port, 0);
             return Error { "cannot listen on " + endpointText(host, port) + ": " + error };
         }
-        d.loops.push_back(std::make_unique<Loop>(d.responder, delayNs, stalls, fd, d.counters[i], all));
+        d.loops.push_back(std::make_unique<Loop>(d.responder, d.admission, delayNs, stalls, fd, d.counters[i], all));
         if (i == 0) { // port 0: the first bind picked one, the others share it
             sockaddr_storage bound {};
             socklen_t boundLength = sizeof bound;

@@ -33,6 +33,11 @@ struct TargetServerOptions
     /// serve --upstream-time-header: every normal answer carries x-envoy-upstream-service-time,
     /// the delay in whole milliseconds, as Envoy states the time it waited for its upstream.
     bool upstreamTimeHeader = false;
+    /// serve --capacity: admit requests at this rate over all threads (0 = no limit); beyond it
+    /// answer 503 at once, or with capacityQueue hold the excess and answer it in turn
+    /// (serve/admission.h). /metrics is always answered.
+    double capacityPerS = 0;
+    bool capacityQueue = false;
 };
 
 class TargetServer

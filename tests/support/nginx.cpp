@@ -1,5 +1,6 @@
 #include "nginx.h"
 
+#include <algorithm>
 #include <csignal>
 #include <filesystem>
 #include <string>
@@ -78,6 +79,16 @@ bool Nginx::start(const NginxOptions& options)
         location /mix/ { default_type text/plain; return 200 "mix $request_method $uri\n"; }
         location / { return 404; }
 )";
+    std::string limitZones;
+    std::string limitedLocations;
+    if (!options.limitedRates.empty()) writeFile(dir + "/html/small", "ok\n");
+    for (unsigned rate : options.limitedRates) {
+        const std::string n = std::to_string(rate);
+        limitZones += "  limit_req_zone $server_port zone=limited" + n + ":1m rate=" + n + "r/s;\n";
+        limitedLocations += "    location = /limited/" + n + " { limit_req zone=limited" + n
+            + " burst=" + std::to_string(std::max(1u, rate / 100))
+            + " nodelay; limit_req_status 503; default_type text/plain; alias " + dir + "/html/small; }\n";
+    }
     std::string conf = "worker_processes 1;\n"
                        "daemon off;\n"
                        "master_process off;\n"
@@ -90,8 +101,8 @@ bool Nginx::start(const NginxOptions& options)
         + "  log_format protocol_status '$server_protocol $status';\n"
         + "  log_format method_uri_status '$request_method $request_uri $status';\n"
         + "  log_format client '$request_method $request_uri $status $http_host $pipe $http_x_counter $http_x_token';\n"
-        + "  log_format request_body '$request_body';\n" + "  log_format server_addr '$server_addr';\n"
-        + "  server {\n    listen 127.0.0.1:" + std::to_string(m_port) + " backlog=4096;\n"
+        + "  log_format request_body '$request_body';\n" + "  log_format server_addr '$server_addr';\n" + limitZones
+        + "  server {\n    listen 127.0.0.1:" + std::to_string(m_port) + " backlog=4096;\n" + limitedLocations
         + (options.secondAddress ? "    listen 127.0.0.2:" + std::to_string(m_port) + " backlog=4096;\n    access_log "
                     + dir + "/logs/address.log server_addr;\n"
                                  : std::string())

@@ -42,6 +42,10 @@ struct NginxOptions
     /// yet when nginx sends the headers), and is logged as
     /// "$upstream_addr $upstream_header_time $status" (balancerLog()).
     std::vector<std::pair<uint16_t, unsigned>> balancedUpstreams;
+    /// For each rate N, "/limited/N" on the plain port: a small static file behind nginx's own
+    /// limit_req at N requests/s (a burst of 1% of N, nodelay; 503 beyond), a capacity known in
+    /// advance. A static file, because `return` answers before limit_req is consulted.
+    std::vector<unsigned> limitedRates;
 };
 
 /// Options for a TLS listener with these certificates (and the plain one).

@@ -237,6 +237,12 @@ struct Options
         o.text = std::move(t);
         return *this;
     }
+    Options& capacity(double perS, bool queue = false)
+    {
+        o.capacityPerS = perS;
+        o.capacityQueue = queue;
+        return *this;
+    }
     operator TargetServerOptions() const { return o; }
 };
 
@@ -562,6 +568,50 @@ TEST(TargetServer, DelayOptionDelaysEveryAnswer)
     }
     // The three 50 ms answers all came while a 5 s answer asked for before them was still due.
     EXPECT_TRUE(longer.nothingYet()) << "the option delayed answers by far more than 50 ms";
+}
+
+TEST(TargetServer, CapacityRefusesBeyondItsRateAndKeepsTheConnection)
+{
+    // 100/s with a 10 ms burst: of 50 requests arriving at once, the one due now and the one due
+    // within the burst are answered; the rest are refused with 503, on the same connection, and
+    // /metrics is answered whatever the rate.
+    Server s(Options().capacity(100).text("x"));
+    Client c(s.port());
+    std::string batch;
+    for (int i = 0; i < 50; ++i)
+        batch += "GET / HTTP/1.1\r\n\r\n";
+    batch += "GET /metrics HTTP/1.1\r\n\r\n";
+    ASSERT_TRUE(c.send(batch));
+    int ok = 0, refused = 0;
+    for (int i = 0; i < 50; ++i) {
+        auto r = c.read();
+        ASSERT_TRUE(r) << i;
+        ok += r->status == 200;
+        refused += r->status == 503;
+    }
+    EXPECT_EQ(ok, 2);
+    EXPECT_EQ(refused, 48);
+    auto metrics = c.read();
+    ASSERT_TRUE(metrics);
+    EXPECT_EQ(metrics->status, 200);
+}
+
+TEST(TargetServer, CapacityWithAQueueAnswersTheExcessLate)
+{
+    Server s(Options().capacity(100, true).text("x"));
+    Client c(s.port());
+    std::string batch;
+    for (int i = 0; i < 6; ++i)
+        batch += "GET / HTTP/1.1\r\n\r\n";
+    const auto start = Clock::now();
+    ASSERT_TRUE(c.send(batch));
+    for (int i = 0; i < 6; ++i) {
+        auto r = c.read();
+        ASSERT_TRUE(r) << i;
+        EXPECT_EQ(r->status, 200) << i;
+    }
+    // Nothing refused; the sixth waited its turn: four intervals of 10 ms past the burst, never sooner.
+    EXPECT_GE(Clock::now() - start, std::chrono::milliseconds(40));
 }
 
 TEST(TargetServer, ManyPipelinedDelayedAnswersKeepTheirOrder)

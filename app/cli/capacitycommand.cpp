@@ -1,0 +1,379 @@
+#include "capacitycommand.h"
+
+#include "capacity/capacityjson.h"
+#include "capacity/capacityoptions.h"
+#include "capacity/capacitysearch.h"
+#include "capacity/trialjudge.h"
+#include "cliparse.h"
+#include "parse/quantity.h"
+#include "probe/probe.h"
+#include "record/recordedrun.h"
+#include "report/units.h"
+#include "run/slo.h"
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <fmt/format.h>
+#include <iostream>
+#include <thread>
+
+namespace wb::cli {
+namespace {
+
+constexpr int EXIT_FAILS_AT_MIN = 4; // as a failed SLO: the target did not hold its SLOs even at --min
+constexpr int EXIT_LOADER_LIMITED = 5; // no capacity: the loader could not make a rate the search needed
+/// Probes of the target at rest: their median is the latency the target is waited back to.
+constexpr unsigned REST_PROBES = 5;
+/// Between trials, at most this many probes (100 ms apart) wait for the target to answer within
+/// SETTLED_FACTOR times its rest latency (or 1 ms more) twice in a row.
+constexpr unsigned SETTLE_PROBES_MAX = 30;
+constexpr double SETTLED_FACTOR = 2;
+/// A trial's default warm-up: this share of its length, at most 5 s.
+constexpr double WARMUP_SHARE = 0.2;
+
+/// The run settings the search sets itself, or that a search does not take.
+constexpr std::string_view SEARCH_SETS[] = { "rate", "duration", "stages", "slo_abort", "loaders" };
+
+std::atomic<StopSwitch*> g_trialStop { nullptr };
+std::atomic<bool> g_interrupted { false };
+
+extern "C" void onCapacityInterrupt(int)
+{
+    // First Ctrl-C: stop the trial running and the search, and report what was measured.
+    g_interrupted = true;
+    if (StopSwitch* stop = g_trialStop.load()) stop->pull();
+    std::signal(SIGINT, SIG_DFL);
+}
+
+double nowS()
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+/// One target of the search: its configuration, its probe, its search and what each trial measured.
+struct SearchTarget
+{
+    std::string url;
+    std::string label; ///< "A", "B"... in the text
+    RunConfig config;
+    ProbeOptions probe;
+    double restLatencyUs = 0;
+    CapacitySearch search { CapacityOptions {} };
+    struct Seen
+    {
+        double p50Us = 0, p99Us = 0, errorsPct = 0, non2xxPct = 0;
+    };
+    std::vector<Seen> seen; ///< by trial, beside the search's records
+};
+
+std::string labelOf(size_t i)
+{
+    return i < 26 ? std::string(1, static_cast<char>('A' + i)) : std::to_string(i + 1);
+}
+
+Result<double> restLatencyUs(const ProbeOptions& probe)
+{
+    auto probes = probeRepeated(probe, REST_PROBES);
+    if (!probes) return Error { probes.error() };
+    std::vector<double> us;
+    for (const ProbeResult& p : *probes)
+        us.push_back(static_cast<double>(p.totalUs));
+    std::sort(us.begin(), us.end());
+    return us[us.size() / 2];
+}
+
+/// Waits until the target answers about as fast as at rest, so one overload does not poison the
+/// next trial. Returns whether it did within the probes allowed.
+bool settle(const SearchTarget& t)
+{
+    unsigned inARow = 0;
+    for (unsigned i = 0; i < SETTLE_PROBES_MAX && !g_interrupted; ++i) {
+        auto p = probe(t.probe);
+        const bool fast = p
+            && static_cast<double>(p->totalUs) <= std::max(SETTLED_FACTOR * t.restLatencyUs, t.restLatencyUs + 1000);
+        inARow = fast ? inARow + 1 : 0;
+        if (inARow >= 2) return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return false;
+}
+
+std::string verdictsText(const std::vector<SloVerdict>& verdicts)
+{
+    std::string out;
+    for (const SloVerdict& v : verdicts)
+        out += fmt::format("{}{} {}{}", out.empty() ? "" : ", ", v.expr, formatSloValue(v), v.ok ? "" : " FAILED");
+    return out;
+}
+
+std::string durationShort(uint64_t us)
+{
+    return durationText(us);
+}
+
+/// The summary of one target's search, in words that claim no more than it measured.
+std::string summaryOf(const SearchTarget& t, const CapacityResult& r, const CapacityOptions& o)
+{
+    std::string out = fmt::format("{} {}: ", t.label, t.url);
+    const auto rate = [](double perS) { return rateText(perS) + " req/s"; };
+    switch (r.limitedBy) {
+    case CapacityLimit::Loader:
+        out += fmt::format("limited by the loader at {}: {}. No capacity is claimed; the target carried at least {}. "
+                           "Give the loader more threads (-t), connections (-c) or CPU",
+            rate(r.loaderLimitPerS), r.loaderReason, r.lowerPerS > 0 ? rate(r.lowerPerS) : "nothing that was tried");
+        break;
+    case CapacityLimit::Range:
+        if (r.stop == CapacityStop::FailsAtMin)
+            out += fmt::format("fails its SLOs even at {} (--min){}", rate(r.upperPerS),
+                r.firstFailedSlo.empty() ? "" : ": " + r.firstFailedSlo);
+        else if (r.stop == CapacityStop::AtMost)
+            out += fmt::format("at least {}: it passed at --to", rate(r.lowerPerS));
+        else
+            out += fmt::format("at least {}; nothing tried failed before the search stopped", rate(r.lowerPerS));
+        break;
+    case CapacityLimit::Target: {
+        const double width = r.lowerPerS > 0 ? (r.upperPerS / r.lowerPerS - 1) * 100 : 0;
+        if (r.lowerPerS <= 0) {
+            out += fmt::format("below {} (nothing passed before the search stopped)", rate(r.upperPerS));
+            break;
+        }
+        out += fmt::format("capacity {} (passes {}, fails {}: {:.1f}% apart{})", rate(r.ratePerS), rate(r.lowerPerS),
+            rate(r.upperPerS), width,
+            r.stop == CapacityStop::Precision     ? fmt::format(", within {:g}%", o.precision * 100)
+                : r.stop == CapacityStop::Budget  ? fmt::format(": the budget ran out before {:g}%", o.precision * 100)
+                : r.stop == CapacityStop::Stopped ? ": stopped before the precision"
+                                                  : "");
+        if (!r.firstFailedSlo.empty()) out += fmt::format("; above it {} failed first", r.firstFailedSlo);
+        if (!r.lowerFinal) out += "; the lower end passed only a short trial";
+        break;
+    }
+    }
+    out += "\n";
+    // What changed between the last passing and the first failing trial.
+    const auto lastAt = [&](double atPerS, bool passed) -> const SearchTarget::Seen* {
+        const SearchTarget::Seen* found = nullptr;
+        for (size_t i = 0; i < r.trials.size() && i < t.seen.size(); ++i)
+            if (r.trials[i].trial.ratePerS == atPerS && r.trials[i].outcome.passed == passed) found = &t.seen[i];
+        return found;
+    };
+    if (r.lowerPerS > 0 && r.upperPerS > 0 && r.limitedBy == CapacityLimit::Target) {
+        const SearchTarget::Seen* below = lastAt(r.lowerPerS, true);
+        const SearchTarget::Seen* above = lastAt(r.upperPerS, false);
+        if (below && above)
+            out += fmt::format("  from {} to {}: p50 {} -> {}, p99 {} -> {}, errors {:.2f}% -> {:.2f}%, non-2xx "
+                               "{:.2f}% -> {:.2f}%\n",
+                rate(r.lowerPerS), rate(r.upperPerS), formatTimeUs(below->p50Us), formatTimeUs(above->p50Us),
+                formatTimeUs(below->p99Us), formatTimeUs(above->p99Us), below->errorsPct, above->errorsPct,
+                below->non2xxPct, above->non2xxPct);
+    }
+    if (r.nonMonotone)
+        out += fmt::format("  Warning: not monotone: {} passed above {}, which failed, both tried again; the "
+                           "capacity is the bracket below {}\n",
+            rate(r.nonMonotonePassPerS), rate(r.nonMonotoneFailPerS), rate(r.nonMonotoneFailPerS));
+    if (r.shortTrialsMisled)
+        out += "  Note: short trials passed a rate that failed at full length (the target degrades within a trial); "
+               "the search went on with --final trials only\n";
+    unsigned shortTrials = 0, finalTrials = 0;
+    for (const CapacityTrialRecord& tr : r.trials)
+        (tr.trial.final ? finalTrials : shortTrials) += 1;
+    out += fmt::format("  {} trials ({} of {}, {} of {}) in {:.1f}s\n", r.trials.size(), shortTrials,
+        durationShort(o.trialUs), finalTrials, durationShort(o.finalUs), r.elapsedS);
+    return out;
+}
+
+} // namespace
+
+void addCapacityCommand(CLI::App& app, CapacityArgs& a)
+{
+    CLI::App* c = app.add_subcommand("capacity",
+        "Find the most load each target carries while its --slo thresholds hold (open-model trials); several URLs "
+        "are compared");
+    c->add_option("urls", a.urls, "Target URLs (the first is the baseline of the comparison)")->required();
+    addSettingOptions(*c, a.run.settings, SEARCH_SETS);
+    for (const CapacityOption& o : capacityOptions()) {
+        std::string help(o.help);
+        if (const std::string def = o.defaultText(); !def.empty()) help += " (default " + def + ")";
+        const std::string key(o.key);
+        c->add_option_function<std::string>(
+            std::string(o.flag), [&a, key](const std::string& v) { a.search[key] = v; }, help);
+    }
+    RunArgs& r = a.run;
+    c->add_option("-H,--header", r.headers, "Add header to request, \"Name: value\" (repeatable)")
+        ->allow_extra_args(false);
+    c->add_option("-X,--method", r.method, "HTTP method (default GET)");
+    c->add_option("--body", r.body, "Request body");
+    c->add_option("--body-file", r.bodyFile, "Read the request body from a file");
+    c->add_flag("--http2,--h2", r.http2, "Speak HTTP/2 (h2 by ALPN over https, h2c over http)");
+    c->add_flag("--http3,--h3", r.http3, "Speak HTTP/3 over QUIC (https:// only)");
+    c->add_flag("-k,--insecure", r.insecure, "Do not verify the server certificate");
+    c->add_option("--cacert", r.caFile, "Trust the CA certificates in this PEM file");
+    c->add_option("--json", r.jsonPath, "Write the result as JSON to FILE ('-' for stdout)");
+    CLI::Option* db = c->add_option("--db", r.dbPath, "Store each trial as a run in this session file");
+    c->add_option("--tag", r.tags, "Tag the stored trials (repeatable)")->needs(db)->allow_extra_args(false);
+}
+
+int capacityCommand(const CapacityArgs& a)
+{
+    CapacityOptions options;
+    for (const auto& [key, text] : a.search) {
+        for (const CapacityOption& o : capacityOptions())
+            if (o.key == key)
+                if (Status st = o.read(options, text); !st) {
+                    printError(std::string(o.flag) + ": " + st.error());
+                    return 2;
+                }
+    }
+    if (Status st = options.validate(); !st) {
+        printError(st.error());
+        return 2;
+    }
+    if (!a.run.settings.count("slo")) {
+        printError("give at least one --slo (e.g. --slo 'p99<50ms' --slo 'errors<0.1%'): the capacity is the most "
+                   "load that keeps them");
+        return 2;
+    }
+    std::ostream& text = a.run.jsonPath == "-" ? std::cerr : std::cout;
+    std::vector<SearchTarget> targets;
+    targets.reserve(a.urls.size());
+    for (size_t i = 0; i < a.urls.size(); ++i) {
+        RunArgs args = a.run;
+        args.url = a.urls[i];
+        auto cfg = runConfigOf(args);
+        if (!cfg) {
+            printError(a.urls[i] + ": " + cfg.error());
+            return 2;
+        }
+        SearchTarget t;
+        t.url = a.urls[i];
+        t.label = labelOf(i);
+        t.config = *cfg;
+        if (!a.run.settings.count("warmup"))
+            t.config.warmupUs = std::min<uint64_t>(
+                5'000'000, static_cast<uint64_t>(static_cast<double>(options.trialUs) * WARMUP_SHARE));
+        targets.push_back(std::move(t));
+    }
+    // The target at rest: what a request takes before any load, the latency each trial waits back to.
+    for (SearchTarget& t : targets) {
+        RunConfig resolved = t.config;
+        if (Status st = resolveBuiltinHosts(resolved); !st) {
+            printError(st.error());
+            return 1;
+        }
+        t.probe = probeOptionsFor(resolved);
+        t.probe.allowHttp2 = resolved.httpVersion == HttpVersion::Http2;
+        auto rest = restLatencyUs(t.probe);
+        if (!rest) {
+            printError(t.url + ": probe: " + rest.error());
+            return 1;
+        }
+        t.restLatencyUs = *rest;
+        CapacityOptions own = options;
+        if (own.fromPerS <= 0) own.fromPerS = suggestedFromPerS(t.config.connections, t.restLatencyUs, options);
+        t.search = CapacitySearch(own);
+    }
+    std::string slos;
+    for (const Slo& s : targets[0].config.slos)
+        slos += (slos.empty() ? "" : ", ") + s.expr;
+    const RunConfig& load = targets[0].config;
+    text << fmt::format("Capacity under {} ({} thread{}, {} connection{}; trials of {}, {} near the boundary, {} "
+                        "repeats; precision {:g}%, budget {})\n",
+        slos, load.threads, load.threads == 1 ? "" : "s", load.connections, load.connections == 1 ? "" : "s",
+        durationText(options.trialUs), durationText(options.finalUs), options.repeat, options.precision * 100,
+        durationText(options.budgetUs));
+    for (const SearchTarget& t : targets)
+        text << fmt::format("  {} {}: at rest {} a request; starting at {} req/s{}\n", t.label, t.url,
+            formatTimeUs(t.restLatencyUs), rateText(t.search.options().fromPerS),
+            options.fromPerS > 0 ? "" : " (an eighth of what the connections carry at that latency)");
+    text << std::flush;
+
+    std::signal(SIGINT, onCapacityInterrupt);
+    std::string fatal;
+    bool first = true;
+    unsigned trialNumber = 0;
+    // Each step gives every target still searching one trial, in turn, so drift hits them alike.
+    for (bool any = true; any && fatal.empty() && !g_interrupted;) {
+        any = false;
+        for (SearchTarget& t : targets) {
+            if (g_interrupted || !fatal.empty()) break;
+            auto trial = t.search.next();
+            if (!trial) continue;
+            any = true;
+            const double started = nowS();
+            const bool settled = first || settle(t);
+            first = false;
+            RunConfig cfg = t.config;
+            cfg.ratePerS = trial->ratePerS;
+            cfg.durationUs = trial->durationUs;
+            RecordedRunOptions ro;
+            ro.sessionPath = a.run.dbPath;
+            ro.tags = a.run.tags;
+            ro.cancelBeforeLoad = false;
+            ro.onWarning = printWarning;
+            RecordedRun run(cfg, ro);
+            g_trialStop = &run.stopSwitch();
+            if (g_interrupted) run.stopSwitch().pull();
+            const RecordedRunOutcome out = run.run();
+            g_trialStop = nullptr;
+            if (!out.ran()) {
+                fatal = t.url + ": " + out.error;
+                break;
+            }
+            const RunResult& result = *out.result;
+            if (!out.storageWarning.empty()) printWarning(out.storageWarning);
+            if (g_interrupted || result.stoppedEarly) break; // a trial cut short judges nothing
+            TrialOutcome outcome = judgeTrial(result, t.restLatencyUs);
+            outcome.runId = out.runId;
+            outcome.elapsedS = nowS() - started;
+            const double requests = static_cast<double>(std::max<uint64_t>(1, result.requests + result.errors.transportErrors()));
+            t.seen.push_back({ static_cast<double>(result.latency.valueAtPercentileUs(50)),
+                static_cast<double>(result.latency.valueAtPercentileUs(99)),
+                100.0 * static_cast<double>(result.errors.transportErrors()) / requests,
+                100.0 * static_cast<double>(result.status.non2xx()) / requests });
+            ++trialNumber;
+            text << fmt::format("  {:>3} {}{:>10} req/s for {:<5} {:<7} {}{}{}\n", trialNumber,
+                targets.size() > 1 ? t.label + " " : "", rateText(trial->ratePerS), durationText(trial->durationUs),
+                outcome.loaderLimited ? "LOADER"
+                    : outcome.passed  ? "passed"
+                                      : "FAILED",
+                verdictsText(outcome.slo), outcome.loaderLimited ? "; " + outcome.loaderReason : "",
+                settled ? "" : " (the target had not settled back to its rest latency before it)")
+                 << std::flush;
+            t.search.record(outcome);
+        }
+    }
+    std::signal(SIGINT, SIG_DFL);
+    for (SearchTarget& t : targets)
+        t.search.stop(); // a search ended by Ctrl-C or an error says its bracket as it is
+    if (g_interrupted) printWarning("stopped: the brackets below are what was measured");
+
+    std::vector<CapacityTarget> results;
+    text << "\n";
+    for (const SearchTarget& t : targets) {
+        results.push_back({ t.url, t.search.result() });
+        text << summaryOf(t, results.back().result, options);
+    }
+    for (size_t i = 1; i < results.size(); ++i) {
+        const auto ratio = capacityRatio(results[0].result, results[i].result);
+        text << (ratio ? describeRatio(*ratio, targets[0].label, targets[i].label)
+                       : fmt::format("{} and {} cannot be compared: one of them has no rate that passed",
+                           targets[i].label, targets[0].label))
+             << "\n";
+    }
+    text << std::flush;
+    if (!a.run.jsonPath.empty() && !writeOutput(a.run.jsonPath, capacityDocument(results).dump(2) + "\n")) return 1;
+    if (!fatal.empty()) {
+        printError(fatal);
+        return 1;
+    }
+    int rc = 0;
+    for (const CapacityTarget& r : results) {
+        if (r.result.limitedBy == CapacityLimit::Loader) rc = EXIT_LOADER_LIMITED;
+        if (r.result.stop == CapacityStop::FailsAtMin && rc == 0) rc = EXIT_FAILS_AT_MIN;
+    }
+    return rc;
+}
+
+} // namespace wb::cli

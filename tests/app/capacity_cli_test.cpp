@@ -1,0 +1,201 @@
+// `wrkbench-cli capacity` against targets whose capacity is known in advance and decided by
+// nothing of ours on the client side: nginx's own limit_req on loopback, and the built-in server's
+// --capacity (503 beyond the rate for an errors SLO, a queue for a latency SLO). Two targets of
+// known capacities compared, and a loader starved on purpose, which must never yield a capacity.
+// Trials are short (0.5 s, final 1 s); nothing asserts a time.
+
+#include "nginx.h"
+#include "requirenginx.h"
+#include "serve/targetserver.h"
+#include "testsupport.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+using namespace wb;
+
+namespace {
+
+constexpr int SEARCH_TIMEOUT_MS = 240'000; // a bound on a broken search, not a measurement
+
+std::vector<std::string> quickSearch(std::vector<std::string> args)
+{
+    std::vector<std::string> all { "capacity", "--trial", "500ms", "--final", "1s", "--repeat", "2" };
+    all.insert(all.end(), args.begin(), args.end());
+    return all;
+}
+
+class KnownCapacity
+{
+public:
+    explicit KnownCapacity(double ratePerS, bool queue = false)
+    {
+        TargetServerOptions o;
+        o.capacityPerS = ratePerS;
+        o.capacityQueue = queue;
+        m_server = std::make_unique<TargetServer>(o);
+        m_ok = m_server->start().ok();
+    }
+    bool ok() const { return m_ok; }
+    std::string url() const { return "http://127.0.0.1:" + std::to_string(m_server->port()) + "/"; }
+
+private:
+    std::unique_ptr<TargetServer> m_server;
+    bool m_ok = false;
+};
+
+/// The capacity found is the configured rate within a few percent, decided by the target.
+void expectCapacityNear(const nlohmann::json& capacity, double expected, const std::string& slo)
+{
+    ASSERT_TRUE(capacity["rate_per_s"].is_number()) << capacity.dump(2);
+    const double rate = capacity["rate_per_s"].get<double>();
+    EXPECT_NEAR(rate, expected, expected * 0.05) << capacity.dump(2);
+    EXPECT_EQ(capacity["limited_by"], "target");
+    EXPECT_EQ(capacity["first_failed_slo"], slo);
+    EXPECT_EQ(capacity["lower_rps"].get<double>(), rate);
+    // Within the precision asked (2%) and on the right side of the answer.
+    const double upper = capacity["upper_rps"].get<double>();
+    EXPECT_LE(upper / rate - 1, 0.02 + 1e-9);
+    // Every trial is in the list with its verdicts; the bracket's ends are among them.
+    bool lowerPassed = false, upperFailed = false;
+    for (const auto& t : capacity["trials"]) {
+        ASSERT_TRUE(t.contains("duration_s") && t.contains("run_id") && t["slo"].is_array());
+        lowerPassed |= t["rate"] == rate && t["passed"] == true && t["duration_s"] == 1.0;
+        upperFailed |= t["rate"] == upper && t["passed"] == false;
+    }
+    EXPECT_TRUE(lowerPassed && upperFailed) << capacity.dump(2);
+}
+
+} // namespace
+
+TEST(CapacityCli, FindsTheBuiltInServersRateWithAnErrorsSlo)
+{
+    KnownCapacity target(2000);
+    ASSERT_TRUE(target.ok());
+    const auto r = test::runCli(
+        quickSearch({ "-t1", "-c20", "--slo", "non2xx<0.1%", "--from", "500", "--json", "-", target.url() }),
+        SEARCH_TIMEOUT_MS);
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    expectCapacityNear(nlohmann::json::parse(r.out)["capacity"], 2000, "non2xx<0.1%");
+    // The text (on stderr with --json -) names the capacity and what broke above it.
+    EXPECT_NE(r.err.find("capacity 2"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("above it non2xx<0.1% failed first"), std::string::npos) << r.err;
+}
+
+TEST(CapacityCli, AQueuedExcessBreaksALatencySlo)
+{
+    KnownCapacity target(2000, true);
+    ASSERT_TRUE(target.ok());
+    const auto r = test::runCli(quickSearch({ "-t1", "-c64", "--slo", "p99<20ms", "--slo", "non2xx<0.1%", "--from",
+                                    "500", "--json", "-", target.url() }),
+        SEARCH_TIMEOUT_MS);
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    const auto capacity = nlohmann::json::parse(r.out)["capacity"];
+    // Nothing is refused: the queue makes the latency, not the errors, break.
+    expectCapacityNear(capacity, 2000, "p99<20ms");
+}
+
+class CapacityNginx : public test::NginxTest
+{
+protected:
+    static void SetUpTestSuite()
+    {
+        test::NginxOptions o;
+        o.limitedRates = { 1500 };
+        startNginx(o);
+    }
+    static void TearDownTestSuite() { stopNginx(); }
+};
+
+TEST_F(CapacityNginx, FindsNginxsOwnLimitReqRate)
+{
+    const std::string url = "http://127.0.0.1:" + std::to_string(nginx().port()) + "/limited/1500";
+    const auto r = test::runCli(
+        quickSearch({ "-t1", "-c20", "--slo", "non2xx<0.1%", "--from", "400", "--json", "-", url }), SEARCH_TIMEOUT_MS);
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    expectCapacityNear(nlohmann::json::parse(r.out)["capacity"], 1500, "non2xx<0.1%");
+}
+
+TEST(CapacityCli, TwoTargetsComparedWithAnIntervalFromTheirBrackets)
+{
+    KnownCapacity a(2000), b(1000);
+    ASSERT_TRUE(a.ok() && b.ok());
+    const auto r = test::runCli(
+        quickSearch({ "-t1", "-c20", "--slo", "non2xx<0.1%", "--from", "400", "--json", "-", a.url(), b.url() }),
+        SEARCH_TIMEOUT_MS);
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    ASSERT_EQ(j["targets"].size(), 2u);
+    EXPECT_EQ(j["targets"][0]["url"], a.url());
+    expectCapacityNear(j["targets"][0]["capacity"], 2000, "non2xx<0.1%");
+    expectCapacityNear(j["targets"][1]["capacity"], 1000, "non2xx<0.1%");
+    // The interval is every ratio the two brackets allow, and holds the configured one.
+    const auto& ca = j["targets"][0]["capacity"];
+    const auto& cb = j["targets"][1]["capacity"];
+    const double low = cb["lower_rps"].get<double>() / ca["upper_rps"].get<double>();
+    const double high = cb["upper_rps"].get<double>() / ca["lower_rps"].get<double>();
+    EXPECT_DOUBLE_EQ(j["ratio_low"].get<double>(), low);
+    EXPECT_DOUBLE_EQ(j["ratio_high"].get<double>(), high);
+    EXPECT_DOUBLE_EQ(j["ratio"].get<double>(), cb["rate_per_s"].get<double>() / ca["rate_per_s"].get<double>());
+    EXPECT_NEAR(j["ratio"].get<double>(), 0.5, 0.5 * 0.05);
+    EXPECT_LT(low, high);
+    EXPECT_NE(r.err.find("B carries 0."), std::string::npos) << r.err;
+    // The trials alternate: the first trial lines are A, B, A, B.
+    const auto lines = test::splitLines(r.err);
+    std::string order;
+    for (const auto& line : lines)
+        if (line.find(" req/s for ") != std::string::npos && order.size() < 4)
+            order += line.find(" A ") != std::string::npos ? 'A' : line.find(" B ") != std::string::npos ? 'B' : '?';
+    EXPECT_EQ(order, "ABAB") << r.err;
+}
+
+TEST(CapacityCli, AStarvedLoaderIsNeverMistakenForTheTarget)
+{
+    // No limit on the target; the loader has one thread and one connection, so the rate it can
+    // make is bounded by one request's round trip at a time, far below what the server answers.
+    KnownCapacity unlimited(0);
+    ASSERT_TRUE(unlimited.ok());
+    const auto r = test::runCli(quickSearch({ "-t1", "-c1", "--slo", "non2xx<0.1%", "--slo", "p99<1s", "--from", "2000",
+                                    "--json", "-", unlimited.url() }),
+        SEARCH_TIMEOUT_MS);
+    EXPECT_EQ(r.exitCode, 5) << r.out << r.err;
+    const auto capacity = nlohmann::json::parse(r.out)["capacity"];
+    EXPECT_EQ(capacity["limited_by"], "loader") << capacity.dump(2);
+    EXPECT_TRUE(capacity["rate_per_s"].is_null());
+    EXPECT_TRUE(capacity["upper_rps"].is_null());
+    EXPECT_NE(r.err.find("limited by the loader at "), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find(": capacity "), std::string::npos) << r.err;
+}
+
+TEST(CapacityCli, BadInputIsOneLine)
+{
+    for (const auto& [args, message] : std::vector<std::pair<std::vector<std::string>, std::string>> {
+             { { "capacity", "http://127.0.0.1:9/" }, "give at least one --slo" },
+             { { "capacity", "--slo", "p99<1s", "--may-fail", "3", "http://127.0.0.1:9/" },
+                 "--may-fail 3 must be below --repeat 3" },
+             { { "capacity", "--slo", "p99<1s", "--precision", "x", "http://127.0.0.1:9/" }, "--precision: 'x'" },
+             { { "capacity", "--slo", "p99<1s", "--from", "5", "--min", "10", "http://127.0.0.1:9/" },
+                 "--from 5 is outside" },
+             { { "capacity", "--slo", "p99<1s", "-R", "100", "http://127.0.0.1:9/" }, "-R" },
+         }) {
+        const auto r = test::runCli(args);
+        EXPECT_EQ(r.exitCode, 2) << r.err;
+        EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+        EXPECT_EQ(test::splitLines(r.err).size(), 1u) << r.err;
+    }
+}
+
+TEST(CapacityCli, ServeCapacityIsChecked)
+{
+    for (const auto& [args, message] : std::vector<std::pair<std::vector<std::string>, std::string>> {
+             { { "serve", "--capacity", "0", "--port", "0", "--duration", "1ms" }, "--capacity: '0'" },
+             { { "serve", "--queue", "--port", "0", "--duration", "1ms" }, "--queue goes with --capacity" },
+         }) {
+        const auto r = test::runCli(args);
+        EXPECT_EQ(r.exitCode, 2) << r.err;
+        EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+    }
+    const auto r = test::runCli({ "serve", "--capacity", "1.5k/s", "--queue", "--port", "0", "--duration", "10ms" });
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("admitting 1.5k/s, the excess queued"), std::string::npos) << r.out;
+}
