@@ -5,6 +5,8 @@
 #include "capacity/capacitysearch.h"
 #include "capacity/trialjudge.h"
 #include "cliparse.h"
+#include "common/jsontext.h"
+#include "exitcode.h"
 #include "parse/quantity.h"
 #include "probe/probe.h"
 #include "record/recordedrun.h"
@@ -23,8 +25,6 @@
 namespace wb::cli {
 namespace {
 
-constexpr int EXIT_FAILS_AT_MIN = 4; // as a failed SLO: the target did not hold its SLOs even at --min
-constexpr int EXIT_LOADER_LIMITED = 5; // no capacity: the loader could not make a rate the search needed
 /// Probes of the target at rest: their median is the latency the target is waited back to.
 constexpr unsigned REST_PROBES = 5;
 /// Between trials, at most this many probes (100 ms apart) wait for the target to answer within
@@ -223,17 +223,17 @@ int capacityCommand(const CapacityArgs& a)
             if (o.key == key)
                 if (Status st = o.read(options, text); !st) {
                     printError(std::string(o.flag) + ": " + st.error());
-                    return 2;
+                    return EXIT_USAGE;
                 }
     }
     if (Status st = options.validate(); !st) {
         printError(st.error());
-        return 2;
+        return EXIT_USAGE;
     }
     if (!a.run.settings.count("slo")) {
         printError("give at least one --slo (e.g. --slo 'p99<50ms' --slo 'errors<0.1%'): the capacity is the most "
                    "load that keeps them");
-        return 2;
+        return EXIT_USAGE;
     }
     std::ostream& text = a.run.jsonPath == "-" ? std::cerr : std::cout;
     std::vector<SearchTarget> targets;
@@ -244,7 +244,7 @@ int capacityCommand(const CapacityArgs& a)
         auto cfg = runConfigOf(args);
         if (!cfg) {
             printError(a.urls[i] + ": " + cfg.error());
-            return 2;
+            return EXIT_USAGE;
         }
         SearchTarget t;
         t.url = a.urls[i];
@@ -260,14 +260,14 @@ int capacityCommand(const CapacityArgs& a)
         RunConfig resolved = t.config;
         if (Status st = resolveBuiltinHosts(resolved); !st) {
             printError(st.error());
-            return 1;
+            return EXIT_FAILED;
         }
         t.probe = probeOptionsFor(resolved);
         t.probe.allowHttp2 = resolved.httpVersion == HttpVersion::Http2;
         auto rest = restLatencyUs(t.probe);
         if (!rest) {
             printError(t.url + ": probe: " + rest.error());
-            return 1;
+            return EXIT_FAILED;
         }
         t.restLatencyUs = *rest;
         CapacityOptions own = options;
@@ -327,7 +327,8 @@ int capacityCommand(const CapacityArgs& a)
             TrialOutcome outcome = judgeTrial(result, t.restLatencyUs);
             outcome.runId = out.runId;
             outcome.elapsedS = nowS() - started;
-            const double requests = static_cast<double>(std::max<uint64_t>(1, result.requests + result.errors.transportErrors()));
+            const double requests
+                = static_cast<double>(std::max<uint64_t>(1, result.requests + result.errors.transportErrors()));
             t.seen.push_back({ static_cast<double>(result.latency.valueAtPercentileUs(50)),
                 static_cast<double>(result.latency.valueAtPercentileUs(99)),
                 100.0 * static_cast<double>(result.errors.transportErrors()) / requests,
@@ -363,15 +364,16 @@ int capacityCommand(const CapacityArgs& a)
              << "\n";
     }
     text << std::flush;
-    if (!a.run.jsonPath.empty() && !writeOutput(a.run.jsonPath, capacityDocument(results).dump(2) + "\n")) return 1;
+    if (!a.run.jsonPath.empty() && !writeOutput(a.run.jsonPath, jsonText(capacityDocument(results), 2) + "\n"))
+        return EXIT_FAILED;
     if (!fatal.empty()) {
         printError(fatal);
-        return 1;
+        return EXIT_FAILED;
     }
     int rc = 0;
     for (const CapacityTarget& r : results) {
         if (r.result.limitedBy == CapacityLimit::Loader) rc = EXIT_LOADER_LIMITED;
-        if (r.result.stop == CapacityStop::FailsAtMin && rc == 0) rc = EXIT_FAILS_AT_MIN;
+        if (r.result.stop == CapacityStop::FailsAtMin && rc == 0) rc = EXIT_SLO_FAILED;
     }
     return rc;
 }

@@ -13,6 +13,8 @@ enum ExitCode : int {
     EXIT_NOT_STORED = 3, ///< the run completed and was reported, but not stored completely
     /// The run (or every run an experiment counts) completed and an SLO failed; wins over 3.
     EXIT_SLO_FAILED = 4,
+    /// capacity: the search was limited by the loader, so no capacity is claimed for a target.
+    EXIT_LOADER_LIMITED = 5,
     EXIT_STOPPED = 130, ///< 128 + SIGINT, as shells report a command stopped by Ctrl-C
 };
 
