@@ -290,4 +290,11 @@ bool nodeModuleAvailable(const std::string& module, std::string& why)
     return true;
 }
 
+long ownRssKb()
+{
+    for (const std::string& line : splitLines(readFile("/proc/self/status")))
+        if (line.starts_with("VmRSS:")) return std::stol(line.substr(6));
+    return 0;
+}
+
 } // namespace wb::test

@@ -73,6 +73,10 @@ ProcessResult runCli(std::vector<std::string> args, int timeoutMs = 30'000);
 /// The lines of text, without their '\n' (a last line without one included).
 std::vector<std::string> splitLines(const std::string& text);
 std::string readFile(const std::string& path);
+/// This process's resident memory now (VmRSS), in KB. A child's ProcessResult::peakRssKb counts the
+/// pages it shared with this process when it was forked (Linux keeps them in ru_maxrss across exec):
+/// a bound on a child's peak is a bound on what it adds to this.
+long ownRssKb();
 void writeFile(const std::string& path, const std::string& content);
 
 /// Files of a test PKI made with the openssl command: a CA and a server
