@@ -29,8 +29,15 @@ bool lagExplainsFailures(const RunResult& r)
 
 std::string loaderLimitOf(const RunResult& r, double restLatencyUs)
 {
+    // A saturated loader queues its own reads and sends: it can inflate a latency the trial failed
+    // on, never make the target refuse or answer 503. So it decides a failed trial with a failed
+    // latency SLO; a pass, or a failure on errors or non-2xx alone, stands (a pass on a starved
+    // loader passed a harder test), unless the sends below say the rate was not made.
     const LoaderCost& cost = r.loaderCost;
-    if (cost.saturated())
+    bool latencyFailed = false;
+    for (size_t i = 0; i < r.config.slos.size() && i < r.slo.size(); ++i)
+        latencyFailed = latencyFailed || (!r.slo[i].ok && r.config.slos[i].metric == Slo::Metric::Latency);
+    if (cost.saturated() && latencyFailed)
         return fmt::format(
             "the loader was saturated (its workers busy {:.0f}% of their time, the machine {:.0f}%, {:.0f}% stolen by "
             "the hypervisor)",

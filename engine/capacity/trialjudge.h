@@ -20,8 +20,9 @@ inline constexpr double TRIAL_MAX_LATE_SHARE = 0.10;
 /// a rate limiter may refuse: then it may be what failed an errors or non-2xx SLO.
 inline constexpr uint64_t LOADER_STALL_US = 10'000;
 
-/// Why the loader decided the trial ("" when it did not). Its CPU was saturated (whatever the
-/// verdict: its latencies include its own queue). A trial that passed but sent too few requests
+/// Why the loader decided the trial ("" when it did not). Its CPU was saturated and the trial
+/// failed a latency SLO (its latencies include its own queue; a saturated loader cannot make a
+/// target refuse, and a pass on it passed a harder test). A trial that passed but sent too few requests
 /// (the rate was not tested; a pass with late sends passed a harder load and stands). A trial that
 /// failed with too few or late sends, while the target answered about as fast as at rest (service
 /// p50 within 4x restLatencyUs, or 1 ms), when the lag explains every failed SLO: a latency SLO the

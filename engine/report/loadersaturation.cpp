@@ -48,7 +48,7 @@ bool fellBehind(const RunResult& r)
     const bool behind = lateShare(r) >= LOADER_BEHIND_LATE_SHARE
         || (r.targetRatePerS > 0 && r.requestsPerS() < LOADER_BEHIND_ACHIEVED_SHARE * r.targetRatePerS);
     return r.config.openModel() && r.requests > 0 && behind && c.machineCpuUs > 0
-        && c.machineBusyShare() >= LOADER_SHARED_MACHINE_SHARE;
+        && c.machineTakenShare() >= LOADER_SHARED_MACHINE_SHARE;
 }
 
 // The open model: what the loader delivered of its schedule, which is how it is judged there.

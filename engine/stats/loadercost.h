@@ -103,7 +103,10 @@ struct LoaderCost
             ? processWorkCpus() / static_cast<double>(machineCpus)
             : 0.0;
     }
-    bool machineFull() const { return machineCpuUs > 0 && machineBusyShare() >= LOADER_SATURATED_MACHINE_SHARE; }
+    /// Share of the machine's CPU time it did not have free: busy, or stolen by the hypervisor (a
+    /// vCPU that wanted to run and could not is as full as one that ran).
+    double machineTakenShare() const { return share(machineBusyUs + machineStealUs, machineCpuUs); }
+    bool machineFull() const { return machineCpuUs > 0 && machineTakenShare() >= LOADER_SATURATED_MACHINE_SHARE; }
 
     // The rules, each alone enough to flag the loader. Its send spin is waiting, not work: a
     // spinning open-model loader that keeps its schedule is not busy for it.
@@ -119,7 +122,7 @@ struct LoaderCost
     /// A full machine, and the workers waited for a CPU (LOADER_SHARED_WAIT_SHARE): other work had it.
     bool sharesTheMachine() const
     {
-        return measured() && machineCpuUs > 0 && machineBusyShare() >= LOADER_SHARED_MACHINE_SHARE
+        return measured() && machineCpuUs > 0 && machineTakenShare() >= LOADER_SHARED_MACHINE_SHARE
             && workerWaitShare() >= LOADER_SHARED_WAIT_SHARE && otherWorkShare() >= LOADER_SHARED_OTHER_SHARE;
     }
     /// Share of the machine's CPU time busy with something else than the loader's process.

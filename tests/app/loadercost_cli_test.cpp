@@ -137,7 +137,8 @@ TEST_F(LoaderCostCli, ALoaderSharingTheMachineWithItsTargetIsFlagged)
     const auto& s = j["summary"];
     const auto& c = s["loader_cost"];
     EXPECT_GE(c["worker_wait_pct"].get<double>(), 5.0) << c.dump();
-    EXPECT_GE(c["machine_busy_pct"].get<double>(), 80.0) << c.dump();
+    // Full: busy, or stolen by the hypervisor (the machine did not have that time either).
+    EXPECT_GE(c["machine_busy_pct"].get<double>() + c["machine_steal_pct"].get<double>(), 80.0) << c.dump();
     EXPECT_EQ(s["loader_saturated"], true) << c.dump();
     ASSERT_TRUE(s.contains("loader_warning")) << c.dump();
     const std::string warning = s["loader_warning"];
