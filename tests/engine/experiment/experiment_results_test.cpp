@@ -182,8 +182,9 @@ TEST(ExperimentResults, UndecidedCellsSayWhatWouldDecideInEveryOutput)
     const ExperimentResults results = computeExperimentResults(makeRecord(), plan, runs);
     const ExperimentRow* node = results.row(0, 1);
     ASSERT_NE(node, nullptr);
-    const std::string expected = "too few repetitions to judge: the baseline varies \xC2\xB1"
-                                 "17% between its runs; about 52 repetitions would detect a 10% difference, about 3 the 83.9% seen";
+    const std::string expected
+        = "too few repetitions to judge: the baseline varies \xC2\xB1"
+          "17% between its runs; about 52 repetitions would detect a 10% difference, about 3 the 83.9% seen";
     EXPECT_EQ(node->verdict, expected);
     for (const std::string& out : { formatResultsTable(results), formatMarkdownReport(results), resultsCsv(results),
              formatHtmlReport(results) }) {
