@@ -5,8 +5,8 @@
 #include "net/tlscontext.h"
 #include "run/mixpicker.h"
 #include "run/rateschedule.h"
-#include "run/runhooks.h"
 #include "run/runconfig.h"
+#include "run/runhooks.h"
 
 #include <atomic>
 #include <cstdint>

@@ -16,15 +16,6 @@ using Json = nlohmann::json;
 
 namespace {
 
-const TestCertificates& certificates()
-{
-    static TempDir dir;
-    static TestCertificates certs;
-    static const bool made = generateCertificates(dir.path(), certs);
-    EXPECT_TRUE(made);
-    return certs;
-}
-
 FrontDoor* started(FrontDoorKind kind)
 {
     static std::map<FrontDoorKind, std::unique_ptr<FrontDoor>> doors;
@@ -36,7 +27,7 @@ FrontDoor* started(FrontDoorKind kind)
     auto& door = doors[kind];
     if (!door) {
         door = std::make_unique<FrontDoor>(kind);
-        if (!door->start(certificates())) {
+        if (!door->start(processCertificates())) {
             ADD_FAILURE() << door->log();
             door.reset();
         }
@@ -46,7 +37,7 @@ FrontDoor* started(FrontDoorKind kind)
 
 Json runJson(std::vector<std::string> args)
 {
-    args.insert(args.begin(), { "--json", "-", "--cacert", certificates().caCert });
+    args.insert(args.begin(), { "--json", "-", "--cacert", processCertificates().caCert });
     const ProcessResult r = runCli(args);
     EXPECT_EQ(r.exitCode, 0) << r.err;
     const Json doc = Json::parse(r.out, nullptr, false);

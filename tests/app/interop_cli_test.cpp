@@ -20,15 +20,6 @@ using Json = nlohmann::json;
 
 namespace {
 
-const TestCertificates& certificates()
-{
-    static TempDir dir;
-    static TestCertificates certs;
-    static const bool made = generateCertificates(dir.path(), certs);
-    EXPECT_TRUE(made);
-    return certs;
-}
-
 std::string wireFlag(Wire wire)
 {
     switch (wire) {
@@ -57,7 +48,7 @@ struct Counted
 Counted runWrkbench(
     const FrontDoor& door, Wire wire, const std::string& path, std::vector<std::string> flags, unsigned inFlightBound)
 {
-    std::vector<std::string> args { "-d", "500ms", "--json", "-", "--cacert", certificates().caCert };
+    std::vector<std::string> args { "-d", "500ms", "--json", "-", "--cacert", processCertificates().caCert };
     if (const std::string flag = wireFlag(wire); !flag.empty()) args.push_back(flag);
     args.insert(args.end(), flags.begin(), flags.end());
     args.push_back(door.url(wire, path));
@@ -135,7 +126,7 @@ protected:
         auto& door = started[GetParam()];
         if (!door) {
             door = std::make_unique<FrontDoor>(GetParam());
-            ASSERT_TRUE(door->start(certificates())) << door->log();
+            ASSERT_TRUE(door->start(processCertificates())) << door->log();
         }
         m_door = door.get();
     }

@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
@@ -295,6 +296,16 @@ long ownRssKb()
     for (const std::string& line : splitLines(readFile("/proc/self/status")))
         if (line.starts_with("VmRSS:")) return std::stol(line.substr(6));
     return 0;
+}
+
+const TestCertificates& processCertificates()
+{
+    static TempDir dir;
+    static TestCertificates certs;
+    // No gtest here: a failure is said on stderr, and every TLS run of the test then fails on it.
+    static const bool made = generateCertificates(dir.path(), certs);
+    if (!made) std::fprintf(stderr, "test certificates could not be generated in %s (openssl)\n", dir.path().c_str());
+    return certs;
 }
 
 } // namespace wb::test

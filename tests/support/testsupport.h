@@ -89,6 +89,8 @@ struct TestCertificates
 };
 /// Generates the certificates into dir; expiredServer makes the server certificate already expired.
 bool generateCertificates(const std::string& dir, TestCertificates& out, bool expiredServer = false);
+/// One set of certificates for the whole test process, made on first use (a failure is said on stderr).
+const TestCertificates& processCertificates();
 
 } // namespace wb::test
 
