@@ -169,6 +169,9 @@ std::string summaryOf(const SearchTarget& t, const CapacityResult& r, const Capa
                 formatTimeUs(below->p99Us), formatTimeUs(above->p99Us), below->errorsPct, above->errorsPct,
                 below->non2xxPct, above->non2xxPct);
     }
+    if (r.limitedBy != CapacityLimit::Loader && r.loaderLimitPerS > 0)
+        out += fmt::format("  Note: the loader could not make {} ({}); no trial from there up counted\n",
+            rate(r.loaderLimitPerS), r.loaderReason);
     if (r.nonMonotone)
         out += fmt::format("  Warning: not monotone: {} passed above {}, which failed, both tried again; the "
                            "capacity is the bracket below {}\n",

@@ -33,15 +33,18 @@ Json capacityToJson(const CapacityResult& r)
         for (const SloVerdict& v : t.outcome.slo)
             slo.push_back(Json { { "expr", v.expr }, { "value", std::isnan(v.value) ? Json() : Json(v.value) },
                 { "unit", v.unit }, { "ok", v.ok } });
-        trials.push_back(Json { { "rate", t.trial.ratePerS },
-            { "duration_s", static_cast<double>(t.trial.durationUs) / 1e6 }, { "passed", t.outcome.passed },
-            { "run_id", t.outcome.runId > 0 ? Json(t.outcome.runId) : Json() }, { "slo", std::move(slo) } });
+        trials.push_back(
+            Json { { "rate", t.trial.ratePerS }, { "duration_s", static_cast<double>(t.trial.durationUs) / 1e6 },
+                { "passed", t.outcome.passed }, { "run_id", t.outcome.runId > 0 ? Json(t.outcome.runId) : Json() },
+                { "slo", std::move(slo) }, { "loader_limited", t.outcome.loaderLimited },
+                { "loader_reason", t.outcome.loaderLimited ? Json(t.outcome.loaderReason) : Json() } });
     }
     return Json { { "rate_per_s", claimed ? Json(r.ratePerS) : Json() }, { "lower_rps", rateOrNull(r.lowerPerS) },
         { "upper_rps", r.limitedBy == CapacityLimit::Loader ? Json() : rateOrNull(r.upperPerS) },
         { "limited_by", capacityLimitName(r.limitedBy) },
         { "first_failed_slo", r.firstFailedSlo.empty() ? Json() : Json(r.firstFailedSlo) },
-        { "trials", std::move(trials) } };
+        { "loader_limit_rps", rateOrNull(r.loaderLimitPerS) },
+        { "loader_reason", r.loaderLimitPerS > 0 ? Json(r.loaderReason) : Json() }, { "trials", std::move(trials) } };
 }
 
 Json capacityDocument(const std::vector<CapacityTarget>& targets)

@@ -11,7 +11,7 @@ namespace {
 constexpr size_t MAX_TRIALS = 1000;
 /// Range finding's step: Nighthawk's and RFC 2544's, a bracket in one trial per octave.
 constexpr double RANGE_FACTOR = 2;
-/// How many times a trial the loader limited is made again before the search stops.
+/// How many times a trial the loader limited is made again before its rate is out of reach.
 constexpr unsigned LOADER_RETRIES = 2;
 
 } // namespace
@@ -68,6 +68,18 @@ double CapacitySearch::highestPass() const
     return highestPassBelow(INFINITY);
 }
 
+double CapacitySearch::targetFail() const
+{
+    const double fail = lowestFail();
+    return fail > 0 && (m_loaderCeiling == 0 || fail < m_loaderCeiling) ? fail : 0;
+}
+
+CapacityLimit CapacitySearch::limitSoFar() const
+{
+    if (targetFail() > 0) return CapacityLimit::Target;
+    return m_loaderCeiling > 0 ? CapacityLimit::Loader : CapacityLimit::Range;
+}
+
 CapacityTrial CapacitySearch::shortTrial(double rate) const
 {
     // Once short trials passed a rate that failed at final length, they are not trusted to steer.
@@ -83,7 +95,7 @@ std::optional<CapacityTrial> CapacitySearch::next()
     if (!trial) return std::nullopt;
     if (m_trials.size() >= MAX_TRIALS
         || m_elapsedS + static_cast<double>(trial->durationUs) / 1e6 > static_cast<double>(m_options.budgetUs) / 1e6)
-        return finish(CapacityStop::Budget, lowestFail() > 0 ? CapacityLimit::Target : CapacityLimit::Range);
+        return finish(CapacityStop::Budget, limitSoFar());
     m_current = trial;
     return trial;
 }
@@ -127,10 +139,16 @@ std::optional<CapacityTrial> CapacitySearch::decide()
     const CapacityOptions& o = m_options;
     if (m_setRate) return finalTrial(*m_setRate); // the repeats of a rate go on until it is decided
 
-    const double upper = lowestFail();
+    // A rate the loader cannot make ends the search unless the target failed below it: then the
+    // bracket there is the target's, and the trials at the ceiling (a look-ahead) cost nothing else.
+    // Closing in on the ceiling would measure the loader, whose limit is ragged (a trial passes
+    // at one rate and lags at a lower one), not the target.
+    const double upper = targetFail();
+    if (m_loaderCeiling > 0 && upper == 0) return finish(CapacityStop::Loader, CapacityLimit::Loader);
     // A pass above a fail contradicts the method's assumption: retried, and if it persists,
     // reported once, and then only the passes below that failing rate count.
-    const double highest = m_nonMonotone ? highestPassBelow(m_nonMonotoneFail) : highestPass();
+    const double reach = m_loaderCeiling > 0 ? m_loaderCeiling : INFINITY;
+    const double highest = highestPassBelow(m_nonMonotone ? std::min(m_nonMonotoneFail, reach) : reach);
     if (upper > 0 && highest > upper)
         if (auto trial = resolveContradiction(upper, highest)) return trial;
     const double lower = upper > 0 ? highestPassBelow(upper) : highestPass();
@@ -157,7 +175,8 @@ std::optional<CapacityTrial> CapacitySearch::decide()
     // would pass there, and bisecting below the failure would hide it.
     if (!m_lookedAhead && m_climbed && upper < o.toPerS && m_evidence.rbegin()->first == upper) {
         m_lookedAhead = true;
-        return shortTrial(rounded(std::min(upper * RANGE_FACTOR, o.toPerS)));
+        const double ahead = rounded(std::min(upper * RANGE_FACTOR, o.toPerS));
+        if (m_loaderCeiling == 0 || ahead < m_loaderCeiling) return shortTrial(ahead);
     }
     // A bracket: its ends are measured at final length before it is the answer.
     const double width = upper / lower - 1;
@@ -187,15 +206,17 @@ void CapacitySearch::record(const TrialOutcome& outcome)
     m_elapsedS += outcome.elapsedS;
     if (outcome.loaderLimited) {
         // A loader that lagged for a moment (another process took its CPU) is not one that cannot
-        // make the rate: the trial is made again, and only a loader that fails it every time stops
-        // the search.
+        // make the rate: the trial is made again. A rate the loader fails every time is its
+        // ceiling: nothing from there up counts (decide() says whether the search goes on).
         if (++m_loaderRetries[trial.ratePerS] <= LOADER_RETRIES) {
             m_retry = trial;
             return;
         }
-        m_loaderLimitPerS = trial.ratePerS;
-        m_loaderReason = outcome.loaderReason;
-        finish(CapacityStop::Loader, CapacityLimit::Loader);
+        if (m_loaderCeiling == 0 || trial.ratePerS < m_loaderCeiling) {
+            m_loaderCeiling = trial.ratePerS;
+            m_loaderReason = outcome.loaderReason;
+        }
+        m_setRate.reset();
         return;
     }
     if (m_trials.size() == 1) m_climbed = outcome.passed; // the search climbs from a first pass
@@ -224,7 +245,7 @@ void CapacitySearch::stop()
 {
     if (m_done) return;
     m_current.reset();
-    finish(CapacityStop::Stopped, lowestFail() > 0 ? CapacityLimit::Target : CapacityLimit::Range);
+    finish(CapacityStop::Stopped, limitSoFar());
 }
 
 double CapacitySearch::budgetLeftS() const
@@ -235,12 +256,12 @@ double CapacitySearch::budgetLeftS() const
 CapacityResult CapacitySearch::result() const
 {
     CapacityResult r;
-    r.upperPerS = lowestFail();
-    r.lowerPerS = r.upperPerS > 0 ? highestPassBelow(r.upperPerS) : highestPass();
+    r.upperPerS = targetFail();
+    r.lowerPerS = highestPassBelow(r.upperPerS > 0 ? r.upperPerS : m_loaderCeiling > 0 ? m_loaderCeiling : INFINITY);
     r.ratePerS = r.lowerPerS;
-    r.limitedBy = m_limit;
+    r.limitedBy = m_done ? m_limit : limitSoFar();
     r.stop = m_done ? m_stop : CapacityStop::Stopped;
-    r.loaderLimitPerS = m_loaderLimitPerS;
+    r.loaderLimitPerS = m_loaderCeiling;
     r.loaderReason = m_loaderReason;
     if (auto it = m_evidence.find(r.upperPerS); it != m_evidence.end()) {
         r.firstFailedSlo = it->second.failedSlo;

@@ -16,7 +16,9 @@
 // length a rate is tried up to --repeat times and passes when at most --may-fail of them fail.
 // The bracket's two ends are measured at final length before the search ends. The climb's first
 // failure is checked once against the next step up, and a pass above a fail is retried at final
-// length and, if it persists, reported (nonMonotone) with the bracket below the failing rate.
+// length and, if it persists, reported (nonMonotone) with the bracket below the failing rate. A rate
+// the loader cannot make (three trials limited by it) is a ceiling: nothing from there up counts, and
+// the search ends limited by the loader unless the target failed below it.
 
 #include "capacity/capacityoptions.h"
 #include "run/slo.h"
@@ -42,7 +44,8 @@ struct TrialOutcome
 {
     bool passed = false; ///< every SLO held
     /// The loader could not make the load asked (saturated, requests sent late or not at all): the
-    /// trial says nothing about the target. It is made again twice; the third time the search stops.
+    /// trial says nothing about the target. It is made again twice; the third time its rate is the
+    /// loader's ceiling (the search goes on only if the target failed below it).
     bool loaderLimited = false;
     std::string loaderReason; ///< why, one phrase ("its workers were busy 97% of the time")
     std::string failedSlo; ///< the first SLO that failed ("p99<50ms"), when !passed
@@ -60,7 +63,7 @@ struct CapacityTrialRecord
 
 enum class CapacityLimit : uint8_t {
     Target, ///< the target's SLOs broke between lower and upper
-    Loader, ///< the loader could not make a rate: no capacity is claimed above what passed
+    Loader, ///< the loader could not make a rate below any failure of the target: no capacity is claimed
     Range, ///< passed at --to ("at least"), or failed at --min
 };
 const char* capacityLimitName(CapacityLimit limit); ///< "target", "loader", "range"
@@ -69,7 +72,7 @@ enum class CapacityStop : uint8_t {
     Precision, ///< the bracket is within --precision
     Resolution, ///< the bracket cannot be split further (rates closer than the rounding)
     Budget, ///< the next trial would have gone past --budget
-    Loader, ///< a trial was limited by the loader
+    Loader, ///< the loader could not make a rate, and the target failed nothing below it
     AtMost, ///< passed at --to
     FailsAtMin, ///< failed at --min
     Stopped, ///< stopped from outside (Ctrl-C)
@@ -84,7 +87,9 @@ struct CapacityResult
     double upperPerS = 0; ///< the lowest rate that failed (0: none failed: unbounded)
     CapacityLimit limitedBy = CapacityLimit::Target;
     CapacityStop stop = CapacityStop::Precision;
-    double loaderLimitPerS = 0; ///< CapacityLimit::Loader: the rate the loader could not make
+    /// The lowest rate the loader could not make (0: none). Beside a target's capacity, it says a
+    /// trial above the capacity was out of the loader's reach and did not count.
+    double loaderLimitPerS = 0;
     std::string loaderReason;
     std::string firstFailedSlo; ///< the SLO that failed at upperPerS
     bool lowerFinal = false; ///< lowerPerS passed its final-length repeats (not only a short trial)
@@ -138,6 +143,9 @@ private:
     double lowestFail() const;
     double highestPassBelow(double rate) const;
     double highestPass() const;
+    /// lowestFail() below the loader's ceiling: a failure the target's SLOs decided (0: none).
+    double targetFail() const;
+    CapacityLimit limitSoFar() const;
     CapacityTrial shortTrial(double rate) const;
     CapacityTrial finalTrial(double rate) const { return { rate, m_options.finalUs, true }; }
     std::optional<CapacityTrial> decide();
@@ -157,7 +165,7 @@ private:
     bool m_done = false;
     CapacityStop m_stop = CapacityStop::Precision;
     CapacityLimit m_limit = CapacityLimit::Target;
-    double m_loaderLimitPerS = 0;
+    double m_loaderCeiling = 0; ///< the lowest rate the loader failed every time (0: none)
     std::string m_loaderReason;
     bool m_shortMisled = false;
     bool m_climbed = false; ///< the first trial passed: the range was found going up

@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <gtest/gtest.h>
+#include <map>
 #include <random>
 
 namespace wb {
@@ -136,6 +137,33 @@ TEST(CapacitySearch, ALoaderThatGivesOutStopsTheSearchWithoutACapacity)
     EXPECT_TRUE(json["upper_rps"].is_null());
     EXPECT_EQ(json["limited_by"], "loader");
     EXPECT_EQ(json["lower_rps"], 1600);
+    EXPECT_EQ(json["loader_limit_rps"], 3200);
+    EXPECT_TRUE(json["trials"].back()["loader_limited"].get<bool>());
+}
+
+TEST(CapacitySearch, ACeilingBelowTheTargetsFailureEndsTheSearch)
+{
+    // The target fails at 1600; bisecting [800, 1600] reaches 1200, which the loader cannot make.
+    // What failed at 1600 was then beyond the loader too: no bracket is the target's.
+    const CapacityResult r = search(
+        quick(), [](const CapacityTrial& t) { return t.ratePerS <= 1000; }, [](double rate) { return rate == 1200; });
+    EXPECT_EQ(r.limitedBy, CapacityLimit::Loader);
+    EXPECT_EQ(r.stop, CapacityStop::Loader);
+    EXPECT_EQ(r.loaderLimitPerS, 1200);
+    EXPECT_EQ(r.upperPerS, 0);
+    EXPECT_EQ(r.lowerPerS, 800);
+}
+
+TEST(CapacitySearch, ALookAheadBeyondTheLoaderLeavesTheTargetsBracket)
+{
+    // The climb's first failure (1600) is checked at 3200, which the loader cannot make: the
+    // bracket below the failure is still the target's, and the answer is the target's capacity.
+    const CapacityResult r = search(
+        quick(), [](const CapacityTrial& t) { return t.ratePerS <= 1500; }, [](double rate) { return rate > 3000; });
+    expectBracket(r, 1500, 0.02);
+    EXPECT_EQ(r.stop, CapacityStop::Precision);
+    EXPECT_EQ(r.loaderLimitPerS, 3200);
+    EXPECT_EQ(capacityToJson(r)["limited_by"], "target");
 }
 
 TEST(CapacitySearch, ALoaderThatLaggedOnceIsGivenTheTrialAgain)
