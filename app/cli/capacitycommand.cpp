@@ -7,8 +7,10 @@
 #include "cliparse.h"
 #include "common/jsontext.h"
 #include "exitcode.h"
+#include "experiment/experimentplan.h"
 #include "parse/quantity.h"
 #include "probe/probe.h"
+#include "progressline.h"
 #include "record/recordedrun.h"
 #include "report/units.h"
 #include "run/slo.h"
@@ -214,6 +216,9 @@ void addCapacityCommand(CLI::App& app, CapacityArgs& a)
     c->add_flag("-k,--insecure", r.insecure, "Do not verify the server certificate");
     c->add_option("--cacert", r.caFile, "Trust the CA certificates in this PEM file");
     c->add_option("--json", r.jsonPath, "Write the result as JSON to FILE ('-' for stdout)");
+    c->add_flag("--quiet,-q", r.quiet,
+        "No progress line: on a terminal, stderr otherwise shows the trial under way (its number, target and rate, "
+        "the budget left) and its last interval's figures");
     CLI::Option* db = c->add_option("--db", r.dbPath, "Store each trial as a run in this session file");
     c->add_option("--tag", r.tags, "Tag the stored trials (repeatable)")->needs(db)->allow_extra_args(false);
 }
@@ -293,6 +298,7 @@ int capacityCommand(const CapacityArgs& a)
     text << std::flush;
 
     std::signal(SIGINT, onCapacityInterrupt);
+    ProgressLine progress(!a.run.quiet);
     std::string fatal;
     bool first = true;
     unsigned trialNumber = 0;
@@ -316,10 +322,15 @@ int capacityCommand(const CapacityArgs& a)
             ro.cancelBeforeLoad = false;
             ro.onWarning = printWarning;
             RecordedRun run(cfg, ro);
+            progress.setContext(fmt::format("trial {}{} at {} req/s, {} of the budget left", trialNumber + 1,
+                targets.size() > 1 ? " " + t.label : "", rateText(trial->ratePerS),
+                wallTimeText(t.search.budgetLeftS())));
+            run.addObserver(&progress);
             g_trialStop = &run.stopSwitch();
             if (g_interrupted) run.stopSwitch().pull();
             const RecordedRunOutcome out = run.run();
             g_trialStop = nullptr;
+            ProgressLine::erase();
             if (!out.ran()) {
                 fatal = t.url + ": " + out.error;
                 break;

@@ -8,18 +8,21 @@
 #include "experiment/experimentresults.h"
 #include "experiment/experimentrunner.h"
 #include "experiment/htmlreport.h"
+#include "progressline.h"
 #include "report/units.h"
 #include "store/sessionstore.h"
 
 #include <CLI/CLI.hpp>
 #include <cmath>
 #include <csignal>
+#include <fmt/format.h>
 #include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
 #include <sstream>
 #include <unistd.h>
+#include <utility>
 #include <vector>
 
 namespace wb::cli {
@@ -30,6 +33,10 @@ ExperimentRunner* g_runner = nullptr;
 
 // Progress and messages: stdout, or stderr when a report goes to stdout (so it stays clean, as with run --json -).
 std::ostream* g_text = &std::cout;
+// The progress line on a terminal's stderr, when shown: a run's line is then written whole when it
+// ends (its start would be overwritten), and the line says what runs meanwhile.
+ProgressLine* g_progress = nullptr;
+std::string g_runStart;
 
 extern "C" void onExperimentInterrupt(int)
 {
@@ -64,10 +71,19 @@ void printProgress(const ExperimentProgress& p)
 {
     using Event = ExperimentProgress::Event;
     if (p.event == Event::RunStarting) {
-        *g_text << "cell " << p.cell + 1 << "/" << p.cellCount << " (" << p.cellLabel << ") rep " << p.repetition + 1
-                << "/" << p.repetitions << ": " << p.targetName << " ... " << std::flush;
+        const std::string start = fmt::format("cell {}/{} ({}) rep {}/{}: {}", p.cell + 1, p.cellCount, p.cellLabel,
+            p.repetition + 1, p.repetitions, p.targetName);
+        if (g_progress && g_progress->shown()) {
+            g_runStart = start + " ... ";
+            g_progress->setContext(fmt::format("{}, {}/{} done{}", start, p.runsDone, p.runsTotal,
+                p.runsDone > 0 ? ", ETA " + wallTimeText(p.etaS) : ""));
+            return;
+        }
+        *g_text << start << " ... " << std::flush;
         return;
     }
+    ProgressLine::erase();
+    *g_text << std::exchange(g_runStart, {});
     if (p.status == RunStatus::Failed) {
         *g_text << "failed: " << p.message << std::endl;
         return;
@@ -143,6 +159,9 @@ void addExperimentCommand(CLI::App& app, ExperimentArgs& a)
     cmd->add_option("--db", a.dbPath, "Session file (created when missing)");
     cmd->add_option("--resume", a.resumeId, "Resume experiment ID: make only the runs it still lacks");
     cmd->add_flag("--check", a.check, "Check the plan and show what would run; run nothing");
+    cmd->add_flag("--quiet,-q", a.quiet,
+        "No progress line: on a terminal, stderr otherwise shows the run under way (its cell, repetition and "
+        "target, the experiment's ETA) and its last interval's figures");
     addReportOptions(cmd, a.report);
 }
 
@@ -252,11 +271,16 @@ int experimentCommand(const ExperimentArgs& a)
 
     ExperimentRunner runner(a.dbPath);
     runner.setProgressCallback(printProgress);
+    ProgressLine progress(!a.quiet);
+    runner.setRunObserver(&progress);
+    g_progress = &progress;
     g_runner = &runner;
     std::signal(SIGINT, onExperimentInterrupt);
     auto outcome = runner.run(id);
     std::signal(SIGINT, SIG_DFL);
     g_runner = nullptr;
+    g_progress = nullptr;
+    ProgressLine::erase();
     if (!outcome) {
         printError(outcome.error());
         return EXIT_FAILED;

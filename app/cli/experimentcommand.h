@@ -32,6 +32,7 @@ struct ExperimentArgs
     std::string planPath;
     int64_t resumeId = 0;
     bool check = false; ///< validate the plan and show the schedule, run nothing
+    bool quiet = false; ///< --quiet: no progress line on a terminal's stderr
     ExperimentReportArgs report;
 };
 

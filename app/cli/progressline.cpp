@@ -1,5 +1,6 @@
 #include "progressline.h"
 
+#include "parse/quantity.h"
 #include "report/loadersaturation.h"
 #include "report/units.h"
 
@@ -58,8 +59,10 @@ void ProgressLine::onStarted(const RunConfig& config)
 std::string ProgressLine::describe(const IntervalRecord& interval, double measuredS, double plannedS)
 {
     // Tenths of a second: a short run moves visibly, a long one reads as wrk writes durations.
-    std::string out = plannedS > 0 ? fmt::format("{:.1f}s of {}", measuredS, formatTimeS(plannedS))
-                                   : fmt::format("{:.1f}s", measuredS);
+    // The planned length as typed ("500ms", "1m30s"): formatTimeS would round a short trial to "0s".
+    std::string out = plannedS > 0
+        ? fmt::format("{:.1f}s of {}", measuredS, durationText(static_cast<uint64_t>(std::llround(plannedS * 1e6))))
+        : fmt::format("{:.1f}s", measuredS);
     out += fmt::format(", {} req/s, p50 {}, p99 {}, {} errors, {} non-2xx", formatMetric(interval.requestsPerS()),
         ms(interval.latency.p50Us), ms(interval.latency.p99Us), interval.transportErrors(), interval.non2xx());
     if (!loaderSaturationWarning(interval.loaderCost).empty()) out += ", the loader is saturated";
@@ -70,6 +73,7 @@ void ProgressLine::onInterval(const IntervalRecord& interval)
 {
     if (!m_enabled) return;
     std::string line = describe(interval, interval.endS, m_plannedS);
+    if (!m_context.empty()) line = m_context + ": " + line;
     // One terminal row: a wrapped line could not be erased with a carriage return.
     const size_t columns = terminalColumns();
     if (line.size() >= columns) line.resize(columns > 1 ? columns - 1 : 0);

@@ -15,6 +15,11 @@ public:
     /// Shown only when `enabled` and stderr is a terminal.
     explicit ProgressLine(bool enabled);
     ~ProgressLine() override;
+    /// Whether the line is shown (a caller that prints around it defers what it would overwrite).
+    bool shown() const { return m_enabled; }
+    /// Said before the run's figures, for a run that is one of many ("trial 7, A at 2k req/s, 14m
+    /// of the budget left"); set between runs.
+    void setContext(std::string context) { m_context = std::move(context); }
 
     void onStarted(const RunConfig& config) override;
     void onInterval(const IntervalRecord& interval) override;
@@ -29,6 +34,7 @@ public:
 private:
     bool m_enabled = false;
     double m_plannedS = 0;
+    std::string m_context;
 };
 
 } // namespace wb::cli

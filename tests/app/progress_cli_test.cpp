@@ -120,3 +120,48 @@ TEST_F(Progress, QuietOrAPipeShowsNone)
     EXPECT_EQ(piped.err, "");
     EXPECT_EQ(piped.out.find('\x1b'), std::string::npos) << piped.out;
 }
+
+TEST_F(Progress, ACapacitySearchSaysWhichTrialRunsAndTheBudgetLeft)
+{
+    const TerminalRun r = runOnTerminal({ "capacity", "-t1", "-c2", "--interval", "100ms", "--trial", "500ms",
+        "--final", "500ms", "--repeat", "1", "--from", "100", "--to", "200", "--slo", "non2xx<50%", url() });
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.terminal;
+    // The line names the trial, its rate and the budget left before the run's own figures.
+    EXPECT_TRUE(std::regex_search(
+        r.terminal, std::regex(R"(\r\x1b\[Ktrial 1 at 100 req/s, 15m00s of the budget left: \d+\.\ds of 500ms, )")))
+        << r.terminal;
+    EXPECT_TRUE(std::regex_search(r.terminal, std::regex(R"(\r\x1b\[Ktrial 2 at 200 req/s, )"))) << r.terminal;
+    EXPECT_TRUE(r.terminal.ends_with("\r\x1b[K")) << r.terminal;
+    EXPECT_EQ(r.terminal.find('\n'), std::string::npos) << r.terminal;
+    // stdout has every trial's line, whole, and no trace of the progress line.
+    EXPECT_NE(r.out.find("    1        100 req/s for 500ms passed"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("at least 200 req/s"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << r.out;
+
+    const TerminalRun quiet = runOnTerminal({ "capacity", "-q", "-t1", "-c2", "--trial", "500ms", "--final", "500ms",
+        "--repeat", "1", "--from", "100", "--to", "100", "--slo", "non2xx<50%", url() });
+    ASSERT_EQ(quiet.exitCode, 0) << quiet.out << quiet.terminal;
+    EXPECT_EQ(quiet.terminal, "");
+}
+
+TEST_F(Progress, AnExperimentSaysWhichRunIsUnderWayAndWritesEachRunsLineWhole)
+{
+    test::TempDir dir;
+    const std::string plan = dir.path() + "/plan.json";
+    test::writeFile(plan,
+        R"({"name": "p", "targets": [{"name": "A", "url": ")" + url() + R"("}, {"name": "B", "url": ")" + url()
+            + R"("}], "load": {"threads": 1, "connections": 2, "interval": "100ms"}, "repetitions": 1,
+            "duration": "500ms", "cooldown": 0})");
+    const TerminalRun r = runOnTerminal({ "experiment", "--db", dir.path() + "/s.wrkbench", plan });
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.terminal;
+    EXPECT_TRUE(
+        std::regex_search(r.terminal, std::regex(R"(\r\x1b\[Kcell 1/1 \([^)]*\) rep 1/1: A, 0/2 done: \d+\.\ds of )")))
+        << r.terminal;
+    EXPECT_TRUE(std::regex_search(r.terminal, std::regex(R"(\r\x1b\[Kcell 1/1 \([^)]*\) rep 1/1: B, 1/2 done, ETA )")))
+        << r.terminal;
+    EXPECT_EQ(r.terminal.find('\n'), std::string::npos) << r.terminal;
+    // Each run's line on stdout is whole: its start and its figures together.
+    EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(cell 1/1 \([^)]*\) rep 1/1: A \.\.\. [\d,]+ req/s, p99 )")))
+        << r.out;
+    EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << r.out;
+}
