@@ -2,6 +2,7 @@
 
 #include "store/sqldatabase.h"
 
+#include <sqlite3.h>
 #include <string>
 
 namespace wb {
@@ -432,15 +433,81 @@ ALTER TABLE intervals ADD COLUMN thread_rps TEXT NOT NULL DEFAULT '';  -- JSON a
 )sql";
 }
 
+// Version 17: capacity searches (engine/capacity/capacityrecord.h) are experiments of kind
+// 'capacity'. SQLite cannot change a CHECK in place, so experiments is rebuilt with the same
+// columns (migrateSchemaTo turns foreign keys off around it: dropping the old table would
+// otherwise null runs.experiment_id and empty study_runs). A search keeps its definition (the
+// options, each target's configuration and rest latency) as its plan, and every trial it made,
+// in order, with the verdict the search was told: enough to replay the search and go on.
+std::string schemaV17()
+{
+    return R"sql(
+CREATE TABLE experiments_v17 (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL DEFAULT '',
+    plan TEXT NOT NULL,                         -- JSON: the plan, the study or the search's definition
+    status TEXT NOT NULL CHECK (status IN ('planned', 'running', 'completed', 'stopped', 'interrupted', 'failed')),
+    created_at_ms INTEGER NOT NULL,
+    started_at_ms INTEGER,
+    finished_at_ms INTEGER,
+    host_name TEXT NOT NULL DEFAULT '',
+    owner_pid INTEGER,
+    owner_token TEXT,
+    error TEXT NOT NULL DEFAULT '',
+    notes TEXT NOT NULL DEFAULT '',
+    kind TEXT NOT NULL DEFAULT 'plan' CHECK (kind IN ('plan', 'study', 'capacity'))
+);
+INSERT INTO experiments_v17 (id, name, plan, status, created_at_ms, started_at_ms, finished_at_ms, host_name,
+    owner_pid, owner_token, error, notes, kind)
+SELECT id, name, plan, status, created_at_ms, started_at_ms, finished_at_ms, host_name, owner_pid, owner_token,
+    error, notes, kind FROM experiments;
+DROP TABLE experiments;
+ALTER TABLE experiments_v17 RENAME TO experiments;
+CREATE TABLE capacity_trials (
+    experiment_id INTEGER NOT NULL REFERENCES experiments(id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,                       -- 0-based, in the order the trials were made
+    target INTEGER NOT NULL,                    -- index into the definition's targets
+    run_id INTEGER REFERENCES runs(id) ON DELETE SET NULL,
+    rate_per_s REAL NOT NULL,
+    duration_us INTEGER NOT NULL,
+    final INTEGER NOT NULL,                     -- 1: a final-length trial
+    passed INTEGER NOT NULL,
+    loader_limited INTEGER NOT NULL,
+    loader_reason TEXT NOT NULL DEFAULT '',
+    failed_slo TEXT NOT NULL DEFAULT '',
+    slo TEXT NOT NULL DEFAULT '[]',             -- JSON: the verdicts, as runs.slo
+    elapsed_s REAL NOT NULL,
+    PRIMARY KEY (experiment_id, seq)
+) WITHOUT ROWID;
+)sql";
+}
+
 // MIGRATIONS[n] takes a file from version n to n + 1.
 constexpr MigrationStep MIGRATIONS[] = { schemaV1, schemaV2, schemaV3, schemaV4, schemaV5, schemaV6, schemaV7, schemaV8,
-    schemaV9, schemaV10, schemaV11, schemaV12, schemaV13, schemaV14, schemaV15, schemaV16 };
+    schemaV9, schemaV10, schemaV11, schemaV12, schemaV13, schemaV14, schemaV15, schemaV16, schemaV17 };
 static_assert(std::size(MIGRATIONS) == SCHEMA_VERSION, "one migration step per schema version");
 
 } // namespace
 
 void migrateSchemaTo(SqlDatabase& db, int toVersion)
 {
+    // A step that rebuilds a table drops the old one, which with foreign keys on would act on
+    // the rows that point at it. They are off for the migration (a pragma a transaction cannot
+    // change), the links checked before the commit, and on again after it, whatever happened.
+    const bool foreignKeys = db.queryInt("PRAGMA foreign_keys") != 0;
+    if (foreignKeys) db.exec("PRAGMA foreign_keys = OFF");
+    struct Restore
+    {
+        SqlDatabase& db;
+        bool on;
+        ~Restore()
+        {
+            try {
+                if (on) db.exec("PRAGMA foreign_keys = ON");
+            } catch (const SqlError&) { // the connection is failing already; its caller hears of it
+            }
+        }
+    } restore { db, foreignKeys };
     SqlTransaction tx(db);
     int version = static_cast<int>(db.queryInt("PRAGMA user_version"));
     if (version >= toVersion) return; // another process got there first
@@ -448,6 +515,9 @@ void migrateSchemaTo(SqlDatabase& db, int toVersion)
         db.exec(MIGRATIONS[version]());
     db.exec("PRAGMA application_id = " + std::to_string(SESSION_APPLICATION_ID));
     db.exec("PRAGMA user_version = " + std::to_string(toVersion));
+    if (foreignKeys && db.queryInt("SELECT count(*) FROM pragma_foreign_key_check") != 0)
+        throw SqlError(SQLITE_CONSTRAINT_FOREIGNKEY,
+            "the migration to schema " + std::to_string(toVersion) + " broke a link between rows");
     tx.commit();
 }
 

@@ -20,7 +20,7 @@ class SqlDatabase;
 /// 'WRKB'.
 inline constexpr int32_t SESSION_APPLICATION_ID = 0x57524B42;
 /// The schema version this program writes and understands.
-inline constexpr int SCHEMA_VERSION = 16;
+inline constexpr int SCHEMA_VERSION = 17;
 
 /// Migrates db from its user_version to SCHEMA_VERSION inside one write
 /// transaction (re-reading the version under the lock, so two processes opening

@@ -38,23 +38,29 @@ ExperimentRecord SessionStore::readExperiment(int64_t id)
     e.hostName = q.text(7);
     e.error = q.text(8);
     e.notes = q.text(9);
-    e.kind = q.text(10) == experimentKindName(ExperimentKind::Study) ? ExperimentKind::Study : ExperimentKind::Plan;
+    const std::string kind = q.text(10);
+    e.kind = kind == experimentKindName(ExperimentKind::Study) ? ExperimentKind::Study
+        : kind == experimentKindName(ExperimentKind::Capacity) ? ExperimentKind::Capacity
+                                                               : ExperimentKind::Plan;
     q.reset();
     return e;
 }
 
 Result<int64_t> SessionStore::addExperiment(
-    const std::string& name, const std::string& planJson, const std::string& notes)
+    const std::string& name, const std::string& planJson, const std::string& notes, ExperimentKind kind)
 {
     if (planJson.empty()) return Error { "an experiment needs a plan" };
+    if (kind == ExperimentKind::Study) return Error { "a study is added with its runs (addStudy)" };
     int64_t id = 0;
     auto st = transaction([&]() -> Status {
-        m_db->prepare("INSERT INTO experiments (name, plan, status, created_at_ms, notes) VALUES (?, ?, ?, ?, ?)")
+        m_db->prepare(
+                "INSERT INTO experiments (name, plan, status, created_at_ms, notes, kind) VALUES (?, ?, ?, ?, ?, ?)")
             .bind(name)
             .bind(planJson)
             .bind(experimentStatusName(ExperimentStatus::Planned))
             .bind(wallClockNowMs())
             .bind(notes)
+            .bind(experimentKindName(kind))
             .run();
         id = m_db->lastInsertId();
         return {};
@@ -178,6 +184,63 @@ Result<std::vector<StudyRunLink>> SessionStore::studyLinks(int64_t id)
         q.bind(id);
         while (q.step())
             out.push_back(StudyRunLink { q.int64(0), q.text(1), q.text(2) });
+    });
+    if (!st) return Error { st.error() };
+    return out;
+}
+
+Status SessionStore::addCapacityTrial(int64_t experimentId, const CapacityTrialRow& t)
+{
+    return transaction([&]() -> Status {
+        SqlStatement& next = m_db->prepare("SELECT count(*) FROM capacity_trials WHERE experiment_id = ?");
+        next.bind(experimentId);
+        next.step();
+        const int64_t seq = next.int64(0);
+        next.reset();
+        SqlStatement& q = m_db->prepare("INSERT INTO capacity_trials (experiment_id, seq, target, run_id, rate_per_s, "
+                                        "duration_us, final, passed, loader_limited, loader_reason, failed_slo, slo, "
+                                        "elapsed_s) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        q.bind(experimentId)
+            .bind(seq)
+            .bind(static_cast<int64_t>(t.target))
+            .bindOrNull(t.runId)
+            .bind(t.ratePerS)
+            .bind(static_cast<int64_t>(t.durationUs))
+            .bind(static_cast<int64_t>(t.final))
+            .bind(static_cast<int64_t>(t.passed))
+            .bind(static_cast<int64_t>(t.loaderLimited))
+            .bind(t.loaderReason)
+            .bind(t.failedSlo)
+            .bind(t.sloJson)
+            .bind(t.elapsedS)
+            .run();
+        return {};
+    });
+}
+
+Result<std::vector<CapacityTrialRow>> SessionStore::capacityTrials(int64_t experimentId)
+{
+    std::vector<CapacityTrialRow> out;
+    auto st = guarded([&] {
+        SqlStatement& q = m_db->prepare(
+            "SELECT target, run_id, rate_per_s, duration_us, final, passed, loader_limited, loader_reason, failed_slo, "
+            "slo, elapsed_s FROM capacity_trials WHERE experiment_id = ? ORDER BY seq");
+        q.bind(experimentId);
+        while (q.step()) {
+            CapacityTrialRow t;
+            t.target = static_cast<int>(q.int64(0));
+            t.runId = q.int64(1);
+            t.ratePerS = q.real(2);
+            t.durationUs = static_cast<uint64_t>(std::max<int64_t>(0, q.int64(3)));
+            t.final = q.int64(4) != 0;
+            t.passed = q.int64(5) != 0;
+            t.loaderLimited = q.int64(6) != 0;
+            t.loaderReason = q.text(7);
+            t.failedSlo = q.text(8);
+            t.sloJson = q.text(9);
+            t.elapsedS = q.real(10);
+            out.push_back(std::move(t));
+        }
     });
     if (!st) return Error { st.error() };
     return out;

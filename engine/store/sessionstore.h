@@ -136,7 +136,8 @@ public:
 
     // Experiments (A-vs-B studies, see engine/experiment) --------------------------------
     /// Adds an experiment in status 'planned'; planJson is kept as given.
-    Result<int64_t> addExperiment(const std::string& name, const std::string& planJson, const std::string& notes = {});
+    Result<int64_t> addExperiment(const std::string& name, const std::string& planJson, const std::string& notes = {},
+        ExperimentKind kind = ExperimentKind::Plan);
     /// Every experiment, oldest first.
     Result<std::vector<ExperimentRecord>> experiments();
     Result<ExperimentRecord> experiment(int64_t id);
@@ -151,6 +152,10 @@ public:
         const std::string& name, const std::string& definitionJson, const std::vector<StudyRunLink>& runs);
     /// A study's runs with the group and variant each was given, by run id.
     Result<std::vector<StudyRunLink>> studyLinks(int64_t id);
+    /// Appends a trial to a capacity search (an experiment of kind 'capacity'), after those it has.
+    Status addCapacityTrial(int64_t experimentId, const CapacityTrialRow& trial);
+    /// The trials of a capacity search, in the order they were made.
+    Result<std::vector<CapacityTrialRow>> capacityTrials(int64_t experimentId);
     /// The runs of an experiment (made for it, or linked to a study), oldest first (summary only).
     Result<std::vector<RunRecord>> experimentRuns(int64_t id);
     /// Deletes an experiment; its runs with it when withRuns, else they stay as ordinary runs.

@@ -56,7 +56,15 @@ std::optional<ExperimentStatus> experimentStatusFromName(const std::string& name
 
 const char* experimentKindName(ExperimentKind kind)
 {
-    return kind == ExperimentKind::Study ? "study" : "plan";
+    switch (kind) {
+    case ExperimentKind::Study:
+        return "study";
+    case ExperimentKind::Capacity:
+        return "capacity";
+    case ExperimentKind::Plan:
+        break;
+    }
+    return "plan";
 }
 
 FinishedRun FinishedRun::of(const RunResult& result, int64_t finishedAtMs)

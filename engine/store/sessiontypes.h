@@ -72,6 +72,7 @@ std::optional<ExperimentStatus> experimentStatusFromName(const std::string& name
 enum class ExperimentKind {
     Plan, ///< a plan the runner makes runs for (its runs point back at it)
     Study, ///< stored runs gathered after the fact, nothing run (engine/experiment/study.h)
+    Capacity, ///< a capacity search: its trials are runs (engine/capacity/capacityrecord.h)
 };
 
 const char* experimentKindName(ExperimentKind kind);
@@ -82,6 +83,24 @@ struct StudyRunLink
     int64_t runId = 0;
     std::string group; ///< "" when the study has no groups
     std::string variant; ///< a target name or a variant tag
+};
+
+/// A trial of a capacity search as stored (capacity_trials): what was run and the verdict the
+/// search was told, so that the search can be replayed and go on. engine/capacity reads and
+/// writes it (capacityrecord.h); the store keeps it as fields.
+struct CapacityTrialRow
+{
+    int target = 0; ///< index into the search's targets
+    int64_t runId = 0; ///< 0: not stored (or deleted since)
+    double ratePerS = 0;
+    uint64_t durationUs = 0;
+    bool final = false;
+    bool passed = false;
+    bool loaderLimited = false;
+    std::string loaderReason;
+    std::string failedSlo;
+    std::string sloJson = "[]"; ///< the verdicts, as runs.slo
+    double elapsedS = 0;
 };
 
 /// One row of the experiments table. The plan is kept as the JSON it was

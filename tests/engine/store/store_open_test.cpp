@@ -303,6 +303,52 @@ TEST(SessionSchema, Version7FileTakesStudies)
     EXPECT_EQ((*store)->experiments()->size(), experiments->size()) << "nothing of it stored";
 }
 
+// Version 17: experiments is rebuilt to take capacity searches. A version 16 file keeps every
+// link to it: its plan's runs still point at their experiment, its study keeps its runs (with
+// foreign keys on, dropping the old table would have nulled the one and emptied the other).
+TEST(SessionSchema, Version16FileKeepsItsExperimentsLinksAndTakesCapacitySearches)
+{
+    test::TempDir dir;
+    const std::string source = test::sourceDir() + "/tests/engine/store/fixtures/session-v7.wrkbench";
+    const std::string path = dir.file("v16.wrkbench");
+    std::filesystem::copy_file(source, path);
+    {
+        auto db = SqlDatabase::open(path, SQLITE_OPEN_READWRITE);
+        db.exec("PRAGMA foreign_keys = ON");
+        migrateSchemaTo(db, 16);
+        EXPECT_EQ(db.queryInt("PRAGMA foreign_keys"), 1) << "restored after the migration";
+        db.exec("INSERT INTO experiments (name, plan, status, created_at_ms, kind) VALUES ('s', "
+                "'{\"kind\": \"study\"}', 'completed', 1, 'study')");
+        db.exec("INSERT INTO study_runs (experiment_id, run_id, variant) SELECT last_insert_rowid(), id, 'a' FROM runs "
+                "LIMIT 1");
+    }
+    const auto linked = [&path](const char* sql) {
+        auto db = SqlDatabase::open(path, SQLITE_OPEN_READONLY);
+        return db.queryInt(sql);
+    };
+    const int64_t planRuns = linked("SELECT count(*) FROM runs WHERE experiment_id IS NOT NULL");
+    ASSERT_GT(planRuns, 0) << "the fixture's experiment has runs";
+    ASSERT_EQ(linked("SELECT count(*) FROM study_runs"), 1);
+
+    auto store = SessionStore::open(path);
+    ASSERT_TRUE(store.ok()) << store.error();
+    EXPECT_EQ(sqlText(**store, "PRAGMA user_version"), std::to_string(SCHEMA_VERSION));
+    EXPECT_EQ(sqlText(**store, "PRAGMA foreign_keys"), "1");
+    EXPECT_EQ(sqlText(**store, "SELECT count(*) FROM runs WHERE experiment_id IS NOT NULL"), std::to_string(planRuns));
+    EXPECT_EQ(sqlText(**store, "SELECT count(*) FROM study_runs"), "1");
+    EXPECT_EQ(sqlText(**store, "PRAGMA foreign_key_check"), "");
+    auto experiments = (*store)->experiments();
+    ASSERT_TRUE(experiments.ok()) << experiments.error();
+    ASSERT_EQ(experiments->size(), 2u);
+    EXPECT_EQ(experiments->at(0).kind, ExperimentKind::Plan);
+    EXPECT_EQ(experiments->at(1).kind, ExperimentKind::Study);
+
+    auto search = (*store)->addExperiment("c", R"({"kind": "capacity"})", {}, ExperimentKind::Capacity);
+    ASSERT_TRUE(search.ok()) << search.error();
+    EXPECT_EQ((*store)->experiment(*search)->kind, ExperimentKind::Capacity);
+    EXPECT_FALSE((*store)->addExperiment("x", "{}", {}, ExperimentKind::Study).ok()) << "a study needs its runs";
+}
+
 // Version 9: a version 8 file (made by the build before distributed runs) takes a run made by
 // several loaders and gives its loaders table back; its own runs have none.
 TEST(SessionSchema, Version8FileTakesLoaders)

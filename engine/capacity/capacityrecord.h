@@ -1,0 +1,55 @@
+#pragma once
+// A capacity search as a session keeps it: an experiment of kind 'capacity' whose plan is the
+// search's definition (its options, and each target's configuration, rest latency and first
+// rate), and its trials in the order they were made (capacity_trials, with the verdict the search
+// was told). The search is a state machine fed verdicts, so the trials replayed into a fresh one
+// give back the search where it stopped: `capacity --resume` goes on from there.
+//
+//   CapacityDefinition def { options, targets };
+//   id = store.addExperiment(name, capacityDefinitionToJson(def), {}, ExperimentKind::Capacity);
+//   store.addCapacityTrial(id, capacityTrialRow(target, trial, outcome));       // after each trial
+//   ...
+//   auto def = capacityDefinitionFromJson(record.planJson);                      // to resume
+//   std::vector<CapacitySearch> searches = ...;                                  // one per target
+//   replayCapacityTrials(searches, *store.capacityTrials(id));
+
+#include "capacity/capacityoptions.h"
+#include "capacity/capacitysearch.h"
+#include "common/result.h"
+#include "run/runconfig.h"
+#include "store/sessiontypes.h"
+
+#include <string>
+#include <vector>
+
+namespace wb {
+
+struct CapacityTargetDefinition
+{
+    std::string label; ///< "A", "B"... as the text names it
+    std::string url; ///< as typed
+    RunConfig config; ///< every trial's settings but the rate and the length
+    double restLatencyUs = 0; ///< one request at rest, what each trial settles back to
+    double fromPerS = 0; ///< the first rate (given or derived from the rest latency)
+};
+
+struct CapacityDefinition
+{
+    CapacityOptions options;
+    std::vector<CapacityTargetDefinition> targets;
+    /// Each target's search, at its start.
+    std::vector<CapacitySearch> searches() const;
+};
+
+std::string capacityDefinitionToJson(const CapacityDefinition& definition);
+/// The inverse; the error names what is wrong ("the search's option 'repeat': ...").
+Result<CapacityDefinition> capacityDefinitionFromJson(const std::string& json);
+
+CapacityTrialRow capacityTrialRow(int target, const CapacityTrial& trial, const TrialOutcome& outcome);
+
+/// Feeds the stored trials to the searches (one per target, as searches() made them), each of
+/// which must be the trial its search asks for next: a file whose trials do not follow from its
+/// definition is refused, naming the first that does not.
+Status replayCapacityTrials(std::vector<CapacitySearch>& searches, const std::vector<CapacityTrialRow>& trials);
+
+} // namespace wb
