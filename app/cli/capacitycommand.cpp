@@ -2,9 +2,11 @@
 
 #include "capacity/capacityjson.h"
 #include "capacity/capacityoptions.h"
+#include "capacity/capacityrecord.h"
 #include "capacity/capacitysearch.h"
 #include "capacity/trialjudge.h"
 #include "cliparse.h"
+#include "clisession.h"
 #include "common/jsontext.h"
 #include "exitcode.h"
 #include "experiment/experimentplan.h"
@@ -14,6 +16,7 @@
 #include "record/recordedrun.h"
 #include "report/units.h"
 #include "run/slo.h"
+#include "store/sessionstore.h"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -22,6 +25,8 @@
 #include <csignal>
 #include <fmt/format.h>
 #include <iostream>
+#include <memory>
+#include <optional>
 #include <thread>
 
 namespace wb::cli {
@@ -196,7 +201,7 @@ void addCapacityCommand(CLI::App& app, CapacityArgs& a)
     CLI::App* c = app.add_subcommand("capacity",
         "Find the most load each target carries while its --slo thresholds hold (open-model trials); several URLs "
         "are compared");
-    c->add_option("urls", a.urls, "Target URLs (the first is the baseline of the comparison)")->required();
+    c->add_option("urls", a.urls, "Target URLs (the first is the baseline of the comparison)");
     addSettingOptions(*c, a.run.settings, SEARCH_SETS);
     for (const CapacityOption& o : capacityOptions()) {
         std::string help(o.help);
@@ -219,13 +224,33 @@ void addCapacityCommand(CLI::App& app, CapacityArgs& a)
     c->add_flag("--quiet,-q", r.quiet,
         "No progress line: on a terminal, stderr otherwise shows the trial under way (its number, target and rate, "
         "the budget left) and its last interval's figures");
-    CLI::Option* db = c->add_option("--db", r.dbPath, "Store each trial as a run in this session file");
+    CLI::Option* db = c->add_option("--db", r.dbPath,
+        "Store the search in this session file: an experiment of kind capacity, each trial a run linked to it");
     c->add_option("--tag", r.tags, "Tag the stored trials (repeatable)")->needs(db)->allow_extra_args(false);
+    c->add_option("--resume", a.resumeId,
+         "Go on with the search stored as experiment ID in --db (its own targets and options; a search that ended "
+         "shows its result)")
+        ->needs(db);
 }
 
-int capacityCommand(const CapacityArgs& a)
+namespace {
+
+/// What the settling probes of a target send (its configuration, built-in names resolved).
+std::optional<int> probeFor(SearchTarget& t)
 {
-    CapacityOptions options;
+    RunConfig resolved = t.config;
+    if (Status st = resolveBuiltinHosts(resolved); !st) {
+        printError(st.error());
+        return EXIT_FAILED;
+    }
+    t.probe = probeOptionsFor(resolved);
+    t.probe.allowHttp2 = resolved.httpVersion == HttpVersion::Http2;
+    return std::nullopt;
+}
+
+/// A new search's targets, each probed at rest; the error is printed, with the exit code.
+std::optional<int> freshTargets(const CapacityArgs& a, CapacityOptions& options, std::vector<SearchTarget>& targets)
+{
     for (const auto& [key, text] : a.search) {
         for (const CapacityOption& o : capacityOptions())
             if (o.key == key)
@@ -238,13 +263,15 @@ int capacityCommand(const CapacityArgs& a)
         printError(st.error());
         return EXIT_USAGE;
     }
+    if (a.urls.empty()) {
+        printError("give the target URLs (or --resume ID with --db to go on with a stored search)");
+        return EXIT_USAGE;
+    }
     if (!a.run.settings.count("slo")) {
         printError("give at least one --slo (e.g. --slo 'p99<50ms' --slo 'errors<0.1%'): the capacity is the most "
                    "load that keeps them");
         return EXIT_USAGE;
     }
-    std::ostream& text = a.run.jsonPath == "-" ? std::cerr : std::cout;
-    std::vector<SearchTarget> targets;
     targets.reserve(a.urls.size());
     for (size_t i = 0; i < a.urls.size(); ++i) {
         RunArgs args = a.run;
@@ -265,13 +292,7 @@ int capacityCommand(const CapacityArgs& a)
     }
     // The target at rest: what a request takes before any load, the latency each trial waits back to.
     for (SearchTarget& t : targets) {
-        RunConfig resolved = t.config;
-        if (Status st = resolveBuiltinHosts(resolved); !st) {
-            printError(st.error());
-            return EXIT_FAILED;
-        }
-        t.probe = probeOptionsFor(resolved);
-        t.probe.allowHttp2 = resolved.httpVersion == HttpVersion::Http2;
+        if (auto rc = probeFor(t)) return rc;
         auto rest = restLatencyUs(t.probe);
         if (!rest) {
             printError(t.url + ": probe: " + rest.error());
@@ -282,6 +303,124 @@ int capacityCommand(const CapacityArgs& a)
         if (own.fromPerS <= 0) own.fromPerS = suggestedFromPerS(t.config.connections, t.restLatencyUs, options);
         t.search = CapacitySearch(own);
     }
+    return std::nullopt;
+}
+
+/// A stored search's targets, their searches replayed to where it stopped, and what each trial
+/// showed (from its stored run); the error is printed, with the exit code.
+std::optional<int> storedTargets(const CapacityArgs& a, SessionStore& store, CapacityOptions& options,
+    std::vector<SearchTarget>& targets, unsigned& trialsMade)
+{
+    const auto refuse = [](const std::string& message) -> std::optional<int> {
+        printError(message);
+        return EXIT_USAGE;
+    };
+    if (!a.urls.empty() || !a.search.empty() || !a.run.settings.empty())
+        return refuse("--resume goes on with the search's own targets, options and settings: give only --db (and "
+                      "--json, --quiet)");
+    const std::string which = fmt::format("search {} in '{}'", a.resumeId, a.run.dbPath);
+    auto record = store.experiment(a.resumeId);
+    if (!record) return refuse(record.error());
+    if (record->kind != ExperimentKind::Capacity)
+        return refuse(fmt::format("experiment {} in '{}' is a {}, not a capacity search (wrkbench-cli experiment "
+                                  "--resume takes plans)",
+            a.resumeId, a.run.dbPath, experimentKindName(record->kind)));
+    auto definition = capacityDefinitionFromJson(record->planJson);
+    if (!definition) return refuse(which + ": " + definition.error());
+    auto trials = store.capacityTrials(a.resumeId);
+    if (!trials) return refuse(which + ": " + trials.error());
+    options = definition->options;
+    std::vector<CapacitySearch> searches = definition->searches();
+    if (Status st = replayCapacityTrials(searches, *trials); !st) return refuse(which + ": " + st.error());
+    for (size_t i = 0; i < definition->targets.size(); ++i) {
+        CapacityTargetDefinition& d = definition->targets[i];
+        SearchTarget t;
+        t.url = d.url;
+        t.label = d.label;
+        t.config = std::move(d.config);
+        t.restLatencyUs = d.restLatencyUs;
+        t.search = std::move(searches[i]);
+        targets.push_back(std::move(t));
+    }
+    for (const CapacityTrialRow& row : *trials) {
+        SearchTarget::Seen seen;
+        if (auto run = store.runRecord(row.runId); run && run->hasTotals) {
+            const RunTotals& totals = run->totals;
+            const double requests
+                = static_cast<double>(std::max<uint64_t>(1, totals.requests + totals.errors.transportErrors()));
+            seen = { totals.latency.p50Us, totals.latency.p99Us,
+                100.0 * static_cast<double>(totals.errors.transportErrors()) / requests,
+                100.0 * static_cast<double>(totals.non2xx) / requests };
+        }
+        targets[static_cast<size_t>(row.target)].seen.push_back(seen);
+    }
+    for (SearchTarget& t : targets)
+        if (auto rc = probeFor(t)) return rc;
+    trialsMade = static_cast<unsigned>(trials->size());
+    return std::nullopt;
+}
+
+/// The definition a new search is stored with.
+CapacityDefinition definitionOf(const CapacityOptions& options, const std::vector<SearchTarget>& targets)
+{
+    CapacityDefinition d;
+    d.options = options;
+    for (const SearchTarget& t : targets)
+        d.targets.push_back({ t.label, t.url, t.config, t.restLatencyUs, t.search.options().fromPerS });
+    return d;
+}
+
+} // namespace
+
+int capacityCommand(const CapacityArgs& a)
+{
+    CapacityOptions options;
+    std::vector<SearchTarget> targets;
+    unsigned trialNumber = 0;
+    std::unique_ptr<SessionStore> store;
+    int64_t searchId = a.resumeId;
+    if (a.resumeId > 0) {
+        auto opened = openSessionToChange(a.run.dbPath);
+        if (!opened) {
+            printError(opened.error());
+            return EXIT_FAILED;
+        }
+        store = std::move(*opened);
+        if (auto rc = storedTargets(a, *store, options, targets, trialNumber)) return *rc;
+    } else {
+        if (auto rc = freshTargets(a, options, targets)) return *rc;
+        if (!a.run.dbPath.empty()) {
+            auto opened = SessionStore::open(a.run.dbPath);
+            if (!opened) {
+                printError(opened.error());
+                return EXIT_FAILED;
+            }
+            store = std::move(*opened);
+            std::string name = "capacity";
+            for (const SearchTarget& t : targets)
+                name += (t.label == "A" ? " " : " vs ") + t.url;
+            auto id = store->addExperiment(
+                name, capacityDefinitionToJson(definitionOf(options, targets)), {}, ExperimentKind::Capacity);
+            if (!id) {
+                printError(a.run.dbPath + ": " + id.error());
+                return EXIT_FAILED;
+            }
+            searchId = *id;
+        }
+    }
+    std::ostream& text = a.run.jsonPath == "-" ? std::cerr : std::cout;
+    // Whether any search has a trial to make (next() hands out the same trial until it is recorded):
+    // a stored search that ended only says its result.
+    const bool searching
+        = std::any_of(targets.begin(), targets.end(), [](SearchTarget& t) { return t.search.next().has_value(); });
+    if (store && searching)
+        if (Status st = store->beginExperiment(searchId); !st) {
+            printError(st.error());
+            return EXIT_FAILED;
+        }
+    if (a.resumeId > 0)
+        text << fmt::format("{} search {} in '{}' ({} trial{} made)\n", searching ? "Going on with" : "The ended",
+            searchId, a.run.dbPath, trialNumber, trialNumber == 1 ? "" : "s");
     std::string slos;
     for (const Slo& s : targets[0].config.slos)
         slos += (slos.empty() ? "" : ", ") + s.expr;
@@ -301,7 +440,6 @@ int capacityCommand(const CapacityArgs& a)
     ProgressLine progress(!a.run.quiet);
     std::string fatal;
     bool first = true;
-    unsigned trialNumber = 0;
     // Each step gives every target still searching one trial, in turn, so drift hits them alike.
     for (bool any = true; any && fatal.empty() && !g_interrupted;) {
         any = false;
@@ -321,6 +459,8 @@ int capacityCommand(const CapacityArgs& a)
             ro.tags = a.run.tags;
             ro.cancelBeforeLoad = false;
             ro.onWarning = printWarning;
+            const int targetIndex = static_cast<int>(&t - targets.data());
+            if (store) ro.experiment = { searchId, targetIndex, static_cast<int>(trialNumber) };
             RecordedRun run(cfg, ro);
             progress.setContext(fmt::format("trial {}{} at {} req/s, {} of the budget left", trialNumber + 1,
                 targets.size() > 1 ? " " + t.label : "", rateText(trial->ratePerS),
@@ -357,6 +497,9 @@ int capacityCommand(const CapacityArgs& a)
                 settled ? "" : " (the target had not settled back to its rest latency before it)")
                  << std::flush;
             t.search.record(outcome);
+            if (store)
+                if (Status st = store->addCapacityTrial(searchId, capacityTrialRow(targetIndex, *trial, outcome)); !st)
+                    fatal = a.run.dbPath + ": the trial could not be stored: " + st.error();
         }
     }
     std::signal(SIGINT, SIG_DFL);
@@ -378,12 +521,24 @@ int capacityCommand(const CapacityArgs& a)
              << "\n";
     }
     text << std::flush;
+    if (store && searching) {
+        const ExperimentStatus status = !fatal.empty() ? ExperimentStatus::Failed
+            : g_interrupted                            ? ExperimentStatus::Stopped
+                                                       : ExperimentStatus::Completed;
+        if (Status st = store->finishExperiment(searchId, status, fatal); !st) printWarning(st.error());
+        text << fmt::format("Search {} in '{}': {}\n", searchId, a.run.dbPath,
+            status == ExperimentStatus::Completed
+                ? "complete"
+                : fmt::format("go on with: wrkbench-cli capacity --db {} --resume {}", a.run.dbPath, searchId))
+             << std::flush;
+    }
     if (!a.run.jsonPath.empty() && !writeOutput(a.run.jsonPath, jsonText(capacityDocument(results), 2) + "\n"))
         return EXIT_FAILED;
     if (!fatal.empty()) {
         printError(fatal);
         return EXIT_FAILED;
     }
+    if (g_interrupted) return EXIT_STOPPED;
     int rc = 0;
     for (const CapacityTarget& r : results) {
         if (r.result.limitedBy == CapacityLimit::Loader) rc = EXIT_LOADER_LIMITED;

@@ -4,6 +4,7 @@
 
 #include "runcommand.h"
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -19,6 +20,7 @@ struct CapacityArgs
     RunArgs run; ///< the trials' run flags (the URL is each target's; the rate and length the search's)
     std::vector<std::string> urls;
     std::map<std::string, std::string> search; ///< the search's options as typed, by key (capacityoptions.h)
+    int64_t resumeId = 0; ///< --resume: go on with the search stored under this id in --db
 };
 
 void addCapacityCommand(CLI::App& app, CapacityArgs& args);

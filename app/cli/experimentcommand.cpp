@@ -247,9 +247,8 @@ int experimentCommand(const ExperimentArgs& a)
             printError(record.error());
             return EXIT_FAILED;
         }
-        if (record->kind == ExperimentKind::Study) {
-            printError("experiment " + std::to_string(id)
-                + " is a study of stored runs: there is nothing to run or resume (experiment-report reports it)");
+        if (Status st = ExperimentRunner::checkRunnable(*record); !st) {
+            printError(st.error());
             return EXIT_FAILED;
         }
         auto parsed = parseExperimentPlan(record->planJson);
@@ -336,10 +335,15 @@ int experimentsCommand(const ExperimentsArgs& a)
     }
     std::vector<std::vector<std::string>> rows { { "id", "kind", "status", "created", "runs", "name" } };
     for (const ExperimentRecord& e : *experiments) {
-        auto results = loadExperimentResults(**store, e.id);
+        std::string runs = "?";
+        if (e.kind == ExperimentKind::Capacity) {
+            // A search has no planned total: its trials so far.
+            if (auto trials = (*store)->capacityTrials(e.id)) runs = std::to_string(trials->size());
+        } else if (auto results = loadExperimentResults(**store, e.id)) {
+            runs = std::to_string(results->runsDone) + "/" + std::to_string(results->runsTotal);
+        }
         rows.push_back({ std::to_string(e.id), experimentKindName(e.kind), experimentStatusName(e.status),
-            localTime(e.createdAtMs),
-            results ? std::to_string(results->runsDone) + "/" + std::to_string(results->runsTotal) : "?", e.name });
+            localTime(e.createdAtMs), runs, e.name });
     }
     std::cout << textTable(rows, { false, false, false, false, false, false }) << std::flush;
     return EXIT_OK;

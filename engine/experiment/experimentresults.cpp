@@ -214,6 +214,10 @@ Result<ExperimentResults> loadExperimentResults(SessionStore& store, int64_t exp
     if (!record) return Error { record.error() };
     Result<ExperimentResults> results = [&]() -> Result<ExperimentResults> {
         if (record->kind == ExperimentKind::Study) return loadStudyResults(store, *record);
+        if (record->kind == ExperimentKind::Capacity)
+            return Error { "experiment " + std::to_string(experimentId)
+                + " is a capacity search: 'wrkbench-cli capacity --db FILE --resume " + std::to_string(experimentId)
+                + "' shows it (and goes on with it if it did not end)" };
         auto plan = parseExperimentPlan(record->planJson);
         if (!plan) return Error { "the plan of experiment " + std::to_string(experimentId) + ": " + plan.error() };
         auto runs = store.experimentRuns(experimentId);

@@ -60,6 +60,23 @@ Result<int64_t> ExperimentRunner::create(SessionStore& store, ExperimentPlan pla
     return id;
 }
 
+Status ExperimentRunner::checkRunnable(const ExperimentRecord& record)
+{
+    const std::string which = "experiment " + std::to_string(record.id);
+    switch (record.kind) {
+    case ExperimentKind::Study:
+        return Error { which
+            + " is a study of stored runs: there is nothing to run or resume (experiment-report "
+              "reports it)" };
+    case ExperimentKind::Capacity:
+        return Error { which + " is a capacity search: 'wrkbench-cli capacity --db FILE --resume "
+            + std::to_string(record.id) + "' goes on with it" };
+    case ExperimentKind::Plan:
+        break;
+    }
+    return {};
+}
+
 Status ExperimentRunner::checkTargets(const ExperimentPlan& plan)
 {
     for (size_t t = 0; t < plan.targets.size(); ++t)
@@ -96,9 +113,7 @@ Result<ExperimentOutcome> ExperimentRunner::run(int64_t experimentId)
     SessionStore& store = **opened;
     auto record = store.experiment(experimentId);
     if (!record) return Error { record.error() };
-    if (record->kind == ExperimentKind::Study)
-        return Error { "experiment " + std::to_string(experimentId)
-            + " is a study of stored runs: there is nothing to run or resume (experiment-report reports it)" };
+    if (Status st = checkRunnable(*record); !st) return Error { st.error() };
     auto parsed = parseExperimentPlan(record->planJson);
     if (!parsed) return Error { "the plan of experiment " + std::to_string(experimentId) + ": " + parsed.error() };
     const ExperimentPlan& plan = *parsed;

@@ -86,6 +86,9 @@ public:
     /// first level: DNS, connect, TLS) before an experiment is created or
     /// resumed. The error names the target: "target 'NodePort': connection refused by ...".
     static Status checkTargets(const ExperimentPlan& plan);
+    /// Whether the runner can run or resume this experiment: a plan, not a study (nothing to
+    /// run) nor a capacity search (`capacity --resume` goes on with it). The error says which.
+    static Status checkRunnable(const ExperimentRecord& record);
 
     /// Runs against the session file at sessionPath (each run records through
     /// its own connection, as the CLI does).

@@ -11,11 +11,16 @@
 #include "pausemeter.h"
 #include "requirenginx.h"
 #include "serve/targetserver.h"
+#include "store/sessionstore.h"
 #include "testsupport.h"
 
+#include <chrono>
 #include <cmath>
+#include <csignal>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <regex>
+#include <thread>
 
 using namespace wb;
 
@@ -66,13 +71,15 @@ struct Search
 };
 
 /// Runs a search, and once more when its answer is not good(doc) and the machine paused it.
-template<class Good> Search runSearch(const std::vector<std::string>& args, const Good& good)
+/// (A resumed search is run once, with its own options: a second try would find it ended.)
+template<class Good> Search runSearch(const std::vector<std::string>& args, const Good& good, bool resumed = false)
 {
     const auto parsed = [](const test::ProcessResult& p) {
         return nlohmann::json::parse(p.out, nullptr, false); // discarded (not an exception) when not JSON
     };
-    auto [r, pauses] = test::untilUnpaused([&args] { return test::runCli(quickSearch(args), SEARCH_TIMEOUT_MS); },
-        [&](const test::ProcessResult& p) { return p.exitCode == 0 && good(parsed(p)); }, 2);
+    auto [r, pauses]
+        = test::untilUnpaused([&] { return test::runCli(resumed ? args : quickSearch(args), SEARCH_TIMEOUT_MS); },
+            [&](const test::ProcessResult& p) { return p.exitCode == 0 && good(parsed(p)); }, resumed ? 1 : 2);
     Search s { std::move(r), {}, pauses, false };
     s.doc = parsed(s.r);
     s.good = s.r.exitCode == 0 && good(s.doc);
@@ -223,6 +230,90 @@ TEST(CapacityCli, AStarvedLoaderIsNeverMistakenForTheTarget)
     EXPECT_TRUE(capacity["upper_rps"].is_null());
     EXPECT_NE(r.err.find("limited by the loader at "), std::string::npos) << r.err;
     EXPECT_EQ(r.err.find(": capacity "), std::string::npos) << r.err;
+}
+
+TEST(CapacityCli, CtrlCKeepsTheSearchAndResumeGoesOnFromIt)
+{
+    KnownCapacity target(2000);
+    ASSERT_TRUE(target.ok());
+    test::TempDir dir;
+    const std::string db = dir.file("lab.wrkbench"), log = dir.file("first.log");
+    test::ChildProcess child;
+    std::vector<std::string> argv { test::cliPath() };
+    for (const std::string& arg : quickSearch(
+             { "-t1", "-c20", "--slo", "non2xx<0.1%", "--from", "500", "--db", db, "--tag", "cap", target.url() }))
+        argv.push_back(arg);
+    ASSERT_TRUE(child.start(argv, log));
+    // Three trials made (and stored): Ctrl-C during the fourth or the settling before it.
+    const auto trialsStored = [&db]() -> size_t {
+        SessionOpenOptions o;
+        o.readOnly = true;
+        o.create = false; // the search creates it
+        auto store = SessionStore::open(db, o);
+        if (!store) return 0;
+        auto trials = (*store)->capacityTrials(1);
+        return trials ? trials->size() : 0;
+    };
+    for (int waited = 0; trialsStored() < 3 && waited < SEARCH_TIMEOUT_MS; waited += 50)
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    ASSERT_GE(trialsStored(), 3u) << test::readFile(log);
+    EXPECT_EQ(child.signalAndWait(SIGINT, 60'000), 130) << test::readFile(log);
+    const std::string first = test::readFile(log);
+    EXPECT_NE(first.find("go on with: wrkbench-cli capacity --db " + db + " --resume 1"), std::string::npos) << first;
+    size_t made = 0;
+    {
+        SessionOpenOptions o;
+        o.readOnly = true;
+        auto store = SessionStore::open(db, o);
+        ASSERT_TRUE(store.ok()) << store.error();
+        auto e = (*store)->experiment(1);
+        ASSERT_TRUE(e.ok()) << e.error();
+        EXPECT_EQ(e->kind, ExperimentKind::Capacity);
+        EXPECT_EQ(e->status, ExperimentStatus::Stopped);
+        made = (*store)->capacityTrials(1)->size();
+        // Every trial is a run linked to the search, in order; a trial cut short is kept as a run too.
+        auto runs = (*store)->experimentRuns(1);
+        ASSERT_TRUE(runs.ok());
+        EXPECT_GE(runs->size(), made);
+        for (size_t i = 0; i < made; ++i)
+            EXPECT_EQ((*store)->capacityTrials(1)->at(i).runId, runs->at(i).id);
+    }
+    const auto list = test::runCli({ "experiments", "--db", db });
+    EXPECT_TRUE(std::regex_search(list.out,
+        std::regex("\\n1\\s+capacity\\s+stopped\\s+\\S+ \\S+\\s+" + std::to_string(made) + "\\s+capacity http")))
+        << list.out;
+    EXPECT_NE(test::runCli({ "experiment", "--db", db, "--resume", "1" }).err.find("is a capacity search"),
+        std::string::npos);
+    EXPECT_EQ(test::runCli({ "capacity", "--db", db, "--resume", "1", "-c5" }).exitCode, 2) << "its own settings";
+
+    // Resumed: the trials go on from the next number, and the result lists every trial.
+    const Search s = runSearch(
+        { "capacity", "--db", db, "--resume", "1", "--json", "-" },
+        [](const nlohmann::json& j) { return capacityIsNear(j["capacity"], 2000); }, true);
+    EXPECT_NE(s.r.err.find("Going on with search 1 in '" + db + "' (" + std::to_string(made) + " trials made)"),
+        std::string::npos)
+        << s.r.err;
+    EXPECT_NE(s.r.err.find("\n  " + std::string(made + 1 < 10 ? "  " : " ") + std::to_string(made + 1) + " "),
+        std::string::npos)
+        << s.r.err;
+    ASSERT_FALSE(s.doc.is_discarded()) << s.r.out;
+    const auto& trials = s.doc["capacity"]["trials"];
+    SessionOpenOptions o;
+    o.readOnly = true;
+    auto store = SessionStore::open(db, o);
+    ASSERT_TRUE(store.ok());
+    EXPECT_EQ(trials.size(), (*store)->capacityTrials(1)->size());
+    EXPECT_GT(trials.size(), made);
+    if (pausedAway(s)) GTEST_SKIP() << s.pauses.text() << "\n" << s.r.err;
+    ASSERT_EQ(s.r.exitCode, 0) << s.r.err;
+    expectCapacityNear(s.doc["capacity"], 2000, "non2xx<0.1%");
+    EXPECT_EQ((*store)->experiment(1)->status, ExperimentStatus::Completed);
+    // An ended search resumed shows its result and runs nothing.
+    const auto shown = test::runCli({ "capacity", "--db", db, "--resume", "1" });
+    EXPECT_EQ(shown.exitCode, 0) << shown.err;
+    EXPECT_NE(shown.out.find("The ended search 1"), std::string::npos) << shown.out;
+    EXPECT_EQ(shown.out.find(" req/s for "), std::string::npos) << shown.out;
+    EXPECT_EQ((*store)->capacityTrials(1)->size(), trials.size());
 }
 
 TEST(CapacityCli, BadInputIsOneLine)

@@ -249,9 +249,19 @@ void ExperimentPage::refresh()
                 auto* item = new QTreeWidgetItem(m_list);
                 item->setData(IdColumn, Qt::DisplayRole, QVariant::fromValue<qint64>(e.id));
                 item->setText(NameColumn,
-                    QString::fromStdString(e.name) + (e.kind == ExperimentKind::Study ? tr(" (study)") : QString()));
+                    QString::fromStdString(e.name)
+                        + (e.kind == ExperimentKind::Study           ? tr(" (study)")
+                                : e.kind == ExperimentKind::Capacity ? tr(" (capacity search)")
+                                                                     : QString()));
                 if (e.kind == ExperimentKind::Study)
                     item->setToolTip(NameColumn, tr("A study of stored runs: nothing to run"));
+                if (e.kind == ExperimentKind::Capacity)
+                    item->setToolTip(NameColumn,
+                        tr("A capacity search: wrkbench-cli capacity --db FILE --resume %1 shows it and goes on with "
+                           "it")
+                            .arg(e.id));
+                // Only a plan is run from here: a study has nothing to run, a search goes on in the CLI.
+                item->setData(NameColumn, Qt::UserRole, e.kind == ExperimentKind::Plan);
                 item->setText(StatusColumn, QString::fromUtf8(experimentStatusName(e.status)));
                 item->setToolTip(StatusColumn, QString::fromStdString(e.error));
                 item->setText(CreatedColumn,
@@ -482,8 +492,9 @@ void ExperimentPage::updateButtons()
     m_empty->setVisible(empty);
     m_resultsArea->setVisible(!empty);
     m_runButton->setText(status == QLatin1String("planned") || status.isEmpty() ? tr("Run") : tr("Resume"));
-    m_runButton->setEnabled(
-        m_doc && id && !running && status != QLatin1String("completed") && status != QLatin1String("running"));
+    const bool runnable = item && item->data(NameColumn, Qt::UserRole).toBool();
+    m_runButton->setEnabled(m_doc && id && runnable && !running && status != QLatin1String("completed")
+        && status != QLatin1String("running"));
     m_stopButton->setEnabled(running);
     const bool hasRows = m_results->rowCount() > 0;
     m_csvButton->setEnabled(hasRows);
