@@ -98,6 +98,33 @@ private slots:
         QCOMPARE(page->selectedExperimentId(), *id);
     }
 
+    void aStoppedCapacitySearchIsListedAndLeftToTheCli()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("searches.wrkbench"));
+        MainWindow w;
+        QVERIFY(w.openSession(path, true));
+        ExperimentPage* page = experimentPage(w);
+        // As wrkbench-cli capacity --db does it, stopped by Ctrl-C: its own connection to the file.
+        auto other = SessionStore::open(path.toStdString());
+        QVERIFY(other);
+        auto id = (*other)->addExperiment(
+            "capacity http://127.0.0.1:9/", "{\"kind\": \"capacity\"}", {}, ExperimentKind::Capacity);
+        QVERIFY(id);
+        QVERIFY((*other)->beginExperiment(*id));
+        QVERIFY((*other)->finishExperiment(*id, ExperimentStatus::Stopped));
+        QTRY_COMPARE_WITH_TIMEOUT(
+            page->findChild<QTreeWidget*>(QStringLiteral("ExperimentList"))->topLevelItemCount(), 1, 15'000);
+        const QTreeWidgetItem* item = page->findChild<QTreeWidget*>(QStringLiteral("ExperimentList"))->topLevelItem(0);
+        QCOMPARE(item->text(1), QStringLiteral("capacity http://127.0.0.1:9/ (capacity search)"));
+        QCOMPARE(item->text(2), QStringLiteral("stopped"));
+        QVERIFY(item->toolTip(1).contains(QStringLiteral("--resume %1").arg(*id)));
+        // A stopped plan would offer Resume; a search goes on in the CLI, and the summary says how.
+        QVERIFY(!page->findChild<QPushButton*>(QStringLiteral("runButton"))->isEnabled());
+        QVERIFY(page->findChild<QLabel*>(QStringLiteral("ExperimentSummary"))
+                    ->text()
+                    .contains(QStringLiteral("is a capacity search")));
+    }
+
     void runPlanFromTheTab()
     {
         MainWindow w;

@@ -139,6 +139,7 @@ ExperimentPage::ExperimentPage(QWidget* parent)
     topLayout->addWidget(m_progressLabel);
 
     auto* exports = new QHBoxLayout;
+    m_summary->setObjectName(QStringLiteral("ExperimentSummary"));
     // The summary wraps beside the export buttons: its one line would hold the window wider.
     m_summary->setWordWrap(true);
     m_summary->setMinimumWidth(120);
