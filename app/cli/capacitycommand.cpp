@@ -3,6 +3,7 @@
 #include "capacity/capacityjson.h"
 #include "capacity/capacityoptions.h"
 #include "capacity/capacityrecord.h"
+#include "capacity/capacityreport.h"
 #include "capacity/capacitysearch.h"
 #include "capacity/trialjudge.h"
 #include "cliparse.h"
@@ -69,11 +70,7 @@ struct SearchTarget
     ProbeOptions probe;
     double restLatencyUs = 0;
     CapacitySearch search { CapacityOptions {} };
-    struct Seen
-    {
-        double p50Us = 0, p99Us = 0, errorsPct = 0, non2xxPct = 0;
-    };
-    std::vector<Seen> seen; ///< by trial, beside the search's records
+    std::vector<CapacityTrialFigures> seen; ///< by trial, beside the search's records
 };
 
 std::string labelOf(size_t i)
@@ -108,92 +105,6 @@ bool settle(const SearchTarget& t)
     return false;
 }
 
-std::string verdictsText(const std::vector<SloVerdict>& verdicts)
-{
-    std::string out;
-    for (const SloVerdict& v : verdicts)
-        out += fmt::format("{}{} {}{}", out.empty() ? "" : ", ", v.expr, formatSloValue(v), v.ok ? "" : " FAILED");
-    return out;
-}
-
-std::string durationShort(uint64_t us)
-{
-    return durationText(us);
-}
-
-/// The summary of one target's search, in words that claim no more than it measured.
-std::string summaryOf(const SearchTarget& t, const CapacityResult& r, const CapacityOptions& o)
-{
-    std::string out = fmt::format("{} {}: ", t.label, t.url);
-    const auto rate = [](double perS) { return rateText(perS) + " req/s"; };
-    switch (r.limitedBy) {
-    case CapacityLimit::Loader:
-        out += fmt::format("limited by the loader at {}: {}. No capacity is claimed; the target carried at least {}. "
-                           "Give the loader more threads (-t), connections (-c) or CPU",
-            rate(r.loaderLimitPerS), r.loaderReason, r.lowerPerS > 0 ? rate(r.lowerPerS) : "nothing that was tried");
-        break;
-    case CapacityLimit::Range:
-        if (r.stop == CapacityStop::FailsAtMin)
-            out += fmt::format("fails its SLOs even at {} (--min){}", rate(r.upperPerS),
-                r.firstFailedSlo.empty() ? "" : ": " + r.firstFailedSlo);
-        else if (r.stop == CapacityStop::AtMost)
-            out += fmt::format("at least {}: it passed at --to", rate(r.lowerPerS));
-        else
-            out += fmt::format("at least {}; nothing tried failed before the search stopped", rate(r.lowerPerS));
-        break;
-    case CapacityLimit::Target: {
-        const double width = r.lowerPerS > 0 ? (r.upperPerS / r.lowerPerS - 1) * 100 : 0;
-        if (r.lowerPerS <= 0) {
-            out += fmt::format("below {} (nothing passed before the search stopped)", rate(r.upperPerS));
-            break;
-        }
-        out += fmt::format("capacity {} (passes {}, fails {}: {:.1f}% apart{})", rate(r.ratePerS), rate(r.lowerPerS),
-            rate(r.upperPerS), width,
-            r.stop == CapacityStop::Precision     ? fmt::format(", within {:g}%", o.precision * 100)
-                : r.stop == CapacityStop::Budget  ? fmt::format(": the budget ran out before {:g}%", o.precision * 100)
-                : r.stop == CapacityStop::Stopped ? ": stopped before the precision"
-                                                  : "");
-        if (!r.firstFailedSlo.empty()) out += fmt::format("; above it {} failed first", r.firstFailedSlo);
-        if (!r.lowerFinal) out += "; the lower end passed only a short trial";
-        break;
-    }
-    }
-    out += "\n";
-    // What changed between the last passing and the first failing trial.
-    const auto lastAt = [&](double atPerS, bool passed) -> const SearchTarget::Seen* {
-        const SearchTarget::Seen* found = nullptr;
-        for (size_t i = 0; i < r.trials.size() && i < t.seen.size(); ++i)
-            if (r.trials[i].trial.ratePerS == atPerS && r.trials[i].outcome.passed == passed) found = &t.seen[i];
-        return found;
-    };
-    if (r.lowerPerS > 0 && r.upperPerS > 0 && r.limitedBy == CapacityLimit::Target) {
-        const SearchTarget::Seen* below = lastAt(r.lowerPerS, true);
-        const SearchTarget::Seen* above = lastAt(r.upperPerS, false);
-        if (below && above)
-            out += fmt::format("  from {} to {}: p50 {} -> {}, p99 {} -> {}, errors {:.2f}% -> {:.2f}%, non-2xx "
-                               "{:.2f}% -> {:.2f}%\n",
-                rate(r.lowerPerS), rate(r.upperPerS), formatTimeUs(below->p50Us), formatTimeUs(above->p50Us),
-                formatTimeUs(below->p99Us), formatTimeUs(above->p99Us), below->errorsPct, above->errorsPct,
-                below->non2xxPct, above->non2xxPct);
-    }
-    if (r.limitedBy != CapacityLimit::Loader && r.loaderLimitPerS > 0)
-        out += fmt::format("  Note: the loader could not make {} ({}); no trial from there up counted\n",
-            rate(r.loaderLimitPerS), r.loaderReason);
-    if (r.nonMonotone)
-        out += fmt::format("  Warning: not monotone: {} passed above {}, which failed, both tried again; the "
-                           "capacity is the bracket below {}\n",
-            rate(r.nonMonotonePassPerS), rate(r.nonMonotoneFailPerS), rate(r.nonMonotoneFailPerS));
-    if (r.shortTrialsMisled)
-        out += "  Note: short trials passed a rate that failed at full length (the target degrades within a trial); "
-               "the search went on with --final trials only\n";
-    unsigned shortTrials = 0, finalTrials = 0;
-    for (const CapacityTrialRecord& tr : r.trials)
-        (tr.trial.final ? finalTrials : shortTrials) += 1;
-    out += fmt::format("  {} trials ({} of {}, {} of {}) in {:.1f}s\n", r.trials.size(), shortTrials,
-        durationShort(o.trialUs), finalTrials, durationShort(o.finalUs), r.elapsedS);
-    return out;
-}
-
 } // namespace
 
 void addCapacityCommand(CLI::App& app, CapacityArgs& a)
@@ -221,6 +132,12 @@ void addCapacityCommand(CLI::App& app, CapacityArgs& a)
     c->add_flag("-k,--insecure", r.insecure, "Do not verify the server certificate");
     c->add_option("--cacert", r.caFile, "Trust the CA certificates in this PEM file");
     c->add_option("--json", r.jsonPath, "Write the result as JSON to FILE ('-' for stdout)");
+    c->add_option(
+        "--markdown", a.markdownPath, "Write the result and every trial as Markdown to FILE ('-' for stdout)");
+    c->add_option("--csv", a.csvPath, "Write every trial as CSV to FILE ('-' for stdout)");
+    c->add_option("--html", a.htmlPath,
+        "Write one self-contained HTML report (the result, p99 against the offered rate as an SVG chart, every "
+        "trial) to FILE ('-' for stdout)");
     c->add_flag("--quiet,-q", r.quiet,
         "No progress line: on a terminal, stderr otherwise shows the trial under way (its number, target and rate, "
         "the budget left) and its last interval's figures");
@@ -317,7 +234,7 @@ std::optional<int> storedTargets(const CapacityArgs& a, SessionStore& store, Cap
     };
     if (!a.urls.empty() || !a.search.empty() || !a.run.settings.empty())
         return refuse("--resume goes on with the search's own targets, options and settings: give only --db (and "
-                      "--json, --quiet)");
+                      "--json, --markdown, --csv, --html, --quiet)");
     const std::string which = fmt::format("search {} in '{}'", a.resumeId, a.run.dbPath);
     auto record = store.experiment(a.resumeId);
     if (!record) return refuse(record.error());
@@ -343,7 +260,7 @@ std::optional<int> storedTargets(const CapacityArgs& a, SessionStore& store, Cap
         targets.push_back(std::move(t));
     }
     for (const CapacityTrialRow& row : *trials) {
-        SearchTarget::Seen seen;
+        CapacityTrialFigures seen { NAN, NAN, NAN, NAN };
         if (auto run = store.runRecord(row.runId); run && run->hasTotals) {
             const RunTotals& totals = run->totals;
             const double requests
@@ -408,7 +325,9 @@ int capacityCommand(const CapacityArgs& a)
             searchId = *id;
         }
     }
-    std::ostream& text = a.run.jsonPath == "-" ? std::cerr : std::cout;
+    // A report on stdout keeps it to itself: the text goes to stderr.
+    const bool reportOnStdout = a.run.jsonPath == "-" || a.markdownPath == "-" || a.csvPath == "-" || a.htmlPath == "-";
+    std::ostream& text = reportOnStdout ? std::cerr : std::cout;
     // Whether any search has a trial to make (next() hands out the same trial until it is recorded):
     // a stored search that ended only says its result.
     const bool searching
@@ -493,7 +412,7 @@ int capacityCommand(const CapacityArgs& a)
                 outcome.loaderLimited ? "LOADER"
                     : outcome.passed  ? "passed"
                                       : "FAILED",
-                verdictsText(outcome.slo), outcome.loaderLimited ? "; " + outcome.loaderReason : "",
+                capacityVerdictsText(outcome.slo), outcome.loaderLimited ? "; " + outcome.loaderReason : "",
                 settled ? "" : " (the target had not settled back to its rest latency before it)")
                  << std::flush;
             t.search.record(outcome);
@@ -508,19 +427,21 @@ int capacityCommand(const CapacityArgs& a)
     if (g_interrupted) printWarning("stopped: the brackets below are what was measured");
 
     std::vector<CapacityTarget> results;
+    CapacityReport report;
+    report.slos = targets[0].config.slos;
+    report.threads = targets[0].config.threads;
+    report.connections = targets[0].config.connections;
+    report.options = options;
     text << "\n";
     for (const SearchTarget& t : targets) {
         results.push_back({ t.url, t.search.result() });
-        text << summaryOf(t, results.back().result, options);
+        report.targets.push_back({ t.label, t.url, t.restLatencyUs, results.back().result, t.seen });
+        text << capacitySummaryText(report.targets.back(), options);
     }
-    for (size_t i = 1; i < results.size(); ++i) {
-        const auto ratio = capacityRatio(results[0].result, results[i].result);
-        text << (ratio ? describeRatio(*ratio, targets[0].label, targets[i].label)
-                       : fmt::format("{} and {} cannot be compared: one of them has no rate that passed",
-                           targets[i].label, targets[0].label))
-             << "\n";
-    }
-    text << std::flush;
+    text << capacityComparisonText(report) << std::flush;
+    for (const auto& [path, content] : { std::pair { a.markdownPath, &capacityMarkdown },
+             std::pair { a.csvPath, &capacityCsv }, std::pair { a.htmlPath, &capacityHtml } })
+        if (!path.empty() && !writeOutput(path, content(report))) return EXIT_FAILED;
     if (store && searching) {
         const ExperimentStatus status = !fatal.empty() ? ExperimentStatus::Failed
             : g_interrupted                            ? ExperimentStatus::Stopped

@@ -21,6 +21,9 @@ struct CapacityArgs
     std::vector<std::string> urls;
     std::map<std::string, std::string> search; ///< the search's options as typed, by key (capacityoptions.h)
     int64_t resumeId = 0; ///< --resume: go on with the search stored under this id in --db
+    std::string markdownPath; ///< --markdown, --csv, --html: the reports ('-': stdout)
+    std::string csvPath;
+    std::string htmlPath;
 };
 
 void addCapacityCommand(CLI::App& app, CapacityArgs& args);

@@ -226,12 +226,13 @@ std::string svgLineChart(const SvgLineChart& chart, int width, int height)
             const std::string xText = categorical && p.x >= 0 && p.x < static_cast<double>(chart.categories.size())
                 ? chart.categories[static_cast<size_t>(p.x)]
                 : tickLabel(p.x);
-            marks += "<circle cx=\"" + x + "\" cy=\"" + y + "\" r=\"3.5\" fill=\"" + color + "\"><title>"
+            marks += "<circle cx=\"" + x + "\" cy=\"" + y + "\" r=\"3.5\" "
+                + (s.hollow ? "fill=\"white\" stroke-width=\"1.5\" stroke=\"" : "fill=\"") + color + "\"><title>"
                 + xmlEscape(s.name + (p.label.empty() ? "" : ", " + p.label) + ": " + xText + ", " + tickLabel(p.y))
                 + "</title></circle>\n";
         }
         out += "<g class=\"series\" data-name=\"" + xmlEscape(s.name) + "\">\n";
-        if (!points.empty())
+        if (s.line && !points.empty())
             out += "<polyline fill=\"none\" stroke=\"" + color + "\" stroke-width=\"2\""
                 + (s.dashed ? " stroke-dasharray=\"6,4\"" : "") + " points=\"" + points + "\"/>\n";
         out += marks + "</g>\n";

@@ -28,6 +28,8 @@ struct SvgLineSeries
     std::string color = "#1f77b4"; ///< any CSS colour
     bool dashed = false;
     std::vector<SvgPoint> points; ///< drawn in this order; non-finite values are skipped
+    bool line = true; ///< false: the points' marks alone (a scatter)
+    bool hollow = false; ///< marks as rings rather than dots (failures beside passes)
 };
 
 struct SvgLineChart

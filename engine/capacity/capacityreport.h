@@ -1,0 +1,57 @@
+#pragma once
+// A capacity search's result in words, tables and a chart: the text the CLI prints, and the
+// Markdown, CSV and HTML reports (`capacity --markdown/--csv/--html`), from one description of the
+// search. Every sentence claims no more than the brackets measured (no capacity on a loader that
+// could not make the rate); the chart plots each trial's p99 against the rate it offered, passes
+// filled and failures hollow, with the latency SLO as a line.
+
+#include "capacity/capacityoptions.h"
+#include "capacity/capacitysearch.h"
+#include "run/slo.h"
+
+#include <string>
+#include <vector>
+
+namespace wb {
+
+/// What one trial showed beside its verdict (NaN: not known, such as a trial whose run is gone).
+struct CapacityTrialFigures
+{
+    double p50Us = 0;
+    double p99Us = 0;
+    double errorsPct = 0;
+    double non2xxPct = 0;
+};
+
+struct CapacityReportTarget
+{
+    std::string label; ///< "A", "B"...
+    std::string url;
+    double restLatencyUs = 0;
+    CapacityResult result;
+    std::vector<CapacityTrialFigures> figures; ///< by trial, as result.trials
+};
+
+struct CapacityReport
+{
+    std::vector<Slo> slos;
+    unsigned threads = 0;
+    unsigned connections = 0;
+    CapacityOptions options;
+    std::vector<CapacityReportTarget> targets;
+};
+
+/// "p99<20ms 9.6ms, non2xx<0.1% 0.00% FAILED": a trial's verdicts.
+std::string capacityVerdictsText(const std::vector<SloVerdict>& verdicts);
+/// One target's result and what changed at its bracket, a few lines ending in '\n'.
+std::string capacitySummaryText(const CapacityReportTarget& target, const CapacityOptions& options);
+/// Each target after the first against the first, one line each ('\n'-ended; "" for one target).
+std::string capacityComparisonText(const CapacityReport& report);
+
+std::string capacityMarkdown(const CapacityReport& report);
+/// Every trial of every target, one row each, with a header row.
+std::string capacityCsv(const CapacityReport& report);
+/// One self-contained page: the results, the chart (inline SVG) and the trials.
+std::string capacityHtml(const CapacityReport& report);
+
+} // namespace wb

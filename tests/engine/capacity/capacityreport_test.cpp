@@ -1,0 +1,120 @@
+// A capacity search's reports, from a search run against simulated targets: the Markdown and CSV
+// list every trial of every target with its verdict, the HTML's chart has a mark per trial (rings
+// for failures) and the latency SLO's line, the words claim no capacity for a loader-limited
+// search, and text from the session (a URL) cannot break out of a table cell, a fence or the page.
+#include "capacity/capacityreport.h"
+
+#include <gtest/gtest.h>
+
+namespace wb {
+namespace {
+
+CapacityResult searchTo(double capacity, double loaderLimit = 0)
+{
+    CapacityOptions o;
+    o.fromPerS = 100;
+    o.trialUs = 1'000'000;
+    o.finalUs = 2'000'000;
+    o.repeat = 2;
+    CapacitySearch s(o);
+    while (auto trial = s.next()) {
+        TrialOutcome out;
+        out.loaderLimited = loaderLimit > 0 && trial->ratePerS >= loaderLimit;
+        if (out.loaderLimited) out.loaderReason = "the loader was saturated";
+        out.passed = !out.loaderLimited && trial->ratePerS <= capacity;
+        if (!out.passed) out.failedSlo = "p99<50ms";
+        out.slo = { { "p99<50ms", out.passed ? 10.0 : 90.0, "ms", out.passed } };
+        out.runId = 7;
+        out.elapsedS = 1;
+        s.record(out);
+    }
+    return s.result();
+}
+
+CapacityReport reportOf(std::vector<CapacityResult> results, const std::string& secondUrl)
+{
+    CapacityReport r;
+    r.slos = { *parseSlo("p99<50ms") };
+    r.threads = 2;
+    r.connections = 50;
+    r.options.repeat = 2;
+    for (size_t i = 0; i < results.size(); ++i) {
+        CapacityReportTarget t;
+        t.label = std::string(1, static_cast<char>('A' + i));
+        t.url = i == 0 ? "http://a.example/" : secondUrl;
+        t.result = std::move(results[i]);
+        for (const CapacityTrialRecord& tr : t.result.trials)
+            t.figures.push_back({ 1000, tr.outcome.passed ? 10'000.0 : 90'000.0, 0, 0 });
+        r.targets.push_back(std::move(t));
+    }
+    return r;
+}
+
+size_t count(const std::string& text, const std::string& what)
+{
+    size_t n = 0;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
+        ++n;
+    return n;
+}
+
+TEST(CapacityReport, EveryTrialIsInEveryReport)
+{
+    const CapacityReport r = reportOf({ searchTo(1234), searchTo(800) }, "http://b.example/");
+    const size_t trialsA = r.targets[0].result.trials.size(), trialsB = r.targets[1].result.trials.size();
+    ASSERT_GT(trialsA, 5u);
+
+    const std::string csv = capacityCsv(r);
+    EXPECT_EQ(count(csv, "\n"), 1 + trialsA + trialsB);
+    EXPECT_EQ(count(csv, "\nA,http://a.example/,"), trialsA);
+    EXPECT_EQ(count(csv, "\nB,http://b.example/,"), trialsB);
+    EXPECT_NE(csv.find(",passed,,1.000,10.000,0.00,0.00,,7\n"), std::string::npos) << csv;
+    EXPECT_NE(csv.find(",failed,,1.000,90.000,0.00,0.00,p99<50ms,7\n"), std::string::npos) << csv;
+
+    const std::string md = capacityMarkdown(r);
+    EXPECT_TRUE(md.starts_with("# Capacity under p99<50ms\n")) << md;
+    EXPECT_EQ(count(md, "\n| A | "), trialsA);
+    EXPECT_EQ(count(md, "\n| B | "), trialsB);
+    EXPECT_NE(md.find("A http://a.example/: capacity "), std::string::npos) << md;
+    EXPECT_NE(md.find("B carries "), std::string::npos) << md;
+
+    const std::string html = capacityHtml(r);
+    size_t failures = 0;
+    for (const CapacityReportTarget& t : r.targets)
+        for (const CapacityTrialRecord& tr : t.result.trials)
+            failures += tr.outcome.passed ? 0 : 1;
+    // A mark per trial (a ring per failure) and the SLO line's two ends.
+    EXPECT_EQ(count(html, "<circle "), trialsA + trialsB + 2);
+    EXPECT_EQ(count(html, "fill=\"white\""), failures);
+    EXPECT_NE(html.find("data-name=\"SLO p99&lt;50ms\""), std::string::npos);
+    EXPECT_NE(html.find("stroke-dasharray"), std::string::npos);
+    EXPECT_EQ(count(html, "<tr><td>"), trialsA + trialsB);
+}
+
+TEST(CapacityReport, ALoaderLimitedSearchClaimsNoCapacity)
+{
+    const CapacityReport r = reportOf({ searchTo(1e9, 3000) }, "");
+    const std::string text = capacitySummaryText(r.targets[0], r.options);
+    EXPECT_NE(text.find("limited by the loader at 3200 req/s"), std::string::npos) << text;
+    EXPECT_EQ(text.find(": capacity "), std::string::npos) << text;
+    EXPECT_NE(text.find("No capacity is claimed; the target carried at least 1600 req/s"), std::string::npos) << text;
+    EXPECT_NE(capacityCsv(r).find(",loader,the loader was saturated,"), std::string::npos);
+    EXPECT_NE(capacityHtml(r).find("loader: the loader was saturated"), std::string::npos);
+}
+
+TEST(CapacityReport, TextFromTheSessionStaysInItsPlace)
+{
+    const std::string hostile = "http://b/|x\n```\n<script>alert(1)</script>\xff";
+    const CapacityReport r = reportOf({ searchTo(1234), searchTo(800) }, hostile);
+    const std::string md = capacityMarkdown(r);
+    EXPECT_EQ(count(md, "```"), 2u) << md; // the block's own fences only
+    EXPECT_EQ(md.find('\xff'), std::string::npos);
+    const std::string html = capacityHtml(r);
+    EXPECT_EQ(html.find("<script>"), std::string::npos);
+    EXPECT_NE(html.find("&lt;script&gt;"), std::string::npos);
+    const std::string csv = capacityCsv(r);
+    EXPECT_NE(csv.find("\"http://b/|x\n```\n<script>alert(1)</script>\xef\xbf\xbd\""), std::string::npos) << csv;
+}
+
+} // namespace
+} // namespace wb
