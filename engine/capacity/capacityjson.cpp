@@ -1,5 +1,7 @@
 #include "capacity/capacityjson.h"
 
+#include "wire/configcodec.h"
+
 #include <cmath>
 
 namespace wb {
@@ -29,14 +31,10 @@ Json capacityToJson(const CapacityResult& r)
     const bool claimed = r.limitedBy != CapacityLimit::Loader && r.ratePerS > 0;
     Json trials = Json::array();
     for (const CapacityTrialRecord& t : r.trials) {
-        Json slo = Json::array();
-        for (const SloVerdict& v : t.outcome.slo)
-            slo.push_back(Json { { "expr", v.expr }, { "value", std::isnan(v.value) ? Json() : Json(v.value) },
-                { "unit", v.unit }, { "ok", v.ok } });
         trials.push_back(
             Json { { "rate", t.trial.ratePerS }, { "duration_s", static_cast<double>(t.trial.durationUs) / 1e6 },
                 { "passed", t.outcome.passed }, { "run_id", t.outcome.runId > 0 ? Json(t.outcome.runId) : Json() },
-                { "slo", std::move(slo) }, { "loader_limited", t.outcome.loaderLimited },
+                { "slo", sloVerdictsJson(t.outcome.slo) }, { "loader_limited", t.outcome.loaderLimited },
                 { "loader_reason", t.outcome.loaderLimited ? Json(t.outcome.loaderReason) : Json() } });
     }
     return Json { { "rate_per_s", claimed ? Json(r.ratePerS) : Json() }, { "lower_rps", rateOrNull(r.lowerPerS) },

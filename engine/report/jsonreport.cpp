@@ -3,6 +3,7 @@
 #include "report/backendreport.h"
 #include "report/generatorlag.h"
 #include "report/loadersaturation.h"
+#include "wire/configcodec.h"
 #include "wire/intervalcodec.h"
 #include "wire/runendcodec.h"
 
@@ -201,11 +202,7 @@ Json reportJson(const RunResult& result)
         doc["entries"] = std::move(entries);
     }
     if (!result.config.slos.empty()) {
-        Json slo = Json::array();
-        for (const SloVerdict& v : result.slo)
-            slo.push_back(Json { { "expr", v.expr }, { "value", std::isnan(v.value) ? Json() : Json(v.value) },
-                { "unit", v.unit }, { "ok", v.ok } });
-        doc["slo"] = std::move(slo);
+        doc["slo"] = sloVerdictsJson(result.slo);
         doc["slo_ok"] = allSlosMet(result.slo);
         if (!result.sloAbortedBy.empty()) doc["slo_aborted_by"] = result.sloAbortedBy;
     }

@@ -262,13 +262,18 @@ Result<std::vector<Header>> headersFromJson(const std::string& text)
     }
 }
 
-std::string sloVerdictsToJson(const std::vector<SloVerdict>& verdicts)
+WireJson sloVerdictsJson(const std::vector<SloVerdict>& verdicts)
 {
     Json out = Json::array();
     for (const SloVerdict& v : verdicts)
         out.push_back(Json { { "expr", v.expr }, { "value", std::isnan(v.value) ? Json() : Json(v.value) },
             { "unit", v.unit }, { "ok", v.ok } });
-    return dump(out);
+    return out;
+}
+
+std::string sloVerdictsToJson(const std::vector<SloVerdict>& verdicts)
+{
+    return dump(sloVerdictsJson(verdicts));
 }
 
 std::vector<SloVerdict> sloVerdictsFromJson(const std::string& text)

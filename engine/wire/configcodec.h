@@ -14,6 +14,7 @@
 
 #include "common/result.h"
 #include "run/runconfig.h"
+#include "wire/wirejson.h"
 
 #include <string>
 #include <vector>
@@ -36,7 +37,9 @@ Result<RunConfig> loadProfileFromJson(const std::string& json);
 std::string headersToJson(const std::vector<Header>& headers);
 Result<std::vector<Header>> headersFromJson(const std::string& json);
 
-/// A run's SLO verdicts as stored (runs.slo): [{"expr", "value" (null when unknown), "unit", "ok"}].
+/// A run's SLO verdicts as stored (runs.slo) and reported (run --json, capacity --json):
+/// [{"expr", "value" (null when unknown), "unit", "ok"}].
+WireJson sloVerdictsJson(const std::vector<SloVerdict>& verdicts);
 std::string sloVerdictsToJson(const std::vector<SloVerdict>& verdicts);
 /// The inverse; an unreadable text is no verdicts (never an exception).
 std::vector<SloVerdict> sloVerdictsFromJson(const std::string& json);
