@@ -11,6 +11,7 @@
 #include "common/jsontext.h"
 #include "exitcode.h"
 #include "experiment/experimentplan.h"
+#include "metrics/scraperecord.h"
 #include "parse/quantity.h"
 #include "probe/probe.h"
 #include "progressline.h"
@@ -132,6 +133,7 @@ void addCapacityCommand(CLI::App& app, CapacityArgs& a)
     c->add_flag("-k,--insecure", r.insecure, "Do not verify the server certificate");
     c->add_option("--cacert", r.caFile, "Trust the CA certificates in this PEM file");
     c->add_option("--json", r.jsonPath, "Write the result as JSON to FILE ('-' for stdout)");
+    addScrapeOptions(*c, a.scrape, a.scrapeMetric);
     c->add_option(
         "--markdown", a.markdownPath, "Write the result and every trial as Markdown to FILE ('-' for stdout)");
     c->add_option("--csv", a.csvPath, "Write every trial as CSV to FILE ('-' for stdout)");
@@ -166,7 +168,8 @@ std::optional<int> probeFor(SearchTarget& t)
 }
 
 /// A new search's targets, each probed at rest; the error is printed, with the exit code.
-std::optional<int> freshTargets(const CapacityArgs& a, CapacityOptions& options, std::vector<SearchTarget>& targets)
+std::optional<int> freshTargets(
+    const CapacityArgs& a, CapacityOptions& options, std::vector<SearchTarget>& targets, ScrapeSpec& scrape)
 {
     for (const auto& [key, text] : a.search) {
         for (const CapacityOption& o : capacityOptions())
@@ -184,6 +187,12 @@ std::optional<int> freshTargets(const CapacityArgs& a, CapacityOptions& options,
         printError("give the target URLs (or --resume ID with --db to go on with a stored search)");
         return EXIT_USAGE;
     }
+    auto spec = scrapeSpecOf(a.scrape, a.scrapeMetric);
+    if (!spec) {
+        printError(spec.error());
+        return EXIT_USAGE;
+    }
+    scrape = std::move(*spec);
     if (!a.run.settings.count("slo")) {
         printError("give at least one --slo (e.g. --slo 'p99<50ms' --slo 'errors<0.1%'): the capacity is the most "
                    "load that keeps them");
@@ -226,13 +235,13 @@ std::optional<int> freshTargets(const CapacityArgs& a, CapacityOptions& options,
 /// A stored search's targets, their searches replayed to where it stopped, and what each trial
 /// showed (from its stored run); the error is printed, with the exit code.
 std::optional<int> storedTargets(const CapacityArgs& a, SessionStore& store, CapacityOptions& options,
-    std::vector<SearchTarget>& targets, unsigned& trialsMade)
+    std::vector<SearchTarget>& targets, ScrapeSpec& scrape, unsigned& trialsMade)
 {
     const auto refuse = [](const std::string& message) -> std::optional<int> {
         printError(message);
         return EXIT_USAGE;
     };
-    if (!a.urls.empty() || !a.search.empty() || !a.run.settings.empty())
+    if (!a.urls.empty() || !a.search.empty() || !a.run.settings.empty() || !a.scrape.empty())
         return refuse("--resume goes on with the search's own targets, options and settings: give only --db (and "
                       "--json, --markdown, --csv, --html, --quiet)");
     const std::string which = fmt::format("search {} in '{}'", a.resumeId, a.run.dbPath);
@@ -247,6 +256,7 @@ std::optional<int> storedTargets(const CapacityArgs& a, SessionStore& store, Cap
     auto trials = store.capacityTrials(a.resumeId);
     if (!trials) return refuse(which + ": " + trials.error());
     options = definition->options;
+    scrape = definition->scrape;
     std::vector<CapacitySearch> searches = definition->searches();
     if (Status st = replayCapacityTrials(searches, *trials); !st) return refuse(which + ": " + st.error());
     for (size_t i = 0; i < definition->targets.size(); ++i) {
@@ -260,14 +270,17 @@ std::optional<int> storedTargets(const CapacityArgs& a, SessionStore& store, Cap
         targets.push_back(std::move(t));
     }
     for (const CapacityTrialRow& row : *trials) {
-        CapacityTrialFigures seen { NAN, NAN, NAN, NAN };
+        CapacityTrialFigures seen { NAN, NAN, NAN, NAN, {} };
         if (auto run = store.runRecord(row.runId); run && run->hasTotals) {
             const RunTotals& totals = run->totals;
             const double requests
                 = static_cast<double>(std::max<uint64_t>(1, totals.requests + totals.errors.transportErrors()));
             seen = { totals.latency.p50Us, totals.latency.p99Us,
                 100.0 * static_cast<double>(totals.errors.transportErrors()) / requests,
-                100.0 * static_cast<double>(totals.non2xx) / requests };
+                100.0 * static_cast<double>(totals.non2xx) / requests, {} };
+            if (auto scraped = store.scrapeOf(row.runId))
+                seen.metrics = capacityTrialMetrics(
+                    *scraped, run->startedAtMs + static_cast<int64_t>(run->config.warmupUs / 1000));
         }
         targets[static_cast<size_t>(row.target)].seen.push_back(seen);
     }
@@ -278,10 +291,12 @@ std::optional<int> storedTargets(const CapacityArgs& a, SessionStore& store, Cap
 }
 
 /// The definition a new search is stored with.
-CapacityDefinition definitionOf(const CapacityOptions& options, const std::vector<SearchTarget>& targets)
+CapacityDefinition definitionOf(
+    const CapacityOptions& options, const std::vector<SearchTarget>& targets, const ScrapeSpec& scrape)
 {
     CapacityDefinition d;
     d.options = options;
+    d.scrape = scrape;
     for (const SearchTarget& t : targets)
         d.targets.push_back({ t.label, t.url, t.config, t.restLatencyUs, t.search.options().fromPerS });
     return d;
@@ -294,6 +309,7 @@ int capacityCommand(const CapacityArgs& a)
     CapacityOptions options;
     std::vector<SearchTarget> targets;
     unsigned trialNumber = 0;
+    ScrapeSpec scrape;
     std::unique_ptr<SessionStore> store;
     int64_t searchId = a.resumeId;
     if (a.resumeId > 0) {
@@ -303,9 +319,9 @@ int capacityCommand(const CapacityArgs& a)
             return EXIT_FAILED;
         }
         store = std::move(*opened);
-        if (auto rc = storedTargets(a, *store, options, targets, trialNumber)) return *rc;
+        if (auto rc = storedTargets(a, *store, options, targets, scrape, trialNumber)) return *rc;
     } else {
-        if (auto rc = freshTargets(a, options, targets)) return *rc;
+        if (auto rc = freshTargets(a, options, targets, scrape)) return *rc;
         if (!a.run.dbPath.empty()) {
             auto opened = SessionStore::open(a.run.dbPath);
             if (!opened) {
@@ -317,7 +333,7 @@ int capacityCommand(const CapacityArgs& a)
             for (const SearchTarget& t : targets)
                 name += (t.label == "A" ? " " : " vs ") + t.url;
             auto id = store->addExperiment(
-                name, capacityDefinitionToJson(definitionOf(options, targets)), {}, ExperimentKind::Capacity);
+                name, capacityDefinitionToJson(definitionOf(options, targets, scrape)), {}, ExperimentKind::Capacity);
             if (!id) {
                 printError(a.run.dbPath + ": " + id.error());
                 return EXIT_FAILED;
@@ -378,6 +394,7 @@ int capacityCommand(const CapacityArgs& a)
             ro.tags = a.run.tags;
             ro.cancelBeforeLoad = false;
             ro.onWarning = printWarning;
+            ro.scrape = scrape;
             const int targetIndex = static_cast<int>(&t - targets.data());
             if (store) ro.experiment = { searchId, targetIndex, static_cast<int>(trialNumber) };
             RecordedRun run(cfg, ro);
@@ -405,7 +422,8 @@ int capacityCommand(const CapacityArgs& a)
             t.seen.push_back({ static_cast<double>(result.latency.valueAtPercentileUs(50)),
                 static_cast<double>(result.latency.valueAtPercentileUs(99)),
                 100.0 * static_cast<double>(result.errors.transportErrors()) / requests,
-                100.0 * static_cast<double>(result.status.non2xx()) / requests });
+                100.0 * static_cast<double>(result.status.non2xx()) / requests,
+                capacityTrialMetrics(out.scrape, result.measureStartUnixMs) });
             ++trialNumber;
             text << fmt::format("  {:>3} {}{:>10} req/s for {:<5} {:<7} {}{}{}\n", trialNumber,
                 targets.size() > 1 ? t.label + " " : "", rateText(trial->ratePerS), durationText(trial->durationUs),

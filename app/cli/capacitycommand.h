@@ -24,6 +24,8 @@ struct CapacityArgs
     std::string markdownPath; ///< --markdown, --csv, --html: the reports ('-': stdout)
     std::string csvPath;
     std::string htmlPath;
+    std::vector<std::string> scrape; ///< --scrape: the target metrics every trial reads
+    std::string scrapeMetric;
 };
 
 void addCapacityCommand(CLI::App& app, CapacityArgs& args);

@@ -210,6 +210,18 @@ bool writeJson(const std::string& path, const std::string& json)
 
 } // namespace
 
+void addScrapeOptions(CLI::App& command, std::vector<std::string>& endpoints, std::string& metricRegex)
+{
+    command
+        .add_option("--scrape", endpoints,
+            "Read the target's own metrics (Prometheus text or OpenMetrics) before, every interval and after the "
+            "run: [NAME=]URL (repeatable; http://builtin/metrics is the built-in server's; docs/METRICS.md)")
+        ->allow_extra_args(false);
+    command.add_option("--scrape-metric", metricRegex,
+        "--scrape: keep the series whose metric name matches this regular expression (whole name), besides the "
+        "presets' (node_exporter CPU, Envoy, nginx-prometheus-exporter, the built-in server)");
+}
+
 void addSettingOptions(CLI::App& run, std::map<std::string, std::string>& given, std::span<const std::string_view> skip)
 {
     for (const RunSetting& s : runSettings()) {
@@ -316,13 +328,7 @@ void addRunCommand(CLI::App& app, RunArgs& a)
     run->add_flag("--manifest-only", a.manifestOnly, "--on kubernetes: print the Job's YAML and apply nothing");
     run->add_option("--loader-ready-timeout", a.loaderReadyTimeout,
         "How long loaders may take to start and reach the target (default 60s)");
-    run->add_option("--scrape", a.scrape,
-           "Read the target's own metrics (Prometheus text or OpenMetrics) before, every interval and after the "
-           "run: [NAME=]URL (repeatable; http://builtin/metrics is the built-in server's; docs/METRICS.md)")
-        ->allow_extra_args(false);
-    run->add_option("--scrape-metric", a.scrapeMetric,
-        "--scrape: keep the series whose metric name matches this regular expression (whole name), besides the "
-        "presets' (node_exporter CPU, Envoy, nginx-prometheus-exporter, the built-in server)");
+    addScrapeOptions(*run, a.scrape, a.scrapeMetric);
     CLI::Option* db = run->add_option("--db", a.dbPath, "Store the run in this session file (created when missing)");
     run->add_option("--target", a.targetName, "Session target of the run (default: named after the URL)")->needs(db);
     run->add_option("--tag", a.tags, "Tag the stored run (repeatable)")->needs(db)->allow_extra_args(false);
@@ -355,20 +361,12 @@ int runCommand(const RunArgs& a)
         printError(st.error());
         return EXIT_USAGE;
     }
-    ScrapeSpec scrape;
-    for (const std::string& text : a.scrape) {
-        auto endpoint = parseScrapeEndpoint(text);
-        if (!endpoint) {
-            printError(endpoint.error());
-            return EXIT_USAGE;
-        }
-        scrape.endpoints.push_back(*endpoint);
-    }
-    scrape.metricRegex = a.scrapeMetric;
-    if (auto st = scrape.validate(); !st) {
-        printError(st.error());
+    auto scrapeSpec = scrapeSpecOf(a.scrape, a.scrapeMetric);
+    if (!scrapeSpec) {
+        printError(scrapeSpec.error());
         return EXIT_USAGE;
     }
+    const ScrapeSpec& scrape = *scrapeSpec;
     if (scrape.enabled() && !a.shard.empty()) {
         printError("--scrape goes with the run that coordinates the loaders (--loaders), not with a --shard");
         return EXIT_USAGE;

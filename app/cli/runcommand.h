@@ -80,6 +80,8 @@ void addRunCommand(CLI::App& app, RunArgs& args);
 /// joined by commas).
 void addSettingOptions(
     CLI::App& command, std::map<std::string, std::string>& given, std::span<const std::string_view> skip = {});
+/// --scrape and --scrape-metric (the target's own metrics, read beside the load).
+void addScrapeOptions(CLI::App& command, std::vector<std::string>& endpoints, std::string& metricRegex);
 /// The configuration the arguments ask for, checked (RunConfig::validate() and the request rules);
 /// the error names the flag. Reads files the arguments name (--body-file, --requests).
 Result<RunConfig> runConfigOf(const RunArgs& args);

@@ -41,8 +41,9 @@ std::string capacityDefinitionToJson(const CapacityDefinition& d)
         targets.push_back(Json { { "label", t.label }, { "url", t.url },
             { "config", parseJsonTextOrDiscarded<Json>(runConfigToJson(t.config)) },
             { "rest_latency_us", t.restLatencyUs }, { "from_per_s", t.fromPerS } });
-    return jsonText(
-        Json { { "kind", "capacity" }, { "options", std::move(options) }, { "targets", std::move(targets) } });
+    Json out { { "kind", "capacity" }, { "options", std::move(options) }, { "targets", std::move(targets) } };
+    if (d.scrape.enabled()) out["scrape"] = parseJsonTextOrDiscarded<Json>(jsonText(scrapeSpecToJson(d.scrape)));
+    return jsonText(out);
 }
 
 Result<CapacityDefinition> capacityDefinitionFromJson(const std::string& text)
@@ -61,6 +62,11 @@ Result<CapacityDefinition> capacityDefinitionFromJson(const std::string& text)
                         return Error { "the search's option '" + key + "': " + st.error() };
                 }
     if (Status st = d.options.validate(); !st) return Error { "the search's options: " + st.error() };
+    if (j.contains("scrape")) {
+        auto scrape = scrapeSpecFromJson(parseJsonTextOrDiscarded<nlohmann::json>(jsonText(j["scrape"])));
+        if (!scrape) return Error { "the search's --scrape: " + scrape.error() };
+        d.scrape = std::move(*scrape);
+    }
     if (!j.contains("targets") || !j["targets"].is_array() || j["targets"].empty() || j["targets"].size() > MAX_TARGETS)
         return Error { fmt::format("the search's definition needs 1 to {} targets", MAX_TARGETS) };
     for (const Json& t : j["targets"]) {

@@ -16,6 +16,7 @@
 #include "capacity/capacityoptions.h"
 #include "capacity/capacitysearch.h"
 #include "common/result.h"
+#include "metrics/scraperecord.h"
 #include "run/runconfig.h"
 #include "store/sessiontypes.h"
 
@@ -37,6 +38,7 @@ struct CapacityDefinition
 {
     CapacityOptions options;
     std::vector<CapacityTargetDefinition> targets;
+    ScrapeSpec scrape; ///< the target metrics every trial reads (--scrape), none when empty
     /// Each target's search, at its start.
     std::vector<CapacitySearch> searches() const;
 };

@@ -2,11 +2,13 @@
 
 #include "capacity/capacitycompare.h"
 #include "common/text.h"
+#include "metrics/scrapetext.h"
 #include "parse/quantity.h"
 #include "report/palette.h"
 #include "report/svgchart.h"
 #include "report/units.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 
@@ -22,7 +24,45 @@ std::string verdictsText(const std::vector<SloVerdict>& verdicts)
     return out;
 }
 
+/// The target's metrics that moved most between two trials (relative change, at least 5%), as
+/// "label a -> b", at most six.
+std::string metricChanges(const CapacityTrialFigures& below, const CapacityTrialFigures& above)
+{
+    struct Change
+    {
+        std::string label;
+        double from, to, relative;
+    };
+    std::vector<Change> changes;
+    for (const auto& [label, from] : below.metrics)
+        for (const auto& [otherLabel, to] : above.metrics)
+            if (label == otherLabel && std::isfinite(from) && std::isfinite(to)) {
+                const double relative = std::abs(to - from) / std::max(std::abs(from), 1e-9);
+                if (relative >= 0.05) changes.push_back({ label, from, to, relative });
+            }
+    std::stable_sort(
+        changes.begin(), changes.end(), [](const Change& a, const Change& b) { return a.relative > b.relative; });
+    if (changes.size() > 6) changes.resize(6);
+    std::string out;
+    for (const Change& c : changes)
+        out += fmt::format("{}{} {:.4g} -> {:.4g}", out.empty() ? "" : ", ", c.label, c.from, c.to);
+    return out;
+}
+
 } // namespace
+
+std::vector<std::pair<std::string, double>> capacityTrialMetrics(const ScrapeRecord& record, int64_t fromUnixMs)
+{
+    std::vector<std::pair<std::string, double>> out;
+    for (const ScrapeSeries& series : record.series) {
+        const SeriesSummary summary = summarizeSeries(series, fromUnixMs);
+        if (summary.points == 0) continue;
+        const std::string endpoint
+            = series.endpoint < record.endpoints.size() ? record.endpoints[series.endpoint].name : "?";
+        out.emplace_back(endpoint + ": " + series.label(), summary.mean);
+    }
+    return out;
+}
 
 std::string capacityVerdictsText(const std::vector<SloVerdict>& verdicts)
 {
@@ -83,6 +123,10 @@ std::string capacitySummaryText(const CapacityReportTarget& t, const CapacityOpt
                 rate(r.lowerPerS), rate(r.upperPerS), formatTimeUs(below->p50Us), formatTimeUs(above->p50Us),
                 formatTimeUs(below->p99Us), formatTimeUs(above->p99Us), below->errorsPct, above->errorsPct,
                 below->non2xxPct, above->non2xxPct);
+        if (below && above)
+            if (const std::string moved = metricChanges(*below, *above); !moved.empty())
+                out += fmt::format(
+                    "  the target's metrics from {} to {}: {}\n", rate(r.lowerPerS), rate(r.upperPerS), moved);
     }
     if (r.limitedBy != CapacityLimit::Loader && r.loaderLimitPerS > 0)
         out += fmt::format("  Note: the loader could not make {} ({}); no trial from there up counted\n",
@@ -155,7 +199,7 @@ template<typename Row> void forEachTrial(const CapacityReport& report, const Row
 {
     for (const CapacityReportTarget& t : report.targets)
         for (size_t i = 0; i < t.result.trials.size(); ++i) {
-            static const CapacityTrialFigures unknown { NAN, NAN, NAN, NAN };
+            static const CapacityTrialFigures unknown { NAN, NAN, NAN, NAN, {} };
             row(t, i, t.result.trials[i], i < t.figures.size() ? t.figures[i] : unknown);
         }
 }

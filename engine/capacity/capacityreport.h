@@ -2,14 +2,18 @@
 // A capacity search's result in words, tables and a chart: the text the CLI prints, and the
 // Markdown, CSV and HTML reports (`capacity --markdown/--csv/--html`), from one description of the
 // search. Every sentence claims no more than the brackets measured (no capacity on a loader that
-// could not make the rate); the chart plots each trial's p99 against the rate it offered, passes
-// filled and failures hollow, with the latency SLO as a line.
+// could not make the rate), and with --scrape it says what the target's own metrics did between
+// the last rate that passed and the first that failed; the chart plots each trial's p99 against the rate it offered,
+// passes filled and failures hollow, with the latency SLO as a line.
 
 #include "capacity/capacityoptions.h"
 #include "capacity/capacitysearch.h"
+#include "metrics/scraperecord.h"
 #include "run/slo.h"
 
+#include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace wb {
@@ -21,7 +25,13 @@ struct CapacityTrialFigures
     double p99Us = 0;
     double errorsPct = 0;
     double non2xxPct = 0;
+    /// The target's own metrics (--scrape): each series' mean over the measured window, by
+    /// "endpoint: series label" ("node: node_cpu_busy_percent %").
+    std::vector<std::pair<std::string, double>> metrics;
 };
+
+/// CapacityTrialFigures::metrics of a trial's scrapes, from points at or after fromUnixMs.
+std::vector<std::pair<std::string, double>> capacityTrialMetrics(const ScrapeRecord& record, int64_t fromUnixMs);
 
 struct CapacityReportTarget
 {

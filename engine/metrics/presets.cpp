@@ -125,9 +125,10 @@ constexpr MetricPreset PRESETS[] = {
     { "nginx", "nginx-prometheus-exporter: connections, requests, dropped connections",
         "nginx_connections_(active|reading|writing|waiting)|nginx_http_requests_total|nginx_up",
         "nginx_connections_(accepted|handled)", deriveNginx },
-    { "wrkbench", "wrkbench's built-in server: requests, connections, busy time",
-        "wrkbench_server_requests_total|wrkbench_server_connections", "wrkbench_server_busy_seconds_total",
-        deriveWrkbench },
+    { "wrkbench", "wrkbench's built-in server: requests, connections, busy time, --capacity's refusals and queue",
+        "wrkbench_server_requests_total|wrkbench_server_connections|wrkbench_server_refused_total|"
+        "wrkbench_server_queue_wait_seconds_total",
+        "wrkbench_server_busy_seconds_total", deriveWrkbench },
 };
 
 std::string presetsPattern(bool consumedToo)

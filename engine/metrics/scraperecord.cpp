@@ -81,8 +81,29 @@ Result<ScrapeEndpoint> parseScrapeEndpoint(std::string_view input)
     auto url = parseUrl(s);
     if (!url) return Error { "--scrape '" + std::string(input) + "': " + url.error() };
     e.url = s;
-    if (e.name.empty()) e.name = url->hasDefaultPort() ? url->host : url->host + ":" + std::to_string(url->port);
+    if (e.name.empty()) {
+        // Named after its host and port ("127.0.0.1-9100", "node-1"): a name holds no ':' (nor an
+        // IPv6 address's brackets), so every other character becomes '-'.
+        std::string name = url->hasDefaultPort() ? url->host : url->host + "-" + std::to_string(url->port);
+        for (char& c : name)
+            if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.')) c = '-';
+        if (name.size() > 64) name.erase(0, name.size() - 64);
+        e.name = name;
+    }
     return e;
+}
+
+Result<ScrapeSpec> scrapeSpecOf(const std::vector<std::string>& endpoints, const std::string& metricRegex)
+{
+    ScrapeSpec spec;
+    for (const std::string& text : endpoints) {
+        auto endpoint = parseScrapeEndpoint(text);
+        if (!endpoint) return Error { endpoint.error() };
+        spec.endpoints.push_back(std::move(*endpoint));
+    }
+    spec.metricRegex = metricRegex;
+    if (Status st = spec.validate(); !st) return Error { st.error() };
+    return spec;
 }
 
 Status ScrapeSpec::validate() const

@@ -60,6 +60,8 @@ struct ScrapeSpec
 
 /// "name=URL" or "URL". The error names the text.
 Result<ScrapeEndpoint> parseScrapeEndpoint(std::string_view text);
+/// The spec of --scrape (each "name=URL" or "URL") and --scrape-metric, validated.
+Result<ScrapeSpec> scrapeSpecOf(const std::vector<std::string>& endpoints, const std::string& metricRegex);
 
 nlohmann::json scrapeSpecToJson(const ScrapeSpec& spec);
 /// Bounded: at most MAX_SCRAPE_ENDPOINTS endpoints; the error is one sentence.

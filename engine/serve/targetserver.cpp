@@ -493,6 +493,7 @@ private:
         // --capacity: past the rate the request is refused (503, the connection kept) or waits its turn.
         const int64_t admittedAfterNs = m_admission.admit(m_nowNs);
         if (admittedAfterNs < 0) {
+            ++m_refused;
             RequestHead refused = r;
             refused.route = Route::Status;
             refused.status = 503;
@@ -502,6 +503,7 @@ private:
             finishAnswer(c, delayed, closeAfter);
             return;
         }
+        m_queuedNs += static_cast<uint64_t>(admittedAfterNs);
         int64_t delayNs = admittedAfterNs + (r.route == Route::Delay ? int64_t(r.number) * 1'000'000 : m_delayNs);
         delayNs += m_stalls.holdNs(m_nowNs + delayNs);
         bool close = !r.keepAlive || r.route == Route::Close;
@@ -616,6 +618,8 @@ private:
             m_servedPublished = m_served;
             m_counters.answered.store(m_served, std::memory_order_relaxed);
             m_counters.metricsAnswers.store(m_metricsAnswers, std::memory_order_relaxed);
+            m_counters.refused.store(m_refused, std::memory_order_relaxed);
+            m_counters.queuedNs.store(m_queuedNs, std::memory_order_relaxed);
         }
     }
 
@@ -632,6 +636,8 @@ private:
     uint64_t m_served = 0;
     uint64_t m_servedPublished = 0;
     uint64_t m_metricsAnswers = 0; ///< answers to /metrics (counted in m_served too)
+    uint64_t m_refused = 0; ///< --capacity: refused past the rate (answered, so in m_served too)
+    uint64_t m_queuedNs = 0; ///< --capacity --queue: the admitted requests' waits
     uint64_t m_busyNs = 0;
     int64_t m_wokeNs = 0;
     uint64_t m_open = 0; ///< open connections

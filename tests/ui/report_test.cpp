@@ -24,6 +24,7 @@
 #include <QPushButton>
 #include <QTemporaryDir>
 #include <QTest>
+#include <vector>
 
 using namespace wb;
 using namespace wb::ui;
@@ -68,6 +69,22 @@ private slots:
         cli({ "study", "--db", m_db, "--runs", "10-11", "--level", "rate", "--name", "rates" });
     }
 
+    /// Runs that differ only in what is compared show no warning, unless the loader of one of them
+    /// was saturated (a busy machine made them: the tests share it): then that warning alone.
+    static void expectComparable(const QLabel* warning, MainWindow& w, const std::vector<int64_t>& ids)
+    {
+        bool saturated = false;
+        for (int64_t id : ids)
+            saturated = saturated || w.document()->store().loadRun(id)->run.totals.loaderCost.saturated();
+        if (!saturated) {
+            QVERIFY2(warning->isHidden(), qPrintable(warning->text()));
+            return;
+        }
+        QVERIFY2(warning->text().contains(QStringLiteral("the figures may measure the loader rather than the target: "
+                                                         "loader saturated")),
+            qPrintable(warning->text()));
+    }
+
     void experimentsTabWarnsAndExportsHtml()
     {
         MainWindow w;
@@ -102,7 +119,7 @@ private slots:
 
         // Two rates: comparable, and a knee curve of two points.
         QVERIFY(page->selectExperiment(2));
-        QVERIFY(page->findChild<QLabel*>(QStringLiteral("ExperimentComparability"))->isHidden());
+        expectComparable(page->findChild<QLabel*>(QStringLiteral("ExperimentComparability")), w, { 10, 11 });
         QVERIFY(!page->findChild<KneeChart*>(QStringLiteral("ExperimentKnee"))->isHidden());
         const KneeChartData& knee = page->findChild<KneeChart*>(QStringLiteral("ExperimentKnee"))->data();
         QCOMPARE(knee.series.size(), 1);
@@ -141,7 +158,7 @@ private slots:
                     .contains(QStringLiteral("rate (100/s: run 10; 200/s: run 11)")));
 
         load({ 10, 10 });
-        QVERIFY(page->findChild<QLabel*>(QStringLiteral("compareWarning"))->isHidden());
+        expectComparable(page->findChild<QLabel*>(QStringLiteral("compareWarning")), w, { 10, 10 });
     }
 
     void stageRunDetailsShowTheKnee()

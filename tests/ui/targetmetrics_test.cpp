@@ -96,7 +96,7 @@ private slots:
         QSignalSpy checked(&field, &MetricsField::checked);
         field.checkButton()->click();
         QTRY_COMPARE_WITH_TIMEOUT(checked.count(), 1, 15'000);
-        QVERIFY2(field.checkText().contains(QStringLiteral("server: 5 series; keeps")), qPrintable(field.checkText()));
+        QVERIFY2(field.checkText().contains(QStringLiteral("server: 7 series; keeps")), qPrintable(field.checkText()));
         QVERIFY2(field.checkText().contains(QStringLiteral("preset wrkbench")), qPrintable(field.checkText()));
     }
 

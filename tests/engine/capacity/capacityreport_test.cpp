@@ -44,7 +44,8 @@ CapacityReport reportOf(std::vector<CapacityResult> results, const std::string& 
         t.url = i == 0 ? "http://a.example/" : secondUrl;
         t.result = std::move(results[i]);
         for (const CapacityTrialRecord& tr : t.result.trials)
-            t.figures.push_back({ 1000, tr.outcome.passed ? 10'000.0 : 90'000.0, 0, 0 });
+            t.figures.push_back({ 1000, tr.outcome.passed ? 10'000.0 : 90'000.0, 0, 0,
+                { { "srv: busy %", tr.outcome.passed ? 30.0 : 95.0 }, { "srv: connections", 50 } } });
         r.targets.push_back(std::move(t));
     }
     return r;
@@ -89,6 +90,22 @@ TEST(CapacityReport, EveryTrialIsInEveryReport)
     EXPECT_NE(html.find("data-name=\"SLO p99&lt;50ms\""), std::string::npos);
     EXPECT_NE(html.find("stroke-dasharray"), std::string::npos);
     EXPECT_EQ(count(html, "<tr><td>"), trialsA + trialsB);
+}
+
+TEST(CapacityReport, TheTargetsMetricsSayWhatMovedAtTheBracket)
+{
+    const CapacityReport r = reportOf({ searchTo(1234) }, "");
+    const std::string text = capacitySummaryText(r.targets[0], r.options);
+    // What moved between the last pass and the first failure, and not what stayed put.
+    EXPECT_NE(
+        text.find("  the target's metrics from 1225 req/s to 1238 req/s: srv: busy % 30 -> 95\n"), std::string::npos)
+        << text;
+    EXPECT_EQ(text.find("srv: connections"), std::string::npos) << text;
+    // Without scraped metrics, no such line.
+    CapacityReport bare = r;
+    for (CapacityTrialFigures& f : bare.targets[0].figures)
+        f.metrics.clear();
+    EXPECT_EQ(capacitySummaryText(bare.targets[0], bare.options).find("the target's metrics"), std::string::npos);
 }
 
 TEST(CapacityReport, ALoaderLimitedSearchClaimsNoCapacity)

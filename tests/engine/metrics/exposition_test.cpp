@@ -322,7 +322,16 @@ TEST(ScrapeSpec, EndpointsAndValidation)
     EXPECT_EQ(e->url, "http://127.0.0.1:9100/metrics");
     e = parseScrapeEndpoint("http://127.0.0.1:9100/metrics?a=b");
     ASSERT_TRUE(e.ok()) << e.error();
-    EXPECT_EQ(e->name, "127.0.0.1:9100");
+    EXPECT_EQ(e->name, "127.0.0.1-9100");
+    // A bare URL's name is valid as it is: --scrape URL with a port is the common case.
+    auto bare = scrapeSpecOf({ "http://127.0.0.1:9100/metrics", "http://[::1]:9100/metrics", "http://node-1/m" }, "");
+    ASSERT_TRUE(bare.ok()) << bare.error();
+    EXPECT_EQ(bare->endpoints[1].name, "--1-9100");
+    EXPECT_EQ(bare->endpoints[2].name, "node-1");
+    EXPECT_NE(scrapeSpecOf({ "http://127.0.0.1:9100/a", "http://127.0.0.1:9100/b" }, "")
+                  .error()
+                  .find("two scrape endpoints are named '127.0.0.1-9100'"),
+        std::string::npos);
     EXPECT_FALSE(parseScrapeEndpoint("ftp://x/metrics").ok());
     EXPECT_FALSE(parseScrapeEndpoint("bad name=http://x/").ok());
     ScrapeSpec spec { { { "a", "http://x/" }, { "a", "http://y/" } }, "" };

@@ -208,7 +208,7 @@ TEST(Scraper, CheckReadsEachEndpointOnce)
     const std::vector<ScrapeCheck> checks = Scraper::check(*spec);
     ASSERT_EQ(checks.size(), 2u);
     EXPECT_TRUE(checks[0].error.empty()) << checks[0].error;
-    EXPECT_EQ(checks[0].samplesSeen, 5u) << "requests, two busy threads, connections, threads";
+    EXPECT_EQ(checks[0].samplesSeen, 7u) << "requests, two busy threads, connections, threads, refused, queue wait";
     EXPECT_NE(std::find(checks[0].kept.begin(), checks[0].kept.end(), "preset wrkbench"), checks[0].kept.end());
     EXPECT_EQ(checks[1].error, "HTTP status 500");
 }
