@@ -33,6 +33,18 @@ std::vector<SloTally> tallySlos(const std::vector<Slo>& slos, const std::vector<
     return out;
 }
 
+/// "; the loader was saturated in 2 of the baseline's 3 runs: that spread may be the loader's", or
+/// "" when no run of these was.
+std::string saturatedRunsText(const std::vector<const RunRecord*>& runs, const std::string& who)
+{
+    size_t saturated = 0;
+    for (const RunRecord* run : runs)
+        saturated += run->hasTotals && run->totals.loaderCost.saturated() ? 1 : 0;
+    if (saturated == 0) return {};
+    return "; the loader was saturated in " + std::to_string(saturated) + " of " + who + "'s "
+        + std::to_string(runs.size()) + " runs: that spread may be the loader's";
+}
+
 } // namespace
 
 std::string SloTally::text() const
@@ -136,6 +148,11 @@ std::vector<ExperimentRow> describeRows(
                 b.requestsPerS, s.requestsPerS);
         }
         row.p99Verdict = ratioVerdict(row.p99Ratio, row.targetName, base->targetName, Better::Lower, b.p99Us, s.p99Us);
+        // A spread that decided nothing may be the loader's own: say so where its runs show it.
+        const std::string loaderSpread
+            = saturatedRunsText(base->runs, "the baseline") + saturatedRunsText(in.runs, row.targetName);
+        for (std::string* v : { &row.verdict, &row.p99Verdict })
+            if (v->starts_with(UNDECIDED_VERDICT)) *v += loaderSpread;
         out.push_back(std::move(row));
     }
     return out;

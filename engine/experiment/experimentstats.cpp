@@ -173,7 +173,7 @@ namespace {
 std::string undecidedText(const RatioEstimate& r, const std::string& name, const std::vector<double>& baselineValues,
     const std::vector<double>& otherValues)
 {
-    std::string out = "too few repetitions to judge";
+    std::string out(UNDECIDED_VERDICT);
     const double sdBase = logStdev(baselineValues);
     const double sdOther = logStdev(otherValues);
     const bool otherWider = std::isnan(sdBase) || (!std::isnan(sdOther) && sdOther > sdBase);

@@ -25,6 +25,7 @@
 #include <cstddef>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace wb {
@@ -87,6 +88,7 @@ enum class Better { Higher, Lower };
 /// Where the runs cannot decide (undecided()), never "no significant difference" but "too few
 /// repetitions to judge: the baseline varies ±43% between its runs; about 52 repetitions would
 /// detect a 10% difference", from the more variable side's runs when they are given.
+inline constexpr std::string_view UNDECIDED_VERDICT = "too few repetitions to judge";
 std::string ratioVerdict(const RatioEstimate& r, const std::string& name, const std::string& baselineName,
     Better better = Better::Higher, const std::vector<double>& baselineValues = {},
     const std::vector<double>& otherValues = {});

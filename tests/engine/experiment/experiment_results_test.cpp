@@ -193,6 +193,31 @@ TEST(ExperimentResults, UndecidedCellsSayWhatWouldDecideInEveryOutput)
     }
 }
 
+// The same undecided cell, where one of the baseline's runs had a saturated loader (the
+// hypervisor took 30% of the machine): the verdict says where that spread may come from.
+TEST(ExperimentResults, AnUndecidedVerdictNamesRunsWhoseLoaderWasSaturated)
+{
+    g_nextId = 400;
+    const ExperimentPlan plan = makePlan();
+    std::vector<RunRecord> runs { makeRun(7, 0, 0, 144000, 1000), makeRun(9, 0, 0, 20460, 1500),
+        makeRun(7, 0, 1, 113000, 1000), makeRun(9, 0, 1, 20800, 1500) };
+    runs[2].totals.loaderCost.machineCpuUs = 2'000'000;
+    runs[2].totals.loaderCost.machineStealUs = 600'000;
+    ASSERT_TRUE(runs[2].totals.loaderCost.saturated());
+    const ExperimentResults results = computeExperimentResults(makeRecord(), plan, runs);
+    const ExperimentRow* node = results.row(0, 1);
+    ASSERT_NE(node, nullptr);
+    EXPECT_TRUE(node->verdict.starts_with("too few repetitions to judge: the baseline varies")) << node->verdict;
+    EXPECT_TRUE(node->verdict.ends_with(
+        "; the loader was saturated in 1 of the baseline's 2 runs: that spread may be the loader's"))
+        << node->verdict;
+    EXPECT_EQ(node->verdict.find("Node|Port's"), std::string::npos) << "its runs were clean";
+    // A decided verdict stands as it is: the clause explains a spread that decided nothing.
+    runs[2].totals.requestsPerS = 144000;
+    const ExperimentResults decided = computeExperimentResults(makeRecord(), plan, runs);
+    EXPECT_EQ(decided.row(0, 1)->verdict.find("saturated"), std::string::npos) << decided.row(0, 1)->verdict;
+}
+
 // Targets in groups, each group with its own baseline; rows group by group.
 TEST(ExperimentResults, GroupsCompareWithTheirOwnBaseline)
 {
