@@ -273,14 +273,12 @@ std::optional<int> storedTargets(const CapacityArgs& a, SessionStore& store, Cap
         CapacityTrialFigures seen { NAN, NAN, NAN, NAN, {} };
         if (auto run = store.runRecord(row.runId); run && run->hasTotals) {
             const RunTotals& totals = run->totals;
-            const double requests
-                = static_cast<double>(std::max<uint64_t>(1, totals.requests + totals.errors.transportErrors()));
-            seen = { totals.latency.p50Us, totals.latency.p99Us,
-                100.0 * static_cast<double>(totals.errors.transportErrors()) / requests,
-                100.0 * static_cast<double>(totals.non2xx) / requests, {} };
-            if (auto scraped = store.scrapeOf(row.runId))
-                seen.metrics = capacityTrialMetrics(
-                    *scraped, run->startedAtMs + static_cast<int64_t>(run->config.warmupUs / 1000));
+            auto scraped = store.scrapeOf(row.runId);
+            seen = capacityTrialFigures(totals.latency.p50Us, totals.latency.p99Us, totals.requests,
+                totals.errors.transportErrors(), totals.non2xx,
+                scraped ? capacityTrialMetrics(
+                    *scraped, run->startedAtMs + static_cast<int64_t>(run->config.warmupUs / 1000))
+                        : std::vector<std::pair<std::string, double>> {});
         }
         targets[static_cast<size_t>(row.target)].seen.push_back(seen);
     }
@@ -417,13 +415,10 @@ int capacityCommand(const CapacityArgs& a)
             TrialOutcome outcome = judgeTrial(result, t.restLatencyUs);
             outcome.runId = out.runId;
             outcome.elapsedS = nowS() - started;
-            const double requests
-                = static_cast<double>(std::max<uint64_t>(1, result.requests + result.errors.transportErrors()));
-            t.seen.push_back({ static_cast<double>(result.latency.valueAtPercentileUs(50)),
-                static_cast<double>(result.latency.valueAtPercentileUs(99)),
-                100.0 * static_cast<double>(result.errors.transportErrors()) / requests,
-                100.0 * static_cast<double>(result.status.non2xx()) / requests,
-                capacityTrialMetrics(out.scrape, result.measureStartUnixMs) });
+            t.seen.push_back(capacityTrialFigures(static_cast<double>(result.latency.valueAtPercentileUs(50)),
+                static_cast<double>(result.latency.valueAtPercentileUs(99)), result.requests,
+                result.errors.transportErrors(), result.status.non2xx(),
+                capacityTrialMetrics(out.scrape, result.measureStartUnixMs)));
             ++trialNumber;
             text << fmt::format("  {:>3} {}{:>10} req/s for {:<5} {:<7} {}{}{}\n", trialNumber,
                 targets.size() > 1 ? t.label + " " : "", rateText(trial->ratePerS), durationText(trial->durationUs),

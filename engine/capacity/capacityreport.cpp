@@ -51,6 +51,14 @@ std::string metricChanges(const CapacityTrialFigures& below, const CapacityTrial
 
 } // namespace
 
+CapacityTrialFigures capacityTrialFigures(double p50Us, double p99Us, uint64_t requests, uint64_t transportErrors,
+    uint64_t non2xx, std::vector<std::pair<std::string, double>> metrics)
+{
+    const double sent = static_cast<double>(std::max<uint64_t>(1, requests + transportErrors));
+    return { p50Us, p99Us, 100.0 * static_cast<double>(transportErrors) / sent,
+        100.0 * static_cast<double>(non2xx) / sent, std::move(metrics) };
+}
+
 std::vector<std::pair<std::string, double>> capacityTrialMetrics(const ScrapeRecord& record, int64_t fromUnixMs)
 {
     std::vector<std::pair<std::string, double>> out;

@@ -30,6 +30,10 @@ struct CapacityTrialFigures
     std::vector<std::pair<std::string, double>> metrics;
 };
 
+/// A trial's figures from its run's totals: errors and non-2xx as shares of the requests sent.
+CapacityTrialFigures capacityTrialFigures(double p50Us, double p99Us, uint64_t requests, uint64_t transportErrors,
+    uint64_t non2xx, std::vector<std::pair<std::string, double>> metrics);
+
 /// CapacityTrialFigures::metrics of a trial's scrapes, from points at or after fromUnixMs.
 std::vector<std::pair<std::string, double>> capacityTrialMetrics(const ScrapeRecord& record, int64_t fromUnixMs);
 
