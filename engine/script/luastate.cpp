@@ -257,6 +257,31 @@ LuaState::~LuaState()
     if (m_L) lua_close(m_L);
 }
 
+namespace {
+const char INTERRUPT_KEY = 0; // its address keys the state's LuaState in the registry
+}
+
+void LuaState::interruptWhen(std::function<std::string()> stopped)
+{
+    m_interrupt = std::move(stopped);
+    luaJIT_setmode(m_L, 0, LUAJIT_MODE_ENGINE | LUAJIT_MODE_OFF); // compiled code calls no hooks
+    lua_pushlightuserdata(m_L, const_cast<char*>(&INTERRUPT_KEY));
+    lua_pushlightuserdata(m_L, this);
+    lua_rawset(m_L, LUA_REGISTRYINDEX);
+    lua_sethook(m_L, interruptHook, LUA_MASKCOUNT, 4096);
+}
+
+void LuaState::interruptHook(lua_State* L, lua_Debug*)
+{
+    lua_pushlightuserdata(L, const_cast<char*>(&INTERRUPT_KEY));
+    lua_rawget(L, LUA_REGISTRYINDEX);
+    auto* self = static_cast<LuaState*>(lua_touserdata(L, -1));
+    lua_pop(L, 1);
+    if (!self || !self->m_interrupt) return;
+    const std::string reason = self->m_interrupt();
+    if (!reason.empty()) luaL_error(L, "stopped: %s", reason.c_str());
+}
+
 void ScriptOutput::append(std::string_view text)
 {
     std::lock_guard lock(m_mutex);

@@ -7,11 +7,13 @@
 #include "http/request.h"
 #include "run/runconfig.h"
 
+#include <functional>
 #include <mutex>
 #include <string>
 #include <string_view>
 
 struct lua_State;
+struct lua_Debug;
 
 namespace wb {
 
@@ -54,10 +56,18 @@ public:
     /// Lua's message and traceback. Leaves nresults values on success.
     Status call(int nargs, int nresults);
     lua_State* get() const { return m_L; }
+    /// Stops whatever the script runs with the error "stopped: <reason>" once `stopped()` gives a
+    /// reason, asked every few thousand Lua instructions: for a caller that must return (a probe)
+    /// whatever the script does. The JIT is off in such a state, so a compiled loop is asked too.
+    /// Before load().
+    void interruptWhen(std::function<std::string()> stopped);
 
 private:
+    static void interruptHook(lua_State* L, lua_Debug* ar);
+
     lua_State* m_L = nullptr;
     int m_traceback = 0; ///< call()'s message handler, in the registry
+    std::function<std::string()> m_interrupt;
 };
 
 /// Whether `script` parses, without running any of it (the GUI checks a file when it is chosen):

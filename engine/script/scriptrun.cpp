@@ -5,6 +5,8 @@
 #include "script/scriptworker.h"
 
 #include <algorithm>
+#include <chrono>
+#include <fmt/format.h>
 #include <lua.hpp>
 
 namespace wb {
@@ -129,6 +131,7 @@ Status ScriptRun::check()
         return m_setup.load(m_config.script, m_config.request, LuaState::Output::Stderr);
     }
     const auto output = m_capture ? LuaState::Output::Capture : LuaState::Output::Stdout;
+    if (m_interrupt) m_setup.interruptWhen(m_interrupt);
     if (Status st = m_setup.load(m_config.script, m_config.request, output, m_capture); !st) return st;
     if (m_config.openModel() && m_setup.hasFunction("delay")) return Error { DELAY_REFUSAL };
     // wrk.resolve(host, service) in the setup state, as wrk does after loading the script: it
@@ -144,6 +147,38 @@ Status ScriptRun::check()
     lua_pushlstring(S, service.data(), service.size());
     if (Status st = m_setup.call(2, 0); !st) return Error { "wrk.resolve(): " + st.error() };
     return {};
+}
+
+Result<RequestSpec> ScriptRun::firstRequest()
+{
+    ScriptWorker& w = worker(0);
+    if (std::string e = error(); !e.empty()) return Error { e };
+    const RequestPick pick = w.next(0);
+    if (std::string e = error(); !e.empty()) return Error { e };
+    if (pick.built) return *pick.built;
+    if (!pick.wire.empty()) {
+        auto requests = parseRawRequests(pick.wire, m_config.request.url);
+        if (!requests) return Error { "request(): " + requests.error() };
+        return std::move(requests->front());
+    }
+    if (w.table().empty()) return Error { "the script made no request" };
+    return w.table().front();
+}
+
+Result<RequestSpec> scriptFirstRequest(const RunConfig& config, const std::atomic<bool>* cancel, uint64_t budgetUs)
+{
+    ScriptRun run(config);
+    ScriptOutput dropped;
+    run.captureOutput(&dropped);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::microseconds(budgetUs);
+    run.interruptWhen([cancel, deadline, budgetUs]() -> std::string {
+        if (cancel && cancel->load()) return "cancelled";
+        if (std::chrono::steady_clock::now() >= deadline)
+            return fmt::format("the script ran {} s without making its first request", budgetUs / 1'000'000.0);
+        return {};
+    });
+    if (Status st = run.check(); !st) return Error { st.error() };
+    return run.firstRequest();
 }
 
 RunHooks ScriptRun::hooks(std::function<void()> stop)
@@ -187,6 +222,7 @@ ScriptWorker& ScriptRun::worker(unsigned index, const SocketAddress* checked)
         thread->addr = m_config.request.url.host + ":" + std::to_string(m_config.request.url.port);
     }
     auto state = std::make_unique<LuaState>();
+    if (m_interrupt) state->interruptWhen(m_interrupt);
     thread->state = state.get();
     const auto output = m_loader ? LuaState::Output::Stderr
         : m_capture              ? LuaState::Output::Capture

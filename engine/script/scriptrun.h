@@ -63,6 +63,9 @@ public:
     /// What the script prints is kept in `sink` instead of going to stdout (the GUI, an
     /// experiment). Before check().
     void captureOutput(ScriptOutput* sink) { m_capture = sink; }
+    /// Every state of this run stops the script once `stopped()` gives a reason
+    /// (LuaState::interruptWhen). Before check().
+    void interruptWhen(std::function<std::string()> stopped) { m_interrupt = std::move(stopped); }
     /// Loads the script into the setup state and checks what the run allows: one line.
     Status check();
     /// How a RecordedRun runs `config` (this script's run, after check()): in this process, a
@@ -81,6 +84,10 @@ public:
     /// fleet (`threadsPerLoader`, loader 0 first), each thread's result as a Lua chunk for
     /// ScriptSpec::threadSetup. done()'s thread:get() then reads what setup() set.
     Result<std::vector<std::string>> seedThreads(const std::vector<unsigned>& threadsPerLoader);
+    /// The first request the run's first thread sends: its setup(thread), init(args) and first
+    /// request() (or the request wrk.path, wrk.headers... built), after check(). With several
+    /// requests in request()'s string (pipelined), the first of them.
+    Result<RequestSpec> firstRequest();
     /// Whether the script defines done().
     bool hasDone() const;
     /// Calls done(summary, latency, requests); what it prints goes to stdout as under wrk.
@@ -112,10 +119,17 @@ private:
     std::vector<std::unique_ptr<ScriptWorker>> m_workers;
     std::vector<std::unique_ptr<LuaState>> m_records; ///< seedThreads(): what thread:set() gave each thread
     ScriptOutput* m_capture = nullptr; ///< captureOutput()
+    std::function<std::string()> m_interrupt; ///< interruptWhen()
     bool m_loader = false; ///< a loader of a distributed run
     unsigned m_threadOffset = 0; ///< a loader: its first thread among the fleet's
     std::string m_error;
     uint32_t m_pipelineDepth = 0;
 };
+
+/// What a run of `config` (a script's run) sends first, for a probe that sends what the run
+/// sends: its script's setup(), init() and request() run once in states of their own (what it
+/// prints is dropped), stopped with an error when `cancel` is set or after `budgetUs`.
+Result<RequestSpec> scriptFirstRequest(
+    const RunConfig& config, const std::atomic<bool>* cancel = nullptr, uint64_t budgetUs = 5'000'000);
 
 } // namespace wb

@@ -18,6 +18,7 @@
 #include "windowparts.h"
 
 #include <QAbstractButton>
+#include <QFile>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QSignalSpy>
@@ -99,23 +100,48 @@ class ProbeTest : public QObject
     }
 
 private slots:
-    // A scripted target: the probe sends the URL as written and says a run sends what the script
-    // makes of it.
-    void aScriptedTargetsProbeSaysWhatItSends()
+    // A scripted target: the probe runs the script's setup, init and request() once and sends the
+    // first request a run sends (here a 404 the URL alone would not get), and says so.
+    void aScriptedTargetsProbeSendsWhatTheRunSends()
     {
+        QTemporaryDir dir;
+        const QString script = dir.filePath(QStringLiteral("status404.lua"));
+        QFile file(script);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("init = function(args) wrk.method = 'HEAD' end\n"
+                   "request = function() return wrk.format(nil, '/status/404') end\n");
+        file.close();
         ProbeDialog dialog;
         Target t = target("scripted", "http://builtin/");
-        t.script = "/tmp/status404.lua";
+        t.script = script.toStdString();
         QSignalSpy finished(&dialog, &ProbeDialog::probeFinished);
         dialog.probe(t);
         QVERIFY(finished.wait(10'000));
+        QVERIFY2(dialog.outcome().ok, qPrintable(dialog.outcome().error));
+        QCOMPARE(dialog.outcome().result.statusCode, 404);
+        QCOMPARE(QString::fromStdString(dialog.outcome().result.method), QStringLiteral("HEAD"));
         auto* title = dialog.findChild<QLabel*>(QStringLiteral("probeTitle"));
         QVERIFY(title);
-        QVERIFY2(title->text().contains(QStringLiteral("a run sends what its script (/tmp/status404.lua) makes of it")),
+        QVERIFY2(title->text().contains(QStringLiteral("The probe sends the first request a run sends: its script (")),
             qPrintable(title->text()));
+        auto* served = dialog.findChild<QLabel*>(QStringLiteral("probeServed"));
+        QVERIFY2(served->text().contains(QStringLiteral("sent HEAD http://127.0.0.1:"))
+                && served->text().contains(QStringLiteral("/status/404")),
+            qPrintable(served->text()));
+
+        // A script that cannot make its request: the probe says why and sends nothing.
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        file.write("request = function() return nil .. 'x' end\n");
+        file.close();
+        dialog.probe(t);
+        QVERIFY(finished.wait(10'000));
+        QVERIFY(!dialog.outcome().ok);
+        QVERIFY2(dialog.statusText().contains(QStringLiteral("the script could not make its first request: ")),
+            qPrintable(dialog.statusText()));
+
         dialog.probe(target("plain", "http://builtin/"));
         QVERIFY(finished.wait(10'000));
-        QVERIFY2(!title->text().contains(QStringLiteral("a run sends")), qPrintable(title->text()));
+        QVERIFY2(!title->text().contains(QStringLiteral("script")), qPrintable(title->text()));
     }
 
     void probeDialogShowsEveryPhaseOfTheBuiltinServer()

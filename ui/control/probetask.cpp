@@ -14,7 +14,11 @@ ProbeOutcome probeTarget(const Target& target, const std::atomic<bool>* cancel)
         out.elapsedMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin).count();
         return out;
     };
-    auto options = probeOptionsFor(target); // starts the built-in server for a built-in target
+    auto options = probeOptionsFor(target, cancel); // starts the built-in server for a built-in target
+    if (!options && cancel && cancel->load()) {
+        out.cancelled = true;
+        return finish();
+    }
     if (!options) {
         out.error = QString::fromStdString(options.error());
         return finish();

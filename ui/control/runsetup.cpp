@@ -3,6 +3,7 @@
 #include "parse/requestmix.h"
 #include "record/recordedrun.h"
 #include "script/luastate.h"
+#include "script/scriptrun.h"
 #include "serve/builtinserver.h"
 
 namespace wb::ui {
@@ -35,14 +36,20 @@ Result<RunConfig> runConfigFor(const Target& target, const RunConfig& load)
     return config;
 }
 
-Result<ProbeOptions> probeOptionsFor(const Target& target)
+Result<ProbeOptions> probeOptionsFor(const Target& target, const std::atomic<bool>* cancel)
 {
     auto config = runConfigFor(target, RunConfig {});
     if (!config) return Error { config.error() };
     auto url = resolveBuiltinUrl(config->request.url);
     if (!url) return Error { url.error() };
     config->request.url = *url;
-    return wb::probeOptionsFor(*config);
+    ProbeOptions options = wb::probeOptionsFor(*config);
+    if (!config->script.empty()) {
+        auto first = scriptFirstRequest(*config, cancel);
+        if (!first) return Error { "the script could not make its first request: " + first.error() };
+        options.request = std::move(*first);
+    }
+    return options;
 }
 
 } // namespace wb::ui

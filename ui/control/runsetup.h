@@ -37,7 +37,9 @@ struct RunSetup
 Result<RunConfig> runConfigFor(const Target& target, const RunConfig& load);
 
 /// The probe of a target on its own (the Probe button), built-in targets
-/// pointed at the built-in server (started now if needed).
-Result<ProbeOptions> probeOptionsFor(const Target& target);
+/// pointed at the built-in server (started now if needed). A scripted target's probe sends
+/// what a run sends first: the script's setup(), init() and request() run once for it
+/// (scriptFirstRequest; `cancel`, may be null, stops them).
+Result<ProbeOptions> probeOptionsFor(const Target& target, const std::atomic<bool>* cancel = nullptr);
 
 } // namespace wb::ui

@@ -93,8 +93,8 @@ ProbeDialog::~ProbeDialog() = default; // a task still probing is a child: its d
 void ProbeDialog::probe(const Target& target, const AgentEndpoint& from)
 {
     dropTask();
-    setTarget(target);
     m_from = from;
+    setTarget(target);
     m_status->setText(tr("Probing from %1…").arg(QString::fromStdString(from.name)));
     m_busy->show();
     m_waterfall->clear(tr("Probing…"));
@@ -109,8 +109,8 @@ void ProbeDialog::probe(const Target& target, const AgentEndpoint& from)
 void ProbeDialog::probe(const Target& target)
 {
     dropTask();
-    setTarget(target);
     m_from.reset();
+    setTarget(target);
     m_status->setText(tr("Probing…"));
     m_busy->show();
     m_waterfall->clear(tr("Probing…"));
@@ -153,17 +153,22 @@ void ProbeDialog::setTarget(const Target& target)
     QString title
         = QStringLiteral("<b>%1</b>&nbsp;&nbsp;%2 %3")
               .arg(name.toHtmlEscaped(), method.toHtmlEscaped(), QString::fromStdString(target.url).toHtmlEscaped());
-    // A script or a mix decides what a run sends; one request cannot run them, so the probe says
+    // A script or a mix decides what a run sends. Here the probe runs the script's setup(), init()
+    // and request() once and sends the first request a run sends; one request cannot stand for a
+    // mix, nor a script on a remote loader (which runs no code of ours), and then the probe says
     // what it sends instead of passing for the run's request.
-    const QString decidedBy = !target.script.empty() ? tr("its script (%1)").arg(QString::fromStdString(target.script))
-        : !target.requestMix.empty() ? tr("its request mix (%1)").arg(QString::fromStdString(target.requestMix))
-                                     : QString();
-    if (!decidedBy.isEmpty())
-        title += QStringLiteral("<br><span style='color:#b26a00'>%1</span>")
-                     .arg(tr("The probe sends this request; a run sends what %1 makes of it (method, path, "
-                             "headers, body may differ).")
-                              .arg(decidedBy)
-                              .toHtmlEscaped());
+    QString note;
+    if (!target.script.empty() && !m_from)
+        note = tr("The probe sends the first request a run sends: its script (%1) runs setup(), init() and "
+                  "request() once to make it.")
+                   .arg(QString::fromStdString(target.script));
+    else if (!target.script.empty() || !target.requestMix.empty())
+        note = tr("The probe sends this request; a run sends what %1 makes of it (method, path, "
+                  "headers, body may differ).")
+                   .arg(!target.script.empty() ? tr("its script (%1)").arg(QString::fromStdString(target.script))
+                                               : tr("its request mix (%1)").arg(QString::fromStdString(target.requestMix)));
+    if (!note.isEmpty())
+        title += QStringLiteral("<br><span style='color:#b26a00'>%1</span>").arg(note.toHtmlEscaped());
     m_title->setText(title);
     m_served->hide();
     m_status->setStyleSheet(QString());
@@ -209,8 +214,10 @@ void ProbeDialog::showOutcome(const ProbeOutcome& outcome)
         // A built-in target's URL says "builtin": show where the request really went, and from where.
         QStringList served;
         if (!outcome.probedFrom.isEmpty()) served << tr("probed from %1").arg(outcome.probedFrom);
-        if (QString::fromStdString(r.url) != QString::fromStdString(m_target.url))
-            served << tr("sent to %1").arg(QString::fromStdString(r.url));
+        const QString method = QString::fromStdString(r.method);
+        const QString targetMethod = QString::fromStdString(m_target.method.empty() ? "GET" : m_target.method);
+        if (QString::fromStdString(r.url) != QString::fromStdString(m_target.url) || method != targetMethod)
+            served << tr("sent %1 %2").arg(method, QString::fromStdString(r.url));
         m_served->setText(served.join(QStringLiteral(" · ")));
         m_served->setVisible(!served.isEmpty());
     }
