@@ -2,6 +2,7 @@
 
 #include "experiment/frontdoormetrics.h"
 #include "experiment/study.h"
+#include "report/palette.h"
 #include "store/sessionstore.h"
 
 #include <algorithm>
@@ -224,6 +225,19 @@ Result<ExperimentResults> withScrapes(SessionStore& store, Result<ExperimentResu
 }
 
 } // namespace
+
+uint32_t ExperimentResults::seriesColor(const std::string& group, size_t target) const
+{
+    const std::vector<std::string> order = grouped() ? groups : std::vector<std::string> { "" };
+    std::vector<int64_t> ids;
+    size_t index = 0;
+    for (size_t g = 0; g < order.size(); ++g)
+        for (size_t t = 0; t < plan.targets.size(); ++t) {
+            if (order[g] == group && t == target) index = ids.size();
+            ids.push_back(plan.targets[t].sessionTargetId);
+        }
+    return ids.empty() ? targetColorRgb(1) : distinctSeriesColors(ids).at(index);
+}
 
 Result<ExperimentResults> loadExperimentResults(SessionStore& store, int64_t experimentId)
 {

@@ -121,6 +121,10 @@ struct ExperimentResults
 
     const ExperimentRow* row(size_t cell, size_t target) const;
     bool grouped() const { return !groups.empty(); }
+    /// The colour (0xRRGGBB) of the series of `target` in `group` ("" ungrouped), the same in the
+    /// window's charts and the HTML report: its session target's colour unless another series of
+    /// the experiment has it (the same target in two groups), else a free one (distinctSeriesColors).
+    uint32_t seriesColor(const std::string& group, size_t target) const;
     /// A completed run the results use failed one of the plan's SLOs (the experiment's exit code 4).
     bool anySloFailed() const;
 };

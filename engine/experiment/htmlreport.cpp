@@ -68,24 +68,16 @@ struct LevelSeries
     std::vector<double> rps, rpsSd, p50Ms, p99Ms;
 };
 
-/// The window's colour of a series (ui/pages/experimentchartdata.cpp): its target's, by session id,
-/// else by its place among the series.
-std::string seriesColor(const ExperimentTarget& target, int64_t order)
-{
-    return targetColorHex(target.sessionTargetId ? target.sessionTargetId : order);
-}
-
 std::vector<LevelSeries> levelSeries(const ExperimentResults& results)
 {
     std::vector<LevelSeries> out;
     const std::vector<std::string> groups = results.grouped() ? results.groups : std::vector<std::string> { "" };
     const size_t levels = results.plan.levels.size();
-    int64_t order = 0;
     for (const std::string& group : groups)
         for (size_t t = 0; t < results.plan.targets.size(); ++t) {
             LevelSeries s;
             s.name = group.empty() ? results.plan.targets[t].name : group + " " + results.plan.targets[t].name;
-            s.color = seriesColor(results.plan.targets[t], ++order);
+            s.color = colorHex(results.seriesColor(group, t)); // the window's (experimentchartdata.cpp)
             s.rps = s.rpsSd = s.p50Ms = s.p99Ms = std::vector<double>(levels, NAN);
             bool any = false;
             for (const ExperimentRow& r : results.rows) {
@@ -104,11 +96,7 @@ std::vector<LevelSeries> levelSeries(const ExperimentResults& results)
 /// The colour of a results row: its series' in the charts (group and target).
 std::string seriesColorOfRow(const ExperimentResults& results, const ExperimentRow& row)
 {
-    const std::string name = row.group.empty() ? results.plan.targets.at(row.target).name
-                                               : row.group + " " + results.plan.targets.at(row.target).name;
-    for (const LevelSeries& s : levelSeries(results))
-        if (s.name == name) return s.color;
-    return seriesColor(results.plan.targets.at(row.target), static_cast<int64_t>(row.target) + 1);
+    return colorHex(results.seriesColor(row.group, row.target));
 }
 
 std::string charts(const ExperimentResults& results)

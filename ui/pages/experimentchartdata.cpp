@@ -17,7 +17,6 @@ ExperimentChartData experimentChartData(const ExperimentResults& results)
     for (const LoadLevel& level : results.plan.levels)
         data.levels.append(QString::fromStdString(level.label));
     const std::vector<std::string> groups = results.grouped() ? results.groups : std::vector<std::string> { "" };
-    qint64 order = 0;
     for (const std::string& group : groups)
         for (size_t t = 0; t < results.plan.targets.size(); ++t) {
             const ExperimentTarget& target = results.plan.targets[t];
@@ -28,8 +27,7 @@ ExperimentChartData experimentChartData(const ExperimentResults& results)
             };
             ExperimentChartData::Series series;
             series.target = QString::fromStdString(group.empty() ? target.name : group + " " + target.name);
-            ++order;
-            series.color = colorForTarget(target.sessionTargetId ? target.sessionTargetId : order);
+            series.color = QColor::fromRgb(results.seriesColor(group, t)); // the HTML report's too
             bool any = false;
             for (size_t cell = 0; cell < results.plan.levels.size(); ++cell) {
                 const ExperimentRow* row = rowOf(cell);

@@ -165,10 +165,10 @@ void ProbeDialog::setTarget(const Target& target)
     else if (!target.script.empty() || !target.requestMix.empty())
         note = tr("The probe sends this request; a run sends what %1 makes of it (method, path, "
                   "headers, body may differ).")
-                   .arg(!target.script.empty() ? tr("its script (%1)").arg(QString::fromStdString(target.script))
-                                               : tr("its request mix (%1)").arg(QString::fromStdString(target.requestMix)));
-    if (!note.isEmpty())
-        title += QStringLiteral("<br><span style='color:#b26a00'>%1</span>").arg(note.toHtmlEscaped());
+                   .arg(!target.script.empty()
+                           ? tr("its script (%1)").arg(QString::fromStdString(target.script))
+                           : tr("its request mix (%1)").arg(QString::fromStdString(target.requestMix)));
+    if (!note.isEmpty()) title += QStringLiteral("<br><span style='color:#b26a00'>%1</span>").arg(note.toHtmlEscaped());
     m_title->setText(title);
     m_served->hide();
     m_status->setStyleSheet(QString());

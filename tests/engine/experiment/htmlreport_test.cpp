@@ -155,7 +155,7 @@ TEST(HtmlReport, TargetsHaveTheWindowsColours)
 {
     const std::string html = formatHtmlReport(results(false));
     EXPECT_EQ(targetColorHex(1), "#4e79a7");
-    EXPECT_EQ(targetColorHex(2), "#f28e2b");
+    EXPECT_EQ(targetColorHex(2), "#e4780e");
     for (const int64_t id : { 1, 2 }) {
         EXPECT_NE(
             html.find("<span class=\"swatch\" style=\"background: " + targetColorHex(id) + "\">"), std::string::npos)

@@ -62,11 +62,10 @@ TEST(ScriptFirstRequest, AnErrorOfTheScriptIsTheAnswer)
 TEST(ScriptFirstRequest, AScriptThatNeverEndsIsStopped)
 {
     // A JIT-compiled loop included: the state runs without the JIT so the hook is asked.
-    const auto looped = scriptFirstRequest(scripted("init = function() local x = 0 while true do x = x + 1 end end"),
-        nullptr, 200'000);
+    const auto looped = scriptFirstRequest(
+        scripted("init = function() local x = 0 while true do x = x + 1 end end"), nullptr, 200'000);
     ASSERT_FALSE(looped.ok());
-    EXPECT_NE(looped.error().find("stopped: the script ran 0.2 s without making its first request"),
-        std::string::npos)
+    EXPECT_NE(looped.error().find("stopped: the script ran 0.2 s without making its first request"), std::string::npos)
         << looped.error();
     std::atomic<bool> cancel { true };
     const auto cancelled = scriptFirstRequest(scripted("while true do end"), &cancel);
