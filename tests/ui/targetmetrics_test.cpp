@@ -137,11 +137,19 @@ private slots:
         const PlotLine& line = view->plot()->line(0);
         QCOMPARE(line.name, QStringLiteral("server"));
         QVERIFY(line.points.size() >= 2);
+        // Within the load: the scrape after the run saw the idle target, and a point for it would
+        // drop the line to 0 past the load charts' end. Every point drawn measured load.
+        const auto& rpsPoints = live.charts()->plot(QStringLiteral("rpsPlot"))->line(0).points;
+        QVERIFY(!rpsPoints.isEmpty());
+        const double loadEndS = rpsPoints.back().x();
         for (const QPointF& p : line.points) {
             QVERIFY(p.x() >= 0);
-            QVERIFY(p.x() <= 4); // within the run (2 s) and the scrape after it
-            QVERIFY(p.y() >= 0);
+            QVERIFY2(p.x() <= loadEndS + 0.1, qPrintable(QStringLiteral("%1 s past %2 s").arg(p.x()).arg(loadEndS)));
+            QVERIFY2(p.y() > 0, qPrintable(QStringLiteral("%1 at %2 s").arg(p.y()).arg(p.x())));
         }
+        // 0 s of the four charts in one place: the widest y labels of them all set the left edge.
+        QCOMPARE(view->plot()->plotRect().left(), live.charts()->plot(QStringLiteral("rpsPlot"))->plotRect().left());
+        QCOMPARE(view->plot()->plotRect().left(), live.charts()->plot(QStringLiteral("errorsPlot"))->plotRect().left());
 
         // Stored with the run: run details show the same series; Compare overlays two runs.
         auto data = m_doc->loadRun(outcome.runId);
@@ -153,6 +161,10 @@ private slots:
         details.targetMetrics()->redrawNow();
         QVERIFY(details.targetMetrics()->isVisible());
         QCOMPARE(details.targetMetrics()->seriesLabels().size(), view->seriesLabels().size());
+        details.targetMetrics()->choose(QStringLiteral("wrkbench_server_requests_total /s"));
+        QCOMPARE(details.targetMetrics()->plot()->line(0).points, line.points); // stored as shown
+        QCOMPARE(details.targetMetrics()->plot()->plotRect().left(),
+            details.charts()->plot(QStringLiteral("rpsPlot"))->plotRect().left());
 
         QVERIFY(session.start(plan(target, 1000)));
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 60'000);

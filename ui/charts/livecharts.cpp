@@ -55,6 +55,7 @@ struct LiveCharts::Impl
     TimePlot* rps = nullptr;
     TimePlot* latency = nullptr;
     TimePlot* errors = nullptr;
+    TimePlot* companion = nullptr; ///< alignWith()
     QList<Line> rpsLines, latencyLines, errorLines;
     /// A timer redraw came while the charts were hidden (another tab): done on show.
     bool redrawPending = false;
@@ -181,6 +182,20 @@ struct LiveCharts::Impl
         }
     }
 
+    /// One time axis for the three and the companion, and the widest y labels of them all set
+    /// the left edge of all: their time axes line up.
+    void align(const PlotTimeAxis& time)
+    {
+        int labelWidthPx = 0;
+        for (TimePlot* p : { rps, latency, errors, companion })
+            if (p) {
+                p->setTimeAxis(time);
+                labelWidthPx = std::max(labelWidthPx, p->naturalYLabelWidthPx());
+            }
+        for (TimePlot* p : { rps, latency, errors, companion })
+            if (p) p->setYLabelWidthPx(labelWidthPx);
+    }
+
     void redraw()
     {
         redrawTimer.stop();
@@ -205,14 +220,7 @@ struct LiveCharts::Impl
         const PlotTimeAxis time = stored && lastS > 0
             ? PlotTimeAxis::upTo(lastS, X_MAX_INTERVALS)
             : growingTimeAxis(lastS, plannedS > 0 ? plannedS : MIN_X_RANGE_S, X_MAX_INTERVALS);
-        int labelWidthPx = 0;
-        for (TimePlot* p : { rps, latency, errors }) {
-            p->setTimeAxis(time);
-            labelWidthPx = std::max(labelWidthPx, p->naturalYLabelWidthPx());
-        }
-        // The widest y labels of the three set the left edge of all: the time axes line up.
-        for (TimePlot* p : { rps, latency, errors })
-            p->setYLabelWidthPx(labelWidthPx);
+        align(time);
 
         for (const QList<Line>* lines : { &rpsLines, &errorLines })
             for (const Line& l : *lines)
@@ -305,6 +313,17 @@ int LiveCharts::pointCount() const
 void LiveCharts::redrawNow()
 {
     d->redraw();
+}
+
+void LiveCharts::alignWith(TimePlot* companion)
+{
+    d->companion = companion;
+    realign();
+}
+
+void LiveCharts::realign()
+{
+    d->align(d->rps->timeAxis());
 }
 
 TimePlot* LiveCharts::plot(const QString& objectName) const

@@ -34,6 +34,12 @@ public:
     /// Applies pending intervals to the charts now instead of at the next timer tick.
     void redrawNow();
 
+    /// A plot drawn beside the three on their time axis (the target's metrics): it gets their time
+    /// axis, and all four take the widest y labels so that their 0 s line up. Call realign() when
+    /// it has redrawn (its labels may have changed width).
+    void alignWith(TimePlot* companion);
+    void realign();
+
     /// The three charts, top to bottom: "rpsPlot", "latencyPlot", "errorsPlot".
     TimePlot* plot(const QString& objectName) const;
 

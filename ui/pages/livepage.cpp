@@ -45,19 +45,23 @@ LivePage::LivePage(RunSession* session, QWidget* parent)
         m_header->addInterval(interval);
         m_charts->appendInterval(interval.point);
         // 0 s of the charts is the measurement's start: the target's metrics are placed on it.
-        if (interval.startUnixMs)
+        if (interval.startUnixMs) {
             m_metrics->setOriginUnixMs(interval.startUnixMs - static_cast<int64_t>(interval.startS * 1000.0));
+            m_lastIntervalEndUnixMs
+                = interval.startUnixMs + static_cast<int64_t>((interval.point.endS - interval.startS) * 1000.0);
+        }
         m_loaders->setRates(QVector<double>(interval.loaderRequestsPerS.begin(), interval.loaderRequestsPerS.end()));
         m_backends->addInterval(interval);
     });
     connect(m_session, &RunSession::scrapeReceived, this,
         [this](const ScrapeTick& tick) { m_metrics->addTick(m_session->plan().target.scrape, tick); });
-    // The same time axis as the load curves, whenever theirs changes.
-    connect(m_charts, &LiveCharts::redrawn, this, [this] {
-        if (TimePlot* rps = m_charts->plot(QStringLiteral("rpsPlot"))) m_metrics->setTimeAxis(rps->timeAxis());
-    });
+    // The same time axis and left edge as the load curves, whenever theirs or its labels change.
+    m_charts->alignWith(m_metrics->plot());
+    connect(m_metrics, &TargetMetricsView::redrawn, m_charts, &LiveCharts::realign);
     connect(m_session, &RunSession::finished, this, [this](const RunOutcome& outcome) {
         m_clock.stop();
+        // The scrape after the run saw the idle target: not drawn past the load's end.
+        if (m_lastIntervalEndUnixMs) m_metrics->setLoadEndUnixMs(m_lastIntervalEndUnixMs);
         m_header->finish(outcome);
     });
 }
@@ -78,6 +82,7 @@ void LivePage::showSelected(const QString& target, const QColor& color, const QS
         m_backends->clear();
         m_metrics->clear();
         m_intervals = 0;
+        m_lastIntervalEndUnixMs = 0;
         m_chartsTarget.clear();
     }
 }
@@ -101,6 +106,7 @@ void LivePage::begin(const RunSetup& plan)
     const QString title = QString::fromStdString(plan.target.name);
     m_chartsTarget = title;
     m_intervals = 0;
+    m_lastIntervalEndUnixMs = 0;
     // The load as this target runs it: the profile spoken in the target's protocol.
     const RunConfig load = plan.profile.load.withHttpVersion(plan.target.httpVersion);
     m_header->beginRun(title, color, describeLoad(load), m_session->plannedS());

@@ -55,6 +55,7 @@ private:
     TargetMetricsView* m_metrics;
     QTimer m_clock; ///< moves the progress bar between intervals
     int m_intervals = 0;
+    int64_t m_lastIntervalEndUnixMs = 0; ///< the running run's last interval's end (0: none yet)
     QString m_chartsTarget; ///< the target whose run the charts show ("" = none)
 };
 

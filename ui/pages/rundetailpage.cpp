@@ -220,11 +220,10 @@ RunDetailPage::RunDetailPage(RunData data, QWidget* parent)
     }
     layout->addWidget(split, 1);
 
-    connect(m_charts, &LiveCharts::redrawn, this, [this] {
-        if (TimePlot* rps = m_charts->plot(QStringLiteral("rpsPlot"))) m_metrics->setTimeAxis(rps->timeAxis());
-    });
+    m_charts->alignWith(m_metrics->plot()); // one time axis and left edge for the four charts
+    connect(m_metrics, &TargetMetricsView::redrawn, m_charts, &LiveCharts::realign);
     m_charts->setSeries(runSeriesOf(m_data, color));
-    m_metrics->addRecord({}, m_data.scrape, measureStartUnixMs(m_data));
+    m_metrics->addRecord({}, m_data.scrape, measureStartUnixMs(m_data), loadEndUnixMs(m_data));
     m_metrics->redrawNow();
     fillSummary();
     fillStatus();

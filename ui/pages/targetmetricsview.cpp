@@ -43,6 +43,12 @@ int64_t measureStartUnixMs(const RunData& data)
     return data.run.startedAtMs;
 }
 
+int64_t loadEndUnixMs(const RunData& data)
+{
+    if (data.intervals.empty()) return 0;
+    return measureStartUnixMs(data) + static_cast<int64_t>(data.intervals.back().endS * 1000.0);
+}
+
 TargetMetricsView::TargetMetricsView(QWidget* parent)
     : QWidget(parent)
     , m_choice(new QComboBox(this))
@@ -80,6 +86,7 @@ void TargetMetricsView::clear()
     m_order.clear();
     m_choice->clear();
     m_originUnixMs = 0;
+    m_loadEndUnixMs = 0;
     m_userChose = false;
     for (int i = 0; i < m_plot->lineCount(); ++i)
         m_plot->setPoints(i, {});
@@ -93,7 +100,15 @@ void TargetMetricsView::setOriginUnixMs(int64_t originUnixMs)
     scheduleRedraw();
 }
 
-void TargetMetricsView::add(const QString& label, const QString& source, int64_t originUnixMs, const ScrapePoint& point)
+void TargetMetricsView::setLoadEndUnixMs(int64_t loadEndUnixMs)
+{
+    if (m_loadEndUnixMs == loadEndUnixMs) return;
+    m_loadEndUnixMs = loadEndUnixMs;
+    scheduleRedraw();
+}
+
+void TargetMetricsView::add(
+    const QString& label, const QString& source, int64_t originUnixMs, int64_t loadEndUnixMs, const ScrapePoint& point)
 {
     auto it = m_series.find(label);
     if (it == m_series.end()) {
@@ -105,7 +120,7 @@ void TargetMetricsView::add(const QString& label, const QString& source, int64_t
             line.points.append(point);
             return;
         }
-    it->append(Line { source, originUnixMs, { point } });
+    it->append(Line { source, originUnixMs, loadEndUnixMs, { point } });
 }
 
 void TargetMetricsView::addTick(const ScrapeSpec& spec, const ScrapeTick& tick)
@@ -114,11 +129,12 @@ void TargetMetricsView::addTick(const ScrapeSpec& spec, const ScrapeTick& tick)
         ? QString::fromStdString(spec.endpoints[tick.endpoint].name)
         : QString::number(tick.endpoint);
     for (const DerivedValue& v : tick.values)
-        add(labelOf(v.name, v.kind), source, 0, { tick.atUnixMs, v.value });
+        add(labelOf(v.name, v.kind), source, 0, 0, { tick.atUnixMs, v.value });
     scheduleRedraw();
 }
 
-void TargetMetricsView::addRecord(const QString& prefix, const ScrapeRecord& record, int64_t originUnixMs)
+void TargetMetricsView::addRecord(
+    const QString& prefix, const ScrapeRecord& record, int64_t originUnixMs, int64_t loadEndUnixMs)
 {
     for (const ScrapeSeries& s : record.series) {
         const QString endpoint = s.endpoint < record.endpoints.size()
@@ -126,7 +142,7 @@ void TargetMetricsView::addRecord(const QString& prefix, const ScrapeRecord& rec
             : QString();
         const QString source = prefix.isEmpty() ? endpoint : prefix + QLatin1Char(' ') + endpoint;
         for (const ScrapePoint& p : s.points)
-            add(QString::fromStdString(s.label()), source, originUnixMs, p);
+            add(QString::fromStdString(s.label()), source, originUnixMs, loadEndUnixMs, p);
     }
     scheduleRedraw();
 }
@@ -142,7 +158,8 @@ void TargetMetricsView::setRuns(const std::vector<std::pair<QString, const RunDa
     clear();
     double longestS = 0;
     for (const auto& [label, run] : runs) {
-        addRecord(label, run->scrape, measureStartUnixMs(*run));
+        const int64_t start = measureStartUnixMs(*run);
+        addRecord(label, run->scrape, start, loadEndUnixMs(*run));
         longestS = std::max(longestS, run->run.totals.durationS);
     }
     setTimeAxis(PlotTimeAxis::upTo(longestS > 0 ? longestS : 10.0, 8));
@@ -196,11 +213,18 @@ void TargetMetricsView::redraw()
     for (int i = 0; i < lines.size(); ++i) {
         const Line& line = lines[i];
         const int64_t origin = line.originUnixMs ? line.originUnixMs : m_originUnixMs;
+        const int64_t loadEnd = line.originUnixMs ? line.loadEndUnixMs : m_loadEndUnixMs;
         QList<QPointF> points;
         if (origin != 0) { // live: nothing is placed before the load's start is known
+            int64_t windowStart = 0;
             for (const ScrapePoint& p : line.points) {
                 const double x = static_cast<double>(p.atUnixMs - origin) / 1000.0;
-                if (x < 0) continue; // the scrape before the load: before the axis begins
+                // A window that began once the load had ended (the scrape after the run, answered
+                // a little after the last interval's) saw the idle target: the line would fall to
+                // 0 past the load charts' end. (Clocks round to the ms: 20 ms of slack.)
+                const bool afterLoad = loadEnd != 0 && windowStart != 0 && windowStart >= loadEnd - 20;
+                windowStart = p.atUnixMs;
+                if (x < 0 || afterLoad) continue; // before the axis begins, or after the load
                 points.append({ x, p.value });
                 lo = std::min(lo, p.value);
                 hi = std::max(hi, p.value);
@@ -221,6 +245,7 @@ void TargetMetricsView::redraw()
     const bool percent = m_choice->currentText().endsWith(QStringLiteral(" %"));
     const double top = percent ? 100.0 : (hi > 0 ? hi * 1.08 : 1.0);
     m_plot->setYScale(PlotYScale::linear(niceScale(lo < 0 ? lo * 1.08 : 0.0, top, Y_MAX_INTERVALS)));
+    emit redrawn();
 }
 
 } // namespace wb::ui

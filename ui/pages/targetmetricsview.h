@@ -27,6 +27,8 @@ struct PlotTimeAxis;
 /// 0 s of a stored run's charts as a wall-clock time (unix ms): its first interval's start less
 /// that interval's offset; the run's start when it has no interval with a wall clock.
 int64_t measureStartUnixMs(const RunData& data);
+/// The end of its load on the same clock: its last interval's end (0 without intervals).
+int64_t loadEndUnixMs(const RunData& data);
 
 class TargetMetricsView : public QWidget
 {
@@ -41,8 +43,12 @@ public:
     void setOriginUnixMs(int64_t originUnixMs);
     /// One scrape of one endpoint of the running run (spec: the run's, for the endpoints' names).
     void addTick(const ScrapeSpec& spec, const ScrapeTick& tick);
+    /// When the running run's load ended (unix ms; 0 while it runs): see addRecord.
+    void setLoadEndUnixMs(int64_t loadEndUnixMs);
     /// A stored run's series: one line per endpoint, named "prefix endpoint" (prefix "" for one run).
-    void addRecord(const QString& prefix, const ScrapeRecord& record, int64_t originUnixMs);
+    /// A point whose window began when the load had ended (the scrape after the run) measures the
+    /// idle target, past the load charts' end: it is not drawn (`loadEndUnixMs` 0: all are).
+    void addRecord(const QString& prefix, const ScrapeRecord& record, int64_t originUnixMs, int64_t loadEndUnixMs = 0);
     /// The time axis of the charts above (the load's), so that both read alike.
     void setTimeAxis(const PlotTimeAxis& axis);
     /// Compare: every run's metrics overlaid, each run a source ("label endpoint"), from its own start.
@@ -53,6 +59,12 @@ public:
     QString chosen() const { return m_choice->currentText(); }
     void choose(const QString& label);
     TimePlot* plot() const { return m_plot; }
+
+signals:
+    /// After each redraw: its y labels may have changed width (the load charts line up with it).
+    void redrawn();
+
+public:
     /// Applies what is pending now rather than at the next coalesced redraw.
     void redrawNow();
 
@@ -61,9 +73,11 @@ private:
     {
         QString source;
         int64_t originUnixMs = 0; ///< 0: the view's origin (live)
+        int64_t loadEndUnixMs = 0; ///< stored runs; live: the view's
         QList<ScrapePoint> points;
     };
-    void add(const QString& label, const QString& source, int64_t originUnixMs, const ScrapePoint& point);
+    void add(const QString& label, const QString& source, int64_t originUnixMs, int64_t loadEndUnixMs,
+        const ScrapePoint& point);
     void scheduleRedraw();
     void redraw();
 
@@ -72,6 +86,7 @@ private:
     QStringList m_order; ///< labels as they appeared
     QMap<QString, QList<Line>> m_series; ///< label -> one line per source
     int64_t m_originUnixMs = 0;
+    int64_t m_loadEndUnixMs = 0;
     QTimer m_redrawTimer;
     bool m_userChose = false;
 };
