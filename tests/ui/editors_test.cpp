@@ -26,7 +26,9 @@
 #include "windowparts.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QCheckBox>
+#include <QClipboard>
 #include <QComboBox>
 #include <QFile>
 #include <QFileInfo>
@@ -779,6 +781,43 @@ private slots:
         QVERIFY(editor.commit());
         QCOMPARE(stored(id).headers.size(), size_t(1));
         QCOMPARE(stored(id).headers[0].name, std::string("Host"));
+    }
+
+    // Ctrl+V on a selected cell: header lines as copied from a browser's request or a spreadsheet
+    // fill rows from the selected one; one plain line goes into the cell.
+    void pastingIntoTheHeadersTableFillsRows()
+    {
+        const int64_t id = addTarget("pasted");
+        TargetEditor editor;
+        editor.setDocument(m_doc.get());
+        editor.setTargetId(id);
+        editor.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&editor));
+        QTableWidget* table = editor.findChild<QTableWidget*>(QStringLiteral("headersTable"));
+        table->setFocus();
+        table->setCurrentCell(0, 0);
+        QApplication::clipboard()->setText(QStringLiteral("Accept: application/json\r\nX-Trace:  abc \r\n"
+                                                          "Cache-Control\tno-cache\n\n"));
+        QTest::keySequence(table, QKeySequence::Paste);
+        QCOMPARE(table->rowCount(), 4); // three headers and the empty row to type into
+        QCOMPARE(table->item(0, 0)->text(), QStringLiteral("Accept"));
+        QCOMPARE(table->item(0, 1)->text(), QStringLiteral("application/json"));
+        QCOMPARE(table->item(1, 0)->text(), QStringLiteral("X-Trace"));
+        QCOMPARE(table->item(1, 1)->text(), QStringLiteral("abc"));
+        QCOMPARE(table->item(2, 0)->text(), QStringLiteral("Cache-Control"));
+        QCOMPARE(table->item(2, 1)->text(), QStringLiteral("no-cache"));
+        QVERIFY(editor.commit());
+        QCOMPARE(stored(id).headers.size(), size_t(3));
+        QCOMPARE(stored(id).headers[1].value, std::string("abc"));
+
+        // One plain line into a Value cell: that cell alone.
+        table->setCurrentCell(1, 1);
+        QApplication::clipboard()->setText(QStringLiteral("xyz"));
+        QTest::keySequence(table, QKeySequence::Paste);
+        QCOMPARE(table->item(1, 0)->text(), QStringLiteral("X-Trace"));
+        QCOMPARE(table->item(1, 1)->text(), QStringLiteral("xyz"));
+        QVERIFY(editor.commit());
+        QCOMPARE(stored(id).headers[1].value, std::string("xyz"));
     }
 
     void deletingATargetWithARunInProgressIsRefused()

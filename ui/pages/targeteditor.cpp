@@ -8,7 +8,9 @@
 #include "session/sessiondocument.h"
 #include "session/sessionpaths.h"
 
+#include <QApplication>
 #include <QCheckBox>
+#include <QClipboard>
 #include <QComboBox>
 #include <QCryptographicHash>
 #include <QFileDialog>
@@ -19,6 +21,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QShortcut>
 #include <QStackedWidget>
 #include <QTableWidget>
 #include <QTextDocument>
@@ -224,6 +227,10 @@ void TargetEditor::build()
         connect(edit, &QLineEdit::editingFinished, this, &TargetEditor::showAsStored);
     connect(m_method, &QComboBox::currentTextChanged, this, &TargetEditor::edited);
     connect(m_metrics, &MetricsField::edited, this, &TargetEditor::edited);
+    // A table pastes nothing by itself: a selected cell takes the clipboard's lines (an editor open
+    // in the cell has the focus, and pastes into its own text as usual).
+    auto* paste = new QShortcut(QKeySequence::Paste, m_headers, nullptr, nullptr, Qt::WidgetShortcut);
+    connect(paste, &QShortcut::activated, this, [this] { pasteHeaders(QApplication::clipboard()->text()); });
     connect(m_headers, &QTableWidget::itemChanged, this, [this](QTableWidgetItem* item) {
         if (m_loading) return;
         splitHeaderRow(item->row());
@@ -335,6 +342,49 @@ void TargetEditor::splitHeaderRow(int row)
     name->setText(cells.name);
     value->setText(cells.value);
     m_loading = wasLoading;
+}
+
+void TargetEditor::pasteHeaders(const QString& text)
+{
+    QStringList lines = text.split(QLatin1Char('\n'));
+    for (QString& line : lines)
+        if (line.endsWith(QLatin1Char('\r'))) line.chop(1);
+    while (!lines.isEmpty() && lines.back().trimmed().isEmpty())
+        lines.removeLast();
+    if (lines.isEmpty()) return;
+    int row = std::max(0, m_headers->currentRow());
+    const int column = std::clamp(m_headers->currentColumn(), 0, 1);
+    m_loading = true;
+    const auto cell = [this](int r, int c) {
+        while (m_headers->rowCount() <= r) {
+            const int added = m_headers->rowCount();
+            m_headers->insertRow(added);
+            m_headers->setItem(added, 0, new QTableWidgetItem);
+            m_headers->setItem(added, 1, new QTableWidgetItem);
+        }
+        if (!m_headers->item(r, c)) m_headers->setItem(r, c, new QTableWidgetItem);
+        return m_headers->item(r, c);
+    };
+    const int first = row;
+    if (lines.size() == 1 && !lines[0].contains(QLatin1Char('\t'))) {
+        // Into the cell, as typed there; a whole header line in the Header cell replaces the row.
+        cell(row, column)->setText(lines[0]);
+        if (column == 0 && lines[0].contains(QLatin1Char(':'))) cell(row, 1)->setText(QString());
+        ++row;
+    } else {
+        for (const QString& line : std::as_const(lines)) {
+            if (line.trimmed().isEmpty()) continue;
+            const qsizetype tab = line.indexOf(QLatin1Char('\t'));
+            cell(row, 0)->setText(tab >= 0 ? line.left(tab) : line); // "Name: value" is split below
+            cell(row, 1)->setText(tab >= 0 ? line.mid(tab + 1) : QString());
+            ++row;
+        }
+    }
+    m_loading = false;
+    for (int r = first; r < row; ++r)
+        splitHeaderRow(r);
+    ensureEmptyHeaderRow();
+    edited();
 }
 
 void TargetEditor::ensureEmptyHeaderRow()

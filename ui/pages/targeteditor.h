@@ -86,6 +86,13 @@ private:
     void ensureEmptyHeaderRow();
     void splitHeaderRow(int row);
 
+public:
+    /// Ctrl+V on a selected (not edited) cell of the headers: `text` from its first line on, one
+    /// line a row from the current one, as typed ("Name: value" in the Header cell, "Name<TAB>value"
+    /// from a spreadsheet across both); a single plain line goes into the cell itself.
+    void pasteHeaders(const QString& text);
+
+private:
     QPointer<SessionDocument> m_doc;
     Target m_target; ///< as stored
     Target m_edited; ///< as checked last (valid when m_errors is empty)
