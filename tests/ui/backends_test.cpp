@@ -511,7 +511,11 @@ private slots:
         ComparePage page;
         page.setRuns({ load(db, a), load(db, b) });
         CompareFrontDoor* side = page.frontDoor();
-        QVERIFY(!side->isHidden());
+        QVERIFY(side->hasData());
+        // A tab beside the charts, not a block above the table that leaves it a row or two.
+        QTabWidget* tabs = page.lowerTabs();
+        QVERIFY(tabs->isTabVisible(tabs->indexOf(side)));
+        QCOMPARE(tabs->tabText(tabs->indexOf(side)), QStringLiteral("Behind the front door"));
         QTableWidget* t = side->table();
         QCOMPARE(t->columnCount(), 2);
         QVERIFY(t->horizontalHeaderItem(0)->text().contains(QStringLiteral("baseline")));

@@ -27,9 +27,7 @@ CompareFrontDoor::CompareFrontDoor(QWidget* parent)
                            "how much of its time was the front door's own (mean split)"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(new QLabel(tr("<b>Behind the front door</b>"), this));
     layout->addWidget(m_table);
-    setVisible(false);
 }
 
 void CompareFrontDoor::setRuns(const std::vector<const RunData*>& runs, const QStringList& labels)
@@ -41,8 +39,12 @@ void CompareFrontDoor::setRuns(const std::vector<const RunData*>& runs, const QS
         any = any || views.back().any();
     }
     m_table->clear();
-    setVisible(any);
-    if (!any) return;
+    m_hasData = any;
+    if (!any) {
+        m_table->setRowCount(0);
+        m_table->setColumnCount(0);
+        return;
+    }
     const QStringList rows { tr("Backends"), tr("Backend max/min share"), tr("Backend CV"), tr("p-value (even split)"),
         tr("Front-door share (mean)"), tr("Mean upstream (ms)"), tr("Mean front door (ms)"), tr("Front door p50 (ms)"),
         tr("Front door p99 (ms)"), tr("No upstream time stated") };
@@ -75,8 +77,7 @@ void CompareFrontDoor::setRuns(const std::vector<const RunData*>& runs, const QS
             m_table->setItem(r, c, item);
         }
     }
-    m_table->resizeColumnsToContents();
-    m_table->setMaximumHeight(m_table->horizontalHeader()->height() + static_cast<int>(rows.size()) * 22 + 6);
+    m_table->resizeColumnsToContents(); // the whole tab's height: its rows at the top, scrolled when short
 }
 
 } // namespace wb::ui

@@ -27,6 +27,7 @@ QLabel* caption(QWidget* parent, const QString& text)
 {
     auto* label = new QLabel(text, parent);
     label->setStyleSheet(QStringLiteral("color: palette(mid);"));
+    label->setWordWrap(true); // a narrow card wraps its lines rather than being cut on the right
     return label;
 }
 
@@ -108,6 +109,7 @@ QWidget* CompareHeadlines::card(int run)
         = new QLabel(QStringLiteral("<b>%1</b>&nbsp;&nbsp;<span style='color: gray'>%2</span>")
                          .arg(CompareModel::runLabel(r).toHtmlEscaped(), describeLoad(r.config).toHtmlEscaped()),
             frame);
+    title->setWordWrap(true);
     grid->addWidget(title, 0, 0, 1, 2);
     auto* role = new QLabel(frame);
     role->setObjectName(QStringLiteral("baselineRole"));
@@ -151,6 +153,7 @@ QWidget* CompareHeadlines::card(int run)
         // The studies' "Loss wrt native", in words: the number readers look for first.
         auto* loss = new QLabel(m_model->lossText(run), frame);
         loss->setObjectName(QStringLiteral("lossLine"));
+        loss->setWordWrap(true);
         const QColor c = deltaColor(-m_model->lossPct(run), true);
         if (m_model->withinNoise(QStringLiteral("rps"), run))
             loss->setStyleSheet(QString::fromLatin1(NOISE_STYLE));

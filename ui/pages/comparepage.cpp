@@ -24,6 +24,7 @@
 #include <QScrollArea>
 #include <QSplitter>
 #include <QStackedWidget>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QToolButton>
@@ -102,11 +103,20 @@ ComparePage::ComparePage(QWidget* parent)
     cardsScroll->setWidgetResizable(true);
     cardsScroll->setFrameShape(QFrame::NoFrame);
     cardsScroll->setMinimumWidth(320);
+    cardsScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff); // the cards wrap to its width
     topLayout->addWidget(cardsScroll, 1);
 
     auto* split = new QSplitter(Qt::Vertical, this);
+    // Behind the front door is ten rows: above the table it left the table a row or two on a
+    // laptop screen, so it is a tab beside the charts.
+    m_lower = new QTabWidget(this);
+    m_lower->setObjectName(QStringLiteral("compareLowerTabs"));
+    m_lower->setDocumentMode(true);
+    m_lower->addTab(m_charts, tr("Charts"));
+    m_lower->addTab(m_frontDoor, tr("Behind the front door"));
+    m_lower->setTabVisible(1, false);
     split->addWidget(top);
-    split->addWidget(m_charts);
+    split->addWidget(m_lower);
     split->addWidget(m_metrics);
     split->setStretchFactor(0, 2);
     split->setStretchFactor(1, 3);
@@ -119,7 +129,6 @@ ComparePage::ComparePage(QWidget* parent)
     contentLayout->setContentsMargins(6, 6, 6, 6);
     contentLayout->addLayout(bar);
     contentLayout->addWidget(m_warning);
-    contentLayout->addWidget(m_frontDoor);
     contentLayout->addWidget(split, 1);
 
     m_stack->addWidget(empty);
@@ -190,6 +199,7 @@ void ComparePage::modelChanged()
             shownLabels << (i == 0 ? tr("%1 (baseline)") : QStringLiteral("%1")).arg(CompareModel::runLabel(shown[i]));
         }
     m_frontDoor->setRuns(shownData, shownLabels);
+    m_lower->setTabVisible(m_lower->indexOf(m_frontDoor), m_frontDoor->hasData());
 
     m_baseline->clear();
     for (const RunRecord& r : m_model->givenRuns()) {

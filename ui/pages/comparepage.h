@@ -17,6 +17,7 @@
 #include <QWidget>
 
 class QComboBox;
+class QTabWidget;
 class QLabel;
 class QStackedWidget;
 class QToolButton;
@@ -67,6 +68,8 @@ public:
     CompareModel* model() const { return m_model; }
     CompareCharts* charts() const { return m_charts; }
     CompareFrontDoor* frontDoor() const { return m_frontDoor; }
+    /// Charts and, when a run has them, "Behind the front door": tabs under the table.
+    QTabWidget* lowerTabs() const { return m_lower; }
     /// The runs' target metrics overlaid (hidden when none of them scraped any).
     TargetMetricsView* targetMetrics() const { return m_metrics; }
 
@@ -92,7 +95,8 @@ private:
     CompareTableView* m_table;
     CompareHeadlines* m_headlines;
     CompareCharts* m_charts;
-    CompareFrontDoor* m_frontDoor; ///< evenness and front-door share side by side (hidden without them)
+    CompareFrontDoor* m_frontDoor; ///< evenness and front-door share side by side (a tab, without them none)
+    QTabWidget* m_lower = nullptr; ///< the charts, and "Behind the front door" beside them
     TargetMetricsView* m_metrics;
     qint64 m_baselineShown = 0; ///< to tell the user when the baseline changed
     bool m_replacingRuns = false; ///< new runs, not a new baseline: no message
