@@ -26,6 +26,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <cmath>
+#include <numeric>
 
 using namespace wb;
 using namespace wb::ui;
@@ -580,6 +581,32 @@ private slots:
         // Asked wider than the table: as wide as asked, as before.
         QVERIFY2(page.exportReport(path, 2600, &error), qPrintable(error));
         QCOMPARE(QImage(path).width(), 2600 + 2 * ComparePage::REPORT_MARGIN);
+    }
+
+    // Two runs in a wide report: the runs' columns take the room, not the metric names (which took
+    // 70% of the width).
+    void aWideReportWidensTheRunsColumns()
+    {
+        ComparePage page;
+        SyntheticRun s;
+        page.setRuns({ run(target("nginx", "http://10.0.0.1/"), s), run(target("caddy", "http://10.0.0.2/"), s) });
+        QList<int> natural, wide;
+        const QImage narrow = renderCompareTable(page.model(), 0, &natural);
+        const QImage table = renderCompareTable(page.model(), 1200, &wide);
+        QCOMPARE(wide.size(), natural.size());
+        QCOMPARE(wide[0], natural[0]); // the metric names as wide as they need
+        int sum = 0;
+        for (int c = 0; c < wide.size(); ++c) {
+            sum += wide[c];
+            if (c > 0) {
+                QVERIFY2(wide[c] > natural[c], qPrintable(QString::number(c)));
+                QVERIFY(wide[c] <= 2 * natural[c]);
+            }
+        }
+        QCOMPARE(table.width(), sum);
+        QVERIFY(table.width() <= 1200);
+        QVERIFY2(wide[0] * 100 / sum < 40, qPrintable(QStringLiteral("%1 of %2").arg(wide[0]).arg(sum)));
+        QCOMPARE(narrow.width(), std::accumulate(natural.begin(), natural.end(), 0));
     }
 };
 

@@ -242,7 +242,7 @@ void applyCompareSpans(QTableView* view, const CompareModel* model)
             view->setSpan(row, 0, 1, model->columnCount());
 }
 
-QImage renderCompareTable(CompareModel* model, int minWidth)
+QImage renderCompareTable(CompareModel* model, int minWidth, QList<int>* columnWidths)
 {
     QTableView view;
     view.setAttribute(Qt::WA_DontShowOnScreen);
@@ -264,11 +264,23 @@ QImage renderCompareTable(CompareModel* model, int minWidth)
     int width = 0;
     for (int c = 0; c < model->columnCount(); ++c)
         width += view.columnWidth(c);
-    // Wider than needed: the metric column takes the rest.
-    if (width < minWidth && model->columnCount() > 0) {
-        view.horizontalHeader()->setSectionResizeMode(0, QHeaderView::Interactive);
-        view.setColumnWidth(0, view.columnWidth(0) + minWidth - width);
-        width = minWidth;
+    // Wider than needed: the runs' columns share the room, each at most twice its own width (the
+    // metric column taking it all left 70% of a 2-run report to the names); what is left stays
+    // white on the right.
+    const int columns = model->columnCount();
+    if (width < minWidth && columns > 1) {
+        const int share = (minWidth - width) / (columns - 1);
+        for (int c = 1; c < columns; ++c) {
+            view.horizontalHeader()->setSectionResizeMode(c, QHeaderView::Interactive);
+            const int added = std::min(share, view.columnWidth(c));
+            view.setColumnWidth(c, view.columnWidth(c) + added);
+            width += added;
+        }
+    }
+    if (columnWidths) {
+        columnWidths->clear();
+        for (int c = 0; c < columns; ++c)
+            columnWidths->append(view.columnWidth(c));
     }
     int height = view.horizontalHeader()->sizeHint().height();
     for (int r = 0; r < model->rowCount(); ++r)

@@ -59,8 +59,9 @@ QString compareTableMarkdown(const CompareModel& model);
 void setupCompareTable(QTableView* view);
 /// Section rows span every column (call after each model reset).
 void applyCompareSpans(QTableView* view, const CompareModel* model);
-/// The whole table (no scroll bars) at its natural width, or minWidth when
-/// that is wider (the metric column takes the rest), on white.
-QImage renderCompareTable(CompareModel* model, int minWidth);
+/// The whole table (no scroll bars) at its natural width, on white; when minWidth is wider, the
+/// runs' columns share the room (each at most doubled) and the image is as wide as its columns.
+/// `columnWidths` (may be null): each column's width in the image.
+QImage renderCompareTable(CompareModel* model, int minWidth, QList<int>* columnWidths = nullptr);
 
 } // namespace wb::ui
