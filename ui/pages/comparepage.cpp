@@ -112,9 +112,9 @@ ComparePage::ComparePage(QWidget* parent)
     m_lower = new QTabWidget(this);
     m_lower->setObjectName(QStringLiteral("compareLowerTabs"));
     m_lower->setDocumentMode(true);
+    m_lower->setTabBarAutoHide(true); // the charts alone take no tab bar's height (removeTab, not hidden)
     m_lower->addTab(m_charts, tr("Charts"));
-    m_lower->addTab(m_frontDoor, tr("Behind the front door"));
-    m_lower->setTabVisible(1, false);
+    m_frontDoor->hide(); // a tab only while a compared run has backends or upstream times
     split->addWidget(top);
     split->addWidget(m_lower);
     split->addWidget(m_metrics);
@@ -199,7 +199,9 @@ void ComparePage::modelChanged()
             shownLabels << (i == 0 ? tr("%1 (baseline)") : QStringLiteral("%1")).arg(CompareModel::runLabel(shown[i]));
         }
     m_frontDoor->setRuns(shownData, shownLabels);
-    m_lower->setTabVisible(m_lower->indexOf(m_frontDoor), m_frontDoor->hasData());
+    const int doorTab = m_lower->indexOf(m_frontDoor);
+    if (m_frontDoor->hasData() && doorTab < 0) m_lower->addTab(m_frontDoor, tr("Behind the front door"));
+    if (!m_frontDoor->hasData() && doorTab >= 0) m_lower->removeTab(doorTab); // hidden, kept for the next runs
 
     m_baseline->clear();
     for (const RunRecord& r : m_model->givenRuns()) {
