@@ -5,6 +5,7 @@
 // Compare show is what the session stored, checked against `wrkbench-cli export --what
 // backends|upstream` and against figures computed here from those exported counts.
 
+#include "charts/comparecharts.h"
 #include "charts/frontdoorchart.h"
 #include "control/runsession.h"
 #include "mainwindow.h"
@@ -545,13 +546,21 @@ private slots:
         QVERIFY(cellNumber(t->item(rowNamed(QStringLiteral("Backend CV")), 1)) > 0.4);
 
         // Runs without either option: nothing to set side by side, and the section stays hidden.
-        RunData plainA = load(db, a), plainB = load(db, b);
-        for (RunData* d : { &plainA, &plainB }) {
+        RunData bareA = load(db, a), bareB = load(db, b);
+        for (RunData* d : { &bareA, &bareB }) {
             d->run.config.backendFrom = {};
             d->run.config.upstreamTime = {};
         }
-        page.setRuns({ plainA, plainB });
+        page.setRuns({ bareA, bareB });
+        QVERIFY(!side->hasData());
         QVERIFY(side->isHidden());
+        QCOMPARE(tabs->indexOf(side), -1);
+        QVERIFY(tabs->isHidden()); // the charts alone, without a tab bar
+        QVERIFY(page.charts()->parentWidget() != nullptr);
+        // And the tabs again with runs that have them.
+        page.setRuns({ load(db, a), load(db, b) });
+        QVERIFY(tabs->indexOf(side) >= 0);
+        QCOMPARE(tabs->indexOf(page.charts()), 0);
     }
 };
 

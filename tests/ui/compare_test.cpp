@@ -8,6 +8,7 @@
 #include "charts/comparecharts.h"
 #include "import/wrkimport.h"
 #include "models/comparemodel.h"
+#include "pages/comparefrontdoor.h"
 #include "pages/compareheadlines.h"
 #include "pages/comparepage.h"
 #include "pages/comparetable.h"
@@ -23,6 +24,7 @@
 #include <QLabel>
 #include <QMenu>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <cmath>
@@ -590,6 +592,9 @@ private slots:
         ComparePage page;
         SyntheticRun s;
         page.setRuns({ run(target("nginx", "http://10.0.0.1/"), s), run(target("caddy", "http://10.0.0.2/"), s) });
+        // No run has backends: the charts alone, without a tab bar.
+        QVERIFY(page.lowerTabs()->isHidden());
+        QCOMPARE(page.lowerTabs()->indexOf(page.frontDoor()), -1);
         QList<int> natural, wide;
         const QImage narrow = renderCompareTable(page.model(), 0, &natural);
         const QImage table = renderCompareTable(page.model(), 1200, &wide);

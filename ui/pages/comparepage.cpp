@@ -106,17 +106,18 @@ ComparePage::ComparePage(QWidget* parent)
     cardsScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff); // the cards wrap to its width
     topLayout->addWidget(cardsScroll, 1);
 
-    auto* split = new QSplitter(Qt::Vertical, this);
     // Behind the front door is ten rows: above the table it left the table a row or two on a
-    // laptop screen, so it is a tab beside the charts.
+    // laptop screen, so it is a tab beside the charts. Without it the charts stand in the splitter
+    // themselves: a tab widget of one page still takes a few pixels a 700 px window lacks.
+    m_split = new QSplitter(Qt::Vertical, this);
+    auto* split = m_split;
     m_lower = new QTabWidget(this);
     m_lower->setObjectName(QStringLiteral("compareLowerTabs"));
     m_lower->setDocumentMode(true);
-    m_lower->setTabBarAutoHide(true); // the charts alone take no tab bar's height (removeTab, not hidden)
-    m_lower->addTab(m_charts, tr("Charts"));
-    m_frontDoor->hide(); // a tab only while a compared run has backends or upstream times
+    m_lower->hide();
+    m_frontDoor->hide();
     split->addWidget(top);
-    split->addWidget(m_lower);
+    split->addWidget(m_charts);
     split->addWidget(m_metrics);
     split->setStretchFactor(0, 2);
     split->setStretchFactor(1, 3);
@@ -199,9 +200,7 @@ void ComparePage::modelChanged()
             shownLabels << (i == 0 ? tr("%1 (baseline)") : QStringLiteral("%1")).arg(CompareModel::runLabel(shown[i]));
         }
     m_frontDoor->setRuns(shownData, shownLabels);
-    const int doorTab = m_lower->indexOf(m_frontDoor);
-    if (m_frontDoor->hasData() && doorTab < 0) m_lower->addTab(m_frontDoor, tr("Behind the front door"));
-    if (!m_frontDoor->hasData() && doorTab >= 0) m_lower->removeTab(doorTab); // hidden, kept for the next runs
+    showFrontDoorTab(m_frontDoor->hasData());
 
     m_baseline->clear();
     for (const RunRecord& r : m_model->givenRuns()) {
@@ -246,6 +245,27 @@ bool ComparePage::exportCsv(const QString& path, QString* error) const
 QImage ComparePage::renderTable(int width) const
 {
     return renderCompareTable(m_model, width);
+}
+
+void ComparePage::showFrontDoorTab(bool show)
+{
+    const bool shown = m_split->indexOf(m_lower) >= 0;
+    if (show == shown) return;
+    if (show) {
+        m_split->replaceWidget(m_split->indexOf(m_charts), m_lower); // m_charts is left without a parent
+        m_lower->addTab(m_charts, tr("Charts"));
+        m_lower->addTab(m_frontDoor, tr("Behind the front door"));
+        m_lower->setCurrentWidget(m_charts);
+        m_lower->show();
+    } else {
+        m_lower->clear(); // the pages stay, without a parent
+        m_split->replaceWidget(m_split->indexOf(m_lower), m_charts);
+        m_charts->show();
+        m_lower->setParent(this); // the splitter let it go: kept, hidden, for the next runs
+        m_lower->hide();
+        m_frontDoor->setParent(this);
+        m_frontDoor->hide();
+    }
 }
 
 bool ComparePage::exportReport(const QString& path, int width, QString* error) const

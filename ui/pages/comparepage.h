@@ -17,6 +17,7 @@
 #include <QWidget>
 
 class QComboBox;
+class QSplitter;
 class QTabWidget;
 class QLabel;
 class QStackedWidget;
@@ -68,7 +69,8 @@ public:
     CompareModel* model() const { return m_model; }
     CompareCharts* charts() const { return m_charts; }
     CompareFrontDoor* frontDoor() const { return m_frontDoor; }
-    /// Charts and, when a run has them, "Behind the front door": tabs under the table.
+    /// Charts and "Behind the front door" as tabs under the table, while a compared run has
+    /// backends or upstream times (in the splitter then; the charts alone otherwise).
     QTabWidget* lowerTabs() const { return m_lower; }
     /// The runs' target metrics overlaid (hidden when none of them scraped any).
     TargetMetricsView* targetMetrics() const { return m_metrics; }
@@ -96,7 +98,9 @@ private:
     CompareHeadlines* m_headlines;
     CompareCharts* m_charts;
     CompareFrontDoor* m_frontDoor; ///< evenness and front-door share side by side (a tab, without them none)
-    QTabWidget* m_lower = nullptr; ///< the charts, and "Behind the front door" beside them
+    QTabWidget* m_lower = nullptr; ///< the charts and "Behind the front door", while a run has it
+    QSplitter* m_split = nullptr; ///< the table and cards, the charts (or m_lower), the target's metrics
+    void showFrontDoorTab(bool show);
     TargetMetricsView* m_metrics;
     qint64 m_baselineShown = 0; ///< to tell the user when the baseline changed
     bool m_replacingRuns = false; ///< new runs, not a new baseline: no message
