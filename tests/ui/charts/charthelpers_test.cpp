@@ -5,6 +5,7 @@
 #include "charts/intervalhistory.h"
 #include "charts/niceaxis.h"
 #include "chartsamples.h"
+#include "report/palette.h"
 #include "testmain.h"
 
 #include <QLogValueAxis>
@@ -136,12 +137,14 @@ void ChartHelpersTest::ninesMapping()
 void ChartHelpersTest::paletteIsStableAndDistinct()
 {
     QSet<QRgb> colors;
-    for (qint64 id = 1; id <= 10; ++id) {
+    for (qint64 id = 1; id <= static_cast<qint64>(wb::TARGET_PALETTE_SIZE); ++id) {
         QCOMPARE(colorForTarget(id), colorForTarget(id));
         colors.insert(colorForTarget(id).rgb());
     }
-    QCOMPARE(colors.size(), 10);
-    QCOMPARE(colorForTarget(11), colorForTarget(1));
+    QCOMPARE(colors.size(), static_cast<qsizetype>(wb::TARGET_PALETTE_SIZE)); // ids 1 and 11 differ
+    QCOMPARE(colorForTarget(wb::TARGET_PALETTE_SIZE + 1), colorForTarget(1));
+    // The window's colour is the reports' (report/palette.h).
+    QCOMPARE(colorForTarget(7).name(), QString::fromStdString(wb::targetColorHex(7)));
     QVERIFY(colorForTarget(-3).isValid());
 }
 
