@@ -316,6 +316,7 @@ void MainWindow::updateActions()
     const bool ready
         = m_doc && m_targets->currentTargetId() != 0 && m_targets->editor()->isValid() && m_profileEditor->isValid();
     m_runAction->setEnabled(!active && ready);
+    m_capacityAction->setEnabled(!active && ready);
     m_stopAction->setEnabled(m_coordinator->canStop());
     // A probe is one request: fine during a run too (it then measures the loaded target).
     m_probeAction->setEnabled(m_doc && m_targets->currentTargetId() != 0 && m_targets->editor()->isValid());

@@ -33,6 +33,7 @@ class RunBadge;
 class RunCoordinator;
 class RunsPage;
 struct RunSetup;
+class CapacityDialog;
 class SessionDocument;
 class TargetsPanel;
 
@@ -66,6 +67,9 @@ public:
     void stopRun();
     /// Probes the selected target and shows the Probe dialog. False when Probe is disabled.
     bool probeTarget();
+    /// Run → Find capacity…: the capacity search dialog on the selected target and the current
+    /// profile (window-modal: one load at a time). Null when no target is ready to run.
+    CapacityDialog* findCapacity();
     /// File → Loaders…: the remote loaders (RemoteLoadersDialog, window-modal).
     void editRemoteLoaders();
     /// Opens a stored run in its own tab.
@@ -138,6 +142,7 @@ private:
     QAction* m_loadersAction = nullptr;
     QAction* m_quitAction = nullptr;
     QAction* m_compareAction = nullptr;
+    QAction* m_capacityAction = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
 

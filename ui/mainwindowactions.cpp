@@ -5,6 +5,7 @@
 #include "models/comparemodel.h"
 #include "models/experimentresultsmodel.h"
 #include "models/profilelistmodel.h"
+#include "pages/capacitydialog.h"
 #include "pages/comparepage.h"
 #include "pages/dialogs.h"
 #include "pages/experimentpage.h"
@@ -84,6 +85,13 @@ void MainWindow::buildActions()
     m_compareAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
     connect(m_compareAction, &QAction::triggered, this, [this] { compareRuns(m_runs->selectedRunIds()); });
     addAction(m_compareAction);
+
+    m_capacityAction = new QAction(tr("Find &capacity…"), this);
+    m_capacityAction->setObjectName(QStringLiteral("findCapacityAction"));
+    m_capacityAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
+    m_capacityAction->setToolTip(
+        tr("The most load the selected target carries while the profile's SLOs hold (Ctrl+Shift+F)"));
+    connect(m_capacityAction, &QAction::triggered, this, [this] { findCapacity(); });
 }
 
 void MainWindow::buildToolBar()
@@ -177,6 +185,7 @@ void MainWindow::buildMenus()
     run->addAction(m_stopAction);
     run->addSeparator();
     run->addAction(m_compareAction);
+    run->addAction(m_capacityAction);
     run->addAction(tr("&Add target"), QKeySequence(Qt::CTRL | Qt::Key_T), this, [this] {
         // The Targets panel in front first: typing must go to the editor the user sees.
         showDock(QStringLiteral("TargetsDock"));
@@ -426,6 +435,25 @@ bool MainWindow::saveSessionAs(const QString& path, bool replace)
     }
     if (tab <= LAST_FIXED_TAB) m_tabs->setCurrentIndex(tab);
     return true;
+}
+
+CapacityDialog* MainWindow::findCapacity()
+{
+    if (!m_capacityAction->isEnabled()) return nullptr;
+    m_targets->editor()->commit(); // search what the session holds, as Run does
+    m_profileEditor->commit();
+    auto* dialog = new CapacityDialog(
+        m_doc->targets(), m_targets->currentTargetId(), m_profileEditor->currentProfile(), m_doc->path(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowModality(Qt::WindowModal); // one load at a time: no run starts beside the search
+    connect(dialog, &CapacityDialog::searchStored, this, [this](qint64 id) {
+        // Its trials are runs of the session, and the search an experiment.
+        m_doc->reload();
+        m_experiments->refresh();
+        m_experiments->selectExperiment(id);
+    });
+    dialog->show();
+    return dialog;
 }
 
 void MainWindow::exportLiveCharts()

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 namespace wb {
 
@@ -37,10 +38,12 @@ std::string capacityDefinitionToJson(const CapacityDefinition& d)
         if (std::string text = o.text(d.options); !text.empty()) // "" is "derived" (--from): the target's own
             options[std::string(o.key)] = std::move(text);
     Json targets = Json::array();
-    for (const CapacityTargetDefinition& t : d.targets)
+    for (const CapacityTargetDefinition& t : d.targets) {
         targets.push_back(Json { { "label", t.label }, { "url", t.url },
             { "config", parseJsonTextOrDiscarded<Json>(runConfigToJson(t.config)) },
             { "rest_latency_us", t.restLatencyUs }, { "from_per_s", t.fromPerS } });
+        if (t.sessionTargetId > 0) targets.back()["session_target_id"] = t.sessionTargetId;
+    }
     Json out { { "kind", "capacity" }, { "options", std::move(options) }, { "targets", std::move(targets) } };
     if (d.scrape.enabled()) out["scrape"] = parseJsonTextOrDiscarded<Json>(jsonText(scrapeSpecToJson(d.scrape)));
     return jsonText(out);
@@ -72,14 +75,35 @@ Result<CapacityDefinition> capacityDefinitionFromJson(const std::string& text)
     for (const Json& t : j["targets"]) {
         if (!t.is_object() || !t.contains("config") || !t["config"].is_object())
             return Error { "a target of the search has no configuration" };
+        // A session file is untrusted: a field of another type is refused, never thrown on.
+        const auto textOf = [&t](const char* key) -> std::optional<std::string> {
+            auto it = t.find(key);
+            if (it == t.end()) return std::string();
+            if (!it->is_string()) return std::nullopt;
+            return it->get<std::string>();
+        };
+        const auto numberOf = [&t](const char* key) -> std::optional<double> {
+            auto it = t.find(key);
+            if (it == t.end()) return 0.0;
+            if (!it->is_number()) return std::nullopt;
+            return it->get<double>();
+        };
         CapacityTargetDefinition target;
-        target.label = t.value("label", "");
-        target.url = t.value("url", "");
+        const auto label = textOf("label"), url = textOf("url");
+        const auto rest = numberOf("rest_latency_us"), from = numberOf("from_per_s");
+        if (!label || !url || !rest || !from) return Error { "a target of the search has a field of the wrong type" };
+        target.label = *label;
+        target.url = *url;
         auto config = runConfigFromJson(jsonText(t["config"]));
         if (!config) return Error { "target '" + target.label + "': " + config.error() };
         target.config = std::move(*config);
-        target.restLatencyUs = t.value("rest_latency_us", 0.0);
-        target.fromPerS = t.value("from_per_s", 0.0);
+        target.restLatencyUs = *rest;
+        target.fromPerS = *from;
+        if (auto id = t.find("session_target_id"); id != t.end()) {
+            if (!id->is_number_integer() || id->get<int64_t>() <= 0)
+                return Error { "target '" + target.label + "': its session target is not an id" };
+            target.sessionTargetId = id->get<int64_t>();
+        }
         if (!std::isfinite(target.restLatencyUs) || target.restLatencyUs < 0 || !std::isfinite(target.fromPerS)
             || target.fromPerS < d.options.minPerS || target.fromPerS > d.options.toPerS)
             return Error { "target '" + target.label + "': its rest latency or first rate is out of range" };

@@ -32,6 +32,9 @@ struct CapacityTargetDefinition
     RunConfig config; ///< every trial's settings but the rate and the length
     double restLatencyUs = 0; ///< one request at rest, what each trial settles back to
     double fromPerS = 0; ///< the first rate (given or derived from the rest latency)
+    /// The session target whose runs the trials are (a search started in the window); 0: found or
+    /// created by the URL, as a CLI run's.
+    int64_t sessionTargetId = 0;
 };
 
 struct CapacityDefinition

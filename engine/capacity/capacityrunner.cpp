@@ -128,7 +128,7 @@ Result<CapacityRunner> CapacityRunner::start(std::vector<std::pair<std::string, 
     return r;
 }
 
-Result<CapacityRunner> CapacityRunner::resume(SessionStore& store, std::string dbPath, int64_t searchId)
+Result<CapacityRunner> CapacityRunner::stored(SessionStore& store, std::string dbPath, int64_t searchId)
 {
     const std::string which = fmt::format("search {} in '{}'", searchId, dbPath);
     auto record = store.experiment(searchId);
@@ -155,6 +155,7 @@ Result<CapacityRunner> CapacityRunner::resume(SessionStore& store, std::string d
         t.label = d.label;
         t.config = std::move(d.config);
         t.restLatencyUs = d.restLatencyUs;
+        t.sessionTargetId = d.sessionTargetId;
         t.search = std::move(searches[i]);
         r.m_targets.push_back(std::move(t));
     }
@@ -173,10 +174,26 @@ Result<CapacityRunner> CapacityRunner::resume(SessionStore& store, std::string d
         }
         r.m_targets[static_cast<size_t>(row.target)].seen.push_back(seen);
     }
-    for (CapacityRunTarget& t : r.m_targets)
-        if (Status st = setProbe(t); !st) return Error { t.url + ": " + st.error() };
     r.m_trialsMade = static_cast<unsigned>(trials->size());
     return r;
+}
+
+Result<CapacityRunner> CapacityRunner::resume(SessionStore& store, std::string dbPath, int64_t searchId)
+{
+    auto r = stored(store, std::move(dbPath), searchId);
+    if (!r) return r;
+    for (CapacityRunTarget& t : r->m_targets)
+        if (Status st = setProbe(t); !st) return Error { t.url + ": " + st.error() };
+    return r;
+}
+
+Result<CapacityReport> storedCapacityReport(SessionStore& store, int64_t searchId)
+{
+    auto r = CapacityRunner::stored(store, {}, searchId);
+    if (!r) return Error { r.error() };
+    for (CapacityRunTarget& t : r->m_targets)
+        if (t.search.next()) t.search.stop(); // one not over: its bracket as measured (an ended one keeps its end)
+    return r->report();
 }
 
 CapacityDefinition CapacityRunner::definition() const
@@ -185,7 +202,8 @@ CapacityDefinition CapacityRunner::definition() const
     d.options = m_options;
     d.scrape = m_scrape;
     for (const CapacityRunTarget& t : m_targets)
-        d.targets.push_back({ t.label, t.url, t.config, t.restLatencyUs, t.search.options().fromPerS });
+        d.targets.push_back(
+            { t.label, t.url, t.config, t.restLatencyUs, t.search.options().fromPerS, t.sessionTargetId });
     return d;
 }
 
@@ -241,6 +259,7 @@ Status CapacityRunner::run(const CapacityRunEvents& events)
             RecordedRunOptions ro;
             ro.sessionPath = m_store ? m_dbPath : std::string();
             ro.tags = m_tags;
+            ro.targetId = t.sessionTargetId;
             ro.cancelBeforeLoad = false;
             if (events.warning) ro.onWarning = events.warning;
             ro.scrape = m_scrape;

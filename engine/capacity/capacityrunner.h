@@ -42,6 +42,7 @@ struct CapacityRunTarget
     CapacitySearch search { CapacityOptions {} };
     std::vector<CapacityTrialFigures> seen; ///< by trial, beside the search's records
     ProbeOptions probe; ///< what the settling probes send (built-in names resolved)
+    int64_t sessionTargetId = 0; ///< the session target whose runs the trials are; 0: by the URL
 };
 
 struct CapacityRunEvents
@@ -77,6 +78,9 @@ public:
     /// Stores a new search in `store` (opened on `dbPath`): an experiment of kind capacity, named
     /// after its targets; each trial is then a run linked to it, tagged `tags`.
     Status storeIn(SessionStore& store, std::string dbPath, std::vector<std::string> tags = {});
+    /// The trials of target `index` are runs of this session target (the window's), not of one
+    /// found or created by the URL. Before storeIn().
+    void setSessionTarget(size_t index, int64_t targetId) { m_targets.at(index).sessionTargetId = targetId; }
     int64_t searchId() const { return m_searchId; } ///< 0: not stored
 
     /// Whether a trial is left to make (a stored search that ended has none: it only says its result).
@@ -101,6 +105,9 @@ public:
 
 private:
     CapacityRunner() = default;
+    /// resume() without the probes: what the session holds (storedCapacityReport()).
+    static Result<CapacityRunner> stored(SessionStore& store, std::string dbPath, int64_t searchId);
+    friend Result<CapacityReport> storedCapacityReport(SessionStore& store, int64_t searchId);
 
     std::vector<CapacityRunTarget> m_targets;
     CapacityOptions m_options;
@@ -113,5 +120,9 @@ private:
     std::atomic<bool> m_stopped { false };
     std::atomic<StopSwitch*> m_trialStop { nullptr };
 };
+
+/// What the stored search `searchId` found so far, for a display: replayed from the session alone
+/// (nothing probed, nothing started), each search's bracket as measured.
+Result<CapacityReport> storedCapacityReport(SessionStore& store, int64_t searchId);
 
 } // namespace wb

@@ -1,5 +1,6 @@
 #include "pages/experimentpage.h"
 
+#include "capacity/capacityrunner.h"
 #include "charts/comparecharts.h"
 #include "charts/experimentcharts.h"
 #include "charts/kneechart.h"
@@ -23,9 +24,11 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSplitter>
@@ -173,6 +176,13 @@ ExperimentPage::ExperimentPage(QWidget* parent)
     chartsLayout->addWidget(m_charts, 2);
     chartsLayout->addWidget(m_knee, 1);
     auto* results = new QSplitter(Qt::Vertical, this);
+    m_resultsSplit = results;
+    // A capacity search has no cells: its result and every trial, as `capacity` prints them.
+    m_capacityText = new QPlainTextEdit(this);
+    m_capacityText->setObjectName(QStringLiteral("ExperimentCapacity"));
+    m_capacityText->setReadOnly(true);
+    m_capacityText->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_capacityText->hide();
     results->addWidget(m_table);
     results->addWidget(chartsRow);
     results->setStretchFactor(0, 2);
@@ -184,6 +194,7 @@ ExperimentPage::ExperimentPage(QWidget* parent)
     bottomLayout->addLayout(exports);
     bottomLayout->addWidget(m_comparability);
     bottomLayout->addWidget(results, 1);
+    bottomLayout->addWidget(m_capacityText, 1);
     bottomLayout->addWidget(m_pooled);
 
     auto* splitter = new QSplitter(Qt::Vertical, this);
@@ -444,6 +455,39 @@ void ExperimentPage::loadResults()
         m_summary->clear();
         return;
     }
+    if (auto record = m_doc->store().experiment(id); record && record->kind == ExperimentKind::Capacity) {
+        clear();
+        m_resultsSplit->hide();
+        m_capacityText->show();
+        auto report = storedCapacityReport(m_doc->store(), id);
+        if (!report) {
+            m_summary->setText(tr("%1 is a capacity search whose stored search cannot be read: %2")
+                                   .arg(QString::fromStdString(record->name), QString::fromStdString(report.error())));
+            m_capacityText->clear();
+            return;
+        }
+        size_t trials = 0;
+        QString text;
+        for (const CapacityReportTarget& t : report->targets) {
+            text += QString::fromStdString(capacitySummaryText(t, report->options));
+            trials += t.result.trials.size();
+        }
+        text += QString::fromStdString(capacityComparisonText(*report));
+        // A search goes on in the CLI (the window starts new ones): the summary says how.
+        const bool ended = record->status == ExperimentStatus::Completed;
+        m_summary->setText(tr("%1 is a capacity search: %2 trials (%3)%4")
+                               .arg(QString::fromStdString(record->name))
+                               .arg(trials)
+                               .arg(QString::fromUtf8(experimentStatusName(record->status)))
+                               .arg(ended ? QString()
+                                          : tr("; go on with wrkbench-cli capacity --db %1 --resume %2")
+                                                .arg(m_doc->path())
+                                                .arg(id)));
+        m_capacityText->setPlainText(text);
+        return;
+    }
+    m_capacityText->hide();
+    m_resultsSplit->show();
     auto results = loadExperimentResults(m_doc->store(), id);
     if (!results) {
         clear();

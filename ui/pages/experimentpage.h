@@ -23,6 +23,10 @@ namespace wb {
 struct ExperimentProgress;
 }
 
+class QPlainTextEdit;
+
+class QSplitter;
+
 namespace wb::ui {
 
 class ExperimentCharts;
@@ -93,6 +97,8 @@ private:
     void askExport(bool markdown);
 
     SessionDocument* m_doc = nullptr;
+    QPlainTextEdit* m_capacityText = nullptr; ///< a capacity search's result (in place of the table and charts)
+    QSplitter* m_resultsSplit = nullptr; ///< the table and the charts
     ExperimentTask* m_task;
     ExperimentResultsModel* m_results;
     QTreeWidget* m_list;

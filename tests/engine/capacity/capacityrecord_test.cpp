@@ -75,18 +75,32 @@ TEST(CapacityRecord, TheDefinitionRoundTrips)
     EXPECT_EQ(back->options.repeat, 2u);
     EXPECT_DOUBLE_EQ(back->options.precision, 0.01);
     EXPECT_DOUBLE_EQ(back->targets[0].restLatencyUs, 850);
+    EXPECT_EQ(back->targets[0].sessionTargetId, 0);
+    // A search started in the window keeps the session targets its trials are runs of.
+    CapacityDefinition windowed = d;
+    windowed.targets[1].sessionTargetId = 42;
+    auto again = capacityDefinitionFromJson(capacityDefinitionToJson(windowed));
+    ASSERT_TRUE(again.ok()) << again.error();
+    EXPECT_EQ(again->targets[0].sessionTargetId, 0);
+    EXPECT_EQ(again->targets[1].sessionTargetId, 42);
 }
 
 TEST(CapacityRecord, HostileDefinitionsAreRefusedInOneSentence)
 {
-    for (const auto& [json, message] : std::vector<std::pair<std::string, std::string>> {
-             { "[1", "not JSON" },
-             { R"({"kind": "plan"})", "not a capacity search's definition" },
-             { R"({"kind": "capacity", "targets": []})", "needs 1 to 64 targets" },
-             { R"({"kind": "capacity", "options": {"repeat": "0"}, "targets": []})", "option 'repeat'" },
-             { R"({"kind": "capacity", "targets": [{"label": "A", "config": {}, "from_per_s": -1}]})", "out of range" },
-             { R"({"kind": "capacity", "targets": [{"label": "A"}]})", "has no configuration" },
-         }) {
+    for (const auto& [json, message] :
+        std::vector<std::pair<std::string, std::string>> {
+            { "[1", "not JSON" },
+            { R"({"kind": "plan"})", "not a capacity search's definition" },
+            { R"({"kind": "capacity", "targets": []})", "needs 1 to 64 targets" },
+            { R"({"kind": "capacity", "options": {"repeat": "0"}, "targets": []})", "option 'repeat'" },
+            { R"({"kind": "capacity", "targets": [{"label": "A", "config": {}, "from_per_s": -1}]})", "out of range" },
+            { R"({"kind": "capacity", "targets": [{"label": "A"}]})", "has no configuration" },
+            { R"({"kind": "capacity", "targets": [{"label": 5, "config": {}}]})", "a field of the wrong type" },
+            { R"({"kind": "capacity", "targets": [{"label": "A", "config": {}, "from_per_s": "x"}]})",
+                "a field of the wrong type" },
+            { R"({"kind": "capacity", "targets": [{"label": "A", "config": {}, "from_per_s": 300, "session_target_id": "7"}]})",
+                "its session target is not an id" },
+        }) {
         auto d = capacityDefinitionFromJson(json);
         ASSERT_FALSE(d.ok()) << json;
         EXPECT_NE(d.error().find(message), std::string::npos) << d.error();
