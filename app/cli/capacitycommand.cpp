@@ -76,6 +76,7 @@ void addCapacityCommand(CLI::App& app, CapacityArgs& a)
     c->add_flag("-k,--insecure", r.insecure, "Do not verify the server certificate");
     c->add_option("--cacert", r.caFile, "Trust the CA certificates in this PEM file");
     c->add_option("--json", r.jsonPath, "Write the result as JSON to FILE ('-' for stdout)");
+    addLoaderOptions(*c, r); // each trial a distributed run: the capacity of a door one machine cannot fill
     addScrapeOptions(*c, a.scrape, a.scrapeMetric);
     c->add_option(
         "--markdown", a.markdownPath, "Write the result and every trial as Markdown to FILE ('-' for stdout)");
@@ -138,6 +139,11 @@ std::optional<int> freshSearch(const CapacityArgs& a, std::optional<CapacityRunn
         }
         targets.emplace_back(url, std::move(*cfg));
     }
+    auto fleet = fleetOf(a.run, targets.front().second);
+    if (!fleet) {
+        printError(fleet.error());
+        return EXIT_USAGE;
+    }
     auto started
         = CapacityRunner::start(std::move(targets), options, std::move(*scrape), a.run.settings.count("warmup") > 0);
     if (!started) {
@@ -145,6 +151,7 @@ std::optional<int> freshSearch(const CapacityArgs& a, std::optional<CapacityRunn
         return EXIT_FAILED;
     }
     runner.emplace(std::move(*started));
+    runner->setFleet(std::move(fleet->first), std::move(fleet->second));
     return std::nullopt;
 }
 
@@ -157,7 +164,7 @@ int capacityCommand(const CapacityArgs& a)
     if (a.resumeId > 0) {
         if (!a.urls.empty() || !a.search.empty() || !a.run.settings.empty() || !a.scrape.empty()) {
             printError("--resume goes on with the search's own targets, options and settings: give only --db (and "
-                       "--json, --markdown, --csv, --html, --quiet)");
+                       "--json, --markdown, --csv, --html, --quiet, and the loaders' credentials)");
             return EXIT_USAGE;
         }
         auto opened = openSessionToChange(a.run.dbPath);
@@ -172,6 +179,13 @@ int capacityCommand(const CapacityArgs& a)
             return EXIT_USAGE;
         }
         runner.emplace(std::move(*resumed));
+        // The stored configurations say where the loaders run; the flags say how to reach them.
+        auto fleet = fleetOf(a.run, runner->targets().front().config);
+        if (!fleet) {
+            printError(fleet.error());
+            return EXIT_USAGE;
+        }
+        runner->setFleet(std::move(fleet->first), std::move(fleet->second));
     } else {
         if (auto rc = freshSearch(a, runner)) return *rc;
         if (!a.run.dbPath.empty()) {

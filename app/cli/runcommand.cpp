@@ -249,6 +249,73 @@ void addSettingOptions(CLI::App& run, std::map<std::string, std::string>& given,
     }
 }
 
+Result<std::pair<FleetSetup, AgentFleet>> fleetOf(const RunArgs& a, const RunConfig& cfg)
+{
+    FleetSetup setup;
+    setup.kubectl = a.kubectl;
+    setup.jobTtlSeconds = a.jobTtlSeconds;
+    setup.keepJob = a.keepJob;
+    setup.podMetricsPort = a.podMetricsPort;
+    const auto wave = parseDurationUs(a.execWave);
+    if (!wave || *wave == 0 || *wave > 600'000'000)
+        return Error { "--exec-wave: "
+            + (wave ? std::string("give a duration above 0 and at most 10m") : wave.error()) };
+    setup.execWaveUs = *wave;
+    setup.keepIntervals = !a.jsonPath.empty();
+    auto readyTimeout = parseDurationUs(a.loaderReadyTimeout);
+    if (!readyTimeout) return Error { "--loader-ready-timeout: " + readyTimeout.error() };
+    setup.readyTimeoutUs = *readyTimeout;
+    AgentFleet agentFleet;
+    if (cfg.loaders.on == LoaderPlacement::On::Agents) {
+        auto agents = agentEndpoints(cfg.loaders.agents, a.agentTokenFile, a.agentFingerprint, a.agentCacert);
+        if (!agents) return Error { agents.error() };
+        agentFleet.agents = *agents;
+        auto reattach = parseDurationUs(a.agentReattach);
+        if (!reattach) return Error { "--agent-reattach: " + reattach.error() };
+        agentFleet.reattachUs = *reattach;
+    }
+    setup.onLoaderText = [](unsigned loader, const std::string& line) {
+        printWarning("loader " + std::to_string(loader) + ": " + line);
+    };
+    return std::pair { std::move(setup), std::move(agentFleet) };
+}
+
+void addLoaderOptions(CLI::App& app, RunArgs& a)
+{
+    app.add_option("--loaders", a.loaders,
+        "Spread the run over N loaders (each with its share of the connections and rate), merged into one run");
+    app.add_option("--on", a.on,
+        "Where --loaders run: local (child processes, the default) or kubernetes (an Indexed Job, see "
+        "docs/DISTRIBUTED.md)");
+    app.add_option("--agents", a.agents,
+        "--on agents: the remote loaders, HOST:PORT[,HOST:PORT...] ('--on agents LIST' says the same; docs/AGENT.md)");
+    app.add_option("--agent-token-file", a.agentTokenFile,
+        "--on agents: the agents' token: one line for all, or one 'HOST:PORT TOKEN' line per agent");
+    app.add_option("--agent-fingerprint", a.agentFingerprint,
+        "--on agents: the SHA-256 fingerprint of each agent's certificate (hex, colons optional; comma-separated, in "
+        "the order of the agents)");
+    app.add_option("--agent-cacert", a.agentCacert, "--on agents: a CA file the agents' certificates chain to");
+    app.add_option("--agent-reattach", a.agentReattach,
+        "--on agents: how long a lost link to an agent is retried before its loader is lost (default 30s)");
+    app.add_option("--kubectl", a.kubectl, "--on kubernetes: the kubectl to use (default: kubectl in PATH)");
+    app.add_option("--context", a.kubeContext, "--on kubernetes: kubectl context (default: the current one)");
+    app.add_option("--namespace", a.kubeNamespace, "--on kubernetes: namespace of the Job (default: default)");
+    app.add_option("--image", a.image, "--on kubernetes: the loader image (default: wrkbench-cli:VERSION)");
+    app.add_option("--pod-cpu", a.podCpu, "--on kubernetes: CPU request and limit of each loader pod (default 1)");
+    app.add_option(
+        "--pod-memory", a.podMemory, "--on kubernetes: memory request and limit of each pod (default 512Mi)");
+    app.add_option("--pod-metrics-port", a.podMetricsPort,
+        "--on kubernetes: each loader pod serves its live figures for Prometheus on this port (named 'metrics', "
+        "with the prometheus.io scrape annotations; docs/DISTRIBUTED.md has a PodMonitor)");
+    app.add_option("--exec-wave", a.execWave,
+        "--on kubernetes: what one wave of 16 'kubectl exec's telling the pods the common start may take (default "
+        "2s: the start is set 1s plus one wave per 16 pods ahead); raise it where exec through the API server is slow");
+    app.add_option("--job-ttl", a.jobTtlSeconds, "--on kubernetes: ttlSecondsAfterFinished of the Job (default 600)");
+    app.add_flag("--keep", a.keepJob, "--on kubernetes: keep the Job after the run (it still expires after --job-ttl)");
+    app.add_option("--loader-ready-timeout", a.loaderReadyTimeout,
+        "How long loaders may take to start and reach the target (default 60s)");
+}
+
 void addRunCommand(CLI::App& app, RunArgs& a)
 {
     CLI::App* run = app.add_subcommand("run", "Run a load test (the default: wrk's command lines work as they are)");
@@ -294,40 +361,8 @@ void addRunCommand(CLI::App& app, RunArgs& a)
     run->add_option("--start-at", a.startAt,
         "Connect and warm up before this wall-clock time, measure from it: unix seconds (1764653400.5), RFC 3339 "
         "(2026-12-02T05:30:00Z) or +DURATION from now");
-    run->add_option("--loaders", a.loaders,
-        "Spread the run over N loaders (each with its share of the connections and rate), merged into one run");
-    run->add_option("--on", a.on,
-        "Where --loaders run: local (child processes, the default) or kubernetes (an Indexed Job, see "
-        "docs/DISTRIBUTED.md)");
-    run->add_option("--agents", a.agents,
-        "--on agents: the remote loaders, HOST:PORT[,HOST:PORT...] ('--on agents LIST' says the same; docs/AGENT.md)");
-    run->add_option("--agent-token-file", a.agentTokenFile,
-        "--on agents: the agents' token: one line for all, or one 'HOST:PORT TOKEN' line per agent");
-    run->add_option("--agent-fingerprint", a.agentFingerprint,
-        "--on agents: the SHA-256 fingerprint of each agent's certificate (hex, colons optional; comma-separated, in "
-        "the order of the agents)");
-    run->add_option("--agent-cacert", a.agentCacert, "--on agents: a CA file the agents' certificates chain to");
-    run->add_option("--agent-reattach", a.agentReattach,
-        "--on agents: how long a lost link to an agent is retried before its loader is lost (default 30s)");
-    run->add_option("--kubectl", a.kubectl, "--on kubernetes: the kubectl to use (default: kubectl in PATH)");
-    run->add_option("--context", a.kubeContext, "--on kubernetes: kubectl context (default: the current one)");
-    run->add_option("--namespace", a.kubeNamespace, "--on kubernetes: namespace of the Job (default: default)");
-    run->add_option("--image", a.image, "--on kubernetes: the loader image (default: wrkbench-cli:VERSION)");
-    run->add_option("--pod-cpu", a.podCpu, "--on kubernetes: CPU request and limit of each loader pod (default 1)");
-    run->add_option(
-        "--pod-memory", a.podMemory, "--on kubernetes: memory request and limit of each pod (default 512Mi)");
-    run->add_option("--pod-metrics-port", a.podMetricsPort,
-        "--on kubernetes: each loader pod serves its live figures for Prometheus on this port (named 'metrics', "
-        "with the prometheus.io scrape annotations; docs/DISTRIBUTED.md has a PodMonitor)");
-    run->add_option("--exec-wave", a.execWave,
-        "--on kubernetes: what one wave of 16 'kubectl exec's telling the pods the common start may take (default "
-        "2s: the start is set 1s plus one wave per 16 pods ahead); raise it where exec through the API server is slow");
-    run->add_option("--job-ttl", a.jobTtlSeconds, "--on kubernetes: ttlSecondsAfterFinished of the Job (default 600)");
-    run->add_flag(
-        "--keep", a.keepJob, "--on kubernetes: keep the Job after the run (it still expires after --job-ttl)");
+    addLoaderOptions(*run, a);
     run->add_flag("--manifest-only", a.manifestOnly, "--on kubernetes: print the Job's YAML and apply nothing");
-    run->add_option("--loader-ready-timeout", a.loaderReadyTimeout,
-        "How long loaders may take to start and reach the target (default 60s)");
     addScrapeOptions(*run, a.scrape, a.scrapeMetric);
     CLI::Option* db = run->add_option("--db", a.dbPath, "Store the run in this session file (created when missing)");
     run->add_option("--target", a.targetName, "Session target of the run (default: named after the URL)")->needs(db);
@@ -381,36 +416,13 @@ int runCommand(const RunArgs& a)
         printError("--loaders runs every loader itself: it does not combine with --shard or --start-at");
         return EXIT_USAGE;
     }
-    FleetSetup setup;
-    setup.kubectl = a.kubectl;
-    setup.jobTtlSeconds = a.jobTtlSeconds;
-    setup.keepJob = a.keepJob;
-    setup.podMetricsPort = a.podMetricsPort;
-    const auto wave = parseDurationUs(a.execWave);
-    if (!wave || *wave == 0 || *wave > 600'000'000) {
-        printError("--exec-wave: " + (wave ? std::string("give a duration above 0 and at most 10m") : wave.error()));
+    auto fleetSetup = fleetOf(a, *cfg);
+    if (!fleetSetup) {
+        printError(fleetSetup.error());
         return EXIT_USAGE;
     }
-    setup.execWaveUs = *wave;
-    setup.keepIntervals = !a.jsonPath.empty();
-    AgentFleet agentFleet;
-    if (cfg->loaders.on == LoaderPlacement::On::Agents) {
-        auto agents = agentEndpoints(cfg->loaders.agents, a.agentTokenFile, a.agentFingerprint, a.agentCacert);
-        if (!agents) {
-            printError(agents.error());
-            return EXIT_USAGE;
-        }
-        agentFleet.agents = *agents;
-        auto reattach = parseDurationUs(a.agentReattach);
-        if (!reattach) {
-            printError("--agent-reattach: " + reattach.error());
-            return EXIT_USAGE;
-        }
-        agentFleet.reattachUs = *reattach;
-    }
-    setup.onLoaderText = [](unsigned loader, const std::string& line) {
-        printWarning("loader " + std::to_string(loader) + ": " + line);
-    };
+    FleetSetup setup = std::move(fleetSetup->first);
+    AgentFleet agentFleet = std::move(fleetSetup->second);
     if (a.manifestOnly) {
         if (cfg->loaders.on != LoaderPlacement::On::Kubernetes) {
             printError("--manifest-only goes with --on kubernetes");
@@ -462,15 +474,9 @@ int runCommand(const RunArgs& a)
         identity = LoaderIdentity { shard->index, shard->count, hostName(), systemClockNote(), startAtUs,
             runConfigToJson(cfg->normalized()) };
     }
-    auto readyTimeout = parseDurationUs(a.loaderReadyTimeout);
-    if (!readyTimeout) {
-        printError("--loader-ready-timeout: " + readyTimeout.error());
-        return EXIT_USAGE;
-    }
 
     RecordedRunOptions options;
     options.startAtUnixUs = startAtUs;
-    setup.readyTimeoutUs = *readyTimeout;
     options.fleet = setup;
     options.agents = agentFleet;
     options.sessionPath = a.dbPath;

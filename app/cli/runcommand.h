@@ -1,7 +1,9 @@
 #pragma once
 // `wrkbench-cli run`: wrk's command line and report on wrkbench's engine.
 
+#include "agentclient/agentendpoint.h"
 #include "common/result.h"
+#include "fleet/fleetrunner.h"
 #include "run/runconfig.h"
 
 #include <map>
@@ -9,6 +11,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace CLI {
@@ -75,6 +78,11 @@ struct RunArgs
 };
 
 void addRunCommand(CLI::App& app, RunArgs& args);
+/// The flags of where the load is made (--loaders, --on, --agents and the agents' credentials, the
+/// Kubernetes Job's, --loader-ready-timeout): `run`'s and `capacity`'s.
+void addLoaderOptions(CLI::App& app, RunArgs& args);
+/// How a distributed configuration's loaders are started, from those flags (the error names the flag).
+Result<std::pair<FleetSetup, AgentFleet>> fleetOf(const RunArgs& args, const RunConfig& config);
 /// One option per load setting of the table (settings/runsettings.h), in its order, but those whose
 /// key is in skip; what was given lands in `given` as text, by key (a repeatable one's values
 /// joined by commas).

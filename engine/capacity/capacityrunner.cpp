@@ -87,6 +87,8 @@ CapacityRunner& CapacityRunner::operator=(CapacityRunner&& other) noexcept
     m_store = other.m_store;
     m_dbPath = std::move(other.m_dbPath);
     m_tags = std::move(other.m_tags);
+    m_fleet = std::move(other.m_fleet);
+    m_agents = std::move(other.m_agents);
     m_searchId = other.m_searchId;
     m_trialsMade = other.m_trialsMade;
     m_stopped = other.m_stopped.load();
@@ -263,6 +265,8 @@ Status CapacityRunner::run(const CapacityRunEvents& events)
             ro.cancelBeforeLoad = false;
             if (events.warning) ro.onWarning = events.warning;
             ro.scrape = m_scrape;
+            ro.fleet = m_fleet;
+            ro.agents = m_agents;
             const int targetIndex = static_cast<int>(&t - m_targets.data());
             if (m_store) ro.experiment = { m_searchId, targetIndex, static_cast<int>(m_trialsMade) };
             RecordedRun run(cfg, ro);

@@ -11,11 +11,13 @@
 //   Status st = runner->run(events);          // events.judged(...) after each trial
 //   CapacityReport report = runner->report(); // capacitySummaryText(), capacityHtml(), ...
 
+#include "agentclient/agentendpoint.h"
 #include "capacity/capacityjson.h"
 #include "capacity/capacityrecord.h"
 #include "capacity/capacityreport.h"
 #include "capacity/capacitysearch.h"
 #include "common/result.h"
+#include "fleet/fleetrunner.h"
 #include "metrics/scraperecord.h"
 #include "probe/probe.h"
 #include "run/runconfig.h"
@@ -81,6 +83,13 @@ public:
     /// The trials of target `index` are runs of this session target (the window's), not of one
     /// found or created by the URL. Before storeIn().
     void setSessionTarget(size_t index, int64_t targetId) { m_targets.at(index).sessionTargetId = targetId; }
+    /// How the trials' loaders start when the targets' configurations are distributed (--loaders,
+    /// --on): every trial is then a distributed run, judged by its merged result and loader cost.
+    void setFleet(FleetSetup fleet, AgentFleet agents)
+    {
+        m_fleet = std::move(fleet);
+        m_agents = std::move(agents);
+    }
     int64_t searchId() const { return m_searchId; } ///< 0: not stored
 
     /// Whether a trial is left to make (a stored search that ended has none: it only says its result).
@@ -115,6 +124,8 @@ private:
     SessionStore* m_store = nullptr;
     std::string m_dbPath;
     std::vector<std::string> m_tags;
+    FleetSetup m_fleet;
+    AgentFleet m_agents;
     int64_t m_searchId = 0;
     unsigned m_trialsMade = 0;
     std::atomic<bool> m_stopped { false };

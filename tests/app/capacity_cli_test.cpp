@@ -214,6 +214,29 @@ TEST(CapacityCli, TwoTargetsComparedWithAnIntervalFromTheirBrackets)
     EXPECT_EQ(order, "ABAB") << r.err;
 }
 
+// Each trial a distributed run (--loaders 2: two child processes, each with half the rate and the
+// connections, merged into one run): the same capacity, and every stored trial made by two loaders.
+TEST(CapacityCli, TrialsOverSeveralLoadersFindTheSameCapacity)
+{
+    KnownCapacity target(1000);
+    ASSERT_TRUE(target.ok());
+    test::TempDir dir;
+    const std::string db = dir.file("loaders.wrkbench");
+    const Search s = runSearch({ "-t1", "-c10", "--loaders", "2", "--slo", "non2xx<0.1%", "--from", "400", "--db", db,
+                                   "--json", "-", target.url() },
+        [](const nlohmann::json& j) { return capacityIsNear(j["capacity"], 1000); });
+    if (pausedAway(s)) GTEST_SKIP() << s.pauses.text() << "\n" << s.r.err;
+    ASSERT_EQ(s.r.exitCode, 0) << s.r.out << s.r.err;
+    expectCapacityNear(s.doc["capacity"], 1000, "non2xx<0.1%");
+    for (const auto& trial : s.doc["capacity"]["trials"]) {
+        const auto loaders
+            = test::runCli({ "runs", "--db", db, "--loaders", std::to_string(trial["run_id"].get<int64_t>()) });
+        ASSERT_EQ(loaders.exitCode, 0) << loaders.err;
+        // A header and one line per loader.
+        EXPECT_EQ(test::splitLines(loaders.out).size(), 3u) << loaders.out;
+    }
+}
+
 TEST(CapacityCli, AStarvedLoaderIsNeverMistakenForTheTarget)
 {
     // No limit on the target; the loader has one thread and one connection, so the rate it can
