@@ -19,6 +19,7 @@
 #include "record/recordedrun.h"
 #include "report/units.h"
 #include "run/slo.h"
+#include "script/luastate.h"
 #include "store/sessionstore.h"
 
 #include <CLI/CLI.hpp>
@@ -71,6 +72,9 @@ void addCapacityCommand(CLI::App& app, CapacityArgs& a)
     c->add_option("-X,--method", r.method, "HTTP method (default GET)");
     c->add_option("--body", r.body, "Request body");
     c->add_option("--body-file", r.bodyFile, "Read the request body from a file");
+    c->add_option("-s,--script", r.script,
+        "wrk Lua script every trial runs, as under run (arguments after `--` go to its init(args)); what it prints "
+        "is kept with each stored trial");
     c->add_flag("--http2,--h2", r.http2, "Speak HTTP/2 (h2 by ALPN over https, h2c over http)");
     c->add_flag("--http3,--h3", r.http3, "Speak HTTP/3 over QUIC (https:// only)");
     c->add_flag("-k,--insecure", r.insecure, "Do not verify the server certificate");
@@ -128,6 +132,15 @@ std::optional<int> freshSearch(const CapacityArgs& a, std::optional<CapacityRunn
                    "load that keeps them");
         return EXIT_USAGE;
     }
+    std::optional<ScriptSpec> script;
+    if (!a.run.script.empty()) {
+        auto spec = readScriptFile(a.run.script, a.run.scriptArgs);
+        if (!spec) {
+            printError(spec.error());
+            return EXIT_USAGE;
+        }
+        script = std::move(*spec);
+    }
     std::vector<std::pair<std::string, RunConfig>> targets;
     for (const std::string& url : a.urls) {
         RunArgs args = a.run;
@@ -137,6 +150,7 @@ std::optional<int> freshSearch(const CapacityArgs& a, std::optional<CapacityRunn
             printError(url + ": " + cfg.error());
             return EXIT_USAGE;
         }
+        if (script) cfg->script = *script;
         targets.emplace_back(url, std::move(*cfg));
     }
     auto fleet = fleetOf(a.run, targets.front().second);

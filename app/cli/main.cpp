@@ -69,6 +69,7 @@ int main(int argc, char** argv)
     for (int i = 1; i < argc; ++i)
         if (std::string_view(argv[i]) == "--") {
             runArgs.scriptArgs.assign(argv + i + 1, argv + argc);
+            capacityArgs.run.scriptArgs = runArgs.scriptArgs;
             ownArgc = i;
             break;
         }

@@ -1,6 +1,7 @@
 #include "capacity/capacityrunner.h"
 
 #include "capacity/trialjudge.h"
+#include "record/keptscript.h"
 #include "record/recordedrun.h"
 #include "run/stopswitch.h"
 #include "store/sessionstore.h"
@@ -269,6 +270,12 @@ Status CapacityRunner::run(const CapacityRunEvents& events)
             ro.agents = m_agents;
             const int targetIndex = static_cast<int>(&t - m_targets.data());
             if (m_store) ro.experiment = { m_searchId, targetIndex, static_cast<int>(m_trialsMade) };
+            // A wrk script: each trial runs it as any run does; what it prints is kept with the trial.
+            auto script = KeptScript::prepare(cfg, ro);
+            if (!script) {
+                fatal = t.url + ": " + script.error();
+                break;
+            }
             RecordedRun run(cfg, ro);
             if (events.observer) run.addObserver(events.observer);
             if (events.starting) events.starting(t, *trial, m_trialsMade + 1);
@@ -276,12 +283,20 @@ Status CapacityRunner::run(const CapacityRunEvents& events)
             if (m_stopped) run.stopSwitch().pull();
             const RecordedRunOutcome out = run.run();
             m_trialStop = nullptr;
+            if (*script)
+                if (Status st = (*script)->finish(out, m_store); !st && events.warning)
+                    events.warning("what the script printed was not stored: " + st.error());
             if (!out.ran()) {
                 fatal = t.url + ": " + out.error;
                 break;
             }
             const RunResult& result = *out.result;
             if (!out.storageWarning.empty() && events.warning) events.warning(out.storageWarning);
+            // A Lua error stopped the trial: it judges nothing, and the search cannot go on.
+            if (!result.failure.empty()) {
+                fatal = t.url + ": the trial stopped: " + result.failure;
+                break;
+            }
             if (m_stopped || result.stoppedEarly) break; // a trial cut short judges nothing
             TrialOutcome outcome = judgeTrial(result, t.restLatencyUs);
             outcome.runId = out.runId;

@@ -1,8 +1,8 @@
 #include "experiment/experimentrunner.h"
 
+#include "record/keptscript.h"
 #include "record/recordedrun.h"
 #include "run/runcontroller.h"
-#include "script/scriptrun.h"
 #include "serve/builtinserver.h"
 #include "store/sessionstore.h"
 
@@ -196,26 +196,13 @@ Result<ExperimentOutcome> ExperimentRunner::run(int64_t experimentId)
         options.targetId = targetIds[p.target];
         options.experiment = slot;
         // A target's wrk script: what it prints (done()'s report) is kept with each run.
-        std::unique_ptr<ScriptRun> script;
-        ScriptOutput printed;
-        if (!config.script.empty()) {
-            script = std::make_unique<ScriptRun>(config.normalized());
-            script->captureOutput(&printed);
-            Status checked = script->check();
-            auto makeRunner
-                = checked ? script->prepareRun(config) : Result<ScriptRun::MakeRunner>(Error { checked.error() });
-            if (!makeRunner) return fail(where + ": the script: " + makeRunner.error());
-            if (*makeRunner) options.makeRunner = *makeRunner;
-        }
+        auto script = KeptScript::prepare(config, options);
+        if (!script) return fail(where + ": " + script.error());
         options.scrape = plan.targets[p.target].scrape; // every run carries its target's metrics
         RecordedRun run(config, options, &m_stop);
         if (m_observer) run.addObserver(m_observer);
         const RecordedRunOutcome ran = run.run();
-        if (script && ran.ran() && ran.runId) {
-            if (ran.result->failure.empty())
-                if (Status st = script->done(*ran.result); !st) printed.append(st.error() + "\n");
-            if (const std::string text = printed.text(); !text.empty()) (void)store.setRunScriptOutput(ran.runId, text);
-        }
+        if (*script) (void)(*script)->finish(ran, &store);
         if (ran.ended == RecordedRunOutcome::Ended::Cancelled) break;
         if (!ran.ran()) {
             ExperimentProgress finished = progressFor(p, ExperimentProgress::Event::RunFinished);

@@ -1,0 +1,34 @@
+#include "record/keptscript.h"
+
+#include "store/sessionstore.h"
+
+namespace wb {
+
+KeptScript::KeptScript(const RunConfig& config)
+    : m_run(config.normalized())
+{
+    m_run.captureOutput(&m_printed);
+}
+
+Result<std::unique_ptr<KeptScript>> KeptScript::prepare(RunConfig& config, RecordedRunOptions& options)
+{
+    if (config.script.empty()) return std::unique_ptr<KeptScript> {};
+    std::unique_ptr<KeptScript> script(new KeptScript(config));
+    if (Status st = script->m_run.check(); !st) return Error { "the script: " + st.error() };
+    auto makeRunner = script->m_run.prepareRun(config);
+    if (!makeRunner) return Error { "the script: " + makeRunner.error() };
+    if (*makeRunner) options.makeRunner = *makeRunner;
+    return script;
+}
+
+Status KeptScript::finish(const RecordedRunOutcome& ran, SessionStore* store)
+{
+    if (!ran.ran()) return {};
+    if (ran.result->failure.empty())
+        if (Status st = m_run.done(*ran.result); !st) m_printed.append(st.error() + "\n");
+    const std::string text = m_printed.text();
+    if (text.empty() || !ran.runId || !store) return {};
+    return store->setRunScriptOutput(ran.runId, text);
+}
+
+} // namespace wb
