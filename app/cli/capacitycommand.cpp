@@ -215,17 +215,31 @@ int capacityCommand(const CapacityArgs& a)
             }
         }
     }
-    const std::vector<CapacityRunTarget>& targets = runner->targets();
-    const CapacityOptions& options = runner->options();
-    const int64_t searchId = runner->searchId();
+    SearchOutputs out;
+    out.dbPath = a.run.dbPath;
+    out.jsonPath = a.run.jsonPath;
+    out.markdownPath = a.markdownPath;
+    out.csvPath = a.csvPath;
+    out.htmlPath = a.htmlPath;
+    out.quiet = a.run.quiet;
+    out.resumedId = a.resumeId;
+    return searchAndReport(*runner, store.get(), out);
+}
+
+int searchAndReport(CapacityRunner& runner, SessionStore* store, const SearchOutputs& out)
+{
+    const std::vector<CapacityRunTarget>& targets = runner.targets();
+    const CapacityOptions& options = runner.options();
+    const int64_t searchId = runner.searchId();
     // A report on stdout keeps it to itself: the text goes to stderr.
-    const bool reportOnStdout = a.run.jsonPath == "-" || a.markdownPath == "-" || a.csvPath == "-" || a.htmlPath == "-";
+    const bool reportOnStdout
+        = out.jsonPath == "-" || out.markdownPath == "-" || out.csvPath == "-" || out.htmlPath == "-";
     std::ostream& text = reportOnStdout ? std::cerr : std::cout;
     // A stored search that ended only says its result.
-    const bool searching = runner->searching();
-    if (a.resumeId > 0)
+    const bool searching = runner.searching();
+    if (out.resumedId > 0)
         text << fmt::format("{} search {} in '{}' ({} trial{} made)\n", searching ? "Going on with" : "The ended",
-            searchId, a.run.dbPath, runner->trialsMade(), runner->trialsMade() == 1 ? "" : "s");
+            searchId, out.dbPath, runner.trialsMade(), runner.trialsMade() == 1 ? "" : "s");
     std::string slos;
     for (const Slo& s : targets[0].config.slos)
         slos += (slos.empty() ? "" : ", ") + s.expr;
@@ -241,7 +255,7 @@ int capacityCommand(const CapacityArgs& a)
             options.fromPerS > 0 ? "" : " (an eighth of what the connections carry at that latency)");
     text << std::flush;
 
-    ProgressLine progress(!a.run.quiet);
+    ProgressLine progress(!out.quiet);
     CapacityRunEvents events;
     events.observer = &progress;
     events.warning = printWarning;
@@ -261,31 +275,31 @@ int capacityCommand(const CapacityArgs& a)
             settled ? "" : " (the target had not settled back to its rest latency before it)")
              << std::flush;
     };
-    g_runner = &*runner;
+    g_runner = &runner;
     std::signal(SIGINT, onCapacityInterrupt);
-    const Status ran = runner->run(events);
+    const Status ran = runner.run(events);
     std::signal(SIGINT, SIG_DFL);
     g_runner = nullptr;
     ProgressLine::erase();
     if (g_interrupted) printWarning("stopped: the brackets below are what was measured");
 
-    const CapacityReport report = runner->report();
-    const std::vector<CapacityTarget> results = runner->results();
+    const CapacityReport report = runner.report();
+    const std::vector<CapacityTarget> results = runner.results();
     text << "\n";
     for (const CapacityReportTarget& t : report.targets)
         text << capacitySummaryText(t, options);
     text << capacityComparisonText(report) << std::flush;
-    for (const auto& [path, content] : { std::pair { a.markdownPath, &capacityMarkdown },
-             std::pair { a.csvPath, &capacityCsv }, std::pair { a.htmlPath, &capacityHtml } })
+    for (const auto& [path, content] : { std::pair { out.markdownPath, &capacityMarkdown },
+             std::pair { out.csvPath, &capacityCsv }, std::pair { out.htmlPath, &capacityHtml } })
         if (!path.empty() && !writeOutput(path, content(report))) return EXIT_FAILED;
     if (store && searching) {
         const bool complete = ran && !g_interrupted;
-        text << fmt::format("Search {} in '{}': {}\n", searchId, a.run.dbPath,
+        text << fmt::format("Search {} in '{}': {}\n", searchId, out.dbPath,
             complete ? "complete"
-                     : fmt::format("go on with: wrkbench-cli capacity --db {} --resume {}", a.run.dbPath, searchId))
+                     : fmt::format("go on with: wrkbench-cli capacity --db {} --resume {}", out.dbPath, searchId))
              << std::flush;
     }
-    if (!a.run.jsonPath.empty() && !writeOutput(a.run.jsonPath, jsonText(capacityDocument(results), 2) + "\n"))
+    if (!out.jsonPath.empty() && !writeOutput(out.jsonPath, jsonText(capacityDocument(results), 2) + "\n"))
         return EXIT_FAILED;
     if (!ran) {
         printError(ran.error());
@@ -298,6 +312,50 @@ int capacityCommand(const CapacityArgs& a)
         if (r.result.stop == CapacityStop::FailsAtMin && rc == 0) rc = EXIT_SLO_FAILED;
     }
     return rc;
+}
+
+int planSearchCommand(const ExperimentPlan& plan, const std::string& dbPath, const SearchOutputs& out)
+{
+    std::vector<std::pair<std::string, RunConfig>> targets;
+    for (size_t t = 0; t < plan.targets.size(); ++t) {
+        RunConfig config = plan.runConfig(0, t);
+        config.slos = plan.search->slos;
+        targets.emplace_back(config.request.url.displayText(), std::move(config));
+    }
+    CapacityOptions options;
+    for (const auto& [key, text] : plan.search->options)
+        for (const CapacityOption& o : capacityOptions())
+            if (o.key == key) (void)o.read(options, text); // checked when the plan was read
+    auto store = SessionStore::open(dbPath);
+    if (!store) {
+        printError(store.error());
+        return EXIT_FAILED;
+    }
+    // Each trial a run of the plan's named target, as an experiment's runs are.
+    std::vector<int64_t> ids;
+    for (const ExperimentTarget& t : plan.targets) {
+        std::vector<std::string> warnings;
+        auto id = findOrCreateTarget(**store, t.name, t.request, t.tls, t.httpVersion, &warnings, "this search");
+        for (const std::string& w : warnings)
+            printWarning(w);
+        if (!id) {
+            printError(id.error());
+            return EXIT_FAILED;
+        }
+        ids.push_back(*id);
+    }
+    auto runner = CapacityRunner::start(std::move(targets), options, {}, plan.warmupUs > 0);
+    if (!runner) {
+        printError(runner.error());
+        return EXIT_FAILED;
+    }
+    for (size_t i = 0; i < ids.size(); ++i)
+        runner->setSessionTarget(i, ids[i]);
+    if (Status st = runner->storeIn(**store, dbPath, {}, plan.name.empty() ? std::string() : plan.name); !st) {
+        printError(st.error());
+        return EXIT_FAILED;
+    }
+    return searchAndReport(*runner, store->get(), out);
 }
 
 } // namespace wb::cli

@@ -13,6 +13,12 @@ namespace CLI {
 class App;
 }
 
+namespace wb {
+class CapacityRunner;
+class SessionStore;
+struct ExperimentPlan;
+} // namespace wb
+
 namespace wb::cli {
 
 struct CapacityArgs
@@ -30,5 +36,20 @@ struct CapacityArgs
 
 void addCapacityCommand(CLI::App& app, CapacityArgs& args);
 int capacityCommand(const CapacityArgs& args);
+
+/// Where a search's results go (`capacity`'s flags, or `experiment`'s for a plan with "search").
+struct SearchOutputs
+{
+    std::string dbPath; ///< the session the search is stored in ("" none)
+    std::string jsonPath, markdownPath, csvPath, htmlPath; ///< "-": stdout (the text then goes to stderr)
+    bool quiet = false; ///< no progress line
+    int64_t resumedId = 0; ///< a resumed search: its id, said first
+};
+/// Makes the runner's trials with Ctrl-C handled, prints each and the result, writes the reports;
+/// the exit code (0, 4 failed at --min, 5 limited by the loader, 130 stopped, 1 an error).
+int searchAndReport(CapacityRunner& runner, SessionStore* store, const SearchOutputs& out);
+/// `experiment --db FILE PLAN` for a plan with a "search" section: a capacity search over the
+/// plan's targets (groups included), each trial a run of its named session target.
+int planSearchCommand(const ExperimentPlan& plan, const std::string& dbPath, const SearchOutputs& out);
 
 } // namespace wb::cli

@@ -1,5 +1,6 @@
 #include "experimentcommand.h"
 
+#include "capacitycommand.h"
 #include "cliparse.h"
 #include "clisession.h"
 #include "common/clock.h"
@@ -202,6 +203,22 @@ int experimentCommand(const ExperimentArgs& a)
             return EXIT_FAILED;
         }
         plan = std::move(*parsed);
+        if (a.check && plan->search) {
+            std::string slos;
+            for (const Slo& slo : plan->search->slos)
+                slos += (slos.empty() ? "" : ", ") + slo.expr;
+            std::cout << "Plan '" << a.planPath << "' is valid: a capacity search of " << plan->targets.size()
+                      << " targets under " << slos << " (docs/CAPACITY.md)\n";
+            if (!plan->description.empty()) {
+                std::istringstream lines(plan->description);
+                for (std::string line; std::getline(lines, line);)
+                    std::cout << (line.empty() ? "" : "  ") << line << "\n";
+            }
+            for (const ExperimentTarget& t : plan->targets)
+                std::cout << "  " << (t.group.empty() ? "" : t.group + " ") << t.name << ": "
+                          << t.request.url.displayText() << "\n";
+            return EXIT_OK;
+        }
         if (a.check) {
             std::cout << "Plan '" << a.planPath << "' is valid: ";
             printPlan(*plan, std::cout);
@@ -218,6 +235,16 @@ int experimentCommand(const ExperimentArgs& a)
         }
     }
 
+    // A plan with "search": a capacity search over its targets, stored as a capacity search.
+    if (plan && plan->search) {
+        SearchOutputs out;
+        out.dbPath = a.dbPath;
+        out.markdownPath = a.report.markdownPath;
+        out.csvPath = a.report.csvPath;
+        out.htmlPath = a.report.htmlPath;
+        out.quiet = a.quiet;
+        return planSearchCommand(*plan, a.dbPath, out);
+    }
     SessionOpenOptions options;
     options.create = a.resumeId == 0; // a resumed experiment must already be in the session
     auto store = SessionStore::open(a.dbPath, options);

@@ -210,11 +210,13 @@ CapacityDefinition CapacityRunner::definition() const
     return d;
 }
 
-Status CapacityRunner::storeIn(SessionStore& store, std::string dbPath, std::vector<std::string> tags)
+Status CapacityRunner::storeIn(SessionStore& store, std::string dbPath, std::vector<std::string> tags, std::string name)
 {
-    std::string name = "capacity";
-    for (const CapacityRunTarget& t : m_targets)
-        name += (t.label == "A" ? " " : " vs ") + t.url;
+    if (name.empty()) {
+        name = "capacity";
+        for (const CapacityRunTarget& t : m_targets)
+            name += (t.label == "A" ? " " : " vs ") + t.url;
+    }
     auto id = store.addExperiment(name, capacityDefinitionToJson(definition()), {}, ExperimentKind::Capacity);
     if (!id) return Error { dbPath + ": " + id.error() };
     m_store = &store;

@@ -78,8 +78,8 @@ public:
     ~CapacityRunner();
 
     /// Stores a new search in `store` (opened on `dbPath`): an experiment of kind capacity, named
-    /// after its targets; each trial is then a run linked to it, tagged `tags`.
-    Status storeIn(SessionStore& store, std::string dbPath, std::vector<std::string> tags = {});
+    /// `name` (default: after its targets); each trial is then a run linked to it, tagged `tags`.
+    Status storeIn(SessionStore& store, std::string dbPath, std::vector<std::string> tags = {}, std::string name = {});
     /// The trials of target `index` are runs of this session target (the window's), not of one
     /// found or created by the URL. Before storeIn().
     void setSessionTarget(size_t index, int64_t targetId) { m_targets.at(index).sessionTargetId = targetId; }

@@ -1,5 +1,6 @@
 #include "experiment/experimentplan.h"
 
+#include "capacity/capacityoptions.h"
 #include "common/jsonint.h"
 #include "common/jsontext.h"
 #include "parse/quantity.h"
@@ -373,11 +374,41 @@ std::string levelPath(const Json& root, size_t i)
     return "load";
 }
 
+// "search": the capacity search's SLOs and options, each option read as the CLI's flag reads it.
+PlanSearch readSearch(const Json& j, const ExperimentPlan& plan)
+{
+    std::vector<std::string> keys { "slo" };
+    for (const CapacityOption& o : capacityOptions())
+        keys.emplace_back(o.key);
+    checkObject(j, "search", keys);
+    PlanSearch search;
+    if (!j.contains("slo"))
+        fail("search.slo", "a search needs its SLOs: the capacity is the most load that keeps them");
+    search.slos = readSlos(j["slo"]);
+    if (search.slos.empty()) fail("search.slo", "give at least one SLO");
+    CapacityOptions options;
+    for (const CapacityOption& o : capacityOptions()) {
+        const std::string key(o.key);
+        if (!j.contains(key)) continue;
+        const std::string at = member("search", key);
+        const std::string text = settingText(j[key], at);
+        if (Status st = o.read(options, text); !st) fail(at, st.error());
+        search.options.emplace_back(key, text);
+    }
+    if (Status st = options.validate(); !st) fail("search", st.error());
+    // The search sets the rate and the length of each trial: a plan's own would be ignored.
+    if (plan.levels.size() != 1) fail("search", "goes with one load (\"load\"), not \"sweep\" or several \"levels\"");
+    const RunConfig& load = plan.levels.front().load;
+    if (load.ratePerS > 0 || !load.stages.empty())
+        fail("search", "the search sets each trial's rate: give no \"rate\" or \"stages\" in \"load\"");
+    return search;
+}
+
 ExperimentPlan readPlan(const Json& root)
 {
     checkObject(root, "",
         { "format", "name", "description", "targets", "load", "sweep", "levels", "axis", "repetitions", "duration",
-            "warmup", "cooldown", "order", "slo", "slo_abort", "metrics" });
+            "warmup", "cooldown", "order", "slo", "slo_abort", "metrics", "search" });
     ExperimentPlan plan;
     if (root.contains("format")) {
         if (!root["format"].is_number_integer() || root["format"].get<int>() != FORMAT)
@@ -473,6 +504,7 @@ ExperimentPlan readPlan(const Json& root)
     }
 
     if (root.contains("slo")) plan.slos = readSlos(root["slo"]);
+    if (root.contains("search")) plan.search = readSearch(root["search"], plan);
     if (root.contains("slo_abort"))
         fail("slo_abort",
             "not for experiments: a run stopped early is not counted (a resume would make it again); "
@@ -724,6 +756,16 @@ std::string experimentPlanToJson(const ExperimentPlan& plan, int indent)
         for (const Slo& slo : plan.slos)
             slos.push_back(slo.expr);
         root["slo"] = slos;
+    }
+    if (plan.search) {
+        Json search = Json::object();
+        Json slos = Json::array();
+        for (const Slo& slo : plan.search->slos)
+            slos.push_back(slo.expr);
+        search["slo"] = slos;
+        for (const auto& [key, text] : plan.search->options)
+            search[key] = text;
+        root["search"] = search;
     }
     if (!plan.metrics.empty()) {
         Json metrics = Json::array();

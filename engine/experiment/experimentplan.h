@@ -28,7 +28,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace wb {
@@ -82,6 +84,15 @@ struct ScheduledRun
     unsigned repetition = 0; ///< 0-based
 };
 
+/// "search": the plan is a capacity search over its targets instead of a matrix of runs
+/// (docs/CAPACITY.md): {"slo": [...], "precision": "2%", "trial": "5s", ...}, the options as
+/// `wrkbench-cli capacity` takes them (capacity/capacityoptions.h), read and checked here.
+struct PlanSearch
+{
+    std::vector<Slo> slos; ///< required: the capacity is the most load that keeps them
+    std::vector<std::pair<std::string, std::string>> options; ///< by key ("precision", "2%"), as given
+};
+
 struct ExperimentPlan
 {
     std::string name;
@@ -103,6 +114,8 @@ struct ExperimentPlan
     /// Run metrics compared beside req/s and latency ("metrics": ["backend-cv", "front-door-share"]):
     /// they need the load's "backend_from" or "upstream_time" (runmetric.h).
     std::vector<RunMetric> metrics;
+    /// A capacity search instead of runs at fixed loads (then one level, no rate: the search sets it).
+    std::optional<PlanSearch> search;
 
     /// The baseline of the first group (of the experiment when there are no groups).
     size_t baselineIndex() const;

@@ -18,6 +18,7 @@
 #include <chrono>
 #include <cmath>
 #include <csignal>
+#include <filesystem>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -297,6 +298,57 @@ TEST(CapacityCli, EveryTrialRunsTheScriptAndKeepsWhatItPrinted)
         EXPECT_EQ(run->config.script.name, script);
         EXPECT_EQ(run->scriptOutput, "done: " + std::to_string(run->totals.requests) + " requests\n");
     }
+}
+
+// A plan with "search" (two targets in a group, their load in the plan): `experiment` makes the
+// same search, stored as a capacity search named after the plan, each trial a run of its named
+// target; `capacity --resume` shows the ended search's result.
+TEST(CapacityCli, APlansSearchSectionFindsEachTargetsCapacity)
+{
+    KnownCapacity slow(500), fast(1000);
+    ASSERT_TRUE(slow.ok() && fast.ok());
+    test::TempDir dir;
+    const std::string plan = dir.file("search.json");
+    test::writeFile(plan,
+        "{\"name\": \"doors\", \"targets\": [{\"name\": \"slow\", \"url\": \"" + slow.url()
+            + "\", \"group\": \"small\"}, {\"name\": \"fast\", \"url\": \"" + fast.url()
+            + "\", \"group\": \"small\"}], \"load\": {\"threads\": 1, \"connections\": 10}, \"search\": {\"slo\": "
+              "[\"non2xx<0.1%\"], \"from\": 200, \"trial\": \"500ms\", \"final\": \"1s\", \"repeat\": 1, "
+              "\"precision\": \"5%\"}}");
+    const std::string db = dir.file("plan.wrkbench");
+    auto [r, pauses] = test::untilUnpaused(
+        [&] {
+            std::filesystem::remove(db);
+            return test::runCli({ "experiment", "-q", "--db", db, plan }, SEARCH_TIMEOUT_MS);
+        },
+        [&](const test::ProcessResult& p) {
+            if (p.exitCode != 0) return false;
+            const auto shown = test::runCli({ "capacity", "--db", db, "--resume", "1", "--json", "-" });
+            const auto j = nlohmann::json::parse(shown.out, nullptr, false);
+            return !j.is_discarded() && capacityIsNear(j["targets"][0]["capacity"], 500)
+                && capacityIsNear(j["targets"][1]["capacity"], 1000);
+        },
+        2);
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    const auto shown = test::runCli({ "capacity", "--db", db, "--resume", "1", "--json", "-" });
+    ASSERT_EQ(shown.exitCode, 0) << shown.err;
+    const auto j = nlohmann::json::parse(shown.out);
+    const bool near
+        = capacityIsNear(j["targets"][0]["capacity"], 500) && capacityIsNear(j["targets"][1]["capacity"], 1000);
+    if (!near && pauses.material()) GTEST_SKIP() << pauses.text() << "\n" << shown.out;
+    EXPECT_TRUE(near) << shown.out;
+    const auto listed = test::runCli({ "experiments", "--db", db });
+    EXPECT_NE(listed.out.find("capacity  completed"), std::string::npos) << listed.out;
+    EXPECT_NE(listed.out.find("doors"), std::string::npos) << listed.out;
+    // Each trial a run of the plan's named target.
+    const auto runs = test::runCli({ "runs", "--db", db, "--csv" });
+    size_t ofSlow = 0, ofFast = 0;
+    for (const std::string& line : test::splitLines(runs.out)) {
+        ofSlow += line.find(",slow,") != std::string::npos;
+        ofFast += line.find(",fast,") != std::string::npos;
+    }
+    EXPECT_EQ(ofSlow, j["targets"][0]["capacity"]["trials"].size()) << runs.out;
+    EXPECT_EQ(ofFast, j["targets"][1]["capacity"]["trials"].size()) << runs.out;
 }
 
 TEST(CapacityCli, AStarvedLoaderIsNeverMistakenForTheTarget)

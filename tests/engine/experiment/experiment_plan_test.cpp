@@ -407,3 +407,37 @@ TEST(StudySpecJson, RunIdsThatAreNotWholeNumbersAreRefused)
         EXPECT_NE(r.error().find("run_ids"), std::string::npos) << r.error();
     }
 }
+
+// "search": the plan is a capacity search over its targets, its options read as the CLI's flags,
+// kept in the canonical JSON; what a search cannot take is refused, naming the field.
+TEST(ExperimentPlan, ASearchSectionMakesACapacitySearch)
+{
+    auto plan = parseExperimentPlan(withTargets(TWO_TARGETS,
+        R"(, "load": {"threads": 2, "connections": 50}, "search": {"slo": ["p99<50ms", "errors<0.1%"], "precision": "5%", "repeat": 2, "trial": "2s"})"));
+    ASSERT_TRUE(plan.ok()) << plan.error();
+    ASSERT_TRUE(plan->search.has_value());
+    ASSERT_EQ(plan->search->slos.size(), 2u);
+    EXPECT_EQ(plan->search->slos[1].expr, "errors<0.1%");
+    const std::vector<std::pair<std::string, std::string>> options { { "trial", "2s" }, { "repeat", "2" },
+        { "precision", "5%" } };
+    for (const auto& o : options)
+        EXPECT_NE(std::find(plan->search->options.begin(), plan->search->options.end(), o), plan->search->options.end())
+            << o.first;
+    EXPECT_EQ(plan->runConfig(0, 1).connections, 50u);
+    auto again = parseExperimentPlan(experimentPlanToJson(*plan));
+    ASSERT_TRUE(again.ok()) << again.error();
+    EXPECT_EQ(experimentPlanToJson(*again), experimentPlanToJson(*plan));
+    ASSERT_TRUE(again->search.has_value());
+
+    for (const auto& [rest, message] : std::vector<std::pair<std::string, std::string>> {
+             { R"(, "search": {"precision": "5%"})", "search.slo: a search needs its SLOs" },
+             { R"(, "search": {"slo": ["p99<50ms"], "precison": "5%"})", "search: unknown key 'precison'" },
+             { R"(, "search": {"slo": ["p99<50ms"], "repeat": 0})", "search.repeat: " },
+             { R"(, "load": {"rate": 100}, "search": {"slo": ["p99<50ms"]})", "the search sets each trial's rate" },
+             { R"(, "sweep": {"axis": "connections", "values": [1, 2]}, "search": {"slo": ["p99<50ms"]})",
+                 "goes with one load" },
+         }) {
+        const std::string error = parseError(withTargets(TWO_TARGETS, rest));
+        EXPECT_NE(error.find(message), std::string::npos) << rest << " -> " << error;
+    }
+}
