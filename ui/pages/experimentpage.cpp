@@ -475,14 +475,13 @@ void ExperimentPage::loadResults()
         text += QString::fromStdString(capacityComparisonText(*report));
         // A search goes on in the CLI (the window starts new ones): the summary says how.
         const bool ended = record->status == ExperimentStatus::Completed;
-        m_summary->setText(tr("%1 is a capacity search: %2 trials (%3)%4")
-                               .arg(QString::fromStdString(record->name))
-                               .arg(trials)
-                               .arg(QString::fromUtf8(experimentStatusName(record->status)))
-                               .arg(ended ? QString()
-                                          : tr("; go on with wrkbench-cli capacity --db %1 --resume %2")
-                                                .arg(m_doc->path())
-                                                .arg(id)));
+        m_summary->setText(
+            tr("%1 is a capacity search: %2 trials (%3)%4")
+                .arg(QString::fromStdString(record->name))
+                .arg(trials)
+                .arg(QString::fromUtf8(experimentStatusName(record->status)))
+                .arg(ended ? QString()
+                           : tr("; go on with wrkbench-cli capacity --db %1 --resume %2").arg(m_doc->path()).arg(id)));
         m_capacityText->setPlainText(text);
         return;
     }
