@@ -7,8 +7,11 @@
 // with nothing beyond its rate and makes the excess wait, so a latency SLO breaks instead.
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstdint>
+#include <memory>
+#include <mutex>
 
 namespace wb::serve {
 
@@ -49,6 +52,46 @@ private:
     int64_t m_toleranceNs = 0;
     bool m_queue = false;
     std::atomic<int64_t> m_tatNs { 0 }; // when the bucket is empty again ("theoretical arrival time")
+};
+
+/// What a built-in server admits: its own rate (--capacity) and the route /capacity/N's, N req/s
+/// for the requests to that path (refused beyond, never queued): a front door of known capacity
+/// the window's demo session reaches without starting a server of its own.
+class Admissions
+{
+public:
+    /// Distinct /capacity/N rates one server keeps; a request for another rate is refused.
+    static constexpr size_t MAX_ROUTE_RATES = 16;
+
+    void configure(double ratePerS, bool queue) { m_server.configure(ratePerS, queue); }
+    bool enabled() const { return m_server.enabled(); }
+    /// -1 when refused, else how long the answer waits. routeRatePerS > 0: a /capacity/N request.
+    int64_t admit(int64_t nowNs, uint64_t routeRatePerS = 0)
+    {
+        if (routeRatePerS > 0) {
+            Admission* route = routeAdmission(routeRatePerS);
+            if (!route || route->admit(nowNs) < 0) return -1;
+        }
+        return m_server.admit(nowNs);
+    }
+
+private:
+    Admission* routeAdmission(uint64_t ratePerS)
+    {
+        std::lock_guard lock(m_mutex);
+        for (size_t i = 0; i < m_routeCount; ++i)
+            if (m_routes[i].first == ratePerS) return m_routes[i].second.get();
+        if (m_routeCount == MAX_ROUTE_RATES) return nullptr;
+        auto admission = std::make_unique<Admission>();
+        admission->configure(static_cast<double>(ratePerS), false);
+        m_routes[m_routeCount] = { ratePerS, std::move(admission) };
+        return m_routes[m_routeCount++].second.get();
+    }
+
+    Admission m_server;
+    std::mutex m_mutex; // guards the route table's growth; each Admission admits lock-free
+    std::array<std::pair<uint64_t, std::unique_ptr<Admission>>, MAX_ROUTE_RATES> m_routes;
+    size_t m_routeCount = 0;
 };
 
 } // namespace wb::serve

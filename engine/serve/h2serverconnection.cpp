@@ -71,7 +71,7 @@ bool startsHttp2Preface(std::string_view bytes)
     return n > 0 && bytes.substr(0, n) == PREFACE.substr(0, n);
 }
 
-H2ServerConnection::H2ServerConnection(const Responder& responder, int64_t delayNs, Admission* admission)
+H2ServerConnection::H2ServerConnection(const Responder& responder, int64_t delayNs, Admissions* admission)
     : m_responder(responder)
     , m_delayNs(delayNs)
     , m_admission(admission)
@@ -145,7 +145,8 @@ void H2ServerConnection::onRequestComplete(int32_t stream, int64_t)
     if (it == m_streams.end()) return;
     Stream& s = it->second;
     if (s.request.route == Route::Silent) return; // never answered
-    const int64_t admittedAfterNs = m_admission ? m_admission->admit(m_nowNs) : 0;
+    const int64_t admittedAfterNs
+        = m_admission ? m_admission->admit(m_nowNs, s.request.route == Route::Capacity ? s.request.number : 0) : 0;
     if (admittedAfterNs < 0) { // --capacity: refused at once, the stream's answer is a 503
         s.request.route = Route::Status;
         s.request.status = 503;
@@ -220,7 +221,8 @@ void H2ServerConnection::answer(int32_t id, Stream& s)
             NGHTTP2_NV_FLAG_NONE };
     };
     const std::string& upstream = m_responder.upstreamValue();
-    const bool normal = s.request.route == Route::Default || s.request.route == Route::Delay;
+    const bool normal
+        = s.request.route == Route::Default || s.request.route == Route::Delay || s.request.route == Route::Capacity;
     const nghttp2_nv fields[]
         = { field(":status", statusText, 3), field("server", "wrkbench", 8), field("content-type", "text/plain", 10),
               field("x-envoy-upstream-service-time", upstream.data(), upstream.size()),

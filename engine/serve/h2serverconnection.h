@@ -25,7 +25,7 @@ bool startsHttp2Preface(std::string_view bytes);
 class H2ServerConnection
 {
 public:
-    H2ServerConnection(const Responder& responder, int64_t delayNs, Admission* admission = nullptr);
+    H2ServerConnection(const Responder& responder, int64_t delayNs, Admissions* admission = nullptr);
     ~H2ServerConnection();
     H2ServerConnection(const H2ServerConnection&) = delete;
     H2ServerConnection& operator=(const H2ServerConnection&) = delete;
@@ -65,7 +65,7 @@ private:
 
     const Responder& m_responder;
     int64_t m_delayNs;
-    Admission* m_admission; ///< --capacity; null: every request admitted
+    Admissions* m_admission; ///< --capacity and /capacity/N; null: every request admitted
     int64_t m_nowNs = 0;
     nghttp2_session* m_session = nullptr;
     std::unordered_map<int32_t, Stream> m_streams;

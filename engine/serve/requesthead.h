@@ -23,10 +23,12 @@ enum class Route : uint8_t {
     Delay, ///< /delay/MS: the normal body, MS later
     BadParameter, ///< a known path with an invalid number: 400, connection kept
     Metrics, ///< /metrics: the server's own counters in the Prometheus text format (HTTP/1.1)
+    Capacity, ///< /capacity/N: the normal body, admitted at N requests/s (beyond it a 503)
 };
 
 constexpr uint64_t MAX_BYTES = 64ull * 1024 * 1024; ///< /bytes/N limit
 constexpr uint64_t MAX_DELAY_MS = 10 * 60 * 1000; ///< /delay/MS limit
+constexpr uint64_t MAX_CAPACITY_PER_S = 100'000'000; ///< /capacity/N limit
 
 struct RequestHead
 {
@@ -120,7 +122,9 @@ inline void parseRoute(std::string_view target, RequestHead& r)
         r.route = Route::Metrics;
     else if (numberAfter("/bytes/", MAX_BYTES, Route::Bytes) || numberAfter("/delay/", MAX_DELAY_MS, Route::Delay))
         return;
-    else if (numberAfter("/status/", 599, Route::Status)) {
+    else if (numberAfter("/capacity/", MAX_CAPACITY_PER_S, Route::Capacity)) {
+        if (r.route == Route::Capacity && r.number == 0) r.route = Route::BadParameter;
+    } else if (numberAfter("/status/", 599, Route::Status)) {
         // 1xx are interim answers, not something a request can end with.
         if (r.route == Route::Status && r.number < 200) r.route = Route::BadParameter;
         r.status = static_cast<int>(r.number);

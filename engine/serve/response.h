@@ -164,7 +164,7 @@ public:
     /// the connection closes after it.
     void compose(OutQueue& q, const RequestHead& r, std::string_view echo, bool close) const
     {
-        bool normalBody = r.route == Route::Default || r.route == Route::Delay;
+        bool normalBody = r.route == Route::Default || r.route == Route::Delay || r.route == Route::Capacity;
         if (normalBody && !m_names.empty()) { // a stand-in backend answers
             const size_t i = pick();
             if (!close && !r.http10 && !r.head) return q.appendBytes(m_standInCanned[i]);

@@ -140,7 +140,7 @@ struct StallPlan
 class Loop
 {
 public:
-    Loop(const Responder& responder, serve::Admission& admission, int64_t delayNs, const StallPlan& stalls,
+    Loop(const Responder& responder, serve::Admissions& admission, int64_t delayNs, const StallPlan& stalls,
         int listenFd, serve::LoopCounters& counters, std::span<const serve::LoopCounters> all)
         : m_responder(responder)
         , m_admission(admission)
@@ -491,7 +491,7 @@ private:
             return;
         }
         // --capacity: past the rate the request is refused (503, the connection kept) or waits its turn.
-        const int64_t admittedAfterNs = m_admission.admit(m_nowNs);
+        const int64_t admittedAfterNs = m_admission.admit(m_nowNs, r.route == Route::Capacity ? r.number : 0);
         if (admittedAfterNs < 0) {
             ++m_refused;
             RequestHead refused = r;
@@ -624,7 +624,7 @@ private:
     }
 
     const Responder& m_responder;
-    serve::Admission& m_admission; // --capacity, shared by every loop
+    serve::Admissions& m_admission; // --capacity, shared by every loop
     const int64_t m_delayNs; // the delayUs option
     const StallPlan m_stalls;
     int m_listenFd;
@@ -684,7 +684,7 @@ struct TargetServer::Impl
 {
     TargetServerOptions options;
     Responder responder; // read by the loops while they run
-    serve::Admission admission; // --capacity: one rate for every loop
+    serve::Admissions admission; // --capacity and /capacity/N: one rate each for every loop
     uint16_t port = 0;
     mutable std::mutex mutex; // start/stop/requestsServed against each other
     std::vector<std::unique_ptr<Loop>> loops;

@@ -141,6 +141,18 @@ TEST(CapacityCli, FindsTheBuiltInServersRateWithAnErrorsSlo)
     EXPECT_NE(r.err.find("above it non2xx<0.1% failed first"), std::string::npos) << r.err;
 }
 
+// The built-in host's /capacity/N (the demo session's front door of known capacity): no server to
+// start, the same answer.
+TEST(CapacityCli, TheBuiltInCapacityRouteIsFound)
+{
+    const Search s = runSearch({ "-t1", "-c10", "--slo", "non2xx<0.1%", "--from", "400", "--precision", "5%", "--json",
+                                   "-", "http://builtin/capacity/1000" },
+        [](const nlohmann::json& j) { return capacityIsNear(j["capacity"], 1000); });
+    if (pausedAway(s)) GTEST_SKIP() << s.pauses.text() << "\n" << s.r.err;
+    ASSERT_EQ(s.r.exitCode, 0) << s.r.out << s.r.err;
+    EXPECT_TRUE(capacityIsNear(s.doc["capacity"], 1000)) << s.doc.dump(2);
+}
+
 TEST(CapacityCli, AQueuedExcessBreaksALatencySlo)
 {
     KnownCapacity target(2000, true);

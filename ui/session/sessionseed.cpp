@@ -42,6 +42,9 @@ std::vector<Target> demoTargets()
         demo(
             "Demo: not found (404)", "/status/404", { "demo", "builtin" }, "Every answer is a 404: non-2xx responses."),
         demo("Demo: slow (2 ms delay)", "/delay/2", { "demo", "builtin" }, "Every answer 2 ms late: a slower backend."),
+        demo("Demo: limited to 2,000 req/s (503 beyond)", "/capacity/2000", { "demo", "builtin", "capacity" },
+            "A front door of known capacity: the built-in server admits 2,000 requests/s on this path and answers "
+            "503 beyond. Run > Find capacity… with the SLO non2xx<0.1% finds it."),
         demo("Demo: fast over HTTP/2 (h2c)", "/", { "demo", "builtin", "http2" },
             "The built-in server over HTTP/2 with prior knowledge: compare with \"Demo: fast\"; raise the "
             "profile's Streams for many requests per connection.",

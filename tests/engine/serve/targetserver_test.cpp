@@ -596,6 +596,51 @@ TEST(TargetServer, CapacityRefusesBeyondItsRateAndKeepsTheConnection)
     EXPECT_EQ(metrics->status, 200);
 }
 
+// /capacity/N: a front door of known capacity on any built-in server (the demo session's): the
+// route's requests are admitted at N/s, the others are not limited, and a nonsense N is a 400.
+TEST(TargetServer, TheCapacityRouteAdmitsItsOwnRateAlone)
+{
+    Server s(Options().text("x"));
+    Client c(s.port());
+    std::string batch;
+    for (int i = 0; i < 50; ++i)
+        batch += "GET /capacity/100 HTTP/1.1\r\n\r\n";
+    for (int i = 0; i < 5; ++i)
+        batch += "GET / HTTP/1.1\r\n\r\n";
+    batch += "GET /capacity/0 HTTP/1.1\r\n\r\n";
+    ASSERT_TRUE(c.send(batch));
+    int ok = 0, refused = 0;
+    for (int i = 0; i < 50; ++i) {
+        auto r = c.read();
+        ASSERT_TRUE(r) << i;
+        ok += r->status == 200;
+        refused += r->status == 503;
+        if (r->status == 200) {
+            EXPECT_EQ(r->body, "x"); // the normal body
+        }
+    }
+    EXPECT_EQ(ok, 2); // the one due now and the one within the 10 ms burst, as --capacity 100
+    EXPECT_EQ(refused, 48);
+    for (int i = 0; i < 5; ++i) {
+        auto r = c.read();
+        ASSERT_TRUE(r) << i;
+        EXPECT_EQ(r->status, 200) << "another path is not limited";
+    }
+    auto zero = c.read();
+    ASSERT_TRUE(zero);
+    EXPECT_EQ(zero->status, 400);
+    // Each rate its own bucket, up to 16 rates (100 above and 15 more); the next rate asked is refused.
+    std::string rates;
+    for (int i = 0; i < 17; ++i)
+        rates += "GET /capacity/" + std::to_string(1000 + i) + " HTTP/1.1\r\n\r\n";
+    ASSERT_TRUE(c.send(rates));
+    for (int i = 0; i < 17; ++i) {
+        auto r = c.read();
+        ASSERT_TRUE(r) << i;
+        EXPECT_EQ(r->status, i < 15 ? 200 : 503) << i;
+    }
+}
+
 TEST(TargetServer, CapacityWithAQueueAnswersTheExcessLate)
 {
     Server s(Options().capacity(100, true).text("x"));
