@@ -269,6 +269,37 @@ std::string expectedFiller(size_t n)
     return s;
 }
 
+/// n pipelined requests for path.
+std::string pipelined(const std::string& path, int n)
+{
+    std::string batch;
+    for (int i = 0; i < n; ++i)
+        batch += "GET " + path + " HTTP/1.1\r\n\r\n";
+    return batch;
+}
+
+/// Of n answers read in turn: how many were 200 (and their bodies) and 503. A missing answer fails.
+struct Tally
+{
+    int ok = 0, refused = 0;
+    std::vector<std::string> okBodies;
+};
+Tally tally(Client& c, int n)
+{
+    Tally t;
+    for (int i = 0; i < n; ++i) {
+        auto r = c.read();
+        if (!r) {
+            ADD_FAILURE() << "no answer " << i;
+            return t;
+        }
+        t.ok += r->status == 200;
+        t.refused += r->status == 503;
+        if (r->status == 200) t.okBodies.push_back(r->body);
+    }
+    return t;
+}
+
 } // namespace
 
 TEST(TargetServer, PortZeroPicksAPortAndAnswersWithTheHostName)
@@ -577,20 +608,10 @@ TEST(TargetServer, CapacityRefusesBeyondItsRateAndKeepsTheConnection)
     // /metrics is answered whatever the rate.
     Server s(Options().capacity(100).text("x"));
     Client c(s.port());
-    std::string batch;
-    for (int i = 0; i < 50; ++i)
-        batch += "GET / HTTP/1.1\r\n\r\n";
-    batch += "GET /metrics HTTP/1.1\r\n\r\n";
-    ASSERT_TRUE(c.send(batch));
-    int ok = 0, refused = 0;
-    for (int i = 0; i < 50; ++i) {
-        auto r = c.read();
-        ASSERT_TRUE(r) << i;
-        ok += r->status == 200;
-        refused += r->status == 503;
-    }
-    EXPECT_EQ(ok, 2);
-    EXPECT_EQ(refused, 48);
+    ASSERT_TRUE(c.send(pipelined("/", 50) + pipelined("/metrics", 1)));
+    const Tally t = tally(c, 50);
+    EXPECT_EQ(t.ok, 2);
+    EXPECT_EQ(t.refused, 48);
     auto metrics = c.read();
     ASSERT_TRUE(metrics);
     EXPECT_EQ(metrics->status, 200);
@@ -602,25 +623,12 @@ TEST(TargetServer, TheCapacityRouteAdmitsItsOwnRateAlone)
 {
     Server s(Options().text("x"));
     Client c(s.port());
-    std::string batch;
-    for (int i = 0; i < 50; ++i)
-        batch += "GET /capacity/100 HTTP/1.1\r\n\r\n";
-    for (int i = 0; i < 5; ++i)
-        batch += "GET / HTTP/1.1\r\n\r\n";
-    batch += "GET /capacity/0 HTTP/1.1\r\n\r\n";
-    ASSERT_TRUE(c.send(batch));
-    int ok = 0, refused = 0;
-    for (int i = 0; i < 50; ++i) {
-        auto r = c.read();
-        ASSERT_TRUE(r) << i;
-        ok += r->status == 200;
-        refused += r->status == 503;
-        if (r->status == 200) {
-            EXPECT_EQ(r->body, "x"); // the normal body
-        }
-    }
-    EXPECT_EQ(ok, 2); // the one due now and the one within the 10 ms burst, as --capacity 100
-    EXPECT_EQ(refused, 48);
+    ASSERT_TRUE(c.send(pipelined("/capacity/100", 50) + pipelined("/", 5) + pipelined("/capacity/0", 1)));
+    const Tally t = tally(c, 50);
+    for (const std::string& body : t.okBodies)
+        EXPECT_EQ(body, "x"); // the normal body
+    EXPECT_EQ(t.ok, 2); // the one due now and the one within the 10 ms burst, as --capacity 100
+    EXPECT_EQ(t.refused, 48);
     for (int i = 0; i < 5; ++i) {
         auto r = c.read();
         ASSERT_TRUE(r) << i;
