@@ -116,6 +116,9 @@ sys.exit(1 if missing else 0)
 EOF
 
 # A 1-second run of the unpacked CLI against its own built-in server.
+# The log exists before the server starts: a poll that came first would find no file, and under
+# set -e that sed's failure ended the test (seen on a busy machine).
+: >"$work/serve.log"
 "$bin" serve --port 0 --duration 30s >"$work/serve.log" 2>&1 &
 server=$!
 port=""
