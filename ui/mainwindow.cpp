@@ -3,7 +3,7 @@
 #include "charts/comparecharts.h"
 #include "control/experimenttask.h"
 #include "control/runcoordinator.h"
-#include "control/runsession.h"
+#include "control/runtask.h"
 #include "models/profilelistmodel.h"
 #include "pages/comparepage.h"
 #include "pages/dialogs.h"
@@ -44,7 +44,7 @@ MainWindow::MainWindow(QWidget* parent)
     setObjectName(QStringLiteral("MainWindow"));
     setWindowTitle(QStringLiteral("wrkbench"));
 
-    m_live = new LivePage(m_coordinator->session(), this);
+    m_live = new LivePage(m_coordinator->task(), this);
     m_runs = new RunsPage(this);
     m_compare = new ComparePage(this);
     m_experiments = new ExperimentPage(this);
@@ -122,7 +122,7 @@ MainWindow::~MainWindow()
 
 void MainWindow::connectRunControl()
 {
-    RunSession* run = m_coordinator->session();
+    RunTask* run = m_coordinator->task();
     m_coordinator->setExperimentTask(m_experiments->task());
     connect(m_coordinator, &RunCoordinator::busyChanged, this, [this] {
         updateActions();
@@ -137,11 +137,11 @@ void MainWindow::connectRunControl()
     connect(m_coordinator, &RunCoordinator::lastRunNoteChanged, this, &MainWindow::updateRunsLabel);
     connect(m_coordinator, &RunCoordinator::experimentStopRequested, m_experiments, &ExperimentPage::stop);
     // Following a run from another tab: the badge in the tab bar's corner.
-    connect(run, &RunSession::phaseChanged, this, [this, run](RunSession::Phase phase) {
-        if (phase == RunSession::Phase::Probing) {
-            m_badge->begin(QString::fromStdString(run->plan().target.name), run->plannedS());
+    connect(run, &RunTask::phaseChanged, this, [this, run](RunTask::Phase phase) {
+        if (phase == RunTask::Phase::Probing) {
+            m_badge->begin(QString::fromStdString(run->setup().target.name), run->plannedS());
             m_badgeClock.start();
-        } else if (phase == RunSession::Phase::Idle) {
+        } else if (phase == RunTask::Phase::Idle) {
             m_badge->end();
             m_badgeClock.stop();
         }
@@ -149,7 +149,7 @@ void MainWindow::connectRunControl()
     connect(&m_badgeClock, &QTimer::timeout, this, [this, run] {
         if (m_badge->isVisible()) m_badge->setElapsed(run->elapsedS());
     });
-    connect(run, &RunSession::intervalReceived, m_badge, &RunBadge::addInterval);
+    connect(run, &RunTask::intervalReceived, m_badge, &RunBadge::addInterval);
 }
 
 void MainWindow::buildDocks()
@@ -282,6 +282,8 @@ void MainWindow::setDocument(std::unique_ptr<SessionDocument> doc)
     m_doc = std::move(doc); // the old document goes only after nothing points at it
     m_coordinator->setDocument(raw);
     connect(raw, &SessionDocument::runsChanged, this, &MainWindow::runsChanged);
+    // A capacity search stored, resumed or deleted here or by the CLI: Compare's Capacity tab follows.
+    connect(raw, &SessionDocument::experimentsChanged, this, &MainWindow::refreshCompareCapacities);
     connect(raw, &SessionDocument::runStored, this, &MainWindow::updateRunsLabel);
     connect(raw, &SessionDocument::errorOccurred, this, [this](const QString& text) { showMessage(text); });
 

@@ -1,16 +1,9 @@
 #pragma once
-// The main window: toolbar (Run F5/Ctrl+R, Probe Ctrl+P, Stop Esc, load profile), the
-// targets and load profile docks on the left, the Live / Runs / Compare / Experiments tabs
-// (plus one closable tab per opened run), and a status bar with the engine
-// version, the session file and the last run stored.
-//
-// It owns the open SessionDocument and the RunCoordinator (run control: start,
-// stop, "Run anyway", settling a run before the session changes) and wires them
-// to the pages; the pages never talk to each other directly.
-//
-// Tests reach the window's parts as a user's tools would: by type or object name
-// (findChild: "runAction", "stopAction", "probeAction", "loadersAction", "profileCombo", "mainTabs",
-// "lastRunLabel", the RunCoordinator and its RunSession), see tests/ui/windowparts.h.
+// The main window: toolbar, the targets and load profile docks, the Live / Runs / Compare / Experiments tabs (plus a
+// tab per opened run) and the status bar. It owns the open SessionDocument and the RunCoordinator (run control) and
+// wires them to the pages; it does not drive runs, and the pages never talk to each other directly
+// (docs/ARCHITECTURE.md, "The GUI's run control"). Tests reach its parts by type or object name (findChild), as a
+// user's tools would: tests/ui/windowparts.h names them.
 
 #include <QMainWindow>
 #include <QTimer>
@@ -76,6 +69,8 @@ public:
     void openRun(qint64 runId);
     /// Compares runs (oldest first: the oldest is the baseline) in the Compare tab.
     void compareRuns(QList<qint64> runIds);
+    /// Compare's Capacity tab: the compared runs' targets' latest stored capacities.
+    void refreshCompareCapacities();
     void showTab(Tab tab);
 
     SessionDocument* document() const { return m_doc.get(); }
@@ -98,7 +93,7 @@ private:
     void showDock(const QString& objectName);
 
     void setDocument(std::unique_ptr<SessionDocument> doc);
-    /// Wires the run coordinator (and its RunSession) to the actions, the pages and the badge.
+    /// Wires the run coordinator (and its RunTask) to the actions, the pages and the badge.
     void connectRunControl();
     void updateActions();
     void updateHint();

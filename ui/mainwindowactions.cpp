@@ -274,7 +274,7 @@ RunSetup MainWindow::runSetupOfEditors()
     // Edits typed a moment ago are saved first: the run and the session agree on the target.
     m_targets->editor()->commit();
     m_profileEditor->commit();
-    return RunCoordinator::planFor(
+    return RunCoordinator::setupFor(
         m_targets->editor()->currentTarget(), m_profileEditor->currentProfile(), m_profileEditor->isModified());
 }
 
@@ -359,7 +359,21 @@ void MainWindow::compareRuns(QList<qint64> runIds)
         runs.push_back(std::move(*loaded));
     }
     m_compare->setRuns(std::move(runs));
+    refreshCompareCapacities();
     showTab(CompareTab);
+}
+
+void MainWindow::refreshCompareCapacities()
+{
+    std::vector<int64_t> targetIds;
+    for (const RunData& run : m_compare->runs())
+        if (std::find(targetIds.begin(), targetIds.end(), run.run.targetId) == targetIds.end())
+            targetIds.push_back(run.run.targetId);
+    auto capacities = targetIds.empty() || !m_doc
+        ? Result<std::vector<StoredCapacity>> { std::vector<StoredCapacity> {} }
+        : latestCapacities(m_doc->store(), targetIds);
+    // A session whose searches cannot be read compares its runs all the same, without capacities.
+    m_compare->setCapacities(capacities ? std::move(*capacities) : std::vector<StoredCapacity> {});
 }
 
 void MainWindow::askNewSession()

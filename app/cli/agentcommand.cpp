@@ -1,6 +1,6 @@
 #include "agentcommand.h"
 
-#include "agent/agentserver.h"
+#include "agent/server/agentserver.h"
 #include "cliparse.h"
 #include "exitcode.h"
 #include "fleet/localexecutor.h"

@@ -12,10 +12,11 @@
 #include "common/jsontext.h"
 #include "exitcode.h"
 #include "experiment/experimentplan.h"
-#include "metrics/scraperecord.h"
+#include "experiment/plansearch.h"
 #include "parse/quantity.h"
 #include "probe/probe.h"
 #include "progressline.h"
+#include "prometheus/exposition/scraperecord.h"
 #include "record/recordedrun.h"
 #include "report/units.h"
 #include "run/slo.h"
@@ -37,7 +38,7 @@ namespace wb::cli {
 namespace {
 
 /// The run settings the search sets itself, or that a search does not take.
-constexpr std::string_view SEARCH_SETS[] = { "rate", "duration", "stages", "slo_abort", "loaders" };
+constexpr std::string_view SEARCH_SETS[] = { "rate", "duration", "responses", "stages", "slo_abort", "loaders" };
 
 std::atomic<CapacityRunner*> g_runner { nullptr };
 std::atomic<bool> g_interrupted { false };
@@ -316,42 +317,27 @@ int searchAndReport(CapacityRunner& runner, SessionStore* store, const SearchOut
 
 int planSearchCommand(const ExperimentPlan& plan, const std::string& dbPath, const SearchOutputs& out)
 {
-    std::vector<std::pair<std::string, RunConfig>> targets;
-    for (size_t t = 0; t < plan.targets.size(); ++t) {
-        RunConfig config = plan.runConfig(0, t);
-        config.slos = plan.search->slos;
-        targets.emplace_back(config.request.url.displayText(), std::move(config));
-    }
-    CapacityOptions options;
-    for (const auto& [key, text] : plan.search->options)
-        for (const CapacityOption& o : capacityOptions())
-            if (o.key == key) (void)o.read(options, text); // checked when the plan was read
     auto store = SessionStore::open(dbPath);
     if (!store) {
         printError(store.error());
         return EXIT_FAILED;
     }
-    // Each trial a run of the plan's named target, as an experiment's runs are.
-    std::vector<int64_t> ids;
-    for (const ExperimentTarget& t : plan.targets) {
-        std::vector<std::string> warnings;
-        auto id = findOrCreateTarget(**store, t.name, t.request, t.tls, t.httpVersion, &warnings, "this search");
-        for (const std::string& w : warnings)
-            printWarning(w);
-        if (!id) {
-            printError(id.error());
-            return EXIT_FAILED;
-        }
-        ids.push_back(*id);
+    std::vector<std::string> warnings;
+    auto setup = planSearchSetup(**store, plan, &warnings);
+    for (const std::string& w : warnings)
+        printWarning(w);
+    if (!setup) {
+        printError(setup.error());
+        return EXIT_FAILED;
     }
-    auto runner = CapacityRunner::start(std::move(targets), options, {}, plan.warmupUs > 0);
+    auto runner = CapacityRunner::start(std::move(setup->targets), setup->options, {}, setup->warmupGiven);
     if (!runner) {
         printError(runner.error());
         return EXIT_FAILED;
     }
-    for (size_t i = 0; i < ids.size(); ++i)
-        runner->setSessionTarget(i, ids[i]);
-    if (Status st = runner->storeIn(**store, dbPath, {}, plan.name.empty() ? std::string() : plan.name); !st) {
+    for (size_t i = 0; i < setup->sessionTargetIds.size(); ++i)
+        runner->setSessionTarget(i, setup->sessionTargetIds[i]);
+    if (Status st = runner->storeIn(**store, dbPath, {}, setup->name); !st) {
         printError(st.error());
         return EXIT_FAILED;
     }

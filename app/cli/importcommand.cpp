@@ -3,10 +3,10 @@
 #include "cliparse.h"
 #include "exitcode.h"
 #include "import/wrkimport.h"
-#include "parse/logheadings.h"
-#include "parse/wrklog.h"
 #include "sessioncommands.h"
 #include "store/sessionstore.h"
+#include "wrk/logheadings.h"
+#include "wrk/wrklog.h"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>

@@ -5,7 +5,7 @@
 #include "fleet/documentmerge.h"
 #include "record/recordedrun.h"
 #include "report/jsonreport.h"
-#include "report/wrktext.h"
+#include "wrk/wrktext.h"
 
 #include <CLI/CLI.hpp>
 #include <fstream>

@@ -3,7 +3,7 @@
 // series and the server, started before any load so that a scraper sees the whole run.
 
 #include "common/result.h"
-#include "livemetrics/metricsserver.h"
+#include "prometheus/serve/metricsserver.h"
 #include "run/runconfig.h"
 
 #include <cstdint>

@@ -1,13 +1,12 @@
 #include "runcommand.h"
 
-#include "agentclient/agentendpoints.h"
+#include "agent/client/agentendpoints.h"
 #include "cliparse.h"
 #include "common/clock.h"
 #include "common/jsontext.h"
 #include "exitcode.h"
 #include "fleet/fleetrunner.h"
 #include "http/requestcheck.h"
-#include "metrics/scrapetext.h"
 #include "metricsoption.h"
 #include "net/address.h"
 #include "parse/placement.h"
@@ -16,10 +15,10 @@
 #include "parse/stageparse.h"
 #include "parse/starttime.h"
 #include "progressline.h"
+#include "prometheus/exposition/scrapetext.h"
 #include "record/recordedrun.h"
 #include "report/hdrlog.h"
 #include "report/jsonreport.h"
-#include "report/wrktext.h"
 #include "run/clocknote.h"
 #include "run/runcontroller.h"
 #include "run/runobserver.h"
@@ -28,6 +27,7 @@
 #include "script/scriptrun.h"
 #include "settings/runsettings.h"
 #include "wire/configcodec.h"
+#include "wrk/wrktext.h"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -369,182 +369,125 @@ void addRunCommand(CLI::App& app, RunArgs& a)
     run->add_option("--tag", a.tags, "Tag the stored run (repeatable)")->needs(db)->allow_extra_args(false);
 }
 
-int runCommand(const RunArgs& a)
+namespace {
+
+/// What a run needs before any load, read from the command line and checked: every problem
+/// found here is a usage error (2), said before anything is sent.
+struct PreparedRun
 {
+    RunConfig config; ///< the whole run (a fleet's, or this process's)
+    RunConfig share; ///< what this process loads: config, or a --shard's share of it
+    std::unique_ptr<ScriptRun> script; ///< -s
+    ScrapeSpec scrape;
+    FleetSetup fleet;
+    AgentFleet agents;
+    std::optional<LoaderIdentity> identity; ///< a loader of a fleet (--shard)
+    int64_t startAtUs = 0; ///< --start-at (0: now)
+    std::unique_ptr<HdrLogWriter> hdrLog;
+    std::unique_ptr<MetricsServer> metrics;
+    uint64_t lingerUs = 0; ///< --metrics-linger
+};
+
+/// The run's settings, its script, what it scrapes and where its loaders run.
+Result<PreparedRun> readRun(const RunArgs& a)
+{
+    PreparedRun p;
     auto cfg = runConfigOf(a);
-    if (!cfg) {
-        printError(cfg.error());
-        return EXIT_USAGE;
-    }
+    if (!cfg) return Error { cfg.error() };
+    p.config = std::move(*cfg);
     // -s: the script's text goes with the run; a syntax error is one line before any load.
-    std::unique_ptr<ScriptRun> script;
     if (!a.script.empty()) {
         auto spec = readScriptFile(a.script, a.scriptArgs);
-        if (!spec) {
-            printError(spec.error());
-            return EXIT_USAGE;
-        }
-        cfg->script = std::move(*spec);
-        script = std::make_unique<ScriptRun>(cfg->normalized());
-        if (Status st = script->check(); !st) {
-            printError(st.error());
-            return EXIT_USAGE;
-        }
+        if (!spec) return Error { spec.error() };
+        p.config.script = std::move(*spec);
+        p.script = std::make_unique<ScriptRun>(p.config.normalized());
+        if (Status st = p.script->check(); !st) return Error { st.error() };
     }
-    // Numbers that do not fit together are a usage error too (2), found before anything runs.
-    if (auto st = cfg->normalized().validate(); !st) {
-        printError(st.error());
-        return EXIT_USAGE;
-    }
-    auto scrapeSpec = scrapeSpecOf(a.scrape, a.scrapeMetric);
-    if (!scrapeSpec) {
-        printError(scrapeSpec.error());
-        return EXIT_USAGE;
-    }
-    const ScrapeSpec& scrape = *scrapeSpec;
-    if (scrape.enabled() && !a.shard.empty()) {
-        printError("--scrape goes with the run that coordinates the loaders (--loaders), not with a --shard");
-        return EXIT_USAGE;
-    }
-    // With the JSON on stdout, the text report goes to stderr so stdout stays parseable.
-    std::ostream& text = a.jsonPath == "-" ? std::cerr : std::cout;
-
-    // A loader run by hand (--shard, --start-at), or a fleet of them (--loaders).
+    // Numbers that do not fit together are found before anything runs.
+    if (auto st = p.config.normalized().validate(); !st) return Error { st.error() };
+    auto scrape = scrapeSpecOf(a.scrape, a.scrapeMetric);
+    if (!scrape) return Error { scrape.error() };
+    p.scrape = std::move(*scrape);
+    if (p.scrape.enabled() && !a.shard.empty())
+        return Error { "--scrape goes with the run that coordinates the loaders (--loaders), not with a --shard" };
     // A loader run by hand (--shard, --start-at), or a fleet of them (--loaders, --on: RunConfig::loaders).
-    const bool fleet = cfg->loaders.distributed();
-    if (fleet && (!a.shard.empty() || !a.startAt.empty())) {
-        printError("--loaders runs every loader itself: it does not combine with --shard or --start-at");
+    if (p.config.loaders.distributed() && (!a.shard.empty() || !a.startAt.empty()))
+        return Error { "--loaders runs every loader itself: it does not combine with --shard or --start-at" };
+    auto fleet = fleetOf(a, p.config);
+    if (!fleet) return Error { fleet.error() };
+    p.fleet = std::move(fleet->first);
+    p.agents = std::move(fleet->second);
+    p.share = p.config;
+    return p;
+}
+
+/// --manifest-only: the Kubernetes Job that would run the loaders, on stdout.
+int printManifest(PreparedRun& p)
+{
+    if (p.config.loaders.on != LoaderPlacement::On::Kubernetes) {
+        printError("--manifest-only goes with --on kubernetes");
         return EXIT_USAGE;
     }
-    auto fleetSetup = fleetOf(a, *cfg);
-    if (!fleetSetup) {
-        printError(fleetSetup.error());
+    KubeOptions kube = kubeOptionsOf(p.config.loaders, p.fleet);
+    kube.jobName = newJobName();
+    if (p.script) // the pods' configuration carries what setup() gave each thread
+        if (auto prepared = p.script->prepareRun(p.config); !prepared) {
+            printError(prepared.error());
+            return EXIT_USAGE;
+        }
+    auto manifest = kubeManifestYaml(kube, runConfigToJson(p.config.normalized()), p.config.loaders.count);
+    if (!manifest) {
+        printError(manifest.error());
         return EXIT_USAGE;
     }
-    FleetSetup setup = std::move(fleetSetup->first);
-    AgentFleet agentFleet = std::move(fleetSetup->second);
-    if (a.manifestOnly) {
-        if (cfg->loaders.on != LoaderPlacement::On::Kubernetes) {
-            printError("--manifest-only goes with --on kubernetes");
-            return EXIT_USAGE;
-        }
-        KubeOptions kube = kubeOptionsOf(cfg->loaders, setup);
-        kube.jobName = newJobName();
-        if (script) // the pods' configuration carries what setup() gave each thread
-            if (auto prepared = script->prepareRun(*cfg); !prepared) {
-                printError(prepared.error());
-                return EXIT_USAGE;
-            }
-        auto manifest = kubeManifestYaml(kube, runConfigToJson(cfg->normalized()), cfg->loaders.count);
-        if (!manifest) {
-            printError(manifest.error());
-            return EXIT_USAGE;
-        }
-        std::cout << *manifest;
-        return EXIT_OK;
-    }
-    std::optional<LoaderIdentity> identity;
-    int64_t startAtUs = 0;
-    RunConfig runConfig = *cfg;
+    std::cout << *manifest;
+    return EXIT_OK;
+}
+
+/// When and which share this process loads (--start-at, --shard), and the outputs that must be
+/// writable or bindable before any load (--hdr-log, --metrics-listen).
+Status prepareOutputs(const RunArgs& a, PreparedRun& p)
+{
     if (!a.startAt.empty()) {
         const int64_t now = wallClockNowUs();
         auto at = parseStartTimeUs(a.startAt, now);
-        if (!at) {
-            printError("--start-at: " + at.error());
-            return EXIT_USAGE;
-        }
-        if (auto st = checkStartNotPast(*at, now); !st) {
-            printError("--start-at: " + st.error());
-            return EXIT_USAGE;
-        }
-        startAtUs = *at;
+        if (!at) return Error { "--start-at: " + at.error() };
+        if (auto st = checkStartNotPast(*at, now); !st) return Error { "--start-at: " + st.error() };
+        p.startAtUs = *at;
     }
     if (!a.shard.empty()) {
         auto shard = parseShard(a.shard);
-        if (!shard) {
-            printError("--shard: " + shard.error());
-            return EXIT_USAGE;
-        }
-        auto share = shareOf(*cfg, *shard);
-        if (!share) {
-            printError(share.error());
-            return EXIT_USAGE;
-        }
-        runConfig = *share;
-        identity = LoaderIdentity { shard->index, shard->count, hostName(), systemClockNote(), startAtUs,
-            runConfigToJson(cfg->normalized()) };
+        if (!shard) return Error { "--shard: " + shard.error() };
+        auto share = shareOf(p.config, *shard);
+        if (!share) return Error { share.error() };
+        p.share = *share;
+        p.identity = LoaderIdentity { shard->index, shard->count, hostName(), systemClockNote(), p.startAtUs,
+            runConfigToJson(p.config.normalized()) };
     }
-
-    RecordedRunOptions options;
-    options.startAtUnixUs = startAtUs;
-    options.fleet = setup;
-    options.agents = agentFleet;
-    options.sessionPath = a.dbPath;
-    options.targetName = a.targetName;
-    options.tags = a.tags;
-    options.scrape = scrape;
-    options.probeFirst = a.probe; // --probe: one request through libcurl first, kept with the run
-    options.cancelBeforeLoad = false; // Ctrl-C during the set-up still ends with a report
-    options.onWarning = printWarning;
-    options.onProbed = [&text](const ProbeResult& probed) {
-        text << fmt::format("Probe: {} in {:.2f}ms (first byte {:.2f}ms) from {}\n", probed.statusLine,
-            static_cast<double>(probed.totalUs) / 1000.0, static_cast<double>(probed.firstByteUs) / 1000.0,
-            probed.remoteIp);
-    };
-    // An unwritable log is a usage error, found before any load.
-    std::unique_ptr<HdrLogWriter> hdrLog;
     if (!a.hdrLogPath.empty()) {
         auto opened = HdrLogWriter::open(a.hdrLogPath);
-        if (!opened) {
-            printError(opened.error());
-            return EXIT_USAGE;
-        }
-        hdrLog = std::move(*opened);
+        if (!opened) return Error { opened.error() };
+        p.hdrLog = std::move(*opened);
     }
-    // --metrics-listen: listening before any load, so a scraper sees the whole run; an address
-    // that cannot be bound is a usage error.
-    std::unique_ptr<MetricsServer> metrics;
+    // Listening before any load, so a scraper sees the whole run.
     auto linger = parseDurationUs(a.metricsLinger);
-    if (!linger) {
-        printError("--metrics-linger: " + linger.error());
-        return EXIT_USAGE;
-    }
+    if (!linger) return Error { "--metrics-linger: " + linger.error() };
+    p.lingerUs = *linger;
     if (!a.metricsListen.empty()) {
         const std::string loader
-            = identity ? fmt::format("{}/{} {}", identity->index, identity->count, hostName()) : hostName();
-        auto started = startMetricsServer(a.metricsListen, metricsLabelsOf(*cfg, a.targetName, startAtUs, loader));
-        if (!started) {
-            printError(started.error());
-            return EXIT_USAGE;
-        }
-        metrics = std::move(*started);
+            = p.identity ? fmt::format("{}/{} {}", p.identity->index, p.identity->count, hostName()) : hostName();
+        auto started
+            = startMetricsServer(a.metricsListen, metricsLabelsOf(p.config, a.targetName, p.startAtUs, loader));
+        if (!started) return Error { started.error() };
+        p.metrics = std::move(*started);
     }
-    if (script) {
-        // In this process: the script's hooks on the controller. A fleet: setup() runs here for
-        // each of its threads and what it gave them goes with the configuration to the loaders.
-        auto makeRunner = script->prepareRun(runConfig, startAtUs);
-        if (!makeRunner) {
-            printError(makeRunner.error());
-            return EXIT_USAGE;
-        }
-        if (*makeRunner) options.makeRunner = *makeRunner;
-    }
-    RecordedRun run(runConfig, options);
-    HeaderPrinter header(text);
-    run.addObserver(&header);
-    // A loader of a fleet (--shard) is watched by its coordinator, not a person.
-    ProgressLine progress(!a.quiet && !identity);
-    run.addObserver(&progress);
-    if (hdrLog) run.addObserver(hdrLog.get());
-    if (metrics) run.addObserver(&metrics->metrics());
+    return {};
+}
 
-    // From here on the first Ctrl-C ends the run with a report, as in wrk (a second one kills).
-    g_stop = &run.stopSwitch();
-    std::signal(SIGINT, onInterrupt);
-    const RecordedRunOutcome out = run.run();
-    std::signal(SIGINT, SIG_DFL);
-    g_stop = nullptr;
-
+/// The report after the run, in wrk's order (the text, the script's done(), the JSON, where it
+/// was stored), and the exit status a pipeline acts on.
+int reportRun(const RunArgs& a, PreparedRun& p, const RecordedRunOutcome& out, std::ostream& text)
+{
     using Ended = RecordedRunOutcome::Ended;
     switch (out.ended) {
     case Ended::Ran:
@@ -563,11 +506,13 @@ int runCommand(const RunArgs& a)
     text << formatRunReport(result, TextReportOptions { a.latency }) << formatScrapeText(out.scrape) << std::flush;
     // A scraper whose last scrape came before the end gets the final figures (a pod that exits
     // at once would leave them unscraped).
-    if (metrics && *linger > 0) metrics->lingerUntilScraped(*linger);
+    if (p.metrics && p.lingerUs > 0) p.metrics->lingerUntilScraped(p.lingerUs);
     // A Lua error stopped the run: what was measured is reported above, and stored as 'failed'
-    // with the error (RunResult::failure).
-    // (A fleet's loaders ran the script: the fold carries the first loader's error.)
-    const std::string scriptError = !script ? std::string() : fleet ? result.failure : script->error();
+    // with the error (RunResult::failure). A fleet's loaders ran the script: the fold carries
+    // the first loader's error.
+    const std::string scriptError = !p.script ? std::string()
+        : p.config.loaders.distributed()      ? result.failure
+                                              : p.script->error();
     if (!scriptError.empty()) printError("the script stopped the run: " + scriptError);
     // Or the run could not go on (no local port left to connect from): it says why.
     const std::string runError = scriptError.empty() ? result.failure : std::string();
@@ -575,19 +520,19 @@ int runCommand(const RunArgs& a)
     // done() after the report, as wrk prints it. The run is already stored: an error in done()
     // is said, and the rest (the JSON, where it was stored) still happens.
     bool doneOk = true;
-    if (script && scriptError.empty()) {
+    if (p.script && scriptError.empty()) {
         std::cout << std::flush;
-        if (Status st = script->done(result); !st) {
+        if (Status st = p.script->done(result); !st) {
             printError(st.error());
             doneOk = false;
         }
     }
     const bool jsonOk = a.jsonPath.empty()
         || writeJson(a.jsonPath,
-            identity ? formatLoaderDocument(result, *identity) : withScrape(formatJsonReport(result), out.scrape));
-    const bool hdrLogOk = !hdrLog || hdrLog->error().empty();
-    if (!hdrLogOk) printError(hdrLog->error());
-    int stored = 0;
+            p.identity ? formatLoaderDocument(result, *p.identity) : withScrape(formatJsonReport(result), out.scrape));
+    const bool hdrLogOk = !p.hdrLog || p.hdrLog->error().empty();
+    if (!hdrLogOk) printError(p.hdrLog->error());
+    int stored = EXIT_OK;
     if (!out.storageWarning.empty()) {
         printWarning(out.storageWarning);
         stored = EXIT_NOT_STORED;
@@ -607,6 +552,67 @@ int runCommand(const RunArgs& a)
     // A failed SLO is the verdict a pipeline acts on: it wins over a storage warning (3).
     if (!allSlosMet(result.slo)) return EXIT_SLO_FAILED;
     return stored;
+}
+
+} // namespace
+
+int runCommand(const RunArgs& a)
+{
+    auto prepared = readRun(a);
+    if (!prepared) {
+        printError(prepared.error());
+        return EXIT_USAGE;
+    }
+    PreparedRun& p = *prepared;
+    if (a.manifestOnly) return printManifest(p);
+    if (Status st = prepareOutputs(a, p); !st) {
+        printError(st.error());
+        return EXIT_USAGE;
+    }
+    // With the JSON on stdout, the text report goes to stderr so stdout stays parseable.
+    std::ostream& text = a.jsonPath == "-" ? std::cerr : std::cout;
+    RecordedRunOptions options;
+    options.startAtUnixUs = p.startAtUs;
+    options.fleet = p.fleet;
+    options.agents = p.agents;
+    options.sessionPath = a.dbPath;
+    options.targetName = a.targetName;
+    options.tags = a.tags;
+    options.scrape = p.scrape;
+    options.probeFirst = a.probe; // --probe: one request through libcurl first, kept with the run
+    options.cancelBeforeLoad = false; // Ctrl-C during the set-up still ends with a report
+    options.onWarning = printWarning;
+    options.onProbed = [&text](const ProbeResult& probed) {
+        text << fmt::format("Probe: {} in {:.2f}ms (first byte {:.2f}ms) from {}\n", probed.statusLine,
+            static_cast<double>(probed.totalUs) / 1000.0, static_cast<double>(probed.firstByteUs) / 1000.0,
+            probed.remoteIp);
+    };
+    if (p.script) {
+        // In this process: the script's hooks on the controller. A fleet: setup() runs here for
+        // each of its threads and what it gave them goes with the configuration to the loaders.
+        auto makeRunner = p.script->prepareRun(p.share, p.startAtUs);
+        if (!makeRunner) {
+            printError(makeRunner.error());
+            return EXIT_USAGE;
+        }
+        if (*makeRunner) options.makeRunner = *makeRunner;
+    }
+    RecordedRun run(p.share, options);
+    HeaderPrinter header(text);
+    run.addObserver(&header);
+    // A loader of a fleet (--shard) is watched by its coordinator, not a person.
+    ProgressLine progress(!a.quiet && !p.identity);
+    run.addObserver(&progress);
+    if (p.hdrLog) run.addObserver(p.hdrLog.get());
+    if (p.metrics) run.addObserver(&p.metrics->metrics());
+
+    // From here on the first Ctrl-C ends the run with a report, as in wrk (a second one kills).
+    g_stop = &run.stopSwitch();
+    std::signal(SIGINT, onInterrupt);
+    const RecordedRunOutcome out = run.run();
+    std::signal(SIGINT, SIG_DFL);
+    g_stop = nullptr;
+    return reportRun(a, p, out, text);
 }
 
 } // namespace wb::cli

@@ -1,7 +1,7 @@
 #pragma once
 // `wrkbench-cli run`: wrk's command line and report on wrkbench's engine.
 
-#include "agentclient/agentendpoint.h"
+#include "agent/client/agentendpoint.h"
 #include "common/result.h"
 #include "fleet/fleetrunner.h"
 #include "run/runconfig.h"

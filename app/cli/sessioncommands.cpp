@@ -5,7 +5,7 @@
 #include "common/jsontext.h"
 #include "exitcode.h"
 #include "experiment/comparisonhtml.h"
-#include "metrics/scrapetext.h"
+#include "prometheus/exposition/scrapetext.h"
 #include "report/units.h"
 #include "store/csvexport.h"
 #include "store/sessionstore.h"

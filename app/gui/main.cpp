@@ -10,6 +10,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QTextStream>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 
@@ -22,6 +23,9 @@ int main(int argc, char** argv)
             return 0;
         }
 
+    // The window serves the built-in targets and talks to agents on its own sockets: a peer that
+    // closes first must cost a write an EPIPE, not the whole window a SIGPIPE.
+    std::signal(SIGPIPE, SIG_IGN);
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("wrkbench"));
     QApplication::setApplicationVersion(QStringLiteral(WB_VERSION));

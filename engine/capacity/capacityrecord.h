@@ -1,22 +1,14 @@
 #pragma once
-// A capacity search as a session keeps it: an experiment of kind 'capacity' whose plan is the
-// search's definition (its options, and each target's configuration, rest latency and first
-// rate), and its trials in the order they were made (capacity_trials, with the verdict the search
-// was told). The search is a state machine fed verdicts, so the trials replayed into a fresh one
-// give back the search where it stopped: `capacity --resume` goes on from there.
-//
-//   CapacityDefinition def { options, targets };
-//   id = store.addExperiment(name, capacityDefinitionToJson(def), {}, ExperimentKind::Capacity);
-//   store.addCapacityTrial(id, capacityTrialRow(target, trial, outcome));       // after each trial
-//   ...
-//   auto def = capacityDefinitionFromJson(record.planJson);                      // to resume
-//   std::vector<CapacitySearch> searches = ...;                                  // one per target
-//   replayCapacityTrials(searches, *store.capacityTrials(id));
+// A capacity search as a session keeps it: an experiment of kind 'capacity' whose plan is the search's definition
+// (its options; each target's configuration, rest latency and first rate) and whose trials are stored in the order
+// made, with the verdict the search was told. The search is a state machine fed verdicts, so the trials replayed into
+// fresh searches give them back where they stopped: that is how `capacity --resume` goes on (docs/CAPACITY.md, "Stored
+// and resumed").
 
 #include "capacity/capacityoptions.h"
 #include "capacity/capacitysearch.h"
 #include "common/result.h"
-#include "metrics/scraperecord.h"
+#include "prometheus/exposition/scraperecord.h"
 #include "run/runconfig.h"
 #include "store/sessiontypes.h"
 

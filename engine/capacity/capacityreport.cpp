@@ -2,8 +2,8 @@
 
 #include "capacity/capacitycompare.h"
 #include "common/text.h"
-#include "metrics/scrapetext.h"
 #include "parse/quantity.h"
+#include "prometheus/exposition/scrapetext.h"
 #include "report/palette.h"
 #include "report/svgchart.h"
 #include "report/units.h"
@@ -168,15 +168,42 @@ std::string capacityComparisonText(const CapacityReport& report)
     return out;
 }
 
-namespace {
-
-std::string slosText(const std::vector<Slo>& slos)
+std::string capacitySlosText(const std::vector<Slo>& slos)
 {
     std::string out;
     for (const Slo& s : slos)
         out += (out.empty() ? "" : ", ") + s.expr;
     return out;
 }
+
+CapacityHeadline capacityHeadline(const CapacityResult& r)
+{
+    const auto rate = [](double perS) { return rateText(perS) + " req/s"; };
+    switch (r.limitedBy) {
+    case CapacityLimit::Loader:
+        return { "limited by the loader",
+            fmt::format("it could not make {} ({}); the target carried at least {}", rate(r.loaderLimitPerS),
+                r.loaderReason, r.lowerPerS > 0 ? rate(r.lowerPerS) : "nothing that was tried") };
+    case CapacityLimit::Range:
+        if (r.stop == CapacityStop::FailsAtMin)
+            return { "below " + rate(r.upperPerS),
+                "fails its SLOs even at --min" + (r.firstFailedSlo.empty() ? "" : ": " + r.firstFailedSlo) };
+        if (r.stop == CapacityStop::AtMost) return { "at least " + rate(r.lowerPerS), "it passed at --to" };
+        return { "at least " + rate(r.lowerPerS), "nothing tried failed before the search stopped" };
+    case CapacityLimit::Target:
+        break;
+    }
+    if (r.lowerPerS <= 0) return { "below " + rate(r.upperPerS), "nothing passed before the search stopped" };
+    std::string detail = fmt::format("passes {}, fails {} ({:.1f}% apart)", rate(r.lowerPerS), rate(r.upperPerS),
+        (r.upperPerS / r.lowerPerS - 1) * 100);
+    if (!r.firstFailedSlo.empty()) detail += "; above it " + r.firstFailedSlo + " failed first";
+    if (r.stop == CapacityStop::Budget) detail += "; the budget ran out first";
+    if (r.stop == CapacityStop::Stopped) detail += "; stopped before the precision";
+    if (r.nonMonotone) detail += "; not monotone";
+    return { rate(r.ratePerS), detail };
+}
+
+namespace {
 
 std::string setupText(const CapacityReport& r)
 {
@@ -271,7 +298,8 @@ std::string chartSvg(const CapacityReport& report)
 
 std::string capacityMarkdown(const CapacityReport& report)
 {
-    std::string out = "# Capacity under " + mdCell(slosText(report.slos)) + "\n\n" + setupText(report) + ".\n\n";
+    std::string out
+        = "# Capacity under " + mdCell(capacitySlosText(report.slos)) + "\n\n" + setupText(report) + ".\n\n";
     // The summaries as the CLI prints them: a text block keeps their lines and claims as they are.
     std::string summaries;
     for (const CapacityReportTarget& t : report.targets)
@@ -312,7 +340,7 @@ std::string capacityCsv(const CapacityReport& report)
 std::string capacityHtml(const CapacityReport& report)
 {
     const auto h = [](const std::string& text) { return xmlEscape(text); };
-    const std::string title = "Capacity under " + slosText(report.slos);
+    const std::string title = "Capacity under " + capacitySlosText(report.slos);
     std::string out = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + h(title)
         + "</title>\n<style>body{font-family:sans-serif;margin:2em;max-width:1100px}table{border-collapse:collapse}"
           "td,th{border:1px solid #ccc;padding:2px 6px;font-size:90%}td.n{text-align:right}"

@@ -8,7 +8,7 @@
 
 #include "capacity/capacityoptions.h"
 #include "capacity/capacitysearch.h"
-#include "metrics/scraperecord.h"
+#include "prometheus/exposition/scraperecord.h"
 #include "run/slo.h"
 
 #include <cstdint>
@@ -54,6 +54,18 @@ struct CapacityReport
     CapacityOptions options;
     std::vector<CapacityReportTarget> targets;
 };
+
+/// A result in a few words, as a card shows it: the value ("2,000 req/s", "at least 4,000 req/s",
+/// "limited by the loader") and the line under it, saying no more than capacitySummaryText().
+struct CapacityHeadline
+{
+    std::string value;
+    std::string detail;
+};
+CapacityHeadline capacityHeadline(const CapacityResult& result);
+
+/// "p99<50ms, errors<0.1%".
+std::string capacitySlosText(const std::vector<Slo>& slos);
 
 /// "p99<20ms 9.6ms, non2xx<0.1% 0.00% FAILED": a trial's verdicts.
 std::string capacityVerdictsText(const std::vector<SloVerdict>& verdicts);

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cmath>
 #include <fmt/format.h>
+#include <map>
 #include <thread>
 
 namespace wb {
@@ -199,6 +200,62 @@ Result<CapacityReport> storedCapacityReport(SessionStore& store, int64_t searchI
     return r->report();
 }
 
+Result<std::vector<int64_t>> capacitySearchTargets(SessionStore& store, int64_t searchId)
+{
+    auto runs = store.experimentRuns(searchId);
+    if (!runs) return Error { runs.error() };
+    auto trials = store.capacityTrials(searchId);
+    if (!trials) return Error { trials.error() };
+    std::map<int64_t, int64_t> targetOfRun;
+    for (const RunRecord& run : *runs)
+        targetOfRun[run.id] = run.targetId;
+    std::vector<int64_t> out;
+    for (const CapacityTrialRow& row : *trials) {
+        const auto it = targetOfRun.find(row.runId);
+        if (row.target < 0 || row.target > 1024 || it == targetOfRun.end()) continue; // a hostile index stays small
+        if (out.size() <= static_cast<size_t>(row.target)) out.resize(static_cast<size_t>(row.target) + 1, 0);
+        if (out[static_cast<size_t>(row.target)] == 0) out[static_cast<size_t>(row.target)] = it->second;
+    }
+    return out;
+}
+
+Result<std::vector<StoredCapacity>> latestCapacities(SessionStore& store, const std::vector<int64_t>& targetIds)
+{
+    auto experiments = store.experiments();
+    if (!experiments) return Error { experiments.error() };
+    std::map<int64_t, StoredCapacity> found;
+    const auto wanted = [&](int64_t id) {
+        return id > 0 && !found.count(id) && std::find(targetIds.begin(), targetIds.end(), id) != targetIds.end();
+    };
+    for (auto e = experiments->rbegin(); e != experiments->rend() && found.size() < targetIds.size(); ++e) {
+        if (e->kind != ExperimentKind::Capacity) continue;
+        auto targetOfIndex = capacitySearchTargets(store, e->id);
+        if (!targetOfIndex) continue; // an unreadable search says nothing of its targets
+        if (std::none_of(targetOfIndex->begin(), targetOfIndex->end(), wanted)) continue;
+        auto report = storedCapacityReport(store, e->id);
+        if (!report) continue;
+        for (size_t index = 0; index < targetOfIndex->size() && index < report->targets.size(); ++index) {
+            const int64_t targetId = (*targetOfIndex)[index];
+            if (!wanted(targetId)) continue;
+            StoredCapacity c;
+            c.targetId = targetId;
+            c.searchId = e->id;
+            c.searchName = e->name;
+            c.status = e->status;
+            c.slos = report->slos;
+            c.target = report->targets[index];
+            found.emplace(targetId, std::move(c));
+        }
+    }
+    std::vector<StoredCapacity> out;
+    for (int64_t id : targetIds)
+        if (auto it = found.find(id); it != found.end()) {
+            out.push_back(std::move(it->second));
+            found.erase(it);
+        }
+    return out;
+}
+
 CapacityDefinition CapacityRunner::definition() const
 {
     CapacityDefinition d;
@@ -261,6 +318,7 @@ Status CapacityRunner::run(const CapacityRunEvents& events)
             RunConfig cfg = t.config;
             cfg.ratePerS = trial->ratePerS;
             cfg.durationUs = trial->durationUs;
+            cfg.responses = 0; // a trial lasts its length: its rate is judged over all of it
             RecordedRunOptions ro;
             ro.sessionPath = m_store ? m_dbPath : std::string();
             ro.tags = m_tags;

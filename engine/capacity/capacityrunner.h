@@ -11,15 +11,15 @@
 //   Status st = runner->run(events);          // events.judged(...) after each trial
 //   CapacityReport report = runner->report(); // capacitySummaryText(), capacityHtml(), ...
 
-#include "agentclient/agentendpoint.h"
+#include "agent/client/agentendpoint.h"
 #include "capacity/capacityjson.h"
 #include "capacity/capacityrecord.h"
 #include "capacity/capacityreport.h"
 #include "capacity/capacitysearch.h"
 #include "common/result.h"
 #include "fleet/fleetrunner.h"
-#include "metrics/scraperecord.h"
 #include "probe/probe.h"
+#include "prometheus/exposition/scraperecord.h"
 #include "run/runconfig.h"
 
 #include <atomic>
@@ -135,5 +135,25 @@ private:
 /// What the stored search `searchId` found so far, for a display: replayed from the session alone
 /// (nothing probed, nothing started), each search's bracket as measured.
 Result<CapacityReport> storedCapacityReport(SessionStore& store, int64_t searchId);
+
+/// The session target each of a stored search's targets was tried on (its trials' runs), by the
+/// search's target index; 0 where no trial's run is left.
+Result<std::vector<int64_t>> capacitySearchTargets(SessionStore& store, int64_t searchId);
+
+/// A session target's capacity as the latest search that tried it found.
+struct StoredCapacity
+{
+    int64_t targetId = 0;
+    int64_t searchId = 0;
+    std::string searchName;
+    ExperimentStatus status = ExperimentStatus::Planned;
+    std::vector<Slo> slos; ///< what its trials were judged by
+    CapacityReportTarget target; ///< its result in that search
+};
+
+/// For each of targetIds (in that order) that a capacity search tried, the latest such search's
+/// result for it (a search over several targets gives each its own); targets never searched are
+/// left out. A search whose trials' runs are all deleted names no target.
+Result<std::vector<StoredCapacity>> latestCapacities(SessionStore& store, const std::vector<int64_t>& targetIds);
 
 } // namespace wb

@@ -1,24 +1,9 @@
 #pragma once
-// The capacity search as a state machine, with no clock, no network and no CLI: it is told the
-// verdict of each trial and says which trial comes next, so the CLI, a plan or the window drive
-// the same search, and tests drive it with simulated targets.
-//
-//   CapacitySearch search(options);
-//   while (auto trial = search.next()) {              // rate and duration of the next run
-//       TrialOutcome out = runAndJudge(*trial);         // an open-model run judged by the SLOs
-//       search.record(out);
-//   }
-//   CapacityResult result = search.result();
-//
-// The method (docs/CAPACITY.md): range finding (multiply by 2 from --from until a trial fails or
-// --to passes; divide by 2 while the first trials fail, down to --min), then bisection with short
-// trials while upper / lower - 1 exceeds finalWithin(), final-length trials within it; at final
-// length a rate is tried up to --repeat times and passes when at most --may-fail of them fail.
-// The bracket's two ends are measured at final length before the search ends. The climb's first
-// failure is checked once against the next step up, and a pass above a fail is retried at final
-// length and, if it persists, reported (nonMonotone) with the bracket below the failing rate. A rate
-// the loader cannot make (three trials limited by it) is a ceiling: nothing from there up counts, and
-// the search ends limited by the loader unless the target failed below it.
+// The capacity search as a state machine with no clock, no network and no CLI: it is told each trial's verdict and
+// says which trial comes next (record() what next() asked for, until next() says nothing). So the CLI, a plan and the
+// window drive one search, tests drive it with simulated targets, and stored trials replayed into a fresh one resume
+// it (capacityrecord.h). The method (range finding, bisection, repeats at final length, the look-ahead, non-monotone
+// targets, the loader's ceiling) is docs/CAPACITY.md, "The method, step by step".
 
 #include "capacity/capacityoptions.h"
 #include "run/slo.h"

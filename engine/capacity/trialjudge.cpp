@@ -7,15 +7,25 @@ namespace wb {
 
 namespace {
 
+/// One stall of the loader whose catch-up burst is all a rate limiter refused: the longest send lag
+/// over LOADER_STALL_US, and no more requests refused (errors and non-2xx) than went out late. A
+/// target refusing the rate itself refuses across the trial, far more than one burst's requests.
+bool burstAfterStall(const RunResult& r)
+{
+    const uint64_t refused = r.errors.transportErrors() + r.status.non2xx();
+    return r.maxLagUs > LOADER_STALL_US && refused > 0 && refused <= r.lateRequests;
+}
+
 /// Whether the loader's lag alone explains every SLO the trial failed: a latency SLO that the
 /// service time (from the actual send, the lag left out) meets, or any other SLO when the loader
-/// stalled so long that its catch-up was a burst (send lag p99 over LOADER_STALL_US).
-bool lagExplainsFailures(const RunResult& r)
+/// stalled so long that its catch-up was a burst (send lag p99 over LOADER_STALL_US, or
+/// burstAfterStall: the caller's `burst`).
+bool lagExplainsFailures(const RunResult& r, bool burst)
 {
     if (r.serviceLatency.empty()) return false;
     SloInputs fromSend = sloInputsOf(r, r.durationS);
     fromSend.latency = &r.serviceLatency;
-    const bool stalled = r.sendLag.valueAtPercentileUs(99) > LOADER_STALL_US;
+    const bool stalled = burst || r.sendLag.valueAtPercentileUs(99) > LOADER_STALL_US;
     for (size_t i = 0; i < r.config.slos.size() && i < r.slo.size(); ++i) {
         if (r.slo[i].ok) continue;
         const Slo& slo = r.config.slos[i];
@@ -63,11 +73,17 @@ std::string loaderLimitOf(const RunResult& r, double restLatencyUs)
     }
     const double lateShare
         = r.requests > 0 ? static_cast<double>(r.lateRequests) / static_cast<double>(r.requests) : 0.0;
-    if ((!sentTooFew && lateShare <= TRIAL_MAX_LATE_SHARE) || targetSlowed || !lagExplainsFailures(r)) return {};
+    const bool burst = burstAfterStall(r);
+    if ((!sentTooFew && lateShare <= TRIAL_MAX_LATE_SHARE && !burst) || targetSlowed || !lagExplainsFailures(r, burst))
+        return {};
     const std::string reason = sentTooFew
         ? fmt::format("the loader sent {:.0f} of the {:.0f} requests the rate asked for", sent, planned)
-        : fmt::format("{:.0f}% of the requests went out more than 1 ms late (send lag p99 {:.1f} ms)", lateShare * 100,
-            static_cast<double>(r.sendLag.valueAtPercentileUs(99)) / 1000);
+        : lateShare > TRIAL_MAX_LATE_SHARE
+        ? fmt::format("{:.0f}% of the requests went out more than 1 ms late (send lag p99 {:.1f} ms)", lateShare * 100,
+            static_cast<double>(r.sendLag.valueAtPercentileUs(99)) / 1000)
+        : fmt::format("the loader stalled (longest send lag {:.1f} ms) and sent {} requests late, no fewer than "
+                      "were refused",
+            static_cast<double>(r.maxLagUs) / 1000, r.lateRequests);
     return fmt::format("{}, and the failure is the lag's: the target answered as at rest (service p50 {:.2f} ms)",
         reason, serviceP50Us / 1000);
 }

@@ -1,17 +1,10 @@
 #pragma once
-// JSON in and out, for every nlohmann::json and ordered_json of the project: the only place
-// that calls dump() or parse() (tests/engine/common/jsonsources_test.cpp greps for others).
-//
-//   jsonText(j)            the text of j. nlohmann's plain dump() throws type_error 316 on a
-//                          string that is not UTF-8 (a scraped label, a session's target name),
-//                          which aborted the CLI after a run; here such bytes become U+FFFD
-//                          (common/text.h's policy), and DEL and the C1 controls are written
-//                          \u007f to \u009f, so the text is safe on a terminal as it is and
-//                          says the same to a JSON reader.
-//   parseJsonText<J>(t)    a bounded parse: nesting past maxDepth is refused by a scan of the
-//                          bytes before the parser (common/jsondepth.h), because everything
-//                          that walks the tree afterwards (dump, comparison, the destructor of
-//                          older versions) recurses. The caller bounds the size it reads.
+// JSON in and out for every nlohmann::json and ordered_json of the project: the only place that calls dump() or
+// parse() (tests/engine/common/jsonsources_test.cpp greps for others). jsonText never throws: nlohmann's plain dump()
+// throws on a string that is not UTF-8 (a scraped label, a target name) and would abort the CLI; here such bytes become
+// U+FFFD (common/text.h's policy), and DEL and C1 are written \u007f to \u009f, so the text is terminal-safe as it is.
+// parseJsonText refuses nesting past maxDepth by a scan of the bytes before the parser (common/jsondepth.h), since all
+// that walks the tree afterwards recurses. The caller bounds the size it reads.
 
 #include "common/jsondepth.h"
 #include "common/result.h"

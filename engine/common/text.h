@@ -1,19 +1,11 @@
 #pragma once
-// The one text policy for what came from outside (a peer, a scraped endpoint, a file, a
-// session) on its way out as text. Bytes that must travel exactly (bodies, header values) are
-// never passed through here: they go as base64 when not UTF-8 (common/base64.h).
-//
-//   validUtf8      JSON, CSV (csvField), HTML, files: every byte that is not part of a valid UTF-8
-//                  sequence becomes U+FFFD (the JSON writer's replacement too, common/jsontext.h)
-//   terminalText   the terminal (wrkbench-cli's stdout and stderr, a log line): validUtf8, and
-//                  every control character shown escaped as \xHH (its UTF-8 bytes), so a
-//                  name can clear no screen, set no window title and write no clipboard
-//                  (OSC 52): C0 but line feed and tab, a carriage return not before a line feed,
-//                  DEL, and C1 (U+0080 to U+009F, which some terminals read as CSI and OSC).
-//                  ESC itself is C0, so an escape sequence's remaining bytes are plain text.
-//
-// Backslashes are not escaped: a name with a literal "\x1b" in it and one with the ESC byte
-// look alike on a terminal; the terminal is for reading, JSON and the session keep the bytes.
+// The one text policy for what came from outside (a peer, a scraped endpoint, a file, a session) on its way out as
+// text (docs/ARCHITECTURE.md, "Text leaves through one door"). Bytes that must travel exactly (bodies, header values)
+// never pass through here: they go as base64 when not UTF-8. validUtf8 is for JSON, CSV, HTML and files; terminalText
+// also writes every control character as \xHH (C0 but line feed, tab and a CR before a LF; DEL; C1, which some
+// terminals read as CSI and OSC), so a name can clear no screen, set no window title and write no clipboard.
+// Backslashes are not escaped: a literal "\x1b" and the ESC byte look alike on a terminal, which is for reading; JSON
+// and the session keep the bytes.
 
 #include "common/utf8.h"
 

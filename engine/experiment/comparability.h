@@ -1,17 +1,10 @@
 #pragma once
-// Are these runs comparable? Runs set side by side (the Compare view, a cell of a
-// study or an experiment) should differ in the variant only: the target, or the
-// tag that names it. Anything else that differs (threads, connections, duration,
-// rate, protocol, TLS verification, the engine that measured, the loader host,
-// an imported run beside a measured one, the wrk script) is named, so a table never hides it.
-//
-// The check reads only what the store keeps per run (RunRecord): the configuration,
-// engine_version and host_name. The variant itself (URL, target) is never a
-// difference. A field nobody knows for a run (an imported run's loader host or TLS
-// verification) is left out for that run rather than counted as a difference.
-//
-// One more is named even when it does not differ: a run whose loader was saturated (its workers
-// had no CPU to spare, report/loadersaturation.h) measured its loader as much as its target.
+// Are these runs comparable? Runs set side by side (Compare, a cell of a study or an experiment) should differ in the
+// variant only (the target, or the tag that names it); any other field that differs is named, so a table never hides
+// it (docs/EXPERIMENTS.md, "Comparability warnings"). Only what the store keeps per run (RunRecord) is read, and a
+// field nobody knows for a run (an imported run's loader host or TLS verification) is left out for that run rather
+// than counted as a difference. A saturated loader is named even when every run had one: such a run measured its
+// loader as much as its target.
 
 #include "store/sessiontypes.h"
 

@@ -1,16 +1,9 @@
 #pragma once
-// One self-contained HTML file for a comparison of stored runs: what the GUI's Compare
-// tab shows (File > Export > HTML report there) and `wrkbench-cli export --run A --run B
-// --html OUT` writes. Self-contained as the experiment report (htmlreport.h): inline
-// style, inline SVG, no script, a Content-Security-Policy that forbids loading anything,
-// every user text escaped.
-//
-// - the results: one row per run (req/s, latency p50/p90/p99 in ms, errors, non-2xx) and
-//   a verdict against the baseline that respects noise (runcomparison.h): a difference
-//   smaller than the runs' own variation is said to be within it, never a gain or a loss;
-// - charts: requests/s over time and the latency percentiles, each run in its target's
-//   colour (the window's, report/palette.h);
-// - the configuration of each run side by side, request headers included.
+// One self-contained HTML file for a comparison of stored runs: what the GUI's Compare tab exports and `wrkbench-cli
+// export --run A --run B --html OUT` writes. Self-contained as the experiment report (htmlreport.h): inline style and
+// SVG, no script, a Content-Security-Policy that forbids loading anything, every user text escaped. It holds one row
+// per run with a verdict against the baseline that respects noise (runcomparison.h: a difference within the runs' own
+// variation is never a gain or a loss), charts in each target's colour, and each run's configuration side by side.
 
 #include "experiment/htmlreport.h"
 #include "experiment/runcomparison.h"

@@ -401,6 +401,8 @@ PlanSearch readSearch(const Json& j, const ExperimentPlan& plan)
     const RunConfig& load = plan.levels.front().load;
     if (load.ratePerS > 0 || !load.stages.empty())
         fail("search", "the search sets each trial's rate: give no \"rate\" or \"stages\" in \"load\"");
+    if (load.responses > 0)
+        fail("search", "a trial lasts its length (\"trial\", \"final\"): give no \"responses\" in \"load\"");
     return search;
 }
 
@@ -437,7 +439,11 @@ ExperimentPlan readPlan(const Json& root)
                 fail(element("targets", i) + ".name", "'" + plan.targets.back().name + "' is used twice");
         }
     }
-    if (plan.targets.size() < 2) fail("targets", "an experiment needs at least two targets to compare");
+    // A capacity search may measure one front door; an experiment compares at least two.
+    if (root.contains("search") ? plan.targets.empty() : plan.targets.size() < 2)
+        fail("targets",
+            root.contains("search") ? "a search needs a target"
+                                    : "an experiment needs at least two targets to compare");
     // Groups are blocks with a baseline each (frameworks, cluster sizes): every target has one, or none does.
     for (size_t i = 1; i < plan.targets.size(); ++i)
         if (plan.targets[i].group.empty() != plan.targets.front().group.empty())

@@ -1,29 +1,13 @@
 #pragma once
-// An A-vs-B experiment: two or more targets (one the baseline), a matrix of
-// load levels, repetitions per cell, and how the runs are spaced and ordered.
-// Written as JSON (docs/EXPERIMENTS.md):
-//
-//   {"name": "NEG vs NodePort",
-//    "targets": [{"name": "NEG", "url": "http://10.0.0.1/", "baseline": true},
-//                {"name": "NodePort", "url": "http://10.0.0.2:30080/"}],
-//    "load": {"timeout": "2s"},
-//    "sweep": {"axis": "connections", "values": [25, 50, 100], "match_threads": true},
-//    "repetitions": 3, "duration": "30s", "warmup": "5s", "cooldown": "10s", "order": "interleaved",
-//    "slo": ["p99<250ms", "errors<0.1%"]}
-//
-// A target may carry a wrk script: "script": "auth.lua", "script_args": ["a", "b"].
-// A target may instead list "protocols": ["h2", "h3"]: the same URL over each protocol, as one
-// target per protocol ("NEG h2", "NEG h3"), interleaved like any others.
-//
-// parseExperimentPlan() checks everything a run would check, before the first
-// run starts, and names the field at fault ("targets[1].url: ...").
-// experimentPlanToJson() writes the canonical form stored in the session:
-// every level spelled out, every default explicit, so a resumed experiment
-// runs exactly as planned even if defaults change in a later version.
+// An A-vs-B experiment: two or more targets (one the baseline), a matrix of load levels, repetitions per cell, and how
+// the runs are spaced and ordered, written as JSON (docs/EXPERIMENTS.md, "Plan format"). parseExperimentPlan() checks
+// everything a run would check before the first run starts and names the field at fault. The canonical JSON stored in
+// the session spells out every level and every default, so a resumed experiment runs exactly as planned even if
+// defaults change in a later version.
 
 #include "common/result.h"
 #include "experiment/runmetric.h"
-#include "metrics/scraperecord.h"
+#include "prometheus/exposition/scraperecord.h"
 #include "run/runconfig.h"
 
 #include <cstddef>

@@ -30,6 +30,11 @@ std::string defaultName(const ExperimentPlan& plan)
     return name;
 }
 
+/// A plan with "search" makes a capacity search (plansearch.h), not the runs of a matrix.
+const char* const SEARCH_IS_NOT_RUN = "the plan is a capacity search (\"search\"): it is searched, not run as an "
+                                      "experiment (wrkbench-cli experiment --db FILE PLAN, or New from plan in the "
+                                      "window)";
+
 SessionOpenOptions existingSession()
 {
     SessionOpenOptions o;
@@ -41,6 +46,7 @@ SessionOpenOptions existingSession()
 
 Result<int64_t> ExperimentRunner::create(SessionStore& store, ExperimentPlan plan, std::vector<std::string>* warnings)
 {
+    if (plan.search) return Error { SEARCH_IS_NOT_RUN };
     if (plan.name.empty()) plan.name = defaultName(plan);
     int64_t id = 0;
     // One transaction: the targets and the experiment appear together or not at all.
@@ -117,6 +123,7 @@ Result<ExperimentOutcome> ExperimentRunner::run(int64_t experimentId)
     auto parsed = parseExperimentPlan(record->planJson);
     if (!parsed) return Error { "the plan of experiment " + std::to_string(experimentId) + ": " + parsed.error() };
     const ExperimentPlan& plan = *parsed;
+    if (plan.search) return Error { SEARCH_IS_NOT_RUN }; // its matrix would ignore the search
     std::vector<int64_t> targetIds;
     for (const auto& t : plan.targets) {
         auto target = store.target(t.sessionTargetId);

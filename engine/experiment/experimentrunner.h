@@ -1,19 +1,9 @@
 #pragma once
-// Runs an experiment: every (cell, target, repetition) of the plan that has no
-// completed run yet, in the plan's order, with the cool-down between runs. Each
-// run is an ordinary stored run (SessionRecorder) linked to the experiment, its
-// cell and its repetition, so a stop or a crash keeps every run made so far,
-// and running the experiment again (resume) skips what is complete.
-//
-//   auto id = ExperimentRunner::create(*store, plan);          // the experiment, 'planned'
-//   ExperimentRunner runner("lab.wrkbench");
-//   runner.setProgressCallback([](const ExperimentProgress& p) { ... });
-//   auto outcome = runner.run(*id);                            // blocks; cancel() from any thread
-//
-// The GUI calls run() on a worker thread: the callbacks come on that thread,
-// once per run started / finished (never per request), so it can queue them to
-// its own thread as they are. Live charts of the run in progress attach a
-// RunObserver with setRunObserver().
+// Runs an experiment: every (cell, target, repetition) of the plan that has no completed run yet, in the plan's order,
+// with the cool-down between runs. Each run is an ordinary stored run (SessionRecorder) linked to its experiment, cell
+// and repetition, so a stop or a crash keeps every run made so far, and running the experiment again (resume) skips
+// what is complete. The progress callback comes on the thread that calls run(), once per run started or finished
+// (never per request), so the GUI can queue it to its own thread as it is.
 
 #include "common/result.h"
 #include "experiment/experimentplan.h"

@@ -1,28 +1,12 @@
 #pragma once
-// The statistics of an experiment: mean and sample standard deviation across
-// repetitions, and the ratio of two means with a confidence interval.
-//
-// The interval on ratio = mean(B) / mean(A) is Fieller's, with Welch's
-// (unequal variances) standard errors and Welch-Satterthwaite degrees of
-// freedom. Why this method:
-// - Repetitions are few (2 to 5): a bootstrap then has a handful of distinct
-//   resamples and gives intervals far too narrow; t-based intervals stay honest.
-// - The two targets need not have the same variance (a proxy adds jitter), so
-//   no pooled variance: Welch.
-// - A ratio is not a difference: the delta method's symmetric interval
-//   r +- t*se(r) is a first-order approximation that undercovers with few
-//   repetitions. Fieller's interval is exact for normal means (given the degrees
-//   of freedom): it is the set of rho for which mean(B) - rho*mean(A) is not
-//   significantly different from 0, i.e. the solutions of
-//     (mB - rho mA)^2 <= t^2 (vB + rho^2 vA),   vX = sX^2 / nX,
-//   a quadratic in rho. It is asymmetric, as a ratio's interval should be.
-// - The degrees of freedom are Welch-Satterthwaite's for the variance of
-//   mB - rho*mA at the estimate rho = r:
-//     df = (vB + r^2 vA)^2 / (vB^2 / (nB - 1) + r^4 vA^2 / (nA - 1)).
-// When the baseline mean is itself not significantly different from zero
-// (mA^2 <= t^2 vA) the interval is unbounded; the ratio then tells nothing.
+// The statistics of an experiment: mean and sample standard deviation across repetitions, and the ratio of two means
+// with Fieller's confidence interval, using Welch's standard errors and Welch-Satterthwaite degrees of freedom
+// (docs/EXPERIMENTS.md, "Statistics", has the formulas). Why: with 2 to 5 repetitions a bootstrap gives intervals far
+// too narrow, the targets' variances differ (a proxy adds jitter), and the delta method's symmetric interval
+// undercovers a ratio. When the baseline mean is not significantly different from zero the interval is unbounded.
 
 #include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <string>
 #include <string_view>
@@ -78,8 +62,10 @@ struct DifferenceEstimate
 DifferenceEstimate differenceOfMeans(
     const std::vector<double>& baseline, const std::vector<double>& other, double confidence = 0.95);
 
-/// Which way is better for a metric: more requests/s, or less latency.
-enum class Better { Higher, Lower };
+/// Which way is better for a metric: more requests/s, less latency, or neither (a count, a
+/// setting: a difference is shown, never coloured as a gain or a loss). One definition for the
+/// experiments' verdicts, the run metrics and Compare's rows.
+enum class Better : uint8_t { Higher, Lower, Neither };
 
 /// A verdict only where the interval excludes 1: "NodePort is 4.1% slower than
 /// NEG (CI 2.3–5.9%)" or "... faster ..." (Better::Higher, throughput), "NodePort

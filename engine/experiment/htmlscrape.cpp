@@ -1,7 +1,7 @@
 #include "experiment/htmlscrape.h"
 
 #include "experiment/htmlreport.h"
-#include "metrics/scrapetext.h"
+#include "prometheus/exposition/scrapetext.h"
 #include "report/svgchart.h"
 
 #include <algorithm>

@@ -1,19 +1,10 @@
 #pragma once
-// The verdict the cells cannot give alone: one effect per variant, pooled over every
-// cell (group x level) of an experiment or study.
-//
-// A fixed-effect model on y = ln(req/s): one intercept per cell, one common effect per
-// variant (0 for the baseline),
-//   y = alpha_cell + beta_variant + e,
-// fitted by least squares (cells may be unbalanced). The residual variance is the
-// within-cell one, pooled over every cell and target (the saturated model's residuals):
-//   s^2 = sum of squares about each (cell, target) mean / (runs - cells x targets),
-// so the interval is exp(beta +- t(0.975; df) se(beta)), se^2 = s^2 [(X'X)^-1]_beta.
-// Beside it, whether the variant's effect is common to the cells: the interaction
-// F-test of the model with that variant's effect per cell against the common one,
-//   F = ((RSS_common - RSS_percell) / (k - 1)) / s^2,  k = the variant's cells,
-// on (k - 1, df) degrees of freedom. Where p < 0.05 the effect is not common and the
-// pooled figure is no verdict.
+// The verdict the cells cannot give alone: one effect per variant, pooled over every cell (group x level) of an
+// experiment or study. A fixed-effect model on ln(req/s), y = alpha_cell + beta_variant + e, fitted by least squares
+// (cells may be unbalanced), with the within-cell residual variance pooled over every cell and target; the interval is
+// exp(beta +- t se(beta)). Beside it, the interaction F-test of the variant's effect per cell against the common one:
+// where p < 0.05 the effect is not common and the pooled figure is no verdict. The formulas: docs/EXPERIMENTS.md,
+// "Pooled over the cells".
 
 #include "experiment/experimentstats.h"
 

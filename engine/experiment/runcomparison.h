@@ -1,18 +1,10 @@
 #pragma once
-// Two or more stored runs side by side (the GUI's Compare tab, its HTML report,
-// `wrkbench-cli export --run A --run B --html`): how much each figure varies by itself, and
-// whether a difference from the baseline is larger than that. One owner of the rule, so the
-// window and the report never disagree about what is "within noise":
-//
-// - a run's noise in a figure is the robust coefficient of variation between its intervals
-//   (1.4826 × MAD / median, so one interval's spike cannot widen it; intervals at least half as
-//   long as the longest: a short last interval is mostly noise itself), for req/s, every
-//   latency percentile and the connection phases' p50 and p99;
-// - where the comparison holds two or more runs of the same target under the same load (a
-//   setup repeated), it is the spread between those runs instead (the studies' "± over N");
-// - a difference from the baseline is held to the larger of the two runs' noise (their
-//   intervals' when the two are runs of one setup) and is "within the runs' own variation"
-//   when smaller.
+// Two or more stored runs side by side (Compare, its HTML report, `export --html`): how much each figure varies by
+// itself, and whether a difference from the baseline is larger than that. One owner of the rule, so the window and the
+// report never disagree about what is "within noise". A run's noise in a figure is the robust CV between its intervals
+// (1.4826 × MAD / median, so one interval's spike cannot widen it; intervals at least half as long as the longest);
+// where the comparison holds two or more runs of one setup, the spread between those runs instead. A difference is
+// held to the larger of the two runs' noise and is "within the runs' own variation" when smaller.
 
 #include "store/sessiontypes.h"
 
@@ -52,7 +44,8 @@ struct RunComparison
     double deltaPct(const std::string& key, size_t run) const;
     /// How much key varies by itself for runs[run], in percent (see above); NaN when not known.
     double noisePct(const std::string& key, size_t run) const;
-    /// The noise a Δ of runs[run] against the baseline is held to; NaN when not known.
+    /// The noise a Δ of runs[run] against the baseline is held to: the larger of the two runs' noise (their
+    /// intervals' when both are runs of one setup); NaN when not known.
     double noiseAgainstBaselinePct(const std::string& key, size_t run) const;
     /// The Δ is smaller than that noise: neither a gain nor a loss.
     bool withinNoise(const std::string& key, size_t run) const;

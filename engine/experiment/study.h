@@ -1,19 +1,10 @@
 #pragma once
-// A study: the results table of an experiment, built from runs already stored
-// (imported wrk logs, CLI runs), with nothing run (docs/EXPERIMENTS.md, "Studies").
-//
-// Every run falls into one cell: group x level x variant. The variant is the
-// run's target, or the one of the variant tags it carries (on the run or its
-// target); the group the one of the group tags it carries (one group when none
-// are given); the level its connections, threads or rate. The runs in a cell are
-// its repetitions. The statistics, the ratios to the baseline variant of each
-// group and level, and every report are the experiment's own
-// (experimentresults.h, experimentreport.h): a study is an ExperimentResults.
-//
-// Stored, a study is an experiment of kind 'study': its definition as JSON in
-// the plan column, and each run with the group and variant it was given
-// (SessionStore::addStudy), so a later report shows the cells as they were
-// made even when tags change.
+// A study: the results table of an experiment built from runs already stored (imported wrk logs, CLI runs), with
+// nothing run (docs/EXPERIMENTS.md, "Studies"). Every run falls into one cell, group x level x variant (the variant is
+// its target or a variant tag, the group a group tag, the level its connections, threads or rate), and a study is an
+// ExperimentResults, so the statistics and every report are the experiment's own. Stored, it is an experiment of kind
+// 'study' whose runs keep the group and variant they were given, so a later report shows the cells as they were made
+// even when tags change.
 
 #include "common/result.h"
 #include "experiment/experimentresults.h"

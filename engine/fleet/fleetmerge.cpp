@@ -33,7 +33,7 @@ FleetMerge::FleetMerge(RunConfig whole, unsigned loaders, int64_t commonStartUni
     m_configJson = sharedConfigJson(m_whole);
     for (unsigned i = 0; i < loaders; ++i) {
         m_rows[i].index = i;
-        m_rows[i].connections = evenShare(m_whole.connections, loaders, i);
+        m_rows[i].connections = static_cast<unsigned>(evenShare(m_whole.connections, loaders, i));
         m_rows[i].state = "not started";
     }
 }

@@ -1,22 +1,9 @@
 #pragma once
-// The Kubernetes side of a distributed run: a ConfigMap holding the whole
-// run's configuration (no quoting in args to lose a header or a body) and a
-// batch/v1 Job with completionMode Indexed, one pod per loader:
-//
-//   completions = parallelism = N, backoffLimit 0, restartPolicy Never
-//   pods spread over nodes (topology spread on the host name), resources from flags
-//   ttlSecondsAfterFinished, the --namespace, the --image
-//   args: loader --config /etc/wrkbench/config.json --shard JOB_COMPLETION_INDEX/N
-//         --control-dir /var/run/wrkbench --host $(POD_NAME)
-//   --pod-metrics-port P: args --metrics-listen 0.0.0.0:P --metrics-run JOB, a containerPort
-//         "metrics" and the annotations prometheus.io/scrape, /port, /path (docs/DISTRIBUTED.md)
-//   --cacert: the CA file's PEM in the ConfigMap (ca.pem), the pods' configuration naming it
-//   Pod Security "restricted": runAsNonRoot, seccomp RuntimeDefault, no privilege
-//   escalation, every capability dropped; a read-only root filesystem, the
-//   control directory an emptyDir
-//
-// Each pod prepares, says "ready" in its log and waits for the coordinator to
-// write its start time into /var/run/wrkbench (kubectl exec).
+// The Kubernetes side of a distributed run (docs/DISTRIBUTED.md, "--on kubernetes"): a ConfigMap holding the whole
+// run's configuration, so no header or body is lost to quoting in args, and an Indexed batch/v1 Job, one pod per
+// loader (`loader --shard JOB_COMPLETION_INDEX/N`), that meets Pod Security "restricted" (non-root, every capability
+// dropped, a read-only root filesystem, the control directory an emptyDir). Each pod prepares, says "ready" in its log
+// and waits for the coordinator to write its start time into KUBE_CONTROL_DIR (kubectl exec).
 
 #include "common/result.h"
 

@@ -1,10 +1,14 @@
 #pragma once
-// The two text rules of HTTP fields every reader of them needs: names compare without regard to
-// ASCII case, and values lose the optional whitespace (SP, HTAB) around them (RFC 9110 5.1, 5.5).
+// The text rules of HTTP fields every reader of them needs: names compare without regard to ASCII
+// case, values lose the optional whitespace (SP, HTAB) around them (RFC 9110 5.1, 5.5), and a
+// length is digits and nothing else.
 // One copy for the probe, the request checks, the built-in server, the agent's framing and the
 // script's raw requests.
 
 #include <algorithm>
+#include <charconv>
+#include <optional>
+#include <string>
 #include <string_view>
 
 namespace wb {
@@ -24,6 +28,27 @@ inline std::string_view trimWhitespace(std::string_view s)
     while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
         s.remove_suffix(1);
     return s;
+}
+
+/// A field name as the readers keep it: ASCII lower case.
+inline std::string lowerFieldName(std::string_view s)
+{
+    std::string out(s);
+    std::transform(out.begin(), out.end(), out.begin(),
+        [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + ('a' - 'A')) : c; });
+    return out;
+}
+
+/// A length in a field (Content-Length, a chunk size in `base` 16): digits only, at most 16 of
+/// them, whitespace around allowed; nothing otherwise.
+inline std::optional<size_t> parseFieldSize(std::string_view text, int base = 10)
+{
+    text = trimWhitespace(text);
+    if (text.empty() || text.size() > 16) return std::nullopt;
+    size_t value = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value, base);
+    if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+    return value;
 }
 
 } // namespace wb

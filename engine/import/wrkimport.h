@@ -1,8 +1,8 @@
 #pragma once
 // Stores wrk and wrk2 reports found in old logs (parseWrkLog()) as 'imported' runs.
 
-#include "parse/wrklog.h"
 #include "store/sessionstore.h"
+#include "wrk/wrklog.h"
 
 #include <string>
 #include <vector>

@@ -1,21 +1,10 @@
 #pragma once
-// The transport under a session: what a connection's bytes travel on.
-//
-// Stream transports (TCP; TLS over TCP) move a byte stream; the worker reads
-// and writes through StreamTransport and hands the bytes to the session. The
-// calls are non-blocking and say, like wrk's `struct sock`, whether they made
-// progress, would block, or ended (IoStatus).
-//
-// Datagram transports (UDP under QUIC, for an HTTP/3 driver on ngtcp2) move
-// whole datagrams and have timers of their own: the QUIC library's expiry
-// (loss detection, acknowledgement delay, idle timeout, pacing). There the
-// session owns the transport's state (ngtcp2_conn is both the transport and
-// the stream layer), so the seam is the session's: ClientSession::nextTimerUs()
-// is asked after every call into it, and the worker's epoll loop wakes for the
-// earliest of them (beside its own due sends, intervals and housekeeping) and
-// calls ClientSession::onTimer(). DatagramTransport is the socket side of it:
-// one connected UDP socket per connection, so epoll, generations and
-// reconnects stay per connection as for TCP (UdpTransport).
+// The transport under a session: what a connection's bytes travel on (docs/ARCHITECTURE.md, "The protocol seam").
+// Stream transports (TCP, TLS over TCP) move a byte stream through non-blocking calls that say, like wrk's `struct
+// sock`, whether they made progress, would block, or ended (IoStatus). Datagram transports (UDP under QUIC) move whole
+// datagrams and have timers of their own; as ngtcp2_conn is both the transport and the stream layer, those timers are
+// the session's (ClientSession::nextTimerUs/onTimer), and the worker's epoll loop wakes for the earliest of them. One
+// connected UDP socket per connection keeps epoll, generations and reconnects per connection, as for TCP.
 
 #include "net/iostatus.h"
 

@@ -1,19 +1,8 @@
 #pragma once
-// Request mixes (wrkbench-cli run --requests FILE): several requests, possibly
-// with their own methods, headers, bodies and weights, sent to one origin. Two
-// formats, told apart by the first non-blank character:
-//
-//   line format (vegeta's targets)       JSON Lines (one object a line)
-//     GET http://host/a?x=1                {"url": "http://host/a?x=1"}
-//     Accept: application/json             {"method": "POST", "url": "http://host/b",
-//                                            "headers": {"Content-Type": "application/json"},
-//     POST http://host/b                     "body_file": "b.json", "weight": 3}
-//     Content-Type: application/json
-//     @b.json
-//
-// The line format separates entries by blank lines; '#' starts a comment line;
-// every entry has weight 1 (weights need JSON Lines). Every problem is refused
-// whole, with one line "FILE:LINE: message"; nothing is partially returned.
+// Request mixes (wrkbench-cli run --requests FILE): several requests, each with its own method, headers, body and
+// weight, sent to one origin. Two formats, told apart by the first non-blank character: JSON Lines ('{') and vegeta's
+// line format (entries separated by blank lines, '#' comment lines, weight 1 each); docs/CLI.md, "Request mixes", has
+// both. Every problem is refused whole, with one line "FILE:LINE: message"; nothing is partially returned.
 
 #include "common/result.h"
 #include "http/request.h"

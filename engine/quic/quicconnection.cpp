@@ -353,7 +353,8 @@ Status QuicConnection::open(const QuicTlsContext& tls, const std::string& server
     m_ref = std::make_unique<QuicConnRef>();
     m_ref->ref.get_conn = connOfRef;
     m_ref->ref.user_data = this;
-    auto session = newQuicTlsSession(tls, serverName, &m_ref->ref);
+    m_serverName = serverName; // GnuTLS keeps a pointer to the name it verifies, not a copy
+    auto session = newQuicTlsSession(tls, m_serverName, &m_ref->ref);
     if (!session) {
         close();
         return Error { session.error() };

@@ -1,20 +1,11 @@
 #pragma once
-// The one adapter over Debian 12's QUIC and HTTP/3 libraries: ngtcp2 0.12 (QUIC,
-// with its GnuTLS crypto helper doing the TLS 1.3 handshake: Debian's OpenSSL
-// 3.0 has no QUIC API) and nghttp3 0.8 (HTTP/3 framing and QPACK). Both are
-// pre-1.0 APIs (ngtcp2 renames its encryption levels and changes its settings
-// in 0.13 and 1.x), so every call to them is in quicconnection.cpp and
-// quictls.cpp, and nothing of theirs appears in this header: a later version is
-// a change of those two files.
-//
-// A QuicConnection is one client connection: it is handed the datagrams that
-// arrive (receive), makes the datagrams to send (write, a GSO-shaped batch),
-// says when it must run without input (expiryUs / onExpiry: loss detection,
-// acknowledgement delay, pacing, idle timeout) and carries HTTP/3 requests on
-// bidirectional streams. It never touches a socket or a clock of its own:
-// the caller passes the time, so it runs inside a worker's epoll loop, the
-// pre-run check's poll loop and a fuzzer alike. What happens on a stream is
-// told to QuicStreamEvents, by the stream pointer given at submit().
+// The one adapter over ngtcp2 0.12 (QUIC, with GnuTLS for the TLS 1.3 handshake: Debian 12's OpenSSL 3.0 has no QUIC
+// API) and nghttp3 0.8 (HTTP/3 framing, QPACK). Both are pre-1.0 APIs, so every call to them is in quicconnection.cpp
+// and quictls.cpp and none of their types is in this header: a later version is a change of those two files. A
+// QuicConnection is one client connection: datagrams in (receive), a GSO batch out (write), an expiry for loss
+// detection, acknowledgement delay, pacing and idle timeout (expiryUs/onExpiry), and HTTP/3 requests told to
+// QuicStreamEvents. It has no socket and no clock of its own (the caller passes the time), so it runs in a worker's
+// epoll loop, the pre-run check's poll loop and a fuzzer alike.
 
 #include "common/result.h"
 
@@ -200,6 +191,7 @@ private:
     void* m_tls = nullptr; ///< gnutls_session_t
     std::unique_ptr<QuicConnRef> m_ref; ///< what GnuTLS's callbacks find the connection by
     QuicOptions m_options;
+    std::string m_serverName; ///< what the TLS session verifies the certificate against, as long as it lives
     QuicEndInfo m_end;
     bool m_handshakeDone = false;
     bool m_statelessReset = false;

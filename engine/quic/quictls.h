@@ -9,7 +9,9 @@
 namespace wb {
 
 /// A client TLS session for QUIC offering "h3" (gnutls_session_t), with connRef as its pointer
-/// (an ngtcp2_crypto_conn_ref, how ngtcp2's GnuTLS helper finds the connection).
+/// (an ngtcp2_crypto_conn_ref, how ngtcp2's GnuTLS helper finds the connection). The session
+/// keeps a pointer to serverName (gnutls_session_set_verify_cert copies nothing): it must live
+/// as long as the session.
 Result<void*> newQuicTlsSession(const QuicTlsContext& context, const std::string& serverName, void* connRef);
 void deleteQuicTlsSession(void* session);
 /// Why the handshake failed: the certificate check's verdict, or the alert.

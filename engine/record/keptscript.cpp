@@ -21,14 +21,29 @@ Result<std::unique_ptr<KeptScript>> KeptScript::prepare(RunConfig& config, Recor
     return script;
 }
 
+bool KeptScript::runDone(const RecordedRunOutcome& ran)
+{
+    if (!ran.ran()) return false;
+    if (ran.result->failure.empty())
+        if (Status st = m_run.done(*ran.result); !st) {
+            m_doneError = st.error();
+            m_printed.append(st.error() + "\n");
+        }
+    return ran.runId && !m_printed.text().empty();
+}
+
 Status KeptScript::finish(const RecordedRunOutcome& ran, SessionStore* store)
 {
-    if (!ran.ran()) return {};
-    if (ran.result->failure.empty())
-        if (Status st = m_run.done(*ran.result); !st) m_printed.append(st.error() + "\n");
-    const std::string text = m_printed.text();
-    if (text.empty() || !ran.runId || !store) return {};
-    return store->setRunScriptOutput(ran.runId, text);
+    if (!runDone(ran) || !store) return {};
+    return store->setRunScriptOutput(ran.runId, m_printed.text());
+}
+
+Status KeptScript::finish(const RecordedRunOutcome& ran, const std::string& sessionPath)
+{
+    if (!runDone(ran) || sessionPath.empty()) return {};
+    auto store = SessionStore::open(sessionPath, SessionOpenOptions { false, false });
+    if (!store) return Error { store.error() };
+    return (*store)->setRunScriptOutput(ran.runId, m_printed.text());
 }
 
 } // namespace wb

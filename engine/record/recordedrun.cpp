@@ -1,7 +1,7 @@
 #include "record/recordedrun.h"
 
-#include "agentclient/agentexecutor.h"
-#include "agentclient/agentprobe.h"
+#include "agent/client/agentexecutor.h"
+#include "agent/client/agentprobe.h"
 #include "probe/altsvc.h"
 #include "run/runcontroller.h"
 #include "serve/builtinserver.h"

@@ -1,29 +1,17 @@
 #pragma once
-// One recorded run: the sequence every caller makes (the CLI, the GUI's run
-// thread, each run of an experiment, a distributed loader):
-//
-//   built-in host -> session (find or create the target) -> probe (optional)
-//   -> prepare (DNS, connect, TLS) -> a failure is stored as 'failed'
-//   -> record while running (SessionRecorder) -> run -> finish the writes
-//   -> say what was not stored
-//
-//   RecordedRunOptions o;
-//   o.sessionPath = "lab.wrkbench";            // empty: nothing is stored
-//   o.targetName = "NEG";                      // or o.targetId
-//   RecordedRun run(config, o);
-//   run.addObserver(&myLiveView);              // optional, on the controller's thread
-//   RecordedRunOutcome out = run.run();        // blocks; stopSwitch().pull() from anywhere
-//
+// One recorded run: the one sequence every caller makes (the CLI, the GUI's run thread, each run of an experiment, a
+// distributed loader): built-in host, session and target, optional probe, prepare (a failure is stored as 'failed'),
+// record while running, finish the writes, say what was not stored (docs/ARCHITECTURE.md, "The recorded run").
 // Blocking, no Qt: the GUI calls it on a thread of its own.
 
-#include "agentclient/agentendpoint.h"
+#include "agent/client/agentendpoint.h"
 #include "common/result.h"
 #include "fleet/fleetrunner.h"
-#include "metrics/scraperecord.h"
 #include "probe/probe.h"
+#include "prometheus/exposition/scraperecord.h"
+#include "prometheus/scrape/scraper.h"
 #include "run/runresult.h"
 #include "run/stopswitch.h"
-#include "scrape/scraper.h"
 #include "store/sessionstore.h"
 
 #include <functional>

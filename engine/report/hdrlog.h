@@ -1,21 +1,9 @@
 #pragma once
-// `--hdr-log FILE`: the run as an HdrHistogram interval log, in the format of
-// HdrHistogram's HistogramLogWriter (log format version 1.3), so HdrHistogram's
-// own tools (HistogramLogProcessor, HistogramLogAnalyzer, hdr-histogram-js's
-// HistogramLogReader) read our runs:
-//
-//   #[Histogram log format version 1.3]
-//   #[StartTime: 1796191762.886 (seconds since epoch), 2026-12-02T06:09:22.886Z]
-//   #[BaseTime: 1796191762.886 (seconds since epoch)]
-//   "StartTimestamp","Interval_Length","Interval_Max","Interval_Compressed_Histogram"
-//   Tag=latency,0.000,1.000,22.327,HISTFAAAARd4nC1M...
-//
-// One line per interval and histogram (tags as the JSON's histogram keys: latency,
-// service in the open model, connect, tls_handshake for https, ttfb), written and
-// flushed as each interval arrives: a long run keeps nothing in memory, and a
-// killed one leaves a valid log up to its last interval. Timestamps are seconds
-// since the measurement began (the BaseTime); values are microseconds, and
-// Interval_Max is in milliseconds (the value divided by 1000, the unit ratio).
+// `--hdr-log FILE`: the run as an HdrHistogram interval log (HistogramLogWriter's format, version 1.3), so
+// HdrHistogram's own tools read our runs; docs/CLI.md shows one. One line per interval and histogram, tagged as the
+// JSON's histogram keys, written and flushed as each interval arrives: a long run keeps nothing in memory and a killed
+// one leaves a valid log up to its last interval. Timestamps are seconds since the measurement began (the BaseTime);
+// values are microseconds, and Interval_Max is in milliseconds (the value divided by 1000, the unit ratio).
 
 #include "common/result.h"
 #include "run/runobserver.h"

@@ -1,17 +1,9 @@
 #pragma once
-// The protocol seam of a worker: one ClientSession per connection speaks the
-// wire protocol (HTTP/1.1 and HTTP/2, in the spirit of h2load's Session; made
-// by the run's ProtocolDriver), the worker owns everything else (sockets,
-// epoll, time keeping, the open-model schedule, timeouts, statistics). What is
-// sent comes from the worker's RequestSource; what is received may be shown to
-// a ResponseObserver.
-//
-// The worker hands the session every byte it reads and writes whatever the
-// session has to send; the session tells the worker, through a
-// CompletionHandler, each time a request got its response. Nothing here
-// assumes that responses come in order, that every frame on the wire is a
-// request, or that the session's output is a slice of a pre-built batch.
-// Calls are per read, per write or per response, never per byte.
+// The protocol seam of a worker (docs/ARCHITECTURE.md, "The protocol seam"): one ClientSession per connection speaks
+// the wire protocol (made by the run's ProtocolDriver); the worker owns everything else (sockets, epoll, time keeping,
+// the open-model schedule, timeouts, statistics). The session tells the worker through a CompletionHandler each time a
+// request got its response. Nothing here assumes that responses come in order, that every frame is a request, or that
+// the output is a slice of a pre-built batch; calls are per read, per write or per response, never per byte.
 
 #include "common/result.h"
 #include "run/requestsource.h"

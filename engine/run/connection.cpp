@@ -23,6 +23,7 @@ void Connection::close()
     state = State::Idle;
     writeInterest = false;
     closeAfterResponse = false;
+    dueBehindWrite = false;
     requestsLeft = UINT32_MAX;
     retireAtUs = UINT64_MAX;
     delayedUntilUs = 0;

@@ -33,6 +33,9 @@ struct Connection
     /// Close when idle: a connection ramp is going down (the slot stays closed), or churn retires
     /// the connection (a new one takes its place).
     bool closeAfterResponse = false;
+    /// Open model: requests came due while a write was blocked (none goes out behind one);
+    /// they go, and the next due time is armed, once the write is out.
+    bool dueBehindWrite = false;
     uint64_t stateSinceUs = 0; ///< when Connecting/Handshaking began (connect timeout)
     uint64_t retryAtUs = 0; ///< Idle: when to connect again after a failure (0 = not waiting)
     uint64_t nextSequence = 0; ///< open model: this connection's next request number

@@ -40,6 +40,12 @@ struct LoadPlan
 
     std::atomic<bool> stopRequested { false }; ///< set by RunController::stop(); workers exit promptly
     std::atomic<uint64_t> stopAtUs { UINT64_MAX }; ///< when stop() was called
+    /// -n: the workers that counted their share of the responses, the latest of them to do it,
+    /// and, once all have, when the run ended (the measured time ends there, not at endUs).
+    /// Written by the workers, which see the plan as const.
+    mutable std::atomic<unsigned> sharesCounted { 0 };
+    mutable std::atomic<uint64_t> lastShareUs { 0 };
+    mutable std::atomic<uint64_t> countedAtUs { UINT64_MAX };
 };
 
 } // namespace wb

@@ -1,12 +1,12 @@
 #include "run/protocoldriver.h"
 
 #include "net/tlstransport.h"
-#include "run/http1session.h"
-#include "run/http2framesession.h"
-#include "run/http2hello.h"
-#include "run/http2session.h"
-#include "run/http3hello.h"
-#include "run/http3session.h"
+#include "run/http1/http1session.h"
+#include "run/http2/http2framesession.h"
+#include "run/http2/http2hello.h"
+#include "run/http2/http2session.h"
+#include "run/http3/http3hello.h"
+#include "run/http3/http3session.h"
 #include "run/requestsource.h"
 
 #include <algorithm>

@@ -16,7 +16,7 @@
 #include "net/transport.h"
 #include "run/clientsession.h"
 #include "run/connectionfacts.h"
-#include "run/quicsummary.h"
+#include "run/http3/quicsummary.h"
 #include "run/runconfig.h"
 #include "stats/counters.h"
 

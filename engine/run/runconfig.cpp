@@ -43,6 +43,10 @@ Status RunConfig::validate() const
         return Error { "connections (" + std::to_string(connections) + ") must be at least the number of threads ("
             + std::to_string(threads) + "): each thread needs a connection" };
     if (threads > 1024) return Error { "threads must be at most 1024" };
+    if (responses > 0 && responses < normalized().threads)
+        return Error { "--responses " + std::to_string(responses) + " gives some of the "
+            + std::to_string(normalized().threads) + " threads no response to wait for: use --responses "
+            + std::to_string(normalized().threads) + " or more, or fewer threads" };
     if (pipeline == 0 || pipeline > MAX_PIPELINE)
         return Error { "pipeline depth must be between 1 and " + std::to_string(MAX_PIPELINE) };
     if (streams == 0 || streams > 65536) return Error { "streams per connection must be between 1 and 65536" };

@@ -139,6 +139,9 @@ struct RunConfig
     /// protocol's default for those.
     uint32_t headerTableBytes = 0;
     uint64_t durationUs = 10'000'000; ///< measured part of the run
+    /// -n: the run ends once this many responses are counted (after the warm-up), each thread
+    /// taking an even share, or at durationUs if that comes first; 0 = at durationUs only.
+    uint64_t responses = 0;
     uint64_t warmupUs = 0; ///< traffic flows but nothing is recorded
     uint64_t timeoutUs = 2'000'000; ///< per-request timeout (wrk's --timeout)
     uint64_t connectTimeoutUs = 5'000'000; ///< connect and TLS (or QUIC) handshake

@@ -5,6 +5,7 @@
 #include "net/tlstransport.h"
 #include "run/filelimit.h"
 #include "run/protocoldriver.h"
+#include "run/shard.h"
 #include "run/worker.h"
 
 #include <algorithm>
@@ -89,8 +90,7 @@ Status RunController::prepare()
 
     m_workers.clear();
     for (unsigned t = 0; t < cfg.threads; ++t) {
-        // Spread connections evenly: the first (connections % threads) workers take one more.
-        const unsigned share = cfg.connections / cfg.threads + (t < cfg.connections % cfg.threads ? 1 : 0);
+        const auto share = static_cast<unsigned>(evenShare(cfg.connections, cfg.threads, t));
         auto worker = std::make_unique<Worker>(m_plan, t, share);
         if (auto st = worker->init(); !st) return st;
         m_workers.push_back(std::move(worker));
@@ -246,7 +246,8 @@ RunResult RunController::run()
         const bool anyData
             = std::any_of(m_workers.begin(), m_workers.end(), [&](auto& w) { return w->publishedIntervals() > next; });
         if (allReady && anyData) {
-            mergeInterval(next++, std::min(m_plan.stopAtUs.load(), m_plan.endUs), fold, end);
+            mergeInterval(
+                next++, std::min({ m_plan.stopAtUs.load(), m_plan.countedAtUs.load(), m_plan.endUs }), fold, end);
             continue;
         }
         if (allFinished) break;

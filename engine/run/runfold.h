@@ -1,19 +1,11 @@
 #pragma once
-// A run's result is a fold: its interval records added up, plus one end-of-run
-// record (RunEnd) for what no interval carries. Every place that makes a
-// RunResult calls this one fold: the run controller (one process), FleetMerge
-// (many loaders: their ends merged) and crash recovery in the store (intervals
-// only: the end is what a dead process can no longer say).
-//
-// Adding a field to a run:
-//   - measured per interval (a counter, a histogram): IntervalSnapshot/IntervalRecord
-//     (engine/stats) and the interval codec (engine/wire/intervalcodec); the fold adds it.
-//   - known only at the end (a first error, per-entry stats): RunEnd here, RunEnd::merge,
-//     runEndOf(), and the end codec (engine/wire/runendcodec).
-// Nothing else assembles a result.
+// A run's result is a fold: its interval records added up, plus one end-of-run record (RunEnd) for what no interval
+// carries. Every place that makes a RunResult calls this one fold: the run controller, FleetMerge (many loaders) and
+// the store's crash recovery (intervals only: the end is what a dead process can no longer say). So adding a field to
+// a run is one change, and nothing else assembles a result (docs/ARCHITECTURE.md, "One wire library, one fold").
 
 #include "run/connectionfacts.h"
-#include "run/quicsummary.h"
+#include "run/http3/quicsummary.h"
 #include "run/runresult.h"
 
 #include <cstdint>

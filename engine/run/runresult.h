@@ -3,7 +3,7 @@
 // are made from.
 
 #include "run/connectionfacts.h"
-#include "run/quicsummary.h"
+#include "run/http3/quicsummary.h"
 #include "run/runconfig.h"
 #include "stats/counters.h"
 #include "stats/entrystats.h"
@@ -61,7 +61,7 @@ struct RunResult : Measurements
     /// HTTP/2: the lowest SETTINGS_MAX_CONCURRENT_STREAMS a server sent when lower than
     /// config.streams (the run used that many streams per connection); 0 when it never limited it.
     uint32_t serverStreamLimit = 0;
-    QuicSummary quic; ///< HTTP/3: what QUIC did (run/quicsummary.h); empty otherwise
+    QuicSummary quic; ///< HTTP/3: what QUIC did (run/http3/quicsummary.h); empty otherwise
     ConnectionFacts connections; ///< what the connections met: parse failures, tolerated server behaviour
     std::vector<SloVerdict> slo; ///< one verdict per config.slos, in order
     /// A request mix: what each entry got (config.mix.entries[i] is entry i); empty without one.

@@ -33,7 +33,7 @@ Result<std::string> expandIndex(std::string text)
 
 } // namespace
 
-unsigned evenShare(unsigned total, unsigned parts, unsigned index)
+uint64_t evenShare(uint64_t total, uint64_t parts, uint64_t index)
 {
     return total / parts + (index < total % parts ? 1 : 0);
 }
@@ -65,7 +65,7 @@ Result<RunConfig> shareOf(const RunConfig& wholeConfig, Shard shard)
     }
     RunConfig part = whole;
     part.loaders = {}; // a share is made by one process
-    part.connections = evenShare(whole.connections, shard.count, shard.index);
+    part.connections = static_cast<unsigned>(evenShare(whole.connections, shard.count, shard.index));
     if (part.connections == 0)
         return Error { fmt::format("loader {} of {} gets no connections: {} connections over {} loaders leave "
                                    "nothing for it; use at most {} loaders or more connections",
@@ -74,11 +74,19 @@ Result<RunConfig> shareOf(const RunConfig& wholeConfig, Shard shard)
     part.ratePerS = whole.ratePerS * fraction;
     for (Stage& stage : part.stages) {
         if (whole.stagesAreConnections)
-            stage.target = evenShare(static_cast<unsigned>(std::lround(stage.target)), shard.count, shard.index);
+            stage.target = static_cast<double>(
+                evenShare(static_cast<uint64_t>(std::llround(stage.target)), shard.count, shard.index));
         else
             stage.target *= fraction;
     }
     part.threads = std::min(whole.threads, part.connections);
+    if (whole.responses > 0) {
+        part.responses = evenShare(whole.responses, shard.count, shard.index);
+        if (part.responses < part.threads)
+            return Error { fmt::format("loader {} of {} gets {} of the {} responses (--responses), fewer than its {} "
+                                       "threads: ask for more responses or fewer loaders",
+                shard.index, shard.count, part.responses, whole.responses, part.threads) };
+    }
     // Random and weighted mixes: each loader walks its own sequence.
     part.mix.seed = whole.mix.seed + shard.index;
     return part.normalized();

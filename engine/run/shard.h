@@ -9,6 +9,7 @@
 #include "common/result.h"
 #include "run/runconfig.h"
 
+#include <cstdint>
 #include <string>
 
 namespace wb {
@@ -30,6 +31,7 @@ Result<Shard> parseShard(const std::string& text);
 Result<RunConfig> shareOf(const RunConfig& whole, Shard shard);
 
 /// `total` split over `parts`, the remainder to the lowest indices: the share of `index`.
-unsigned evenShare(unsigned total, unsigned parts, unsigned index);
+/// Connections over loaders and threads, responses (-n) over loaders and threads.
+uint64_t evenShare(uint64_t total, uint64_t parts, uint64_t index);
 
 } // namespace wb

@@ -3,6 +3,7 @@
 #include "common/clock.h"
 #include "net/eventwait.h"
 #include "net/socket.h"
+#include "run/shard.h"
 #include "run/stages.h"
 
 #include <algorithm>
@@ -56,6 +57,7 @@ Worker::Worker(const LoadPlan& plan, unsigned workerIndex, unsigned connectionCo
     m_delays = !plan.schedule && m_source->delays(); // the open model's schedule alone says when
     m_sourceMayStop = m_source->buildsPerSend(); // only a source that builds each request can fail building it
     m_sourceStops = m_source->mayStop();
+    if (plan.config.responses > 0) m_responsesLeft = evenShare(plan.config.responses, plan.config.threads, workerIndex);
     ResponseObserver* observer = plan.hooks.responseObserver ? plan.hooks.responseObserver(workerIndex) : nullptr;
     // Only a run that asks for notes observes responses for them: otherwise the sessions keep
     // no header bytes and no body, as before the seam (docs/PERFORMANCE.md).
@@ -135,7 +137,7 @@ void Worker::run()
         // pass that ended in an empty poll before a due send.
         if (spun && m_cost.started()) m_current.loaderCost.workerSpinUs += now - iterationUs;
         iterationUs = now;
-        if (m_plan.stopRequested.load(std::memory_order_relaxed) || now >= m_plan.endUs) break;
+        if (m_plan.stopRequested.load(std::memory_order_relaxed) || now >= m_plan.endUs || countReached()) break;
         // Due sends first: publishing an interval, housekeeping and retries can wait a few
         // microseconds; a due send that waits shows up as the target's latency.
         if (!m_timers.empty() && m_timers.front().dueUs <= now) runDueTimers(now);
@@ -169,7 +171,7 @@ void Worker::run()
         for (int i = 0; i < n; ++i) {
             // Nothing is read after a stop: every response read is counted (a script's response()
             // saw it), so the rest of the batch stays unread.
-            if (m_plan.stopRequested.load(std::memory_order_relaxed)) break;
+            if (m_plan.stopRequested.load(std::memory_order_relaxed) || countReached()) break;
             const auto index = static_cast<uint32_t>(events[i].data.u64);
             const auto generation = static_cast<uint32_t>(events[i].data.u64 >> 32);
             if (index == WAKE_TAG) continue; // only there to interrupt the wait
@@ -184,10 +186,12 @@ void Worker::run()
         }
     }
 
-    if (m_plan.schedule && !m_plan.stopRequested.load()) drain(events, MAX_EVENTS);
+    // -n: the share is counted; what is still in flight is not waited for (as at a stop).
+    if (m_plan.schedule && !m_plan.stopRequested.load() && !countReached()) drain(events, MAX_EVENTS);
 
     // Data of the last, possibly partial, interval (none when the run ended on a boundary).
-    const uint64_t endUs = std::min({ monotonicNowUs(), m_plan.endUs, m_plan.stopAtUs.load() });
+    const uint64_t endUs
+        = std::min({ monotonicNowUs(), m_plan.endUs, m_plan.stopAtUs.load(), m_plan.countedAtUs.load() });
     publishUpTo(endUs);
     if (measuring(endUs) && endUs > m_nextTickUs - m_plan.config.intervalUs) publishCurrent();
     for (auto& c : m_connections)
@@ -296,12 +300,27 @@ void Worker::onEvent(uint32_t index, uint32_t events)
         continueHandshake(c);
         break;
     case Connection::State::Active:
-        if ((events & EPOLLOUT) && c.writePending() && !flushWrite(c)) return;
+        if ((events & EPOLLOUT) && c.writePending() && !afterWritable(c)) return;
         if (events & (EPOLLIN | EPOLLERR | EPOLLHUP)) onReadable(c);
         break;
     case Connection::State::Idle:
         break;
     }
+}
+
+// A blocked write goes on. Open model: once it is out, the requests that came due behind it
+// go (sendDue sends nothing behind a blocked write); without this a connection whose answers
+// all arrived while its write was blocked (a server that answers before reading a body) would
+// have nothing left to wake it. Returns false when the connection failed (and was recycled).
+bool Worker::afterWritable(Connection& c)
+{
+    if (!flushWrite(c)) return false;
+    if (!c.dueBehindWrite || c.writePending()) return true;
+    c.dueBehindWrite = false;
+    if (m_plan.stopRequested.load(std::memory_order_relaxed)) return true;
+    const uint64_t now = monotonicNowUs();
+    if (now >= m_plan.endUs && !m_draining) return true;
+    return sendDue(c, now);
 }
 
 void Worker::finishConnect(Connection& c)
@@ -511,7 +530,11 @@ void Worker::outOfPorts(Connection& c, const SocketAddress* source)
 // false when the connection failed (and was recycled).
 bool Worker::sendDue(Connection& c, uint64_t nowUs)
 {
-    if (c.writePending() || c.closeAfterResponse || threadStopped()) return true;
+    if (c.closeAfterResponse || threadStopped()) return true;
+    if (c.writePending()) {
+        c.dueBehindWrite = true;
+        return true;
+    }
     const uint32_t room = std::min(c.session->capacity(), c.requestsLeft);
     uint32_t added = 0;
     // While draining, only the backlog due before the end goes out.
@@ -655,6 +678,7 @@ Worker::Consumed Worker::consume(Connection& c, size_t length)
 
 bool Worker::onResponse(Connection& c, const Completion& done)
 {
+    if (countReached()) return false; // a later answer of the read that brought the last one counted
     const uint64_t now = monotonicNowUs();
     const InFlightRequest& request = done.request;
     // Every response read is counted, as the target served it and a script's response() saw
@@ -680,6 +704,7 @@ bool Worker::onResponse(Connection& c, const Completion& done)
             m_current.firstByte.record(done.firstByteUs - request.sentUs);
         m_current.status.add(status);
         if (m_noter) recordNote(done.note, now - request.dueUs, now - request.sentUs, status, now);
+        if (m_responsesLeft != UINT64_MAX && --m_responsesLeft == 0) shareCounted(now);
         if (m_plan.schedule) {
             m_current.serviceLatency.record(now - request.sentUs);
             const uint64_t lagUs = request.sentUs - request.dueUs;
@@ -690,6 +715,8 @@ bool Worker::onResponse(Connection& c, const Completion& done)
     } else if (inWindow && !done.reset) {
         ++m_warmupRequests; // sent during the warm-up: it reached the target, in no figure
     }
+    // -n: this worker's share is counted. Nothing more is read (the loop ends) or sent.
+    if (countReached()) return false;
     if (done.closing) {
         recycle(c, false);
         return false;
@@ -703,6 +730,17 @@ bool Worker::onResponse(Connection& c, const Completion& done)
     if (now >= m_plan.endUs) return c.session->inFlight() > 0;
     if (const uint32_t room = c.session->capacity(); room > 0) return startBatch(c, room);
     return true;
+}
+
+// -n: this worker has counted its share. The last worker to get there ends the run's measured
+// time (RunController::run), at the latest of the shares' ends: before it publishes its last
+// interval, so the controller merges that one with the right end.
+void Worker::shareCounted(uint64_t nowUs)
+{
+    uint64_t latest = m_plan.lastShareUs.load();
+    while (latest < nowUs && !m_plan.lastShareUs.compare_exchange_weak(latest, nowUs)) { }
+    if (m_plan.sharesCounted.fetch_add(1) + 1 == m_plan.config.threads)
+        m_plan.countedAtUs.store(std::max(latest, nowUs));
 }
 
 // Beside the response's latency: its backend (by the noter's name index, which the

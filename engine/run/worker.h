@@ -84,6 +84,7 @@ private:
     bool sendBatch(Connection& c, uint32_t requests);
     bool sendDue(Connection& c, uint64_t nowUs);
     bool flushWrite(Connection& c);
+    bool afterWritable(Connection& c);
     void onReadable(Connection& c);
     enum class Consumed : uint8_t { Done, WithOutput, Gone };
     Consumed consume(Connection& c, size_t length);
@@ -193,6 +194,10 @@ private:
     std::deque<IntervalSnapshot> m_queue; ///< published, not yet taken by the controller
     std::atomic<uint32_t> m_published { 0 };
     std::atomic<bool> m_finished { false };
+    /// -n: responses this worker still counts before it ends (UINT64_MAX: it ends with the run).
+    uint64_t m_responsesLeft = UINT64_MAX;
+    bool countReached() const { return m_responsesLeft == 0; }
+    void shareCounted(uint64_t nowUs);
 };
 
 // Completions of one connection's session go to onResponse() (worker.cpp, workerdatagram.cpp).

@@ -1,18 +1,8 @@
 #pragma once
-// A run with a wrk script, as wrk runs it:
-//
-//   ScriptRun script(config);          // config.script holds the text and the arguments
-//   script.check();                    // syntax errors before any load: "file:line: message"
-//   controller.setHooks(script.hooks([&] { controller.stop(); }));
-//   controller.prepare();              // each worker: a state of its own, setup(thread), init(args)
-//   RunResult r = controller.run();    // request()/response() on the workers' threads
-//   script.error();                    // a Lua error that stopped the run (message + traceback)
-//   script.done(r, std::cout);         // done(summary, latency, requests) in the setup state
-//
-// One state for setup and done, one per worker thread, as wrk. The cost rules are wrk's:
-// without request() the thread's request is built once from wrk.method/path/headers/body
-// and no Lua runs per request; response() is called only when defined, and only then are
-// headers and bodies kept.
+// A run with a wrk script, as wrk runs it: check() for syntax errors before any load, hooks() for the controller,
+// done() after the run (docs/CLI.md, "wrk scripts"). One state for setup and done, one per worker thread, as wrk. The
+// cost rules are wrk's: without request() the thread's request is built once from wrk.method/path/headers/body and no
+// Lua runs per request; response() is called only when defined, and only then are headers and bodies kept.
 
 #include "common/result.h"
 #include "net/address.h"

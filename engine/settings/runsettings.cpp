@@ -295,6 +295,7 @@ WB_KEY(K_WINDOW_BITS, "window_bits");
 WB_KEY(K_CONNECTION_WINDOW_BITS, "connection_window_bits");
 WB_KEY(K_HEADER_TABLE_SIZE, "header_table_size");
 WB_KEY(K_DURATION_US, "duration_us");
+WB_KEY(K_RESPONSES, "responses");
 WB_KEY(K_WARMUP_US, "warmup_us");
 WB_KEY(K_TIMEOUT_US, "timeout_us");
 WB_KEY(K_CONNECT_TIMEOUT_US, "connect_timeout_us");
@@ -474,6 +475,27 @@ using WindowBits = CountSetting<&RunConfig::windowBits, 16, 30>;
 using ConnectionWindowBits = CountSetting<&RunConfig::connectionWindowBits, 16, 30>;
 using HeaderTableSize = CountSetting<&RunConfig::headerTableBytes, 0, 1u << 30>;
 using Duration = DurationSetting<&RunConfig::durationUs, 100'000, YEAR_US>;
+// -n: off (0, shown as "") or a count of responses.
+struct Responses
+{
+    static Status read(RunConfig& c, const std::string& text)
+    {
+        if (trimmed(text).empty()) {
+            c.responses = 0;
+            return {};
+        }
+        auto n = parseCount(trimmed(text));
+        if (!n) return Error { n.error() };
+        constexpr uint64_t MOST = 1'000'000'000'000;
+        if (*n < 1 || *n > MOST) return Error { fmt::format("must be between 1 and {}", MOST) };
+        c.responses = *n;
+        return {};
+    }
+    static std::string text(const RunConfig& c)
+    {
+        return c.responses == 0 ? std::string() : std::to_string(c.responses);
+    }
+};
 using Warmup = DurationSetting<&RunConfig::warmupUs, 0, DAY_US>;
 using Timeout = DurationSetting<&RunConfig::timeoutUs, 1, DAY_US>;
 using ConnectTimeout = DurationSetting<&RunConfig::connectTimeoutUs, 1, DAY_US>;
@@ -509,6 +531,16 @@ const RunSetting SETTINGS[] = {
         .text = Duration::text,
         .put = putMember<&RunConfig::durationUs, K_DURATION_US, true>,
         .get = guarded<getMember<&RunConfig::durationUs, K_DURATION_US>> },
+    { .key = "responses",
+        .flags = "-n,--responses",
+        .label = "End after",
+        .help = "End the run once this many responses are counted (after any warm-up), an even share per thread, as "
+                "h2load's -n; the duration stays the longest it runs",
+        .example = "10000 responses",
+        .read = Responses::read,
+        .text = Responses::text,
+        .put = putMember<&RunConfig::responses, K_RESPONSES, false>,
+        .get = guarded<getMember<&RunConfig::responses, K_RESPONSES>> },
     { .key = "warmup",
         .flags = "--warmup",
         .label = "Warm-up",

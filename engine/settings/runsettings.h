@@ -1,18 +1,10 @@
 #pragma once
-// Every setting of a run's load, defined once: its key in plans and the JSON,
-// its command-line flag, its field in the window's load profile, its help, its
-// default, how its text is read and written, and its place in the stored
-// configuration. The CLI, the window's profile form, the plan reader, writer and
-// editor, and the configuration codec (settings/configcodec.h: the store, local
-// loaders, pods, agents) all walk this one table, so a setting added here
-// appears everywhere with the same default and the same limits.
-//
-// What is not here is the target's: its URL, method, headers, body, TLS, protocol,
-// request mix, script and scraped metrics, which the CLI reads from its own
-// flags, the window from the target editor and plans from "targets". Checks
-// across settings (streams only over HTTP/2 or HTTP/3, stages without a
-// warm-up...) stay in RunConfig::validate(), the one authority on a whole
-// configuration.
+// Every setting of a run's load, defined once: key, CLI flag, window field, help, default, how its text is read and
+// written, and its part of the stored configuration. The CLI, the window's profile form, plans and the configuration
+// codec all walk this one table, so a setting added here appears everywhere with the same default and the same limits
+// (docs/ARCHITECTURE.md, "One definition of a run's settings"). The target's own fields (URL, method, headers, body,
+// TLS, protocol, request mix, script, scraped metrics) are not here, and checks across settings stay in
+// RunConfig::validate(), the one authority on a whole configuration.
 
 #include "common/result.h"
 #include "run/runconfig.h"

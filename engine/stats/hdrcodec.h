@@ -1,19 +1,9 @@
 #pragma once
-// HdrHistogram's standard V2 compressed encoding of a LatencyHistogram, as base64
-// ("HISTF..."), which HdrHistogram_c, the Java HdrHistogram and hdr-histogram-js
-// decode. Our layout is HdrHistogram's for lowest discernible value 1 and 2
-// significant digits (256 sub-buckets, 128 per half, unit 1 us), so counter i of a
-// LatencyHistogram is counter i of the HdrHistogram: the encoding carries every
-// count as it is, and histograms of several loaders, decoded and added, are exactly
-// the histogram of all their requests.
-//
-// What the encoding does not carry is our exact min, max and sum: a decoded
-// histogram has the bucket estimates (see LatencyHistogram::addToBucket) until
-// setExactTotals() restores them from where they were written beside it
-// (the JSON's histogram_totals).
-//
-//   std::string text = encodeHdrBase64(run.latency);        // "HISTFAAAA..."
-//   Result<LatencyHistogram> h = decodeHdrBase64(text);     // h.error(): one sentence
+// HdrHistogram's standard V2 compressed encoding of a LatencyHistogram, as base64 ("HISTF..."), which HdrHistogram_c,
+// the Java HdrHistogram and hdr-histogram-js decode. Our layout is HdrHistogram's for lowest discernible value 1 and 2
+// significant digits (unit 1 us), so counter i is written as counter i and decoded histograms of several loaders add
+// up exactly (docs/ARCHITECTURE.md, "Histograms other tools read"). The encoding carries no exact min, max or sum: a
+// decoded histogram has bucket estimates until setExactTotals() restores them (the JSON's histogram_totals).
 
 #include "common/result.h"
 #include "stats/histogram.h"

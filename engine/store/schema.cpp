@@ -371,7 +371,7 @@ ALTER TABLE runs ADD COLUMN script_output BLOB;
 )sql";
 }
 
-// Version 13 (HTTP/3): what QUIC did in a run (run/quicsummary.h: version, ALPN,
+// Version 13 (HTTP/3): what QUIC did in a run (run/http3/quicsummary.h: version, ALPN,
 // handshakes, packets lost, probe timeouts, how connections ended), as the wire's object
 // (wire/runendcodec quicSummaryToJson). One step of its own, so it renumbers cleanly at a merge.
 std::string schemaV13()
@@ -381,7 +381,7 @@ ALTER TABLE runs ADD COLUMN quic TEXT NOT NULL DEFAULT '';  -- JSON object; '' f
 )sql";
 }
 
-// Version 14: the target's own metrics (--scrape, engine/metrics). A run keeps the endpoints it
+// Version 14: the target's own metrics (--scrape, engine/prometheus/exposition). A run keeps the endpoints it
 // read (how many scrapes, how many failed, the first warnings) and the series derived from them,
 // one row per point: a counter's rate, a gauge's value, a histogram's quantile, a preset's share,
 // at the wall-clock end of its window. A target keeps the endpoints its runs scrape (the GUI's

@@ -1,19 +1,9 @@
 #pragma once
-// SessionRecorder stores a run while it happens: attach it to a RunController
-// as an observer. The observer calls only queue work; a writer thread of its own
-// commits what is queued in one transaction (at most COMMIT_SPACING_MS apart),
-// so the engine's controller thread never waits for the disk, and a process
-// killed mid-run loses at most the last interval or so.
-//
-//   SessionRecorder recorder(std::move(store), { .targetId = id, .tags = {"NEG"} });
-//   controller.addObserver(&recorder);
-//   RunResult result = controller.run();
-//   recorder.finish();                              // waits for the last writes
-//   if (!recorder.lastError().empty()) warn(recorder.lastError());
-//
-// A write that fails (disk full, read-only file, a lock held too long) is kept
-// queued and retried on the next round; the run itself goes on. lastError()
-// tells what went wrong; SQLite's transactions keep what was already stored intact.
+// SessionRecorder stores a run while it happens, as an observer of its RunController. The observer calls only queue
+// work; a writer thread of its own commits what is queued in one transaction (at most COMMIT_SPACING_MS apart), so the
+// controller thread never waits for the disk and a process killed mid-run loses at most the last interval or so. A
+// write that fails (disk full, read-only file, a lock held too long) stays queued and is retried while the run goes
+// on; SQLite's transactions keep what was already stored intact.
 
 #include "run/runobserver.h"
 #include "store/sessionstore.h"

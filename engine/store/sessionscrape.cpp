@@ -3,7 +3,7 @@
 // export and the GUI.
 
 #include "common/jsontext.h"
-#include "metrics/scraperecord.h"
+#include "prometheus/exposition/scraperecord.h"
 #include "store/sessionstore.h"
 #include "store/sqldatabase.h"
 

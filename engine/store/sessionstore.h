@@ -1,29 +1,14 @@
 #pragma once
-// A session: one SQLite file (".wrkbench") with targets, load profiles and
-// every run with its full data. See docs/SESSIONS.md for the schema.
-//
-//   auto store = SessionStore::open("lab.wrkbench");
-//   if (!store) { show(store.error()); }   // "'x.txt' is not a wrkbench session (not an SQLite database)"
-//   auto runs = (*store)->listRuns({ .targetName = "NEG" });
-//
-// Several processes may use one file at once (WAL mode, busy timeout): the GUI
-// and a CLI run can write the same session. One SessionStore is one connection
-// and is used from one thread at a time.
-//
-// A session file is not trusted (docs/SESSIONS.md, "A session file from
-// someone else"). Opening never modifies a file that is not a session, is
-// damaged, was written by a newer wrkbench, or whose schema is not exactly
-// what wrkbench made (a trigger, a view, another table, a reshaped column):
-// those are checked through a read-only connection first. Every connection
-// runs no trigger or view and is bounded in steps, memory and value sizes
-// (store/sqldatabase.h). Opening a session for writing migrates an older schema
-// and turns runs left 'running' by a dead process on this host into
-// 'interrupted' runs, their summary rebuilt from the intervals they had written;
-// opening it read-only never writes, and reads a private upgraded copy when the
-// file needs either.
+// A session: one SQLite file (".wrkbench") of targets, load profiles, runs and experiments (schema: docs/SESSIONS.md).
+// Several processes may use one file at once (WAL mode, busy timeout); one SessionStore is one connection, used from
+// one thread at a time. The file is untrusted (docs/SESSIONS.md, "A session file from someone else"): open() checks it
+// through a read-only connection first and never modifies a file that is not exactly a session wrkbench made, and
+// every connection runs no trigger or view and is bounded in steps, memory and value sizes (store/sqldatabase.h).
+// Opening for writing migrates an older schema and turns runs left 'running' by a dead process of this host into
+// 'interrupted' ones; a read-only open never writes, and reads a private upgraded copy when the file needs either.
 
 #include "common/result.h"
-#include "metrics/scraperecord.h"
+#include "prometheus/exposition/scraperecord.h"
 #include "store/sessiontypes.h"
 
 #include <functional>

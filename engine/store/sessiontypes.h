@@ -8,7 +8,7 @@
 // run no service time) and is stored as NULL.
 
 #include "common/clock.h"
-#include "metrics/scraperecord.h"
+#include "prometheus/exposition/scraperecord.h"
 #include "run/runconfig.h"
 #include "run/runresult.h"
 #include "stats/counters.h"

@@ -1,16 +1,11 @@
 #pragma once
-// The run configuration on the wire and in the store: RunConfig as JSON, so a
-// stored run can be re-run years later exactly as it was made, and every loader,
-// pod and agent of a distributed run runs exactly what the user asked for.
-// Durations are integer microseconds (no rounding). Bytes are bytes: a request
-// body or header value that is not valid UTF-8 (strictly: common/utf8.h) travels
-// as base64 ("body_base64", "value_base64"), never as replaced text. The parse is
-// bounded (wire/wirejson.h); malformed input is one sentence, never an exception.
-//
-//   {"format":1,"url":"https://10.0.0.1/","method":"GET","http_version":"h2","headers":[{"name":"Host","value":"a"}],
-//    "body":"","tls":{"verify":true,"ca_file":""},"threads":2,"connections":10,"pipeline":1,"streams":1,
-//    "duration_us":10000000,"warmup_us":0,"timeout_us":2000000,"connect_timeout_us":2000000,
-//    "interval_us":1000000,"rate_per_s":0,"stages":[{"duration_us":..,"target":..}],"stages_are_connections":false}
+// The run configuration on the wire and in the store: RunConfig as JSON, so a stored run can be re-run years later
+// exactly as it was made, and every loader, pod and agent of a distributed run runs exactly what the user asked for.
+// Durations are integer microseconds (no rounding). Bytes are bytes: a body or header value that is not valid UTF-8
+// (strictly: common/utf8.h) travels as base64 ("body_base64", "value_base64"), never as replaced text. The parse is
+// bounded (wire/wirejson.h); malformed input is one sentence, never an exception. In short:
+//   {"format":1,"url":"https://10.0.0.1/","method":"GET","http_version":"h2","headers":[{"name":..,"value":..}],
+//    "body":"","tls":{"verify":true,"ca_file":""},"threads":2,"connections":10,...,"duration_us":10000000,...}
 
 #include "common/result.h"
 #include "run/runconfig.h"

@@ -1,16 +1,11 @@
 #pragma once
-// The interval record on the wire: one object per interval, as the --json report's
-// "intervals", a loader's stream and an agent's stream carry it. Every counter, error
-// kind and status code, the latency summaries for people, and every histogram
-// (HdrHistogram V2 base64 plus exact totals) for mergers, so a reader gets back the
-// IntervalRecord that was written, bucket for bucket.
-//
-//   {"t_s":1.0,"start_s":0,"start_unix_ms":..,"requests":..,"rps":..,"bytes":..,"errors":..,
-//    "non2xx":..,"errors_by_kind":{"connect":..,...},"status_codes":{"200":..},
-//    "latency_us":{"p50":..,...},"connections":..,"in_flight":..,"loader_cost":{..},
-//    "thread_rps":[the workers' 100 ms Req/Sec samples],[open model: "target_rps",
-//    "service_latency_us","send_lag_us","late_requests","max_lag_us"],
-//    "histograms":{"latency":"HISTF..",...},"histogram_totals":{...}}
+// The interval record on the wire: one object per interval, as the --json report's "intervals", a loader's stream and
+// an agent's stream carry it. Every counter, error kind and status code, the latency summaries for people, and every
+// histogram (HdrHistogram V2 base64 plus exact totals) for mergers, so a reader gets back the IntervalRecord that was
+// written, bucket for bucket. In short:
+//   {"t_s":1.0,"start_s":0,"start_unix_ms":..,"requests":..,"rps":..,"errors_by_kind":{..},"status_codes":{"200":..},
+//    "latency_us":{"p50":..},"loader_cost":{..},"thread_rps":[..],["target_rps","send_lag_us",..: open model],
+//    "histograms":{"latency":"HISTF.."},"histogram_totals":{..}}
 
 #include "common/result.h"
 #include "run/runconfig.h"

@@ -1,19 +1,11 @@
 #pragma once
-// A loader's side of a distributed run: what it says, one JSON object per line,
-// so a coordinator can follow it live through a pipe, `kubectl logs -f` or an
-// agent's HTTP stream, and merge it with the other loaders' exactly. The stream is
-// made of the wire library's records, not of the user-facing --json report:
-//
-//   {"event":"ready","loader":{"index":0,"count":4,"host":"...","clock":"...",
-//     "requested_start_unix_us":0,"config":{the whole run: wire/configcodec}}}   prepared, waiting
-//   {"event":"started","loader":0}                                    connecting (sends nothing yet)
-//   {"event":"interval","loader":0,"interval":{wire/intervalcodec}}
-//   ...
-//   {"event":"finished","loader":0,"end":{wire/runendcodec}}
-//   {"event":"failed","loader":0,"error":"connection refused by 10.0.0.1:80"}
-//
-// A loader that dies leaves the lines it wrote: its intervals so far are kept.
-// The reader is wire/loaderread.h.
+// A loader's side of a distributed run: one JSON object a line, so a coordinator can follow it live (a pipe, `kubectl
+// logs -f`, an agent's HTTP stream) and merge the loaders exactly. Made of the wire records, not the --json report; the
+// reader is wire/loaderread.h. A loader that dies leaves the lines it wrote: its intervals so far are kept.
+//   {"event":"ready","loader":{"index":0,"count":4,"host":..,"clock":..,"requested_start_unix_us":0,"config":{..}}}
+//   {"event":"started","loader":0}                                     connecting (sends nothing yet)
+//   {"event":"interval","loader":0,"interval":{wire/intervalcodec}}    one per interval
+//   {"event":"finished","loader":0,"end":{wire/runendcodec}}   or   {"event":"failed","loader":0,"error":"..."}
 
 #include "run/runobserver.h"
 #include "wire/wirejson.h"

@@ -1,19 +1,10 @@
 #pragma once
-// The end-of-run record on the wire (run/runfold.h's RunEnd): what a loader says
-// when it finishes, beside the intervals it already sent; merged with the other
-// loaders' ends into the whole run's. Per-entry stats of a mix carry their latency
-// histograms (HdrHistogram V2 base64 plus exact totals), so the merge is exact.
-//
-//   {"engine_version":"0.1.0","protocol":"h2c","measured_s":10.0,"measure_start_unix_ms":..,
-//    "stopped_early":false,"reconnects":0,"server_stream_limit":0,"warmup_requests":0,
-//    "first_tls_error":"","first_connect_error":"","slo_aborted_by":"",
-//    "thread_rps_samples":[...],"interval_requests":N,
-//    "entries":[{"requests":..,"errors_by_kind":{..},"status_codes":{..},
-//                "histograms":{"latency":".."},"histogram_totals":{..}}],
-//    "loaders":[{"index":0,"host":"..",...}],
-//    "quic":{"version":1,"alpn":"h3","handshakes":..,"zero_rtt_handshakes":0,"lost_packets":..,
-//            "probe_timeouts":..,"ends":{"idle_timeout":..,...},"first_end":".."},  (HTTP/3 only)
-//    "connections":{"first_parse_error":"..","hpack_table_kept":N}}          (when not empty)
+// The end-of-run record on the wire (run/runfold.h's RunEnd): what a loader says when it finishes, beside the intervals
+// it already sent, merged with the other loaders' ends into the whole run's. A mix's per-entry stats carry their
+// latency histograms (HdrHistogram V2 base64 plus exact totals), so the merge is exact. In short:
+//   {"engine_version":"0.1.0","protocol":"h2c","measured_s":10.0,"stopped_early":false,"first_tls_error":"",...,
+//    "interval_requests":N,"entries":[{"requests":..,"histograms":{"latency":".."},"histogram_totals":{..}}],
+//    "loaders":[{"index":0,..}],"quic":{..} (HTTP/3 only),"connections":{..} (when not empty)}
 
 #include "common/result.h"
 #include "run/runfold.h"
@@ -30,7 +21,7 @@ WireJson runEndToJson(const RunEnd& end, uint64_t intervalRequests);
 RunEnd runEndFromJson(const WireJson& j, uint64_t* intervalRequests = nullptr);
 Result<RunEnd> parseRunEndJson(std::string_view text);
 
-/// HTTP/3's QUIC facts (run/quicsummary.h), and back: in the end record, the --json report
+/// HTTP/3's QUIC facts (run/http3/quicsummary.h), and back: in the end record, the --json report
 /// and the store's runs.quic column.
 WireJson quicSummaryToJson(const QuicSummary& q);
 QuicSummary quicSummaryFromJson(const WireJson& j);

@@ -8,9 +8,9 @@
 // still up and answering; nothing may reach a target it should not (nginx's own
 // request log and a trap listener are the witnesses).
 
-#include "agentchannel/agentcredentials.h"
-#include "agentchannel/tlschannel.h"
-#include "agentclient/agentclient.h"
+#include "agent/channel/agentcredentials.h"
+#include "agent/channel/tlschannel.h"
+#include "agent/client/agentclient.h"
 #include "common/clock.h"
 #include "requirenginx.h"
 #include "testagent.h"
@@ -194,7 +194,7 @@ TEST_F(AgentAttack, ACaSignedCertificateForAnotherHostGetsNoToken)
     Agent agent(dir, "a"); // serves evil.example's certificate, signed by the CA
     ASSERT_FALSE(agent.address().empty()) << agent.log();
     const auto r = test::runCli({ "--on", "agents", agent.address(), "--agent-token-file", agent.tokenFile(),
-                                    "--agent-cacert", ca, "-c1", "-t1", "-d1s", url() },
+                                    "--agent-cacert", ca, "-c1", "-t1", "-n", "100", url() },
         60'000);
     EXPECT_NE(r.exitCode, 0) << r.out;
     EXPECT_NE(r.err.find("not trusted"), std::string::npos) << r.err;
@@ -313,7 +313,7 @@ TEST_F(AgentAttack, ARebindingNameCannotTakeTheLoadOutsideTheAllowlist)
 
     // A run, driven as the workstation does: start, wait for ready, a common start, the end.
     AgentClient client(agent.endpoint());
-    auto started = client.call("POST", "/v1/runs", config({}, url("rebind.test")), 10'000'000);
+    auto started = client.call("POST", "/v1/runs", config("\"responses\":100", url("rebind.test")), 10'000'000);
     ASSERT_TRUE(started) << started.error();
     ASSERT_EQ(started->status, 201) << started->body;
     const std::string id = Json::parse(started->body)["run"];
@@ -442,7 +442,7 @@ TEST_F(AgentAttack, NoTokenInTheLogNoCbcAndPrivateFiles)
     // A run leaves its files (config, stream, result) in the state directory: none of them,
     // nor anything else there, is readable by group or others.
     const auto r = test::runCli({ "--on", "agents", agent.address(), "--agent-token-file", agent.tokenFile(),
-                                    "--agent-fingerprint", agent.fingerprint(), "-c1", "-t1", "-d1s", url() },
+                                    "--agent-fingerprint", agent.fingerprint(), "-c1", "-t1", "-n", "100", url() },
         60'000);
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
     size_t files = 0;

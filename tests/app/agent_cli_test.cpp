@@ -8,9 +8,9 @@
 // own death mid-run (the run is partial, its intervals kept) and a cut link (the
 // workstation re-attaches and gets the whole result).
 
-#include "agentchannel/agentcredentials.h"
-#include "agentchannel/tlschannel.h"
-#include "agentclient/agentclient.h"
+#include "agent/channel/agentcredentials.h"
+#include "agent/channel/tlschannel.h"
+#include "agent/client/agentclient.h"
 #include "common/clock.h"
 #include "requirenginx.h"
 #include "testagent.h"
@@ -176,7 +176,7 @@ TEST_F(AgentCli, TheStoredRunIsExactlyWhatTheAgentMeasured)
     ASSERT_FALSE(agent.address().empty()) << agent.log();
     const auto r = test::runCli(
         concat(onAgent(agent),
-            { "-t2", "-c4", "-d2s", "--db", dir.file("s.wrkbench"), "--json", dir.file("r.json"), url() }),
+            { "-t2", "-c4", "-n", "300", "--db", dir.file("s.wrkbench"), "--json", dir.file("r.json"), url() }),
         90'000);
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err << agent.log();
     EXPECT_NE(r.out.find("Stored as run 1"), std::string::npos) << r.out;
@@ -185,6 +185,7 @@ TEST_F(AgentCli, TheStoredRunIsExactlyWhatTheAgentMeasured)
     const Json measured = agent.result(runs[0]["run"].get<std::string>());
     const Json stored = Json::parse(test::readFile(dir.file("r.json")));
     ASSERT_GT(requestsOf(measured), 0u);
+    EXPECT_EQ(requestsOf(measured), 300u); // -n: exactly the count asked for
     EXPECT_EQ(requestsOf(stored), requestsOf(measured));
     EXPECT_EQ(stored["summary"]["bytes"], measured["summary"]["bytes"]);
     EXPECT_EQ(stored["summary"]["status_codes"], measured["summary"]["status_codes"]);
@@ -212,7 +213,7 @@ TEST_F(AgentCli, TwoAgentsOnTwoLoopbackAddressesMergeIntoOneRun)
     ::chmod(dir.file("tokens").c_str(), 0600);
     const auto r = test::runCli({ "--on", "agents", a.address() + "," + b.address(), "--agent-token-file",
                                     dir.file("tokens"), "--agent-fingerprint", a.fingerprint() + "," + b.fingerprint(),
-                                    "-t2", "-c6", "-d2s", "--json", dir.file("r.json"), url() },
+                                    "-t2", "-c6", "-n", "300", "--json", dir.file("r.json"), url() },
         90'000);
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
     EXPECT_NE(r.out.find("2 loaders:"), std::string::npos) << r.out;
@@ -222,6 +223,8 @@ TEST_F(AgentCli, TwoAgentsOnTwoLoopbackAddressesMergeIntoOneRun)
     EXPECT_EQ(ra["config"]["connections"], 3); // 6 over two agents: 3 + 3
     EXPECT_EQ(rb["config"]["connections"], 3);
     EXPECT_EQ(requestsOf(merged), requestsOf(ra) + requestsOf(rb));
+    EXPECT_EQ(requestsOf(merged), 300u); // -n: each agent counted its share, 150
+    EXPECT_EQ(requestsOf(ra), 150u);
     ASSERT_EQ(merged["loaders"].size(), 2u);
     EXPECT_EQ(merged["loaders"][0]["requests"], requestsOf(ra));
     EXPECT_EQ(merged["loaders"][1]["requests"], requestsOf(rb));
@@ -234,7 +237,7 @@ TEST_F(AgentCli, RefusesWrongTokensCertificatesAndTargets)
     ASSERT_FALSE(agent.address().empty()) << agent.log();
     test::writeFile(dir.file("wrong"), "not-the-token\n");
     ::chmod(dir.file("wrong").c_str(), 0600);
-    const std::vector<std::string> load = { "-c2", "-d1s", url() };
+    const std::vector<std::string> load = { "-c2", "-n", "100", url() };
 
     const auto wrongToken = test::runCli(concat({ "--on", "agents", agent.address(), "--agent-token-file",
                                                     dir.file("wrong"), "--agent-fingerprint", agent.fingerprint() },
@@ -266,7 +269,7 @@ TEST_F(AgentCli, RefusesWrongTokensCertificatesAndTargets)
     EXPECT_EQ(unpinned.exitCode, 2);
     EXPECT_NE(unpinned.err.find("never trusted silently"), std::string::npos) << unpinned.err;
 
-    const auto outside = test::runCli(concat(onAgent(agent), { "-c2", "-d1s", url("127.0.0.9") }));
+    const auto outside = test::runCli(concat(onAgent(agent), { "-c2", "-n", "100", url("127.0.0.9") }));
     EXPECT_NE(outside.exitCode, 0);
     EXPECT_NE(outside.err.find("target 127.0.0.9 is not allowed"), std::string::npos) << outside.err;
     EXPECT_EQ(agent.runs().size(), 0u); // nothing started, nothing sent

@@ -45,7 +45,7 @@ TEST_F(BackendsCli, ReportJsonAndStoreCarryTheBreakdownAndTheSplit)
 {
     test::TempDir dir;
     const std::string db = dir.file("s.wrkbench");
-    const auto r = test::runCli({ "-t1", "-c4", "-d1s", "-R", "600", "--backend-from", "body", "--upstream-time",
+    const auto r = test::runCli({ "-t1", "-c4", "-n", "300", "-R", "1000", "--backend-from", "body", "--upstream-time",
         "header:X-Upstream-Time:s", "--db", db, "--json", "-", url() });
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
     // The text report (on stderr with --json -): the table and the split, after wrk's lines.
@@ -58,6 +58,7 @@ TEST_F(BackendsCli, ReportJsonAndStoreCarryTheBreakdownAndTheSplit)
     const auto j = nlohmann::json::parse(r.out);
     const uint64_t requests = j["summary"]["requests"];
     ASSERT_GT(requests, 0u);
+    EXPECT_EQ(requests, 300u); // -n
     ASSERT_EQ(j["backends"]["count"], 3);
     EXPECT_EQ(j["backends"]["source"], "body");
     EXPECT_EQ(j["backends"]["requests"], requests);
@@ -110,7 +111,7 @@ TEST_F(BackendsCli, BadSpecsAreRefusedBeforeAnyLoad)
         { { "--max-backends", "10" }, "--max-backends needs --backend-from" },
     };
     for (const auto& [flags, message] : cases) {
-        std::vector<std::string> args { "-t1", "-c1", "-d1s" };
+        std::vector<std::string> args { "-t1", "-c1", "-n", "100" };
         args.insert(args.end(), flags.begin(), flags.end());
         args.push_back(url());
         const auto r = test::runCli(args);

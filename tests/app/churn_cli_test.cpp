@@ -72,7 +72,7 @@ TEST_P(ConnectionRequests, EachConnectionCarriesItsDrawnShare)
     FrontDoor* door = started(GetParam().server);
     if (!door) GTEST_SKIP();
     const size_t before = door->requests().size();
-    std::vector<std::string> args { "-t1", "-c4", "-d1s", "--conn-requests", "20:30" };
+    std::vector<std::string> args { "-t1", "-c4", "-n", "600", "--conn-requests", "20:30" };
     if (GetParam().wire == Wire::H2c) args.insert(args.end(), { "--http2", "-m", "4" });
     if (GetParam().wire == Wire::H3) args.insert(args.end(), { "--http3", "-m", "4" });
     args.push_back(door->url(GetParam().wire));
@@ -134,8 +134,8 @@ TEST(Churn, SourceAddressesSpreadTheConnections)
     FrontDoor* door = started(FrontDoorKind::Nginx);
     if (!door) GTEST_SKIP();
     const size_t before = door->requests().size();
-    const Json doc = runJson(
-        { "-t1", "-c2", "-d1s", "--conn-requests", "10", "--source", "127.0.0.2-127.0.0.5", door->url(Wire::Http1) });
+    const Json doc = runJson({ "-t1", "-c2", "-n", "400", "--conn-requests", "10", "--source", "127.0.0.2-127.0.0.5",
+        door->url(Wire::Http1) });
     door->settle();
     std::map<std::string, uint64_t> byClient;
     const auto all = door->requests();
@@ -153,7 +153,7 @@ TEST(Churn, ASourceThatIsNotThisMachinesIsRefusedBeforeLoad)
 {
     FrontDoor* door = started(FrontDoorKind::Nginx);
     if (!door) GTEST_SKIP();
-    const ProcessResult r = runCli({ "-t1", "-c1", "-d1s", "--source", "192.0.2.1", door->url(Wire::Http1) });
+    const ProcessResult r = runCli({ "-t1", "-c1", "-n", "100", "--source", "192.0.2.1", door->url(Wire::Http1) });
     EXPECT_NE(r.exitCode, 0);
     EXPECT_NE(r.err.find("--source 192.0.2.1: not an address of this machine"), std::string::npos) << r.err;
 }
@@ -201,7 +201,7 @@ TEST(Churn, AnL4BalancersSplitEvensOutWithChurn)
     };
 
     const auto beforeKept = balancer.requestsPerBackend();
-    const Json kept = runJson({ "-t1", "-c3", "-d1s", "--backend-from", "header:x-backend", url });
+    const Json kept = runJson({ "-t1", "-c3", "-n", "300", "--backend-from", "header:x-backend", url });
     const auto keptServed = served(beforeKept);
     EXPECT_EQ(std::count(keptServed.begin(), keptServed.end(), 0u), 1) << "three connections, four backends";
     EXPECT_EQ(kept["backends"]["count"].get<unsigned>(), 3u) << kept["backends"].dump();
@@ -225,7 +225,7 @@ TEST(Churn, ClosingOnPurposeCountsEveryStreamOfTheLastRead)
     if (!door) GTEST_SKIP();
     const uint64_t before = door->logged("h2", 200);
     const Json doc
-        = runJson({ "-t1", "-c2", "-d1s", "--http2", "-m", "8", "--conn-requests", "40", door->url(Wire::H2c) });
+        = runJson({ "-t1", "-c2", "-n", "400", "--http2", "-m", "8", "--conn-requests", "40", door->url(Wire::H2c) });
     door->settle();
     const uint64_t logged = door->logged("h2", 200) - before;
     const uint64_t counted = doc["summary"]["requests"].get<uint64_t>();

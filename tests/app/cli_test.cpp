@@ -89,7 +89,7 @@ TEST_F(Cli, WrkCommandLinePrintsWrkReport)
 
 TEST_F(Cli, RunSubcommandAndJsonToStdout)
 {
-    const auto r = cli({ "run", "-t1", "-c2", "-d500ms", "--json", "-", m_url });
+    const auto r = cli({ "run", "-t1", "-c2", "-n", "200", "--json", "-", m_url });
     ASSERT_EQ(r.exitCode, 0) << r.err;
     // The text report moves to stderr so stdout is only JSON.
     EXPECT_NE(r.err.find("Requests/sec:"), std::string::npos);
@@ -97,22 +97,41 @@ TEST_F(Cli, RunSubcommandAndJsonToStdout)
     EXPECT_EQ(j["tool"], "wrkbench");
     EXPECT_EQ(j["config"]["threads"], 1);
     EXPECT_EQ(j["config"]["connections"], 2);
-    EXPECT_GT(j["summary"]["requests"].get<uint64_t>(), 10u);
+    EXPECT_EQ(j["summary"]["requests"], 200);
     EXPECT_EQ(j["summary"]["status_codes"]["200"], j["summary"]["requests"]);
     EXPECT_EQ(j["summary"]["errors"]["connect"], 0);
     EXPECT_GT(j["summary"]["latency_us"]["p99"].get<double>(), 0);
     EXPECT_GE(j["intervals"].size(), 1u);
 }
 
+// -n: the run ends at the count, exactly, in one process or over several loaders (each its share).
+TEST_F(Cli, ResponsesEndTheRunAtTheirCount)
+{
+    for (const std::vector<std::string>& where : { std::vector<std::string> {}, { "--loaders", "2" } }) {
+        std::vector<std::string> args { "-t2", "-c4", "-d60s", "-n", "301", "--json", "-" };
+        args.insert(args.end(), where.begin(), where.end());
+        args.push_back(m_url);
+        const auto r = cli(args);
+        ASSERT_EQ(r.exitCode, 0) << r.err;
+        const auto j = nlohmann::json::parse(r.out);
+        EXPECT_EQ(j["summary"]["requests"], 301) << r.err;
+        EXPECT_EQ(j["summary"]["status_codes"]["200"], 301);
+        EXPECT_LT(j["summary"]["duration_s"].get<double>(), 60.0);
+        EXPECT_NE(r.err.find("301 requests in "), std::string::npos) << r.err;
+    }
+    expectCleanError(cli({ "-t4", "-c4", "-n", "3", m_url }), "--responses 3 gives some of the 4 threads no response");
+    expectCleanError(cli({ "-n", "0", m_url }), "--responses: must be between 1 and");
+}
+
 TEST_F(Cli, JsonToFile)
 {
     test::TempDir dir;
     const auto path = dir.file("result.json");
-    const auto r = cli({ "-t1", "-c1", "-d300ms", "--json", path, m_url });
+    const auto r = cli({ "-t1", "-c1", "-n", "100", "--json", path, m_url });
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_NE(r.out.find("Requests/sec:"), std::string::npos);
     const auto j = nlohmann::json::parse(test::readFile(path));
-    EXPECT_GT(j["summary"]["requests"].get<uint64_t>(), 5u);
+    EXPECT_EQ(j["summary"]["requests"], 100);
 }
 
 TEST_F(Cli, ErrorsAndNon2xxAreReportedLikeWrk)

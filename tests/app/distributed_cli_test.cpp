@@ -143,10 +143,11 @@ TEST_F(DistributedCli, TwoShardsMergeIntoTheirExactSum)
 TEST_F(DistributedCli, MergeRefusesLoadersOfAnotherRun)
 {
     test::TempDir dir;
-    const auto [ra, rb] = runShards({ "-t1", "-c2", "-d1s", url("/") }, dir.file("a.json"), dir.file("b.json"));
+    const auto [ra, rb] = runShards({ "-t1", "-c2", "-n", "200", url("/") }, dir.file("a.json"), dir.file("b.json"));
     ASSERT_EQ(ra.exitCode, 0) << ra.err;
     // Another configuration (more connections) for loader 1.
-    const auto other = test::runCli({ "--shard", "1/2", "--json", dir.file("c.json"), "-t1", "-c4", "-d1s", url("/") });
+    const auto other
+        = test::runCli({ "--shard", "1/2", "--json", dir.file("c.json"), "-t1", "-c4", "-n", "200", url("/") });
     ASSERT_EQ(other.exitCode, 0) << other.err;
 
     auto r = test::runCli({ "merge", dir.file("a.json"), dir.file("c.json") });
@@ -156,7 +157,7 @@ TEST_F(DistributedCli, MergeRefusesLoadersOfAnotherRun)
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_NE(r.err.find("loader 0 appears twice"), std::string::npos) << r.err;
     // A result of an ordinary run is not a loader's.
-    const auto plain = test::runCli({ "--json", dir.file("p.json"), "-t1", "-c1", "-d1s", url("/") });
+    const auto plain = test::runCli({ "--json", dir.file("p.json"), "-t1", "-c1", "-n", "100", url("/") });
     ASSERT_EQ(plain.exitCode, 0);
     r = test::runCli({ "merge", dir.file("a.json"), dir.file("p.json") });
     EXPECT_EQ(r.exitCode, 2);
@@ -189,8 +190,8 @@ TEST_F(DistributedCli, ShardAndStartAtRefuseBadInput)
 TEST_F(DistributedCli, LocalLoadersMakeOneStoredRun)
 {
     test::TempDir dir;
-    const auto r = test::runCli({ "run", "--loaders", "2", "-t2", "-c6", "-d2s", "--json", dir.file("r.json"), "--db",
-                                    dir.file("s.wrkbench"), url("/") },
+    const auto r = test::runCli({ "run", "--loaders", "2", "-t2", "-c6", "-n", "400", "--json", dir.file("r.json"),
+                                    "--db", dir.file("s.wrkbench"), url("/") },
         60'000);
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
     EXPECT_NE(r.out.find("2 loaders:"), std::string::npos) << r.out;
@@ -204,6 +205,7 @@ TEST_F(DistributedCli, LocalLoadersMakeOneStoredRun)
         sum += l["requests"].get<uint64_t>();
     }
     EXPECT_EQ(sum, j["summary"]["requests"].get<uint64_t>());
+    EXPECT_EQ(sum, 400u); // -n: each loader counted its share, 200
     EXPECT_EQ(j["summary"]["stopped_early"], false);
     EXPECT_EQ(j["config"]["connections"], 6);
     uint64_t intervals = 0;
@@ -214,11 +216,13 @@ TEST_F(DistributedCli, LocalLoadersMakeOneStoredRun)
 
 TEST_F(DistributedCli, LocalLoadersOnTheBuiltInServer)
 {
-    const auto r = test::runCli({ "--loaders", "3", "-t1", "-c3", "-d1s", "--json", "-", "http://builtin/" }, 60'000);
+    const auto r
+        = test::runCli({ "--loaders", "3", "-t1", "-c3", "-n", "300", "--json", "-", "http://builtin/" }, 60'000);
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const Json j = Json::parse(r.out);
     ASSERT_EQ(j["loaders"].size(), 3u);
     EXPECT_GT(j["summary"]["requests"].get<uint64_t>(), 0u);
+    EXPECT_EQ(j["summary"]["requests"], 300); // -n: 100 a loader
     EXPECT_EQ(statusCount(j["summary"], "200"), j["summary"]["requests"].get<uint64_t>());
 }
 
@@ -343,7 +347,7 @@ TEST_F(KubernetesCli, ACaFileTravelsInTheConfigMap)
     // What cannot travel is said before anything is applied.
     const std::string missing = dir.file("missing.pem");
     const auto unreadable = test::runCli({ "--loaders", "2", "--on", "kubernetes", "--kubectl", fakeKubectl(),
-        "--cacert", missing, "-c2", "-d1s", "https://localhost:8443/" });
+        "--cacert", missing, "-c2", "-n", "100", "https://localhost:8443/" });
     EXPECT_EQ(unreadable.exitCode, 1) << unreadable.out << unreadable.err;
     EXPECT_NE(unreadable.err.find("--cacert '" + missing + "': cannot read it"), std::string::npos) << unreadable.err;
     test::writeFile(dir.file("key-only.pem"), test::readFile(certs.serverKey));
@@ -397,7 +401,7 @@ TEST_F(KubernetesCli, ARunOnTheJobIsMergedAndTheJobDeleted)
 {
     test::TempDir dir;
     const auto r = test::runCli({ "--loaders", "2", "--on", "kubernetes", "--kubectl", fakeKubectl(), "-t2", "-c4",
-                                    "-d2s", "--json", dir.file("r.json"), url("/") },
+                                    "-n", "400", "--json", dir.file("r.json"), url("/") },
         90'000);
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err << calls();
     const Json j = Json::parse(test::readFile(dir.file("r.json")));
@@ -409,6 +413,7 @@ TEST_F(KubernetesCli, ARunOnTheJobIsMergedAndTheJobDeleted)
         sum += l["requests"].get<uint64_t>();
     }
     EXPECT_EQ(sum, j["summary"]["requests"].get<uint64_t>());
+    EXPECT_EQ(sum, 400u); // -n: each pod counted its share, 200
     const std::string log = calls();
     EXPECT_NE(log.find("auth can-i create pods/exec"), std::string::npos) << log;
     EXPECT_NE(log.find("create -f -"), std::string::npos) << log;
@@ -419,8 +424,8 @@ TEST_F(KubernetesCli, ARunOnTheJobIsMergedAndTheJobDeleted)
 TEST_F(KubernetesCli, MissingAccessIsOneLineNamingTheVerbs)
 {
     ::setenv("FAKE_KUBECTL_DENY", "create pods/exec,delete jobs", 1);
-    const auto r
-        = test::runCli({ "--loaders", "2", "--on", "kubernetes", "--kubectl", fakeKubectl(), "-c2", "-d1s", url("/") });
+    const auto r = test::runCli(
+        { "--loaders", "2", "--on", "kubernetes", "--kubectl", fakeKubectl(), "-c2", "-n", "100", url("/") });
     EXPECT_EQ(r.exitCode, 1);
     EXPECT_NE(r.err.find("no access in namespace 'default': missing create pods/exec, delete jobs"), std::string::npos)
         << r.err;
@@ -431,7 +436,7 @@ TEST_F(KubernetesCli, AnImagePullFailureIsSaidAndTheJobDeleted)
 {
     ::setenv("FAKE_KUBECTL_IMAGE_PULL_FAIL", "1", 1);
     const auto r = test::runCli({ "--loaders", "2", "--on", "kubernetes", "--kubectl", fakeKubectl(), "--image",
-        "nowhere/none:0", "-c2", "-d1s", url("/") });
+        "nowhere/none:0", "-c2", "-n", "100", url("/") });
     EXPECT_EQ(r.exitCode, 1);
     EXPECT_NE(r.err.find("image pull failed for nowhere/none:0"), std::string::npos) << r.err;
     EXPECT_NE(calls().find("delete job wrkbench-"), std::string::npos);
@@ -562,14 +567,14 @@ TEST_F(KubernetesCli, TheStartIsToldToEveryPodSixteenAtATime)
     ::setenv("FAKE_KUBECTL_EXEC_BARRIER", "16", 1);
     test::TempDir dir;
     const auto refused = test::runCli({ "--loaders", "18", "--on", "kubernetes", "--kubectl", fakeKubectl(),
-        "--exec-wave", "0", "-c18", "-d1s", url("/") });
+        "--exec-wave", "0", "-c18", "-n", "360", url("/") });
     EXPECT_EQ(refused.exitCode, 2);
     EXPECT_NE(refused.err.find("--exec-wave: give a duration above 0"), std::string::npos) << refused.err;
     // 18 pods are two waves. Here each exec is a Python process among 18 fake pods' and their logs'
     // on two cores: --exec-wave gives the waves the time a loaded API server would need (the
     // default 2s is what a cluster's exec takes; this machine's fake can take longer).
     const auto r = test::runCli({ "--loaders", "18", "--on", "kubernetes", "--kubectl", fakeKubectl(), "-t18", "-c18",
-                                    "--exec-wave", "6s", "-d1s", "--json", dir.file("r.json"), url("/") },
+                                    "--exec-wave", "6s", "-n", "360", "--json", dir.file("r.json"), url("/") },
         180'000);
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err << calls();
     const Json j = Json::parse(test::readFile(dir.file("r.json")));

@@ -130,7 +130,7 @@ TEST_F(ExperimentCli, RateLimitedProxyIsSignificantlySlowerThanDirect)
     ASSERT_TRUE(nginx.start(options)) << nginx.log();
     // The proxy answers like nginx itself.
     const auto probe
-        = cli({ "run", "-t1", "-c1", "-d1s", "http://127.0.0.1:" + std::to_string(nginx.proxyPort()) + "/big" });
+        = cli({ "run", "-t1", "-c1", "-n", "4", "http://127.0.0.1:" + std::to_string(nginx.proxyPort()) + "/big" });
     ASSERT_EQ(probe.exitCode, 0) << probe.err;
     ASSERT_EQ(probe.out.find("Non-2xx"), std::string::npos) << probe.out;
 

@@ -83,8 +83,8 @@ TEST_P(EveryPlacement, LoadersSendTheBodyBytesTheUserGave)
     ASSERT_TRUE(nginx.start(options)) << nginx.log();
     test::writeFile(m_dir.file("body.bin"), NOT_UTF8);
     const auto r = run(GetParam(),
-        { "-t1", "-c2", "-d1s", "-X", "POST", "--body-file", m_dir.file("body.bin"), "--db", m_dir.file("s.wrkbench"),
-            "http://127.0.0.1:" + std::to_string(nginx.port()) + "/body" });
+        { "-t1", "-c2", "-n", "100", "-X", "POST", "--body-file", m_dir.file("body.bin"), "--db",
+            m_dir.file("s.wrkbench"), "http://127.0.0.1:" + std::to_string(nginx.port()) + "/body" });
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
     const std::vector<std::string> bodies = nginx.bodyLog();
     ASSERT_FALSE(bodies.empty()) << nginx.log();
@@ -110,7 +110,7 @@ TEST_P(EveryPlacement, TheTargetServesWhatTheRunCounts)
     ASSERT_TRUE(nginx.start(options)) << nginx.log();
     const unsigned connections = 4;
     const auto r = run(GetParam(),
-        { "-t1", "-c" + std::to_string(connections), "-d2s", "--json", "-",
+        { "-t1", "-c" + std::to_string(connections), "-n", "400", "--json", "-",
             "http://127.0.0.1:" + std::to_string(nginx.port()) + "/" });
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
     const Json j = Json::parse(r.out);
@@ -118,6 +118,7 @@ TEST_P(EveryPlacement, TheTargetServesWhatTheRunCounts)
     const uint64_t warmup = j["summary"]["warmup_requests"].get<uint64_t>();
     const uint64_t served = test::splitLines(nginx.requestLog()).size();
     ASSERT_GT(counted, 0u);
+    EXPECT_EQ(counted, 400u) << "-n: the loaders' shares add up to it";
     EXPECT_EQ(warmup, 0u) << "no --warmup was asked for";
     EXPECT_GE(served, counted + warmup);
     EXPECT_LE(served, counted + warmup + connections)
@@ -156,8 +157,8 @@ TEST_F(FleetWire, AMixOverLoadersKeepsItsEntries)
         m_dir.file("mix.jsonl"), "{\"url\": \"http://builtin/\"}\n{\"url\": \"http://builtin/status/404\"}\n");
     for (const std::string& loaders : { std::string("1"), std::string("2") }) {
         SCOPED_TRACE(loaders + " loaders");
-        std::vector<std::string> args = { "run", "-t1", "-c4", "-d1s", "--requests", m_dir.file("mix.jsonl"), "--json",
-            "-", "--db", m_dir.file("s" + loaders + ".wrkbench") };
+        std::vector<std::string> args = { "run", "-t1", "-c4", "-n", "400", "--requests", m_dir.file("mix.jsonl"),
+            "--json", "-", "--db", m_dir.file("s" + loaders + ".wrkbench") };
         if (loaders != "1") args.insert(args.end(), { "--loaders", loaders });
         const auto r = test::runCli(args, 60'000);
         ASSERT_EQ(r.exitCode, 0) << r.err;

@@ -129,7 +129,7 @@ TEST(HdrLogCli, OpenModelAddsTheServiceTime)
     test::TempDir dir;
     const std::string logPath = dir.file("run.hlog");
     const auto r
-        = test::runCli({ "-t1", "-c2", "-R", "500", "-d1s", "--hdr-log", logPath, "http://builtin/" }, 120'000);
+        = test::runCli({ "-t1", "-c2", "-R", "500", "-n", "100", "--hdr-log", logPath, "http://builtin/" }, 120'000);
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const Log log = parseLog(test::readFile(logPath));
     ASSERT_FALSE(log.lines.empty());
@@ -143,7 +143,7 @@ TEST(HdrLogCli, OpenModelAddsTheServiceTime)
 TEST(HdrLogCli, UnwritablePathIsRefusedBeforeAnyLoad)
 {
     test::TempDir dir;
-    const auto r = test::runCli({ "-d1s", "--hdr-log", dir.file("missing/run.hlog"), "http://builtin/" });
+    const auto r = test::runCli({ "-n", "100", "--hdr-log", dir.file("missing/run.hlog"), "http://builtin/" });
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_EQ(test::splitLines(r.err).size(), 1u) << r.err;
     EXPECT_NE(r.err.find("cannot write the HdrHistogram log '" + dir.file("missing/run.hlog") + "'"), std::string::npos)

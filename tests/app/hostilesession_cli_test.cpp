@@ -100,7 +100,7 @@ TEST_F(HostileSessionCli, ARunIntoASessionWithATriggerIsRefusedBeforeAnyLoad)
     const std::string path = session("triple.wrkbench", sqlOf(name));
     const std::string before = test::readFile(path);
     const auto r
-        = test::runCli({ "run", "-c2", "-t1", "-d300ms", "--db", path, "http://builtin/" }, HOSTILE_TIMEOUT_MS);
+        = test::runCli({ "run", "-c2", "-t1", "-n", "100", "--db", path, "http://builtin/" }, HOSTILE_TIMEOUT_MS);
     expectRefused(r, refusalOf(path, name), path, before);
 }
 

@@ -54,7 +54,7 @@ protected:
             ASSERT_EQ(r.exitCode, 0) << r.err;
         }
         const auto run = cli({ "run", "--db", m_db, "--target", "rocket on this machine, measured", "--tag", "native",
-            "--tag", "rocket", "-t1", "-c2", "-d1s", "--latency", "http://builtin/" });
+            "--tag", "rocket", "-t1", "-c2", "-n", "200", "--latency", "http://builtin/" });
         ASSERT_EQ(run.exitCode, 0) << run.err;
     }
 

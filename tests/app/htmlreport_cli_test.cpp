@@ -55,7 +55,7 @@ protected:
             ASSERT_EQ(r.exitCode, 0) << r.err;
         }
         const auto run = cli({ "run", "--db", m_db, "--target", EVIL, "--tag", "native", "--tag", "rocket", "-t1",
-            "-c2", "-d1s", "--latency", "http://builtin/" });
+            "-c2", "-n", "200", "--latency", "http://builtin/" });
         ASSERT_EQ(run.exitCode, 0) << run.err;
         ASSERT_NE(run.out.find("Stored as run 9"), std::string::npos) << run.out;
     }

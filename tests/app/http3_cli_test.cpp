@@ -67,7 +67,7 @@ TEST_F(Http3Cli, ReportJsonAndStoreCarryTheQuicFacts)
 {
     test::TempDir dir;
     const uint64_t before = g_peer->caddy.http3Logged(200);
-    const auto r = test::runCli({ "run", "--http3", "-t2", "-c4", "-m4", "-d1s", "--latency", "--cacert",
+    const auto r = test::runCli({ "run", "--http3", "-t2", "-c4", "-m4", "-n", "400", "--latency", "--cacert",
         g_peer->certs.caCert, "--json", dir.file("r.json"), "--db", dir.file("s.wrkbench"), url() });
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
     const uint64_t logged = loggedSettled(before);
@@ -99,7 +99,7 @@ TEST_F(Http3Cli, TwoLocalLoadersCarryHttp3AndMergeWhatCaddyServed)
 {
     test::TempDir dir;
     const uint64_t before = g_peer->caddy.http3Logged(200);
-    const auto r = test::runCli({ "run", "--http3", "--loaders", "2", "-t2", "-c4", "-m2", "-d1s", "--cacert",
+    const auto r = test::runCli({ "run", "--http3", "--loaders", "2", "-t2", "-c4", "-m2", "-n", "400", "--cacert",
                                     g_peer->certs.caCert, "--json", dir.file("r.json"), url() },
         60'000);
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
@@ -128,7 +128,7 @@ TEST_F(Http3Cli, AnAgentLoadsOverHttp3)
     const uint64_t before = g_peer->caddy.http3Logged(200);
     const auto r = test::runCli({ "run", "--http3", "--on", "agents", agent.address(), "--agent-token-file",
                                     agent.tokenFile(), "--agent-fingerprint", agent.fingerprint(), "-t1", "-c3", "-m2",
-                                    "-d1s", "-k", "--json", dir.file("r.json"), url() },
+                                    "-n", "300", "-k", "--json", dir.file("r.json"), url() },
         60'000);
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err << agent.log();
     const uint64_t logged = loggedSettled(before);

@@ -51,10 +51,11 @@ TEST_F(MixCli, JsonLinesMixIsReportedEntryByEntryAndStored)
             + "/mix/b\", \"body\": \"{}\", \"headers\": {\"Content-Type\": \"application/json\"}}\n{\"url\": \""
             + m_origin + "/status/500\"}\n");
     const std::string db = m_dir.file("s.wrkbench");
-    const auto r = test::runCli({ "-t1", "-c3", "-d1s", "--requests", mix, "--mix-order", "weighted", "--seed", "5",
-        "--json", "-", "--db", db, "--target", "api" });
+    const auto r = test::runCli({ "-t1", "-c3", "-d1s", "-n", "300", "--requests", mix, "--mix-order", "weighted",
+        "--seed", "5", "--json", "-", "--db", db, "--target", "api" });
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_NE(r.err.find("Running 1s test @ " + mix + " (" + m_origin + "/)"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("  Ends after 300 responses, or at 1s\n"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("  Request mix " + mix + ": 3 entries, weighted\n"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("      2  POST /mix/b "), std::string::npos) << r.err;
     const auto j = nlohmann::json::parse(r.out);

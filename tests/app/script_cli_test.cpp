@@ -88,7 +88,7 @@ protected:
 
 TEST_F(ScriptCli, StaticPostSendsItsBodyAndHeaderEveryTime)
 {
-    const auto r = test::runCli({ "-t2", "-c4", "-d1s", "-s", example("post.lua"), m_url + "body" });
+    const auto r = test::runCli({ "-t2", "-c4", "-n", "200", "-s", example("post.lua"), m_url + "body" });
     ASSERT_EQ(r.exitCode, 0) << r.err;
     // nginx logs /body in its body log and the hop it proxies to (/mix/body) in the request log.
     const auto lines = served();
@@ -101,7 +101,7 @@ TEST_F(ScriptCli, StaticPostSendsItsBodyAndHeaderEveryTime)
 
 TEST_F(ScriptCli, CounterInThePathReachesNginxAsEachThreadCounts)
 {
-    const auto r = test::runCli({ "-t2", "-c2", "-d1s", "-s", example("counter.lua"), m_url });
+    const auto r = test::runCli({ "-t2", "-c2", "-n", "200", "-s", example("counter.lua"), m_url });
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto lines = served();
     expectConserved(r.out, lines.size(), 2);
@@ -120,7 +120,7 @@ TEST_F(ScriptCli, CounterInThePathReachesNginxAsEachThreadCounts)
 
 TEST_F(ScriptCli, PipelinedRequestsAreAllSent)
 {
-    const auto r = test::runCli({ "-t1", "-c2", "-d1s", "-s", example("pipeline.lua"), m_url });
+    const auto r = test::runCli({ "-t1", "-c2", "-n", "300", "-s", example("pipeline.lua"), m_url });
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto lines = served();
     expectConserved(r.out, lines.size(), 2 * 3);
@@ -133,14 +133,14 @@ TEST_F(ScriptCli, PipelinedRequestsAreAllSent)
 
 TEST_F(ScriptCli, AuthTokenFromAResponseHeaderIsSent)
 {
-    const auto r = test::runCli({ "-t1", "-c1", "-d1s", "-s", example("auth.lua"), m_url });
+    const auto r = test::runCli({ "-t1", "-c1", "-n", "100", "-s", example("auth.lua"), m_url });
     ASSERT_EQ(r.exitCode, 0) << r.err;
     expectConserved(r.out, served().size(), 1);
 }
 
 TEST_F(ScriptCli, SetupGetSetAndDoneCountWhatNginxServed)
 {
-    const auto r = test::runCli({ "-t2", "-c2", "-d1s", "-s", example("setup.lua"), m_url });
+    const auto r = test::runCli({ "-t2", "-c2", "-n", "200", "-s", example("setup.lua"), m_url });
     ASSERT_EQ(r.exitCode, 0) << r.err;
     std::regex line(R"(thread (\d): (\d+) responses \(127\.0\.0\.1:\d+\))");
     uint64_t sum = 0;
@@ -154,6 +154,7 @@ TEST_F(ScriptCli, SetupGetSetAndDoneCountWhatNginxServed)
     // one it saw is counted.
     const auto lines = served();
     EXPECT_EQ(sum, reportedRequests(r.out));
+    EXPECT_EQ(sum, 200u) << r.out; // -n: 100 a thread
     EXPECT_LE(sum, lines.size());
     // done() prints after the report, as wrk.
     EXPECT_LT(r.out.find("Transfer/sec"), r.out.find("thread 1:")) << r.out;
@@ -179,7 +180,7 @@ TEST_F(ScriptCli, SetupSetsEachThreadsAddress)
         "  for _, t in ipairs(threads) do print(string.format('%s %d', t.addr, t:get('responses'))) end\n"
         "end\n");
     const size_t before = test::splitLines(nginx().addressLog()).size();
-    const auto r = test::runCli({ "-t2", "-c4", "-d1s", "-s", s, m_url });
+    const auto r = test::runCli({ "-t2", "-c4", "-n", "200", "-s", s, m_url });
     ASSERT_EQ(r.exitCode, 0) << r.err;
     std::map<std::string, uint64_t> seen; // thread.addr -> responses its response() saw
     std::regex line(R"((127\.0\.0\.\d):\d+ (\d+))");
@@ -251,12 +252,13 @@ TEST_F(ScriptCli, StopBeforeTheThreadRunsDoesNothing)
 
 TEST_F(ScriptCli, DoneWritesJsonWithTheRunsFigures)
 {
-    const auto r = test::runCli({ "-t1", "-c2", "-d1s", "-s", example("report-json.lua"), m_url });
+    const auto r = test::runCli({ "-t1", "-c2", "-n", "200", "-s", example("report-json.lua"), m_url });
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto lines = test::splitLines(r.out);
     ASSERT_FALSE(lines.empty());
     const auto j = nlohmann::json::parse(lines.back());
     EXPECT_EQ(j["requests"].get<uint64_t>(), reportedRequests(r.out));
+    EXPECT_EQ(j["requests"].get<uint64_t>(), 200u); // -n
     EXPECT_GT(j["latency_us"]["p99"].get<double>(), 0);
     EXPECT_LE(j["latency_us"]["min"].get<double>(), j["latency_us"]["p50"].get<double>());
     EXPECT_EQ(j["errors"]["status"], 0);
@@ -265,7 +267,8 @@ TEST_F(ScriptCli, DoneWritesJsonWithTheRunsFigures)
 TEST_F(ScriptCli, ScriptTextAndArgumentsAreStoredWithTheRun)
 {
     const std::string db = m_dir.file("s.wrkbench");
-    const auto r = test::runCli({ "-t1", "-c1", "-d1s", "-s", example("stop.lua"), "--db", db, m_url, "--", "50" });
+    // -n 20: the run ends before the script's stop at 50 responses.
+    const auto r = test::runCli({ "-t1", "-c1", "-n", "20", "-s", example("stop.lua"), "--db", db, m_url, "--", "50" });
     ASSERT_EQ(r.exitCode, 0) << r.err;
     auto store = SessionStore::open(db);
     ASSERT_TRUE(store.ok()) << store.error();
@@ -357,7 +360,7 @@ TEST_F(ScriptCli, DoneErrorIsReportedAfterTheRunIsStored)
 {
     const std::string db = m_dir.file("done.wrkbench");
     const std::string s = script("doneerror.lua", "function done(summary, latency, requests) error('no report') end\n");
-    const auto r = test::runCli({ "-t1", "-c1", "-d1s", "-s", s, "--db", db, m_url });
+    const auto r = test::runCli({ "-t1", "-c1", "-n", "100", "-s", s, "--db", db, m_url });
     EXPECT_EQ(r.exitCode, 1);
     EXPECT_NE(r.err.find("done(): " + s + ":1: no report"), std::string::npos) << r.err;
     EXPECT_NE(r.out.find("Stored as run 1 in"), std::string::npos) << r.out;
@@ -443,7 +446,7 @@ TEST_F(ScriptCli, RequestOfTheScriptIsSentOverHttp2)
 {
     const size_t before = test::splitLines(nginx().http2AccessLog()).size();
     const std::string h2 = "http://127.0.0.1:" + std::to_string(nginx().h2cPort()) + "/";
-    const auto r = test::runCli({ "--http2", "-t1", "-c1", "-d1s", "-s", example("counter.lua"), h2 });
+    const auto r = test::runCli({ "--http2", "-t1", "-c1", "-n", "100", "-s", example("counter.lua"), h2 });
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto lines = test::splitLines(nginx().http2AccessLog());
     const uint64_t counted = reportedRequests(r.out);

@@ -106,12 +106,13 @@ TEST_F(ScriptFleet, TwoLocalLoadersRunRequestAndDoneSeesTheMergedRun)
     const size_t before = test::splitLines(nginx().requestLog()).size();
     const std::string json = m_dir.file("r.json");
     const auto r = test::runCli(
-        { "--loaders", "2", "-t2", "-c4", "-d1s", "--json", json, "-s", m_script, m_url, "--", "fleet" }, 60'000);
+        { "--loaders", "2", "-t2", "-c4", "-n", "400", "--json", json, "-s", m_script, m_url, "--", "fleet" }, 60'000);
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
     const Json j = Json::parse(test::readFile(json));
     ASSERT_EQ(j["loaders"].size(), 2u);
     const uint64_t counted = j["summary"]["requests"].get<uint64_t>();
     ASSERT_GT(counted, 0u);
+    EXPECT_EQ(counted, 400u); // -n: 100 a thread
 
     // Every thread of the fleet (2 loaders x 2 threads) ran request() with what setup() gave it,
     // counting without a gap: the fleet's thread 0 (id 1) from 2, as wrk's first thread, whose
@@ -160,7 +161,8 @@ TEST_F(ScriptFleet, WhatALoadersScriptPrintsDoesNotBreakItsStream)
         "function init(args) io.write('init ', wrk.thread:get('n') or 'none', '\\n') end\n"
         "function setup(thread) thread:set('n', 7) end\n");
     const std::string json = m_dir.file("p.json");
-    const auto r = test::runCli({ "--loaders", "2", "-t1", "-c2", "-d1s", "--json", json, "-s", s, m_url }, 60'000);
+    const auto r
+        = test::runCli({ "--loaders", "2", "-t1", "-c2", "-n", "100", "--json", json, "-s", s, m_url }, 60'000);
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
     const Json j = Json::parse(test::readFile(json));
     ASSERT_EQ(j["loaders"].size(), 2u);
@@ -190,7 +192,7 @@ TEST_F(ScriptFleet, AnAgentRunsAScriptOnlyWhenAllowed)
     test::TempDir dir;
     const auto onAgent = [&](const test::Agent& agent) -> std::vector<std::string> {
         return { "--on", "agents", agent.address(), "--agent-token-file", agent.tokenFile(), "--agent-fingerprint",
-            agent.fingerprint(), "-t1", "-c2", "-d1s", "-s", m_script, m_url, "--", "agent" };
+            agent.fingerprint(), "-t1", "-c2", "-n", "100", "-s", m_script, m_url, "--", "agent" };
     };
     {
         test::Agent refusing(dir, "refusing");

@@ -30,8 +30,8 @@ protected:
 
 TEST_F(SloCli, EverySloMetExitsZero)
 {
-    const auto r = test::runCli({ "-t1", "-c2", "-d1s", "--slo", "p99<10s", "--slo", "errors<1%", "--slo", "non2xx<1%",
-        "--slo", "rps>1", "--slo", "connect_max<10s", "--slo", "ttfb_p99<10s", url("/") });
+    const auto r = test::runCli({ "-t1", "-c2", "-n", "200", "--slo", "p99<10s", "--slo", "errors<1%", "--slo",
+        "non2xx<1%", "--slo", "rps>1", "--slo", "connect_max<10s", "--slo", "ttfb_p99<10s", url("/") });
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
     const auto l = lines(r.out);
     ASSERT_GE(l.size(), 6u);
@@ -47,7 +47,7 @@ TEST_F(SloCli, EverySloMetExitsZero)
 TEST_F(SloCli, AFailingSloExitsFourAndSaysSo)
 {
     const auto r = test::runCli(
-        { "-t1", "-c2", "-d1s", "--slo", "non2xx<1%", "--slo", "p99<10s", "--json", "-", url("/status/500") });
+        { "-t1", "-c2", "-n", "200", "--slo", "non2xx<1%", "--slo", "p99<10s", "--json", "-", url("/status/500") });
     EXPECT_EQ(r.exitCode, 4) << r.err;
     EXPECT_NE(r.err.find("\nSLO non2xx<1%: FAILED (100.00%)\n"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("\nSLO p99<10s: ok ("), std::string::npos) << r.err;
@@ -68,7 +68,7 @@ TEST_F(SloCli, ADelayedAnswerFailsALatencySlo)
     options.delayUs = 30'000;
     TargetServer slow(options);
     ASSERT_TRUE(slow.start().ok());
-    const auto r = test::runCli({ "-t1", "-c2", "-d1s", "--slo", "p50<10ms", "--slo", "ttfb_p50<10ms",
+    const auto r = test::runCli({ "-t1", "-c2", "-n", "20", "--slo", "p50<10ms", "--slo", "ttfb_p50<10ms",
         "http://127.0.0.1:" + std::to_string(slow.port()) + "/" });
     EXPECT_EQ(r.exitCode, 4) << r.out << r.err;
     // Every answer waited 30 ms, so the median is at least that: the verdict quotes it.

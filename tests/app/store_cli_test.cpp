@@ -1,12 +1,12 @@
 // wrkbench-cli with session files: run --db, runs, export, import; a run killed
 // with SIGKILL, two runs writing one file, files that are not sessions.
 
-#include "parse/wrklog.h"
 #include "serve/targetserver.h"
 #include "stats/ratesamples.h"
 #include "store/schema.h"
 #include "store/sessionstore.h"
 #include "testsupport.h"
+#include "wrk/wrklog.h"
 
 #include <algorithm>
 #include <chrono>
@@ -110,8 +110,8 @@ std::string integrityCheck(SessionStore& store)
 TEST_F(StoreCli, RunIsStoredAndListed)
 {
     const std::string json = m_dir.file("r.json");
-    const auto r = cli({ "run", "-c4", "-t2", "-d1", "--interval", "250ms", "--db", m_db, "--target", "NEG", "--tag",
-        "baseline", "--tag", "GKE", "--json", json, m_url });
+    const auto r = cli({ "run", "-c4", "-t2", "-n", "400", "--interval", "250ms", "--db", m_db, "--target", "NEG",
+        "--tag", "baseline", "--tag", "GKE", "--json", json, m_url });
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_NE(r.out.find("Stored as run 1 in '" + m_db + "'"), std::string::npos) << r.out;
     EXPECT_EQ(r.err, "");
@@ -134,8 +134,8 @@ TEST_F(StoreCli, RunIsStoredAndListed)
     EXPECT_FALSE(row["started"].get<std::string>().empty());
 
     // The target was created from the URL; a second run reuses it. Filters work from the CLI.
-    ASSERT_EQ(cli({ "run", "-c2", "-t1", "-d300ms", "--db", m_db, "--target", "NEG", m_url }).exitCode, 0);
-    ASSERT_EQ(cli({ "run", "-c2", "-t1", "-d300ms", "--db", m_db, m_url }).exitCode, 0);
+    ASSERT_EQ(cli({ "run", "-c2", "-t1", "-n", "100", "--db", m_db, "--target", "NEG", m_url }).exitCode, 0);
+    ASSERT_EQ(cli({ "run", "-c2", "-t1", "-n", "100", "--db", m_db, m_url }).exitCode, 0);
     auto store = openReadOnly();
     auto targets = store->targets();
     ASSERT_TRUE(targets.ok());
@@ -169,7 +169,7 @@ TEST_F(StoreCli, UnreachableTargetIsStoredAsFailed)
 
 TEST_F(StoreCli, ProbeIsStoredWithTheRunItPreceded)
 {
-    const auto r = cli({ "run", "-c2", "-t1", "-d300ms", "--probe", "--db", m_db, m_url });
+    const auto r = cli({ "run", "-c2", "-t1", "-n", "100", "--probe", "--db", m_db, m_url });
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_EQ(r.out.rfind("Probe: HTTP/1.1 200 OK in ", 0), 0u) << r.out;
     auto store = openReadOnly();
@@ -186,7 +186,7 @@ TEST_F(StoreCli, ProbeIsStoredWithTheRunItPreceded)
     EXPECT_EQ(again->runRecord(2)->status, RunStatus::Failed);
     EXPECT_NE(again->runRecord(2)->error.find("probe: connection refused"), std::string::npos);
     // A run without --probe has none.
-    ASSERT_EQ(cli({ "run", "-c2", "-t1", "-d300ms", "--db", m_db, m_url }).exitCode, 0);
+    ASSERT_EQ(cli({ "run", "-c2", "-t1", "-n", "100", "--db", m_db, m_url }).exitCode, 0);
     EXPECT_EQ(openReadOnly()->runRecord(3)->probeJson, "");
 }
 
@@ -353,7 +353,7 @@ TEST_F(StoreCli, FilesThatAreNotSessionsGiveClearErrorsAndStayUnchanged)
         for (const std::vector<std::string>& args :
             std::vector<std::vector<std::string>> {
                 { "runs", "--db", c.file },
-                { "run", "-d300ms", "--db", c.file, m_url },
+                { "run", "-n", "100", "--db", c.file, m_url },
                 { "export", "--db", c.file, "--run", "1", "--what", "summary", "--csv" },
                 { "import", "--db", c.file, sourceDir() + "/../shared/reference/container-performance-comparison.txt" },
             }) {
@@ -370,12 +370,12 @@ TEST_F(StoreCli, FilesThatAreNotSessionsGiveClearErrorsAndStayUnchanged)
 
 TEST_F(StoreCli, ReadOnlySessionIsReadableAndARunIntoItIsReported)
 {
-    ASSERT_EQ(cli({ "run", "-c2", "-t1", "-d300ms", "--db", m_db, m_url }).exitCode, 0);
+    ASSERT_EQ(cli({ "run", "-c2", "-t1", "-n", "100", "--db", m_db, m_url }).exitCode, 0);
     ASSERT_EQ(::chmod(m_db.c_str(), 0444), 0);
     const std::string before = test::readFile(m_db);
     EXPECT_EQ(runsCsv().size(), 1u);
 
-    const auto r = cli({ "run", "-c2", "-t1", "-d300ms", "--db", m_db, m_url });
+    const auto r = cli({ "run", "-c2", "-t1", "-n", "100", "--db", m_db, m_url });
     EXPECT_EQ(r.exitCode, 3) << r.err;
     EXPECT_NE(r.out.find("Requests/sec:"), std::string::npos) << "the run itself went on";
     EXPECT_NE(

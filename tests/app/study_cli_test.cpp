@@ -2,10 +2,10 @@
 // to end (import, tag, study), the per-thread losses against numbers recomputed
 // here from the log, the intervals against the independent Python reference
 // (stats_reference.py), storage as an experiment of kind 'study', and bad input.
-#include "parse/wrklog.h"
 #include "serve/targetserver.h"
 #include "store/sessionstore.h"
 #include "testsupport.h"
+#include "wrk/wrklog.h"
 
 #include <algorithm>
 #include <cmath>

@@ -3,9 +3,9 @@
 // agent_attack_test): its own state directory, the address, token and fingerprint
 // it made, and its log.
 
-#include "agentchannel/agentcredentials.h"
-#include "agentchannel/tlschannel.h"
-#include "agentclient/agentclient.h"
+#include "agent/channel/agentcredentials.h"
+#include "agent/channel/tlschannel.h"
+#include "agent/client/agentclient.h"
 #include "common/clock.h"
 #include "testsupport.h"
 

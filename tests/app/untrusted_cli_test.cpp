@@ -102,7 +102,8 @@ TEST(UntrustedCli, SessionNamesReachTheTerminalEscaped)
     const std::string db = dir.file("s.wrkbench");
     const std::string name = "evil" + HOSTILE;
     ASSERT_EQ(
-        test::runCli({ "run", "-t1", "-c1", "-d200ms", "http://builtin/", "--db", db, "--target", name }).exitCode, 0);
+        test::runCli({ "run", "-t1", "-c1", "-n", "100", "http://builtin/", "--db", db, "--target", name }).exitCode,
+        0);
     execute(db, "UPDATE runs SET notes = ?1, host_name = ?1", HOSTILE);
     execute(db, "INSERT INTO run_tags (run_id, tag) VALUES (1, ?1)", "tag" + HOSTILE);
 
@@ -149,9 +150,10 @@ TEST(UntrustedCli, ARequestMixNestedDeeplyIsOneLineError)
 TEST(UntrustedCli, UsersPatternsRunInLinearTimeOrAreRefused)
 {
     const int hangGuardMs = test::scaledMs(120'000);
-    const auto body = test::runCli({ "run", "-t1", "-c1", "-d1s", "-X", "POST", "--body", std::string(3000, 'a'),
-                                       "--backend-from", "body-regex:(a|aa)+b", "http://builtin/echo" },
-        hangGuardMs);
+    const auto body
+        = test::runCli({ "run", "-t1", "-c1", "-d1s", "-n", "100", "-X", "POST", "--body", std::string(3000, 'a'),
+                           "--backend-from", "body-regex:(a|aa)+b", "http://builtin/echo" },
+            hangGuardMs);
     ASSERT_FALSE(body.timedOut) << "the run did not end";
     EXPECT_EQ(body.exitCode, 0) << body.err;
     EXPECT_NE(body.out.find("responses named no backend"), std::string::npos) << body.out;
@@ -236,7 +238,7 @@ TEST(UntrustedCli, HtmlReportOfADeeplyNestedConfigurationIsBounded)
 {
     test::TempDir dir;
     const std::string db = dir.file("s.wrkbench");
-    ASSERT_EQ(test::runCli({ "run", "-t1", "-c1", "-d200ms", "http://builtin/", "--db", db }).exitCode, 0);
+    ASSERT_EQ(test::runCli({ "run", "-t1", "-c1", "-n", "100", "http://builtin/", "--db", db }).exitCode, 0);
     const std::string nested = std::string(5'000, '[') + std::string(5'000, ']');
     execute(db, "UPDATE runs SET config = substr(config, 1, length(config) - 1) || ', \"x\": ' || ?1 || '}'", nested);
 

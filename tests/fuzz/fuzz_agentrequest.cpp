@@ -7,7 +7,7 @@
 //     longer than the 1 MiB limit, exactly as long as its Content-Length.
 // A violation traps.
 
-#include "agentchannel/agenthttp.h"
+#include "agent/channel/agenthttp.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -21,9 +21,9 @@ void check(bool ok)
     if (!ok) __builtin_trap();
 }
 
-wb::AgentRequestParser feedAll(std::string_view bytes, size_t split)
+wb::ServerRequestParser feedAll(std::string_view bytes, size_t split)
 {
-    wb::AgentRequestParser parser;
+    wb::ServerRequestParser parser;
     parser.feed(bytes.substr(0, split));
     if (split < bytes.size()) parser.feed(bytes.substr(split));
     return parser;
@@ -35,18 +35,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
     const std::string_view bytes(reinterpret_cast<const char*>(data), size);
     const size_t split = size == 0 ? 0 : data[0] % (size + 1);
-    const wb::AgentRequestParser whole = feedAll(bytes, size);
-    const wb::AgentRequestParser parts = feedAll(bytes, split);
+    const wb::ServerRequestParser whole = feedAll(bytes, size);
+    const wb::ServerRequestParser parts = feedAll(bytes, split);
     check(whole.state() == parts.state());
-    if (whole.state() == wb::AgentRequestParser::State::Bad) {
+    if (whole.state() == wb::ServerRequestParser::State::Bad) {
         check(whole.status() >= 400 && whole.status() <= 599);
         check(whole.status() == parts.status());
         check(!whole.error().empty() && whole.error().find('\n') == std::string::npos);
     }
-    if (whole.state() == wb::AgentRequestParser::State::Done) {
-        const wb::AgentRequest& r = whole.request();
+    if (whole.state() == wb::ServerRequestParser::State::Done) {
+        const wb::ServerRequest& r = whole.request();
         check(!r.method.empty() && !r.path.empty() && r.path[0] == '/');
-        check(r.body.size() <= wb::AGENT_MAX_BODY_BYTES);
+        check(r.body.size() <= wb::SERVER_MAX_BODY_BYTES);
         check(r.body == parts.request().body && r.path == parts.request().path);
         const std::string length = r.header("content-length");
         check(length.empty() ? r.body.empty() : std::stoul(length) == r.body.size());

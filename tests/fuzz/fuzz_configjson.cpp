@@ -11,7 +11,7 @@
 //     negative number was cast into a count).
 // A violation traps.
 
-#include "agent/agentlimits.h"
+#include "agent/server/agentlimits.h"
 #include "common/jsondepth.h"
 #include "http/requestcheck.h"
 #include "wire/configcodec.h"

@@ -13,11 +13,11 @@
 
 #include "common/jsontext.h"
 #include "common/text.h"
-#include "metrics/derive.h"
-#include "metrics/exposition.h"
-#include "metrics/presets.h"
-#include "metrics/scraperecord.h"
-#include "metrics/scrapetext.h"
+#include "prometheus/exposition/derive.h"
+#include "prometheus/exposition/exposition.h"
+#include "prometheus/exposition/presets.h"
+#include "prometheus/exposition/scraperecord.h"
+#include "prometheus/exposition/scrapetext.h"
 
 #include <cmath>
 #include <cstddef>

@@ -1,6 +1,6 @@
 // libFuzzer target for the HTTP/2 receive path: bytes from a server fed into
 // both client sessions bound to no socket, our framing layer
-// (engine/run/http2framesession.h) and libnghttp2's (engine/run/http2session.h,
+// (engine/run/http2/http2framesession.h) and libnghttp2's (engine/run/http2/http2session.h,
 // the reference), one after the other. The input
 // is one control byte followed by the server's byte stream:
 //   byte 0: low 4 bits + 1 = streams per connection; high 4 bits pick the split size
@@ -11,8 +11,8 @@
 // never above the free slots, a stopped or failed session never reads on); a
 // violation traps.
 
-#include "run/http2framesession.h"
-#include "run/http2session.h"
+#include "run/http2/http2framesession.h"
+#include "run/http2/http2session.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,5 +1,5 @@
 // libFuzzer target for where a server's datagrams enter an HTTP/3 session
-// (engine/run/http3session.h over the QUIC adapter engine/quic): a client session
+// (engine/run/http3/http3session.h over the QUIC adapter engine/quic): a client session
 // bound to no socket, its handshake started, fed the fuzzer's datagrams. The input
 // is a list of datagrams, each a 2-byte big-endian length and its bytes; a length
 // with the top bit set instead runs the session's timers that many milliseconds on.
@@ -9,7 +9,7 @@
 // connection ended, what the worker is told) must hold whatever comes. A violation
 // of the seam's contract traps.
 
-#include "run/http3session.h"
+#include "run/http3/http3session.h"
 
 #include <arpa/inet.h>
 #include <cstddef>

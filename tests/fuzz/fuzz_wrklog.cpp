@@ -9,9 +9,9 @@
 // A violation traps.
 
 #include "common/utf8.h"
-#include "parse/logheadings.h"
 #include "parse/runranges.h"
-#include "parse/wrklog.h"
+#include "wrk/logheadings.h"
+#include "wrk/wrklog.h"
 
 #include <cmath>
 #include <cstddef>

@@ -71,16 +71,26 @@ private:
     std::vector<std::string> m_missed;
 };
 
-/// Runs attempt() up to `tries` times, again only while its result is not good(result) and the
-/// machine paused it materially; returns the last result and what paused it.
-template<class Attempt, class Good> auto untilUnpaused(Attempt&& attempt, Good&& good, int tries = 3)
+/// Runs attempt() up to `tries` times, again only while its result is not good(result) and
+/// disturbed(result, pauses) says the machine disturbed it (a test whose child process measures its
+/// own lateness adds that to the pauses seen here); returns the last result and what paused it.
+template<class Attempt, class Good, class Disturbed>
+auto untilUndisturbed(Attempt&& attempt, Good&& good, Disturbed&& disturbed, int tries = 3)
 {
     for (int i = 1;; ++i) {
         PauseMeter meter;
         auto result = attempt();
         Pauses pauses = meter.stop();
-        if (good(result) || !pauses.material() || i >= tries) return std::make_pair(std::move(result), pauses);
+        if (good(result) || i >= tries || !disturbed(result, pauses)) return std::make_pair(std::move(result), pauses);
     }
+}
+
+/// untilUndisturbed, disturbed when the machine paused the attempt materially.
+template<class Attempt, class Good> auto untilUnpaused(Attempt&& attempt, Good&& good, int tries = 3)
+{
+    return untilUndisturbed(
+        std::forward<Attempt>(attempt), std::forward<Good>(good),
+        [](const auto&, const Pauses& pauses) { return pauses.material(); }, tries);
 }
 
 } // namespace wb::test

@@ -4,6 +4,8 @@
 // server cannot (redirects for the probe tests; hostile metrics endpoints for the
 // scrape tests) and shows exactly what the client sent.
 
+#include "testsupport.h"
+
 #include <atomic>
 #include <cstring>
 #include <functional>
@@ -28,14 +30,8 @@ public:
     explicit ScriptedServer(Handler handler)
         : m_handler(std::move(handler))
     {
-        m_fd = ::socket(AF_INET, SOCK_STREAM, 0);
-        sockaddr_in a {};
-        a.sin_family = AF_INET;
-        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        socklen_t len = sizeof a;
-        if (::bind(m_fd, reinterpret_cast<sockaddr*>(&a), len) != 0 || ::listen(m_fd, 16) != 0) return;
-        ::getsockname(m_fd, reinterpret_cast<sockaddr*>(&a), &len);
-        m_port = ntohs(a.sin_port);
+        m_fd = listenOnLoopback(m_port);
+        if (m_fd < 0) return;
         m_thread = std::thread([this] { serve(); });
     }
     ~ScriptedServer()

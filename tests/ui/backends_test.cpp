@@ -7,7 +7,7 @@
 
 #include "charts/comparecharts.h"
 #include "charts/frontdoorchart.h"
-#include "control/runsession.h"
+#include "control/runtask.h"
 #include "mainwindow.h"
 #include "nginx.h"
 #include "pages/backendstab.h"
@@ -453,9 +453,9 @@ private slots:
 
         BackendStrip* strip = livePage(w)->backends();
         QVERIFY(strip);
-        QSignalSpy finished(runSession(w), &RunSession::finished);
+        QSignalSpy finished(runTask(w), &RunTask::finished);
         QTest::keyClick(&w, Qt::Key_F5);
-        QVERIFY(runSession(w)->isActive());
+        QVERIFY(runTask(w)->isActive());
         QVERIFY(finished.wait(60'000) || !finished.isEmpty());
         const RunOutcome outcome = finished.takeFirst()[0].value<RunOutcome>();
         QVERIFY2(outcome.status == RunStatus::Completed, qPrintable(outcome.error + m_errors.join(QLatin1Char('\n'))));

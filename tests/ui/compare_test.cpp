@@ -298,7 +298,7 @@ private slots:
         ComparePage page;
         page.setRuns({ run(ta, a), run(tb, b) });
         const CompareModel& model = *page.model();
-        const QColor grey(0x75, 0x75, 0x75);
+        const QColor grey = noiseColor();
         const auto color = [&](const char* key, int column) {
             return model.index(model.rowOfMetric(QString::fromLatin1(key)), column)
                 .data(Qt::ForegroundRole)

@@ -836,7 +836,7 @@ private slots:
             return true;
         });
 
-        // This window runs it (MainWindow sets the busy target from its RunSession).
+        // This window runs it (MainWindow sets the busy target from its RunTask).
         QToolButton* deleteButton = nullptr;
         for (QToolButton* b : panel.findChildren<QToolButton*>())
             if (b->text() == QStringLiteral("−")) deleteButton = b;

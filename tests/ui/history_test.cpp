@@ -5,7 +5,7 @@
 // deletion that never touches a run still being recorded, down to a live run
 // of the main window that is then stored completely.
 
-#include "control/runsession.h"
+#include "control/runtask.h"
 #include "experiment/experimentresults.h"
 #include "import/wrkimport.h"
 #include "mainwindow.h"
@@ -19,11 +19,11 @@
 #include "pages/runspage.h"
 #include "pages/slobadges.h"
 #include "pages/targetspanel.h"
-#include "parse/wrklog.h"
 #include "session/sessiondocument.h"
 #include "text/format.h"
 #include "uitestsupport.h"
 #include "windowparts.h"
+#include "wrk/wrklog.h"
 
 #include <QAbstractItemModelTester>
 #include <QFile>
@@ -764,8 +764,8 @@ private slots:
         QVERIFY(profileEditor(w)->isValid());
         QVERIFY(showAndActivate(w));
 
-        QSignalSpy finished(runSession(w), &RunSession::finished);
-        QSignalSpy intervals(runSession(w), &RunSession::intervalReceived);
+        QSignalSpy finished(runTask(w), &RunTask::finished);
+        QSignalSpy intervals(runTask(w), &RunTask::intervalReceived);
         QVERIFY(w.startRun());
         QTRY_VERIFY_WITH_TIMEOUT(intervals.count() >= 2, 30'000);
         // The session file already has the live run, as 'running'; the history shows it.

@@ -6,7 +6,7 @@
 // probe that passed travels with the run's outcome as JSON.
 
 #include "charts/probewaterfall.h"
-#include "control/runsession.h"
+#include "control/runtask.h"
 #include "mainwindow.h"
 #include "pages/probedetails.h"
 #include "pages/probedialog.h"
@@ -338,9 +338,9 @@ private slots:
     {
         auto w = windowWithTarget(QStringLiteral("passes.wrkbench"), "http://builtin/");
         QVERIFY(w);
-        QSignalSpy finished(runSession(*w), &RunSession::finished);
+        QSignalSpy finished(runTask(*w), &RunTask::finished);
         QVERIFY(w->startRun());
-        QVERIFY(runSession(*w)->plan().probeFirst);
+        QVERIFY(runTask(*w)->setup().probeFirst);
         QVERIFY(finished.wait(15'000));
         const auto outcome = finished[0][0].value<RunOutcome>();
         QCOMPARE(outcome.status, RunStatus::Completed);
@@ -365,8 +365,8 @@ private slots:
         w->show();
         QVERIFY(QTest::qWaitForWindowExposed(w.get()));
         const QString reason = QStringLiteral("connection refused by 127.0.0.1:%1").arg(port);
-        QSignalSpy finished(runSession(*w), &RunSession::finished);
-        QSignalSpy started(runSession(*w), &RunSession::started);
+        QSignalSpy finished(runTask(*w), &RunTask::finished);
+        QSignalSpy started(runTask(*w), &RunTask::started);
 
         // Run, then Cancel in the question: no load, nothing stored.
         QString asked;
@@ -395,7 +395,7 @@ private slots:
         QCOMPARE(blocked.runId, int64_t(0));
         QVERIFY(blocked.error.contains(reason));
         QTRY_VERIFY(!probeFailedBox(*w));
-        QVERIFY(!runSession(*w)->isActive());
+        QVERIFY(!runTask(*w)->isActive());
         QCOMPARE(started.count(), 0);
         w->document()->reload();
         QVERIFY(w->document()->runs().empty()); // nothing stored
@@ -412,7 +412,7 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 3, 15'000); // the blocked run, the second probe, the run
         const auto ran = finished[2][0].value<RunOutcome>();
         QVERIFY(!ran.probeFailed);
-        QVERIFY(!runSession(*w)->plan().probeFirst);
+        QVERIFY(!runTask(*w)->setup().probeFirst);
         QVERIFY(ran.runId > 0);
         w->document()->reload();
         QCOMPARE(w->document()->runs().size(), size_t(1));
@@ -434,12 +434,12 @@ private slots:
         w->show();
         QApplication::setActiveWindow(w.get());
         QVERIFY(QTest::qWaitForWindowActive(w.get()));
-        QSignalSpy finished(runSession(*w), &RunSession::finished);
+        QSignalSpy finished(runTask(*w), &RunTask::finished);
         QTest::keyClick(w.get(), Qt::Key_F5);
-        QVERIFY(runSession(*w)->isActive());
-        QCOMPARE(runSession(*w)->phase(), RunSession::Phase::Probing);
+        QVERIFY(runTask(*w)->isActive());
+        QCOMPARE(runTask(*w)->phase(), RunTask::Phase::Probing);
         QTRY_VERIFY_WITH_TIMEOUT(silent.hasPendingConnection(), 4000); // connected, waiting for the first byte
-        QCOMPARE(runSession(*w)->phase(), RunSession::Phase::Probing);
+        QCOMPARE(runTask(*w)->phase(), RunTask::Phase::Probing);
         QVERIFY(stopAction(*w)->isEnabled());
         QTest::keyClick(w.get(), Qt::Key_Escape);
         QVERIFY(finished.wait(10'000)); // a guard: by then the probe has ended either way (its timeout is 5 s)

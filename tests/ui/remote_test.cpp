@@ -6,10 +6,10 @@
 // anything starts; and a GUI run on two remote loaders, merged live with a rate per
 // loader and stored with its loaders rows.
 
-#include "agentchannel/agentanswer.h"
-#include "agentclient/agentclient.h"
+#include "agent/channel/agentanswer.h"
+#include "agent/client/agentclient.h"
 #include "control/runcoordinator.h"
-#include "control/runsession.h"
+#include "control/runtask.h"
 #include "pages/dialogs.h"
 #include "pages/livepage.h"
 #include "pages/probedialog.h"
@@ -416,7 +416,7 @@ private slots:
         profile.load.loaders.on = LoaderPlacement::On::Agents;
         profile.load.loaders.agents = { "a", "nobody" };
         profile.load.loaders.count = 2;
-        QVERIFY(!coordinator.start(RunCoordinator::planFor(target, profile, false)));
+        QVERIFY(!coordinator.start(RunCoordinator::setupFor(target, profile, false)));
         QVERIFY(!coordinator.isBusy());
         QCOMPARE(m_errors.size(), 1);
         QVERIFY2(m_errors.first().contains(QStringLiteral("'nobody'")), qPrintable(m_errors.first()));
@@ -444,17 +444,17 @@ private slots:
         profile.load.loaders.on = LoaderPlacement::On::Agents;
         profile.load.loaders.agents = { "a" };
         // The Live page, wired as the window wires it, says where the probe is asked from.
-        LivePage live(coordinator.session());
+        LivePage live(coordinator.task());
         connect(&coordinator, &RunCoordinator::remoteProbeStarted, &live, &LivePage::beginRemoteProbe);
         connect(&coordinator, &RunCoordinator::remoteProbeEnded, &live, &LivePage::endRemoteProbe);
-        QVERIFY(coordinator.start(RunCoordinator::planFor(target, profile, false)));
+        QVERIFY(coordinator.start(RunCoordinator::setupFor(target, profile, false)));
         QVERIFY(coordinator.remoteProbe());
         QVERIFY(coordinator.canStop());
         QCOMPARE(live.header()->phaseText(), QStringLiteral("probing from a…"));
         coordinator.stop();
         QTRY_VERIFY_WITH_TIMEOUT(!coordinator.isBusy(), WAIT_MS);
         QCOMPARE(live.header()->phaseText(), QStringLiteral("cancelled"));
-        QVERIFY(!coordinator.session()->isActive());
+        QVERIFY(!coordinator.task()->isActive());
         QCOMPARE(messages.last().first().toString(), QStringLiteral("Run cancelled before the load started"));
         QVERIFY(doc->runs().empty());
     }
@@ -490,9 +490,9 @@ private slots:
         profile.load.loaders.agents = { "a", "b" };
         profile.load.loaders.count = 2;
 
-        QSignalSpy finished(coordinator.session(), &RunSession::finished);
-        QSignalSpy intervals(coordinator.session(), &RunSession::intervalReceived);
-        QVERIFY(coordinator.start(RunCoordinator::planFor(target, profile, false)));
+        QSignalSpy finished(coordinator.task(), &RunTask::finished);
+        QSignalSpy intervals(coordinator.task(), &RunTask::intervalReceived);
+        QVERIFY(coordinator.start(RunCoordinator::setupFor(target, profile, false)));
         QVERIFY(coordinator.isBusy()); // the probe from the agent, then the run
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, WAIT_MS);
         const auto outcome = finished.first().first().value<RunOutcome>();

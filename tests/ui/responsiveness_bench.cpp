@@ -10,7 +10,7 @@
 // These are milliseconds of a shared machine, so they are quoted as medians by
 // the bench script and asserted nowhere.
 
-#include "control/runsession.h"
+#include "control/runtask.h"
 #include "mainwindow.h"
 #include "pages/dialogs.h"
 #include "pages/profileeditor.h"
@@ -65,7 +65,7 @@ private slots:
         QVERIFY(profileEditor(w)->isValid());
 
         for (int run = 0; run < runs; ++run) {
-            QSignalSpy finished(runSession(w), &RunSession::finished);
+            QSignalSpy finished(runTask(w), &RunTask::finished);
             QElapsedTimer clock;
             qint64 lastMs = 0, worstGapMs = 0;
             double lastCpuMs = 0, worstBusyMs = 0;
@@ -82,7 +82,7 @@ private slots:
                 lastCpuMs = cpuMs;
             });
             QVERIFY(w.startRun());
-            QVERIFY(QTest::qWaitFor([&] { return runSession(w)->phase() == RunSession::Phase::Running; }, 60'000));
+            QVERIFY(QTest::qWaitFor([&] { return runTask(w)->phase() == RunTask::Phase::Running; }, 60'000));
             clock.start();
             beat.start();
             const double cpuBeforeMs = threadCpuMs();

@@ -8,7 +8,7 @@
 
 #include "control/experimenttask.h"
 #include "control/runcoordinator.h"
-#include "control/runsession.h"
+#include "control/runtask.h"
 #include "experiment/experimentplan.h"
 #include "models/runstablemodel.h"
 #include "pages/dialogs.h"
@@ -72,9 +72,9 @@ class RunCoordinatorTest : public QObject
         std::unique_ptr<RunCoordinator> coordinator; ///< after doc: goes first
         RunsTableModel model;
 
-        RunSetup plan(uint64_t durationMs) const
+        RunSetup setup(uint64_t durationMs) const
         {
-            return RunCoordinator::planFor(target, shortProfile(durationMs), false);
+            return RunCoordinator::setupFor(target, shortProfile(durationMs), false);
         }
     };
     std::unique_ptr<Rig> rig(const QString& file, const std::string& url = "http://builtin/")
@@ -112,11 +112,11 @@ private slots:
         const Target t = makeTarget("t", "http://builtin/");
         LoadProfile stored = shortProfile(1000);
         stored.id = 7;
-        QCOMPARE(RunCoordinator::planFor(t, stored, false).profile.id, int64_t(7));
-        const RunSetup preset = RunCoordinator::planFor(t, shortProfile(1000), false);
+        QCOMPARE(RunCoordinator::setupFor(t, stored, false).profile.id, int64_t(7));
+        const RunSetup preset = RunCoordinator::setupFor(t, shortProfile(1000), false);
         QCOMPARE(preset.profile.id, int64_t(0));
         QCOMPARE(preset.profile.name, std::string("short"));
-        const RunSetup modified = RunCoordinator::planFor(t, stored, true);
+        const RunSetup modified = RunCoordinator::setupFor(t, stored, true);
         QCOMPARE(modified.profile.id, int64_t(0));
         QCOMPARE(modified.profile.name, std::string("short (modified)"));
         QCOMPARE(modified.target.url, t.url);
@@ -145,12 +145,12 @@ private slots:
         // What the history held when finished() arrived, seen from a slot connected after the coordinator.
         RunStatus statusAtFinish = RunStatus::Running;
         int rowsAtFinish = -1;
-        QSignalSpy finished(coordinator.session(), &RunSession::finished);
-        connect(coordinator.session(), &RunSession::finished, this, [&](const RunOutcome& outcome) {
+        QSignalSpy finished(coordinator.task(), &RunTask::finished);
+        connect(coordinator.task(), &RunTask::finished, this, [&](const RunOutcome& outcome) {
             if (const RunRecord* record = runIn(doc->runs(), outcome.runId)) statusAtFinish = record->status;
             rowsAtFinish = model.rowCount();
         });
-        QVERIFY(coordinator.start(r->plan(800)));
+        QVERIFY(coordinator.start(r->setup(800)));
         QVERIFY(coordinator.isRunActive());
         QVERIFY(finished.wait(30'000));
         const auto outcome = finished[0][0].value<RunOutcome>();
@@ -191,8 +191,8 @@ private slots:
         SessionDocument* doc = r->doc.get();
         RunCoordinator& coordinator = *r->coordinator;
         RunsTableModel& model = r->model;
-        QSignalSpy finished(coordinator.session(), &RunSession::finished);
-        QVERIFY(coordinator.start(r->plan(500)));
+        QSignalSpy finished(coordinator.task(), &RunTask::finished);
+        QVERIFY(coordinator.start(r->setup(500)));
         QVERIFY(finished.wait(30'000));
         QCOMPARE(model.rowCount(), 1);
 
@@ -218,19 +218,19 @@ private slots:
         SessionDocument* doc = r->doc.get();
         RunCoordinator& coordinator = *r->coordinator;
         coordinator.setDocument(nullptr);
-        QVERIFY(!coordinator.start(r->plan(30'000))); // no session
+        QVERIFY(!coordinator.start(r->setup(30'000))); // no session
         coordinator.setDocument(doc);
         QSignalSpy busy(&coordinator, &RunCoordinator::busyChanged);
         QSignalSpy runTarget(&coordinator, &RunCoordinator::runTargetChanged);
         QSignalSpy live(&coordinator, &RunCoordinator::liveViewWanted);
-        QSignalSpy started(coordinator.session(), &RunSession::started);
-        QSignalSpy finished(coordinator.session(), &RunSession::finished);
-        QVERIFY(coordinator.start(r->plan(30'000)));
+        QSignalSpy started(coordinator.task(), &RunTask::started);
+        QSignalSpy finished(coordinator.task(), &RunTask::finished);
+        QVERIFY(coordinator.start(r->setup(30'000)));
         QCOMPARE(live.count(), 1);
         QVERIFY(coordinator.isBusy());
         QVERIFY(coordinator.canStop());
         QCOMPARE(runTarget.last()[0].toLongLong(), r->target.id); // not deletable while it runs
-        QVERIFY(!coordinator.start(r->plan(1000))); // one at a time
+        QVERIFY(!coordinator.start(r->setup(1000))); // one at a time
         QVERIFY(started.wait(15'000));
 
         const qsizetype busyBefore = busy.count();
@@ -256,9 +256,9 @@ private slots:
         RunCoordinator& coordinator = *r->coordinator;
         QVERIFY(coordinator.settle(QStringLiteral("close wrkbench"))); // nothing going: nothing asked
         QVERIFY(m_questions.isEmpty());
-        QSignalSpy started(coordinator.session(), &RunSession::started);
-        QSignalSpy finished(coordinator.session(), &RunSession::finished);
-        QVERIFY(coordinator.start(r->plan(30'000)));
+        QSignalSpy started(coordinator.task(), &RunTask::started);
+        QSignalSpy finished(coordinator.task(), &RunTask::finished);
+        QVERIFY(coordinator.start(r->setup(30'000)));
         QVERIFY(started.wait(15'000));
 
         m_answer = false; // "keep running"
@@ -290,22 +290,22 @@ private slots:
         auto port = ensureBuiltinServer(); // an experiment's targets are real URLs
         QVERIFY(port);
         const std::string base = "http://127.0.0.1:" + std::to_string(*port);
-        auto plan = parseExperimentPlan("{\"targets\": [{\"name\": \"A\", \"url\": \"" + base
+        auto setup = parseExperimentPlan("{\"targets\": [{\"name\": \"A\", \"url\": \"" + base
             + "/\"}, {\"name\": \"B\", \"url\": \"" + base
             + "/delay/1\"}], \"load\": {\"threads\": 1, \"connections\": 2}, \"repetitions\": 3, \"duration\": "
               "\"2s\"}");
-        QVERIFY2(plan, plan ? "" : plan.error().c_str());
-        auto id = doc->store().addExperiment("busy", experimentPlanToJson(*plan));
+        QVERIFY2(setup, setup ? "" : setup.error().c_str());
+        auto id = doc->store().addExperiment("busy", experimentPlanToJson(*setup));
         QVERIFY2(id, id ? "" : id.error().c_str());
         // The Experiments page stops it when asked; here the test does.
         connect(&coordinator, &RunCoordinator::experimentStopRequested, &task, &ExperimentTask::stop);
         QSignalSpy stopAsked(&coordinator, &RunCoordinator::experimentStopRequested);
         QSignalSpy finished(&task, &ExperimentTask::finished);
-        QVERIFY(task.start(doc->path(), *id, *plan));
+        QVERIFY(task.start(doc->path(), *id, *setup));
         QVERIFY(coordinator.isBusy());
         QVERIFY(coordinator.canStop());
         QVERIFY(!coordinator.isRunActive());
-        QVERIFY(!coordinator.start(r->plan(1000)));
+        QVERIFY(!coordinator.start(r->setup(1000)));
 
         m_answer = false;
         QVERIFY(!coordinator.settle(QStringLiteral("open another session")));
@@ -330,11 +330,11 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&m_window));
         RunCoordinator& coordinator = *r->coordinator;
         SessionDocument* doc = r->doc.get();
-        QSignalSpy finished(coordinator.session(), &RunSession::finished);
+        QSignalSpy finished(coordinator.task(), &RunTask::finished);
         QSignalSpy stored(doc, &SessionDocument::runStored);
         QSignalSpy messages(&coordinator, &RunCoordinator::message);
 
-        QVERIFY(coordinator.start(r->plan(1000)));
+        QVERIFY(coordinator.start(r->setup(1000)));
         QVERIFY(finished.wait(15'000));
         QVERIFY(finished[0][0].value<RunOutcome>().probeFailed);
         QMessageBox* box = coordinator.runAnywayBox();
@@ -348,13 +348,13 @@ private slots:
         QCOMPARE(stored.count(), 0);
         QVERIFY(doc->runs().empty());
 
-        QVERIFY(coordinator.start(r->plan(1000)));
+        QVERIFY(coordinator.start(r->setup(1000)));
         QVERIFY(finished.wait(15'000));
         box = coordinator.runAnywayBox();
         QVERIFY(box);
         buttonNamed(box, QStringLiteral("Run anyway"))->click();
         QVERIFY(coordinator.isRunActive());
-        QVERIFY(!coordinator.session()->plan().probeFirst);
+        QVERIFY(!coordinator.task()->setup().probeFirst);
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 3, 15'000);
         const auto ran = finished[2][0].value<RunOutcome>();
         QVERIFY(ran.runId > 0);

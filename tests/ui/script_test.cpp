@@ -4,8 +4,8 @@
 // and shows it with the script in the run's details; a Lua error fails the run with its message.
 
 #include "control/runevents.h"
-#include "control/runsession.h"
 #include "control/runsetup.h"
+#include "control/runtask.h"
 #include "forms/scriptform.h"
 #include "mainwindow.h"
 #include "nginx.h"
@@ -185,7 +185,7 @@ private slots:
         QVERIFY(profileEditor(w)->isValid());
 
         const size_t before = test::splitLines(m_nginx.requestLog()).size();
-        QSignalSpy finished(runSession(w), &RunSession::finished);
+        QSignalSpy finished(runTask(w), &RunTask::finished);
         QVERIFY(w.startRun());
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60'000);
         const auto outcome = finished[0][0].value<RunOutcome>();
@@ -265,16 +265,16 @@ private slots:
         auto id = doc->addTarget(t);
         QVERIFY(id);
         t.id = *id;
-        RunSetup plan;
-        plan.target = t;
-        plan.profile.name = "short";
-        plan.profile.load.threads = 1;
-        plan.profile.load.connections = 1;
-        plan.profile.load.durationUs = 20'000'000;
-        plan.sessionPath = session;
-        RunSession run;
-        QSignalSpy finished(&run, &RunSession::finished);
-        QVERIFY(run.start(plan));
+        RunSetup setup;
+        setup.target = t;
+        setup.profile.name = "short";
+        setup.profile.load.threads = 1;
+        setup.profile.load.connections = 1;
+        setup.profile.load.durationUs = 20'000'000;
+        setup.sessionPath = session;
+        RunTask run;
+        QSignalSpy finished(&run, &RunTask::finished);
+        QVERIFY(run.start(setup));
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60'000); // long before the 20 s
         const auto outcome = finished[0][0].value<RunOutcome>();
         QCOMPARE(outcome.status, RunStatus::Failed);
@@ -285,6 +285,25 @@ private slots:
         QVERIFY(record);
         QCOMPARE(record->status, RunStatus::Failed);
         QVERIFY(record->error.find("boom from the GUI") != std::string::npos);
+
+        // An error in done() leaves the run as it was (completed, stored) and is said, and kept
+        // with what the script printed, as an experiment's run keeps it.
+        t.script = writeFile(m_dir, QStringLiteral("late.lua"),
+            "function done(summary, latency, requests)\n  print('done ran')\n  error('boom in done')\nend\n")
+                       .toStdString();
+        QVERIFY(doc->updateTarget(t));
+        setup.target = t;
+        setup.profile.load.durationUs = 300'000;
+        QVERIFY(run.start(setup));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 60'000);
+        const auto late = finished[1][0].value<RunOutcome>();
+        QCOMPARE(late.status, RunStatus::Completed);
+        QVERIFY2(late.scriptDoneError.contains(QStringLiteral("boom in done")), qPrintable(late.scriptDoneError));
+        QVERIFY2(late.scriptOutput.startsWith(QStringLiteral("done ran\n")), qPrintable(late.scriptOutput));
+        QVERIFY(late.scriptOutput.contains(QStringLiteral("boom in done")));
+        auto stored = doc->store().runRecord(late.runId);
+        QVERIFY(stored);
+        QCOMPARE(QString::fromStdString(stored->scriptOutput), late.scriptOutput);
     }
 };
 

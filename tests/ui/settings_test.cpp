@@ -34,6 +34,7 @@ const std::map<std::string, Sample>& samples()
         { "threads", { { { "threads", "4" } }, {} } },
         { "connections", { { { "connections", "40" } }, {} } },
         { "duration", { { { "duration", "3s" } }, {} } },
+        { "responses", { { { "responses", "5000" } }, {} } },
         { "warmup", { { { "warmup", "1s" } }, {} } },
         { "timeout", { { { "timeout", "750ms" } }, {} } },
         { "connect_timeout", { { { "connect_timeout", "3s" } }, {} } },

@@ -5,7 +5,7 @@
 
 #include "charts/livecharts.h"
 #include "charts/timeplot.h"
-#include "control/runsession.h"
+#include "control/runtask.h"
 #include "pages/comparepage.h"
 #include "pages/livepage.h"
 #include "pages/metricsfield.h"
@@ -32,7 +32,7 @@ class TargetMetricsTest : public QObject
     QString m_path;
     std::unique_ptr<SessionDocument> m_doc;
 
-    RunSetup plan(const Target& target, uint64_t durationMs)
+    RunSetup setup(const Target& target, uint64_t durationMs)
     {
         RunSetup p;
         p.target = target;
@@ -111,13 +111,13 @@ private slots:
     void liveRunShowsTheSeriesThenRunDetailsAndCompare()
     {
         const Target target = scrapedTarget("scraped");
-        RunSession session;
+        RunTask session;
         LivePage live(&session);
         live.resize(900, 700);
         live.show();
-        QSignalSpy finished(&session, &RunSession::finished);
-        QSignalSpy scraped(&session, &RunSession::scrapeReceived);
-        QVERIFY(session.start(plan(target, 2000)));
+        QSignalSpy finished(&session, &RunTask::finished);
+        QSignalSpy scraped(&session, &RunTask::scrapeReceived);
+        QVERIFY(session.start(setup(target, 2000)));
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60'000);
         const RunOutcome outcome = finished.at(0).at(0).value<RunOutcome>();
         QVERIFY2(outcome.runId > 0, qPrintable(outcome.error + outcome.storageWarning));
@@ -166,7 +166,7 @@ private slots:
         QCOMPARE(details.targetMetrics()->plot()->plotRect().left(),
             details.charts()->plot(QStringLiteral("rpsPlot"))->plotRect().left());
 
-        QVERIFY(session.start(plan(target, 1000)));
+        QVERIFY(session.start(setup(target, 1000)));
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 60'000);
         const RunOutcome second = finished.at(1).at(0).value<RunOutcome>();
         auto other = m_doc->loadRun(second.runId);

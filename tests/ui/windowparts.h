@@ -3,7 +3,7 @@
 // type or object name (QObject::findChild), not through accessors kept for tests.
 
 #include "control/runcoordinator.h"
-#include "control/runsession.h"
+#include "control/runtask.h"
 #include "mainwindow.h"
 #include "pages/comparepage.h"
 #include "pages/experimentpage.h"
@@ -33,9 +33,9 @@ inline ui::RunCoordinator* coordinator(const ui::MainWindow& w)
 {
     return partOf<ui::RunCoordinator>(w);
 }
-inline ui::RunSession* runSession(const ui::MainWindow& w)
+inline ui::RunTask* runTask(const ui::MainWindow& w)
 {
-    return coordinator(w)->session();
+    return coordinator(w)->task();
 }
 inline ui::TargetsPanel* targetsPanel(const ui::MainWindow& w)
 {

@@ -5,7 +5,7 @@
 // how long it ran; the Live header follows the selected target while no run is going.
 
 #include "charts/livecharts.h"
-#include "control/runsession.h"
+#include "control/runtask.h"
 #include "mainwindow.h"
 #include "models/comparemodel.h"
 #include "pages/comparepage.h"
@@ -275,7 +275,7 @@ private slots:
         connections->setText(QStringLiteral("2"));
         emit connections->textEdited(connections->text());
         QVERIFY(profileEditor(w)->isValid());
-        QSignalSpy finished(runSession(w), &RunSession::finished);
+        QSignalSpy finished(runTask(w), &RunTask::finished);
         QVERIFY(w.startRun());
         QVERIFY(finished.wait(30'000));
         QCOMPARE(header->titleText(), QStringLiteral("Second"));

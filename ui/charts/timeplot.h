@@ -1,17 +1,10 @@
 #pragma once
-// One time chart painted with QPainter: a title, a legend, lines over a time
-// axis from 0 s, a linear or log y axis, and a crosshair with one tooltip for
-// every line when hovered.
-//
-// Why not QtCharts here: QtCharts repaints the whole plot area for every new
-// point, each 2 px line through the path stroker, and lays the chart out again;
-// during a run that was most of what the UI thread did. This plot keeps what
-// is already drawn (white background, grid, axes, labels, legend and the lines
-// so far) in one pixmap. A new point draws only the segments from the last
-// drawn point onto it and repaints only their rectangle; the whole pixmap is
-// drawn again only when the y scale, the time axis, the size or the lines'
-// looks change, or when a line's points were replaced rather than extended
-// (a long run's history halved).
+// One time chart painted with QPainter: a title, a legend, lines over a time axis from 0 s, a linear or log y axis,
+// and a crosshair with one tooltip for every line. Not QtCharts, which repaints the whole plot for every new point and
+// was most of what the UI thread did during a run: this plot keeps what is drawn in one pixmap, draws only a new
+// point's segments onto it and repaints their rectangle. The whole pixmap is drawn again only when the y scale, the
+// time axis, the size or the lines' looks change, or when a line's points were replaced rather than extended
+// (docs/PERFORMANCE.md, "The live charts").
 
 #include "charts/plotaxes.h"
 

@@ -1,22 +1,11 @@
 #pragma once
-// One blocking piece of work on its own std::thread, with what it reports
-// handed to the UI thread: the pattern of ProbeTask, ExperimentTask and RunSession.
-//
-//   UI thread                              job thread (std::thread)
-//   start(body) ────────────────────────▶  Result body(Context&)
-//                                            context.post(event) ──▶ mutex-protected queue
-//   QTimer every drainInterval ◀──────────   (the result, when body returns, also
-//     onEvent(event) for each event          posts one queued wake-up: it is not a
-//     then onFinished(result)                tick late)
-//   cancel() ──▶ atomic flag (context.cancelFlag(), for wb::probe's poll loop)
-//              + the hook the body holds (context.onCancel(): RunController::stop())
-//
-// Everything but Context runs on the thread that made the job (the UI thread,
-// which needs an event loop). Events arrive in the order posted, all of them
-// before the result. onFinished runs with the thread joined and isRunning()
-// false, so it may start() the job again. The destructor cancels and joins;
-// whatever was not delivered by then is dropped. Handlers must not destroy the
-// job (deleteLater its owner instead).
+// One blocking piece of work on its own std::thread, with what it reports handed to the UI thread: the pattern of
+// RunTask, ProbeTask and ExperimentTask, so the UI thread never waits for the engine. The body posts events to a
+// mutex-protected queue that a QTimer drains every drainInterval; cancel() sets a flag and calls the hook the body
+// registered (Context::onCancel). Everything but Context runs on the thread that made the job, which needs an event
+// loop. Events arrive in the order posted, all before the result; onFinished runs with the thread joined, so it may
+// start() again. The destructor cancels and joins, dropping what was not delivered. Handlers must not destroy the job
+// (deleteLater its owner instead).
 
 #include <QTimer>
 #include <atomic>

@@ -57,9 +57,11 @@ public:
 
     /// Searches `targets` (URL and configuration each; their SLOs the thresholds) with `options`,
     /// stored in the session at sessionPath, each trial a run of its session target
-    /// (`sessionTargetIds`, by index). False when one is already running.
+    /// (`sessionTargetIds`, by index), named `name` (empty: from the URLs); `warmupGiven`: each
+    /// trial warms up first, as the CLI's --warmup. False when one is already running.
     bool start(const QString& sessionPath, std::vector<std::pair<std::string, RunConfig>> targets,
-        std::vector<int64_t> sessionTargetIds, const CapacityOptions& options);
+        std::vector<int64_t> sessionTargetIds, const CapacityOptions& options, std::string name = {},
+        bool warmupGiven = false);
     /// The trial running ends at once; the search stops and finished() says what was measured.
     void stop();
     bool waitForFinished(int timeoutMs = 30'000);

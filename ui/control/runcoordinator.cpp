@@ -1,7 +1,7 @@
 #include "control/runcoordinator.h"
 
 #include "control/experimenttask.h"
-#include "control/runsession.h"
+#include "control/runtask.h"
 #include "pages/dialogs.h"
 #include "remote/agentprobe.h"
 #include "remote/remoteloaders.h"
@@ -9,7 +9,6 @@
 #include "text/format.h"
 
 #include <QMessageBox>
-#include <QPushButton>
 #include <QTime>
 #include <QWidget>
 
@@ -18,14 +17,14 @@ namespace wb::ui {
 RunCoordinator::RunCoordinator(QWidget* window)
     : QObject(window)
     , m_window(window)
-    , m_run(new RunSession(this))
+    , m_run(new RunTask(this))
 {
     setObjectName(QStringLiteral("RunCoordinator"));
-    connect(m_run, &RunSession::phaseChanged, this, &RunCoordinator::phaseChanged);
-    connect(m_run, &RunSession::finished, this, &RunCoordinator::runFinished);
+    connect(m_run, &RunTask::phaseChanged, this, &RunCoordinator::phaseChanged);
+    connect(m_run, &RunTask::finished, this, &RunCoordinator::runFinished);
 }
 
-// A run still going is stopped by RunSession's destructor, which delivers nothing:
+// A run still going is stopped by RunTask's destructor, which delivers nothing:
 // the window calls stopAndWait() first, while what its signals reach still exists.
 RunCoordinator::~RunCoordinator() = default;
 
@@ -55,10 +54,10 @@ void RunCoordinator::setExperimentTask(ExperimentTask* task)
         });
 }
 
-RunSetup RunCoordinator::planFor(const Target& target, LoadProfile profile, bool profileModified)
+RunSetup RunCoordinator::setupFor(const Target& target, LoadProfile profile, bool profileModified)
 {
-    RunSetup plan;
-    plan.target = target;
+    RunSetup setup;
+    setup.target = target;
     if (profileModified) {
         // A preset changed on the fly is not that preset any more.
         profile.id = 0;
@@ -66,56 +65,56 @@ RunSetup RunCoordinator::planFor(const Target& target, LoadProfile profile, bool
     } else if (profile.id < 0) {
         profile.id = 0; // presets are not stored: the run keeps only their name
     }
-    plan.profile = std::move(profile);
-    return plan;
+    setup.profile = std::move(profile);
+    return setup;
 }
 
-bool RunCoordinator::start(RunSetup plan)
+bool RunCoordinator::start(RunSetup setup)
 {
     if (isBusy() || !m_doc) return false;
-    plan.sessionPath = m_doc->path();
-    plan.probeFirst = true; // one request first: a target that does not answer gets no load
-    if (plan.profile.load.loaders.on == LoaderPlacement::On::Agents) {
+    setup.sessionPath = m_doc->path();
+    setup.probeFirst = true; // one request first: a target that does not answer gets no load
+    if (setup.profile.load.loaders.on == LoaderPlacement::On::Agents) {
         // Names to endpoints now, on this thread: an unknown name or a loader without its pin or
         // token is said before anything starts.
-        auto agents = RemoteLoaderRegistry::load().endpoints(plan.profile.load.loaders.agents);
+        auto agents = RemoteLoaderRegistry::load().endpoints(setup.profile.load.loaders.agents);
         if (!agents) {
             const QString why = QString::fromStdString(agents.error());
             emit message(tr("The run did not start: %1").arg(why), 15'000);
             showError(m_window, tr("The run did not start"), why);
             return false;
         }
-        plan.agents = std::move(*agents);
-        if (plan.agents.empty()) return false;
-        startRemoteProbe(plan);
+        setup.agents = std::move(*agents);
+        if (setup.agents.empty()) return false;
+        startRemoteProbe(setup);
         return true;
     }
-    if (!m_run->start(plan)) return false;
+    if (!m_run->start(setup)) return false;
     emit liveViewWanted();
-    emit message(tr("Probing %1…").arg(QString::fromStdString(plan.target.url)), 6000);
+    emit message(tr("Probing %1…").arg(QString::fromStdString(setup.target.url)), 6000);
     return true;
 }
 
-void RunCoordinator::startRemoteProbe(const RunSetup& plan)
+void RunCoordinator::startRemoteProbe(const RunSetup& setup)
 {
-    const AgentEndpoint& loader = plan.agents.front();
+    const AgentEndpoint& loader = setup.agents.front();
     m_remoteProbe = new AgentProbe(this);
-    connect(m_remoteProbe, &AgentProbe::finished, this, [this, plan, probe = m_remoteProbe](const ProbeOutcome& out) {
+    connect(m_remoteProbe, &AgentProbe::finished, this, [this, setup, probe = m_remoteProbe](const ProbeOutcome& out) {
         probe->deleteLater();
         if (m_remoteProbe == probe) m_remoteProbe = nullptr;
-        remoteProbed(plan, out);
+        remoteProbed(setup, out);
     });
-    m_remoteProbe->start(plan.target, loader);
+    m_remoteProbe->start(setup.target, loader);
     emit liveViewWanted();
-    emit remoteProbeStarted(plan);
+    emit remoteProbeStarted(setup);
     emit message(
-        tr("Probing %1 from %2…").arg(QString::fromStdString(plan.target.url), QString::fromStdString(loader.name)),
+        tr("Probing %1 from %2…").arg(QString::fromStdString(setup.target.url), QString::fromStdString(loader.name)),
         6000);
-    emit runTargetChanged(plan.target.id);
+    emit runTargetChanged(setup.target.id);
     emit busyChanged();
 }
 
-void RunCoordinator::remoteProbed(RunSetup plan, const ProbeOutcome& outcome)
+void RunCoordinator::remoteProbed(RunSetup setup, const ProbeOutcome& outcome)
 {
     emit runTargetChanged(0);
     emit busyChanged();
@@ -136,12 +135,12 @@ void RunCoordinator::remoteProbed(RunSetup plan, const ProbeOutcome& outcome)
     }
     if (!outcome.ok) {
         emit message(tr("The probe failed, no load was sent: %1").arg(outcome.error), 15'000);
-        askRunAnyway(plan, outcome.error);
+        askRunAnyway(setup, outcome.error);
         return;
     }
-    plan.probeFirst = false; // done, from where the load comes from
-    plan.probeJson = outcome.result.toJsonText();
-    if (!m_run->start(plan)) return;
+    setup.probeFirst = false; // done, from where the load comes from
+    setup.probeJson = outcome.result.toJsonText();
+    if (!m_run->start(setup)) return;
     emit message(tr("Probed from %1: %2; starting the remote loaders…")
                      .arg(outcome.probedFrom, QString::fromStdString(outcome.result.statusLine)),
         6000);
@@ -234,7 +233,7 @@ void RunCoordinator::phaseChanged()
 {
     // While this process records into the session, its own commits need not be re-read often.
     if (m_doc) m_doc->setRecording(m_run->isActive());
-    emit runTargetChanged(m_run->isActive() ? m_run->plan().target.id : 0);
+    emit runTargetChanged(m_run->isActive() ? m_run->setup().target.id : 0);
     emit busyChanged();
 }
 
@@ -245,12 +244,12 @@ void RunCoordinator::setLastRunNote(const QString& note)
     emit lastRunNoteChanged(note);
 }
 
-bool RunCoordinator::startBothProtocols(RunSetup plan)
+bool RunCoordinator::startBothProtocols(RunSetup setup)
 {
-    RunSetup second = plan;
-    plan.target.httpVersion = HttpVersion::Http1;
+    RunSetup second = setup;
+    setup.target.httpVersion = HttpVersion::Http1;
     second.target.httpVersion = HttpVersion::Http2;
-    if (!start(plan)) return false;
+    if (!start(setup)) return false;
     m_nextOfPair = second;
     m_pairRuns.clear();
     return true;
@@ -290,7 +289,7 @@ void RunCoordinator::runFinished(const RunOutcome& outcome)
     }
     if (outcome.probeFailed) {
         emit message(tr("The probe failed, no load was sent: %1").arg(outcome.error), 15'000);
-        askRunAnyway(m_run->plan(), outcome.error);
+        askRunAnyway(m_run->setup(), outcome.error);
         return;
     }
     if (outcome.status == RunStatus::Failed && outcome.failedWhileRunning) {
@@ -311,33 +310,19 @@ void RunCoordinator::runFinished(const RunOutcome& outcome)
     if (!outcome.storageWarning.isEmpty()) emit message(outcome.storageWarning, 15'000);
 }
 
-void RunCoordinator::askRunAnyway(RunSetup plan, const QString& error)
+void RunCoordinator::askRunAnyway(RunSetup setup, const QString& error)
 {
     if (m_runAnywayBox) m_runAnywayBox->close();
-    const QString name = QString::fromStdString(plan.target.name);
-    auto* box = new QMessageBox(QMessageBox::Warning, tr("The target did not answer"),
-        tr("The probe of “%1” failed: %2").arg(name, error), QMessageBox::NoButton, m_window);
-    box->setObjectName(QStringLiteral("probeFailedBox"));
-    box->setInformativeText(
-        tr("No load was sent. Run anyway? The run then starts with its own check (name resolution, a connection, "
-           "the TLS handshake) and is stored whatever happens."));
-    QPushButton* runAnyway = box->addButton(tr("Run anyway"), QMessageBox::AcceptRole);
-    QPushButton* cancel = box->addButton(QMessageBox::Cancel);
-    box->setDefaultButton(cancel);
-    box->setEscapeButton(cancel);
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    m_runAnywayBox = box;
-    connect(box, &QMessageBox::finished, this, [this, box, runAnyway, plan]() mutable {
-        if (m_runAnywayBox == box) m_runAnywayBox = nullptr;
-        if (box->clickedButton() != runAnyway) {
-            emit message(tr("Run cancelled: the target did not answer the probe"), 6000);
-            return;
-        }
-        plan.probeFirst = false;
-        if (m_run->start(plan))
-            emit message(tr("Running %1 without a probe…").arg(QString::fromStdString(plan.target.url)), 6000);
-    });
-    box->open(); // window-modal, without a nested event loop: drains and redraws go on
+    m_runAnywayBox = ui::askRunAnyway(
+        m_window, QString::fromStdString(setup.target.name), error, [this, setup](bool runAnyway) mutable {
+            if (!runAnyway) {
+                emit message(tr("Run cancelled: the target did not answer the probe"), 6000);
+                return;
+            }
+            setup.probeFirst = false;
+            if (m_run->start(setup))
+                emit message(tr("Running %1 without a probe…").arg(QString::fromStdString(setup.target.url)), 6000);
+        });
 }
 
 } // namespace wb::ui

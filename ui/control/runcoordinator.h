@@ -1,27 +1,11 @@
 #pragma once
-// Run control for the main window: starts a run of a target with a load profile
-// (after one probe request), asks "Run anyway?" when that probe fails, stops it,
-// settles it before the session changes or the window closes (asking first),
-// and puts each finished run into the open SessionDocument: one run read
-// (SessionDocument::refreshRun), not a reload of the whole session.
-//
-//   MainWindow ── start(target, profile) / stop() / settle(why) ──▶ RunCoordinator
-//   RunCoordinator ── owns ──▶ RunSession (its thread, its drain timer)
-//   RunSession::finished ──▶ RunCoordinator: refreshRun(id), the last-run note,
-//                             "Run anyway?" after a failed probe
-//   RunCoordinator ── message / busyChanged / runTargetChanged / liveViewWanted /
-//                     lastRunNoteChanged / experimentStopRequested ──▶ MainWindow ──▶ pages
-//
-// A profile whose Loaders are remote ("remote vm1, vm2") has its names looked up in
-// the remote loader registry when the run starts (an unknown name stops it there, with
-// the reason), and its pre-run probe is asked from the first of them over Qt Network
-// (AgentProbe) before the RunSession starts: "does it answer?" from where the load
-// comes from. The probe that passed is stored with the run.
-//
-// One load at a time: an experiment running (its ExperimentTask, see
-// setExperimentTask) makes the coordinator busy too; stop() and settle() end it
-// through experimentStopRequested(), which the window connects to the
-// Experiments page. The coordinator never touches a page itself.
+// Run control for the main window: starts a run of a target with a load profile (one probe request first, "Run
+// anyway?" when it fails), stops it, settles it before the session changes or the window closes, and adds each
+// finished run to the SessionDocument as one run read, not a reload of the session. A profile on remote loaders has
+// its names looked up when the run starts and its probe asked from the first of them (AgentProbe), so "does it
+// answer?" is asked from where the load comes from. One load at a time: a running experiment makes it busy too and is
+// ended through experimentStopRequested(); the coordinator reaches pages only through signals (docs/ARCHITECTURE.md,
+// "The GUI's run control").
 
 #include "control/runevents.h"
 #include "control/runsetup.h"
@@ -40,7 +24,7 @@ namespace wb::ui {
 class AgentProbe;
 struct ProbeOutcome;
 class ExperimentTask;
-class RunSession;
+class RunTask;
 class SessionDocument;
 
 class RunCoordinator : public QObject
@@ -53,21 +37,21 @@ public:
     explicit RunCoordinator(QWidget* window);
     ~RunCoordinator() override;
 
-    RunSession* session() const { return m_run; }
+    RunTask* task() const { return m_run; }
     /// The session runs are recorded into and added to (null: none open).
     void setDocument(SessionDocument* doc);
     /// The Experiments page's task: while it runs, no run starts.
     void setExperimentTask(ExperimentTask* task);
 
-    /// The plan of a run of target with profile: a preset or a profile edited on the
+    /// The setup of a run of target with profile: a preset or a profile edited on the
     /// fly (profileModified) is stored by its name only, as "name (modified)" when edited.
-    static RunSetup planFor(const Target& target, LoadProfile profile, bool profileModified);
-    /// Starts plan in the open session, with a probe request first. False when busy or no session is open.
-    bool start(RunSetup plan);
+    static RunSetup setupFor(const Target& target, LoadProfile profile, bool profileModified);
+    /// Starts setup in the open session, with a probe request first. False when busy or no session is open.
+    bool start(RunSetup setup);
     /// The same target and profile over HTTP/1.1, then over HTTP/2 (the obvious comparison
     /// of one front door): when both completed, bothProtocolsRan() names the two runs. A run
     /// that fails or is stopped ends the pair.
-    bool startBothProtocols(RunSetup plan);
+    bool startBothProtocols(RunSetup setup);
     /// Stops the run (its measurements are kept as 'stopped') and an experiment going.
     void stop();
     /// Before the session changes or the window closes: asks to stop a run or an
@@ -99,8 +83,8 @@ signals:
     void runTargetChanged(qint64 targetId);
     /// A run was started: show it live.
     void liveViewWanted();
-    /// The probe of plan is being asked from its first remote loader (the RunSession starts after it).
-    void remoteProbeStarted(const wb::ui::RunSetup& plan);
+    /// The probe of setup is being asked from its first remote loader (the RunTask starts after it).
+    void remoteProbeStarted(const wb::ui::RunSetup& setup);
     /// That probe ended the run before it started (cancelled, or failed: "Run anyway?" is asked).
     void remoteProbeEnded(const wb::ui::RunOutcome& outcome);
     void lastRunNoteChanged(const QString& note);
@@ -112,18 +96,18 @@ signals:
 private:
     void phaseChanged();
     void runFinished(const RunOutcome& outcome);
-    /// A pre-run probe of plan failed: says why and offers to run anyway.
-    void askRunAnyway(RunSetup plan, const QString& error);
-    /// Asks the first remote loader of plan to probe its target, then starts the run.
-    void startRemoteProbe(const RunSetup& plan);
-    void remoteProbed(RunSetup plan, const ProbeOutcome& outcome);
+    /// A pre-run probe of setup failed: says why and offers to run anyway.
+    void askRunAnyway(RunSetup setup, const QString& error);
+    /// Asks the first remote loader of setup to probe its target, then starts the run.
+    void startRemoteProbe(const RunSetup& setup);
+    void remoteProbed(RunSetup setup, const ProbeOutcome& outcome);
     /// Ends a remote probe still going (nothing is sent, nothing stored).
     void cancelRemoteProbe();
     bool isExperimentRunning() const;
     void setLastRunNote(const QString& note);
 
     QWidget* m_window;
-    RunSession* m_run;
+    RunTask* m_run;
     QPointer<SessionDocument> m_doc;
     QPointer<ExperimentTask> m_experiment;
     QPointer<QMessageBox> m_runAnywayBox;

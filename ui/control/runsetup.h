@@ -2,7 +2,7 @@
 // What the Run button starts: a target and a load profile, turned into the
 // engine's RunConfig (and, for the Probe button, into ProbeOptions).
 
-#include "agentclient/agentendpoint.h"
+#include "agent/client/agentendpoint.h"
 #include "probe/probe.h"
 #include "store/sessiontypes.h"
 

@@ -46,8 +46,6 @@ QString formatSpread(double stdev, double mean)
     return text;
 }
 
-const QColor NOISE_GREY(0x75, 0x75, 0x75);
-
 } // namespace
 
 CompareModel::CompareModel(QObject* parent)
@@ -590,7 +588,7 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
         }
         if (isLoss && run > 0 && !isDelta) {
             // A loss is a drop in req/s: coloured as the req/s Δ is.
-            if (withinNoise(QStringLiteral("rps"), run)) return NOISE_GREY;
+            if (withinNoise(QStringLiteral("rps"), run)) return noiseColor();
             const QColor c = deltaColor(-lossPct(run), true);
             return c.isValid() ? QVariant(c) : QVariant();
         }
@@ -598,7 +596,7 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const
         const double base = row.number(0);
         const double v = row.number(run);
         if (std::isnan(base) || std::isnan(v)) return {};
-        if (withinNoise(row.key, run)) return NOISE_GREY;
+        if (withinNoise(row.key, run)) return noiseColor();
         // From zero: any change is a full change (a first error is a regression).
         const double pct = base == 0 ? (v == 0 ? 0.0 : 100.0) : (v - base) / base * 100.0;
         const QColor c = deltaColor(pct, row.better == Better::Higher);

@@ -1,21 +1,11 @@
 #pragma once
-// The side-by-side comparison of two or more runs: one row per metric, one
-// column per run. The baseline run comes first (the first run given, unless
-// the user picked another with setBaseline()); every other run gets a "Δ %"
-// column next to it: (run - baseline) / baseline, coloured green when better
-// for that metric (more req/s, less latency, fewer errors) and red when
-// worse. Below req/s a "Loss vs baseline" row says it as the studies
-// wrkbench replaces do ("Loss wrt native": a positive percentage when slower).
-//
-//   | Metric           | #3 NEG (baseline) | #5 NodePort | Δ vs #3 |
-//   | Requests/s       |         34,893.2  |   22,101.7  | −36.7 % |
-//   | Loss vs baseline |            0.00 % |    36.66 %  |         |
-//   | Latency p99 (ms) |            14.1   |      31.9   | +126 %  |
-//
-// Runs judged by SLOs get an "SLOs" section: a summary row (all met / N of M
-// failed) and one row per expression any compared run had, pass or fail with
-// the value ("✓ 181.2ms", "✗ 312.0ms"; "—" for a run not judged by it).
+// The side-by-side comparison of two or more runs: one row per metric, one column per run, the baseline first (the
+// first run given, unless setBaseline() picks another) and a "Δ %" column beside every other run: green when better
+// for that metric, red when worse, grey within the runs' own noise (experiment/runcomparison.h owns that rule). A
+// "Loss vs baseline" row says req/s as the studies wrkbench replaces do, and runs judged by SLOs get an "SLOs" section
+// (docs/GUI.md, "Compare").
 
+#include "experiment/experimentstats.h" // Better
 #include "experiment/runcomparison.h"
 #include "store/sessiontypes.h"
 
@@ -39,7 +29,6 @@ public:
         IsDeltaRole, ///< the cell is a Δ % column
         RunIndexRole, ///< the run a column shows (index into runs()), -1 for the metric column
     };
-    enum class Better { Higher, Lower, Neither };
 
     /// How req/s varied between the intervals of a run (stored runs have
     /// intervals; imported wrk reports do not).

@@ -5,6 +5,7 @@
 #include "charts/comparecharts.h"
 #include "control/runsetup.h"
 #include "experiment/experimentplan.h"
+#include "pages/capacitycards.h"
 #include "parse/quantity.h"
 #include "run/slo.h"
 #include "settings/runsettings.h"
@@ -42,6 +43,15 @@ QString q(const std::string& s)
     return QString::fromStdString(s);
 }
 
+/// What the intro and the SLO field show for a plan: its name and its first target's load.
+LoadProfile profileOfPlan(const PlanSearchSetup& plan)
+{
+    LoadProfile p;
+    p.name = plan.name;
+    if (!plan.targets.empty()) p.load = plan.targets.front().second;
+    return p;
+}
+
 } // namespace
 
 CapacityDialog::CapacityDialog(
@@ -56,6 +66,7 @@ CapacityDialog::CapacityDialog(
     , m_problem(new QLabel(this))
     , m_status(new QLabel(this))
     , m_chart(new CapacityChart(this))
+    , m_cards(new CapacityCards(this))
     , m_result(new QPlainTextEdit(this))
     , m_start(new QPushButton(tr("Start"), this))
     , m_stop(new QPushButton(tr("Stop"), this))
@@ -68,6 +79,7 @@ CapacityDialog::CapacityDialog(
     setWindowTitle(tr("Find capacity — %1").arg(first ? q(first->name) : QString()));
 
     auto* intro = new QLabel(this);
+    intro->setObjectName(QStringLiteral("capacityIntro"));
     intro->setWordWrap(true);
     intro->setText(tr("The most load each checked target carries while every SLO holds: open-model trials at rising "
                       "rates, then bisection, with the profile “%1” (%2) for each trial; several targets take their "
@@ -140,9 +152,34 @@ CapacityDialog::CapacityDialog(
     layout->addWidget(m_problem);
     layout->addWidget(m_status);
     layout->addWidget(m_chart, 3);
+    layout->addWidget(m_cards);
     layout->addWidget(m_result, 2);
     layout->addWidget(buttons);
+    m_cards->hide();
     resize(760, 680);
+    updateButtons();
+}
+
+CapacityDialog::CapacityDialog(
+    std::vector<Target> planTargets, PlanSearchSetup plan, QString sessionPath, QWidget* parent)
+    : CapacityDialog(std::move(planTargets), 0, profileOfPlan(plan), std::move(sessionPath), parent)
+{
+    m_selected = m_all.empty() ? 0 : m_all.front().id;
+    setWindowTitle(tr("Find capacity — plan %1").arg(q(plan.name)));
+    findChild<QLabel*>(QStringLiteral("capacityIntro"))
+        ->setText(tr("The plan “%1” is a capacity search: the most load each of its targets carries while every SLO "
+                     "holds, each trial the plan's load (%2) at the search's rate; the targets take their trials in "
+                     "turn and are compared with the first. A trial the loader could not make judges nothing of the "
+                     "target.")
+                      .arg(q(plan.name), describeLoad(m_profile.load)));
+    for (int i = 0; i < m_list->count(); ++i)
+        m_list->item(i)->setCheckState(Qt::Checked);
+    m_list->setToolTip(tr("The plan's targets: all of them are searched"));
+    for (auto it = m_options.cbegin(); it != m_options.cend(); ++it) {
+        const CapacityOption* o = optionNamed(it.key().toStdString());
+        if (const std::string text = o->text(plan.options); text != o->defaultText()) it.value()->setText(q(text));
+    }
+    m_plan = std::move(plan);
     updateButtons();
 }
 
@@ -179,7 +216,16 @@ bool CapacityDialog::startSearch()
     load.sloAbort = false;
     std::vector<std::pair<std::string, RunConfig>> targets;
     std::vector<int64_t> ids;
-    for (const Target& t : m_targets) {
+    if (m_plan) { // every target of the plan, each with the plan's load and the SLOs given here
+        m_targets = m_all;
+        for (size_t i = 0; i < m_plan->targets.size(); ++i) {
+            RunConfig config = m_plan->targets[i].second;
+            config.slos = load.slos;
+            targets.emplace_back(m_plan->targets[i].first, std::move(config));
+        }
+        ids = m_plan->sessionTargetIds;
+    }
+    for (const Target& t : m_plan ? std::vector<Target> {} : m_targets) {
         auto config = runConfigFor(t, load);
         if (!config) return problem(tr("%1: %2").arg(q(t.name), q(config.error())));
         targets.emplace_back(t.url, std::move(*config));
@@ -190,17 +236,15 @@ bool CapacityDialog::startSearch()
     for (const Slo& s : load.slos)
         if (s.metric == Slo::Metric::Latency && s.stat == Slo::Stat::Percentile && s.percentile == 99)
             sloP99Ms = s.threshold / 1000.0;
-    QStringList names;
-    QList<QColor> colors;
-    for (const Target& t : m_targets) {
-        names << q(t.name);
-        colors << colorForTarget(t.id);
-    }
+    const auto [names, colors] = legend();
     m_chart->setTargets(names, colors);
     m_chart->setSloP99Ms(sloP99Ms);
     m_result->clear();
+    m_cards->setCards({});
     m_status->setText(tr("Probing the targets at rest…"));
-    if (!m_task->start(m_sessionPath, std::move(targets), std::move(ids), options)) return false;
+    if (!m_task->start(m_sessionPath, std::move(targets), std::move(ids), options,
+            m_plan ? m_plan->name : std::string(), m_plan && m_plan->warmupGiven))
+        return false;
     updateButtons();
     return true;
 }
@@ -210,6 +254,16 @@ void CapacityDialog::stopSearch()
     if (!isSearching()) return;
     m_status->setText(tr("Stopping: what was measured is kept…"));
     m_task->stop();
+}
+
+std::pair<QStringList, QList<QColor>> CapacityDialog::legend() const
+{
+    std::pair<QStringList, QList<QColor>> out;
+    for (const Target& t : m_targets) {
+        out.first << q(t.name);
+        out.second << colorForTarget(t.id);
+    }
+    return out;
 }
 
 std::vector<Target> CapacityDialog::chosenTargets() const
@@ -304,6 +358,8 @@ void CapacityDialog::searchFinished(const CapacityTaskResult& r)
         text += q(capacitySummaryText(t, r.report.options));
     text += q(capacityComparisonText(r.report));
     m_result->setPlainText(text);
+    const auto [names, colors] = legend();
+    m_cards->setCards(capacityCards(r.report, names, colors));
     for (int t = 0; t < static_cast<int>(r.report.targets.size()); ++t) {
         const CapacityResult& c = r.report.targets[static_cast<size_t>(t)].result;
         m_chart->setBracket(t, c.lowerPerS, c.upperPerS);
@@ -331,7 +387,7 @@ void CapacityDialog::updateButtons()
     m_start->setEnabled(!searching);
     m_stop->setEnabled(searching);
     m_slo->setReadOnly(searching);
-    m_list->setEnabled(!searching);
+    m_list->setEnabled(!searching && !m_plan);
     for (QLineEdit* edit : std::as_const(m_options))
         edit->setReadOnly(searching);
 }

@@ -7,10 +7,15 @@
 // result and its explanation, and is stored in the session as an experiment of kind capacity.
 
 #include "control/capacitytask.h"
+#include "experiment/plansearch.h"
 #include "store/sessiontypes.h"
 
+#include <QColor>
 #include <QDialog>
 #include <QMap>
+#include <QStringList>
+#include <optional>
+#include <utility>
 #include <vector>
 
 class QLabel;
@@ -21,6 +26,7 @@ class QPushButton;
 
 namespace wb::ui {
 
+class CapacityCards;
 class CapacityChart;
 
 class CapacityDialog : public QDialog
@@ -31,6 +37,11 @@ public:
     /// compare them with it); profile: every trial's settings.
     CapacityDialog(std::vector<Target> targets, int64_t selected, LoadProfile profile, QString sessionPath,
         QWidget* parent = nullptr);
+    /// A plan's search ("search" in an experiment plan): every one of its targets (the session's, as
+    /// planSearchSetup() found them, in the plan's order; the first the baseline), each trial the
+    /// plan's load; the SLOs and options start as the plan gives them.
+    CapacityDialog(
+        std::vector<Target> planTargets, PlanSearchSetup plan, QString sessionPath, QWidget* parent = nullptr);
     ~CapacityDialog() override;
 
     /// Starts the search with what the fields say; false (and the problem shown) when they do not read.
@@ -43,6 +54,8 @@ public:
     void setTargetChecked(int64_t targetId, bool checked);
     QLineEdit* optionEdit(const QString& key) const { return m_options.value(key); }
     CapacityChart* chart() const { return m_chart; }
+    /// The result, one card per target, shown when the search ends.
+    CapacityCards* cards() const { return m_cards; }
     QString statusText() const;
     QString resultText() const;
     CapacityTask* task() const { return m_task; }
@@ -59,12 +72,15 @@ private:
     void searchFinished(const CapacityTaskResult& result);
     void updateButtons();
 
+    /// The searched targets' names and colours, by index (the chart's and the cards').
+    std::pair<QStringList, QList<QColor>> legend() const;
     /// The checked targets, the selected one first.
     std::vector<Target> chosenTargets() const;
 
     std::vector<Target> m_all;
     int64_t m_selected = 0;
     std::vector<Target> m_targets; ///< the search's (chosen at Start)
+    std::optional<PlanSearchSetup> m_plan; ///< a plan's search: its targets' settings, not the profile's
     QListWidget* m_list;
     LoadProfile m_profile;
     QString m_sessionPath;
@@ -73,6 +89,7 @@ private:
     QLabel* m_problem;
     QLabel* m_status;
     CapacityChart* m_chart;
+    CapacityCards* m_cards;
     QPlainTextEdit* m_result;
     QPushButton* m_start;
     QPushButton* m_stop;

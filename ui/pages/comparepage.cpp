@@ -1,10 +1,12 @@
 #include "pages/comparepage.h"
 
+#include "capacity/capacitycompare.h"
 #include "charts/comparecharts.h"
 #include "experiment/comparability.h"
 #include "experiment/comparisonhtml.h"
 #include "models/comparemodel.h"
 #include "models/runseries.h"
+#include "pages/capacitycards.h"
 #include "pages/comparefrontdoor.h"
 #include "pages/compareheadlines.h"
 #include "pages/comparetable.h"
@@ -42,6 +44,8 @@ ComparePage::ComparePage(QWidget* parent)
     , m_charts(new CompareCharts(this))
     , m_frontDoor(new CompareFrontDoor(this))
     , m_metrics(new TargetMetricsView(this))
+    , m_capacityPage(new QScrollArea(this))
+    , m_capacity(new CapacityCards(this))
 {
     m_headlines->setObjectName(QStringLiteral("headlines"));
     m_table->setObjectName(QStringLiteral("table"));
@@ -116,6 +120,12 @@ ComparePage::ComparePage(QWidget* parent)
     m_lower->setDocumentMode(true);
     m_lower->hide();
     m_frontDoor->hide();
+    auto* capacityScroll = static_cast<QScrollArea*>(m_capacityPage);
+    capacityScroll->setObjectName(QStringLiteral("compareCapacity"));
+    capacityScroll->setWidget(m_capacity);
+    capacityScroll->setWidgetResizable(true);
+    capacityScroll->setFrameShape(QFrame::NoFrame);
+    capacityScroll->hide();
     split->addWidget(top);
     split->addWidget(m_charts);
     split->addWidget(m_metrics);
@@ -200,7 +210,7 @@ void ComparePage::modelChanged()
             shownLabels << (i == 0 ? tr("%1 (baseline)") : QStringLiteral("%1")).arg(CompareModel::runLabel(shown[i]));
         }
     m_frontDoor->setRuns(shownData, shownLabels);
-    showFrontDoorTab(m_frontDoor->hasData());
+    updateCapacity();
 
     m_baseline->clear();
     for (const RunRecord& r : m_model->givenRuns()) {
@@ -247,24 +257,79 @@ QImage ComparePage::renderTable(int width) const
     return renderCompareTable(m_model, width);
 }
 
-void ComparePage::showFrontDoorTab(bool show)
+void ComparePage::setCapacities(std::vector<StoredCapacity> capacities)
+{
+    m_capacities = std::move(capacities);
+    updateCapacity();
+}
+
+void ComparePage::updateCapacity()
+{
+    const std::vector<RunRecord>& shown = m_model->runs();
+    std::vector<CapacityCard> cards;
+    const StoredCapacity* base = nullptr;
+    QString baseName;
+    std::vector<int64_t> seen;
+    for (size_t i = 0; i < shown.size(); ++i) {
+        const int64_t targetId = shown[i].targetId;
+        if (std::find(seen.begin(), seen.end(), targetId) != seen.end()) continue;
+        seen.push_back(targetId);
+        const auto found = std::find_if(
+            m_capacities.begin(), m_capacities.end(), [&](const StoredCapacity& c) { return c.targetId == targetId; });
+        if (found == m_capacities.end()) continue;
+        const StoredCapacity& c = *found;
+        CapacityCard card = capacityCard(QString::fromStdString(shown[i].targetName),
+            m_model->runColor(static_cast<int>(i)), c.target.result, c.slos);
+        card.source = tr("search %1 “%2”, %3, %4")
+                          .arg(c.searchId)
+                          .arg(QString::fromStdString(c.searchName),
+                              countText(static_cast<qint64>(c.target.result.trials.size()), "trial", "trials"),
+                              QString::fromUtf8(experimentStatusName(c.status)));
+        if (i == 0) {
+            base = &c;
+            baseName = card.name;
+        } else if (!base) {
+            card.comparison = tr("not compared: the baseline's target has no stored capacity");
+        } else if (capacitySlosText(base->slos) != capacitySlosText(c.slos)) {
+            card.comparison = tr("not compared with %1: searched under other SLOs").arg(baseName);
+        } else {
+            card.comparison = capacityRatioText(base->target.result, c.target.result, baseName, card.name);
+            if (card.comparison.isEmpty())
+                card.comparison = tr("not compared with %1: one of them has no rate that passed").arg(baseName);
+            else if (c.searchId != base->searchId) // their trials did not alternate
+                card.comparison += tr(" · separate searches: drift between them is not balanced");
+        }
+        cards.push_back(std::move(card));
+    }
+    m_capacity->setCards(std::move(cards));
+    showLowerTabs(m_frontDoor->hasData(), !m_capacity->cards().empty());
+}
+
+void ComparePage::showLowerTabs(bool frontDoor, bool capacity)
 {
     const bool shown = m_split->indexOf(m_lower) >= 0;
-    if (show == shown) return;
+    const bool show = frontDoor || capacity;
+    const bool same = show == shown && (m_lower->indexOf(m_frontDoor) >= 0) == frontDoor
+        && (m_lower->indexOf(m_capacityPage) >= 0) == capacity;
+    if (same) return;
+    QWidget* current = m_lower->currentWidget();
+    m_lower->clear(); // the pages stay, without a parent
+    for (QWidget* page : { static_cast<QWidget*>(m_frontDoor), m_capacityPage }) {
+        page->setParent(this);
+        page->hide();
+    }
     if (show) {
-        m_split->replaceWidget(m_split->indexOf(m_charts), m_lower); // m_charts is left without a parent
+        if (!shown) m_split->replaceWidget(m_split->indexOf(m_charts), m_lower); // m_charts is left without a parent
         m_lower->addTab(m_charts, tr("Charts"));
-        m_lower->addTab(m_frontDoor, tr("Behind the front door"));
-        m_lower->setCurrentWidget(m_charts);
+        if (frontDoor) m_lower->addTab(m_frontDoor, tr("Behind the front door"));
+        if (capacity) m_lower->addTab(m_capacityPage, tr("Capacity"));
+        m_lower->setCurrentWidget(m_lower->indexOf(current) >= 0 ? current : m_charts);
         m_lower->show();
     } else {
-        m_lower->clear(); // the pages stay, without a parent
         m_split->replaceWidget(m_split->indexOf(m_lower), m_charts);
         m_charts->show();
         m_lower->setParent(this); // the splitter let it go: kept, hidden, for the next runs
         m_lower->hide();
-        m_frontDoor->setParent(this);
-        m_frontDoor->hide();
     }
 }
 

@@ -1,17 +1,10 @@
 #pragma once
-// The Compare tab, the heart of wrkbench: two or more runs (any targets,
-// imported runs included) side by side. On top the table (the baseline first,
-// Δ % per metric coloured by better/worse, the req/s loss vs the baseline)
-// next to a card per run, below it the overlaid charts: req/s over time, the
-// latency percentile spectrum on a "nines" axis and req/s per run as bars.
-// The baseline starts as the first run given (MainWindow gives them oldest
-// first) and can be changed from the Baseline box, a run column's context
-// menu or a card. Runs that differ in more than the target (threads, connections,
-// duration, rate, protocol, TLS verification, engine version, loader host, imported
-// vs measured) get a warning row above the table naming the fields. Everything
-// exports: the table as CSV (or copied as TSV and Markdown), each chart as PNG, and
-// the whole comparison as one PNG report.
+// The Compare tab: two or more runs (any targets, imported runs included) side by side: the table (CompareModel) and a
+// card per run on top, the overlaid charts below. The baseline starts as the first run given and can be changed from
+// the Baseline box, a run column's context menu or a card. Runs that differ in more than the target get a warning row
+// naming the fields (experiment/comparability.h). Everything exports: CSV, PNG, one HTML file (docs/GUI.md, "Compare").
 
+#include "capacity/capacityrunner.h"
 #include "store/sessiontypes.h"
 
 #include <QWidget>
@@ -25,6 +18,7 @@ class QToolButton;
 
 namespace wb::ui {
 
+class CapacityCards;
 class CompareCharts;
 class CompareFrontDoor;
 class TargetMetricsView;
@@ -40,6 +34,10 @@ public:
 
     /// The runs to compare, in the order of the Baseline box; the first is the baseline.
     void setRuns(std::vector<RunData> runs);
+    /// The compared runs' targets' capacities (latestCapacities()), shown side by side in the
+    /// Capacity tab beside the charts, the baseline run's target first; none: no tab.
+    void setCapacities(std::vector<StoredCapacity> capacities);
+    CapacityCards* capacityCards() const { return m_capacity; }
     /// Makes the run with this id the baseline (table, cards and charts follow).
     void setBaselineRun(qint64 runId);
     /// The runs in the order given (model()->runs() has them as shown, baseline first).
@@ -69,8 +67,9 @@ public:
     CompareModel* model() const { return m_model; }
     CompareCharts* charts() const { return m_charts; }
     CompareFrontDoor* frontDoor() const { return m_frontDoor; }
-    /// Charts and "Behind the front door" as tabs under the table, while a compared run has
-    /// backends or upstream times (in the splitter then; the charts alone otherwise).
+    /// Charts, "Behind the front door" and "Capacity" as tabs under the table, while a compared run
+    /// has backends or upstream times or its target a stored capacity (in the splitter then; the
+    /// charts alone otherwise).
     QTabWidget* lowerTabs() const { return m_lower; }
     /// The runs' target metrics overlaid (hidden when none of them scraped any).
     TargetMetricsView* targetMetrics() const { return m_metrics; }
@@ -100,10 +99,16 @@ private:
     CompareFrontDoor* m_frontDoor; ///< evenness and front-door share side by side (a tab, without them none)
     QTabWidget* m_lower = nullptr; ///< the charts and "Behind the front door", while a run has it
     QSplitter* m_split = nullptr; ///< the table and cards, the charts (or m_lower), the target's metrics
-    void showFrontDoorTab(bool show);
+    /// The tabs under the table: the charts, and each of the others that has something to show.
+    void showLowerTabs(bool frontDoor, bool capacity);
+    /// The capacity cards for the shown runs' targets, the baseline's first.
+    void updateCapacity();
     TargetMetricsView* m_metrics;
     qint64 m_baselineShown = 0; ///< to tell the user when the baseline changed
     bool m_replacingRuns = false; ///< new runs, not a new baseline: no message
+    std::vector<StoredCapacity> m_capacities;
+    QWidget* m_capacityPage; ///< m_capacity in a scroll area, the Capacity tab
+    CapacityCards* m_capacity;
 };
 
 } // namespace wb::ui

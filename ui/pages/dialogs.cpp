@@ -137,4 +137,24 @@ void setStudyChoiceHandler(std::function<std::optional<StudyChoice>(const QStrin
     s_studyChoice = std::move(handler);
 }
 
+QMessageBox* askRunAnyway(
+    QWidget* parent, const QString& targetName, const QString& error, std::function<void(bool runAnyway)> answered)
+{
+    auto* box = new QMessageBox(QMessageBox::Warning, QObject::tr("The target did not answer"),
+        QObject::tr("The probe of “%1” failed: %2").arg(targetName, error), QMessageBox::NoButton, parent);
+    box->setObjectName(QStringLiteral("probeFailedBox"));
+    box->setInformativeText(QObject::tr("No load was sent. Run anyway? The run then starts with its own check "
+                                        "(name resolution, a connection, the TLS handshake) and is stored whatever "
+                                        "happens."));
+    QPushButton* runAnyway = box->addButton(QObject::tr("Run anyway"), QMessageBox::AcceptRole);
+    QPushButton* cancel = box->addButton(QMessageBox::Cancel);
+    box->setDefaultButton(cancel);
+    box->setEscapeButton(cancel);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    QObject::connect(box, &QMessageBox::finished, box,
+        [box, runAnyway, answered = std::move(answered)] { answered(box->clickedButton() == runAnyway); });
+    box->open();
+    return box;
+}
+
 } // namespace wb::ui

@@ -7,6 +7,7 @@
 #include <functional>
 #include <optional>
 
+class QMessageBox;
 class QWidget;
 
 namespace wb::ui {
@@ -15,6 +16,11 @@ namespace wb::ui {
 bool confirm(QWidget* parent, const QString& title, const QString& text, const QString& acceptText);
 /// Shows an error that needs acknowledging (a session that cannot be opened).
 void showError(QWidget* parent, const QString& title, const QString& text);
+/// "The target did not answer: run anyway?" after a failed pre-run probe, without a nested event
+/// loop (window-modal, opened, not exec'd: drains and redraws go on); `answered(true)` when the
+/// user chose to run anyway. The box deletes itself when closed; it is returned for tests.
+QMessageBox* askRunAnyway(
+    QWidget* parent, const QString& targetName, const QString& error, std::function<void(bool runAnyway)> answered);
 /// A file to write, or "" when cancelled.
 QString chooseSaveFile(QWidget* parent, const QString& title, const QString& suggestedName, const QString& filter);
 

@@ -10,8 +10,11 @@
 #include "experiment/experimentresults.h"
 #include "experiment/experimentrunner.h"
 #include "experiment/htmlreport.h"
+#include "experiment/plansearch.h"
 #include "http/url.h"
 #include "models/experimentresultsmodel.h"
+#include "pages/capacitycards.h"
+#include "pages/capacitydialog.h"
 #include "pages/dialogs.h"
 #include "pages/experimentchartdata.h"
 #include "pages/planeditor.h"
@@ -183,6 +186,8 @@ ExperimentPage::ExperimentPage(QWidget* parent)
     m_capacityText->setReadOnly(true);
     m_capacityText->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_capacityText->hide();
+    m_capacityCards = new CapacityCards(this);
+    m_capacityCards->hide();
     results->addWidget(m_table);
     results->addWidget(chartsRow);
     results->setStretchFactor(0, 2);
@@ -194,6 +199,7 @@ ExperimentPage::ExperimentPage(QWidget* parent)
     bottomLayout->addLayout(exports);
     bottomLayout->addWidget(m_comparability);
     bottomLayout->addWidget(results, 1);
+    bottomLayout->addWidget(m_capacityCards);
     bottomLayout->addWidget(m_capacityText, 1);
     bottomLayout->addWidget(m_pooled);
 
@@ -331,7 +337,10 @@ PlanEditor* ExperimentPage::newExperiment()
     connect(editor, &QDialog::accepted, this, [this, editor] {
         auto plan = editor->plan();
         if (!plan) return showError(QString::fromStdString(plan.error()));
-        if (createFromPlan(std::move(*plan)) && editor->runAfterCreate()) runSelected();
+        if (plan->search)
+            searchPlan(std::move(*plan), editor->runAfterCreate());
+        else if (createFromPlan(std::move(*plan)) && editor->runAfterCreate())
+            runSelected();
     });
     editor->open();
     return editor;
@@ -340,6 +349,10 @@ PlanEditor* ExperimentPage::newExperiment()
 int64_t ExperimentPage::createFromPlan(ExperimentPlan plan)
 {
     if (!m_doc) return 0;
+    if (plan.search) { // its search is stored when it starts, in the dialog
+        searchPlan(std::move(plan));
+        return 0;
+    }
     std::vector<std::string> warnings;
     auto id = ExperimentRunner::create(m_doc->store(), std::move(plan), &warnings);
     if (!id) {
@@ -353,6 +366,37 @@ int64_t ExperimentPage::createFromPlan(ExperimentPlan plan)
     for (const std::string& w : warnings)
         emit message(QString::fromStdString(w));
     return *id;
+}
+
+CapacityDialog* ExperimentPage::searchPlan(ExperimentPlan plan, bool start)
+{
+    if (!m_doc || m_doc->isReadOnly()) return nullptr;
+    std::vector<std::string> warnings;
+    auto setup = planSearchSetup(m_doc->store(), plan, &warnings);
+    for (const std::string& w : warnings)
+        emit message(QString::fromStdString(w));
+    if (!setup) {
+        showError(QString::fromStdString(setup.error()));
+        return nullptr;
+    }
+    m_error->hide();
+    m_doc->reload(); // the plan may have added targets
+    std::vector<Target> targets;
+    for (int64_t id : setup->sessionTargetIds)
+        for (const Target& t : m_doc->targets())
+            if (t.id == id) targets.push_back(t);
+    auto* dialog = new CapacityDialog(std::move(targets), std::move(*setup), m_doc->path(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowModality(Qt::WindowModal); // one load at a time, as Find capacity
+    connect(dialog, &CapacityDialog::searchStored, this, [this](qint64 id) {
+        m_doc->reload(); // its trials are runs of the session
+        refresh();
+        selectExperiment(id);
+        emit runsAdded();
+    });
+    dialog->show();
+    if (start) dialog->startSearch();
+    return dialog;
 }
 
 bool ExperimentPage::runSelected()
@@ -449,6 +493,7 @@ void ExperimentPage::loadResults()
         m_knee->hide();
         m_comparability->hide();
         m_pooled->hide();
+        m_capacityCards->setCards({});
     };
     if (!m_doc || !id) {
         clear();
@@ -464,8 +509,22 @@ void ExperimentPage::loadResults()
             m_summary->setText(tr("%1 is a capacity search whose stored search cannot be read: %2")
                                    .arg(QString::fromStdString(record->name), QString::fromStdString(report.error())));
             m_capacityText->clear();
+            m_capacityCards->setCards({});
             return;
         }
+        // Each card named and coloured as the session target its trials ran on.
+        QStringList names;
+        QList<QColor> colors;
+        const auto targetIds = capacitySearchTargets(m_doc->store(), id);
+        for (size_t i = 0; i < report->targets.size(); ++i) {
+            const int64_t targetId = targetIds && i < targetIds->size() ? (*targetIds)[i] : 0;
+            std::string name = report->targets[i].label + " " + report->targets[i].url;
+            if (targetId > 0)
+                if (auto target = m_doc->store().target(targetId)) name = target->name;
+            names << QString::fromStdString(name);
+            colors << (targetId > 0 ? colorForTarget(targetId) : QColor(Qt::darkGray));
+        }
+        m_capacityCards->setCards(capacityCards(*report, names, colors));
         size_t trials = 0;
         QString text;
         for (const CapacityReportTarget& t : report->targets) {
@@ -486,6 +545,7 @@ void ExperimentPage::loadResults()
         return;
     }
     m_capacityText->hide();
+    m_capacityCards->setCards({});
     m_resultsSplit->show();
     auto results = loadExperimentResults(m_doc->store(), id);
     if (!results) {

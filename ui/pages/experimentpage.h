@@ -29,6 +29,8 @@ class QSplitter;
 
 namespace wb::ui {
 
+class CapacityCards;
+class CapacityDialog;
 class ExperimentCharts;
 class KneeChart;
 class PlanEditor;
@@ -48,13 +50,17 @@ public:
     void setDocument(SessionDocument* doc);
 
     /// Reads, validates and adds the plan in the JSON file at path, and selects
-    /// it. On failure shows the parser's error under the buttons and returns 0.
+    /// it (a plan with "search": searchPlan()). On failure shows the parser's error under the
+    /// buttons and returns 0.
     int64_t createFromPlanFile(const QString& path);
     /// Adds plan (checked by its parser) to the session and selects it; 0 and the error shown on failure.
     int64_t createFromPlan(ExperimentPlan plan);
     /// "New experiment…": the plan editor (PlanEditor) on a template of the session's first targets,
     /// open (not modal to the event loop); Create adds the plan, "Create and run" runs it too.
     PlanEditor* newExperiment();
+    /// A plan with "search" (createFromPlan() hands those here): the capacity dialog on the plan's
+    /// targets, SLOs and options, started at once when `start`; stored searches land here.
+    CapacityDialog* searchPlan(ExperimentPlan plan, bool start = false);
     /// Runs (or resumes) the selected experiment. False when none or one is running.
     bool runSelected();
     void stop();
@@ -97,6 +103,7 @@ private:
     void askExport(bool markdown);
 
     SessionDocument* m_doc = nullptr;
+    CapacityCards* m_capacityCards = nullptr; ///< a capacity search's result, one card per target
     QPlainTextEdit* m_capacityText = nullptr; ///< a capacity search's result (in place of the table and charts)
     QSplitter* m_resultsSplit = nullptr; ///< the table and the charts
     ExperimentTask* m_task;

@@ -3,7 +3,7 @@
 #include "charts/comparecharts.h"
 #include "charts/livecharts.h"
 #include "charts/timeplot.h"
-#include "control/runsession.h"
+#include "control/runtask.h"
 #include "pages/backendstrip.h"
 #include "pages/loaderstrip.h"
 #include "pages/runheader.h"
@@ -15,9 +15,9 @@
 
 namespace wb::ui {
 
-LivePage::LivePage(RunSession* session, QWidget* parent)
+LivePage::LivePage(RunTask* task, QWidget* parent)
     : QWidget(parent)
-    , m_session(session)
+    , m_task(task)
     , m_header(new RunHeader(this))
     , m_charts(new LiveCharts(this))
     , m_loaders(new LoaderStrip(this))
@@ -38,9 +38,9 @@ LivePage::LivePage(RunSession* session, QWidget* parent)
     layout->addWidget(m_metrics, 1);
 
     m_clock.setInterval(250);
-    connect(&m_clock, &QTimer::timeout, this, [this] { m_header->setElapsed(m_session->elapsedS()); });
-    connect(m_session, &RunSession::phaseChanged, this, &LivePage::phaseChanged);
-    connect(m_session, &RunSession::intervalReceived, this, [this](const LiveInterval& interval) {
+    connect(&m_clock, &QTimer::timeout, this, [this] { m_header->setElapsed(m_task->elapsedS()); });
+    connect(m_task, &RunTask::phaseChanged, this, &LivePage::phaseChanged);
+    connect(m_task, &RunTask::intervalReceived, this, [this](const LiveInterval& interval) {
         ++m_intervals;
         m_header->addInterval(interval);
         m_charts->appendInterval(interval.point);
@@ -53,12 +53,12 @@ LivePage::LivePage(RunSession* session, QWidget* parent)
         m_loaders->setRates(QVector<double>(interval.loaderRequestsPerS.begin(), interval.loaderRequestsPerS.end()));
         m_backends->addInterval(interval);
     });
-    connect(m_session, &RunSession::scrapeReceived, this,
-        [this](const ScrapeTick& tick) { m_metrics->addTick(m_session->plan().target.scrape, tick); });
+    connect(m_task, &RunTask::scrapeReceived, this,
+        [this](const ScrapeTick& tick) { m_metrics->addTick(m_task->setup().target.scrape, tick); });
     // The same time axis and left edge as the load curves, whenever theirs or its labels change.
     m_charts->alignWith(m_metrics->plot());
     connect(m_metrics, &TargetMetricsView::redrawn, m_charts, &LiveCharts::realign);
-    connect(m_session, &RunSession::finished, this, [this](const RunOutcome& outcome) {
+    connect(m_task, &RunTask::finished, this, [this](const RunOutcome& outcome) {
         m_clock.stop();
         // The scrape after the run saw the idle target: not drawn past the load's end.
         if (m_lastIntervalEndUnixMs) m_metrics->setLoadEndUnixMs(m_lastIntervalEndUnixMs);
@@ -68,12 +68,12 @@ LivePage::LivePage(RunSession* session, QWidget* parent)
 
 void LivePage::setHint(const QString& text)
 {
-    if (m_session->phase() == RunSession::Phase::Idle) m_header->showHint(text);
+    if (m_task->phase() == RunTask::Phase::Idle) m_header->showHint(text);
 }
 
 void LivePage::showSelected(const QString& target, const QColor& color, const QString& hint)
 {
-    if (m_session->phase() != RunSession::Phase::Idle) return;
+    if (m_task->phase() != RunTask::Phase::Idle) return;
     m_header->showReady(target, color, hint);
     // The curves of another target's run would read as this one's.
     if (!m_chartsTarget.isEmpty() && m_chartsTarget != target) {
@@ -87,12 +87,12 @@ void LivePage::showSelected(const QString& target, const QColor& color, const QS
     }
 }
 
-void LivePage::beginRemoteProbe(const RunSetup& plan)
+void LivePage::beginRemoteProbe(const RunSetup& setup)
 {
-    begin(plan);
-    m_header->setPhaseText(plan.agents.empty()
+    begin(setup);
+    m_header->setPhaseText(setup.agents.empty()
             ? tr("Probing…")
-            : tr("probing from %1…").arg(QString::fromStdString(plan.agents.front().name)));
+            : tr("probing from %1…").arg(QString::fromStdString(setup.agents.front().name)));
 }
 
 void LivePage::endRemoteProbe(const RunOutcome& outcome)
@@ -100,16 +100,16 @@ void LivePage::endRemoteProbe(const RunOutcome& outcome)
     m_header->finish(outcome);
 }
 
-void LivePage::begin(const RunSetup& plan)
+void LivePage::begin(const RunSetup& setup)
 {
-    const QColor color = colorForTarget(plan.target.id);
-    const QString title = QString::fromStdString(plan.target.name);
+    const QColor color = colorForTarget(setup.target.id);
+    const QString title = QString::fromStdString(setup.target.name);
     m_chartsTarget = title;
     m_intervals = 0;
     m_lastIntervalEndUnixMs = 0;
     // The load as this target runs it: the profile spoken in the target's protocol.
-    const RunConfig load = plan.profile.load.withHttpVersion(plan.target.httpVersion);
-    m_header->beginRun(title, color, describeLoad(load), m_session->plannedS());
+    const RunConfig load = setup.profile.load.withHttpVersion(setup.target.httpVersion);
+    m_header->beginRun(title, color, describeLoad(load), m_task->plannedS());
     m_header->setSlos(load.slos);
     m_charts->reset(title + QStringLiteral("  ") + describeLoad(load), color, load.openModel(),
         static_cast<double>(load.normalized().durationUs) / 1e6);
@@ -120,23 +120,24 @@ void LivePage::begin(const RunSetup& plan)
 
 void LivePage::phaseChanged()
 {
-    switch (m_session->phase()) {
-    case RunSession::Phase::Probing:
-        begin(m_session->plan());
-        if (const RunSetup& plan = m_session->plan(); !plan.agents.empty())
+    switch (m_task->phase()) {
+    case RunTask::Phase::Probing:
+        begin(m_task->setup());
+        if (const RunSetup& setup = m_task->setup(); !setup.agents.empty())
             // Probed already (from the first remote loader), or "Run anyway": the agents prepare now.
-            m_header->setPhaseText(plan.probeJson.empty() ? tr("starting the remote loaders…")
-                                                          : tr("probed from %1; starting the remote loaders…")
-                                                                .arg(QString::fromStdString(plan.agents.front().name)));
+            m_header->setPhaseText(setup.probeJson.empty()
+                    ? tr("starting the remote loaders…")
+                    : tr("probed from %1; starting the remote loaders…")
+                          .arg(QString::fromStdString(setup.agents.front().name)));
         else
-            m_header->setPhaseText(m_session->plan().probeFirst ? tr("Probing…") : tr("checking the target…"));
+            m_header->setPhaseText(m_task->setup().probeFirst ? tr("Probing…") : tr("checking the target…"));
         break;
-    case RunSession::Phase::Running:
+    case RunTask::Phase::Running:
         m_header->setPhaseText(
-            m_session->plan().profile.load.warmupUs > 0 ? tr("warming up, then measuring") : tr("running"));
+            m_task->setup().profile.load.warmupUs > 0 ? tr("warming up, then measuring") : tr("running"));
         m_clock.start();
         break;
-    case RunSession::Phase::Idle:
+    case RunTask::Phase::Idle:
         m_clock.stop();
         break;
     }

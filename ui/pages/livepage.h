@@ -1,5 +1,5 @@
 #pragma once
-// The Live tab: the run header and the three live charts, fed by RunSession.
+// The Live tab: the run header and the three live charts, fed by RunTask.
 // It keeps receiving while another tab is shown, so a run can be followed
 // from anywhere.
 
@@ -16,22 +16,22 @@ class LiveCharts;
 class TargetMetricsView;
 class LoaderStrip;
 class RunHeader;
-class RunSession;
+class RunTask;
 struct RunSetup;
 
 class LivePage : public QWidget
 {
     Q_OBJECT
 public:
-    explicit LivePage(RunSession* session, QWidget* parent = nullptr);
+    explicit LivePage(RunTask* task, QWidget* parent = nullptr);
 
     /// What Run would do now, shown while no run is going (the window asks only then).
     void setHint(const QString& text);
     /// The selected target and what Run would do with it, while no run is going: the header
     /// follows the selection (a finished run's numbers stay until the selection or the load changes).
     void showSelected(const QString& target, const QColor& color, const QString& hint);
-    /// A run's probe asked from its first remote loader, before its RunSession starts.
-    void beginRemoteProbe(const RunSetup& plan);
+    /// A run's probe asked from its first remote loader, before its RunTask starts.
+    void beginRemoteProbe(const RunSetup& setup);
     /// That probe ended the run before it started (cancelled or failed).
     void endRemoteProbe(const RunOutcome& outcome);
 
@@ -44,10 +44,10 @@ public:
     int intervalCount() const { return m_intervals; }
 
 private:
-    void begin(const RunSetup& plan);
+    void begin(const RunSetup& setup);
     void phaseChanged();
 
-    RunSession* m_session;
+    RunTask* m_task;
     RunHeader* m_header;
     LiveCharts* m_charts;
     LoaderStrip* m_loaders; ///< a run of several loaders: req/s per loader (hidden otherwise)

@@ -1,7 +1,7 @@
 #include "pages/metricsfield.h"
 
+#include "prometheus/scrape/scraper.h"
 #include "record/recordedrun.h"
-#include "scrape/scraper.h"
 
 #include <QCoreApplication>
 #include <QGridLayout>

@@ -3,7 +3,7 @@
 // as "name=URL" items, the filter (--scrape-metric), and a Check button that reads each endpoint once
 // off the UI thread and says what a run would find there (or why it cannot).
 
-#include "metrics/scraperecord.h"
+#include "prometheus/exposition/scraperecord.h"
 
 #include <QWidget>
 

@@ -1,6 +1,6 @@
 #include "pages/remoteloadersdialog.h"
 
-#include "agentchannel/agentanswer.h"
+#include "agent/channel/agentanswer.h"
 #include "pages/dialogs.h"
 #include "pages/fieldstate.h"
 

@@ -1,18 +1,9 @@
 #pragma once
-// File → Loaders…: the remote loaders (agents on loader VMs, docs/AGENT.md) that a
-// load profile names in its Loaders field ("remote vm1, vm2"). Add, edit, remove,
-// and Test connection: GET /v1/health over Qt Network with the token, the
-// certificate held to the pinned fingerprint (AgentCall).
-//
-//   no fingerprint pinned   the fingerprint presented is shown and the user is asked
-//                           to pin it (trust on first use, as ssh asks about a host key)
-//   a different one         a loud error naming the pinned and the presented
-//                           fingerprints; nothing is pinned, nothing is sent
-//   401                     "token refused"
-//   200                     TLS and token ok, the agent's version, host, busy or
-//                           idle, allowed targets, longest run, clock
-//
-// OK saves the list (RemoteLoaderRegistry::save: settings + the 0600 token file).
+// File → Loaders…: the remote loaders (agents on loader VMs, docs/AGENT.md) a load profile names in its Loaders field.
+// Add, edit, remove, and Test connection: GET /v1/health with the token, the certificate held to the pinned fingerprint
+// (AgentCall). With no pin yet the fingerprint presented is shown and the user asked to pin it (trust on first use, as
+// ssh asks about a host key); a different one is a loud error naming both, and nothing is pinned or sent. OK saves the
+// list (RemoteLoaderRegistry::save: settings and the 0600 token file).
 
 #include "remote/agentcall.h"
 #include "remote/remoteloaders.h"

@@ -16,11 +16,11 @@
 #include "pages/slobadges.h"
 #include "pages/targetmetricsview.h"
 #include "report/generatorlag.h"
-#include "report/wrktext.h"
 #include "stats/spectrum.h"
 #include "store/csvexport.h"
 #include "text/format.h"
 #include "text/slotext.h"
+#include "wrk/wrktext.h"
 
 #include <QDateTime>
 #include <QFile>

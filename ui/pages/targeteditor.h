@@ -1,16 +1,9 @@
 #pragma once
-// Edits one target: name, method + URL, headers, body (text or file), TLS
-// (verify, CA file), tags and notes. Every change is checked at once: a wrong
-// field gets a red border and says why (tooltip and the line below the form).
-// Valid edits are saved to the session after a short pause; while any field
-// is wrong nothing is saved and isValid() is false (Run stays disabled).
-//
-// The body is stored as bytes. Text mode: the text box is the body (a binary
-// body it cannot show is kept until something is typed; typing replaces it,
-// emptying the box or "Clear" removes it). File mode: the chosen file is read
-// when the edit is saved and its bytes are stored; with no file chosen the
-// stored body stays. A line under the body says what is stored ("1,234 bytes
-// of binary data from /data/req.bin").
+// Edits one target: name, method and URL, headers, body, TLS, tags and notes. Every change is checked at once (a wrong
+// field gets a red border and says why); valid edits are saved after SAVE_DELAY_MS, and while any field is wrong
+// nothing is saved and isValid() is false (Run stays disabled). The body is stored as bytes: a binary body the text box
+// cannot show is kept until something is typed; in File mode the file is read when the edit is saved, and with no file
+// chosen the stored body stays.
 
 #include "forms/formvalidation.h"
 

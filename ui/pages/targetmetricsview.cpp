@@ -4,7 +4,7 @@
 #include "charts/niceaxis.h"
 #include "charts/plotaxes.h"
 #include "charts/timeplot.h"
-#include "scrape/scraper.h"
+#include "prometheus/scrape/scraper.h"
 
 #include <QHBoxLayout>
 #include <QLabel>

@@ -1,13 +1,13 @@
 #pragma once
 // The target's own metrics (--scrape, the target's Metrics field) as one TimePlot under the load
 // curves: the series chosen in the combo box, one line per source. Live, a source is an endpoint
-// and each scrape adds a point (RunSession::scrapeReceived); in run details a stored run's record
+// and each scrape adds a point (RunTask::scrapeReceived); in run details a stored run's record
 // is shown whole; in Compare each run is a source, so NEG's backend CPU overlays NodePort's.
 // Points are kept with their wall-clock time and placed on the load's time axis (0 s = the run's
 // measurement start), so they line up with the charts above; the plot hides itself while it has
 // nothing to show.
 
-#include "metrics/scraperecord.h"
+#include "prometheus/exposition/scraperecord.h"
 #include "store/sessiontypes.h"
 
 #include <QComboBox>

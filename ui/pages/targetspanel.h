@@ -36,7 +36,7 @@ public:
     /// recorded into the session by another process).
     bool deleteTarget();
     /// The target this window is running now, probe phase included (0: none).
-    /// MainWindow sets it as its RunSession starts and ends.
+    /// MainWindow sets it as its RunTask starts and ends.
     void setBusyTargetId(int64_t id);
     int64_t busyTargetId() const { return m_busyTargetId; }
 

@@ -1,7 +1,7 @@
 #include "remote/agentcall.h"
 
-#include "agentchannel/agentanswer.h"
-#include "agentchannel/agentcredentials.h"
+#include "agent/channel/agentanswer.h"
+#include "agent/channel/agentcredentials.h"
 
 #include <QCryptographicHash>
 #include <QNetworkAccessManager>

@@ -1,20 +1,10 @@
 #pragma once
-// One request to a remote loader's agent (docs/AGENT.md) over Qt Network, never
-// blocking the UI thread:
-//
-//   auto* call = new AgentCall(loader, this);
-//   connect(call, &AgentCall::finished, this, [](const AgentAnswer& a) { ... });
-//   call->get("/v1/health");                 // or post("/v1/probe", json)
-//
-// Trust is by pinning, as SSH pins a host key: the agent's certificate is
-// self-signed, so Qt reports SSL errors; they are ignored only when the
-// certificate's SHA-256 digest equals the pinned fingerprint. With no pin the
-// request fails and the answer carries the fingerprint to show (trust on first
-// use: the user decides); a different fingerprint is AgentAnswer::Trust::Changed,
-// never accepted. A certificate the system's CAs trust is held to the pin too
-// (checked again once encrypted). The request carries the bearer token; a 401
-// is "token refused". Each call has its own QNetworkAccessManager, so nothing of
-// an earlier connection (a TLS session, a pin) is reused.
+// One request to a remote loader's agent (docs/AGENT.md) over Qt Network, never blocking the UI thread. Trust is by
+// pinning, as SSH pins a host key: the agent's certificate is self-signed, so Qt's SSL errors are ignored only when its
+// SHA-256 digest equals the pinned fingerprint. With no pin the call fails and the answer carries the fingerprint for
+// the user to decide (trust on first use); a different one (Trust::Changed) is never accepted, and a certificate the
+// system's CAs trust is held to the pin too. The bearer token goes with every request; a 401 is "token refused". Each
+// call has its own QNetworkAccessManager, so nothing of an earlier connection (a TLS session, a pin) is reused.
 
 #include "remote/remoteloaders.h"
 

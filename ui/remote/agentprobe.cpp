@@ -1,6 +1,6 @@
 #include "remote/agentprobe.h"
 
-#include "agentclient/agentprobe.h"
+#include "agent/client/agentprobe.h"
 
 #include <QDateTime>
 #include <QJsonDocument>

@@ -1,7 +1,7 @@
 #include "remote/remoteloaders.h"
 
-#include "agentchannel/agentcredentials.h"
-#include "agentclient/agentclient.h"
+#include "agent/channel/agentcredentials.h"
+#include "agent/client/agentclient.h"
 #include "session/sessionpaths.h"
 
 #include <QDir>

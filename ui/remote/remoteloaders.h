@@ -1,19 +1,11 @@
 #pragma once
-// The remote loaders this workstation knows (File → Loaders…): agents started with
-// `wrkbench-cli agent` on loader VMs (docs/AGENT.md), each with a name the load
-// profile's Loaders field uses ("remote vm1, vm2").
-//
-// Where they are kept:
-//   name, address, pinned fingerprint   the application's settings (QSettings,
-//                                       ~/.config/wrkbench/wrkbench.conf), group "remoteLoaders"
-//   token                               a file of its own beside the settings file,
-//                                       "remote-loader-tokens", mode 0600, one "NAME TOKEN" a line
-// Never in a session file: a session is shared with colleagues, a token lets its holder run
-// load from the VM. Why a file and not a keychain: Debian's Qt 6 has no keychain API and
-// QtKeychain is not a dependency; a 0600 file in the user's config directory is what ssh and
-// kubectl do with their secrets too.
+// The remote loaders this workstation knows (File → Loaders…): agents on loader VMs (docs/AGENT.md), each with the
+// name a load profile's Loaders field uses. Name, address and pinned fingerprint live in the application's settings
+// (group "remoteLoaders"); the token in "remote-loader-tokens" beside the settings file, mode 0600, one "NAME TOKEN" a
+// line. Never in a session file: a session is shared with colleagues, and a token lets its holder run load from the
+// VM. A 0600 file, not a keychain: Debian's Qt 6 has no keychain API and QtKeychain is not a dependency (docs/GUI.md).
 
-#include "agentclient/agentendpoint.h"
+#include "agent/client/agentendpoint.h"
 #include "common/result.h"
 
 #include <QList>

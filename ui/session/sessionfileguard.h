@@ -1,25 +1,11 @@
 #pragma once
-// Keeps other processes from deleting the session's -wal file while this
-// process uses it.
-//
-// Why: SQLite in WAL mode holds a SHARED lock on the database file for as long
-// as a connection is open; the last connection to close (in any process) takes
-// an EXCLUSIVE lock, checkpoints and deletes the -wal. Those are POSIX fcntl()
-// locks, which the kernel drops for the whole process as soon as the process
-// closes *any* descriptor of the file. SessionStore::open() reads the file
-// header through its own descriptor, so opening the recorder's store during a
-// run silently drops the locks of this process's other connection. A
-// wrkbench-cli that then reads the session and exits believes it is the last
-// user and deletes the -wal the GUI is still writing to: the rest of the run is
-// lost (tests/ui/runsession_test.cpp, anotherProcessReadingDuringARunLosesNothing).
-//
-// The guard holds an open-file-description (OFD) read lock on SQLite's SHARED
-// byte range for the life of the open session. OFD locks belong to their own
-// descriptor and survive other descriptors being closed; they conflict with
-// the POSIX locks of other processes, so their EXCLUSIVE attempt fails and the
-// -wal stays. Nothing in this process needs EXCLUSIVE on the database file in
-// WAL mode except the checkpoint of the very last connection, which the guard
-// lets happen by going away first.
+// Keeps other processes from deleting the session's -wal file while this process uses it. SQLite's POSIX fcntl()
+// locks are dropped for the whole process when it closes any descriptor of the file, and SessionStore::open() reads
+// the header through its own: a wrkbench-cli reading the session during a run would then believe it was the last
+// user and delete the -wal the GUI is still writing (runtask_test.cpp, anotherProcessReadingDuringARunLosesNothing).
+// The guard holds an open-file-description (OFD) read lock on SQLite's SHARED byte range: it survives other
+// descriptors closing and makes other processes' EXCLUSIVE attempt fail, so the -wal stays. It must be released before
+// this process's last connection closes, whose checkpoint needs EXCLUSIVE (SessionDocument declares it so).
 
 #include <QString>
 

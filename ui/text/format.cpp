@@ -1,9 +1,9 @@
 #include "text/format.h"
 
 #include "report/units.h"
-#include "report/wrktext.h"
 #include "run/runconfig.h"
 #include "store/sessiontypes.h"
+#include "wrk/wrktext.h"
 
 #include <QPainter>
 #include <QPixmap>
@@ -120,6 +120,11 @@ QColor deltaColor(double pct, bool higherIsBetter)
     if (std::isnan(pct) || std::fabs(pct) < 1.0) return QColor();
     const bool better = higherIsBetter ? pct > 0 : pct < 0;
     return better ? QColor(0x1b, 0x8a, 0x3c) : QColor(0xc6, 0x28, 0x28);
+}
+
+QColor noiseColor()
+{
+    return QColor(0x75, 0x75, 0x75);
 }
 
 QIcon colorIcon(const QColor& color, int size)

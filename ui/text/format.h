@@ -44,6 +44,8 @@ QString describeProtocol(const RunConfig& config, const std::string& spoken = {}
 
 /// Green when a change is better, red when worse, for a metric where higher is better (or not).
 QColor deltaColor(double pct, bool higherIsBetter);
+/// A change within the runs' own noise: neither a gain nor a loss.
+QColor noiseColor();
 
 /// A round swatch of color (header and list decorations).
 QIcon colorIcon(const QColor& color, int size = 12);

@@ -119,6 +119,46 @@ TEST(CapacityReport, ALoaderLimitedSearchClaimsNoCapacity)
     EXPECT_NE(capacityHtml(r).find("loader: the loader was saturated"), std::string::npos);
 }
 
+TEST(CapacityReport, TheHeadlineSaysNoMoreThanTheSummary)
+{
+    // A capacity found: its value and the bracket that the summary gives.
+    const CapacityResult found = searchTo(1234);
+    const CapacityHeadline h = capacityHeadline(found);
+    EXPECT_EQ(h.value, rateText(found.ratePerS) + " req/s");
+    EXPECT_NE(h.detail.find("passes " + rateText(found.lowerPerS) + " req/s, fails " + rateText(found.upperPerS)),
+        std::string::npos)
+        << h.detail;
+    EXPECT_NE(h.detail.find("above it p99<50ms failed first"), std::string::npos) << h.detail;
+    // A loader that could not make a rate: no number as the headline, the loader's limit below it.
+    const CapacityHeadline loader = capacityHeadline(searchTo(1e9, 3000));
+    EXPECT_EQ(loader.value, "limited by the loader");
+    EXPECT_NE(loader.detail.find("could not make 3200 req/s"), std::string::npos) << loader.detail;
+    EXPECT_NE(loader.detail.find("at least 1600 req/s"), std::string::npos) << loader.detail;
+    // Nothing failed up to --to: "at least".
+    CapacityOptions o;
+    o.fromPerS = 100;
+    o.toPerS = 400;
+    CapacitySearch upTo(o);
+    while (auto trial = upTo.next()) {
+        TrialOutcome out;
+        out.passed = true;
+        upTo.record(out);
+    }
+    EXPECT_EQ(capacityHeadline(upTo.result()).value, "at least 400 req/s");
+    // Failing at --min: "below".
+    o.toPerS = 1'000'000;
+    o.minPerS = 50;
+    CapacitySearch never(o);
+    while (auto trial = never.next()) {
+        TrialOutcome out;
+        out.failedSlo = "p99<50ms";
+        never.record(out);
+    }
+    const CapacityHeadline below = capacityHeadline(never.result());
+    EXPECT_EQ(below.value, "below 50 req/s") << below.detail;
+    EXPECT_NE(below.detail.find("even at --min"), std::string::npos) << below.detail;
+}
+
 TEST(CapacityReport, TextFromTheSessionStaysInItsPlace)
 {
     const std::string hostile = "http://b/|x\n```\n<script>alert(1)</script>\xff";

@@ -429,11 +429,23 @@ TEST(ExperimentPlan, ASearchSectionMakesACapacitySearch)
     EXPECT_EQ(experimentPlanToJson(*again), experimentPlanToJson(*plan));
     ASSERT_TRUE(again->search.has_value());
 
+    // One front door's capacity is a question of its own; an experiment without a search still
+    // needs two targets to compare, and a search needs one.
+    auto one = parseExperimentPlan(
+        withTargets(R"([{"name": "A", "url": "http://127.0.0.1:1/"}])", R"(, "search": {"slo": ["p99<50ms"]})"));
+    ASSERT_TRUE(one.ok()) << one.error();
+    EXPECT_EQ(one->targets.size(), 1u);
+    EXPECT_EQ(parseError(withTargets(R"([{"name": "A", "url": "http://127.0.0.1:1/"}])")),
+        "targets: an experiment needs at least two targets to compare");
+    EXPECT_EQ(
+        parseError(withTargets("[]", R"(, "search": {"slo": ["p99<50ms"]})")), "targets: a search needs a target");
+
     for (const auto& [rest, message] : std::vector<std::pair<std::string, std::string>> {
              { R"(, "search": {"precision": "5%"})", "search.slo: a search needs its SLOs" },
              { R"(, "search": {"slo": ["p99<50ms"], "precison": "5%"})", "search: unknown key 'precison'" },
              { R"(, "search": {"slo": ["p99<50ms"], "repeat": 0})", "search.repeat: " },
              { R"(, "load": {"rate": 100}, "search": {"slo": ["p99<50ms"]})", "the search sets each trial's rate" },
+             { R"(, "load": {"responses": 1000}, "search": {"slo": ["p99<50ms"]})", "a trial lasts its length" },
              { R"(, "sweep": {"axis": "connections", "values": [1, 2]}, "search": {"slo": ["p99<50ms"]})",
                  "goes with one load" },
          }) {

@@ -4,16 +4,17 @@
 // target that cannot be reached, and the session side (schema v2 from a v1
 // file, experiments left running by a dead process, deleting experiments).
 
-#include "../store/storetestutil.h"
 #include "experiment/experimentreport.h"
 #include "experiment/experimentresults.h"
 #include "experiment/experimentrunner.h"
 #include "experiment/htmlreport.h"
+#include "experiment/plansearch.h"
 #include "run/runobserver.h"
 #include "serve/targetserver.h"
 #include "store/runowner.h"
 #include "store/schema.h"
 #include "store/sessionstore.h"
+#include "storetestutil.h"
 #include "testsupport.h"
 
 #include <algorithm>
@@ -598,4 +599,27 @@ TEST_F(ExperimentRunnerTest, EveryRunOfATargetCarriesItsMetrics)
     ASSERT_NE(section, std::string::npos);
     EXPECT_NE(html.find("<svg", section), std::string::npos);
     EXPECT_NE(html.find("wrkbench_server_requests_total /s", section), std::string::npos);
+}
+
+// A search plan's baseline ("baseline": true, not first in the plan) is the search's first
+// target, its baseline; each target's trials are runs of its own session target.
+TEST_F(ExperimentRunnerTest, APlansSearchStartsWithItsMarkedBaseline)
+{
+    const std::string url = "http://127.0.0.1:" + std::to_string(m_server->port());
+    const ExperimentPlan plan = parsePlan(R"({"name": "doors", "targets": [{"name": "other", "url": ")" + url
+        + R"(/a"}, {"name": "base", "url": ")" + url + R"(/b", "baseline": true}, {"name": "third", "url": ")" + url
+        + R"(/c"}], "search": {"slo": ["p99<50ms"]}})");
+    auto store = openStore(m_path);
+    auto setup = planSearchSetup(*store, plan);
+    ASSERT_TRUE(setup.ok()) << setup.error();
+    ASSERT_EQ(setup->targets.size(), 3u);
+    EXPECT_EQ(setup->targets[0].first, url + "/b");
+    EXPECT_EQ(setup->targets[1].first, url + "/a");
+    EXPECT_EQ(setup->targets[2].first, url + "/c");
+    ASSERT_EQ(setup->sessionTargetIds.size(), 3u);
+    for (size_t i = 0; i < 3; ++i) {
+        auto target = store->target(setup->sessionTargetIds[i]);
+        ASSERT_TRUE(target.ok()) << target.error();
+        EXPECT_EQ(target->name, std::vector<std::string>({ "base", "other", "third" })[i]);
+    }
 }

@@ -5,6 +5,7 @@
 #include "run/runcontroller.h"
 #include "serve/targetserver.h"
 #include "testsupport.h"
+#include "wrk/wrktext.h"
 
 #include <chrono>
 #include <filesystem>
@@ -287,6 +288,77 @@ TEST_F(RunAgainstBuiltin, StopEndsTheRunEarly)
         sum += i.requests;
     EXPECT_EQ(sum, r.requests);
     EXPECT_GE(m_server->requestsServed(), r.requests);
+}
+
+// -n: the run ends once the responses are counted, long before its 60 s, with exactly that
+// many, each thread its share; the measured time and the last interval end where the count did.
+TEST_F(RunAgainstBuiltin, ResponsesEndTheRunAtTheirCount)
+{
+    for (const bool open : { false, true }) {
+        SCOPED_TRACE(open ? "open model" : "closed loop");
+        auto cfg = config("/", 60'000);
+        cfg.responses = 1001; // 501 and 500 for the two threads
+        if (open) cfg.ratePerS = 4000;
+        cfg.warmupUs = 100'000; // the warm-up's answers are not among them
+        Collector collector;
+        const RunResult r = runToEnd(cfg, &collector);
+        EXPECT_EQ(r.requests, 1001u);
+        EXPECT_EQ(r.status.byCode[200], 1001u);
+        EXPECT_EQ(r.latency.count(), 1001u);
+        EXPECT_EQ(r.errors.transportErrors(), 0u);
+        EXPECT_FALSE(r.stoppedEarly) << "a run that reached its count ended as planned";
+        EXPECT_LT(r.durationS, 60.0);
+        ASSERT_FALSE(r.intervals.empty());
+        EXPECT_DOUBLE_EQ(r.intervals.back().endS, r.durationS);
+        uint64_t sum = 0;
+        for (const auto& i : r.intervals)
+            sum += i.requests;
+        EXPECT_EQ(sum, 1001u);
+        EXPECT_EQ(collector.intervals.size(), r.intervals.size());
+        EXPECT_GE(m_server->requestsServed(), 1001u + r.warmupRequests);
+    }
+}
+
+TEST_F(RunAgainstBuiltin, ResponsesEndTheRunOverHttp2)
+{
+    auto cfg = config("/", 60'000);
+    cfg.httpVersion = HttpVersion::Http2;
+    cfg.streams = 8;
+    cfg.responses = 777;
+    const RunResult r = runToEnd(cfg);
+    EXPECT_EQ(r.requests, 777u);
+    EXPECT_EQ(r.errors.transportErrors(), 0u);
+    EXPECT_FALSE(r.stoppedEarly);
+    EXPECT_LT(r.durationS, 60.0);
+}
+
+// The duration still bounds a run whose count is out of reach.
+TEST_F(RunAgainstBuiltin, TheDurationEndsARunShortOfItsResponses)
+{
+    auto cfg = config("/delay/50", 500);
+    cfg.responses = 1'000'000;
+    const RunResult r = runToEnd(cfg);
+    EXPECT_GT(r.requests, 0u);
+    EXPECT_LT(r.requests, 1'000'000u);
+    EXPECT_NEAR(r.durationS, 0.5, 0.05);
+    const std::string report = formatRunReport(r, {});
+    EXPECT_NE(report.find("Warning: the run reached its duration ("), std::string::npos) << report;
+    EXPECT_NE(report.find(") before its 1000000 responses (--responses)"), std::string::npos) << report;
+}
+
+TEST(RunSetupResponses, FewerResponsesThanThreadsAreRefused)
+{
+    RunConfig cfg;
+    cfg.request.url = *parseUrl("http://127.0.0.1:9/");
+    cfg.threads = 4;
+    cfg.connections = 8;
+    cfg.responses = 3;
+    const Status st = cfg.validate();
+    ASSERT_FALSE(st.ok());
+    EXPECT_NE(st.error().find("--responses 3 gives some of the 4 threads no response"), std::string::npos)
+        << st.error();
+    cfg.responses = 4;
+    EXPECT_TRUE(cfg.validate().ok());
 }
 
 TEST_F(RunAgainstBuiltin, StopWhileNoResponsesArriveEndsTheRun)

@@ -8,9 +8,11 @@
 #include "run/runcontroller.h"
 #include "testsupport.h"
 
+#include <chrono>
 #include <gtest/gtest.h>
 #include <map>
 #include <sstream>
+#include <thread>
 
 using namespace wb;
 
@@ -58,8 +60,18 @@ protected:
         return st.ok() ? controller.run() : RunResult {};
     }
 
-    /// The requests nginx logged during this test, "METHOD URI STATUS", in order.
-    std::vector<std::string> logged() const { return test::splitLines(nginx().requestLog().substr(m_logBefore)); }
+    /// The requests nginx logged during this test, "METHOD URI STATUS", in order, once there are at
+    /// least `counted` of them: nginx logs a request after its response went out, so the last ones a
+    /// run counted may reach the log a moment after the run ended (bounded: then what is there).
+    std::vector<std::string> logged(uint64_t counted) const
+    {
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(test::scaledMs(5'000));
+        for (;;) {
+            auto lines = test::splitLines(nginx().requestLog().substr(m_logBefore));
+            if (lines.size() >= counted || std::chrono::steady_clock::now() >= deadline) return lines;
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+    }
 
     test::TempDir m_dir;
     size_t m_logBefore = 0;
@@ -88,7 +100,7 @@ TEST_F(RequestMixRun, RoundRobinSendsTheEntriesInTurn)
     ASSERT_GT(r.requests, 30u);
 
     // One connection walks the mix from its first entry: nginx saw a, b, c, a, b, c, ... exactly.
-    const auto lines = logged();
+    const auto lines = logged(r.requests);
     ASSERT_GE(lines.size(), r.requests);
     const std::string expected[] = { "GET /mix/a?x=1 200", "POST /mix/b 200", "DELETE /mix/c 200" };
     for (size_t i = 0; i < lines.size(); ++i)
@@ -123,7 +135,7 @@ TEST_F(RequestMixRun, ConnectionsStartAtDifferentEntriesAndStayInTurn)
         hi = std::max(hi, e.requests);
     }
     EXPECT_LE(hi - lo, cfg.connections) << lo << ".." << hi;
-    const auto counts = countByLine(logged());
+    const auto counts = countByLine(logged(r.requests));
     for (size_t i = 0; i < 4; ++i) {
         const uint64_t seen = counts.at("GET /mix/" + std::to_string(i + 1) + " 200");
         EXPECT_GE(seen, r.entries[i].requests);
@@ -151,7 +163,7 @@ TEST_F(RequestMixRun, WeightedFollowsTheWeights)
         chi2 += d * d / expected;
     }
     EXPECT_LT(chi2, 27.6) << r.entries[0].requests << " " << r.entries[1].requests << " " << r.entries[2].requests;
-    const auto counts = countByLine(logged());
+    const auto counts = countByLine(logged(r.requests));
     for (const auto& [path, i] : { std::pair { "w1", 0 }, { "w3", 1 }, { "w6", 2 } }) {
         const uint64_t seen = counts.at(std::string("GET /mix/") + path + " 200");
         EXPECT_GE(seen, r.entries[i].requests);

@@ -1,5 +1,5 @@
 // RunConfig::normalized() and the stage arithmetic, directly (the real runs in
-// run_openmodel_test and the GUI's runsession_test check them end to end).
+// run_openmodel_test and the GUI's runtask_test check them end to end).
 
 #include "run/runconfig.h"
 #include "run/stages.h"
