@@ -189,13 +189,18 @@ std::string describeDifferences(const std::vector<FieldDifference>& differences)
     return text;
 }
 
+std::string differencesSentence(const std::vector<FieldDifference>& differences, std::string_view compared)
+{
+    if (differences.empty()) return {};
+    const bool onlySaturation = differences.size() == 1 && differences[0].field == LOADER_SATURATED_FIELD;
+    return (onlySaturation ? std::string("the figures may measure the loader rather than the target: ")
+                           : "the runs differ in more than the " + std::string(compared) + ": ")
+        + describeDifferences(differences);
+}
+
 std::string ComparabilityWarning::text() const
 {
-    const bool onlySaturation = differences.size() == 1 && differences[0].field == LOADER_SATURATED_FIELD;
-    return (scope.empty() ? std::string() : scope + ": ")
-        + (onlySaturation ? "the figures may measure the loader rather than the target: "
-                          : "the runs differ in more than the variant: ")
-        + describeDifferences(differences);
+    return (scope.empty() ? std::string() : scope + ": ") + differencesSentence(differences, "variant");
 }
 
 std::string ComparabilityWarning::fieldList() const

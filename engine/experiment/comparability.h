@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace wb {
@@ -42,6 +43,12 @@ std::vector<FieldDifference> compareRuns(const std::vector<const RunRecord*>& ru
 
 /// "threads (2: runs 1, 3; 4: run 2); imported vs measured (imported: run 3; measured: runs 1, 2)".
 std::string describeDifferences(const std::vector<FieldDifference>& differences);
+
+/// The warning's sentence: "the runs differ in more than the <compared>: threads (...)", or, when the
+/// loader's saturation is the only difference, "the figures may measure the loader rather than the
+/// target: loader saturated (...)" (runs alike in all else, one of them measured on a busy loader).
+/// Empty when there are no differences.
+std::string differencesSentence(const std::vector<FieldDifference>& differences, std::string_view compared);
 
 /// Runs that are set side by side and differ in more than the variant.
 struct ComparabilityWarning

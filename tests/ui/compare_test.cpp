@@ -255,6 +255,35 @@ private slots:
         QCOMPARE(model.baselineId(), b.id);
     }
 
+    /// Two runs alike in all but the target: no warning; one of them measured on a saturated loader:
+    /// the softer warning that the figures may measure the loader, not that the runs differ.
+    void aSaturatedLoaderIsNamedApartFromDifferingSettings()
+    {
+        std::vector<RunData> runs { runWithRates(target("a", "http://10.0.0.1/"), { 1000, 1000 }),
+            runWithRates(target("b", "http://10.0.0.2/"), { 900, 900 }) };
+        ComparePage page;
+        auto* warning = page.findChild<QLabel*>(QStringLiteral("compareWarning"));
+        QVERIFY(warning);
+        page.setRuns(runs);
+        QVERIFY2(warning->isHidden(), qPrintable(warning->text()));
+
+        LoaderCost& cost = runs[1].run.totals.loaderCost;
+        cost.workerWallUs = 2'000'000;
+        cost.workerCpuUs = 400'000;
+        cost.workerWaitUs = 1'560'000; // 98% busy
+        page.setRuns(runs);
+        QVERIFY(!warning->isHidden());
+        QVERIFY2(warning->text().startsWith(
+                     QStringLiteral("⚠ The figures may measure the loader rather than the target: loader saturated (")),
+            qPrintable(warning->text()));
+
+        runs[1].run.config.threads = runs[0].run.config.threads + 1;
+        page.setRuns(runs);
+        QVERIFY2(warning->text().startsWith(QStringLiteral("⚠ The runs differ in more than the target: threads (")),
+            qPrintable(warning->text()));
+        QVERIFY(warning->text().contains(QStringLiteral("loader saturated (")));
+    }
+
     void spreadOfRequestsPerSecond()
     {
         const int64_t t = target("svc", "http://10.0.0.9/");

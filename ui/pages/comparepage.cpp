@@ -230,9 +230,11 @@ void ComparePage::modelChanged()
     std::vector<const RunRecord*> compared;
     for (const RunRecord& r : shown)
         compared.push_back(&r);
-    m_warningText = QString::fromStdString(describeDifferences(compareRuns(compared)));
+    const std::vector<FieldDifference> differences = compareRuns(compared);
+    m_warningText
+        = differences.empty() ? QString() : QString::fromStdString(differencesSentence(differences, "target"));
     if (!m_warningText.isEmpty())
-        m_warningText = tr("⚠ Not comparable: these runs differ in more than the target: %1").arg(m_warningText);
+        m_warningText = tr("⚠ %1").arg(m_warningText.front().toUpper() + m_warningText.mid(1));
     m_warning->setText(m_warningText);
     m_warning->setVisible(!m_warningText.isEmpty());
     m_title->setText(tr("<b>%1</b> compared with the baseline <b>%2</b>")

@@ -268,6 +268,15 @@ TEST(Comparability, ARunWhoseLoaderWasSaturatedIsNamed)
     ASSERT_EQ(diffs.size(), 2U);
     EXPECT_EQ(diffs[0].field, "threads");
     EXPECT_EQ(diffs[1].field, "loader saturated");
+    // Beside another difference the runs are not comparable, whatever is compared (the Compare page
+    // compares targets); nothing to say, no sentence.
+    EXPECT_EQ(differencesSentence(diffs, "target").rfind("the runs differ in more than the target: threads (", 0), 0U)
+        << differencesSentence(diffs, "target");
+    EXPECT_EQ(differencesSentence({}, "target"), "");
+    diffs.erase(diffs.begin());
+    EXPECT_EQ(differencesSentence(diffs, "target")
+                  .rfind("the figures may measure the loader rather than the target: loader saturated (", 0),
+        0U);
 }
 
 // "protocols": ["h2", "h3"] makes one target per protocol: the protocol is the variant, so the
