@@ -1,10 +1,12 @@
 #include "nginx.h"
 
 #include <algorithm>
+#include <chrono>
 #include <csignal>
 #include <filesystem>
 #include <string>
 #include <sys/resource.h>
+#include <thread>
 #include <unistd.h>
 
 namespace wb::test {
@@ -199,6 +201,17 @@ std::vector<std::string> Nginx::bodyLog() const
 std::string Nginx::requestLog() const
 {
     return readFile(m_dir.path() + "/logs/access.log");
+}
+
+std::vector<std::string> Nginx::requestLines(size_t atLeast, size_t skip) const
+{
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(scaledMs(5'000));
+    for (;;) {
+        std::vector<std::string> lines = splitLines(requestLog());
+        lines.erase(lines.begin(), lines.begin() + static_cast<long>(std::min(skip, lines.size())));
+        if (lines.size() >= atLeast || std::chrono::steady_clock::now() >= deadline) return lines;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
 }
 
 std::string Nginx::clientLog() const

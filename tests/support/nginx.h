@@ -73,6 +73,10 @@ public:
     std::string http2AccessLog() const;
     /// With NginxOptions::requestLog: one line per request on the plain port, "GET /mix/a?x=1 200".
     std::string requestLog() const;
+    /// requestLog()'s lines from line `skip` on, once there are at least `atLeast` of them: nginx
+    /// logs a request after its response went out, so the last ones a client counted may reach the
+    /// log a moment after the client is done. Bounded (5 s, scaled): then what is there.
+    std::vector<std::string> requestLines(size_t atLeast, size_t skip = 0) const;
     /// With NginxOptions::bodyLog: the bodies of the requests to "/body", as the bytes nginx
     /// received (its log escapes them as \xHH; this undoes that), in order.
     std::vector<std::string> bodyLog() const;

@@ -8,11 +8,9 @@
 #include "run/runcontroller.h"
 #include "testsupport.h"
 
-#include <chrono>
 #include <gtest/gtest.h>
 #include <map>
 #include <sstream>
-#include <thread>
 
 using namespace wb;
 
@@ -35,7 +33,7 @@ protected:
     {
         NginxTest::SetUp();
         if (IsSkipped() || HasFatalFailure()) return;
-        m_logBefore = nginx().requestLog().size();
+        m_logBefore = test::splitLines(nginx().requestLog()).size();
     }
 
     static std::string origin(uint16_t port) { return "http://127.0.0.1:" + std::to_string(port); }
@@ -61,17 +59,8 @@ protected:
     }
 
     /// The requests nginx logged during this test, "METHOD URI STATUS", in order, once there are at
-    /// least `counted` of them: nginx logs a request after its response went out, so the last ones a
-    /// run counted may reach the log a moment after the run ended (bounded: then what is there).
-    std::vector<std::string> logged(uint64_t counted) const
-    {
-        const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(test::scaledMs(5'000));
-        for (;;) {
-            auto lines = test::splitLines(nginx().requestLog().substr(m_logBefore));
-            if (lines.size() >= counted || std::chrono::steady_clock::now() >= deadline) return lines;
-            std::this_thread::sleep_for(std::chrono::milliseconds(10));
-        }
-    }
+    /// least `counted` of them.
+    std::vector<std::string> logged(uint64_t counted) const { return nginx().requestLines(counted, m_logBefore); }
 
     test::TempDir m_dir;
     size_t m_logBefore = 0;
