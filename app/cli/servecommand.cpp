@@ -90,13 +90,13 @@ int serveCommand(const ServeArgs& a)
         auto rate = parseCapacity(a.capacity);
         if (!rate) {
             printError("--capacity: " + rate.error());
-            return 2;
+            return EXIT_USAGE;
         }
         capacityPerS = *rate;
     }
     if (a.queue && capacityPerS == 0) {
         printError("--queue goes with --capacity N: it queues what is beyond that rate");
-        return 2;
+        return EXIT_USAGE;
     }
     // Block the stop signals before any thread starts so only sigtimedwait sees them.
     sigset_t stopSignals;
