@@ -1,5 +1,7 @@
 #include "experiment/runcomparison.h"
 
+#include "experiment/runfigures.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -18,13 +20,6 @@ struct LatencyKey
 const LatencyKey LATENCY_KEYS[] = { { "avg", &LatencySummary::meanUs }, { "p50", &LatencySummary::p50Us },
     { "p75", &LatencySummary::p75Us }, { "p90", &LatencySummary::p90Us }, { "p99", &LatencySummary::p99Us },
     { "p99_9", &LatencySummary::p999Us }, { "p99_99", &LatencySummary::p9999Us }, { "max", &LatencySummary::maxUs } };
-
-double latencyOf(const LatencySummary& latency, const std::string& key)
-{
-    for (const LatencyKey& k : LATENCY_KEYS)
-        if (key == k.key) return latency.*k.field;
-    return NOT_KNOWN;
-}
 
 } // namespace
 
@@ -128,17 +123,8 @@ std::map<std::string, double> intervalNoisePct(const RunData& data)
 
 double comparedValue(const RunRecord& run, const std::string& key)
 {
-    if (!run.hasTotals) return NOT_KNOWN;
-    if (key == "rps") return run.totals.requestsPerS;
-    const std::pair<const char*, const PhaseSummary*> phases[] = { { "connect_", &run.totals.connect },
-        { "tls_handshake_", &run.totals.tlsHandshake }, { "first_byte_", &run.totals.firstByte } };
-    for (const auto& [prefix, phase] : phases)
-        if (key.starts_with(prefix)) {
-            if (phase->count == 0) return NOT_KNOWN;
-            const std::string rest = key.substr(std::string(prefix).size());
-            return rest == "p50" ? phase->p50Us : rest == "p99" ? phase->p99Us : NOT_KNOWN;
-        }
-    return latencyOf(run.totals.latency, key);
+    const RunFigure* figure = runFigure(key);
+    return figure ? figure->value(run) : NOT_KNOWN;
 }
 
 bool sameSetup(const RunRecord& a, const RunRecord& b)

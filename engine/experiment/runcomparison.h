@@ -28,7 +28,8 @@ double robustCvPct(std::vector<double> values);
 const std::vector<std::string>& noiseKeys();
 /// By key: the CV (%) between the run's whole intervals (NaN when not known).
 std::map<std::string, double> intervalNoisePct(const RunData& data);
-/// The run's figure by the same keys: requests/s, latency in µs (NaN when not known).
+/// The run's figure by its key in the table of figures (experiment/runfigures.h): requests/s,
+/// latency in µs, ... (NaN when not known, or no figure has that key).
 double comparedValue(const RunRecord& run, const std::string& key);
 /// The same target under the same load (threads, connections, duration or stages, rate,
 /// pipelining, streams, protocol, loaders): repetitions of one setup.

@@ -1,6 +1,7 @@
 #include "models/comparemodel.h"
 
 #include "charts/comparecharts.h"
+#include "experiment/runfigures.h"
 #include "models/runseries.h"
 #include "store/csvexport.h"
 #include "text/format.h"
@@ -226,20 +227,6 @@ void CompareModel::buildRows()
     auto ofRun = [this](std::function<double(const RunRecord&)> value) {
         return [this, value = std::move(value)](int run) { return value(m_runs[static_cast<size_t>(run)]); };
     };
-    // unit: the unit of the values (what the CSV's metric names carry), "" for counts.
-    auto number
-        = [&](const char* key, const QString& title, Better better, std::function<double(const RunRecord&)> value,
-              std::function<QString(double)> format, const char* unit) {
-              Row r;
-              r.key = QString::fromLatin1(key);
-              r.unit = QString::fromLatin1(unit);
-              r.title = title;
-              r.better = better;
-              r.number = ofRun(std::move(value));
-              r.format = std::move(format);
-              m_rows.push_back(r);
-              return &m_rows.back();
-          };
     auto text = [&](const char* key, const char* title, std::function<QString(const RunRecord&)> value) {
         Row r;
         r.key = QString::fromLatin1(key);
@@ -247,16 +234,35 @@ void CompareModel::buildRows()
         r.text = std::move(value);
         m_rows.push_back(r);
     };
-    const auto ms = [](double us) { return formatUsAsMs(us); };
-    const auto count = [](double n) { return formatCount(n); };
-    const auto rate = [](double v) { return formatRate(v); };
+    // A figure's cells are formatted by its unit.
+    const auto formatOf = [](std::string_view unit) -> std::function<QString(double)> {
+        if (unit == "us") return [](double us) { return formatUsAsMs(us); };
+        if (unit == "req_per_s") return [](double v) { return formatRate(v); };
+        if (unit == "bytes_per_s") return [](double v) { return formatBytesPerS(v); };
+        if (unit == "s") return formatSeconds;
+        return [](double n) { return formatCount(n); };
+    };
+    // A figure's unit is what the CSV's metric names carry ("" for counts).
+    auto figure = [&](const RunFigure& f) {
+        Row r;
+        r.key = QString::fromLatin1(f.key);
+        r.unit = QString::fromLatin1(f.unit);
+        r.title = QString::fromUtf8(f.title);
+        r.better = f.better;
+        r.number = ofRun(f.value);
+        r.format = formatOf(f.unit);
+        m_rows.push_back(r);
+    };
+    // The figures of one group, in the table's order; a figure for which `skip` is true is left out.
+    auto figures = [&](FigureGroup group, const std::function<bool(const RunFigure&)>& skip = {}) {
+        for (const RunFigure& f : runFigures())
+            if (f.group == group && !(skip && skip(f))) figure(f);
+    };
     const bool anyOpen = std::any_of(m_runs.begin(), m_runs.end(),
         [](const RunRecord& r) { return r.config.openModel() || (r.hasTotals && r.totals.serviceLatency.known()); });
 
     section("throughput", tr("Throughput"));
-    number(
-        "rps", tr("Requests/s"), Better::Higher, [](const RunRecord& r) { return orUnknown(r, r.totals.requestsPerS); },
-        rate, "req_per_s");
+    figure(*runFigure("rps"));
     {
         Row loss;
         loss.key = QStringLiteral("rps_loss");
@@ -278,7 +284,7 @@ void CompareModel::buildRows()
         spread.title = tr("Req/s stdev over intervals");
         spread.noDelta = true;
         spread.number = [this](int run) { return m_spread[static_cast<size_t>(run)].stdev; };
-        spread.format = rate;
+        spread.format = [](double v) { return formatRate(v); };
         spread.unit = QStringLiteral("req_per_s");
         // Shown with its share of the mean: "± 1,203.4 (3.4 %)".
         spread.display = [this](int run) {
@@ -287,69 +293,22 @@ void CompareModel::buildRows()
         };
         m_rows.push_back(spread);
     }
-    number(
-        "transfer", tr("Transfer/s"), Better::Higher,
-        [](const RunRecord& r) { return orUnknown(r, r.totals.bytesPerS); },
-        [](double v) { return formatBytesPerS(v); }, "bytes_per_s");
-    number(
-        "requests", tr("Requests"), Better::Neither,
-        [](const RunRecord& r) { return orUnknown(r, static_cast<double>(r.totals.requests)); }, count, "");
-    number(
-        "duration", tr("Measured (s)"), Better::Neither,
-        [](const RunRecord& r) { return orUnknown(r, r.totals.durationS); }, formatSeconds, "s");
-    // wrk's "Req/Sec" row (what the studies print as "8.78k +/- 4.38k").
-    number(
-        "thread_rps", tr("Req/s per thread (avg)"), Better::Neither,
-        [](const RunRecord& r) { return orUnknown(r, r.totals.threadRate.mean); }, rate, "req_per_s");
-    Row* threadSpread = number(
-        "thread_rps_stdev", tr("Req/s per thread (stdev)"), Better::Neither,
-        [](const RunRecord& r) { return orUnknown(r, r.totals.threadRate.stdev); }, rate, "req_per_s");
-    threadSpread->noDelta = true;
-    threadSpread->display = [this](int run) {
-        const RunRecord& r = m_runs[static_cast<size_t>(run)];
-        return formatSpread(orUnknown(r, r.totals.threadRate.stdev), orUnknown(r, r.totals.threadRate.mean));
-    };
+    figures(FigureGroup::Throughput, [](const RunFigure& f) { return std::string_view(f.key) == "rps"; });
+    // wrk's per-thread spread is shown with its share of the mean, and a Δ of a spread would mislead.
+    for (Row& threadSpread : m_rows)
+        if (threadSpread.key == QLatin1String("thread_rps_stdev")) {
+            threadSpread.noDelta = true;
+            threadSpread.display = [this](int run) {
+                const RunRecord& r = m_runs[static_cast<size_t>(run)];
+                return formatSpread(orUnknown(r, r.totals.threadRate.stdev), orUnknown(r, r.totals.threadRate.mean));
+            };
+        }
 
     section("latency", anyOpen ? tr("Latency (ms, corrected for coordinated omission)") : tr("Latency (ms)"));
-    struct L
-    {
-        const char* key;
-        const char* title;
-        double LatencySummary::*field;
-    };
-    static const L LATENCIES[] = {
-        { "avg", "Average", &LatencySummary::meanUs },
-        { "stdev", "Stdev", &LatencySummary::stdevUs },
-        { "p50", "p50", &LatencySummary::p50Us },
-        { "p75", "p75", &LatencySummary::p75Us },
-        { "p90", "p90", &LatencySummary::p90Us },
-        { "p99", "p99", &LatencySummary::p99Us },
-        { "p99_9", "p99.9", &LatencySummary::p999Us },
-        { "p99_99", "p99.99", &LatencySummary::p9999Us },
-        { "max", "Max", &LatencySummary::maxUs },
-    };
-    for (const L& l : LATENCIES) {
-        const auto field = l.field;
-        number(
-            l.key, QString::fromUtf8(l.title), Better::Lower,
-            [field](const RunRecord& r) { return orUnknown(r, r.totals.latency.*field); }, ms, "us");
-    }
+    figures(FigureGroup::Latency);
     if (anyOpen) {
         section("service", tr("Service time (ms, from the actual send)"));
-        for (const L& l : LATENCIES) {
-            if (std::string_view(l.key) == "stdev" || std::string_view(l.key) == "p75") continue;
-            const auto field = l.field;
-            Row* r = number(
-                "", QString::fromUtf8(l.title), Better::Lower,
-                [field](const RunRecord& run) { return orUnknown(run, run.totals.serviceLatency.*field); }, ms, "us");
-            r->key = QStringLiteral("service_") + QString::fromLatin1(l.key);
-        }
-        number(
-            "target_rate", tr("Requested rate (req/s)"), Better::Neither,
-            [](const RunRecord& r) { return orUnknown(r, r.totals.targetRatePerS); }, rate, "req_per_s");
-        number(
-            "late", tr("Requests sent > 1 ms late"), Better::Lower,
-            [](const RunRecord& r) { return orUnknown(r, static_cast<double>(r.totals.lateRequests)); }, count, "");
+        figures(FigureGroup::Service);
     }
 
     // Connection phases (stored since schema 6): a load balancer's handshake, an extra hop.
@@ -358,58 +317,14 @@ void CompareModel::buildRows()
         [](const RunRecord& r) { return r.totals.connect.count > 0 || r.totals.firstByte.count > 0; });
     const bool anyTls
         = std::any_of(m_runs.begin(), m_runs.end(), [](const RunRecord& r) { return r.totals.tlsHandshake.count > 0; });
-    if (anyPhases) section("phases", tr("Connection phases (ms)"));
-    struct P
-    {
-        const char* key;
-        const char* title;
-        PhaseSummary RunTotals::*phase;
-    };
-    static const P PHASES[] = {
-        { "connect", "Connect", &RunTotals::connect },
-        { "tls_handshake", "TLS handshake", &RunTotals::tlsHandshake },
-        { "first_byte", "First byte", &RunTotals::firstByte },
-    };
-    for (const P& p : PHASES) {
-        if (!anyPhases || (p.phase == &RunTotals::tlsHandshake && !anyTls)) continue;
-        const auto phase = p.phase;
-        const QString title = QString::fromUtf8(p.title);
-        const QString key = QString::fromLatin1(p.key);
-        for (const auto& [suffix, label, field] : { std::tuple { "_p50", "p50", &PhaseSummary::p50Us },
-                 std::tuple { "_p99", "p99", &PhaseSummary::p99Us } }) {
-            Row* r = number(
-                "", title + QLatin1Char(' ') + QString::fromLatin1(label), Better::Lower,
-                [phase, field](const RunRecord& run) {
-                    const PhaseSummary& summary = run.totals.*phase;
-                    return summary.count ? orUnknown(run, summary.*field) : NOT_KNOWN;
-                },
-                ms, "us");
-            r->key = key + QString::fromLatin1(suffix);
-        }
-        Row* countRow = number(
-            "", title + tr(" count"), Better::Neither,
-            [phase](const RunRecord& run) {
-                return (run.totals.*phase).count ? static_cast<double>((run.totals.*phase).count) : NOT_KNOWN;
-            },
-            count, "");
-        countRow->key = key + QStringLiteral("_count");
+    if (anyPhases) {
+        section("phases", tr("Connection phases (ms)"));
+        figures(FigureGroup::Phases,
+            [anyTls](const RunFigure& f) { return !anyTls && std::string_view(f.key).starts_with("tls_handshake"); });
     }
 
     section("errors", tr("Errors"));
-    number(
-        "socket_errors", tr("Socket errors (connect, read, write, timeout)"), Better::Lower,
-        [](const RunRecord& r) { return orUnknown(r, static_cast<double>(r.totals.errors.socketErrors())); }, count,
-        "");
-    number(
-        "tls_parse_errors", tr("TLS, parse and stream errors"), Better::Lower,
-        [](const RunRecord& r) {
-            return orUnknown(
-                r, static_cast<double>(r.totals.errors.tls + r.totals.errors.parse + r.totals.errors.stream));
-        },
-        count, "");
-    number(
-        "non2xx", tr("Non-2xx/3xx responses"), Better::Lower,
-        [](const RunRecord& r) { return orUnknown(r, static_cast<double>(r.totals.non2xx)); }, count, "");
+    figures(FigureGroup::Errors);
 
     buildSloRows();
 
