@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The cost of --backend-from body and --upstream-time (issue #31): CPU per request of
+# The cost of --backend-from body and --upstream-time: CPU per request of
 # wrkbench-cli with both against the same run without them, and wrk beside them, on
 # loopback nginx answering as one of 16 pods ("pod-<hex>", by the first digit of its
 # $request_id: as serve_hostname answers, a name per response) with Envoy's

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What --scrape and --metrics-listen cost the load (issue 30's condition): the same wrkbench-cli run
+# What --scrape and --metrics-listen cost the load: the same wrkbench-cli run
 # against loopback nginx with and without two scraped endpoints (a real node_exporter and the
 # built-in server's /metrics of a `wrkbench-cli serve`) and its own figures served on
 # --metrics-listen, in interleaved pairs (A B A B ...) so drift on this shared machine hits
