@@ -3,6 +3,7 @@
 #include "experiment/experimentplan.h"
 #include "experiment/experimentreport.h"
 #include "experiment/runcomparison.h"
+#include "experiment/runfigures.h"
 #include "report/palette.h"
 #include "report/svgchart.h"
 #include "store/csvexport.h"
@@ -51,20 +52,16 @@ std::string swatch(const RunRecord& run)
 
 std::string resultsTable(const RunComparison& c)
 {
-    struct Column
-    {
-        const char* key;
-        const char* title;
-    };
-    static const Column LATENCY[] = { { "p50", "p50 (ms)" }, { "p90", "p90 (ms)" }, { "p99", "p99 (ms)" } };
+    // Figures of the table of a run's figures (runfigures.h), as Compare shows them.
+    static const char* const LATENCY[] = { "p50", "p90", "p99" };
     std::vector<double> latencies;
     for (const RunRecord& r : c.runs)
         latencies.push_back(comparedValue(r, "p50"));
     const int decimals = msDecimalsFor(latencies);
     std::string out = "<div class=\"scroll\"><table id=\"comparison-table\" class=\"fit\">\n<thead><tr><th>run</th>"
                       "<th>target</th><th>req/s</th>";
-    for (const Column& col : LATENCY)
-        out += std::string("<th>") + col.title + "</th>";
+    for (const char* key : LATENCY)
+        out += std::string("<th>") + runFigure(key)->title + " (ms)</th>";
     out += "<th>errors</th><th>non-2xx</th><th>req/s noise (%)</th><th class=\"verdict\">vs baseline</th></tr>"
            "</thead>\n<tbody>\n";
     for (size_t i = 0; i < c.runs.size(); ++i) {
@@ -74,8 +71,8 @@ std::string resultsTable(const RunComparison& c)
         out += std::string(i == 0 ? "<tr class=\"baseline\"" : "<tr") + " id=\"run-" + std::to_string(r.id) + "\">"
             + num(std::to_string(r.id)) + "<td>" + swatch(r) + h(r.targetName) + "</td>"
             + num(has ? groupedNumber(r.totals.requestsPerS) : "-");
-        for (const Column& col : LATENCY)
-            out += num(has ? msText(comparedValue(r, col.key), decimals) : "-");
+        for (const char* key : LATENCY)
+            out += num(has ? msText(runFigure(key)->value(r), decimals) : "-");
         const double noise = c.noisePct("rps", i);
         out += num(has ? std::to_string(r.totals.errors.transportErrors()) : "-")
             + num(has ? std::to_string(r.totals.non2xx) : "-") + num(std::isnan(noise) ? "-" : fixed1(noise))
