@@ -247,8 +247,12 @@ sys.exit(1 if problems else 0)
 EOF
 
 export PODMAN_KUBECTL_STATE=$work/kube PODMAN_KUBECTL_ENGINE=$CONTAINER_ENGINE PODMAN_KUBECTL_RUN="${limits[*]}"
+# `podman exec` (what the fake kubectl's exec is) took over 6 s on this machine while other tests ran
+# beside this one, past the 2 s a wave of execs is given by default: the loaders then refused a start
+# already past. The runs check the Job's mechanics, not how fast a kubelet execs, so each wave may take 10 s.
+exec_wave=10s
 step "run --on kubernetes: 2 pods of $image (tests/packaging/podman-kubectl)"
-if ! "$cli" run --loaders 2 --on kubernetes --kubectl "$here/podman-kubectl" --image "$image" -t2 -c4 -d2s \
+if ! "$cli" run --loaders 2 --on kubernetes --kubectl "$here/podman-kubectl" --exec-wave "$exec_wave" --image "$image" -t2 -c4 -d2s \
     --json "$work/kube.json" "$url" >"$work/kube.log" 2>&1; then
     fail "run --on kubernetes failed: $(cat "$work/kube.log")
 calls: $(cat "$work/kube/calls.log" 2>/dev/null)"
@@ -282,7 +286,7 @@ fi
 # Ctrl-C once both pods measure: the coordinator writes their stop file; each reports what it measured.
 step "run --on kubernetes stopped with Ctrl-C"
 rm -rf "$work/kube"
-"$cli" run --loaders 2 --on kubernetes --kubectl "$here/podman-kubectl" --image "$image" -t2 -c4 -d3m \
+"$cli" run --loaders 2 --on kubernetes --kubectl "$here/podman-kubectl" --exec-wave "$exec_wave" --image "$image" -t2 -c4 -d3m \
     --json "$work/stopped.json" "$url" >"$work/stopped.log" 2>&1 &
 coordinator=$!
 measuring=0
@@ -357,7 +361,7 @@ caddyPid=$!
 for _ in $(seq 200); do (exec 3<>"/dev/tcp/127.0.0.1/$h3port") 2>/dev/null && break; sleep 0.05; done
 rm -rf "$work/kube"
 # The CA file is only on this machine: a pod that trusts caddy found it in the ConfigMap.
-if ! "$cli" run --loaders 2 --on kubernetes --kubectl "$here/podman-kubectl" --image "$image" --http3 \
+if ! "$cli" run --loaders 2 --on kubernetes --kubectl "$here/podman-kubectl" --exec-wave "$exec_wave" --image "$image" --http3 \
     --cacert "$h3/ca.pem" -t2 -c4 -m4 -d2s --json "$work/kube-h3.json" "https://localhost:$h3port/" \
     >"$work/kube-h3.log" 2>&1; then
     fail "run --on kubernetes --http3 failed: $(cat "$work/kube-h3.log")
