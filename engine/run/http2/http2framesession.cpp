@@ -178,8 +178,7 @@ Http2FrameRequests::Http2FrameRequests(
 
 Http2FrameSession::Http2FrameSession(Http2FrameRequests& requests, Http2FrameStream* slots, ResponseCapture* captures)
     : m_requests(&requests)
-    , m_slots(slots)
-    , m_captures(captures)
+    , m_streams(slots, captures, requests.streams)
 { }
 
 Http2FrameSession::~Http2FrameSession()
@@ -193,17 +192,14 @@ void Http2FrameSession::onConnected()
     m_connected = true;
     m_output = m_requests->preamble;
     // Requests a GOAWAY refused go first, with the due times they had.
-    resubmitRefused(monotonicNowUs());
+    m_streams.sendRefused(*this, monotonicNowUs());
 }
 
 void Http2FrameSession::reset()
 {
     if (m_inflater) nghttp2_hd_inflate_del(m_inflater);
     m_inflater = nullptr;
-    for (uint32_t i = 0; i < m_requests->streams; ++i) {
-        m_slots[i] = {};
-        if (m_captures) m_captures[i].clear();
-    }
+    m_streams.clear();
     m_output.clear();
     m_outputOffset = 0;
     m_partial.clear();
@@ -215,7 +211,6 @@ void Http2FrameSession::reset()
     m_peerStreamWindow = DEFAULT_WINDOW;
     m_peerMaxFrameBytes = DEFAULT_MAX_FRAME_BYTES;
     m_connectionReceived = 0;
-    m_active = 0;
     m_serverLimit = INITIAL_SERVER_LIMIT;
     m_controlQueued = 0;
     m_done.clear();
@@ -239,14 +234,13 @@ uint32_t Http2FrameSession::capacity() const
 {
     if (!m_connected || m_goaway || m_failed) return 0;
     const uint32_t limit = std::min(m_requests->streams, m_serverLimit);
-    return limit > m_active ? limit - m_active : 0;
+    return limit > m_streams.active() ? limit - m_streams.active() : 0;
 }
 
 void Http2FrameSession::submit(uint64_t dueUs, uint64_t sentUs, const RequestPick& pick)
 {
-    Http2FrameStream* slot
-        = std::find_if(m_slots, m_slots + m_requests->streams, [](const Http2FrameStream& s) { return s.id == 0; });
-    if (slot == m_slots + m_requests->streams || !m_connected) return; // capacity() said no
+    Http2FrameStream* slot = m_streams.freeSlot();
+    if (!slot || !m_connected) return; // capacity() said no
     if (m_nextStreamId < 0 || static_cast<uint32_t>(m_nextStreamId) > MAX_WINDOW) {
         m_failed = true; // out of stream ids (2^31 per connection): this connection is done
         return;
@@ -260,7 +254,7 @@ void Http2FrameSession::submit(uint64_t dueUs, uint64_t sentUs, const RequestPic
         slot->built = std::make_unique<Http2FrameEntry>();
         slot->built->build(*pick.built);
     }
-    ++m_active;
+    m_streams.opened(*slot);
     const Http2FrameEntry& e = entryOf(*slot);
     std::string_view block = e.headerBlock;
     std::string updated; // a block behind a table size update: once per connection at most
@@ -316,9 +310,9 @@ void Http2FrameSession::sendBlockedBodies()
 {
     if (!m_bodiesBlocked) return;
     m_bodiesBlocked = false;
-    for (uint32_t i = 0; i < m_requests->streams; ++i) {
-        Http2FrameStream& s = m_slots[i];
-        if (s.id != 0 && s.bodySent < entryOf(s).body.size()) sendBody(s);
+    for (uint32_t i = 0; i < m_streams.size(); ++i) {
+        Http2FrameStream& s = m_streams[i];
+        if (s.taken() && s.bodySent < entryOf(s).body.size()) sendBody(s);
     }
 }
 
@@ -387,8 +381,8 @@ SessionResult Http2FrameSession::onRead(const char* data, size_t length, Complet
     m_dispatching.clear();
     if (!ok || m_failed) return SessionResult::ProtocolError;
     // Streams the server refused without going away (over its limit) go out again at once.
-    if (!m_goaway && !m_retry.empty()) resubmitRefused(monotonicNowUs());
-    if (m_goaway && m_active == 0) return SessionResult::Finished;
+    if (!m_goaway && m_streams.hasRefused()) m_streams.sendRefused(*this, monotonicNowUs());
+    if (m_goaway && m_streams.active() == 0) return SessionResult::Finished;
     return hasOutput() ? SessionResult::OkWithOutput : SessionResult::Ok;
 }
 
@@ -506,10 +500,11 @@ bool Http2FrameSession::onSettings(const uint8_t* payload, uint32_t length, uint
             if (value > MAX_WINDOW) return connectionError(FLOW_CONTROL_ERROR);
             const int64_t delta = int64_t { value } - m_peerStreamWindow;
             m_peerStreamWindow = value;
-            for (uint32_t s = 0; s < m_requests->streams; ++s) {
-                if (m_slots[s].id == 0) continue;
-                m_slots[s].sendWindow += delta;
-                if (m_slots[s].sendWindow > MAX_WINDOW) return connectionError(FLOW_CONTROL_ERROR);
+            for (uint32_t s = 0; s < m_streams.size(); ++s) {
+                Http2FrameStream& stream = m_streams[s];
+                if (!stream.taken()) continue;
+                stream.sendWindow += delta;
+                if (stream.sendWindow > MAX_WINDOW) return connectionError(FLOW_CONTROL_ERROR);
             }
             break;
         }
@@ -597,8 +592,8 @@ bool Http2FrameSession::onData(const uint8_t* payload, uint32_t length, uint8_t 
     }
     const uint32_t body = length - padding;
     slot->dataBytes += body;
-    if (m_captures && body > 0 && captureOf(*slot).wantBody)
-        captureOf(*slot).appendBody(reinterpret_cast<const char*>(payload + (padding ? 1 : 0)), body);
+    if (ResponseCapture* capture = m_streams.captureOf(*slot); capture && body > 0 && capture->wantBody)
+        capture->appendBody(reinterpret_cast<const char*>(payload + (padding ? 1 : 0)), body);
     if (flags & END_STREAM) {
         complete(*slot);
     } else if (slot->receivedUnacknowledged >= m_requests->streamWindow / 2) {
@@ -666,8 +661,9 @@ bool Http2FrameSession::decodeBlock(int32_t streamId, const uint8_t* block, size
     }
     Http2FrameStream* slot = slotOf(streamId);
     const bool trailer = slot && slot->finalHeaders;
-    const bool observed = slot && m_captures && !trailer;
-    if (observed) captureOf(*slot).head.clear(); // a new block: the fields of a 1xx before it are not the response's
+    const bool observed = slot && m_streams.observed() && !trailer;
+    if (observed)
+        m_streams.captureOf(*slot)->head.clear(); // a new block: the fields of a 1xx before it are not the response's
     int status = 0;
     bool malformed = false;
     bool regularSeen = false;
@@ -709,7 +705,7 @@ bool Http2FrameSession::decodeBlock(int32_t streamId, const uint8_t* block, size
                 }
                 if (observed && !malformed) {
                     // Kept as HTTP/1.1 lines so that one splitter serves both.
-                    ResponseCapture& capture = captureOf(*slot);
+                    ResponseCapture& capture = *m_streams.captureOf(*slot);
                     capture.head.append(reinterpret_cast<const char*>(nv.name), nv.namelen);
                     capture.head += ": ";
                     capture.head.append(reinterpret_cast<const char*>(nv.value), nv.valuelen);
@@ -765,12 +761,8 @@ void Http2FrameSession::complete(Http2FrameStream& slot)
 
 void Http2FrameSession::succeed(Http2FrameStream& slot)
 {
-    --m_active;
-    ResponseNote note;
-    if (m_requests->observer)
-        note = observeResponse(*m_requests->observer, captureOf(slot), slot.request.entry, slot.status);
-    m_done.push_back({ slot.request, slot.status, false, false, slot.firstByteUs, note });
-    free(slot);
+    m_done.push_back(m_streams.answered(slot, m_requests->observer, slot.status));
+    m_streams.close(slot);
 }
 
 void Http2FrameSession::onReset(int32_t streamId, uint32_t errorCode)
@@ -781,33 +773,30 @@ void Http2FrameSession::onReset(int32_t streamId, uint32_t errorCode)
         succeed(*slot); // "stop sending, here is the response" (8.1): counted as libnghttp2's session counts it
         return;
     }
-    --m_active;
     if (errorCode == REFUSED_STREAM)
-        m_retry.push_back(slot->request); // not processed by the server (RFC 9113 8.7): safe to send again
+        m_streams.refuse(*slot); // not processed by the server (RFC 9113 8.7): safe to send again
     else
         m_done.push_back({ slot->request, 0, false, true });
-    free(*slot);
+    m_streams.close(*slot);
 }
 
 void Http2FrameSession::onGoaway(int32_t lastStreamId)
 {
     m_goaway = true;
     // Streams above the last one the server processes were not processed: sent again (6.8).
-    for (uint32_t i = 0; i < m_requests->streams; ++i) {
-        Http2FrameStream& s = m_slots[i];
-        if (s.id == 0 || s.id <= lastStreamId) continue;
-        --m_active;
-        m_retry.push_back(s.request);
-        free(s);
+    for (uint32_t i = 0; i < m_streams.size(); ++i) {
+        Http2FrameStream& s = m_streams[i];
+        if (!s.taken() || s.id <= lastStreamId) continue;
+        m_streams.refuse(s);
+        m_streams.close(s);
     }
 }
 
 void Http2FrameSession::streamError(Http2FrameStream& slot, uint32_t errorCode)
 {
     writeReset(slot.id, errorCode);
-    --m_active;
     m_done.push_back({ slot.request, 0, false, true });
-    free(slot);
+    m_streams.close(slot);
 }
 
 std::span<const char> Http2FrameSession::farewell()
@@ -858,80 +847,38 @@ bool Http2FrameSession::connectionError(uint32_t errorCode)
     return false;
 }
 
-void Http2FrameSession::free(Http2FrameStream& slot)
-{
-    if (m_captures) captureOf(slot).clear();
-    slot = {};
-}
-
 SessionResult Http2FrameSession::onEof(CompletionHandler&)
 {
-    return m_active == 0 ? SessionResult::Ok : SessionResult::Truncated;
-}
-
-void Http2FrameSession::resubmitRefused(uint64_t nowUs)
-{
-    size_t sent = 0;
-    for (; sent < m_retry.size() && capacity() > 0; ++sent)
-        submit(m_retry[sent].dueUs, nowUs, m_retry[sent].entry);
-    m_retry.erase(m_retry.begin(), m_retry.begin() + static_cast<std::ptrdiff_t>(sent));
-}
-
-Http2FrameStream* Http2FrameSession::slotOf(int32_t streamId) const
-{
-    for (uint32_t i = 0; i < m_requests->streams; ++i)
-        if (m_slots[i].id == streamId) return &m_slots[i];
-    return nullptr;
+    return m_streams.active() == 0 ? SessionResult::Ok : SessionResult::Truncated;
 }
 
 InFlightRequest Http2FrameSession::oldestInFlight() const
 {
-    InFlightRequest oldest;
-    bool any = false;
-    for (uint32_t i = 0; i < m_requests->streams; ++i) {
-        const Http2FrameStream& s = m_slots[i];
-        if (s.id == 0) continue;
-        if (!any || s.request.sentUs < oldest.sentUs) oldest = s.request;
-        any = true;
-    }
-    return oldest;
+    return m_streams.oldest();
 }
 
 Expiry Http2FrameSession::expire(uint64_t nowUs, uint64_t timeoutUs)
 {
-    Expiry out;
-    if (!m_connected) return out;
-    for (uint32_t i = 0; i < m_requests->streams; ++i) {
-        Http2FrameStream& s = m_slots[i];
-        if (s.id == 0) continue;
-        const uint64_t ageUs = nowUs > s.request.sentUs ? nowUs - s.request.sentUs : 0;
-        if (ageUs <= timeoutUs) continue;
+    if (!m_connected) return {};
+    return m_streams.expire(nowUs, timeoutUs, [this](Http2FrameStream& s) {
         // The stream is given up, the connection kept: what the server still sends for it is dropped.
         writeReset(s.id, CANCEL);
-        --m_active;
-        free(s);
-        ++out.timedOut;
-    }
-    return out;
+        m_streams.close(s);
+    });
 }
 
 void Http2FrameSession::forEachInFlight(const std::function<void(const InFlightRequest&)>& visit) const
 {
-    for (uint32_t i = 0; i < m_requests->streams; ++i)
-        if (m_slots[i].id != 0) visit(m_slots[i].request);
-    for (const InFlightRequest& r : m_retry)
-        visit(r);
+    m_streams.forEachInFlight(visit);
 }
 
 Http2FrameSessionPool::Http2FrameSessionPool(
     const RunConfig& config, const std::vector<RequestSpec>& table, ResponseObserver* observer, size_t sessions)
     : m_requests(config, table, observer)
-    , m_slots(sessions * config.streams)
-    , m_captures(capturesFor(observer, m_slots.size()))
+    , m_slots(observer, sessions, config.streams)
 {
     for (size_t i = 0; i < sessions; ++i)
-        m_sessions.emplace_back(m_requests, m_slots.data() + i * config.streams,
-            observer ? m_captures.data() + i * config.streams : nullptr);
+        m_sessions.emplace_back(m_requests, m_slots.slotsOf(i), m_slots.capturesOf(i));
 }
 
 } // namespace wb

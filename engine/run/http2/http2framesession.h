@@ -14,6 +14,7 @@
 #include "run/protocoldriver.h"
 #include "run/responseobserver.h"
 #include "run/runconfig.h"
+#include "run/streamtable.h"
 
 #include <cstdint>
 #include <deque>
@@ -50,6 +51,10 @@ struct Http2FrameStream
     uint64_t firstByteUs = 0; ///< when the read began that brought the response's HEADERS (0 = none yet)
     bool finalHeaders = false; ///< a final (non-1xx) header block arrived; another one is a trailer
     std::unique_ptr<Http2FrameEntry> built; ///< a request built for this send (null: an entry of the table)
+
+    bool taken() const { return id != 0; }
+    /// A stream given up is closed at once (its later frames are dropped), so every taken one is in flight.
+    bool inFlight() const { return id != 0; }
 };
 
 /// What every session of a worker shares: the requests, the settings, the preamble.
@@ -95,7 +100,7 @@ public:
     SessionResult onRead(const char* data, size_t length, CompletionHandler& handler) override;
     SessionResult onEof(CompletionHandler& handler) override;
 
-    uint32_t inFlight() const override { return m_active + static_cast<uint32_t>(m_retry.size()); }
+    uint32_t inFlight() const override { return m_streams.inFlight(); }
     InFlightRequest oldestInFlight() const override;
     Expiry expire(uint64_t nowUs, uint64_t timeoutUs) override;
     void forEachInFlight(const std::function<void(const InFlightRequest&)>& visit) const override;
@@ -127,25 +132,21 @@ private:
     void writeWindowUpdate(int32_t streamId, uint32_t increment);
     /// The response ended (END_STREAM): a completion, or a stream error when it is malformed.
     void complete(Http2FrameStream& slot);
-    void free(Http2FrameStream& slot);
     /// Writes as much of the slot's request body as the flow-control windows allow.
     void sendBody(Http2FrameStream& slot);
     void sendBlockedBodies();
     void writeControl(uint8_t type, uint8_t flags, int32_t streamId, const void* payload, uint32_t length);
     /// A stream id of ours that is open; null for a closed or never opened one.
-    Http2FrameStream* slotOf(int32_t streamId) const;
+    Http2FrameStream* slotOf(int32_t streamId) const { return m_streams.find(streamId); }
     /// Whether the server may name this stream: one we opened (open or closed since).
     bool opened(int32_t streamId) const { return (streamId & 1) && streamId < m_nextStreamId; }
-    void resubmitRefused(uint64_t nowUs);
     const Http2FrameEntry& entryOf(const Http2FrameStream& slot) const
     {
         return slot.built ? *slot.built : m_requests->entries[slot.request.entry];
     }
-    ResponseCapture& captureOf(const Http2FrameStream& slot) const { return m_captures[&slot - m_slots]; }
 
     Http2FrameRequests* m_requests;
-    Http2FrameStream* m_slots;
-    ResponseCapture* m_captures; ///< parallel to m_slots while observed, else null
+    StreamTable<Http2FrameStream> m_streams;
     nghttp2_hd_inflater* m_inflater = nullptr; ///< made at the first header block of a connection
     std::string m_output; ///< frames to write, from m_outputOffset
     size_t m_outputOffset = 0;
@@ -158,12 +159,10 @@ private:
     int64_t m_peerStreamWindow = 0; ///< the server's SETTINGS_INITIAL_WINDOW_SIZE
     uint32_t m_peerMaxFrameBytes = 0;
     uint32_t m_connectionReceived = 0; ///< DATA bytes received since our last connection WINDOW_UPDATE
-    uint32_t m_active = 0; ///< requests in flight
     uint32_t m_serverLimit = 0; ///< the server's SETTINGS_MAX_CONCURRENT_STREAMS (100 until they arrive)
     uint32_t m_controlQueued = 0; ///< acknowledgements and resets queued since the output was last empty
     std::vector<Completion> m_done; ///< completions of the current read, handed over after it
     std::vector<Completion> m_dispatching;
-    std::vector<InFlightRequest> m_retry; ///< refused: sent again, oldest first
     bool m_connected = false;
     bool m_holdOutput = false; ///< while completions are handed over: their requests go out in one write
     bool m_goaway = false;
@@ -198,8 +197,7 @@ public:
 
 private:
     Http2FrameRequests m_requests;
-    std::vector<Http2FrameStream> m_slots;
-    std::vector<ResponseCapture> m_captures; ///< one per stream slot while observed, else empty
+    StreamSlots<Http2FrameStream> m_slots;
     std::deque<Http2FrameSession> m_sessions; ///< a deque: sessions are neither copied nor moved
 };
 

@@ -125,8 +125,7 @@ Http2Requests::~Http2Requests()
 
 Http2Session::Http2Session(Http2Requests& requests, Http2Stream* slots, ResponseCapture* captures)
     : m_requests(&requests)
-    , m_slots(slots)
-    , m_captures(captures)
+    , m_streams(slots, captures, requests.streams)
 { }
 
 Http2Session::~Http2Session()
@@ -147,19 +146,14 @@ void Http2Session::onConnected()
     nghttp2_session_set_local_window_size(m_session, NGHTTP2_FLAG_NONE, 0, m_requests->connectionWindow);
     // Requests a GOAWAY refused go first, with the due times they had.
     const uint64_t now = monotonicNowUs();
-    resubmitRefused(now);
+    m_streams.sendRefused(*this, now);
 }
 
 void Http2Session::reset()
 {
     if (m_session) nghttp2_session_del(m_session); // its callbacks do not run from here
     m_session = nullptr;
-    for (uint32_t i = 0; i < m_requests->streams; ++i) {
-        m_slots[i] = {};
-        if (m_captures) m_captures[i].clear();
-    }
-    m_open = 0;
-    m_active = 0;
+    m_streams.clear();
     m_serverLimit = INITIAL_SERVER_LIMIT;
     m_output.clear();
     m_outputOffset = 0;
@@ -177,14 +171,13 @@ uint32_t Http2Session::capacity() const
 {
     if (!m_session || m_goaway || m_failed) return 0;
     const uint32_t limit = std::min(m_requests->streams, m_serverLimit);
-    return limit > m_open ? limit - m_open : 0;
+    return limit > m_streams.taken() ? limit - m_streams.taken() : 0;
 }
 
 void Http2Session::submit(uint64_t dueUs, uint64_t sentUs, const RequestPick& pick)
 {
-    Http2Stream* slot
-        = std::find_if(m_slots, m_slots + m_requests->streams, [](const Http2Stream& s) { return s.id == 0; });
-    if (slot == m_slots + m_requests->streams || !m_session) return; // capacity() said no
+    Http2Stream* slot = m_streams.freeSlot();
+    if (!slot || !m_session) return; // capacity() said no
     *slot = { { dueUs, sentUs, pick.entry }, -1, 0, 0, false, 0, nullptr };
     if (pick.built) {
         // Built for this send: its header block lives with the stream until the stream closes.
@@ -208,8 +201,7 @@ void Http2Session::send(Http2Stream& slot)
         return;
     }
     slot.id = id;
-    ++m_open;
-    ++m_active;
+    m_streams.opened(slot);
 }
 
 ssize_t Http2Session::readBody(int32_t streamId, uint8_t* buffer, size_t length, uint32_t* flags)
@@ -281,28 +273,20 @@ SessionResult Http2Session::onRead(const char* data, size_t length, CompletionHa
     m_holdOutput = false;
     m_dispatching.clear();
     // Streams the server refused without going away (over its limit) go out again at once.
-    if (!m_goaway && !m_retry.empty()) resubmitRefused(monotonicNowUs());
+    if (!m_goaway && m_streams.hasRefused()) m_streams.sendRefused(*this, monotonicNowUs());
     if (used < 0) return SessionResult::ProtocolError; // a flood, out of memory
     // nghttp2 answers a protocol error of the server's (bad framing, a WINDOW_UPDATE of 0)
     // with a GOAWAY of its own, which shows when its output is made: make it now.
     const bool output = hasOutput();
     if (m_failed) return SessionResult::ProtocolError;
-    if (m_goaway && m_active == 0) return SessionResult::Finished;
+    if (m_goaway && m_streams.active() == 0) return SessionResult::Finished;
     if (!nghttp2_session_want_read(m_session)) return m_goaway ? SessionResult::Finished : SessionResult::ProtocolError;
     return output ? SessionResult::OkWithOutput : SessionResult::Ok;
 }
 
 SessionResult Http2Session::onEof(CompletionHandler&)
 {
-    return m_active == 0 ? SessionResult::Ok : SessionResult::Truncated;
-}
-
-void Http2Session::resubmitRefused(uint64_t nowUs)
-{
-    size_t sent = 0;
-    for (; sent < m_retry.size() && capacity() > 0; ++sent)
-        submit(m_retry[sent].dueUs, nowUs, m_retry[sent].entry);
-    m_retry.erase(m_retry.begin(), m_retry.begin() + static_cast<std::ptrdiff_t>(sent));
+    return m_streams.active() == 0 ? SessionResult::Ok : SessionResult::Truncated;
 }
 
 Http2Stream* Http2Session::slotOf(int32_t streamId) const
@@ -316,9 +300,9 @@ void Http2Session::onHeader(
 {
     const bool isStatus = nameLength == 7 && std::memcmp(name, ":status", 7) == 0 && valueLength == 3;
     Http2Stream* slot = slotOf(streamId);
-    if (!slot || !m_captures) return;
+    if (!slot || !m_streams.observed()) return;
     if (!trailer) {
-        ResponseCapture& capture = captureOf(*slot);
+        ResponseCapture& capture = *m_streams.captureOf(*slot);
         if (isStatus) {
             capture.head.clear(); // a new header block: the fields of a 1xx before it are not the response's
         } else if (nameLength > 0 && name[0] != ':') {
@@ -347,9 +331,9 @@ void Http2Session::onStatus(int32_t streamId, const uint8_t* value, Http2Stream*
 
 void Http2Session::onData(int32_t streamId, const uint8_t* data, size_t length)
 {
-    if (!m_captures) return;
+    if (!m_streams.observed()) return;
     if (Http2Stream* slot = slotOf(streamId); slot && !slot->cancelled)
-        captureOf(*slot).appendBody(reinterpret_cast<const char*>(data), length);
+        m_streams.captureOf(*slot)->appendBody(reinterpret_cast<const char*>(data), length);
 }
 
 void Http2Session::onFrame(const nghttp2_frame& frame)
@@ -375,76 +359,44 @@ void Http2Session::onStreamClose(int32_t streamId, uint32_t errorCode)
 {
     Http2Stream* slot = slotOf(streamId);
     if (!slot || slot->id == 0) return;
-    if (!slot->cancelled) {
-        --m_active;
-        if (errorCode == NGHTTP2_NO_ERROR && slot->status > 0) {
-            ResponseNote note;
-            if (m_requests->observer)
-                note = observeResponse(*m_requests->observer, captureOf(*slot), slot->request.entry, slot->status);
-            m_done.push_back({ slot->request, slot->status, false, false, slot->firstByteUs, note });
-        } else if (errorCode == NGHTTP2_REFUSED_STREAM)
-            m_retry.push_back(slot->request); // not processed by the server (RFC 9113 8.7): safe to send again
+    if (slot->inFlight()) {
+        if (errorCode == NGHTTP2_NO_ERROR && slot->status > 0)
+            m_done.push_back(m_streams.answered(*slot, m_requests->observer, slot->status));
+        else if (errorCode == NGHTTP2_REFUSED_STREAM)
+            m_streams.refuse(*slot); // not processed by the server (RFC 9113 8.7): safe to send again
         else
             m_done.push_back({ slot->request, 0, false, true });
     }
-    free(*slot);
-}
-
-void Http2Session::free(Http2Stream& slot)
-{
-    if (m_captures) captureOf(slot).clear();
-    slot = {};
-    --m_open;
+    m_streams.close(*slot);
 }
 
 InFlightRequest Http2Session::oldestInFlight() const
 {
-    InFlightRequest oldest;
-    bool any = false;
-    for (uint32_t i = 0; i < m_requests->streams; ++i) {
-        const Http2Stream& s = m_slots[i];
-        if (s.id == 0 || s.cancelled) continue;
-        if (!any || s.request.sentUs < oldest.sentUs) oldest = s.request;
-        any = true;
-    }
-    return oldest;
+    return m_streams.oldest();
 }
 
 Expiry Http2Session::expire(uint64_t nowUs, uint64_t timeoutUs)
 {
-    Expiry out;
-    if (!m_session) return out;
-    for (uint32_t i = 0; i < m_requests->streams; ++i) {
-        Http2Stream& s = m_slots[i];
-        if (s.id <= 0 || s.cancelled) continue;
-        const uint64_t ageUs = nowUs > s.request.sentUs ? nowUs - s.request.sentUs : 0;
-        if (ageUs <= timeoutUs) continue;
+    if (!m_session) return {};
+    return m_streams.expire(nowUs, timeoutUs, [this](Http2Stream& s) {
         // The stream is given up, the connection kept: its slot frees when the reset is sent.
         nghttp2_submit_rst_stream(m_session, NGHTTP2_FLAG_NONE, s.id, NGHTTP2_CANCEL);
-        s.cancelled = true;
-        --m_active;
-        ++out.timedOut;
-    }
-    return out;
+        m_streams.cancel(s);
+    });
 }
 
 void Http2Session::forEachInFlight(const std::function<void(const InFlightRequest&)>& visit) const
 {
-    for (uint32_t i = 0; i < m_requests->streams; ++i)
-        if (m_slots[i].id != 0 && !m_slots[i].cancelled) visit(m_slots[i].request);
-    for (const InFlightRequest& r : m_retry)
-        visit(r);
+    m_streams.forEachInFlight(visit);
 }
 
 Http2SessionPool::Http2SessionPool(
     const RunConfig& config, const std::vector<RequestSpec>& table, ResponseObserver* observer, size_t sessions)
     : m_requests(config, table, observer)
-    , m_slots(sessions * config.streams)
-    , m_captures(capturesFor(observer, m_slots.size()))
+    , m_slots(observer, sessions, config.streams)
 {
     for (size_t i = 0; i < sessions; ++i)
-        m_sessions.emplace_back(m_requests, m_slots.data() + i * config.streams,
-            observer ? m_captures.data() + i * config.streams : nullptr);
+        m_sessions.emplace_back(m_requests, m_slots.slotsOf(i), m_slots.capturesOf(i));
 }
 
 } // namespace wb

@@ -18,6 +18,7 @@
 #include "run/protocoldriver.h"
 #include "run/responseobserver.h"
 #include "run/runconfig.h"
+#include "run/streamtable.h"
 
 #include <cstdint>
 #include <deque>
@@ -48,6 +49,9 @@ struct Http2Stream
     bool cancelled = false; ///< timed out: reset by us, no longer counted
     uint64_t firstByteUs = 0; ///< when the read began that brought the response's HEADERS (0 = none yet)
     std::unique_ptr<Http2RequestEntry> built; ///< a request built for this send (null: an entry of the table)
+
+    bool taken() const { return id != 0; }
+    bool inFlight() const { return id != 0 && !cancelled; }
 };
 
 /// What every HTTP/2 session of a worker shares: the request, the settings, the callbacks.
@@ -102,7 +106,7 @@ public:
     SessionResult onRead(const char* data, size_t length, CompletionHandler& handler) override;
     SessionResult onEof(CompletionHandler& handler) override;
 
-    uint32_t inFlight() const override { return m_active + static_cast<uint32_t>(m_retry.size()); }
+    uint32_t inFlight() const override { return m_streams.inFlight(); }
     InFlightRequest oldestInFlight() const override;
     Expiry expire(uint64_t nowUs, uint64_t timeoutUs) override;
     void forEachInFlight(const std::function<void(const InFlightRequest&)>& visit) const override;
@@ -136,30 +140,20 @@ public:
 
 private:
     Http2Stream* slotOf(int32_t streamId) const;
-    /// Sends refused requests again, oldest first, as far as capacity() allows.
-    void resubmitRefused(uint64_t nowUs);
-    void free(Http2Stream& slot);
     void send(Http2Stream& slot);
     const Http2RequestEntry& entryOf(const Http2Stream& slot) const
     {
         return slot.built ? *slot.built : m_requests->entries[slot.request.entry];
     }
-    ResponseCapture& captureOf(const Http2Stream& slot) const { return m_captures[&slot - m_slots]; }
 
     Http2Requests* m_requests;
-    Http2Stream* m_slots;
-    ResponseCapture* m_captures; ///< parallel to m_slots while observed, else null
+    StreamTable<Http2Stream> m_streams;
     nghttp2_session* m_session = nullptr;
-    uint32_t m_open = 0; ///< slots taken (requests in flight plus cancelled streams not yet closed)
-    uint32_t m_active = 0; ///< requests in flight (m_open without the cancelled)
     uint32_t m_serverLimit = 0; ///< the server's SETTINGS_MAX_CONCURRENT_STREAMS (nghttp2's 100 until they arrive)
     std::string m_output; ///< frames to write, from m_outputOffset
     size_t m_outputOffset = 0;
     std::vector<Completion> m_done; ///< completions of the current read, handed over after nghttp2 returns
     std::vector<Completion> m_dispatching;
-    /// Refused by a GOAWAY: sent again on the next connection, oldest first. (A vector: an
-    /// empty std::deque allocates ~600 bytes, 6 MB over 10,000 connections.)
-    std::vector<InFlightRequest> m_retry;
     bool m_holdOutput = false; ///< while completions are handed over: their requests go out in one write
     bool m_goaway = false;
     bool m_settingsReceived = false;
@@ -185,8 +179,7 @@ public:
 
 private:
     Http2Requests m_requests;
-    std::vector<Http2Stream> m_slots;
-    std::vector<ResponseCapture> m_captures; ///< one per stream slot while observed, else empty
+    StreamSlots<Http2Stream> m_slots;
     std::deque<Http2Session> m_sessions; ///< a deque: sessions are neither copied nor moved
 };
 

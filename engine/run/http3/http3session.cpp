@@ -66,20 +66,14 @@ Http3Requests::Http3Requests(
 
 Http3Session::Http3Session(Http3Requests& requests, Http3Stream* slots, ResponseCapture* captures)
     : m_requests(&requests)
-    , m_slots(slots)
-    , m_captures(captures)
+    , m_streams(slots, captures, requests.streams)
     , m_quic(*this)
 { }
 
 void Http3Session::reset()
 {
     m_quic.close();
-    for (uint32_t i = 0; i < m_requests->streams; ++i) {
-        m_slots[i] = {};
-        if (m_captures) m_captures[i].clear();
-    }
-    m_open = 0;
-    m_active = 0;
+    m_streams.clear();
     m_done.clear();
     m_failure = {};
     m_holdOutput = false;
@@ -101,15 +95,14 @@ Status Http3Session::onDatagramOpened(
 uint32_t Http3Session::capacity() const
 {
     if (!ready() || m_goaway) return 0;
-    const uint64_t room = std::min<uint64_t>(m_requests->streams - m_open, m_quic.streamsLeft());
+    const uint64_t room = std::min<uint64_t>(m_streams.size() - m_streams.taken(), m_quic.streamsLeft());
     return static_cast<uint32_t>(room);
 }
 
 void Http3Session::submit(uint64_t dueUs, uint64_t sentUs, const RequestPick& pick)
 {
-    Http3Stream* slot
-        = std::find_if(m_slots, m_slots + m_requests->streams, [](const Http3Stream& s) { return s.id < 0; });
-    if (slot == m_slots + m_requests->streams) return; // capacity() said no
+    Http3Stream* slot = m_streams.freeSlot();
+    if (!slot) return; // capacity() said no
     *slot = {};
     slot->request = { dueUs, sentUs, pick.entry };
     if (pick.built) {
@@ -119,13 +112,12 @@ void Http3Session::submit(uint64_t dueUs, uint64_t sentUs, const RequestPick& pi
     const int64_t id = m_quic.submit(entryOf(*slot).request, slot);
     if (id < 0) {
         // No stream after all (the connection failed meanwhile): the request keeps its due time.
-        m_retry.push_back(slot->request);
+        m_streams.refuse(*slot);
         *slot = {};
         return;
     }
     slot->id = id;
-    ++m_open;
-    ++m_active;
+    m_streams.opened(*slot);
 }
 
 std::span<const char> Http3Session::nextDatagrams(uint64_t nowUs, size_t& segmentBytes)
@@ -179,8 +171,8 @@ SessionResult Http3Session::settle(bool alive, CompletionHandler& handler)
     m_holdOutput = false;
     m_dispatching.clear();
     if (!alive) return ended();
-    if (!m_goaway && !m_retry.empty() && ready()) resubmitRefused(monotonicNowUs());
-    if (m_goaway && m_active == 0) return SessionResult::Finished;
+    if (!m_goaway && m_streams.hasRefused() && ready()) m_streams.sendRefused(*this, monotonicNowUs());
+    if (m_goaway && m_streams.active() == 0) return SessionResult::Finished;
     return SessionResult::Ok;
 }
 
@@ -200,7 +192,7 @@ SessionResult Http3Session::ended()
     if (end.kind == QuicEnd::Unreachable && m_handshakeNoted) m_failure.kind = &ErrorCounts::read;
     // A connection that carried requests and ended with none in flight is replaced, as after an
     // HTTP/2 GOAWAY; one that never finished its handshake failed.
-    if (m_handshakeNoted && m_active == 0) return SessionResult::Finished;
+    if (m_handshakeNoted && m_streams.active() == 0) return SessionResult::Finished;
     return SessionResult::ProtocolError;
 }
 
@@ -217,14 +209,6 @@ void Http3Session::noteHandshake()
         shared.lowestServerLimit = static_cast<uint32_t>(facts.streamsBidiLimit);
 }
 
-void Http3Session::resubmitRefused(uint64_t nowUs)
-{
-    size_t sent = 0;
-    for (; sent < m_retry.size() && capacity() > 0; ++sent)
-        submit(m_retry[sent].dueUs, nowUs, m_retry[sent].entry);
-    m_retry.erase(m_retry.begin(), m_retry.begin() + static_cast<std::ptrdiff_t>(sent));
-}
-
 void Http3Session::onStatus(void* stream, int status)
 {
     auto* slot = static_cast<Http3Stream*>(stream);
@@ -234,7 +218,7 @@ void Http3Session::onStatus(void* stream, int status)
         if (m_readAtUs == 0) m_readAtUs = monotonicNowUs();
         slot->firstByteUs = m_readAtUs;
     }
-    if (ResponseCapture* capture = captureOf(*slot); capture && (status >= 200 || slot->status == 0))
+    if (ResponseCapture* capture = m_streams.captureOf(*slot); capture && (status >= 200 || slot->status == 0))
         capture->head.clear(); // a new header block: the fields of a 1xx before it are not the response's
     if (status >= 200 || slot->status == 0) slot->status = status; // a final status wins over 1xx
 }
@@ -242,7 +226,7 @@ void Http3Session::onStatus(void* stream, int status)
 void Http3Session::onField(void* stream, std::string_view name, std::string_view value)
 {
     auto* slot = static_cast<Http3Stream*>(stream);
-    ResponseCapture* capture = captureOf(*slot);
+    ResponseCapture* capture = m_streams.captureOf(*slot);
     if (!capture || slot->cancelled || name.empty() || name[0] == ':') return;
     // Kept as HTTP/1.1 lines, so one splitter serves every protocol (nghttp3 refuses CR and LF in fields).
     capture->head.append(name);
@@ -254,7 +238,7 @@ void Http3Session::onField(void* stream, std::string_view name, std::string_view
 void Http3Session::onBody(void* stream, const uint8_t* data, size_t length)
 {
     auto* slot = static_cast<Http3Stream*>(stream);
-    if (ResponseCapture* capture = captureOf(*slot); capture && !slot->cancelled)
+    if (ResponseCapture* capture = m_streams.captureOf(*slot); capture && !slot->cancelled)
         capture->appendBody(reinterpret_cast<const char*>(data), length);
 }
 
@@ -267,20 +251,15 @@ void Http3Session::onStreamClose(void* stream, uint64_t appError)
 {
     auto* slot = static_cast<Http3Stream*>(stream);
     if (slot->id < 0) return;
-    if (!slot->cancelled) {
-        --m_active;
-        if (slot->ended && slot->status > 0) {
-            ResponseNote note;
-            if (m_requests->observer)
-                note = observeResponse(*m_requests->observer, *captureOf(*slot), slot->request.entry, slot->status);
-            m_done.push_back({ slot->request, slot->status, false, false, slot->firstByteUs, note });
-        } else if (appError == H3_REQUEST_REJECTED) {
-            m_retry.push_back(slot->request);
-        } else {
+    if (slot->inFlight()) {
+        if (slot->ended && slot->status > 0)
+            m_done.push_back(m_streams.answered(*slot, m_requests->observer, slot->status));
+        else if (appError == H3_REQUEST_REJECTED)
+            m_streams.refuse(*slot);
+        else
             m_done.push_back({ slot->request, 0, false, true });
-        }
     }
-    free(*slot);
+    m_streams.close(*slot);
 }
 
 void Http3Session::onGoaway(int64_t firstUnprocessed)
@@ -294,12 +273,11 @@ void Http3Session::leaveUnprocessed()
 {
     const int64_t from = m_goawayFrom;
     m_goawayFrom = INT64_MAX;
-    for (uint32_t i = 0; i < m_requests->streams; ++i) {
-        Http3Stream& s = m_slots[i];
-        if (s.id < from || s.cancelled) continue;
-        m_retry.push_back(s.request);
-        s.cancelled = true;
-        --m_active;
+    for (uint32_t i = 0; i < m_streams.size(); ++i) {
+        Http3Stream& s = m_streams[i];
+        if (s.id < from || !s.inFlight()) continue;
+        m_streams.refuse(s);
+        m_streams.cancel(s);
         m_quic.cancel(s.id);
     }
 }
@@ -309,60 +287,32 @@ std::string_view Http3Session::bodyOf(void* stream)
     return entryOf(*static_cast<Http3Stream*>(stream)).body;
 }
 
-void Http3Session::free(Http3Stream& slot)
-{
-    if (ResponseCapture* capture = captureOf(slot)) capture->clear();
-    slot = {};
-    --m_open;
-}
-
 InFlightRequest Http3Session::oldestInFlight() const
 {
-    InFlightRequest oldest;
-    bool any = false;
-    for (uint32_t i = 0; i < m_requests->streams; ++i) {
-        const Http3Stream& s = m_slots[i];
-        if (s.id < 0 || s.cancelled) continue;
-        if (!any || s.request.sentUs < oldest.sentUs) oldest = s.request;
-        any = true;
-    }
-    return oldest;
+    return m_streams.oldest();
 }
 
 Expiry Http3Session::expire(uint64_t nowUs, uint64_t timeoutUs)
 {
-    Expiry out;
-    for (uint32_t i = 0; i < m_requests->streams; ++i) {
-        Http3Stream& s = m_slots[i];
-        if (s.id < 0 || s.cancelled) continue;
-        const uint64_t ageUs = nowUs > s.request.sentUs ? nowUs - s.request.sentUs : 0;
-        if (ageUs <= timeoutUs) continue;
+    return m_streams.expire(nowUs, timeoutUs, [this](Http3Stream& s) {
         // The stream is given up, the connection kept: its slot frees when QUIC closes the stream.
         m_quic.cancel(s.id);
-        s.cancelled = true;
-        --m_active;
-        ++out.timedOut;
-    }
-    return out;
+        m_streams.cancel(s);
+    });
 }
 
 void Http3Session::forEachInFlight(const std::function<void(const InFlightRequest&)>& visit) const
 {
-    for (uint32_t i = 0; i < m_requests->streams; ++i)
-        if (m_slots[i].id >= 0 && !m_slots[i].cancelled) visit(m_slots[i].request);
-    for (const InFlightRequest& r : m_retry)
-        visit(r);
+    m_streams.forEachInFlight(visit);
 }
 
 Http3SessionPool::Http3SessionPool(
     const RunConfig& config, const std::vector<RequestSpec>& table, ResponseObserver* observer, size_t sessions)
     : m_requests(config, table, observer)
-    , m_slots(sessions * config.streams)
-    , m_captures(capturesFor(observer, m_slots.size()))
+    , m_slots(observer, sessions, config.streams)
 {
     for (size_t i = 0; i < sessions; ++i)
-        m_sessions.emplace_back(m_requests, m_slots.data() + i * config.streams,
-            observer ? m_captures.data() + i * config.streams : nullptr);
+        m_sessions.emplace_back(m_requests, m_slots.slotsOf(i), m_slots.capturesOf(i));
 }
 
 QuicSummary Http3SessionPool::quicSummary() const

@@ -14,6 +14,7 @@
 #include "run/http3/quicsummary.h"
 #include "run/protocoldriver.h"
 #include "run/runconfig.h"
+#include "run/streamtable.h"
 
 #include <cstdint>
 #include <deque>
@@ -42,6 +43,9 @@ struct Http3Stream
     bool cancelled = false; ///< timed out (or left by a GOAWAY): cancelled by us, no longer counted
     uint64_t firstByteUs = 0;
     std::unique_ptr<Http3RequestEntry> built; ///< a request built for this send (null: an entry of the table)
+
+    bool taken() const { return id >= 0; }
+    bool inFlight() const { return id >= 0 && !cancelled; }
 };
 
 /// What every HTTP/3 session of a worker shares.
@@ -89,7 +93,7 @@ public:
     void onTransportError(const std::string& reason) override;
     SessionFailure failure() const override { return m_failure; }
 
-    uint32_t inFlight() const override { return m_active + static_cast<uint32_t>(m_retry.size()); }
+    uint32_t inFlight() const override { return m_streams.inFlight(); }
     InFlightRequest oldestInFlight() const override;
     Expiry expire(uint64_t nowUs, uint64_t timeoutUs) override;
     void forEachInFlight(const std::function<void(const InFlightRequest&)>& visit) const override;
@@ -112,27 +116,17 @@ private:
     SessionResult settle(bool alive, CompletionHandler& handler);
     SessionResult ended();
     void noteHandshake();
-    void resubmitRefused(uint64_t nowUs);
     void leaveUnprocessed();
-    void free(Http3Stream& slot);
     const Http3RequestEntry& entryOf(const Http3Stream& slot) const
     {
         return slot.built ? *slot.built : m_requests->entries[slot.request.entry];
     }
-    ResponseCapture* captureOf(const Http3Stream& slot) const
-    {
-        return m_captures ? &m_captures[&slot - m_slots] : nullptr;
-    }
 
     Http3Requests* m_requests;
-    Http3Stream* m_slots;
-    ResponseCapture* m_captures; ///< parallel to m_slots while observed, else null
+    StreamTable<Http3Stream> m_streams;
     QuicConnection m_quic;
-    uint32_t m_open = 0; ///< slots taken (in flight plus cancelled, not yet closed)
-    uint32_t m_active = 0; ///< requests in flight
     std::vector<Completion> m_done; ///< completions of the current call, handed over after the library returned
     std::vector<Completion> m_dispatching;
-    std::vector<InFlightRequest> m_retry; ///< refused or left by a GOAWAY: sent again, oldest first
     SessionFailure m_failure;
     bool m_holdOutput = false; ///< while completions are handed over: their requests leave in one batch
     bool m_goaway = false;
@@ -156,8 +150,7 @@ public:
 
 private:
     Http3Requests m_requests;
-    std::vector<Http3Stream> m_slots;
-    std::vector<ResponseCapture> m_captures;
+    StreamSlots<Http3Stream> m_slots;
     std::deque<Http3Session> m_sessions;
 };
 
