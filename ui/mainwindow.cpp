@@ -28,6 +28,7 @@
 #include <QFileInfo>
 #include <QGuiApplication>
 #include <QLabel>
+#include <QMessageBox>
 #include <QScreen>
 #include <QScrollArea>
 #include <QStatusBar>
@@ -136,6 +137,9 @@ void MainWindow::connectRunControl()
     connect(m_coordinator, &RunCoordinator::message, this, &MainWindow::showMessage);
     connect(m_coordinator, &RunCoordinator::lastRunNoteChanged, this, &MainWindow::updateRunsLabel);
     connect(m_coordinator, &RunCoordinator::experimentStopRequested, m_experiments, &ExperimentPage::stop);
+    connect(m_coordinator, &RunCoordinator::runRefused, this,
+        [this](const QString& why) { showError(this, tr("The run did not start"), why); });
+    connect(m_coordinator, &RunCoordinator::runAnywayAsked, this, &MainWindow::askRunAnyway);
     // Following a run from another tab: the badge in the tab bar's corner.
     connect(run, &RunTask::phaseChanged, this, [this, run](RunTask::Phase phase) {
         if (phase == RunTask::Phase::Probing) {
@@ -253,7 +257,7 @@ bool MainWindow::openStartupSession(const QString& pathArgument)
 
 bool MainWindow::openSession(const QString& path, bool create)
 {
-    if (!m_coordinator->settle(tr("open another session"))) return false;
+    if (!settleLoad(tr("open another session"))) return false;
     QString error;
     auto doc = SessionDocument::open(path, create, &error);
     if (!doc) {
@@ -299,9 +303,41 @@ void MainWindow::setDocument(std::unique_ptr<SessionDocument> doc)
     updateHint();
 }
 
+bool MainWindow::settleLoad(const QString& why)
+{
+    if (m_coordinator->isExperimentRunning()
+        && !confirm(this, tr("An experiment is running"),
+            tr("An experiment is running. Stop it to %1? Its completed runs are kept; Resume makes the rest.").arg(why),
+            tr("Stop the experiment")))
+        return false;
+    if (m_coordinator->isLoadRunning()
+        && !confirm(this, tr("A run is in progress"),
+            tr("A run is in progress. Stop it to %1? What it measured so far is kept as a stopped run.").arg(why),
+            tr("Stop the run")))
+        return false;
+    return m_coordinator->stopAndWait();
+}
+
+void MainWindow::askRunAnyway(RunSetup setup, const QString& error)
+{
+    if (m_runAnywayBox) m_runAnywayBox->close();
+    m_runAnywayBox = ui::askRunAnyway(
+        this, QString::fromStdString(setup.target.name), error, [this, setup](bool runAnyway) mutable {
+            if (runAnyway)
+                m_coordinator->startWithoutProbe(setup);
+            else
+                showMessage(tr("Run cancelled: the target did not answer the probe"));
+        });
+}
+
+QMessageBox* MainWindow::runAnywayBox() const
+{
+    return m_runAnywayBox;
+}
+
 void MainWindow::closeEvent(QCloseEvent* event)
 {
-    if (!m_coordinator->settle(tr("close wrkbench"))) {
+    if (!settleLoad(tr("close wrkbench"))) {
         event->ignore();
         return;
     }

@@ -6,12 +6,14 @@
 // user's tools would: tests/ui/windowparts.h names them.
 
 #include <QMainWindow>
+#include <QPointer>
 #include <QTimer>
 #include <memory>
 
 class QComboBox;
 class QLabel;
 class QMenu;
+class QMessageBox;
 class QTabWidget;
 
 namespace wb::ui {
@@ -74,6 +76,8 @@ public:
     void showTab(Tab tab);
 
     SessionDocument* document() const { return m_doc.get(); }
+    /// The "Run anyway?" question after a failed pre-run probe, while it is shown.
+    QMessageBox* runAnywayBox() const;
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -93,6 +97,11 @@ private:
     void showDock(const QString& objectName);
 
     void setDocument(std::unique_ptr<SessionDocument> doc);
+    /// Before the session changes or the window closes: asks to stop a run or an experiment going (why: "close
+    /// wrkbench"), stops it and waits for its end. True when none is going (any more).
+    bool settleLoad(const QString& why);
+    /// A pre-run probe of setup failed: says why and offers to run anyway, without a nested event loop.
+    void askRunAnyway(RunSetup setup, const QString& error);
     /// Wires the run coordinator (and its RunTask) to the actions, the pages and the badge.
     void connectRunControl();
     void updateActions();
@@ -113,6 +122,7 @@ private:
 
     std::unique_ptr<SessionDocument> m_doc;
     RunCoordinator* m_coordinator;
+    QPointer<QMessageBox> m_runAnywayBox;
     ProfileListModel* m_profiles;
 
     TargetsPanel* m_targets = nullptr;

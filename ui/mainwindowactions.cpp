@@ -425,7 +425,7 @@ bool MainWindow::saveSessionAs(const QString& path, bool replace)
     }
     // Before the copy: a run still recording would be copied as 'running', owned by
     // nobody in the new file.
-    if (!m_coordinator->settle(tr("save the session under a new name"))) return false;
+    if (!settleLoad(tr("save the session under a new name"))) return false;
     m_targets->editor()->commit();
     m_profileEditor->commit();
     if (const QString error = copySession(m_doc->store(), path); !error.isEmpty()) {

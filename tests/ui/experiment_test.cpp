@@ -12,6 +12,7 @@
 #include "experiment/experimentresults.h"
 #include "mainwindow.h"
 #include "models/experimentresultsmodel.h"
+#include "pages/dialogs.h"
 #include "pages/experimentpage.h"
 #include "session/sessiondocument.h"
 #include "uitestsupport.h"
@@ -392,6 +393,18 @@ private slots:
                                              == ExperimentProgress::Event::RunFinished;
                                      }),
             30'000);
+        // Another session while it runs: the window asks first, and "No" leaves the experiment going.
+        QString asked;
+        setConfirmHandler([&](const QString& text) {
+            asked = text;
+            return false;
+        });
+        QVERIFY(!w.openSession(m_dir.filePath(QStringLiteral("resume-other.wrkbench")), true));
+        setConfirmHandler({});
+        QVERIFY2(asked.contains(QStringLiteral("An experiment is running. Stop it to open another session?")),
+            qPrintable(asked));
+        QVERIFY(page->task()->isActive());
+        QCOMPARE(finished.count(), 0);
         QTest::mouseClick(page->findChild<QPushButton*>(QStringLiteral("stopButton")), Qt::LeftButton);
         QVERIFY(finished.wait(30'000));
         auto result = finished[0][0].value<ExperimentTaskResult>();

@@ -1,31 +1,28 @@
 // RunCoordinator against the built-in target server, with a real session file:
 // a finished run is put into the open SessionDocument on its own (one run read,
 // no reload of the whole session, the history's model shows it at once), Stop
-// keeps it as 'stopped', settle() asks and then waits for the stored run, one
-// load at a time, a failed pre-run probe asks "Run anyway" (Cancel stores
-// nothing, Run anyway stores the attempt), and runs that wrkbench-cli writes
-// into the open session still appear through the file watcher.
+// keeps it as 'stopped', stopAndWait() returns with the stopped run stored, one
+// load at a time, a failed pre-run probe stores nothing and asks the window
+// whether to run anyway (which then stores the attempt), and runs that
+// wrkbench-cli writes into the open session still appear through the file watcher.
+// The questions themselves are the window's (mainwindow_test, experiment_test).
 
 #include "control/experimenttask.h"
 #include "control/runcoordinator.h"
 #include "control/runtask.h"
 #include "experiment/experimentplan.h"
 #include "models/runstablemodel.h"
-#include "pages/dialogs.h"
 #include "serve/builtinserver.h"
 #include "session/sessiondocument.h"
 #include "session/sessionseed.h"
 #include "session/sessionwatcher.h"
 #include "uitestsupport.h"
 
-#include <QAbstractButton>
 #include <QAbstractItemModelTester>
-#include <QMessageBox>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QWidget>
 
 using namespace wb;
 using namespace wb::ui;
@@ -60,9 +57,6 @@ class RunCoordinatorTest : public QObject
     Q_OBJECT
 
     QTemporaryDir m_dir;
-    QWidget m_window; ///< where the coordinator's questions are shown
-    bool m_answer = true;
-    QStringList m_questions;
 
     /// A new session with one target, a coordinator recording into it and the history's model.
     struct Rig
@@ -87,26 +81,13 @@ class RunCoordinatorTest : public QObject
         auto id = r->doc->addTarget(r->target);
         if (!id) return {};
         r->target.id = *id;
-        r->coordinator = std::make_unique<RunCoordinator>(&m_window);
+        r->coordinator = std::make_unique<RunCoordinator>();
         r->coordinator->setDocument(r->doc.get());
         r->model.setDocument(r->doc.get());
         return r;
     }
 
 private slots:
-    void initTestCase()
-    {
-        setConfirmHandler([this](const QString& text) {
-            m_questions << text;
-            return m_answer;
-        });
-    }
-    void init()
-    {
-        m_answer = true;
-        m_questions.clear();
-    }
-
     void aPresetOrAModifiedProfileIsStoredByNameOnly()
     {
         const Target t = makeTarget("t", "http://builtin/");
@@ -248,29 +229,21 @@ private slots:
         QCOMPARE(record->status, RunStatus::Stopped);
     }
 
-    void settleAsksFirstThenWaitsForTheStoredRun()
+    void stopAndWaitReturnsWithTheStoppedRunInTheDocument()
     {
         auto r = rig(QStringLiteral("settle.wrkbench"));
         QVERIFY(r);
         SessionDocument* doc = r->doc.get();
         RunCoordinator& coordinator = *r->coordinator;
-        QVERIFY(coordinator.settle(QStringLiteral("close wrkbench"))); // nothing going: nothing asked
-        QVERIFY(m_questions.isEmpty());
+        QVERIFY(coordinator.stopAndWait()); // nothing going
+        QVERIFY(!coordinator.isLoadRunning());
         QSignalSpy started(coordinator.task(), &RunTask::started);
         QSignalSpy finished(coordinator.task(), &RunTask::finished);
         QVERIFY(coordinator.start(r->setup(30'000)));
         QVERIFY(started.wait(15'000));
+        QVERIFY(coordinator.isLoadRunning());
 
-        m_answer = false; // "keep running"
-        QVERIFY(!coordinator.settle(QStringLiteral("close wrkbench")));
-        QCOMPARE(m_questions.size(), 1);
-        QVERIFY2(m_questions[0].contains(QStringLiteral("A run is in progress. Stop it to close wrkbench?")),
-            qPrintable(m_questions[0]));
-        QVERIFY(coordinator.isRunActive());
-        QCOMPARE(finished.count(), 0);
-
-        m_answer = true; // "Stop the run": settled when settle() returns, the run in the document
-        QVERIFY(coordinator.settle(QStringLiteral("save the session under a new name")));
+        QVERIFY(coordinator.stopAndWait()); // settled when it returns, the run in the document
         QCOMPARE(finished.count(), 1);
         QVERIFY(!coordinator.isBusy());
         const auto outcome = finished[0][0].value<RunOutcome>();
@@ -307,56 +280,47 @@ private slots:
         QVERIFY(!coordinator.isRunActive());
         QVERIFY(!coordinator.start(r->setup(1000)));
 
-        m_answer = false;
-        QVERIFY(!coordinator.settle(QStringLiteral("open another session")));
-        QVERIFY2(m_questions.value(0).contains(QStringLiteral("An experiment is running")),
-            qPrintable(m_questions.value(0)));
+        QVERIFY(coordinator.isExperimentRunning());
+        QVERIFY(!coordinator.isLoadRunning());
         QCOMPARE(stopAsked.count(), 0);
-        m_answer = true;
-        QVERIFY(coordinator.settle(QStringLiteral("open another session")));
+        QVERIFY(coordinator.stopAndWait());
         QCOMPARE(stopAsked.count(), 1);
         QCOMPARE(finished.count(), 1);
         QVERIFY(!coordinator.isBusy());
     }
 
-    /// Cancel stores nothing; "Run anyway" runs without the probe and stores the attempt,
-    /// which the document gets on its own as well.
-    void aFailedProbeAsksToRunAnyway()
+    /// A failed probe stores nothing and asks the window; the answer "Run anyway" runs without the probe and stores
+    /// the attempt, which the document gets on its own as well.
+    void aFailedProbeAsksWhetherToRunAnyway()
     {
         const uint16_t port = closedPort();
         auto r = rig(QStringLiteral("refused.wrkbench"), "http://127.0.0.1:" + std::to_string(port) + "/");
         QVERIFY(r);
-        m_window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&m_window));
         RunCoordinator& coordinator = *r->coordinator;
         SessionDocument* doc = r->doc.get();
         QSignalSpy finished(coordinator.task(), &RunTask::finished);
         QSignalSpy stored(doc, &SessionDocument::runStored);
-        QSignalSpy messages(&coordinator, &RunCoordinator::message);
+        QSignalSpy asked(&coordinator, &RunCoordinator::runAnywayAsked);
 
         QVERIFY(coordinator.start(r->setup(1000)));
         QVERIFY(finished.wait(15'000));
         QVERIFY(finished[0][0].value<RunOutcome>().probeFailed);
-        QMessageBox* box = coordinator.runAnywayBox();
-        QVERIFY(box);
-        QVERIFY2(box->text().contains(QStringLiteral("connection refused by 127.0.0.1:%1").arg(port)),
-            qPrintable(box->text()));
+        QCOMPARE(asked.count(), 1);
+        const QString error = asked[0][1].toString();
+        QVERIFY2(error.contains(QStringLiteral("connection refused by 127.0.0.1:%1").arg(port)), qPrintable(error));
         QVERIFY(!coordinator.isBusy()); // the question does not hold the run
-        buttonNamed(box, QStringLiteral("Cancel"))->click();
-        QTRY_VERIFY(!coordinator.runAnywayBox());
-        QVERIFY(messages.last()[0].toString().contains(QStringLiteral("Run cancelled")));
         QCOMPARE(stored.count(), 0);
         QVERIFY(doc->runs().empty());
 
-        QVERIFY(coordinator.start(r->setup(1000)));
-        QVERIFY(finished.wait(15'000));
-        box = coordinator.runAnywayBox();
-        QVERIFY(box);
-        buttonNamed(box, QStringLiteral("Run anyway"))->click();
+        const RunSetup setup = asked[0][0].value<RunSetup>();
+        QVERIFY(setup.probeFirst);
+        QVERIFY(coordinator.startWithoutProbe(setup));
         QVERIFY(coordinator.isRunActive());
         QVERIFY(!coordinator.task()->setup().probeFirst);
-        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 3, 15'000);
-        const auto ran = finished[2][0].value<RunOutcome>();
+        QVERIFY(!coordinator.startWithoutProbe(setup)); // one load at a time
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 15'000);
+        QCOMPARE(asked.count(), 1); // no probe, no question
+        const auto ran = finished[1][0].value<RunOutcome>();
         QVERIFY(ran.runId > 0);
         QCOMPARE(stored.count(), 1);
         const RunRecord* record = runIn(doc->runs(), ran.runId);
@@ -364,7 +328,6 @@ private slots:
         QVERIFY2(record->status == RunStatus::Failed
                 || (record->totals.errors.transportErrors() + record->totals.non2xx) > 0,
             qPrintable(QString::fromUtf8(runStatusName(record->status))));
-        m_window.hide();
     }
 };
 

@@ -93,7 +93,7 @@ inline ui::ProbeDialog* probeDialog(const ui::MainWindow& w)
 /// The "Run anyway?" question after a failed pre-run probe, while it is shown.
 inline QMessageBox* probeFailedBox(const ui::MainWindow& w)
 {
-    return coordinator(w)->runAnywayBox();
+    return w.runAnywayBox();
 }
 /// The status bar's run count and what the last run from the window did.
 inline QString lastRunText(const ui::MainWindow& w)

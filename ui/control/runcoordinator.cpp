@@ -2,21 +2,17 @@
 
 #include "control/experimenttask.h"
 #include "control/runtask.h"
-#include "pages/dialogs.h"
 #include "remote/agentprobe.h"
 #include "remote/remoteloaders.h"
 #include "session/sessiondocument.h"
 #include "text/format.h"
 
-#include <QMessageBox>
 #include <QTime>
-#include <QWidget>
 
 namespace wb::ui {
 
-RunCoordinator::RunCoordinator(QWidget* window)
-    : QObject(window)
-    , m_window(window)
+RunCoordinator::RunCoordinator(QObject* parent)
+    : QObject(parent)
     , m_run(new RunTask(this))
 {
     setObjectName(QStringLiteral("RunCoordinator"));
@@ -81,7 +77,7 @@ bool RunCoordinator::start(RunSetup setup)
         if (!agents) {
             const QString why = QString::fromStdString(agents.error());
             emit message(tr("The run did not start: %1").arg(why), 15'000);
-            showError(m_window, tr("The run did not start"), why);
+            emit runRefused(why);
             return false;
         }
         setup.agents = std::move(*agents);
@@ -135,7 +131,7 @@ void RunCoordinator::remoteProbed(RunSetup setup, const ProbeOutcome& outcome)
     }
     if (!outcome.ok) {
         emit message(tr("The probe failed, no load was sent: %1").arg(outcome.error), 15'000);
-        askRunAnyway(setup, outcome.error);
+        emit runAnywayAsked(setup, outcome.error);
         return;
     }
     setup.probeFirst = false; // done, from where the load comes from
@@ -166,41 +162,19 @@ void RunCoordinator::stop()
     emit message(tr("Stopping…"), 2000);
 }
 
-bool RunCoordinator::settle(const QString& why)
+bool RunCoordinator::stopAndWait()
 {
-    cancelRemoteProbe(); // nothing was sent yet: nothing to ask about
+    cancelRemoteProbe(); // nothing was sent yet
     if (isExperimentRunning()) {
-        if (!confirm(m_window, tr("An experiment is running"),
-                tr("An experiment is running. Stop it to %1? Its completed runs are kept; Resume makes the rest.")
-                    .arg(why),
-                tr("Stop the experiment")))
-            return false;
+        // Its completed runs are kept; its run in progress is stored as 'stopped', and Resume makes it again.
         emit experimentStopRequested();
         m_experiment->waitForFinished(SETTLE_TIMEOUT_MS);
-        if (isExperimentRunning()) return false;
     }
-    if (!m_run->isActive()) return true;
-    if (!confirm(m_window, tr("A run is in progress"),
-            tr("A run is in progress. Stop it to %1? What it measured so far is kept as a stopped run.").arg(why),
-            tr("Stop the run")))
-        return false;
-    m_run->stop();
-    m_run->waitForFinished(SETTLE_TIMEOUT_MS); // delivers finished(): the run is in the document
-    return !m_run->isActive();
-}
-
-void RunCoordinator::stopAndWait()
-{
-    cancelRemoteProbe();
-    // The run is kept as 'stopped'; an experiment's run in progress too, and Resume makes it again.
     if (m_run->isActive()) {
         m_run->stop();
-        m_run->waitForFinished(SETTLE_TIMEOUT_MS);
+        m_run->waitForFinished(SETTLE_TIMEOUT_MS); // delivers finished(): the run is in the document
     }
-    if (isExperimentRunning()) {
-        emit experimentStopRequested();
-        m_experiment->waitForFinished(SETTLE_TIMEOUT_MS);
-    }
+    return !m_run->isActive() && !isExperimentRunning();
 }
 
 bool RunCoordinator::isRunActive() const
@@ -219,9 +193,9 @@ bool RunCoordinator::canStop() const
     return (m_run->isActive() && !m_run->isStopping()) || m_remoteProbe || isExperimentRunning();
 }
 
-QMessageBox* RunCoordinator::runAnywayBox() const
+bool RunCoordinator::isLoadRunning() const
 {
-    return m_runAnywayBox;
+    return m_run->isActive();
 }
 
 bool RunCoordinator::isExperimentRunning() const
@@ -289,7 +263,7 @@ void RunCoordinator::runFinished(const RunOutcome& outcome)
     }
     if (outcome.probeFailed) {
         emit message(tr("The probe failed, no load was sent: %1").arg(outcome.error), 15'000);
-        askRunAnyway(m_run->setup(), outcome.error);
+        emit runAnywayAsked(m_run->setup(), outcome.error);
         return;
     }
     if (outcome.status == RunStatus::Failed && outcome.failedWhileRunning) {
@@ -310,19 +284,14 @@ void RunCoordinator::runFinished(const RunOutcome& outcome)
     if (!outcome.storageWarning.isEmpty()) emit message(outcome.storageWarning, 15'000);
 }
 
-void RunCoordinator::askRunAnyway(RunSetup setup, const QString& error)
+bool RunCoordinator::startWithoutProbe(RunSetup setup)
 {
-    if (m_runAnywayBox) m_runAnywayBox->close();
-    m_runAnywayBox = ui::askRunAnyway(
-        m_window, QString::fromStdString(setup.target.name), error, [this, setup](bool runAnyway) mutable {
-            if (!runAnyway) {
-                emit message(tr("Run cancelled: the target did not answer the probe"), 6000);
-                return;
-            }
-            setup.probeFirst = false;
-            if (m_run->start(setup))
-                emit message(tr("Running %1 without a probe…").arg(QString::fromStdString(setup.target.url)), 6000);
-        });
+    if (isBusy() || !m_doc) return false;
+    setup.sessionPath = m_doc->path();
+    setup.probeFirst = false;
+    if (!m_run->start(setup)) return false;
+    emit message(tr("Running %1 without a probe…").arg(QString::fromStdString(setup.target.url)), 6000);
+    return true;
 }
 
 } // namespace wb::ui

@@ -1,11 +1,11 @@
 #pragma once
-// Run control for the main window: starts a run of a target with a load profile (one probe request first, "Run
-// anyway?" when it fails), stops it, settles it before the session changes or the window closes, and adds each
-// finished run to the SessionDocument as one run read, not a reload of the session. A profile on remote loaders has
-// its names looked up when the run starts and its probe asked from the first of them (AgentProbe), so "does it
-// answer?" is asked from where the load comes from. One load at a time: a running experiment makes it busy too and is
-// ended through experimentStopRequested(); the coordinator reaches pages only through signals (docs/ARCHITECTURE.md,
-// "The GUI's run control").
+// Run control for the main window: starts a run of a target with a load profile (one probe request first; when it
+// fails the window asks "Run anyway?"), stops it and waits for it before the session changes or the window closes,
+// and adds each finished run to the SessionDocument as one run read, not a reload of the session. A profile on remote
+// loaders has its names looked up when the run starts and its probe asked from the first of them (AgentProbe), so "does
+// it answer?" is asked from where the load comes from. One load at a time: a running experiment makes it busy too and
+// is ended through experimentStopRequested(). The coordinator shows nothing itself: it reaches the window and the pages
+// only through signals, and the window asks the user (docs/ARCHITECTURE.md, "The GUI's run control").
 
 #include "control/runevents.h"
 #include "control/runsetup.h"
@@ -15,9 +15,6 @@
 #include <QPointer>
 #include <QString>
 #include <optional>
-
-class QMessageBox;
-class QWidget;
 
 namespace wb::ui {
 
@@ -31,10 +28,9 @@ class RunCoordinator : public QObject
 {
     Q_OBJECT
 public:
-    static constexpr int SETTLE_TIMEOUT_MS = 10'000; ///< how long settle() waits for a stopped run or experiment
+    static constexpr int SETTLE_TIMEOUT_MS = 10'000; ///< how long stopAndWait() waits for a stopped run or experiment
 
-    /// window: where its questions are shown (and this object's parent).
-    explicit RunCoordinator(QWidget* window);
+    explicit RunCoordinator(QObject* parent = nullptr);
     ~RunCoordinator() override;
 
     RunTask* task() const { return m_run; }
@@ -52,27 +48,28 @@ public:
     /// of one front door): when both completed, bothProtocolsRan() names the two runs. A run
     /// that fails or is stopped ends the pair.
     bool startBothProtocols(RunSetup setup);
+    /// Starts setup without the probe: the answer "Run anyway" to runAnywayAsked(). False when busy.
+    bool startWithoutProbe(RunSetup setup);
     /// Stops the run (its measurements are kept as 'stopped') and an experiment going.
     void stop();
-    /// Before the session changes or the window closes: asks to stop a run or an
-    /// experiment going (why: "close wrkbench"), stops it and waits for its end.
-    /// True when none is going (any more).
-    bool settle(const QString& why);
-    /// Stops a run and an experiment without asking, and waits (the window is going).
-    void stopAndWait();
+    /// Before the session changes or the window closes (the window has asked): stops a run and an experiment going
+    /// and waits for their ends (the run is then in the document). True when none is going any more.
+    bool stopAndWait();
 
     /// The probe asked from a remote loader before a run, while it goes (null otherwise).
     AgentProbe* remoteProbe() const;
     /// A run is going (probe included).
     bool isRunActive() const;
+    /// A run's load is going (what stopAndWait() stops and keeps as 'stopped'; a probe is not).
+    bool isLoadRunning() const;
+    /// An experiment of the Experiments page is running.
+    bool isExperimentRunning() const;
     /// A run or an experiment is going: Run is disabled, the profile is fixed.
     bool isBusy() const;
     /// Something to stop, not already stopping.
     bool canStop() const;
     /// What the last run from here did ("last run #4 stored 12:00:03 (completed, 1,234 req/s)"); "" before.
     QString lastRunNote() const { return m_lastRunNote; }
-    /// The "Run anyway?" question after a failed pre-run probe, while it is shown.
-    QMessageBox* runAnywayBox() const;
 
 signals:
     /// For the status bar.
@@ -88,29 +85,29 @@ signals:
     /// That probe ended the run before it started (cancelled, or failed: "Run anyway?" is asked).
     void remoteProbeEnded(const wb::ui::RunOutcome& outcome);
     void lastRunNoteChanged(const QString& note);
-    /// stop() or settle() wants the running experiment stopped (ExperimentPage::stop).
+    /// stop() or stopAndWait() wants the running experiment stopped (ExperimentPage::stop).
     void experimentStopRequested();
     /// startBothProtocols(): the HTTP/1.1 run and the HTTP/2 run, both completed.
     void bothProtocolsRan(QList<qint64> runIds);
+    /// start() refused setup before anything was sent (an unknown remote loader): why, to be acknowledged.
+    void runRefused(const QString& why);
+    /// The pre-run probe of setup failed (error says how) and no load was sent: the window asks whether to run
+    /// anyway (startWithoutProbe()).
+    void runAnywayAsked(const wb::ui::RunSetup& setup, const QString& error);
 
 private:
     void phaseChanged();
     void runFinished(const RunOutcome& outcome);
-    /// A pre-run probe of setup failed: says why and offers to run anyway.
-    void askRunAnyway(RunSetup setup, const QString& error);
     /// Asks the first remote loader of setup to probe its target, then starts the run.
     void startRemoteProbe(const RunSetup& setup);
     void remoteProbed(RunSetup setup, const ProbeOutcome& outcome);
     /// Ends a remote probe still going (nothing is sent, nothing stored).
     void cancelRemoteProbe();
-    bool isExperimentRunning() const;
     void setLastRunNote(const QString& note);
 
-    QWidget* m_window;
     RunTask* m_run;
     QPointer<SessionDocument> m_doc;
     QPointer<ExperimentTask> m_experiment;
-    QPointer<QMessageBox> m_runAnywayBox;
     QPointer<AgentProbe> m_remoteProbe;
     QString m_lastRunNote;
     std::optional<RunSetup> m_nextOfPair; ///< startBothProtocols(): the HTTP/2 run, after the HTTP/1.1 one
