@@ -323,7 +323,7 @@ void MainWindow::openRun(qint64 runId)
             m_tabs->setCurrentIndex(i);
             return;
         }
-    auto loaded = m_doc ? m_doc->loadRun(runId) : Result<RunData>(Error { "no session" });
+    auto loaded = m_doc ? m_doc->store().runs().load(runId) : Result<RunData>(Error { "no session" });
     if (!loaded) {
         showError(this, tr("Cannot open the run"), QString::fromStdString(loaded.error()));
         return;
@@ -351,7 +351,7 @@ void MainWindow::compareRuns(QList<qint64> runIds)
     std::sort(runIds.begin(), runIds.end());
     std::vector<RunData> runs;
     for (qint64 id : runIds) {
-        auto loaded = m_doc->loadRun(id);
+        auto loaded = m_doc->store().runs().load(id);
         if (!loaded) {
             showError(this, tr("Cannot compare"), QString::fromStdString(loaded.error()));
             return;

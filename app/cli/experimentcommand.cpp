@@ -269,7 +269,7 @@ int experimentCommand(const ExperimentArgs& a)
             printWarning(w);
         id = *created;
     } else {
-        auto record = (*store)->experiment(id);
+        auto record = (*store)->experiments().get(id);
         if (!record) {
             printError(record.error());
             return EXIT_FAILED;
@@ -289,7 +289,7 @@ int experimentCommand(const ExperimentArgs& a)
             return EXIT_FAILED;
         }
     }
-    auto record = (*store)->experiment(id);
+    auto record = (*store)->experiments().get(id);
     g_text = a.report.toStdout() ? &std::cerr : &std::cout;
     *g_text << (a.resumeId ? "Resuming experiment " : "Experiment ") << id << " '"
             << (record ? record->name : plan->name) << "' in '" << a.dbPath << "': ";
@@ -355,7 +355,7 @@ int experimentsCommand(const ExperimentsArgs& a)
         printError(store.error());
         return EXIT_FAILED;
     }
-    auto experiments = (*store)->experiments();
+    auto experiments = (*store)->experiments().all();
     if (!experiments) {
         printError(experiments.error());
         return EXIT_FAILED;
@@ -365,7 +365,7 @@ int experimentsCommand(const ExperimentsArgs& a)
         std::string runs = "?";
         if (e.kind == ExperimentKind::Capacity) {
             // A search has no planned total: its trials so far.
-            if (auto trials = (*store)->capacityTrials(e.id)) runs = std::to_string(trials->size());
+            if (auto trials = (*store)->experiments().capacityTrials(e.id)) runs = std::to_string(trials->size());
         } else if (auto results = loadExperimentResults(**store, e.id)) {
             runs = std::to_string(results->runsDone) + "/" + std::to_string(results->runsTotal);
         }

@@ -63,7 +63,7 @@ namespace {
 // The loaders table of a run made by several loaders (`run --loaders`, `merge`).
 int printLoaders(SessionStore& store, int64_t runId)
 {
-    auto data = store.loadRun(runId);
+    auto data = store.runs().load(runId);
     if (!data) {
         printError(data.error());
         return EXIT_FAILED;
@@ -98,7 +98,7 @@ int runsCommand(const RunsArgs& a)
     filter.targetName = a.target;
     filter.tags = a.tags;
     if (!a.status.empty()) filter.status = runStatusFromName(a.status);
-    auto runs = (*store)->listRuns(filter);
+    auto runs = (*store)->runs().list(filter);
     if (!runs) {
         printError(runs.error());
         return EXIT_FAILED;
@@ -162,7 +162,7 @@ Result<std::string> scrapeExport(SessionStore& store, const std::vector<RunData>
     std::string csv = scrapeCsvHeader();
     nlohmann::ordered_json out = nlohmann::ordered_json::array();
     for (const RunData& run : runs) {
-        auto scrape = store.scrapeOf(run.run.id);
+        auto scrape = store.runs().scrapeOf(run.run.id);
         if (!scrape) return Error { scrape.error() };
         const int64_t startMs = !run.intervals.empty() && run.intervals.front().startUnixMs
             ? run.intervals.front().startUnixMs
@@ -199,7 +199,7 @@ int exportCommand(const ExportArgs& a)
     }
     std::vector<RunData> runs;
     for (int64_t id : a.runIds) {
-        auto data = (*store)->loadRun(id);
+        auto data = (*store)->runs().load(id);
         if (!data) {
             printError(data.error());
             return EXIT_FAILED;

@@ -36,7 +36,7 @@ int tagCommand(const TagArgs& a)
         printError(store.error());
         return EXIT_FAILED;
     }
-    if (auto st = (*store)->changeRunTags(*ids, a.add, a.remove); !st) {
+    if (auto st = (*store)->runs().changeTags(*ids, a.add, a.remove); !st) {
         printError(st.error());
         return EXIT_FAILED;
     }

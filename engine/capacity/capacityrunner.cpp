@@ -135,14 +135,14 @@ Result<CapacityRunner> CapacityRunner::start(std::vector<std::pair<std::string, 
 Result<CapacityRunner> CapacityRunner::stored(SessionStore& store, std::string dbPath, int64_t searchId)
 {
     const std::string which = fmt::format("search {} in '{}'", searchId, dbPath);
-    auto record = store.experiment(searchId);
+    auto record = store.experiments().get(searchId);
     if (!record) return Error { record.error() };
     if (record->kind != ExperimentKind::Capacity)
         return Error { fmt::format("experiment {} in '{}' is a {}, not a capacity search", searchId, dbPath,
             experimentKindName(record->kind)) };
     auto definition = capacityDefinitionFromJson(record->planJson);
     if (!definition) return Error { which + ": " + definition.error() };
-    auto trials = store.capacityTrials(searchId);
+    auto trials = store.experiments().capacityTrials(searchId);
     if (!trials) return Error { which + ": " + trials.error() };
     std::vector<CapacitySearch> searches = definition->searches();
     if (Status st = replayCapacityTrials(searches, *trials); !st) return Error { which + ": " + st.error() };
@@ -167,9 +167,9 @@ Result<CapacityRunner> CapacityRunner::stored(SessionStore& store, std::string d
         if (row.target < 0 || static_cast<size_t>(row.target) >= r.m_targets.size())
             return Error { which + ": a trial of target " + std::to_string(row.target) + ", which the search has not" };
         CapacityTrialFigures seen { NAN, NAN, NAN, NAN, {} };
-        if (auto run = store.runRecord(row.runId); run && run->hasTotals) {
+        if (auto run = store.runs().record(row.runId); run && run->hasTotals) {
             const RunTotals& totals = run->totals;
-            auto scraped = store.scrapeOf(row.runId);
+            auto scraped = store.runs().scrapeOf(row.runId);
             seen = capacityTrialFigures(totals.latency.p50Us, totals.latency.p99Us, totals.requests,
                 totals.errors.transportErrors(), totals.non2xx,
                 scraped ? capacityTrialMetrics(
@@ -202,9 +202,9 @@ Result<CapacityReport> storedCapacityReport(SessionStore& store, int64_t searchI
 
 Result<std::vector<int64_t>> capacitySearchTargets(SessionStore& store, int64_t searchId)
 {
-    auto runs = store.experimentRuns(searchId);
+    auto runs = store.experiments().runs(searchId);
     if (!runs) return Error { runs.error() };
-    auto trials = store.capacityTrials(searchId);
+    auto trials = store.experiments().capacityTrials(searchId);
     if (!trials) return Error { trials.error() };
     std::map<int64_t, int64_t> targetOfRun;
     for (const RunRecord& run : *runs)
@@ -221,7 +221,7 @@ Result<std::vector<int64_t>> capacitySearchTargets(SessionStore& store, int64_t 
 
 Result<std::vector<StoredCapacity>> latestCapacities(SessionStore& store, const std::vector<int64_t>& targetIds)
 {
-    auto experiments = store.experiments();
+    auto experiments = store.experiments().all();
     if (!experiments) return Error { experiments.error() };
     std::map<int64_t, StoredCapacity> found;
     const auto wanted = [&](int64_t id) {
@@ -274,7 +274,7 @@ Status CapacityRunner::storeIn(SessionStore& store, std::string dbPath, std::vec
         for (const CapacityRunTarget& t : m_targets)
             name += (t.label == "A" ? " " : " vs ") + t.url;
     }
-    auto id = store.addExperiment(name, capacityDefinitionToJson(definition()), {}, ExperimentKind::Capacity);
+    auto id = store.experiments().add(name, capacityDefinitionToJson(definition()), {}, ExperimentKind::Capacity);
     if (!id) return Error { dbPath + ": " + id.error() };
     m_store = &store;
     m_dbPath = std::move(dbPath);
@@ -300,7 +300,7 @@ Status CapacityRunner::run(const CapacityRunEvents& events)
 {
     const bool searchingNow = searching();
     if (m_store && searchingNow)
-        if (Status st = m_store->beginExperiment(m_searchId); !st) return st;
+        if (Status st = m_store->experiments().begin(m_searchId); !st) return st;
     std::string fatal;
     bool first = true; // the first trial of this process: nothing of ours loaded the target before it
     // Each step gives every target still searching one trial, in turn, so drift hits them alike.
@@ -368,7 +368,8 @@ Status CapacityRunner::run(const CapacityRunEvents& events)
             ++m_trialsMade;
             t.search.record(outcome);
             if (m_store)
-                if (Status st = m_store->addCapacityTrial(m_searchId, capacityTrialRow(targetIndex, *trial, outcome));
+                if (Status st = m_store->experiments().addCapacityTrial(
+                        m_searchId, capacityTrialRow(targetIndex, *trial, outcome));
                     !st)
                     fatal = m_dbPath + ": the trial could not be stored: " + st.error();
             if (events.judged) events.judged(t, *trial, outcome, m_trialsMade, settled);
@@ -380,7 +381,7 @@ Status CapacityRunner::run(const CapacityRunEvents& events)
         const ExperimentStatus status = !fatal.empty() ? ExperimentStatus::Failed
             : m_stopped                                ? ExperimentStatus::Stopped
                                                        : ExperimentStatus::Completed;
-        if (Status st = m_store->finishExperiment(m_searchId, status, fatal); !st && events.warning)
+        if (Status st = m_store->experiments().finish(m_searchId, status, fatal); !st && events.warning)
             events.warning(st.error());
     }
     if (!fatal.empty()) return Error { fatal };

@@ -217,7 +217,7 @@ Result<ExperimentResults> withScrapes(SessionStore& store, Result<ExperimentResu
 {
     if (!results) return results;
     for (const RunRecord& r : results->runs) {
-        auto scrape = store.scrapeOf(r.id);
+        auto scrape = store.runs().scrapeOf(r.id);
         if (!scrape) return Error { scrape.error() };
         if (!scrape->empty()) results->scrapes.emplace(r.id, std::move(*scrape));
     }
@@ -241,7 +241,7 @@ uint32_t ExperimentResults::seriesColor(const std::string& group, size_t target)
 
 Result<ExperimentResults> loadExperimentResults(SessionStore& store, int64_t experimentId)
 {
-    auto record = store.experiment(experimentId);
+    auto record = store.experiments().get(experimentId);
     if (!record) return Error { record.error() };
     Result<ExperimentResults> results = [&]() -> Result<ExperimentResults> {
         if (record->kind == ExperimentKind::Study) return loadStudyResults(store, *record);
@@ -251,7 +251,7 @@ Result<ExperimentResults> loadExperimentResults(SessionStore& store, int64_t exp
                 + "' shows it (and goes on with it if it did not end)" };
         auto plan = parseExperimentPlan(record->planJson);
         if (!plan) return Error { "the plan of experiment " + std::to_string(experimentId) + ": " + plan.error() };
-        auto runs = store.experimentRuns(experimentId);
+        auto runs = store.experiments().runs(experimentId);
         if (!runs) return Error { runs.error() };
         return computeExperimentResults(*record, *plan, std::move(*runs));
     }();

@@ -57,7 +57,7 @@ Result<int64_t> ExperimentRunner::create(SessionStore& store, ExperimentPlan pla
             if (!target) return Error { target.error() };
             t.sessionTargetId = *target;
         }
-        auto added = store.addExperiment(plan.name, experimentPlanToJson(plan));
+        auto added = store.experiments().add(plan.name, experimentPlanToJson(plan));
         if (!added) return Error { added.error() };
         id = *added;
         return {};
@@ -117,7 +117,7 @@ Result<ExperimentOutcome> ExperimentRunner::run(int64_t experimentId)
     auto opened = SessionStore::open(m_path, existingSession());
     if (!opened) return Error { opened.error() };
     SessionStore& store = **opened;
-    auto record = store.experiment(experimentId);
+    auto record = store.experiments().get(experimentId);
     if (!record) return Error { record.error() };
     if (Status st = checkRunnable(*record); !st) return Error { st.error() };
     auto parsed = parseExperimentPlan(record->planJson);
@@ -126,7 +126,7 @@ Result<ExperimentOutcome> ExperimentRunner::run(int64_t experimentId)
     if (plan.search) return Error { SEARCH_IS_NOT_RUN }; // its matrix would ignore the search
     std::vector<int64_t> targetIds;
     for (const auto& t : plan.targets) {
-        auto target = store.target(t.sessionTargetId);
+        auto target = store.targets().get(t.sessionTargetId);
         if (!target)
             return Error { "target '" + t.name + "' of experiment " + std::to_string(experimentId)
                 + " is no longer in the session" };
@@ -134,7 +134,7 @@ Result<ExperimentOutcome> ExperimentRunner::run(int64_t experimentId)
     }
 
     // What is already complete: resume makes only the rest.
-    auto runs = store.experimentRuns(experimentId);
+    auto runs = store.experiments().runs(experimentId);
     if (!runs) return Error { runs.error() };
     std::set<std::tuple<size_t, size_t, unsigned>> done;
     for (const RunRecord& r : *runs) {
@@ -155,7 +155,7 @@ Result<ExperimentOutcome> ExperimentRunner::run(int64_t experimentId)
     }
     outcome.runsSkipped = outcome.runsDone;
 
-    if (auto st = store.beginExperiment(experimentId); !st) return Error { st.error() };
+    if (auto st = store.experiments().begin(experimentId); !st) return Error { st.error() };
 
     const double plannedRunS = static_cast<double>(plan.warmupUs + plan.durationUs) / 1e6 + RUN_OVERHEAD_S;
     const double cooldownS = static_cast<double>(plan.cooldownUs) / 1e6;
@@ -182,7 +182,7 @@ Result<ExperimentOutcome> ExperimentRunner::run(int64_t experimentId)
     auto fail = [&](const std::string& error) {
         outcome.status = ExperimentStatus::Failed;
         outcome.error = error;
-        (void)store.finishExperiment(experimentId, ExperimentStatus::Failed, error);
+        (void)store.experiments().finish(experimentId, ExperimentStatus::Failed, error);
         return outcome;
     };
 
@@ -246,7 +246,7 @@ Result<ExperimentOutcome> ExperimentRunner::run(int64_t experimentId)
     }
 
     outcome.status = outcome.runsDone == outcome.runsTotal ? ExperimentStatus::Completed : ExperimentStatus::Stopped;
-    if (auto st = store.finishExperiment(experimentId, outcome.status); !st) return Error { st.error() };
+    if (auto st = store.experiments().finish(experimentId, outcome.status); !st) return Error { st.error() };
     return outcome;
 }
 

@@ -85,7 +85,7 @@ Status attachFrontDoor(SessionStore& store, ExperimentResults& results)
 {
     for (const RunRecord& r : results.runs) {
         if (!r.config.notesResponses() || results.frontDoor.count(r.id)) continue;
-        auto data = store.loadRun(r.id);
+        auto data = store.runs().load(r.id);
         if (!data) return Error { "run " + std::to_string(r.id) + ": " + data.error() };
         results.frontDoor.emplace(r.id, frontDoorViewOf(*data));
     }

@@ -409,12 +409,12 @@ Result<int64_t> createStudy(SessionStore& store, StudySpec spec)
 {
     std::vector<RunRecord> runs;
     for (int64_t id : spec.runIds) {
-        auto run = store.runRecord(id);
+        auto run = store.runs().record(id);
         if (!run) return Error { run.error() };
         runs.push_back(std::move(*run));
     }
     std::sort(runs.begin(), runs.end(), [](const RunRecord& a, const RunRecord& b) { return a.id < b.id; });
-    auto targets = store.targets();
+    auto targets = store.targets().all();
     if (!targets) return Error { targets.error() };
     std::map<int64_t, std::vector<std::string>> targetTags;
     for (const Target& t : *targets)
@@ -427,16 +427,16 @@ Result<int64_t> createStudy(SessionStore& store, StudySpec spec)
     record.name = spec.name;
     // Every check a report makes, before anything is stored.
     if (auto results = computeStudyResults(record, spec, runs, *links); !results) return Error { results.error() };
-    return store.addStudy(spec.name, studySpecToJson(spec), *links);
+    return store.experiments().addStudy(spec.name, studySpecToJson(spec), *links);
 }
 
 Result<ExperimentResults> loadStudyResults(SessionStore& store, const ExperimentRecord& record)
 {
     auto spec = studySpecFromJson(record.planJson);
     if (!spec) return Error { "study " + std::to_string(record.id) + ": " + spec.error() };
-    auto links = store.studyLinks(record.id);
+    auto links = store.experiments().studyLinks(record.id);
     if (!links) return Error { links.error() };
-    auto runs = store.experimentRuns(record.id);
+    auto runs = store.experiments().runs(record.id);
     if (!runs) return Error { runs.error() };
     return computeStudyResults(record, *spec, *runs, *links);
 }

@@ -86,7 +86,7 @@ Result<std::vector<int64_t>> importWrkReports(
             Target prototype;
             prototype.name = options.targetName.empty() ? report.url : options.targetName;
             prototype.url = report.url;
-            auto targetId = store.ensureTarget(prototype);
+            auto targetId = store.targets().ensure(prototype);
             if (!targetId) return Error { targetId.error() };
             ImportedRun run = importedRunOf(report, options.sourceName);
             run.targetId = *targetId;
@@ -94,7 +94,7 @@ Result<std::vector<int64_t>> importWrkReports(
             if (i < options.reportTags.size() && !options.reportTags[i].empty()
                 && std::find(run.tags.begin(), run.tags.end(), options.reportTags[i]) == run.tags.end())
                 run.tags.push_back(options.reportTags[i]);
-            auto id = store.addImportedRun(run);
+            auto id = store.runs().addImported(run);
             if (!id) return Error { id.error() };
             ids.push_back(*id);
         }

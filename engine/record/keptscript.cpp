@@ -35,7 +35,7 @@ bool KeptScript::runDone(const RecordedRunOutcome& ran)
 Status KeptScript::finish(const RecordedRunOutcome& ran, SessionStore* store)
 {
     if (!runDone(ran) || !store) return {};
-    return store->setRunScriptOutput(ran.runId, m_printed.text());
+    return store->runs().setScriptOutput(ran.runId, m_printed.text());
 }
 
 Status KeptScript::finish(const RecordedRunOutcome& ran, const std::string& sessionPath)
@@ -43,7 +43,7 @@ Status KeptScript::finish(const RecordedRunOutcome& ran, const std::string& sess
     if (!runDone(ran) || sessionPath.empty()) return {};
     auto store = SessionStore::open(sessionPath, SessionOpenOptions { false, false });
     if (!store) return Error { store.error() };
-    return (*store)->setRunScriptOutput(ran.runId, m_printed.text());
+    return (*store)->runs().setScriptOutput(ran.runId, m_printed.text());
 }
 
 } // namespace wb

@@ -15,7 +15,7 @@ Result<int64_t> findOrCreateTarget(SessionStore& store, const std::string& name,
     const TlsOptions& tls, HttpVersion httpVersion, std::vector<std::string>* warnings, const std::string& user)
 {
     const std::string url = request.url.displayText();
-    auto existing = store.targetByName(name);
+    auto existing = store.targets().byName(name);
     if (!existing) return Error { existing.error() };
     if (existing->has_value()) {
         if ((*existing)->url != url && warnings)
@@ -31,7 +31,7 @@ Result<int64_t> findOrCreateTarget(SessionStore& store, const std::string& name,
     target.body = request.body;
     target.tls = tls;
     target.httpVersion = httpVersion;
-    return store.ensureTarget(target); // another process may have created it meanwhile
+    return store.targets().ensure(target); // another process may have created it meanwhile
 }
 
 ProbeOptions probeOptionsFor(const RunConfig& config)
@@ -132,7 +132,7 @@ RecordedRunOutcome RecordedRun::fail(RecordedRunOutcome::Ended how, const std::s
         run.experiment = m_options.experiment;
         run.probeJson = m_probeJson;
         const std::string reason = how == RecordedRunOutcome::Ended::ProbeFailed ? "probe: " + error : error;
-        if (auto id = m_store->addFailedRun(run, reason)) out.runId = *id; // the error is reported either way
+        if (auto id = m_store->runs().addFailed(run, reason)) out.runId = *id; // the error is reported either way
     }
     return out;
 }

@@ -1,4 +1,4 @@
-// SessionStore: experiments (A-vs-B studies). The store keeps the plan as JSON
+// ExperimentRepository: experiments (A-vs-B studies). The store keeps the plan as JSON
 // and the experiment's life (planned, running, stopped...); the runs are
 // ordinary runs that carry the experiment, cell and repetition they fill.
 
@@ -22,9 +22,10 @@ std::string noExperiment(int64_t id)
 
 } // namespace
 
-ExperimentRecord SessionStore::readExperiment(int64_t id)
+ExperimentRecord ExperimentRepository::readExperiment(int64_t id)
 {
-    SqlStatement& q = m_db->prepare(std::string("SELECT ") + EXPERIMENT_COLUMNS + " FROM experiments WHERE id = ?");
+    SqlStatement& q
+        = m_store.m_db->prepare(std::string("SELECT ") + EXPERIMENT_COLUMNS + " FROM experiments WHERE id = ?");
     q.bind(id);
     if (!q.step()) throw SqlError(SQLITE_NOTFOUND, noExperiment(id));
     ExperimentRecord e;
@@ -46,14 +47,15 @@ ExperimentRecord SessionStore::readExperiment(int64_t id)
     return e;
 }
 
-Result<int64_t> SessionStore::addExperiment(
+Result<int64_t> ExperimentRepository::add(
     const std::string& name, const std::string& planJson, const std::string& notes, ExperimentKind kind)
 {
     if (planJson.empty()) return Error { "an experiment needs a plan" };
     if (kind == ExperimentKind::Study) return Error { "a study is added with its runs (addStudy)" };
     int64_t id = 0;
-    auto st = transaction([&]() -> Status {
-        m_db->prepare(
+    auto st = m_store.transaction([&]() -> Status {
+        m_store.m_db
+            ->prepare(
                 "INSERT INTO experiments (name, plan, status, created_at_ms, notes, kind) VALUES (?, ?, ?, ?, ?, ?)")
             .bind(name)
             .bind(planJson)
@@ -62,19 +64,19 @@ Result<int64_t> SessionStore::addExperiment(
             .bind(notes)
             .bind(experimentKindName(kind))
             .run();
-        id = m_db->lastInsertId();
+        id = m_store.m_db->lastInsertId();
         return {};
     });
     if (!st) return Error { st.error() };
     return id;
 }
 
-Result<std::vector<ExperimentRecord>> SessionStore::experiments()
+Result<std::vector<ExperimentRecord>> ExperimentRepository::all()
 {
     std::vector<ExperimentRecord> out;
-    auto st = guarded([&] {
+    auto st = m_store.guarded([&] {
         std::vector<int64_t> ids;
-        SqlStatement& q = m_db->prepare("SELECT id FROM experiments ORDER BY id");
+        SqlStatement& q = m_store.m_db->prepare("SELECT id FROM experiments ORDER BY id");
         while (q.step())
             ids.push_back(q.int64(0));
         for (int64_t id : ids)
@@ -84,27 +86,27 @@ Result<std::vector<ExperimentRecord>> SessionStore::experiments()
     return out;
 }
 
-Result<ExperimentRecord> SessionStore::experiment(int64_t id)
+Result<ExperimentRecord> ExperimentRepository::get(int64_t id)
 {
     ExperimentRecord out;
-    auto st = guarded([&] {
-        SqlStatement& q = m_db->prepare("SELECT 1 FROM experiments WHERE id = ?");
+    auto st = m_store.guarded([&] {
+        SqlStatement& q = m_store.m_db->prepare("SELECT 1 FROM experiments WHERE id = ?");
         q.bind(id);
         const bool exists = q.step();
         q.reset();
         if (exists) out = readExperiment(id);
     });
     if (!st) return Error { st.error() };
-    if (out.id == 0) return Error { noExperiment(id) + " in '" + m_path + "'" };
+    if (out.id == 0) return Error { noExperiment(id) + " in '" + m_store.m_path + "'" };
     return out;
 }
 
-Status SessionStore::beginExperiment(int64_t id)
+Status ExperimentRepository::begin(int64_t id)
 {
     const RunOwner me = RunOwner::current();
-    return transaction([&]() -> Status {
+    return m_store.transaction([&]() -> Status {
         SqlStatement& q
-            = m_db->prepare("SELECT status, host_name, owner_pid, owner_token FROM experiments WHERE id = ?");
+            = m_store.m_db->prepare("SELECT status, host_name, owner_pid, owner_token FROM experiments WHERE id = ?");
         q.bind(id);
         if (!q.step()) return Error { noExperiment(id) };
         const RunOwner owner { q.text(1), static_cast<pid_t>(q.int64(2)), q.text(3) };
@@ -114,7 +116,8 @@ Status SessionStore::beginExperiment(int64_t id)
         if (running && ownerState(owner) == OwnerState::Alive)
             return Error { "experiment " + std::to_string(id) + " is already being run by process "
                 + std::to_string(owner.pid) + (owner.hostName.empty() ? "" : " on " + owner.hostName) };
-        m_db->prepare("UPDATE experiments SET status = ?, started_at_ms = ?, finished_at_ms = NULL, host_name = ?, "
+        m_store.m_db
+            ->prepare("UPDATE experiments SET status = ?, started_at_ms = ?, finished_at_ms = NULL, host_name = ?, "
                       "owner_pid = ?, owner_token = ?, error = '' WHERE id = ?")
             .bind(experimentStatusName(ExperimentStatus::Running))
             .bind(wallClockNowMs())
@@ -127,30 +130,32 @@ Status SessionStore::beginExperiment(int64_t id)
     });
 }
 
-Status SessionStore::finishExperiment(int64_t id, ExperimentStatus status, const std::string& error)
+Status ExperimentRepository::finish(int64_t id, ExperimentStatus status, const std::string& error)
 {
-    return transaction([&]() -> Status {
-        m_db->prepare("UPDATE experiments SET status = ?, finished_at_ms = ?, owner_pid = NULL, owner_token = NULL, "
+    return m_store.transaction([&]() -> Status {
+        m_store.m_db
+            ->prepare("UPDATE experiments SET status = ?, finished_at_ms = ?, owner_pid = NULL, owner_token = NULL, "
                       "error = ? WHERE id = ?")
             .bind(experimentStatusName(status))
             .bind(wallClockNowMs())
             .bind(error)
             .bind(id)
             .run();
-        if (m_db->changes() == 0) return Error { noExperiment(id) };
+        if (m_store.m_db->changes() == 0) return Error { noExperiment(id) };
         return {};
     });
 }
 
-Result<int64_t> SessionStore::addStudy(
+Result<int64_t> ExperimentRepository::addStudy(
     const std::string& name, const std::string& definitionJson, const std::vector<StudyRunLink>& runs)
 {
     if (definitionJson.empty()) return Error { "a study needs its definition" };
     int64_t id = 0;
-    auto st = transaction([&]() -> Status {
+    auto st = m_store.transaction([&]() -> Status {
         const int64_t now = wallClockNowMs();
         // Nothing is run: the study is complete when it is made.
-        m_db->prepare("INSERT INTO experiments (name, plan, status, created_at_ms, started_at_ms, finished_at_ms, "
+        m_store.m_db
+            ->prepare("INSERT INTO experiments (name, plan, status, created_at_ms, started_at_ms, finished_at_ms, "
                       "host_name, kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
             .bind(name)
             .bind(definitionJson)
@@ -161,9 +166,10 @@ Result<int64_t> SessionStore::addStudy(
             .bind(RunOwner::current().hostName)
             .bind(experimentKindName(ExperimentKind::Study))
             .run();
-        id = m_db->lastInsertId();
+        id = m_store.m_db->lastInsertId();
         for (const StudyRunLink& link : runs)
-            m_db->prepare("INSERT INTO study_runs (experiment_id, run_id, group_name, variant) VALUES (?, ?, ?, ?)")
+            m_store.m_db
+                ->prepare("INSERT INTO study_runs (experiment_id, run_id, group_name, variant) VALUES (?, ?, ?, ?)")
                 .bind(id)
                 .bind(link.runId)
                 .bind(link.group)
@@ -175,11 +181,11 @@ Result<int64_t> SessionStore::addStudy(
     return id;
 }
 
-Result<std::vector<StudyRunLink>> SessionStore::studyLinks(int64_t id)
+Result<std::vector<StudyRunLink>> ExperimentRepository::studyLinks(int64_t id)
 {
     std::vector<StudyRunLink> out;
-    auto st = guarded([&] {
-        SqlStatement& q = m_db->prepare(
+    auto st = m_store.guarded([&] {
+        SqlStatement& q = m_store.m_db->prepare(
             "SELECT run_id, group_name, variant FROM study_runs WHERE experiment_id = ? ORDER BY run_id");
         q.bind(id);
         while (q.step())
@@ -189,17 +195,18 @@ Result<std::vector<StudyRunLink>> SessionStore::studyLinks(int64_t id)
     return out;
 }
 
-Status SessionStore::addCapacityTrial(int64_t experimentId, const CapacityTrialRow& t)
+Status ExperimentRepository::addCapacityTrial(int64_t experimentId, const CapacityTrialRow& t)
 {
-    return transaction([&]() -> Status {
-        SqlStatement& next = m_db->prepare("SELECT count(*) FROM capacity_trials WHERE experiment_id = ?");
+    return m_store.transaction([&]() -> Status {
+        SqlStatement& next = m_store.m_db->prepare("SELECT count(*) FROM capacity_trials WHERE experiment_id = ?");
         next.bind(experimentId);
         next.step();
         const int64_t seq = next.int64(0);
         next.reset();
-        SqlStatement& q = m_db->prepare("INSERT INTO capacity_trials (experiment_id, seq, target, run_id, rate_per_s, "
-                                        "duration_us, final, passed, loader_limited, loader_reason, failed_slo, slo, "
-                                        "elapsed_s) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        SqlStatement& q
+            = m_store.m_db->prepare("INSERT INTO capacity_trials (experiment_id, seq, target, run_id, rate_per_s, "
+                                    "duration_us, final, passed, loader_limited, loader_reason, failed_slo, slo, "
+                                    "elapsed_s) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
         q.bind(experimentId)
             .bind(seq)
             .bind(static_cast<int64_t>(t.target))
@@ -218,11 +225,11 @@ Status SessionStore::addCapacityTrial(int64_t experimentId, const CapacityTrialR
     });
 }
 
-Result<std::vector<CapacityTrialRow>> SessionStore::capacityTrials(int64_t experimentId)
+Result<std::vector<CapacityTrialRow>> ExperimentRepository::capacityTrials(int64_t experimentId)
 {
     std::vector<CapacityTrialRow> out;
-    auto st = guarded([&] {
-        SqlStatement& q = m_db->prepare(
+    auto st = m_store.guarded([&] {
+        SqlStatement& q = m_store.m_db->prepare(
             "SELECT target, run_id, rate_per_s, duration_us, final, passed, loader_limited, loader_reason, failed_slo, "
             "slo, elapsed_s FROM capacity_trials WHERE experiment_id = ? ORDER BY seq");
         q.bind(experimentId);
@@ -246,23 +253,24 @@ Result<std::vector<CapacityTrialRow>> SessionStore::capacityTrials(int64_t exper
     return out;
 }
 
-Result<std::vector<RunRecord>> SessionStore::experimentRuns(int64_t id)
+Result<std::vector<RunRecord>> ExperimentRepository::runs(int64_t id)
 {
     std::vector<RunRecord> out;
-    auto st = guarded([&] {
-        out = queryRuns(" WHERE r.experiment_id = ? OR r.id IN (SELECT run_id FROM study_runs WHERE experiment_id = ?)",
+    auto st = m_store.guarded([&] {
+        out = m_store.queryRuns(
+            " WHERE r.experiment_id = ? OR r.id IN (SELECT run_id FROM study_runs WHERE experiment_id = ?)",
             { std::to_string(id), std::to_string(id) });
     });
     if (!st) return Error { st.error() };
     return out;
 }
 
-Status SessionStore::deleteExperiment(int64_t id, bool withRuns)
+Status ExperimentRepository::remove(int64_t id, bool withRuns)
 {
-    return transaction([&]() -> Status {
-        if (withRuns) deleteRunsWhere("experiment_id", id);
-        m_db->prepare("DELETE FROM experiments WHERE id = ?").bind(id).run();
-        if (m_db->changes() == 0) return Error { noExperiment(id) };
+    return m_store.transaction([&]() -> Status {
+        if (withRuns) m_store.deleteRunsWhere("experiment_id", id);
+        m_store.m_db->prepare("DELETE FROM experiments WHERE id = ?").bind(id).run();
+        if (m_store.m_db->changes() == 0) return Error { noExperiment(id) };
         return {};
     });
 }
@@ -270,10 +278,11 @@ Status SessionStore::deleteExperiment(int64_t id, bool withRuns)
 // An experiment left 'running' by a process that no longer exists (on this
 // host) is 'interrupted': it can be resumed. Its run in progress is recovered
 // by recoverDeadRuns() like any other run.
-void SessionStore::recoverDeadExperiments()
+void ExperimentRepository::recoverDead()
 {
-    for (int64_t id : deadOwnedRows(*m_db, "experiments"))
-        m_db->prepare("UPDATE experiments SET status = 'interrupted', owner_pid = NULL, owner_token = NULL "
+    for (int64_t id : SessionStore::deadOwnedRows(*m_store.m_db, "experiments"))
+        m_store.m_db
+            ->prepare("UPDATE experiments SET status = 'interrupted', owner_pid = NULL, owner_token = NULL "
                       "WHERE id = ? AND status = 'running'")
             .bind(id)
             .run();

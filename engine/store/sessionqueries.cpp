@@ -1,4 +1,4 @@
-// SessionStore: reading runs (the list with filters, one run with everything).
+// RunRepository: reading runs (the list with filters, one run with everything).
 
 #include "store/sessionrows.h"
 #include "store/sessionstore.h"
@@ -74,7 +74,7 @@ std::vector<RunRecord> SessionStore::queryRuns(const std::string& where, const s
     return out;
 }
 
-Result<std::vector<RunRecord>> SessionStore::listRuns(const RunFilter& filter)
+Result<std::vector<RunRecord>> RunRepository::list(const RunFilter& filter)
 {
     std::string where;
     std::vector<std::string> params;
@@ -98,38 +98,39 @@ Result<std::vector<RunRecord>> SessionStore::listRuns(const RunFilter& filter)
         params.push_back(std::to_string(filter.experimentId));
     }
     std::vector<RunRecord> out;
-    if (auto st = guarded([&] { out = queryRuns(where, params); }); !st) return Error { st.error() };
+    if (auto st = m_store.guarded([&] { out = m_store.queryRuns(where, params); }); !st) return Error { st.error() };
     return out;
 }
 
-Result<RunRecord> SessionStore::runRecord(int64_t id)
+Result<RunRecord> RunRepository::record(int64_t id)
 {
     std::vector<RunRecord> found;
-    if (auto st = guarded([&] { found = queryRuns(" WHERE r.id = ?", { std::to_string(id) }); }); !st)
+    if (auto st = m_store.guarded([&] { found = m_store.queryRuns(" WHERE r.id = ?", { std::to_string(id) }); }); !st)
         return Error { st.error() };
-    if (found.empty()) return Error { "no run with id " + std::to_string(id) + " in '" + m_path + "'" };
+    if (found.empty()) return Error { "no run with id " + std::to_string(id) + " in '" + m_store.m_path + "'" };
     return std::move(found.front());
 }
 
-Result<RunData> SessionStore::loadRun(int64_t id)
+Result<RunData> RunRepository::load(int64_t id)
 {
-    auto record = runRecord(id);
-    if (!record) return Error { record.error() };
+    auto summary = record(id);
+    if (!summary) return Error { summary.error() };
     RunData data;
-    data.run = std::move(*record);
-    auto st = guarded([&] {
-        SqlStatement& iq = m_db->prepare(
+    data.run = std::move(*summary);
+    auto st = m_store.guarded([&] {
+        SqlStatement& iq = m_store.m_db->prepare(
             "SELECT " + joinColumns(intervalColumns()) + " FROM intervals WHERE run_id = ? ORDER BY idx");
         iq.bind(id);
         while (iq.step()) {
             int column = 0;
             data.intervals.push_back(readInterval(iq, column));
         }
-        SqlStatement& sq = m_db->prepare("SELECT code, count FROM status_counts WHERE run_id = ? ORDER BY code");
+        SqlStatement& sq
+            = m_store.m_db->prepare("SELECT code, count FROM status_counts WHERE run_id = ? ORDER BY code");
         sq.bind(id);
         while (sq.step())
             data.statusCodes.emplace_back(static_cast<int>(sq.int64(0)), sq.uint64(1));
-        SqlStatement& hq = m_db->prepare("SELECT kind, data FROM histograms WHERE run_id = ?");
+        SqlStatement& hq = m_store.m_db->prepare("SELECT kind, data FROM histograms WHERE run_id = ?");
         hq.bind(id);
         while (hq.step()) {
             LatencyHistogram h;
@@ -148,7 +149,7 @@ Result<RunData> SessionStore::loadRun(int64_t id)
             else
                 data.latency = h;
         }
-        SqlStatement& eq = m_db->prepare(
+        SqlStatement& eq = m_store.m_db->prepare(
             "SELECT " + joinColumns(entryColumns()) + " FROM run_entries WHERE run_id = ? ORDER BY idx");
         eq.bind(id);
         while (eq.step()) {
@@ -160,14 +161,14 @@ Result<RunData> SessionStore::loadRun(int64_t id)
             data.entries[index] = std::move(e);
         }
         SqlStatement& lq
-            = m_db->prepare("SELECT idx, host, connections, requests, errors, rps, start_offset_ms, clock, "
-                            "state, loader_cost FROM loaders WHERE run_id = ? ORDER BY idx");
+            = m_store.m_db->prepare("SELECT idx, host, connections, requests, errors, rps, start_offset_ms, clock, "
+                                    "state, loader_cost FROM loaders WHERE run_id = ? ORDER BY idx");
         lq.bind(id);
         while (lq.step())
             data.loaders.push_back(
                 { static_cast<unsigned>(lq.int64(0)), lq.text(1), static_cast<unsigned>(lq.int64(2)), lq.uint64(3),
                     lq.uint64(4), lq.real(5), lq.real(6), lq.text(7), lq.text(8), loaderCostOfText(lq.text(9)) });
-        SqlStatement& pq = m_db->prepare(
+        SqlStatement& pq = m_store.m_db->prepare(
             "SELECT kind, percentile, value_us, total_count FROM percentiles WHERE run_id = ? ORDER BY kind, seq");
         pq.bind(id);
         while (pq.step()) {

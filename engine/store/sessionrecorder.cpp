@@ -157,7 +157,7 @@ Status SessionRecorder::write(const std::deque<Job>& batch, int64_t& runId, size
     return m_store->transaction([&]() -> Status {
         auto appendPending = [&]() -> Status {
             if (pending.empty() || runId == 0) return {};
-            if (auto st = m_store->appendIntervals(runId, pending); !st) return st;
+            if (auto st = m_store->runs().appendIntervals(runId, pending); !st) return st;
             intervals += pending.size();
             pending.clear();
             return {};
@@ -175,7 +175,7 @@ Status SessionRecorder::write(const std::deque<Job>& batch, int64_t& runId, size
                                            run.notes = m_options.notes;
                                            run.experiment = m_options.experiment;
                                            run.probeJson = m_options.probeJson;
-                                           auto id = m_store->beginRun(run);
+                                           auto id = m_store->runs().begin(run);
                                            if (!id) return Error { id.error() };
                                            runId = *id;
                                            return {};
@@ -187,11 +187,11 @@ Status SessionRecorder::write(const std::deque<Job>& batch, int64_t& runId, size
                                        [&](const FinishedRun& finished) -> Status {
                                            if (auto appended = appendPending(); !appended) return appended;
                                            if (runId == 0) return {}; // never started
-                                           return m_store->finishRun(runId, finished);
+                                           return m_store->runs().finish(runId, finished);
                                        },
                                        [&](const ScrapeRecord& scrape) -> Status {
                                            if (runId == 0) return {}; // never started
-                                           return m_store->saveScrape(runId, scrape);
+                                           return m_store->runs().saveScrape(runId, scrape);
                                        },
                                    },
                 job);

@@ -1,5 +1,5 @@
-// SessionStore: writing runs (begin, intervals, finish, failed, imported),
-// editing them, and turning runs of dead processes into 'interrupted' runs.
+// RunRepository: writing runs (begin, intervals, finish, failed, imported), editing them;
+// SessionStore: turning runs of dead processes into 'interrupted' runs.
 
 #include "run/runcontroller.h"
 #include "run/runfold.h"
@@ -25,11 +25,11 @@ Status validateTags(const std::vector<std::string>& tags)
 
 } // namespace
 
-int64_t SessionStore::insertRun(const NewRun& run, const char* status)
+int64_t RunRepository::insertRun(const NewRun& run, const char* status)
 {
     const RunOwner owner = RunOwner::current();
     const bool running = std::string(status) == "running";
-    SqlStatement& q = m_db->prepare(
+    SqlStatement& q = m_store.m_db->prepare(
         "INSERT INTO runs (target_id, profile_id, profile_name, config, status, created_at_ms, started_at_ms, "
         "engine_version, host_name, cpu_count, owner_pid, owner_token, notes, experiment_id, cell_index, repetition, "
         "probe) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
@@ -55,16 +55,16 @@ int64_t SessionStore::insertRun(const NewRun& run, const char* status)
     else
         q.bind(run.probeJson);
     q.run();
-    const int64_t id = m_db->lastInsertId();
-    writeTags("run_tags", "run_id", id, run.tags);
+    const int64_t id = m_store.m_db->lastInsertId();
+    m_store.writeTags("run_tags", "run_id", id, run.tags);
     return id;
 }
 
-Result<int64_t> SessionStore::beginRun(const NewRun& run)
+Result<int64_t> RunRepository::begin(const NewRun& run)
 {
     if (auto st = validateTags(run.tags); !st) return Error { st.error() };
     int64_t id = 0;
-    auto st = transaction([&]() -> Status {
+    auto st = m_store.transaction([&]() -> Status {
         id = insertRun(run, "running");
         return {};
     });
@@ -72,11 +72,11 @@ Result<int64_t> SessionStore::beginRun(const NewRun& run)
     return id;
 }
 
-Status SessionStore::appendIntervals(int64_t runId, const std::vector<IntervalRecord>& intervals)
+Status RunRepository::appendIntervals(int64_t runId, const std::vector<IntervalRecord>& intervals)
 {
-    return transaction([&]() -> Status {
+    return m_store.transaction([&]() -> Status {
         const auto& columns = intervalColumns();
-        SqlStatement& q = m_db->prepare("INSERT OR REPLACE INTO intervals (run_id, " + joinColumns(columns)
+        SqlStatement& q = m_store.m_db->prepare("INSERT OR REPLACE INTO intervals (run_id, " + joinColumns(columns)
             + ") VALUES (?, " + placeholders(columns.size()) + ")");
         for (const IntervalRecord& r : intervals) {
             q.reset();
@@ -88,44 +88,46 @@ Status SessionStore::appendIntervals(int64_t runId, const std::vector<IntervalRe
     });
 }
 
-void SessionStore::writeTotals(int64_t runId, const RunTotals& totals)
+void RunRepository::writeTotals(int64_t runId, const RunTotals& totals)
 {
     const auto& columns = totalsColumns();
-    SqlStatement& q = m_db->prepare("UPDATE runs SET has_totals = 1, (" + joinColumns(columns) + ") = ("
+    SqlStatement& q = m_store.m_db->prepare("UPDATE runs SET has_totals = 1, (" + joinColumns(columns) + ") = ("
         + placeholders(columns.size()) + ") WHERE id = ?");
     bindTotals(q, totals);
     q.bind(runId).run();
 }
 
-void SessionStore::writeHistogram(int64_t runId, const char* kind, const std::string& blob)
+void RunRepository::writeHistogram(int64_t runId, const char* kind, const std::string& blob)
 {
     if (blob.empty()) return;
-    m_db->prepare("INSERT OR REPLACE INTO histograms (run_id, kind, data) VALUES (?, ?, ?)")
+    m_store.m_db->prepare("INSERT OR REPLACE INTO histograms (run_id, kind, data) VALUES (?, ?, ?)")
         .bind(runId)
         .bind(kind)
         .bindBlob(blob)
         .run();
 }
 
-void SessionStore::writeStatusCodes(int64_t runId, const std::vector<std::pair<int, uint64_t>>& codes)
+void RunRepository::writeStatusCodes(int64_t runId, const std::vector<std::pair<int, uint64_t>>& codes)
 {
-    m_db->prepare("DELETE FROM status_counts WHERE run_id = ?").bind(runId).run();
-    SqlStatement& q = m_db->prepare("INSERT INTO status_counts (run_id, code, count) VALUES (?, ?, ?)");
+    m_store.m_db->prepare("DELETE FROM status_counts WHERE run_id = ?").bind(runId).run();
+    SqlStatement& q = m_store.m_db->prepare("INSERT INTO status_counts (run_id, code, count) VALUES (?, ?, ?)");
     for (const auto& [code, count] : codes) {
         q.reset();
         q.bind(runId).bind(code).bind(count).run();
     }
 }
 
-bool SessionStore::writeFinish(int64_t runId, const FinishedRun& f)
+bool RunRepository::writeFinish(int64_t runId, const FinishedRun& f)
 {
-    m_db->prepare("UPDATE runs SET status = ?, finished_at_ms = ?, owner_pid = NULL, owner_token = NULL WHERE id = ?")
+    m_store.m_db
+        ->prepare("UPDATE runs SET status = ?, finished_at_ms = ?, owner_pid = NULL, owner_token = NULL WHERE id = ?")
         .bind(runStatusName(f.status))
         .bindOrNull(f.finishedAtMs)
         .bind(runId)
         .run();
-    if (m_db->changes() == 0) return false;
-    if (!f.error.empty()) m_db->prepare("UPDATE runs SET error = ? WHERE id = ?").bind(f.error).bind(runId).run();
+    if (m_store.m_db->changes() == 0) return false;
+    if (!f.error.empty())
+        m_store.m_db->prepare("UPDATE runs SET error = ? WHERE id = ?").bind(f.error).bind(runId).run();
     writeTotals(runId, f.totals);
     writeHistogram(runId, "latency", f.latencyHistogram);
     writeHistogram(runId, "service", f.serviceHistogram);
@@ -138,11 +140,11 @@ bool SessionStore::writeFinish(int64_t runId, const FinishedRun& f)
     return true;
 }
 
-void SessionStore::writeEntries(int64_t runId, const FinishedRun& f)
+void RunRepository::writeEntries(int64_t runId, const FinishedRun& f)
 {
     if (f.entries.empty()) return;
     const auto& columns = entryColumns();
-    SqlStatement& q = m_db->prepare("INSERT OR REPLACE INTO run_entries (run_id, " + joinColumns(columns)
+    SqlStatement& q = m_store.m_db->prepare("INSERT OR REPLACE INTO run_entries (run_id, " + joinColumns(columns)
         + ") VALUES (?, " + placeholders(columns.size()) + ")");
     for (size_t i = 0; i < f.entries.size(); ++i) {
         q.reset();
@@ -152,11 +154,11 @@ void SessionStore::writeEntries(int64_t runId, const FinishedRun& f)
     }
 }
 
-void SessionStore::writeLoaders(int64_t runId, const std::vector<LoaderSummary>& loaders)
+void RunRepository::writeLoaders(int64_t runId, const std::vector<LoaderSummary>& loaders)
 {
-    SqlStatement& q
-        = m_db->prepare("INSERT OR REPLACE INTO loaders (run_id, idx, host, connections, requests, errors, rps, "
-                        "start_offset_ms, clock, state, loader_cost) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    SqlStatement& q = m_store.m_db->prepare(
+        "INSERT OR REPLACE INTO loaders (run_id, idx, host, connections, requests, errors, rps, "
+        "start_offset_ms, clock, state, loader_cost) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     for (const LoaderSummary& l : loaders) {
         q.reset();
         q.bind(runId)
@@ -174,21 +176,21 @@ void SessionStore::writeLoaders(int64_t runId, const std::vector<LoaderSummary>&
     }
 }
 
-Status SessionStore::finishRun(int64_t runId, const FinishedRun& f)
+Status RunRepository::finish(int64_t runId, const FinishedRun& f)
 {
-    return transaction([&]() -> Status {
+    return m_store.transaction([&]() -> Status {
         if (!writeFinish(runId, f)) return Error { "no run with id " + std::to_string(runId) };
         return {};
     });
 }
 
-Result<int64_t> SessionStore::addFailedRun(const NewRun& run, const std::string& error)
+Result<int64_t> RunRepository::addFailed(const NewRun& run, const std::string& error)
 {
     if (auto st = validateTags(run.tags); !st) return Error { st.error() };
     int64_t id = 0;
-    auto st = transaction([&]() -> Status {
+    auto st = m_store.transaction([&]() -> Status {
         id = insertRun(run, "failed");
-        m_db->prepare("UPDATE runs SET error = ?, finished_at_ms = ? WHERE id = ?")
+        m_store.m_db->prepare("UPDATE runs SET error = ?, finished_at_ms = ? WHERE id = ?")
             .bind(error)
             .bind(wallClockNowMs())
             .bind(id)
@@ -199,18 +201,19 @@ Result<int64_t> SessionStore::addFailedRun(const NewRun& run, const std::string&
     return id;
 }
 
-Result<int64_t> SessionStore::addImportedRun(const ImportedRun& run)
+Result<int64_t> RunRepository::addImported(const ImportedRun& run)
 {
     if (auto st = validateTags(run.tags); !st) return Error { st.error() };
     int64_t id = 0;
-    auto st = transaction([&]() -> Status {
+    auto st = m_store.transaction([&]() -> Status {
         NewRun base;
         base.targetId = run.targetId;
         base.config = run.config;
         base.tags = run.tags;
         id = insertRun(base, "imported");
         // Where the load ran is unknown: the importing host is not it.
-        m_db->prepare("UPDATE runs SET engine_version = ?, host_name = '', cpu_count = NULL, source = ?, "
+        m_store.m_db
+            ->prepare("UPDATE runs SET engine_version = ?, host_name = '', cpu_count = NULL, source = ?, "
                       "command_line = ? WHERE id = ?")
             .bind(run.engineVersion)
             .bind(run.source)
@@ -218,7 +221,7 @@ Result<int64_t> SessionStore::addImportedRun(const ImportedRun& run)
             .bind(id)
             .run();
         writeTotals(id, run.totals);
-        SqlStatement& q = m_db->prepare(
+        SqlStatement& q = m_store.m_db->prepare(
             "INSERT INTO percentiles (run_id, kind, seq, percentile, value_us, total_count) VALUES (?, ?, ?, ?, ?, ?)");
         for (const auto& [kind, rows] :
             { std::pair { "distribution", &run.latencyDistribution }, std::pair { "spectrum", &run.spectrum } }) {
@@ -239,44 +242,44 @@ Result<int64_t> SessionStore::addImportedRun(const ImportedRun& run)
     return id;
 }
 
-Status SessionStore::setRunNotes(int64_t id, const std::string& notes)
+Status RunRepository::setNotes(int64_t id, const std::string& notes)
 {
-    return transaction([&]() -> Status {
-        m_db->prepare("UPDATE runs SET notes = ? WHERE id = ?").bind(notes).bind(id).run();
-        if (m_db->changes() == 0) return Error { "no run with id " + std::to_string(id) };
+    return m_store.transaction([&]() -> Status {
+        m_store.m_db->prepare("UPDATE runs SET notes = ? WHERE id = ?").bind(notes).bind(id).run();
+        if (m_store.m_db->changes() == 0) return Error { "no run with id " + std::to_string(id) };
         return {};
     });
 }
 
-Status SessionStore::setRunScriptOutput(int64_t id, const std::string& output)
+Status RunRepository::setScriptOutput(int64_t id, const std::string& output)
 {
-    return transaction([&]() -> Status {
-        m_db->prepare("UPDATE runs SET script_output = ? WHERE id = ?").bindBlob(output).bind(id).run();
-        if (m_db->changes() == 0) return Error { "no run with id " + std::to_string(id) };
+    return m_store.transaction([&]() -> Status {
+        m_store.m_db->prepare("UPDATE runs SET script_output = ? WHERE id = ?").bindBlob(output).bind(id).run();
+        if (m_store.m_db->changes() == 0) return Error { "no run with id " + std::to_string(id) };
         return {};
     });
 }
 
-Status SessionStore::setRunTags(int64_t id, const std::vector<std::string>& tags)
+Status RunRepository::setTags(int64_t id, const std::vector<std::string>& tags)
 {
     if (auto st = validateTags(tags); !st) return st;
-    return transaction([&]() -> Status {
-        SqlStatement& q = m_db->prepare("SELECT 1 FROM runs WHERE id = ?");
+    return m_store.transaction([&]() -> Status {
+        SqlStatement& q = m_store.m_db->prepare("SELECT 1 FROM runs WHERE id = ?");
         q.bind(id);
         if (!q.step()) return Error { "no run with id " + std::to_string(id) };
         q.reset();
-        writeTags("run_tags", "run_id", id, tags);
+        m_store.writeTags("run_tags", "run_id", id, tags);
         return {};
     });
 }
 
-Status SessionStore::changeRunTags(
+Status RunRepository::changeTags(
     const std::vector<int64_t>& ids, const std::vector<std::string>& add, const std::vector<std::string>& remove)
 {
     if (auto st = validateTags(add); !st) return st;
     if (auto st = validateTags(remove); !st) return st;
-    return transaction([&]() -> Status {
-        SqlStatement& q = m_db->prepare("SELECT 1 FROM runs WHERE id = ?");
+    return m_store.transaction([&]() -> Status {
+        SqlStatement& q = m_store.m_db->prepare("SELECT 1 FROM runs WHERE id = ?");
         for (int64_t id : ids) {
             q.reset();
             q.bind(id);
@@ -284,25 +287,25 @@ Status SessionStore::changeRunTags(
         }
         q.reset();
         for (int64_t id : ids) {
-            std::vector<std::string> tags = readTags("run_tags", "run_id", id);
+            std::vector<std::string> tags = m_store.readTags("run_tags", "run_id", id);
             std::erase_if(
                 tags, [&](const std::string& t) { return std::find(remove.begin(), remove.end(), t) != remove.end(); });
             for (const auto& t : add)
                 if (std::find(tags.begin(), tags.end(), t) == tags.end()) tags.push_back(t);
-            writeTags("run_tags", "run_id", id, tags);
+            m_store.writeTags("run_tags", "run_id", id, tags);
         }
         return {};
     });
 }
 
-Status SessionStore::deleteRun(int64_t id)
+Status RunRepository::remove(int64_t id)
 {
-    return transaction([&]() -> Status {
+    return m_store.transaction([&]() -> Status {
         // Never under its recorder: the rest of the run would fail to land.
-        if (recordingRunOf("id", id) != 0)
+        if (m_store.recordingRunOf("id", id) != 0)
             return Error { "run #" + std::to_string(id) + " is being recorded right now" };
-        m_db->prepare("DELETE FROM runs WHERE id = ?").bind(id).run();
-        if (m_db->changes() == 0) return Error { "no run with id " + std::to_string(id) };
+        m_store.m_db->prepare("DELETE FROM runs WHERE id = ?").bind(id).run();
+        if (m_store.m_db->changes() == 0) return Error { "no run with id " + std::to_string(id) };
         return {};
     });
 }
@@ -362,8 +365,8 @@ Result<std::vector<int64_t>> SessionStore::recoverDeadRuns()
     std::vector<int64_t> recovered;
     auto st = guarded([&] {
         for (int64_t id : deadOwnedRows(*m_db, "runs"))
-            if (recoverRun(id)) recovered.push_back(id);
-        recoverDeadExperiments();
+            if (m_runs.recover(id)) recovered.push_back(id);
+        m_experiments.recoverDead();
     });
     if (!st) return Error { st.error() };
     return recovered;
@@ -372,10 +375,11 @@ Result<std::vector<int64_t>> SessionStore::recoverDeadRuns()
 // Rebuilds the summary of a run whose process died from the intervals it wrote
 // (histograms merged, counts summed), and marks it interrupted. False when
 // another process recovered it first.
-bool SessionStore::recoverRun(int64_t runId)
+bool RunRepository::recover(int64_t runId)
 {
-    SqlTransaction tx(*m_db);
-    SqlStatement& run = m_db->prepare("SELECT started_at_ms, config FROM runs WHERE id = ? AND status = 'running'");
+    SqlTransaction tx(*m_store.m_db);
+    SqlStatement& run
+        = m_store.m_db->prepare("SELECT started_at_ms, config FROM runs WHERE id = ? AND status = 'running'");
     run.bind(runId);
     if (!run.step()) return false;
     const int64_t startedAtMs = run.int64(0);
@@ -387,7 +391,8 @@ bool SessionStore::recoverRun(int64_t runId)
     // asked for). The intervals carry every measurement, the threads' Req/Sec samples included;
     // what only a finished run knows (per-entry stats, first errors) died with it.
     RunFold fold(config ? *config : RunConfig {}, false);
-    SqlStatement& q = m_db->prepare("SELECT " + joinColumns(intervalColumns()) + " FROM intervals WHERE run_id = ?");
+    SqlStatement& q
+        = m_store.m_db->prepare("SELECT " + joinColumns(intervalColumns()) + " FROM intervals WHERE run_id = ?");
     q.bind(runId);
     while (q.step()) {
         int column = 0;

@@ -12,19 +12,20 @@
 
 namespace wb {
 
-Status SessionStore::saveScrape(int64_t runId, const ScrapeRecord& record)
+Status RunRepository::saveScrape(int64_t runId, const ScrapeRecord& record)
 {
     if (record.empty()) return {};
-    return transaction([&]() -> Status {
-        SqlStatement& exists = m_db->prepare("SELECT 1 FROM runs WHERE id = ?");
+    return m_store.transaction([&]() -> Status {
+        SqlStatement& exists = m_store.m_db->prepare("SELECT 1 FROM runs WHERE id = ?");
         exists.bind(runId);
         if (!exists.step()) return Error { "no run with id " + std::to_string(runId) };
         exists.reset();
         // Written whole: a second save replaces the first.
-        m_db->prepare("DELETE FROM scrape_samples WHERE run_id = ?").bind(runId).run();
-        m_db->prepare("DELETE FROM scrape_endpoints WHERE run_id = ?").bind(runId).run();
-        SqlStatement& e = m_db->prepare("INSERT INTO scrape_endpoints (run_id, idx, name, url, scrapes, failures, "
-                                        "warnings, metric) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+        m_store.m_db->prepare("DELETE FROM scrape_samples WHERE run_id = ?").bind(runId).run();
+        m_store.m_db->prepare("DELETE FROM scrape_endpoints WHERE run_id = ?").bind(runId).run();
+        SqlStatement& e
+            = m_store.m_db->prepare("INSERT INTO scrape_endpoints (run_id, idx, name, url, scrapes, failures, "
+                                    "warnings, metric) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
         for (size_t i = 0; i < record.endpoints.size(); ++i) {
             const ScrapeEndpointStats& s = record.endpoints[i];
             e.reset();
@@ -38,7 +39,7 @@ Status SessionStore::saveScrape(int64_t runId, const ScrapeRecord& record)
                 .bind(record.metricRegex);
             e.run();
         }
-        SqlStatement& p = m_db->prepare(
+        SqlStatement& p = m_store.m_db->prepare(
             "INSERT INTO scrape_samples (run_id, endpoint, series, kind, at_unix_ms, value) VALUES (?, ?, ?, ?, ?, ?)");
         for (const ScrapeSeries& s : record.series) {
             for (const ScrapePoint& point : s.points) {
@@ -56,12 +57,13 @@ Status SessionStore::saveScrape(int64_t runId, const ScrapeRecord& record)
     });
 }
 
-Result<ScrapeRecord> SessionStore::scrapeOf(int64_t runId)
+Result<ScrapeRecord> RunRepository::scrapeOf(int64_t runId)
 {
     ScrapeRecord record;
-    const Status st = guarded([&] {
-        SqlStatement& e = m_db->prepare("SELECT name, url, scrapes, failures, warnings, metric FROM scrape_endpoints "
-                                        "WHERE run_id = ? ORDER BY idx");
+    const Status st = m_store.guarded([&] {
+        SqlStatement& e
+            = m_store.m_db->prepare("SELECT name, url, scrapes, failures, warnings, metric FROM scrape_endpoints "
+                                    "WHERE run_id = ? ORDER BY idx");
         e.bind(runId);
         while (e.step()) {
             ScrapeEndpointStats s;
@@ -76,8 +78,8 @@ Result<ScrapeRecord> SessionStore::scrapeOf(int64_t runId)
             record.metricRegex = e.text(5);
             record.endpoints.push_back(std::move(s));
         }
-        SqlStatement& p = m_db->prepare("SELECT endpoint, series, kind, at_unix_ms, value FROM scrape_samples "
-                                        "WHERE run_id = ? ORDER BY rowid");
+        SqlStatement& p = m_store.m_db->prepare("SELECT endpoint, series, kind, at_unix_ms, value FROM scrape_samples "
+                                                "WHERE run_id = ? ORDER BY rowid");
         p.bind(runId);
         while (p.step()) {
             const auto kind = seriesKindNamed(p.text(2));

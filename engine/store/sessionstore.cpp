@@ -1,5 +1,6 @@
-// SessionStore: error handling, transactions, targets, load profiles and tags.
-// Opening is in sessionopen.cpp, runs in sessionruns.cpp and sessionqueries.cpp.
+// SessionStore: error handling, transactions and tags; TargetRepository and ProfileRepository.
+// Opening is in sessionopen.cpp, RunRepository in sessionruns.cpp, sessionqueries.cpp and sessionscrape.cpp,
+// ExperimentRepository in sessionexperiments.cpp.
 
 #include "store/sessionstore.h"
 
@@ -156,9 +157,9 @@ std::vector<std::string> SessionStore::readTags(const char* table, const char* k
 
 // Targets ------------------------------------------------------------------------
 
-Target SessionStore::readTarget(int64_t id)
+Target TargetRepository::readTarget(int64_t id)
 {
-    SqlStatement& q = m_db->prepare(std::string("SELECT ") + TARGET_COLUMNS + " FROM targets WHERE id = ?");
+    SqlStatement& q = m_store.m_db->prepare(std::string("SELECT ") + TARGET_COLUMNS + " FROM targets WHERE id = ?");
     q.bind(id);
     if (!q.step()) throw SqlError(SQLITE_NOTFOUND, "no target with id " + std::to_string(id));
     Target t;
@@ -179,16 +180,16 @@ Target SessionStore::readTarget(int64_t id)
     t.scriptArgs = scriptArgsFromJson(q.text(14));
     t.scrape = scrapeOfText(q.text(15));
     q.reset();
-    t.tags = readTags("target_tags", "target_id", id);
+    t.tags = m_store.readTags("target_tags", "target_id", id);
     return t;
 }
 
-Result<std::vector<Target>> SessionStore::targets()
+Result<std::vector<Target>> TargetRepository::all()
 {
     std::vector<Target> out;
-    auto st = guarded([&] {
+    auto st = m_store.guarded([&] {
         std::vector<int64_t> ids;
-        SqlStatement& q = m_db->prepare("SELECT id FROM targets ORDER BY name");
+        SqlStatement& q = m_store.m_db->prepare("SELECT id FROM targets ORDER BY name");
         while (q.step())
             ids.push_back(q.int64(0));
         for (int64_t id : ids)
@@ -198,18 +199,18 @@ Result<std::vector<Target>> SessionStore::targets()
     return out;
 }
 
-Result<Target> SessionStore::target(int64_t id)
+Result<Target> TargetRepository::get(int64_t id)
 {
     Target out;
-    if (auto st = guarded([&] { out = readTarget(id); }); !st) return Error { st.error() };
+    if (auto st = m_store.guarded([&] { out = readTarget(id); }); !st) return Error { st.error() };
     return out;
 }
 
-Result<std::optional<Target>> SessionStore::targetByName(const std::string& name)
+Result<std::optional<Target>> TargetRepository::byName(const std::string& name)
 {
     std::optional<Target> out;
-    auto st = guarded([&] {
-        SqlStatement& q = m_db->prepare("SELECT id FROM targets WHERE name = ?");
+    auto st = m_store.guarded([&] {
+        SqlStatement& q = m_store.m_db->prepare("SELECT id FROM targets WHERE name = ?");
         q.bind(name);
         if (q.step()) {
             const int64_t id = q.int64(0);
@@ -221,19 +222,20 @@ Result<std::optional<Target>> SessionStore::targetByName(const std::string& name
     return out;
 }
 
-Result<int64_t> SessionStore::addTarget(const Target& t)
+Result<int64_t> TargetRepository::add(const Target& t)
 {
     if (t.name.empty()) return Error { "a target needs a name" };
     for (const auto& tag : t.tags)
         if (auto st = validateTag(tag); !st) return Error { st.error() };
     int64_t id = 0;
-    auto st = transaction([&]() -> Status {
-        SqlStatement& exists = m_db->prepare("SELECT 1 FROM targets WHERE name = ?");
+    auto st = m_store.transaction([&]() -> Status {
+        SqlStatement& exists = m_store.m_db->prepare("SELECT 1 FROM targets WHERE name = ?");
         exists.bind(t.name);
         if (exists.step()) return Error { "a target named '" + t.name + "' already exists" };
-        SqlStatement& q = m_db->prepare("INSERT INTO targets (name, url, method, headers, body, tls_verify, ca_file, "
-                                        "notes, created_at_ms, http_version, request_mix, mix_order, script, "
-                                        "script_args, scrape) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        SqlStatement& q
+            = m_store.m_db->prepare("INSERT INTO targets (name, url, method, headers, body, tls_verify, ca_file, "
+                                    "notes, created_at_ms, http_version, request_mix, mix_order, script, "
+                                    "script_args, scrape) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
         q.bind(t.name).bind(t.url).bind(t.method).bind(headersToJson(t.headers)).bindBlob(t.body);
         q.bind(t.tls.verifyPeer)
             .bind(t.tls.caFile)
@@ -246,27 +248,27 @@ Result<int64_t> SessionStore::addTarget(const Target& t)
             .bind(scriptArgsToJson(t.scriptArgs))
             .bind(scrapeText(t.scrape));
         q.run();
-        id = m_db->lastInsertId();
-        writeTags("target_tags", "target_id", id, t.tags);
+        id = m_store.m_db->lastInsertId();
+        m_store.writeTags("target_tags", "target_id", id, t.tags);
         return {};
     });
     if (!st) return Error { st.error() };
     return id;
 }
 
-Result<int64_t> SessionStore::ensureTarget(const Target& prototype)
+Result<int64_t> TargetRepository::ensure(const Target& prototype)
 {
     int64_t id = 0;
     // One write transaction: two processes creating the same target at once get one row.
-    auto st = transaction([&]() -> Status {
-        SqlStatement& q = m_db->prepare("SELECT id FROM targets WHERE name = ?");
+    auto st = m_store.transaction([&]() -> Status {
+        SqlStatement& q = m_store.m_db->prepare("SELECT id FROM targets WHERE name = ?");
         q.bind(prototype.name);
         if (q.step()) {
             id = q.int64(0);
             q.reset();
             return {};
         }
-        auto added = addTarget(prototype);
+        auto added = add(prototype);
         if (!added) return Error { added.error() };
         id = *added;
         return {};
@@ -275,34 +277,35 @@ Result<int64_t> SessionStore::ensureTarget(const Target& prototype)
     return id;
 }
 
-Status SessionStore::updateTarget(const Target& t)
+Status TargetRepository::update(const Target& t)
 {
     if (t.name.empty()) return Error { "a target needs a name" };
     for (const auto& tag : t.tags)
         if (auto st = validateTag(tag); !st) return st;
-    return transaction([&]() -> Status {
-        SqlStatement& clash = m_db->prepare("SELECT 1 FROM targets WHERE name = ? AND id <> ?");
+    return m_store.transaction([&]() -> Status {
+        SqlStatement& clash = m_store.m_db->prepare("SELECT 1 FROM targets WHERE name = ? AND id <> ?");
         clash.bind(t.name).bind(t.id);
         if (clash.step()) return Error { "a target named '" + t.name + "' already exists" };
-        SqlStatement& q = m_db->prepare("UPDATE targets SET name = ?, url = ?, method = ?, headers = ?, body = ?, "
-                                        "tls_verify = ?, ca_file = ?, notes = ?, http_version = ?, request_mix = ?, "
-                                        "mix_order = ?, script = ?, script_args = ?, scrape = ? WHERE id = ?");
+        SqlStatement& q
+            = m_store.m_db->prepare("UPDATE targets SET name = ?, url = ?, method = ?, headers = ?, body = ?, "
+                                    "tls_verify = ?, ca_file = ?, notes = ?, http_version = ?, request_mix = ?, "
+                                    "mix_order = ?, script = ?, script_args = ?, scrape = ? WHERE id = ?");
         q.bind(t.name).bind(t.url).bind(t.method).bind(headersToJson(t.headers)).bindBlob(t.body);
         q.bind(t.tls.verifyPeer).bind(t.tls.caFile).bind(t.notes).bind(httpVersionId(t.httpVersion));
         q.bind(t.requestMix).bind(mixOrderId(t.mixOrder)).bind(t.script).bind(scriptArgsToJson(t.scriptArgs));
         q.bind(scrapeText(t.scrape)).bind(t.id);
         q.run();
-        if (m_db->changes() == 0) return Error { "no target with id " + std::to_string(t.id) };
-        writeTags("target_tags", "target_id", t.id, t.tags);
+        if (m_store.m_db->changes() == 0) return Error { "no target with id " + std::to_string(t.id) };
+        m_store.writeTags("target_tags", "target_id", t.id, t.tags);
         return {};
     });
 }
 
-Status SessionStore::deleteTarget(int64_t id, bool withRuns)
+Status TargetRepository::remove(int64_t id, bool withRuns)
 {
-    return transaction([&]() -> Status {
+    return m_store.transaction([&]() -> Status {
         const int64_t runs = [&] {
-            SqlStatement& q = m_db->prepare("SELECT count(*) FROM runs WHERE target_id = ?");
+            SqlStatement& q = m_store.m_db->prepare("SELECT count(*) FROM runs WHERE target_id = ?");
             q.bind(id);
             const int64_t n = q.step() ? q.int64(0) : 0;
             q.reset();
@@ -311,22 +314,23 @@ Status SessionStore::deleteTarget(int64_t id, bool withRuns)
         if (runs > 0 && !withRuns)
             return Error { "the target has " + std::to_string(runs) + " run(s); delete them too or keep the target" };
         // In the transaction: a run that began a moment ago (another process) is seen here.
-        if (const int64_t live = recordingRunOf("target_id", id))
+        if (const int64_t live = m_store.recordingRunOf("target_id", id))
             return Error { "run #" + std::to_string(live) + " of the target is being recorded right now" };
-        deleteRunsWhere("target_id", id);
-        m_db->prepare("DELETE FROM targets WHERE id = ?").bind(id).run();
-        if (m_db->changes() == 0) return Error { "no target with id " + std::to_string(id) };
+        m_store.deleteRunsWhere("target_id", id);
+        m_store.m_db->prepare("DELETE FROM targets WHERE id = ?").bind(id).run();
+        if (m_store.m_db->changes() == 0) return Error { "no target with id " + std::to_string(id) };
         return {};
     });
 }
 
 // Load profiles -------------------------------------------------------------------
 
-Result<std::vector<LoadProfile>> SessionStore::profiles()
+Result<std::vector<LoadProfile>> ProfileRepository::all()
 {
     std::vector<LoadProfile> out;
-    auto st = guarded([&] {
-        SqlStatement& q = m_db->prepare("SELECT id, name, config, notes, created_at_ms FROM profiles ORDER BY name");
+    auto st = m_store.guarded([&] {
+        SqlStatement& q
+            = m_store.m_db->prepare("SELECT id, name, config, notes, created_at_ms FROM profiles ORDER BY name");
         while (q.step()) {
             LoadProfile p;
             p.id = q.int64(0);
@@ -341,44 +345,44 @@ Result<std::vector<LoadProfile>> SessionStore::profiles()
     return out;
 }
 
-Result<int64_t> SessionStore::addProfile(const LoadProfile& p)
+Result<int64_t> ProfileRepository::add(const LoadProfile& p)
 {
     if (p.name.empty()) return Error { "a load profile needs a name" };
     int64_t id = 0;
-    auto st = transaction([&]() -> Status {
-        SqlStatement& exists = m_db->prepare("SELECT 1 FROM profiles WHERE name = ?");
+    auto st = m_store.transaction([&]() -> Status {
+        SqlStatement& exists = m_store.m_db->prepare("SELECT 1 FROM profiles WHERE name = ?");
         exists.bind(p.name);
         if (exists.step()) return Error { "a load profile named '" + p.name + "' already exists" };
         SqlStatement& q
-            = m_db->prepare("INSERT INTO profiles (name, config, notes, created_at_ms) VALUES (?, ?, ?, ?)");
+            = m_store.m_db->prepare("INSERT INTO profiles (name, config, notes, created_at_ms) VALUES (?, ?, ?, ?)");
         q.bind(p.name).bind(loadProfileToJson(p.load)).bind(p.notes);
         q.bind(p.createdAtMs ? p.createdAtMs : wallClockNowMs()).run();
-        id = m_db->lastInsertId();
+        id = m_store.m_db->lastInsertId();
         return {};
     });
     if (!st) return Error { st.error() };
     return id;
 }
 
-Status SessionStore::updateProfile(const LoadProfile& p)
+Status ProfileRepository::update(const LoadProfile& p)
 {
     if (p.name.empty()) return Error { "a load profile needs a name" };
-    return transaction([&]() -> Status {
-        SqlStatement& clash = m_db->prepare("SELECT 1 FROM profiles WHERE name = ? AND id <> ?");
+    return m_store.transaction([&]() -> Status {
+        SqlStatement& clash = m_store.m_db->prepare("SELECT 1 FROM profiles WHERE name = ? AND id <> ?");
         clash.bind(p.name).bind(p.id);
         if (clash.step()) return Error { "a load profile named '" + p.name + "' already exists" };
-        SqlStatement& q = m_db->prepare("UPDATE profiles SET name = ?, config = ?, notes = ? WHERE id = ?");
+        SqlStatement& q = m_store.m_db->prepare("UPDATE profiles SET name = ?, config = ?, notes = ? WHERE id = ?");
         q.bind(p.name).bind(loadProfileToJson(p.load)).bind(p.notes).bind(p.id).run();
-        if (m_db->changes() == 0) return Error { "no load profile with id " + std::to_string(p.id) };
+        if (m_store.m_db->changes() == 0) return Error { "no load profile with id " + std::to_string(p.id) };
         return {};
     });
 }
 
-Status SessionStore::deleteProfile(int64_t id)
+Status ProfileRepository::remove(int64_t id)
 {
-    return transaction([&]() -> Status {
-        m_db->prepare("DELETE FROM profiles WHERE id = ?").bind(id).run();
-        if (m_db->changes() == 0) return Error { "no load profile with id " + std::to_string(id) };
+    return m_store.transaction([&]() -> Status {
+        m_store.m_db->prepare("DELETE FROM profiles WHERE id = ?").bind(id).run();
+        if (m_store.m_db->changes() == 0) return Error { "no load profile with id " + std::to_string(id) };
         return {};
     });
 }

@@ -260,7 +260,7 @@ struct RunData
     ScrapeRecord scrape;
 };
 
-/// Which runs listRuns() returns. Empty fields do not filter.
+/// Which runs RunRepository::list() returns. Empty fields do not filter.
 struct RunFilter
 {
     std::string targetName;

@@ -323,7 +323,7 @@ TEST(CapacityCli, EveryTrialRunsTheScriptAndKeepsWhatItPrinted)
     auto store = SessionStore::open(db);
     ASSERT_TRUE(store.ok()) << store.error();
     for (const auto& trial : s.doc["capacity"]["trials"]) {
-        auto run = (*store)->runRecord(trial["run_id"].get<int64_t>());
+        auto run = (*store)->runs().record(trial["run_id"].get<int64_t>());
         ASSERT_TRUE(run.ok()) << run.error();
         EXPECT_EQ(run->config.script.name, script);
         EXPECT_EQ(run->scriptOutput, "done: " + std::to_string(run->totals.requests) + " requests\n");
@@ -418,7 +418,7 @@ TEST(CapacityCli, CtrlCKeepsTheSearchAndResumeGoesOnFromIt)
         o.create = false; // the search creates it
         auto store = SessionStore::open(db, o);
         if (!store) return 0;
-        auto trials = (*store)->capacityTrials(1);
+        auto trials = (*store)->experiments().capacityTrials(1);
         return trials ? trials->size() : 0;
     };
     for (int waited = 0; trialsStored() < 3 && waited < SEARCH_TIMEOUT_MS; waited += 50)
@@ -433,17 +433,17 @@ TEST(CapacityCli, CtrlCKeepsTheSearchAndResumeGoesOnFromIt)
         o.readOnly = true;
         auto store = SessionStore::open(db, o);
         ASSERT_TRUE(store.ok()) << store.error();
-        auto e = (*store)->experiment(1);
+        auto e = (*store)->experiments().get(1);
         ASSERT_TRUE(e.ok()) << e.error();
         EXPECT_EQ(e->kind, ExperimentKind::Capacity);
         EXPECT_EQ(e->status, ExperimentStatus::Stopped);
-        made = (*store)->capacityTrials(1)->size();
+        made = (*store)->experiments().capacityTrials(1)->size();
         // Every trial is a run linked to the search, in order; a trial cut short is kept as a run too.
-        auto runs = (*store)->experimentRuns(1);
+        auto runs = (*store)->experiments().runs(1);
         ASSERT_TRUE(runs.ok());
         EXPECT_GE(runs->size(), made);
         for (size_t i = 0; i < made; ++i)
-            EXPECT_EQ((*store)->capacityTrials(1)->at(i).runId, runs->at(i).id);
+            EXPECT_EQ((*store)->experiments().capacityTrials(1)->at(i).runId, runs->at(i).id);
     }
     const auto list = test::runCli({ "experiments", "--db", db });
     EXPECT_TRUE(std::regex_search(list.out,
@@ -469,18 +469,18 @@ TEST(CapacityCli, CtrlCKeepsTheSearchAndResumeGoesOnFromIt)
     o.readOnly = true;
     auto store = SessionStore::open(db, o);
     ASSERT_TRUE(store.ok());
-    EXPECT_EQ(trials.size(), (*store)->capacityTrials(1)->size());
+    EXPECT_EQ(trials.size(), (*store)->experiments().capacityTrials(1)->size());
     EXPECT_GT(trials.size(), made);
     if (pausedAway(s)) GTEST_SKIP() << s.pauses.text() << "\n" << s.r.err;
     ASSERT_EQ(s.r.exitCode, 0) << s.r.err;
     expectCapacityNear(s.doc["capacity"], 2000, "non2xx<0.1%");
-    EXPECT_EQ((*store)->experiment(1)->status, ExperimentStatus::Completed);
+    EXPECT_EQ((*store)->experiments().get(1)->status, ExperimentStatus::Completed);
     // An ended search resumed shows its result and runs nothing.
     const auto shown = test::runCli({ "capacity", "--db", db, "--resume", "1" });
     EXPECT_EQ(shown.exitCode, 0) << shown.err;
     EXPECT_NE(shown.out.find("The ended search 1"), std::string::npos) << shown.out;
     EXPECT_EQ(shown.out.find(" req/s for "), std::string::npos) << shown.out;
-    EXPECT_EQ((*store)->capacityTrials(1)->size(), trials.size());
+    EXPECT_EQ((*store)->experiments().capacityTrials(1)->size(), trials.size());
 }
 
 TEST(CapacityCli, BadInputIsOneLine)

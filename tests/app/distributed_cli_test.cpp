@@ -507,13 +507,13 @@ TEST_F(KubernetesCli, CtrlCStopsTheLoadersStoresThePartialRunAndDeletesTheJob)
     options.readOnly = true;
     auto store = SessionStore::open(db, options);
     ASSERT_TRUE(store.ok()) << store.error();
-    auto runs = (*store)->listRuns();
+    auto runs = (*store)->runs().list();
     ASSERT_TRUE(runs.ok()) << runs.error();
     ASSERT_EQ(runs->size(), 1u);
     EXPECT_EQ((*runs)[0].status, RunStatus::Stopped) << text;
     EXPECT_TRUE((*runs)[0].totals.stoppedEarly);
     EXPECT_EQ((*runs)[0].totals.requests, sum);
-    auto data = (*store)->loadRun((*runs)[0].id);
+    auto data = (*store)->runs().load((*runs)[0].id);
     ASSERT_TRUE(data.ok()) << data.error();
     EXPECT_EQ(data->loaders.size(), 2u);
 
@@ -552,7 +552,7 @@ TEST_F(KubernetesCli, CtrlCWhileThePodsStartDeletesTheJob)
     options.readOnly = true;
     auto store = SessionStore::open(db, options);
     ASSERT_TRUE(store.ok()) << store.error();
-    auto runs = (*store)->listRuns();
+    auto runs = (*store)->runs().list();
     ASSERT_TRUE(runs.ok()) << runs.error();
     ASSERT_EQ(runs->size(), 1u);
     EXPECT_EQ((*runs)[0].status, RunStatus::Failed);

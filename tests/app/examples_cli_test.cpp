@@ -165,14 +165,14 @@ TEST(ExamplesCli, TheAmbassadorPlanScaledDownRunsOnTheBuiltInServer)
     options.readOnly = true;
     auto store = SessionStore::open(db, options);
     ASSERT_TRUE(store.ok()) << store.error();
-    auto runs = (*store)->experimentRuns(1);
+    auto runs = (*store)->experiments().runs(1);
     ASSERT_TRUE(runs.ok()) << runs.error();
     ASSERT_EQ(runs->size(), 8u);
     for (const auto& run : *runs) {
         EXPECT_EQ(run.status, RunStatus::Completed);
         EXPECT_EQ(run.config.timeoutUs, 60'000'000u); // --timeout 60s, as in the study
         EXPECT_GT(run.totals.requests, 0u);
-        auto data = (*store)->loadRun(run.id);
+        auto data = (*store)->runs().load(run.id);
         ASSERT_TRUE(data.ok());
         const FrontDoorView view = frontDoorViewOf(*data);
         ASSERT_TRUE(view.upstreamAsked);
@@ -215,14 +215,14 @@ TEST(ExamplesCli, TheNegPlanScaledDownShowsEachPodsShare)
     options.readOnly = true;
     auto store = SessionStore::open(db, options);
     ASSERT_TRUE(store.ok()) << store.error();
-    auto runs = (*store)->experimentRuns(1);
+    auto runs = (*store)->experiments().runs(1);
     ASSERT_TRUE(runs.ok()) << runs.error();
     ASSERT_EQ(runs->size(), 8u);
     const std::string page = test::readFile(html);
     EXPECT_NE(page.find("<section id=\"front-door\">"), std::string::npos);
     for (const auto& run : *runs) {
         EXPECT_EQ(run.status, RunStatus::Completed);
-        auto data = (*store)->loadRun(run.id);
+        auto data = (*store)->runs().load(run.id);
         ASSERT_TRUE(data.ok());
         const FrontDoorView view = frontDoorViewOf(*data);
         const unsigned pods = run.targetName.find("10 nodes") != std::string::npos ? 10 : 4;

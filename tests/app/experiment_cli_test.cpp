@@ -80,7 +80,7 @@ protected:
             options.readOnly = true;
             auto store = SessionStore::open(m_db, options);
             if (!store) continue;
-            auto list = (*store)->experimentRuns(1);
+            auto list = (*store)->experiments().runs(1);
             if (list && list->size() >= runs) return true;
         }
         return false;
@@ -170,14 +170,14 @@ TEST_F(ExperimentCli, RateLimitedProxyIsSignificantlySlowerThanDirect)
 
     // Ordinary runs, linked to the experiment.
     auto store = openReadOnly();
-    auto runs = store->experimentRuns(1);
+    auto runs = store->experiments().runs(1);
     ASSERT_TRUE(runs.ok()) << runs.error();
     ASSERT_EQ(runs->size(), 16u);
     for (const RunRecord& run : *runs) {
         EXPECT_EQ(run.status, RunStatus::Completed);
         EXPECT_EQ((run.totals.errors.transportErrors() + run.totals.non2xx), 0u);
     }
-    EXPECT_EQ(store->listRuns()->size(), 16u);
+    EXPECT_EQ(store->runs().list()->size(), 16u);
 
     // The table: per level, the proxied target slower, with an interval that excludes 1.
     const std::string csvText = test::readFile(csvPath);
@@ -230,8 +230,8 @@ TEST_F(ExperimentCli, CtrlCStopsCleanlyAndResumeRerunsTheStoppedRun)
         << text;
     {
         auto store = openReadOnly();
-        EXPECT_EQ(store->experiment(1)->status, ExperimentStatus::Stopped);
-        auto runs = store->experimentRuns(1);
+        EXPECT_EQ(store->experiments().get(1)->status, ExperimentStatus::Stopped);
+        auto runs = store->experiments().runs(1);
         ASSERT_EQ(runs->size(), 2u);
         EXPECT_EQ((*runs)[0].status, RunStatus::Completed);
         EXPECT_EQ((*runs)[1].status, RunStatus::Stopped);
@@ -248,7 +248,7 @@ TEST_F(ExperimentCli, CtrlCStopsCleanlyAndResumeRerunsTheStoppedRun)
     ASSERT_TRUE(results.ok());
     EXPECT_EQ(results->runsDone, 4u);
     EXPECT_EQ(results->runs.size(), 5u); // the stopped run stays in the session
-    EXPECT_EQ(store->experiment(1)->status, ExperimentStatus::Completed);
+    EXPECT_EQ(store->experiments().get(1)->status, ExperimentStatus::Completed);
 }
 
 TEST_F(ExperimentCli, KilledExperimentIsInterruptedAndResumable)
@@ -296,7 +296,7 @@ TEST_F(ExperimentCli, WrongPlansTargetsAndArguments)
     EXPECT_EQ(
         r.err, "wrkbench-cli: error: target 'B': connection refused by 127.0.0.1:" + std::to_string(closed) + "\n");
     if (std::filesystem::exists(m_db)) {
-        EXPECT_EQ(openReadOnly()->experiments()->size(), 0u);
+        EXPECT_EQ(openReadOnly()->experiments().all()->size(), 0u);
     }
 
     r = cli({ "experiment", writePlan(builtinPlan(server.port(), "1s")) });

@@ -95,7 +95,7 @@ TEST_P(EveryPlacement, LoadersSendTheBodyBytesTheUserGave)
     // And the session keeps the bytes: the stored configuration reads back the same body.
     auto store = SessionStore::open(m_dir.file("s.wrkbench"));
     ASSERT_TRUE(store) << store.error();
-    auto runs = (*store)->listRuns({});
+    auto runs = (*store)->runs().list({});
     ASSERT_TRUE(runs && runs->size() == 1);
     EXPECT_EQ(hex(runs->front().config.request.body), hex(NOT_UTF8));
 }

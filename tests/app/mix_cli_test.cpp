@@ -71,9 +71,9 @@ TEST_F(MixCli, JsonLinesMixIsReportedEntryByEntryAndStored)
     // The session keeps the mix (in the run's configuration) and what each entry got.
     auto store = SessionStore::open(db);
     ASSERT_TRUE(store.ok()) << store.error();
-    auto runs = (*store)->listRuns();
+    auto runs = (*store)->runs().list();
     ASSERT_TRUE(runs.ok() && runs->size() == 1u);
-    auto data = (*store)->loadRun(runs->front().id);
+    auto data = (*store)->runs().load(runs->front().id);
     ASSERT_TRUE(data.ok()) << data.error();
     ASSERT_EQ(data->run.config.mix.entries.size(), 3u);
     EXPECT_EQ(data->run.config.mix.entries[1].request.body, "{}");

@@ -272,9 +272,9 @@ TEST_F(ScriptCli, ScriptTextAndArgumentsAreStoredWithTheRun)
     ASSERT_EQ(r.exitCode, 0) << r.err;
     auto store = SessionStore::open(db);
     ASSERT_TRUE(store.ok()) << store.error();
-    auto runs = (*store)->listRuns();
+    auto runs = (*store)->runs().list();
     ASSERT_TRUE(runs.ok() && runs->size() == 1u);
-    auto data = (*store)->loadRun(runs->front().id);
+    auto data = (*store)->runs().load(runs->front().id);
     ASSERT_TRUE(data.ok()) << data.error();
     EXPECT_EQ(data->run.config.script.text, test::readFile(example("stop.lua")));
     EXPECT_EQ(data->run.config.script.args, std::vector<std::string> { "50" });
@@ -336,9 +336,9 @@ TEST_F(ScriptCli, RuntimeErrorStoresTheRunAsFailedWithWhatWasMeasured)
         EXPECT_NE(r.out.find("Stored as run 1 in"), std::string::npos) << r.out;
         auto store = SessionStore::open(db);
         ASSERT_TRUE(store.ok()) << store.error();
-        auto runs = (*store)->listRuns();
+        auto runs = (*store)->runs().list();
         ASSERT_TRUE(runs.ok() && runs->size() == 1u);
-        auto data = (*store)->loadRun(runs->front().id);
+        auto data = (*store)->runs().load(runs->front().id);
         ASSERT_TRUE(data.ok()) << data.error();
         const RunRecord& run = data->run;
         EXPECT_EQ(run.status, RunStatus::Failed);
@@ -366,7 +366,7 @@ TEST_F(ScriptCli, DoneErrorIsReportedAfterTheRunIsStored)
     EXPECT_NE(r.out.find("Stored as run 1 in"), std::string::npos) << r.out;
     auto store = SessionStore::open(db);
     ASSERT_TRUE(store.ok()) << store.error();
-    auto data = (*store)->loadRun(1);
+    auto data = (*store)->runs().load(1);
     ASSERT_TRUE(data.ok()) << data.error();
     EXPECT_EQ(data->run.status, RunStatus::Completed);
     EXPECT_EQ(data->run.error, "");

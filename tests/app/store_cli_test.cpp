@@ -65,7 +65,7 @@ protected:
             SessionOpenOptions options;
             options.readOnly = true;
             if (auto store = SessionStore::open(m_db, options); store)
-                if (auto data = (*store)->loadRun(1); data) seen = data->intervals.size();
+                if (auto data = (*store)->runs().load(1); data) seen = data->intervals.size();
         }
         return seen;
     }
@@ -137,13 +137,13 @@ TEST_F(StoreCli, RunIsStoredAndListed)
     ASSERT_EQ(cli({ "run", "-c2", "-t1", "-n", "100", "--db", m_db, "--target", "NEG", m_url }).exitCode, 0);
     ASSERT_EQ(cli({ "run", "-c2", "-t1", "-n", "100", "--db", m_db, m_url }).exitCode, 0);
     auto store = openReadOnly();
-    auto targets = store->targets();
+    auto targets = store->targets().all();
     ASSERT_TRUE(targets.ok());
     ASSERT_EQ(targets->size(), 2u);
-    auto byUrl = store->targetByName(m_url);
+    auto byUrl = store->targets().byName(m_url);
     ASSERT_TRUE(byUrl.ok() && byUrl->has_value()) << "named after the URL";
     EXPECT_EQ((*byUrl)->url, m_url);
-    auto neg = store->targetByName("NEG");
+    auto neg = store->targets().byName("NEG");
     ASSERT_TRUE(neg.ok() && neg->has_value());
     EXPECT_EQ((*neg)->url, m_url);
     EXPECT_EQ((*neg)->method, "GET");
@@ -164,7 +164,7 @@ TEST_F(StoreCli, UnreachableTargetIsStoredAsFailed)
     ASSERT_EQ(rows.size(), 1u);
     EXPECT_EQ(rows[0]["status"], "failed");
     auto store = openReadOnly();
-    EXPECT_NE(store->runRecord(1)->error.find("connection refused"), std::string::npos);
+    EXPECT_NE(store->runs().record(1)->error.find("connection refused"), std::string::npos);
 }
 
 TEST_F(StoreCli, ProbeIsStoredWithTheRunItPreceded)
@@ -173,7 +173,7 @@ TEST_F(StoreCli, ProbeIsStoredWithTheRunItPreceded)
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_EQ(r.out.rfind("Probe: HTTP/1.1 200 OK in ", 0), 0u) << r.out;
     auto store = openReadOnly();
-    const auto run = store->runRecord(1);
+    const auto run = store->runs().record(1);
     ASSERT_TRUE(run.ok());
     const auto probe = nlohmann::json::parse(run->probeJson);
     EXPECT_EQ(probe["status_code"], 200) << run->probeJson;
@@ -183,11 +183,11 @@ TEST_F(StoreCli, ProbeIsStoredWithTheRunItPreceded)
     EXPECT_EQ(refused.exitCode, 1);
     EXPECT_NE(refused.err.find("probe: connection refused by 127.0.0.1:9"), std::string::npos) << refused.err;
     auto again = openReadOnly();
-    EXPECT_EQ(again->runRecord(2)->status, RunStatus::Failed);
-    EXPECT_NE(again->runRecord(2)->error.find("probe: connection refused"), std::string::npos);
+    EXPECT_EQ(again->runs().record(2)->status, RunStatus::Failed);
+    EXPECT_NE(again->runs().record(2)->error.find("probe: connection refused"), std::string::npos);
     // A run without --probe has none.
     ASSERT_EQ(cli({ "run", "-c2", "-t1", "-n", "100", "--db", m_db, m_url }).exitCode, 0);
-    EXPECT_EQ(openReadOnly()->runRecord(3)->probeJson, "");
+    EXPECT_EQ(openReadOnly()->runs().record(3)->probeJson, "");
 }
 
 TEST_F(StoreCli, KilledRunBecomesInterruptedWithItsIntervals)
@@ -209,7 +209,7 @@ TEST_F(StoreCli, KilledRunBecomesInterruptedWithItsIntervals)
 
     auto store = openReadOnly();
     EXPECT_EQ(integrityCheck(*store), "ok");
-    auto data = store->loadRun(1);
+    auto data = store->runs().load(1);
     ASSERT_TRUE(data.ok()) << data.error();
     EXPECT_EQ(data->run.status, RunStatus::Interrupted);
     EXPECT_GE(data->intervals.size(), seen);
@@ -268,7 +268,7 @@ TEST_F(StoreCli, RecoveredRunHasEveryFieldAFinishedRunHas)
         options.readOnly = true;
         auto store = SessionStore::open(db, options);
         ASSERT_TRUE(store.ok()) << store.error();
-        auto data = (*store)->loadRun(1);
+        auto data = (*store)->runs().load(1);
         ASSERT_TRUE(data.ok()) << data.error();
         RateSamples samples;
         for (const IntervalRecord& interval : data->intervals)
@@ -308,7 +308,7 @@ TEST_F(StoreCli, TwoRunsWritingOneFileBothLand)
     ASSERT_EQ(rows.size(), 2u);
     auto store = openReadOnly();
     for (int64_t id : { 1, 2 }) {
-        auto data = store->loadRun(id);
+        auto data = store->runs().load(id);
         ASSERT_TRUE(data.ok()) << data.error();
         EXPECT_EQ(data->run.status, RunStatus::Completed);
         EXPECT_GE(data->intervals.size(), 19u);
@@ -468,7 +468,7 @@ TEST_F(StoreCli, ExportsRoundTripThroughPythonsCsvModule)
                   .exitCode,
         0);
     auto store = openReadOnly();
-    auto data = store->loadRun(1);
+    auto data = store->runs().load(1);
     ASSERT_TRUE(data.ok());
     const uint64_t requests = data->run.totals.requests;
     ASSERT_GT(requests, 0u);

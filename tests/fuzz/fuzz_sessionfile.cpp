@@ -83,7 +83,7 @@ std::string makeBase(const std::string& path)
         target.name = "NEG";
         target.url = "http://127.0.0.1:9/api";
         target.tags = { "lab" };
-        auto targetId = store.addTarget(target);
+        auto targetId = store.targets().add(target);
         check(targetId.ok());
         std::vector<wb::StudyRunLink> links;
         for (int r = 0; r < 3; ++r) {
@@ -92,7 +92,7 @@ std::string makeBase(const std::string& path)
             run.config.request.url = *wb::parseUrl(target.url);
             run.config.intervalUs = 1'000'000;
             run.tags = { r % 2 ? "b" : "a" };
-            auto id = store.beginRun(run);
+            auto id = store.runs().begin(run);
             check(id.ok());
             std::vector<wb::IntervalRecord> records;
             for (uint32_t i = 0; i < 6; ++i) {
@@ -106,17 +106,17 @@ std::string makeBase(const std::string& path)
                 s.requests = 50;
                 records.push_back(wb::IntervalRecord::of(s, 1'764'653'400'000 + i * 1000));
             }
-            check(store.appendIntervals(*id, records).ok());
+            check(store.runs().appendIntervals(*id, records).ok());
             if (r < 2) {
                 wb::RunResult result;
                 result.config = run.config;
                 result.durationS = 6;
                 result.requests = 300;
-                check(store.finishRun(*id, wb::FinishedRun::of(result, 1'764'653'406'000)).ok());
+                check(store.runs().finish(*id, wb::FinishedRun::of(result, 1'764'653'406'000)).ok());
                 links.push_back({ *id, "", r % 2 ? "b" : "a" });
             }
         }
-        check(store.addStudy("a vs b", R"({"kind": "study"})", links).ok());
+        check(store.experiments().addStudy("a vs b", R"({"kind": "study"})", links).ok());
     }
     // The third run left 'running' by a process that is gone (another boot): readers see it
     // interrupted through a private copy, writers recover it in the file.
@@ -185,13 +185,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         if (!store) {
             checkError(w, store.error());
         } else {
-            auto runs = (*store)->listRuns();
+            auto runs = (*store)->runs().list();
             if (!runs)
                 checkError(w, runs.error());
             else if (!runs->empty())
-                if (auto run = (*store)->loadRun(runs->back().id); !run) checkError(w, run.error());
-            if (auto experiments = (*store)->experiments(); !experiments) checkError(w, experiments.error());
-            if (auto targets = (*store)->targets(); !targets) checkError(w, targets.error());
+                if (auto run = (*store)->runs().load(runs->back().id); !run) checkError(w, run.error());
+            if (auto experiments = (*store)->experiments().all(); !experiments) checkError(w, experiments.error());
+            if (auto targets = (*store)->targets().all(); !targets) checkError(w, targets.error());
         }
     }
     check(readAll(w.path) == bytes);
@@ -203,8 +203,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         if (!store) {
             checkError(w, store.error());
             if (store.error().ends_with("(nothing was written)")) check(readAll(w.path) == bytes);
-        } else if (auto runs = (*store)->listRuns(); runs && !runs->empty()) {
-            if (auto st = (*store)->setRunNotes(runs->front().id, "fuzzed"); !st) checkError(w, st.error());
+        } else if (auto runs = (*store)->runs().list(); runs && !runs->empty()) {
+            if (auto st = (*store)->runs().setNotes(runs->front().id, "fuzzed"); !st) checkError(w, st.error());
         }
     }
     return 0;

@@ -46,7 +46,7 @@ std::string makeSampleSession(const std::string& path, int runs)
     Target target;
     target.name = "NEG";
     target.url = "http://127.0.0.1:9/api";
-    auto targetId = store.addTarget(target);
+    auto targetId = store.targets().add(target);
     if (!targetId) return targetId.error();
     for (int r = 0; r < runs; ++r) {
         NewRun run;
@@ -58,7 +58,7 @@ std::string makeSampleSession(const std::string& path, int runs)
         run.config.durationUs = 20'000'000;
         run.tags = { "base" };
         run.startedAtMs = 1'764'653'400'000 + r * 60'000LL;
-        auto id = store.beginRun(run);
+        auto id = store.runs().begin(run);
         if (!id) return id.error();
         RunFold fold(run.config);
         std::vector<IntervalRecord> records;
@@ -67,11 +67,11 @@ std::string makeSampleSession(const std::string& path, int runs)
             records.push_back(IntervalRecord::of(s, run.startedAtMs + i * 500));
             fold.add(s, records.back());
         }
-        if (auto st = store.appendIntervals(*id, records); !st) return st.error();
+        if (auto st = store.runs().appendIntervals(*id, records); !st) return st.error();
         RunEnd end;
         end.engineVersion = "test";
         end.measuredS = 20;
-        if (auto st = store.finishRun(*id, FinishedRun::of(fold.finish(end), run.startedAtMs + 20'000)); !st)
+        if (auto st = store.runs().finish(*id, FinishedRun::of(fold.finish(end), run.startedAtMs + 20'000)); !st)
             return st.error();
     }
     return {};

@@ -102,7 +102,7 @@ inline int64_t addSampleTarget(SessionStore& store, const std::string& name = "N
     Target t;
     t.name = name;
     t.url = "http://127.0.0.1:8080/api?x=1";
-    auto id = store.addTarget(t);
+    auto id = store.targets().add(t);
     EXPECT_TRUE(id.ok()) << id.error();
     return id.ok() ? *id : 0;
 }

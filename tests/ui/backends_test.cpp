@@ -174,7 +174,7 @@ class BackendsTest : public QObject
         SessionOpenOptions readOnly;
         readOnly.readOnly = true;
         auto store = SessionStore::open(db, readOnly);
-        auto runs = (*store)->listRuns({});
+        auto runs = (*store)->runs().list({});
         int64_t newest = 0;
         for (const RunRecord& run : runs ? *runs : std::vector<RunRecord> {})
             newest = std::max(newest, run.id);
@@ -185,7 +185,7 @@ class BackendsTest : public QObject
         SessionOpenOptions readOnly;
         readOnly.readOnly = true;
         auto store = SessionStore::open(db, readOnly);
-        auto data = (*store)->loadRun(id);
+        auto data = (*store)->runs().load(id);
         return data ? *data : RunData {};
     }
 
@@ -359,7 +359,7 @@ private slots:
         readOnly.readOnly = true;
         auto store = SessionStore::open(db, readOnly);
         QVERIFY(store);
-        auto runs = (*store)->listRuns({});
+        auto runs = (*store)->runs().list({});
         QVERIFY(runs && runs->size() == 1);
         const RunData data = load(db, runs->front().id);
         RunDetailPage page(data);

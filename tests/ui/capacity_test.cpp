@@ -254,7 +254,7 @@ private slots:
         // the baseline; the cards name them so.
         auto store = SessionStore::open(path.toStdString());
         QVERIFY(store.ok());
-        auto record = (*store)->experiment(searchId);
+        auto record = (*store)->experiments().get(searchId);
         QVERIFY(record.ok());
         QCOMPARE(record->name, std::string("two doors"));
         QCOMPARE(record->kind, ExperimentKind::Capacity);

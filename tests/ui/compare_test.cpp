@@ -100,7 +100,7 @@ class CompareTest : public QObject
     RunData run(int64_t targetId, const SyntheticRun& s)
     {
         const int64_t id = addSyntheticRun(m_doc->store(), targetId, s);
-        auto data = m_doc->loadRun(id);
+        auto data = m_doc->store().runs().load(id);
         return data ? *data : RunData {};
     }
     /// A completed run whose intervals had these rates (req/s), stored as the recorder would.
@@ -469,7 +469,7 @@ private slots:
         m_doc->reload();
         std::vector<RunData> runs;
         for (int64_t id : *ids) {
-            auto data = m_doc->loadRun(id);
+            auto data = m_doc->store().runs().load(id);
             QVERIFY(data);
             runs.push_back(*data);
         }

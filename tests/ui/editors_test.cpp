@@ -63,7 +63,7 @@ class EditorsTest : public QObject
     {
         auto store = SessionStore::open(m_path.toStdString());
         if (!store) return {};
-        auto t = (*store)->target(id);
+        auto t = (*store)->targets().get(id);
         return t ? *t : Target {};
     }
     int64_t addTarget(const std::string& name, const std::string& body = {})
@@ -385,7 +385,7 @@ private slots:
         }
         auto store = SessionStore::open(m_path.toStdString());
         QVERIFY(store.ok());
-        auto profiles = (*store)->profiles();
+        auto profiles = (*store)->profiles().all();
         QVERIFY(profiles.ok());
         const auto it = std::find_if(
             profiles->begin(), profiles->end(), [&](const LoadProfile& p) { return p.id == profile.id; });
@@ -424,7 +424,7 @@ private slots:
         }
         auto store = SessionStore::open(m_path.toStdString());
         QVERIFY(store.ok());
-        auto profiles = (*store)->profiles();
+        auto profiles = (*store)->profiles().all();
         QVERIFY(profiles.ok());
         const auto it = std::find_if(
             profiles->begin(), profiles->end(), [&](const LoadProfile& p) { return p.id == profile.id; });
@@ -866,7 +866,7 @@ private slots:
         run.targetId = id;
         run.config.request.url = *parseUrl("http://10.0.0.1:8080/api");
         run.startedAtMs = wallClockNowMs();
-        auto runId = (*cli)->beginRun(run);
+        auto runId = (*cli)->runs().begin(run);
         QVERIFY(runId);
         QVERIFY(!panel.deleteTarget());
         QVERIFY(messages.last()[0].toString().contains(QStringLiteral("run #%1").arg(*runId)));
@@ -876,14 +876,14 @@ private slots:
         // Once it has ended the target can be deleted, runs and all.
         RunResult result;
         result.config = run.config;
-        QVERIFY((*cli)->finishRun(*runId, FinishedRun::of(result, wallClockNowMs())));
+        QVERIFY((*cli)->runs().finish(*runId, FinishedRun::of(result, wallClockNowMs())));
 
         // A run that begins while the question is open (an experiment's next run) still
         // stops the delete: it is checked again after the answer.
         int64_t lateRun = 0;
         setConfirmHandler([&](const QString&) {
             ++asked;
-            auto begun = (*cli)->beginRun(run);
+            auto begun = (*cli)->runs().begin(run);
             lateRun = begun ? *begun : 0;
             return true;
         });
@@ -892,7 +892,7 @@ private slots:
         QVERIFY(lateRun > 0);
         QVERIFY(messages.last()[0].toString().contains(QStringLiteral("run #%1").arg(lateRun)));
         QCOMPARE(stored(id).name, std::string("live"));
-        QVERIFY((*cli)->finishRun(lateRun, FinishedRun::of(result, wallClockNowMs())));
+        QVERIFY((*cli)->runs().finish(lateRun, FinishedRun::of(result, wallClockNowMs())));
         asked = 0;
         setConfirmHandler([&](const QString&) {
             ++asked;

@@ -72,7 +72,7 @@ private slots:
                      .contains(QStringLiteral("at least two targets")),
             qPrintable(page->findChild<QLabel*>(QStringLiteral("ExperimentError"))->text()));
         QCOMPARE(page->findChild<QTreeWidget*>(QStringLiteral("ExperimentList"))->topLevelItemCount(), 0);
-        QVERIFY(w.document()->store().experiments()->empty());
+        QVERIFY(w.document()->store().experiments().all()->empty());
         QVERIFY(!page->findChild<QPushButton*>(QStringLiteral("runButton"))->isEnabled());
     }
 
@@ -89,7 +89,7 @@ private slots:
         // (No raw string literal here: moc 6.4 cannot parse one with braces in it.)
         const std::string plan = "{\"targets\": [{\"name\": \"A\", \"url\": \"http://127.0.0.1:9/\"},"
                                  " {\"name\": \"B\", \"url\": \"http://127.0.0.1:9/\"}], \"duration\": \"1s\"}";
-        auto id = (*other)->addExperiment("made elsewhere", plan);
+        auto id = (*other)->experiments().add("made elsewhere", plan);
         QVERIFY(id);
         // The file watcher notices; the list follows and shows it, selected.
         QTRY_COMPARE_WITH_TIMEOUT(
@@ -108,11 +108,11 @@ private slots:
         // As wrkbench-cli capacity --db does it, stopped by Ctrl-C: its own connection to the file.
         auto other = SessionStore::open(path.toStdString());
         QVERIFY(other);
-        auto id = (*other)->addExperiment(
+        auto id = (*other)->experiments().add(
             "capacity http://127.0.0.1:9/", "{\"kind\": \"capacity\"}", {}, ExperimentKind::Capacity);
         QVERIFY(id);
-        QVERIFY((*other)->beginExperiment(*id));
-        QVERIFY((*other)->finishExperiment(*id, ExperimentStatus::Stopped));
+        QVERIFY((*other)->experiments().begin(*id));
+        QVERIFY((*other)->experiments().finish(*id, ExperimentStatus::Stopped));
         QTRY_COMPARE_WITH_TIMEOUT(
             page->findChild<QTreeWidget*>(QStringLiteral("ExperimentList"))->topLevelItemCount(), 1, 15'000);
         const QTreeWidgetItem* item = page->findChild<QTreeWidget*>(QStringLiteral("ExperimentList"))->topLevelItem(0);
@@ -226,7 +226,7 @@ private slots:
         QVERIFY(!cell(1, ExperimentResultsModel::VerdictColumn).toString().isEmpty());
 
         // The session: 4 completed runs linked to the experiment, 2 per target, repetitions 0 and 1.
-        auto runs = w.document()->store().experimentRuns(id);
+        auto runs = w.document()->store().experiments().runs(id);
         QVERIFY(runs);
         QCOMPARE(runs->size(), size_t(4));
         int repetitionSum = 0;
@@ -237,7 +237,7 @@ private slots:
         }
         QCOMPARE(repetitionSum, 2);
         QCOMPARE(w.document()->runs().size(), size_t(4));
-        QCOMPARE(w.document()->store().experiment(id)->status, ExperimentStatus::Completed);
+        QCOMPARE(w.document()->store().experiments().get(id)->status, ExperimentStatus::Completed);
         QCOMPARE(page->findChild<QTreeWidget*>(QStringLiteral("ExperimentList"))->topLevelItem(0)->text(2),
             QStringLiteral("completed"));
         QVERIFY(!page->findChild<QPushButton*>(QStringLiteral("runButton"))->isEnabled()); // nothing left to make
@@ -411,7 +411,7 @@ private slots:
         QVERIFY2(result.ok, qPrintable(result.error));
         QCOMPARE(result.outcome.status, ExperimentStatus::Stopped);
         QVERIFY(result.outcome.runsDone >= 1 && result.outcome.runsDone < 4);
-        QCOMPARE(w.document()->store().experiment(id)->status, ExperimentStatus::Stopped);
+        QCOMPARE(w.document()->store().experiments().get(id)->status, ExperimentStatus::Stopped);
         QCOMPARE(page->findChild<QPushButton*>(QStringLiteral("runButton"))->text(), QStringLiteral("Resume"));
         QVERIFY(page->findChild<QPushButton*>(QStringLiteral("runButton"))->isEnabled());
 

@@ -116,7 +116,7 @@ class HistoryTest : public QObject
         failed.targetId = m_target;
         failed.config.request.url = *parseUrl("http://127.0.0.1:9/");
         failed.startedAtMs = wallClockNowMs();
-        if (auto id = store->addFailedRun(failed, "connection refused")) r.failed = *id;
+        if (auto id = store->runs().addFailed(failed, "connection refused")) r.failed = *id;
         m_doc->reload();
         return r;
     }
@@ -129,7 +129,7 @@ class HistoryTest : public QObject
         run.targetId = m_target;
         run.config.request.url = *parseUrl("http://127.0.0.1:8080/");
         run.startedAtMs = wallClockNowMs();
-        auto id = store->beginRun(run);
+        auto id = store->runs().begin(run);
         m_doc->reload();
         return id ? *id : 0;
     }
@@ -138,7 +138,7 @@ class HistoryTest : public QObject
     {
         auto store = otherConnection();
         if (!store) return std::nullopt;
-        auto record = store->runRecord(id);
+        auto record = store->runs().record(id);
         return record ? std::optional<RunStatus>(record->status) : std::nullopt;
     }
 
@@ -224,14 +224,14 @@ private slots:
     {
         auto store = otherConnection();
         QVERIFY(store);
-        auto experiment = store->addExperiment("NEG vs NodePort", "{}");
+        auto experiment = store->experiments().add("NEG vs NodePort", "{}");
         QVERIFY(experiment);
         NewRun run;
         run.targetId = m_target;
         run.config.request.url = *parseUrl("http://127.0.0.1:9/");
         run.startedAtMs = wallClockNowMs();
         run.experiment = ExperimentSlot { *experiment, 1, 0 };
-        auto id = store->addFailedRun(run, "connection refused");
+        auto id = store->runs().addFailed(run, "connection refused");
         QVERIFY(id);
         const int64_t plain = addRun(synthetic(1000, 0));
         m_doc->reload();
@@ -339,7 +339,7 @@ private slots:
         const QString errorsLabel = QStringLiteral("Errors (socket, TLS, parse)");
         const QString non2xxLabel = QStringLiteral("Non-2xx/3xx responses");
         {
-            auto data = m_doc->loadRun(r.notFound);
+            auto data = m_doc->store().runs().load(r.notFound);
             QVERIFY(data);
             RunDetailPage page(std::move(*data));
             QVERIFY(!summaryValue(page, QStringLiteral("Errors (all kinds)")));
@@ -357,7 +357,7 @@ private slots:
                 QStringLiteral("800"));
         }
         {
-            auto data = m_doc->loadRun(r.both);
+            auto data = m_doc->store().runs().load(r.both);
             QVERIFY(data);
             RunDetailPage page(std::move(*data));
             QCOMPARE(summaryValue(page, errorsLabel)->text(), QStringLiteral("120"));
@@ -366,7 +366,7 @@ private slots:
         }
         {
             // A run that never started has no numbers to show.
-            auto data = m_doc->loadRun(r.failed);
+            auto data = m_doc->store().runs().load(r.failed);
             QVERIFY(data);
             RunDetailPage page(std::move(*data));
             QVERIFY(!summaryValue(page, errorsLabel));
@@ -390,7 +390,7 @@ private slots:
         QVERIFY(judged && passed && plain);
         m_doc->reload();
         {
-            auto data = m_doc->loadRun(judged);
+            auto data = m_doc->store().runs().load(judged);
             QVERIFY(data);
             RunDetailPage page(std::move(*data));
             const QStringList badges = page.findChild<SloBadges*>(QStringLiteral("sloBadges"))->badgeTexts();
@@ -406,7 +406,7 @@ private slots:
             QCOMPARE(summaryValue(page, QStringLiteral("SLO non2xx<50%"))->text(), QStringLiteral("met (10.00 %)"));
         }
         {
-            auto data = m_doc->loadRun(plain);
+            auto data = m_doc->store().runs().load(plain);
             QVERIFY(data);
             RunDetailPage page(std::move(*data));
             QVERIFY(page.findChild<SloBadges*>(QStringLiteral("sloBadges"))->badgeTexts().isEmpty());
@@ -443,7 +443,7 @@ private slots:
         const int64_t laggingId = addRun(lagging);
         const int64_t closedId = addRun(synthetic(1000));
         {
-            auto data = m_doc->loadRun(quietId);
+            auto data = m_doc->store().runs().load(quietId);
             QVERIFY(data);
             RunDetailPage page(std::move(*data));
             QTableWidgetItem* lag = summaryValue(page, lagLabel);
@@ -452,7 +452,7 @@ private slots:
             QVERIFY(!summaryValue(page, warningLabel));
         }
         {
-            auto data = m_doc->loadRun(laggingId);
+            auto data = m_doc->store().runs().load(laggingId);
             QVERIFY(data);
             RunDetailPage page(std::move(*data));
             QTableWidgetItem* warning = summaryValue(page, warningLabel);
@@ -462,7 +462,7 @@ private slots:
             QCOMPARE(warning->foreground().color(), QColor(AMBER));
         }
         {
-            auto data = m_doc->loadRun(closedId);
+            auto data = m_doc->store().runs().load(closedId);
             QVERIFY(data);
             RunDetailPage page(std::move(*data));
             QVERIFY(!summaryValue(page, lagLabel)); // closed loop: nothing was scheduled
@@ -524,7 +524,7 @@ private slots:
         QTest::keyClick(editor, Qt::Key_Return);
         QCOMPARE(opened.count(), 0);
         QTRY_VERIFY(!view->viewport()->isAncestorOf(QApplication::focusWidget()));
-        auto stored = otherConnection()->runRecord(first);
+        auto stored = otherConnection()->runs().record(first);
         QVERIFY(stored);
         QCOMPARE(stored->notes, std::string("warm cache"));
     }
@@ -545,7 +545,7 @@ private slots:
             return std::optional<TagChange>(TagChange { { QStringLiteral("native"), QStringLiteral("4 nodes") }, {} });
         });
         QVERIFY(page.tagSelected());
-        auto tagsOf = [&](int64_t id) { return otherConnection()->runRecord(id)->tags; };
+        auto tagsOf = [&](int64_t id) { return otherConnection()->runs().record(id)->tags; };
         QCOMPARE(tagsOf(first), (std::vector<std::string> { "4 nodes", "native" }));
         QCOMPARE(tagsOf(second), (std::vector<std::string> { "4 nodes", "native" }));
         QVERIFY(tagsOf(other).empty());
@@ -597,7 +597,7 @@ private slots:
             std::vector<int64_t> tagged;
             for (size_t i : runs)
                 tagged.push_back(run(i));
-            QVERIFY(store->changeRunTags(tagged, { tag }, {}));
+            QVERIFY(store->runs().changeTags(tagged, { tag }, {}));
         }
         m_doc->reload();
         RunsPage page;
@@ -623,7 +623,7 @@ private slots:
         QCOMPARE(m_errors.size(), errors + 1);
         QVERIFY(m_errors.last().contains(QStringLiteral("tag 'k8s' (--variant-by-tags) is carried by none")));
         QVERIFY(shown.contains(QStringLiteral("go-gin")) && shown.contains(QStringLiteral("kubernetes")));
-        QVERIFY(otherConnection()->experiments()->empty());
+        QVERIFY(otherConnection()->experiments().all()->empty());
 
         setStudyChoiceHandler([](const QStringList&) {
             StudyChoice c;
@@ -640,7 +640,7 @@ private slots:
         setStudyChoiceHandler(nullptr);
         QCOMPARE(created.count(), 1);
         const qint64 study = created.takeFirst().at(0).toLongLong();
-        auto stored = otherConnection()->experiment(study);
+        auto stored = otherConnection()->experiments().get(study);
         QVERIFY(stored);
         QVERIFY(stored->kind == ExperimentKind::Study);
 
@@ -798,7 +798,7 @@ private slots:
         const auto outcome = finished[0][0].value<RunOutcome>();
         QCOMPARE(outcome.runId, live);
         QVERIFY2(outcome.storageWarning.isEmpty(), qPrintable(outcome.storageWarning));
-        auto stored = w.document()->loadRun(live);
+        auto stored = w.document()->store().runs().load(live);
         QVERIFY(stored);
         QCOMPARE(stored->run.status, RunStatus::Stopped);
         QVERIFY(stored->intervals.size() >= 4);

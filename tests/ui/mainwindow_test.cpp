@@ -550,7 +550,7 @@ private slots:
         }
         auto store = SessionStore::open(path.toStdString());
         QVERIFY(store);
-        auto record = (*store)->runRecord(runId);
+        auto record = (*store)->runs().record(runId);
         QVERIFY(record);
         QCOMPARE(record->status, RunStatus::Stopped);
         QVERIFY(record->hasTotals);
@@ -608,7 +608,7 @@ private slots:
         const auto outcome = finished[0][0].value<RunOutcome>();
         QCOMPARE(outcome.status, RunStatus::Stopped);
         // Every interval the engine made reached the live view (none lost in the queue).
-        auto stored = w.document()->loadRun(outcome.runId);
+        auto stored = w.document()->store().runs().load(outcome.runId);
         QVERIFY(stored.ok());
         QCOMPARE(int(intervals.count()), int(stored->intervals.size()));
         QCOMPARE(livePage(w)->intervalCount(), int(intervals.count()));
@@ -716,7 +716,7 @@ private slots:
         readOnly.readOnly = true;
         auto store = SessionStore::open(path.toStdString(), readOnly);
         QVERIFY(store.ok());
-        auto data = (*store)->loadRun(outcome.runId);
+        auto data = (*store)->runs().load(outcome.runId);
         QVERIFY(data.ok());
         QCOMPARE(data->loaders.size(), size_t(2));
         uint64_t sum = 0;

@@ -223,7 +223,7 @@ private slots:
         QCOMPARE(notes.data().toString(), QStringLiteral("NEG warm, 3 pods"));
         auto other = otherConnection();
         QVERIFY(other);
-        auto stored = other->runRecord(id);
+        auto stored = other->runs().record(id);
         QVERIFY(stored);
         QCOMPARE(stored->notes, std::string("NEG warm, 3 pods"));
     }
@@ -243,7 +243,7 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 2, 15'000); // noticed by the file watcher
         QVERIFY(model.record(1).hasTotals);
         // And a deletion there disappears here.
-        QVERIFY(other->deleteRun(model.record(0).id));
+        QVERIFY(other->runs().remove(model.record(0).id));
         QTRY_COMPARE_WITH_TIMEOUT(model.rowCount(), 1, 15'000);
     }
 
@@ -261,8 +261,8 @@ private slots:
         const int64_t ia = addSyntheticRun(m_doc->store(), *neg, a);
         const int64_t ib = addSyntheticRun(m_doc->store(), *np, b);
         m_doc->reload();
-        auto ra = m_doc->store().runRecord(ia);
-        auto rb = m_doc->store().runRecord(ib);
+        auto ra = m_doc->store().runs().record(ia);
+        auto rb = m_doc->store().runs().record(ib);
         QVERIFY(ra && rb);
 
         CompareModel model;
@@ -321,7 +321,7 @@ private slots:
         for (double rps : { 1000.0, 2000.0, 500.0 }) {
             SyntheticRun s;
             s.requestsPerS = rps;
-            auto r = m_doc->store().runRecord(addSyntheticRun(m_doc->store(), *t, s));
+            auto r = m_doc->store().runs().record(addSyntheticRun(m_doc->store(), *t, s));
             QVERIFY(r);
             runs.push_back(*r);
         }

@@ -217,7 +217,8 @@ private slots:
         QCOMPARE(page->resultsModel()->rowCount(), 2);
         QCOMPARE(page->findChild<QTreeWidget*>(QStringLiteral("ExperimentList"))->topLevelItem(0)->text(1),
             QStringLiteral("Built in the window"));
-        QCOMPARE(w.document()->store().experiment(page->selectedExperimentId())->status, ExperimentStatus::Completed);
+        QCOMPARE(
+            w.document()->store().experiments().get(page->selectedExperimentId())->status, ExperimentStatus::Completed);
 
         // The status bar counts the experiment's runs and names the last one.
         const QString status = partOf<QLabel>(w, QStringLiteral("lastRunLabel"))->text();

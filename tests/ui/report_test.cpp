@@ -75,7 +75,7 @@ private slots:
     {
         bool saturated = false;
         for (int64_t id : ids)
-            saturated = saturated || w.document()->store().loadRun(id)->run.totals.loaderCost.saturated();
+            saturated = saturated || w.document()->store().runs().load(id)->run.totals.loaderCost.saturated();
         if (!saturated) {
             QVERIFY2(warning->isHidden(), qPrintable(warning->text()));
             return;
@@ -138,7 +138,7 @@ private slots:
         auto load = [&](std::vector<int64_t> ids) {
             std::vector<RunData> runs;
             for (int64_t id : ids)
-                runs.push_back(*w.document()->store().loadRun(id));
+                runs.push_back(*w.document()->store().runs().load(id));
             page->setRuns(std::move(runs));
         };
         load({ 1, 9 });
@@ -166,7 +166,7 @@ private slots:
     {
         auto store = SessionStore::open(m_db);
         QVERIFY(store);
-        auto ramp = (*store)->loadRun(12);
+        auto ramp = (*store)->runs().load(12);
         QVERIFY(ramp);
         RunDetailPage details(*ramp);
         QVERIFY(details.findChild<KneeChart*>(QStringLiteral("RunKnee")));
@@ -176,7 +176,7 @@ private slots:
         QCOMPARE(knee.series[0].labels[1], QStringLiteral("stage 2: 300/s"));
         QVERIFY(knee.series[0].p50[1].x() > knee.series[0].p50[0].x()); // the second stage asked for more
 
-        auto flat = (*store)->loadRun(10);
+        auto flat = (*store)->runs().load(10);
         QVERIFY(flat);
         RunDetailPage plain(*flat);
         QVERIFY(!plain.findChild<KneeChart*>(QStringLiteral("RunKnee")));

@@ -62,14 +62,14 @@ class RoundTripTest : public QObject
     {
         auto store = SessionStore::open(m_path.toStdString());
         if (!store) return {};
-        auto t = (*store)->target(id);
+        auto t = (*store)->targets().get(id);
         return t ? *t : Target {};
     }
     LoadProfile storedProfile(int64_t id)
     {
         auto store = SessionStore::open(m_path.toStdString());
         if (!store) return {};
-        auto profiles = (*store)->profiles();
+        auto profiles = (*store)->profiles().all();
         if (profiles)
             for (const LoadProfile& p : *profiles)
                 if (p.id == id) return p;

@@ -268,7 +268,7 @@ private slots:
             + "/delay/1\"}], \"load\": {\"threads\": 1, \"connections\": 2}, \"repetitions\": 3, \"duration\": "
               "\"2s\"}");
         QVERIFY2(setup, setup ? "" : setup.error().c_str());
-        auto id = doc->store().addExperiment("busy", experimentPlanToJson(*setup));
+        auto id = doc->store().experiments().add("busy", experimentPlanToJson(*setup));
         QVERIFY2(id, id ? "" : id.error().c_str());
         // The Experiments page stops it when asked; here the test does.
         connect(&coordinator, &RunCoordinator::experimentStopRequested, &task, &ExperimentTask::stop);

@@ -39,7 +39,7 @@ class RunTaskTest : public QObject
         auto id = m_doc->addTarget(t);
         if (id)
             t.id = *id;
-        else if (auto existing = m_doc->store().targetByName(t.name); existing && *existing)
+        else if (auto existing = m_doc->store().targets().byName(t.name); existing && *existing)
             t = **existing;
         RunSetup p;
         p.target = t;
@@ -130,7 +130,7 @@ private slots:
         QCOMPARE(outcome.status, RunStatus::Completed);
         // The measured time is the setup's 1.5 s (a little more on a busy machine, never 10 s).
         QVERIFY2(outcome.durationS >= 1.45 && outcome.durationS < 5, qPrintable(QString::number(outcome.durationS)));
-        auto data = m_doc->loadRun(outcome.runId);
+        auto data = m_doc->store().runs().load(outcome.runId);
         QVERIFY(data.ok());
         QCOMPARE(data->run.config.durationUs, uint64_t(1'500'000)); // stored as it ran
         QCOMPARE(data->run.config.connections, 12u);
@@ -178,7 +178,7 @@ private slots:
 
         // Stored exactly like a CLI run: completed, with totals and intervals.
         QVERIFY(outcome.runId > 0);
-        auto data = m_doc->loadRun(outcome.runId);
+        auto data = m_doc->store().runs().load(outcome.runId);
         QVERIFY2(data, data ? "" : data.error().c_str());
         QCOMPARE(data->run.status, RunStatus::Completed);
         QVERIFY(data->run.hasTotals);
@@ -232,7 +232,7 @@ private slots:
         QCOMPARE(outcome.status, RunStatus::Completed);
         QVERIFY(outcome.requests > 10);
         QCOMPARE(outcome.errors, uint64_t(0));
-        auto data = m_doc->loadRun(outcome.runId);
+        auto data = m_doc->store().runs().load(outcome.runId);
         QVERIFY2(data, data ? "" : data.error().c_str());
         QCOMPARE(data->run.totals.protocol, std::string("h3"));
         QCOMPARE(data->run.config.httpVersion, HttpVersion::Http3);
@@ -265,10 +265,10 @@ private slots:
         const auto outcome = finished[0][0].value<RunOutcome>();
         QCOMPARE(outcome.status, RunStatus::Stopped);
         QVERIFY(outcome.durationS < 15); // of 30 s
-        auto record = m_doc->store().runRecord(outcome.runId);
+        auto record = m_doc->store().runs().record(outcome.runId);
         QVERIFY(record);
         QCOMPARE(record->status, RunStatus::Stopped);
-        auto data = m_doc->loadRun(outcome.runId);
+        auto data = m_doc->store().runs().load(outcome.runId);
         QVERIFY(data.ok());
         QVERIFY(qsizetype(data->intervals.size()) >= intervalsAtStop);
         QVERIFY2(data->intervals.size() < 150, qPrintable(QString::number(data->intervals.size())));
@@ -299,7 +299,7 @@ private slots:
         QCOMPARE(outcome.status, RunStatus::Failed);
         QVERIFY2(outcome.error.contains(QStringLiteral("refused")), qPrintable(outcome.error));
         // Recorded as a failed run with the reason, as the CLI does.
-        auto record = m_doc->store().runRecord(outcome.runId);
+        auto record = m_doc->store().runs().record(outcome.runId);
         QVERIFY(record);
         QCOMPARE(record->status, RunStatus::Failed);
         QCOMPARE(QString::fromStdString(record->error), outcome.error);

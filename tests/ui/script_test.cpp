@@ -136,7 +136,7 @@ private slots:
         QVERIFY(editor->commit());
         auto store = SessionStore::open(w.document()->path().toStdString());
         QVERIFY(store);
-        auto t = (*store)->target(id);
+        auto t = (*store)->targets().get(id);
         QVERIFY(t);
         QCOMPARE(QString::fromStdString(t->script), QFileInfo(good).absoluteFilePath());
         QCOMPARE(t->scriptArgs, (std::vector<std::string> { "first", "second arg" }));
@@ -224,7 +224,7 @@ private slots:
         QCOMPARE(outcome.scriptOutput, printed);
         auto store = SessionStore::open(w.document()->path().toStdString());
         QVERIFY(store);
-        auto record = (*store)->runRecord(outcome.runId);
+        auto record = (*store)->runs().record(outcome.runId);
         QVERIFY(record);
         QCOMPARE(QString::fromStdString(record->scriptOutput), printed);
         QCOMPARE(record->config.script.text, std::string(COUNTER));
@@ -281,7 +281,7 @@ private slots:
         QVERIFY(outcome.failedWhileRunning);
         QVERIFY2(outcome.error.contains(QStringLiteral("boom from the GUI")), qPrintable(outcome.error));
         QCOMPARE(outcome.requests, uint64_t(9)); // request() built 10: the first is checked, not sent
-        auto record = doc->store().runRecord(outcome.runId);
+        auto record = doc->store().runs().record(outcome.runId);
         QVERIFY(record);
         QCOMPARE(record->status, RunStatus::Failed);
         QVERIFY(record->error.find("boom from the GUI") != std::string::npos);
@@ -301,7 +301,7 @@ private slots:
         QVERIFY2(late.scriptDoneError.contains(QStringLiteral("boom in done")), qPrintable(late.scriptDoneError));
         QVERIFY2(late.scriptOutput.startsWith(QStringLiteral("done ran\n")), qPrintable(late.scriptOutput));
         QVERIFY(late.scriptOutput.contains(QStringLiteral("boom in done")));
-        auto stored = doc->store().runRecord(late.runId);
+        auto stored = doc->store().runs().record(late.runId);
         QVERIFY(stored);
         QCOMPARE(QString::fromStdString(stored->scriptOutput), late.scriptOutput);
     }

@@ -103,7 +103,7 @@ private slots:
     void targetKeepsItsMetricsField()
     {
         Target t = scrapedTarget("kept");
-        auto stored = m_doc->store().target(t.id);
+        auto stored = m_doc->store().targets().get(t.id);
         QVERIFY(stored.ok());
         QVERIFY(stored->scrape == t.scrape);
     }
@@ -152,7 +152,7 @@ private slots:
         QCOMPARE(view->plot()->plotRect().left(), live.charts()->plot(QStringLiteral("errorsPlot"))->plotRect().left());
 
         // Stored with the run: run details show the same series; Compare overlays two runs.
-        auto data = m_doc->loadRun(outcome.runId);
+        auto data = m_doc->store().runs().load(outcome.runId);
         QVERIFY(data.ok());
         QVERIFY(!data->scrape.empty());
         RunDetailPage details(*data);
@@ -169,7 +169,7 @@ private slots:
         QVERIFY(session.start(setup(target, 1000)));
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 60'000);
         const RunOutcome second = finished.at(1).at(0).value<RunOutcome>();
-        auto other = m_doc->loadRun(second.runId);
+        auto other = m_doc->store().runs().load(second.runId);
         QVERIFY(other.ok());
         ComparePage compare;
         compare.resize(1100, 900);

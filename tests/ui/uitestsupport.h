@@ -102,7 +102,7 @@ inline IntervalSnapshot syntheticInterval(const SyntheticRun& s, uint32_t index)
 inline int64_t addSyntheticRun(SessionStore& store, int64_t targetId, const SyntheticRun& s)
 {
     RunConfig config;
-    auto target = store.target(targetId);
+    auto target = store.targets().get(targetId);
     config.request.url = *parseUrl(target ? target->url : "http://127.0.0.1:8080/");
     const int intervals = s.intervalRates.empty() ? s.intervals : static_cast<int>(s.intervalRates.size());
     config.threads = s.threads;
@@ -118,7 +118,7 @@ inline int64_t addSyntheticRun(SessionStore& store, int64_t targetId, const Synt
     run.startedAtMs = wallClockNowMs();
     run.tags = s.tags;
     run.notes = s.notes;
-    auto id = store.beginRun(run);
+    auto id = store.runs().begin(run);
     if (!id) return 0;
     RunFold fold(config);
     std::vector<IntervalRecord> records;
@@ -134,8 +134,8 @@ inline int64_t addSyntheticRun(SessionStore& store, int64_t targetId, const Synt
     end.engineVersion = "test";
     end.measuredS = intervals * s.intervalS;
     const RunResult result = fold.finish(end);
-    if (!store.appendIntervals(*id, records)) return 0;
-    if (!store.finishRun(*id, FinishedRun::of(result, wallClockNowMs()))) return 0;
+    if (!store.runs().appendIntervals(*id, records)) return 0;
+    if (!store.runs().finish(*id, FinishedRun::of(result, wallClockNowMs()))) return 0;
     return *id;
 }
 

@@ -259,7 +259,7 @@ void ExperimentPage::refresh()
     const QSignalBlocker block(m_list);
     m_list->clear();
     if (m_doc) {
-        auto list = m_doc->store().experiments();
+        auto list = m_doc->store().experiments().all();
         if (!list)
             showError(QString::fromStdString(list.error()));
         else
@@ -403,7 +403,7 @@ bool ExperimentPage::runSelected()
 {
     const int64_t id = selectedExperimentId();
     if (!m_doc || !id || m_task->isActive()) return false;
-    auto record = m_doc->store().experiment(id);
+    auto record = m_doc->store().experiments().get(id);
     auto plan = record ? parseExperimentPlan(record->planJson) : Result<ExperimentPlan>(Error { record.error() });
     if (!plan) {
         showError(QString::fromStdString(plan.error()));
@@ -500,7 +500,7 @@ void ExperimentPage::loadResults()
         m_summary->clear();
         return;
     }
-    if (auto record = m_doc->store().experiment(id); record && record->kind == ExperimentKind::Capacity) {
+    if (auto record = m_doc->store().experiments().get(id); record && record->kind == ExperimentKind::Capacity) {
         clear();
         m_resultsSplit->hide();
         m_capacityText->show();
@@ -520,7 +520,7 @@ void ExperimentPage::loadResults()
             const int64_t targetId = targetIds && i < targetIds->size() ? (*targetIds)[i] : 0;
             std::string name = report->targets[i].label + " " + report->targets[i].url;
             if (targetId > 0)
-                if (auto target = m_doc->store().target(targetId)) name = target->name;
+                if (auto target = m_doc->store().targets().get(targetId)) name = target->name;
             names << QString::fromStdString(name);
             colors << (targetId > 0 ? colorForTarget(targetId) : QColor(Qt::darkGray));
         }

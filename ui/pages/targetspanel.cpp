@@ -215,7 +215,7 @@ QString TargetsPanel::deleteRefusal(int64_t id) const
     if (auto recovered = store.recoverDeadRuns(); recovered && !recovered->empty()) m_doc->reload();
     RunFilter filter;
     filter.status = RunStatus::Running;
-    if (auto running = store.listRuns(filter))
+    if (auto running = store.runs().list(filter))
         for (const RunRecord& run : *running)
             if (run.targetId == id) {
                 const QString where

@@ -69,7 +69,7 @@ const Target* SessionDocument::targetById(int64_t id) const
 
 bool SessionDocument::reloadTargets()
 {
-    auto targets = m_store->targets();
+    auto targets = m_store->targets().all();
     if (!targets) {
         emit errorOccurred(QString::fromStdString(targets.error()));
         return false;
@@ -81,7 +81,7 @@ bool SessionDocument::reloadTargets()
 
 bool SessionDocument::reloadProfiles()
 {
-    auto profiles = m_store->profiles();
+    auto profiles = m_store->profiles().all();
     if (!profiles) {
         emit errorOccurred(QString::fromStdString(profiles.error()));
         return false;
@@ -93,7 +93,7 @@ bool SessionDocument::reloadProfiles()
 
 bool SessionDocument::reloadRuns()
 {
-    auto runs = m_store->listRuns();
+    auto runs = m_store->runs().list();
     if (!runs) {
         emit errorOccurred(QString::fromStdString(runs.error()));
         return false;
@@ -105,12 +105,12 @@ bool SessionDocument::reloadRuns()
 
 bool SessionDocument::refreshRun(int64_t runId)
 {
-    auto run = m_store->runRecord(runId);
+    auto run = m_store->runs().record(runId);
     if (!run) {
         emit errorOccurred(QString::fromStdString(run.error()));
         return false;
     }
-    // runs() is in id order (SessionStore::listRuns); a new run is nearly always the last.
+    // runs() is in id order (RunRepository::list); a new run is nearly always the last.
     auto at = std::lower_bound(
         m_runs.begin(), m_runs.end(), runId, [](const RunRecord& r, int64_t id) { return r.id < id; });
     if (at != m_runs.end() && at->id == runId)
@@ -136,7 +136,7 @@ void SessionDocument::reload()
 
 bool SessionDocument::reloadExperiments()
 {
-    auto list = m_store->experiments();
+    auto list = m_store->experiments().all();
     if (!list) return false; // reloadRuns() reports a store that fails
     QString stamp;
     for (const ExperimentRecord& e : *list)
@@ -151,14 +151,14 @@ bool SessionDocument::reloadExperiments()
 
 Result<int64_t> SessionDocument::addTarget(const Target& target)
 {
-    auto id = m_store->addTarget(target);
+    auto id = m_store->targets().add(target);
     if (id && reloadTargets()) emit targetsChanged();
     return id;
 }
 
 Status SessionDocument::updateTarget(const Target& target)
 {
-    Status st = m_store->updateTarget(target);
+    Status st = m_store->targets().update(target);
     if (st && reloadTargets()) emit targetsChanged();
     // Runs show their target's name: a rename shows in the history at once.
     if (st && reloadRuns()) emit runsChanged();
@@ -167,7 +167,7 @@ Status SessionDocument::updateTarget(const Target& target)
 
 Status SessionDocument::deleteTarget(int64_t id)
 {
-    Status st = m_store->deleteTarget(id, true);
+    Status st = m_store->targets().remove(id, true);
     if (!st) return st;
     if (reloadTargets()) emit targetsChanged();
     if (reloadRuns()) emit runsChanged();
@@ -176,28 +176,28 @@ Status SessionDocument::deleteTarget(int64_t id)
 
 Result<int64_t> SessionDocument::addProfile(const LoadProfile& profile)
 {
-    auto id = m_store->addProfile(profile);
+    auto id = m_store->profiles().add(profile);
     if (id && reloadProfiles()) emit profilesChanged();
     return id;
 }
 
 Status SessionDocument::updateProfile(const LoadProfile& profile)
 {
-    Status st = m_store->updateProfile(profile);
+    Status st = m_store->profiles().update(profile);
     if (st && reloadProfiles()) emit profilesChanged();
     return st;
 }
 
 Status SessionDocument::deleteProfile(int64_t id)
 {
-    Status st = m_store->deleteProfile(id);
+    Status st = m_store->profiles().remove(id);
     if (st && reloadProfiles()) emit profilesChanged();
     return st;
 }
 
 Status SessionDocument::setRunNotes(int64_t runId, const std::string& notes)
 {
-    Status st = m_store->setRunNotes(runId, notes);
+    Status st = m_store->runs().setNotes(runId, notes);
     if (st && reloadRuns()) emit runsChanged();
     return st;
 }
@@ -205,7 +205,7 @@ Status SessionDocument::setRunNotes(int64_t runId, const std::string& notes)
 Status SessionDocument::changeRunTags(
     const std::vector<int64_t>& runIds, const std::vector<std::string>& add, const std::vector<std::string>& remove)
 {
-    Status st = m_store->changeRunTags(runIds, add, remove);
+    Status st = m_store->runs().changeTags(runIds, add, remove);
     if (st && reloadRuns()) emit runsChanged();
     return st;
 }
@@ -214,16 +214,11 @@ Status SessionDocument::deleteRuns(const std::vector<int64_t>& runIds)
 {
     Status st = m_store->transaction([&]() -> Status {
         for (int64_t id : runIds)
-            if (Status one = m_store->deleteRun(id); !one) return one;
+            if (Status one = m_store->runs().remove(id); !one) return one;
         return {};
     });
     if (st && reloadRuns()) emit runsChanged();
     return st;
-}
-
-Result<RunData> SessionDocument::loadRun(int64_t runId)
-{
-    return m_store->loadRun(runId);
 }
 
 int SessionDocument::runCountOf(int64_t targetId) const

@@ -48,11 +48,9 @@ public:
     Status deleteProfile(int64_t id);
     Status setRunNotes(int64_t runId, const std::string& notes);
     Status deleteRuns(const std::vector<int64_t>& runIds);
-    /// Adds and removes run tags on all of runIds at once (SessionStore::changeRunTags).
+    /// Adds and removes run tags on all of runIds at once (RunRepository::changeTags).
     Status changeRunTags(const std::vector<int64_t>& runIds, const std::vector<std::string>& add,
         const std::vector<std::string>& remove);
-    /// Everything stored about one run (intervals, histograms, status codes).
-    Result<RunData> loadRun(int64_t runId);
     /// Number of runs stored against a target.
     int runCountOf(int64_t targetId) const;
     /// A target name not used yet, from base ("NEG ingress (2)").
@@ -69,7 +67,8 @@ public:
     /// A run of this process is recording into the session: external changes are picked up less often.
     void setRecording(bool recording);
 
-    /// The store itself, for seeding a new session.
+    /// The store itself: what is not cached here (a run's series, experiments) is read from it directly. Edits of
+    /// targets, profiles and runs go through the methods above, which keep the cache and the signals true.
     SessionStore& store() { return *m_store; }
 
 signals:

@@ -56,7 +56,7 @@ Status seedDemoTargets(SessionStore& store)
 {
     return store.transaction([&]() -> Status {
         for (const Target& t : demoTargets())
-            if (auto id = store.addTarget(t); !id) return Error { id.error() };
+            if (auto id = store.targets().add(t); !id) return Error { id.error() };
         return {};
     });
 }

@@ -55,7 +55,8 @@ void runSearches(std::vector<CapacitySearch>& searches, SessionStore& store, int
             out.slo = { { "p99<50ms", out.passed ? 12.5 : 80.0, "ms", out.passed } };
             out.elapsedS = static_cast<double>(trial->durationUs) / 1e6;
             searches[i].record(out);
-            ASSERT_TRUE(store.addCapacityTrial(id, capacityTrialRow(static_cast<int>(i), *trial, out)).ok());
+            ASSERT_TRUE(
+                store.experiments().addCapacityTrial(id, capacityTrialRow(static_cast<int>(i), *trial, out)).ok());
             ++made;
         }
     }
@@ -115,26 +116,26 @@ TEST(CapacityRecord, AnInterruptedSearchGoesOnToTheSameResult)
     const CapacityDefinition d = definition();
 
     // Uninterrupted, for reference.
-    auto whole = (*store)->addExperiment("whole", capacityDefinitionToJson(d), {}, ExperimentKind::Capacity);
+    auto whole = (*store)->experiments().add("whole", capacityDefinitionToJson(d), {}, ExperimentKind::Capacity);
     ASSERT_TRUE(whole.ok()) << whole.error();
     std::vector<CapacitySearch> reference = d.searches();
     runSearches(reference, **store, *whole, 10'000);
     ASSERT_TRUE(reference[0].done() && reference[1].done());
 
     // Stopped after 7 trials, read back from the file, replayed, and run to the end.
-    auto part = (*store)->addExperiment("part", capacityDefinitionToJson(d), {}, ExperimentKind::Capacity);
+    auto part = (*store)->experiments().add("part", capacityDefinitionToJson(d), {}, ExperimentKind::Capacity);
     ASSERT_TRUE(part.ok());
     {
         std::vector<CapacitySearch> first = d.searches();
         runSearches(first, **store, *part, 7);
         ASSERT_FALSE(first[0].done());
     }
-    auto record = (*store)->experiment(*part);
+    auto record = (*store)->experiments().get(*part);
     ASSERT_TRUE(record.ok());
     EXPECT_EQ(record->kind, ExperimentKind::Capacity);
     auto stored = capacityDefinitionFromJson(record->planJson);
     ASSERT_TRUE(stored.ok()) << stored.error();
-    auto rows = (*store)->capacityTrials(*part);
+    auto rows = (*store)->experiments().capacityTrials(*part);
     ASSERT_TRUE(rows.ok()) << rows.error();
     ASSERT_EQ(rows->size(), 7u);
     EXPECT_EQ(rows->at(0).target, 0);
@@ -153,7 +154,8 @@ TEST(CapacityRecord, AnInterruptedSearchGoesOnToTheSameResult)
     }
     EXPECT_LE(resumed[0].result().ratePerS, 1234);
     EXPECT_GT(resumed[0].result().upperPerS, 1234);
-    EXPECT_EQ((*store)->capacityTrials(*part)->size(), (*store)->capacityTrials(*whole)->size());
+    EXPECT_EQ(
+        (*store)->experiments().capacityTrials(*part)->size(), (*store)->experiments().capacityTrials(*whole)->size());
 
     // A trial that does not follow from the ones before it (the file was edited) is refused.
     std::vector<CapacityTrialRow> edited = *rows;
@@ -168,8 +170,8 @@ TEST(CapacityRecord, AnInterruptedSearchGoesOnToTheSameResult)
     EXPECT_NE(replayCapacityTrials(again, edited).error().find("names no target"), std::string::npos);
 
     // Deleting the search takes its trials with it.
-    ASSERT_TRUE((*store)->deleteExperiment(*part).ok());
-    EXPECT_TRUE((*store)->capacityTrials(*part)->empty());
+    ASSERT_TRUE((*store)->experiments().remove(*part).ok());
+    EXPECT_TRUE((*store)->experiments().capacityTrials(*part)->empty());
 }
 
 } // namespace

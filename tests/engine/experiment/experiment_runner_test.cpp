@@ -144,11 +144,11 @@ TEST_F(ExperimentRunnerTest, RunsEveryCellInOrderAndStoresLinkedRuns)
     EXPECT_EQ(events.back().etaS, 0.0);
 
     auto store = openStore(m_path);
-    auto record = store->experiment(id);
+    auto record = store->experiments().get(id);
     ASSERT_TRUE(record.ok());
     EXPECT_EQ(record->status, ExperimentStatus::Completed);
     EXPECT_GT(record->finishedAtMs, 0);
-    auto runs = store->experimentRuns(id);
+    auto runs = store->experiments().runs(id);
     ASSERT_TRUE(runs.ok());
     ASSERT_EQ(runs->size(), 8u);
     auto stored = parseExperimentPlan(record->planJson);
@@ -166,7 +166,7 @@ TEST_F(ExperimentRunnerTest, RunsEveryCellInOrderAndStoresLinkedRuns)
         EXPECT_EQ(r.id, events[2 * i + 1].runId);
     }
     // Ordinary runs as well: listed with the others.
-    auto all = store->listRuns();
+    auto all = store->runs().list();
     ASSERT_TRUE(all.ok());
     EXPECT_EQ(all->size(), 8u);
 
@@ -283,8 +283,8 @@ TEST_F(ExperimentRunnerTest, CancelKeepsCompletedRunsAndResumeMakesOnlyTheRest)
 
     {
         auto store = openStore(m_path);
-        EXPECT_EQ(store->experiment(id)->status, ExperimentStatus::Stopped);
-        auto runs = store->experimentRuns(id);
+        EXPECT_EQ(store->experiments().get(id)->status, ExperimentStatus::Stopped);
+        auto runs = store->experiments().runs(id);
         ASSERT_TRUE(runs.ok());
         ASSERT_EQ(runs->size(), 3u);
         EXPECT_EQ((*runs)[0].status, RunStatus::Completed);
@@ -318,8 +318,8 @@ TEST_F(ExperimentRunnerTest, CancelKeepsCompletedRunsAndResumeMakesOnlyTheRest)
     EXPECT_EQ(made, (std::vector<std::string> { "fast#1", "slow#1" }));
 
     auto store = openStore(m_path);
-    EXPECT_EQ(store->experiment(id)->status, ExperimentStatus::Completed);
-    EXPECT_EQ(store->experimentRuns(id)->size(), 5u);
+    EXPECT_EQ(store->experiments().get(id)->status, ExperimentStatus::Completed);
+    EXPECT_EQ(store->experiments().runs(id)->size(), 5u);
     auto results = loadExperimentResults(*store, id);
     ASSERT_TRUE(results.ok());
     EXPECT_EQ(results->runsDone, 4u);
@@ -344,7 +344,7 @@ TEST_F(ExperimentRunnerTest, CancelledBeforeItStartsMakesNoRun)
     ASSERT_TRUE(outcome.ok()) << outcome.error();
     EXPECT_EQ(outcome->status, ExperimentStatus::Stopped);
     EXPECT_EQ(outcome->runsMade, 0u);
-    EXPECT_EQ(openStore(m_path)->experimentRuns(id)->size(), 0u);
+    EXPECT_EQ(openStore(m_path)->experiments().runs(id)->size(), 0u);
 }
 
 TEST_F(ExperimentRunnerTest, UnreachableTargetFailsTheExperimentWithTheReason)
@@ -367,10 +367,10 @@ TEST_F(ExperimentRunnerTest, UnreachableTargetFailsTheExperimentWithTheReason)
         << outcome->error;
 
     auto store = openStore(m_path);
-    auto record = store->experiment(id);
+    auto record = store->experiments().get(id);
     EXPECT_EQ(record->status, ExperimentStatus::Failed);
     EXPECT_EQ(record->error, outcome->error);
-    auto runs = store->experimentRuns(id);
+    auto runs = store->experiments().runs(id);
     ASSERT_EQ(runs->size(), 2u);
     EXPECT_EQ((*runs)[1].status, RunStatus::Failed);
     EXPECT_EQ((*runs)[1].experiment.cellIndex, 0);
@@ -381,16 +381,16 @@ TEST_F(ExperimentRunnerTest, OneExperimentRunsInOneProcessAtATime)
 {
     const int64_t id = createExperiment(m_path, parsePlan(planJson(m_server->port(), R"(, "duration": "200ms")")));
     auto store = openStore(m_path);
-    ASSERT_TRUE(store->beginExperiment(id).ok());
-    auto second = store->beginExperiment(id);
+    ASSERT_TRUE(store->experiments().begin(id).ok());
+    auto second = store->experiments().begin(id);
     ASSERT_FALSE(second.ok());
     EXPECT_EQ(second.error(),
         "experiment " + std::to_string(id) + " is already being run by process " + std::to_string(::getpid()) + " on "
             + localHostName());
     ExperimentRunner runner(m_path);
     EXPECT_FALSE(runner.run(id).ok());
-    EXPECT_TRUE(store->finishExperiment(id, ExperimentStatus::Stopped).ok());
-    EXPECT_TRUE(store->beginExperiment(id).ok());
+    EXPECT_TRUE(store->experiments().finish(id, ExperimentStatus::Stopped).ok());
+    EXPECT_TRUE(store->experiments().begin(id).ok());
 }
 
 TEST_F(ExperimentRunnerTest, ExperimentOfADeadProcessBecomesInterrupted)
@@ -408,7 +408,7 @@ TEST_F(ExperimentRunnerTest, ExperimentOfADeadProcessBecomesInterrupted)
             SQLITE_OK);
     }
     auto store = openStore(m_path);
-    EXPECT_EQ(store->experiment(id)->status, ExperimentStatus::Interrupted);
+    EXPECT_EQ(store->experiments().get(id)->status, ExperimentStatus::Interrupted);
 }
 
 TEST_F(ExperimentRunnerTest, DeletingAnExperimentKeepsOrDeletesItsRuns)
@@ -421,17 +421,17 @@ TEST_F(ExperimentRunnerTest, DeletingAnExperimentKeepsOrDeletesItsRuns)
         ASSERT_TRUE(runner.run(id).ok());
     }
     auto store = openStore(m_path);
-    EXPECT_EQ(store->experiments()->size(), 2u);
-    EXPECT_EQ(store->targets()->size(), 2u); // the second experiment found the targets by name
-    ASSERT_TRUE(store->deleteExperiment(keep).ok());
-    ASSERT_TRUE(store->deleteExperiment(drop, true).ok());
-    EXPECT_FALSE(store->experiment(keep).ok());
-    auto runs = store->listRuns();
+    EXPECT_EQ(store->experiments().all()->size(), 2u);
+    EXPECT_EQ(store->targets().all()->size(), 2u); // the second experiment found the targets by name
+    ASSERT_TRUE(store->experiments().remove(keep).ok());
+    ASSERT_TRUE(store->experiments().remove(drop, true).ok());
+    EXPECT_FALSE(store->experiments().get(keep).ok());
+    auto runs = store->runs().list();
     ASSERT_TRUE(runs.ok());
     ASSERT_EQ(runs->size(), 2u); // the first experiment's runs, now ordinary runs
     for (const RunRecord& r : *runs)
         EXPECT_EQ(r.experiment.experimentId, 0);
-    EXPECT_FALSE(store->deleteExperiment(keep).ok());
+    EXPECT_FALSE(store->experiments().remove(keep).ok());
 }
 
 // Schema 2 from a file written by wrkbench with schema 1 (committed fixture):
@@ -459,7 +459,7 @@ TEST(ExperimentSchema, VersionOneSessionMigratesAndTakesAnExperiment)
     EXPECT_EQ(sqlText(**store, "PRAGMA integrity_check"), "ok");
     EXPECT_EQ(sqlText(**store, "SELECT count(*) FROM experiments"), "0");
     EXPECT_EQ(sqlText(**store, "SELECT count(*) FROM sqlite_schema WHERE name = 'runs_by_experiment'"), "1");
-    auto runs = (*store)->listRuns();
+    auto runs = (*store)->runs().list();
     ASSERT_TRUE(runs.ok()) << runs.error();
     ASSERT_EQ(runs->size(), 9u); // one recorded run, eight imported reports
     EXPECT_EQ((*runs)[0].status, RunStatus::Completed);
@@ -470,7 +470,7 @@ TEST(ExperimentSchema, VersionOneSessionMigratesAndTakesAnExperiment)
         EXPECT_EQ(r.experiment.cellIndex, -1);
         EXPECT_EQ(r.experiment.repetition, -1);
     }
-    auto old = (*store)->loadRun((*runs)[0].id);
+    auto old = (*store)->runs().load((*runs)[0].id);
     ASSERT_TRUE(old.ok()) << old.error();
     EXPECT_FALSE(old->intervals.empty());
     EXPECT_TRUE(old->latency.has_value());
@@ -485,7 +485,7 @@ TEST(ExperimentSchema, VersionOneSessionMigratesAndTakesAnExperiment)
     ASSERT_EQ(warnings.size(), 1u);
     EXPECT_NE(warnings[0].find("target 'NEG' was created with URL http://127.0.0.1:18931/"), std::string::npos)
         << warnings[0];
-    auto record = (*store)->experiment(*id);
+    auto record = (*store)->experiments().get(*id);
     ASSERT_TRUE(record.ok());
     EXPECT_EQ(record->name, "NEG vs New");
     EXPECT_EQ(record->status, ExperimentStatus::Planned);
@@ -520,12 +520,12 @@ TEST_F(ExperimentRunnerTest, ATargetsScriptRunsInEachOfItsRunsAndItsOutputIsKept
     auto store = openStore(m_path);
     RunFilter filter;
     filter.experimentId = id;
-    auto runs = store->listRuns(filter);
+    auto runs = store->runs().list(filter);
     ASSERT_TRUE(runs.ok());
     ASSERT_EQ(runs->size(), 4u);
     int scripted = 0;
     for (const RunRecord& r : *runs) {
-        auto data = store->loadRun(r.id);
+        auto data = store->runs().load(r.id);
         ASSERT_TRUE(data.ok()) << data.error();
         uint64_t teapots = 0;
         for (const auto& [code, count] : data->statusCodes)
@@ -577,7 +577,7 @@ TEST_F(ExperimentRunnerTest, EveryRunOfATargetCarriesItsMetrics)
     ASSERT_TRUE(results.ok()) << results.error();
     size_t fastRuns = 0;
     for (const RunRecord& r : results->runs) {
-        auto scrape = store->scrapeOf(r.id);
+        auto scrape = store->runs().scrapeOf(r.id);
         ASSERT_TRUE(scrape.ok()) << scrape.error();
         if (r.targetName != "fast") {
             EXPECT_TRUE(scrape->empty()) << "run " << r.id;
@@ -618,7 +618,7 @@ TEST_F(ExperimentRunnerTest, APlansSearchStartsWithItsMarkedBaseline)
     EXPECT_EQ(setup->targets[2].first, url + "/c");
     ASSERT_EQ(setup->sessionTargetIds.size(), 3u);
     for (size_t i = 0; i < 3; ++i) {
-        auto target = store->target(setup->sessionTargetIds[i]);
+        auto target = store->targets().get(setup->sessionTargetIds[i]);
         ASSERT_TRUE(target.ok()) << target.error();
         EXPECT_EQ(target->name, std::vector<std::string>({ "base", "other", "third" })[i]);
     }

@@ -74,7 +74,7 @@ TEST(Import, StoresEverythingTheReportSays)
     auto ids = importWrkReports(*store, { wrk2Report() }, importing("", { "Ambassador" }, "blog.txt"));
     ASSERT_TRUE(ids.ok()) << ids.error();
     ASSERT_EQ(ids->size(), 1u);
-    auto data = store->loadRun(ids->front());
+    auto data = store->runs().load(ids->front());
     ASSERT_TRUE(data.ok()) << data.error();
     const RunRecord& r = data->run;
     EXPECT_EQ(r.status, RunStatus::Imported);
@@ -134,7 +134,7 @@ TEST(Import, PercentilesFallBackToTheSpectrum)
     r.latencyDistribution.clear();
     auto ids = importWrkReports(*store, { r }, importing("Ambassador", {}, ""));
     ASSERT_TRUE(ids.ok()) << ids.error();
-    auto run = store->runRecord(ids->front());
+    auto run = store->runs().record(ids->front());
     ASSERT_TRUE(run.ok());
     EXPECT_EQ(run->targetName, "Ambassador");
     EXPECT_DOUBLE_EQ(run->totals.latency.p50Us, 1450);
@@ -152,8 +152,8 @@ TEST(Import, ALogIsStoredWholeOrNotAtAll)
     auto ids = importWrkReports(*store, { wrk2Report(), second }, importing("", { "bad,tag" }, ""));
     ASSERT_FALSE(ids.ok());
     EXPECT_NE(ids.error().find("bad,tag"), std::string::npos) << ids.error();
-    EXPECT_TRUE(store->listRuns()->empty());
-    EXPECT_TRUE(store->targets()->empty());
+    EXPECT_TRUE(store->runs().list()->empty());
+    EXPECT_TRUE(store->targets().all()->empty());
 }
 
 TEST(Import, ReferenceLogsThroughParserAndStore)
@@ -168,7 +168,7 @@ TEST(Import, ReferenceLogsThroughParserAndStore)
     ASSERT_EQ(ids->size(), 8u);
 
     // "native - http-pkg", the first report.
-    auto first = store->loadRun(ids->at(0));
+    auto first = store->runs().load(ids->at(0));
     ASSERT_TRUE(first.ok());
     const RunTotals& t = first->run.totals;
     EXPECT_EQ(first->run.targetName, "http://localhost:8080");
@@ -192,13 +192,13 @@ TEST(Import, ReferenceLogsThroughParserAndStore)
         path + ":" + std::to_string(parsed.reports[0].firstLine) + "-" + std::to_string(parsed.reports[0].lastLine));
 
     // "Native - rocket", the last one, on another port: another target.
-    auto last = store->runRecord(ids->at(7));
+    auto last = store->runs().record(ids->at(7));
     ASSERT_TRUE(last.ok());
     EXPECT_EQ(last->targetName, "http://localhost:8000");
     EXPECT_EQ(last->totals.requests, 4791067u);
     EXPECT_NEAR(last->totals.requestsPerS, 159194.28, 1e-6);
-    EXPECT_EQ(store->listRuns(filterOf("http://localhost:8080"))->size(), 7u);
-    EXPECT_EQ(store->listRuns(filterOf("", { "containers" }))->size(), 8u);
+    EXPECT_EQ(store->runs().list(filterOf("http://localhost:8080"))->size(), 7u);
+    EXPECT_EQ(store->runs().list(filterOf("", { "containers" }))->size(), 8u);
 
     // The other reference file: whatever the parser finds is stored, nothing more.
     const std::string other = referenceDir() + "/ambassador-vs-service-wrk.txt";
@@ -206,5 +206,5 @@ TEST(Import, ReferenceLogsThroughParserAndStore)
     auto otherIds = importWrkReports(*store, parsedOther.reports, importing("", {}, other));
     ASSERT_TRUE(otherIds.ok()) << otherIds.error();
     EXPECT_EQ(otherIds->size(), parsedOther.reports.size());
-    EXPECT_EQ(store->listRuns()->size(), 8u + parsedOther.reports.size());
+    EXPECT_EQ(store->runs().list()->size(), 8u + parsedOther.reports.size());
 }

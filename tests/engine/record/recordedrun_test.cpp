@@ -95,10 +95,10 @@ TEST_F(Pipeline, RecordsARunAndFindsItsTargetByNameNextTime)
         << warnings[0];
 
     auto store = reopen(m_dir.file("s.wrkbench"));
-    auto targets = store->targets();
+    auto targets = store->targets().all();
     ASSERT_TRUE(targets.ok());
     EXPECT_EQ(targets->size(), 1u);
-    auto data = store->loadRun(a.runId);
+    auto data = store->runs().load(a.runId);
     ASSERT_TRUE(data.ok()) << data.error();
     EXPECT_EQ(data->run.status, RunStatus::Completed);
     EXPECT_EQ(data->run.totals.requests, a.result->requests);
@@ -119,7 +119,7 @@ TEST_F(Pipeline, APrepareFailureIsStoredAsFailedWithItsReason)
     ASSERT_EQ(out.ended, RecordedRunOutcome::Ended::PrepareFailed);
     EXPECT_NE(out.error.find("connection refused"), std::string::npos) << out.error;
     ASSERT_GT(out.runId, 0);
-    auto run = reopen(m_dir.file("s.wrkbench"))->runRecord(out.runId);
+    auto run = reopen(m_dir.file("s.wrkbench"))->runs().record(out.runId);
     ASSERT_TRUE(run.ok()) << run.error();
     EXPECT_EQ(run->status, RunStatus::Failed);
     EXPECT_EQ(run->error, out.error);
@@ -137,7 +137,7 @@ TEST_F(Pipeline, AFailedProbeIsStoredOnlyWhenAsked)
     const RecordedRunOutcome a = RecordedRun(quickRun(url), cli).run();
     ASSERT_EQ(a.ended, RecordedRunOutcome::Ended::ProbeFailed);
     ASSERT_GT(a.runId, 0);
-    auto run = reopen(m_dir.file("s.wrkbench"))->runRecord(a.runId);
+    auto run = reopen(m_dir.file("s.wrkbench"))->runs().record(a.runId);
     ASSERT_TRUE(run.ok());
     EXPECT_EQ(run->error, "probe: " + a.error);
 
@@ -146,7 +146,7 @@ TEST_F(Pipeline, AFailedProbeIsStoredOnlyWhenAsked)
     const RecordedRunOutcome b = RecordedRun(quickRun(url), gui).run();
     ASSERT_EQ(b.ended, RecordedRunOutcome::Ended::ProbeFailed);
     EXPECT_EQ(b.runId, 0);
-    auto runs = reopen(m_dir.file("s.wrkbench"))->listRuns();
+    auto runs = reopen(m_dir.file("s.wrkbench"))->runs().list();
     ASSERT_TRUE(runs.ok());
     EXPECT_EQ(runs->size(), 1u);
 }
@@ -161,7 +161,7 @@ TEST_F(Pipeline, AProbeThatPassedIsStoredWithTheRun)
     ASSERT_TRUE(out.ran()) << out.error;
     EXPECT_NE(seen.find("200"), std::string::npos) << seen;
     ASSERT_FALSE(out.probeJson.empty());
-    auto run = reopen(m_dir.file("s.wrkbench"))->runRecord(out.runId);
+    auto run = reopen(m_dir.file("s.wrkbench"))->runs().record(out.runId);
     ASSERT_TRUE(run.ok());
     EXPECT_EQ(run->probeJson, out.probeJson);
 }
@@ -172,7 +172,7 @@ TEST_F(Pipeline, TheBuiltinHostIsServedInProcessAndKeptAsTyped)
     ASSERT_TRUE(out.ran()) << out.error;
     EXPECT_GT(out.result->requests, 0u);
     EXPECT_EQ((out.result->errors.transportErrors() + out.result->status.non2xx()), 0u);
-    auto target = reopen(m_dir.file("s.wrkbench"))->target(out.targetId);
+    auto target = reopen(m_dir.file("s.wrkbench"))->targets().get(out.targetId);
     ASSERT_TRUE(target.ok());
     EXPECT_EQ(target->url, "http://builtin/"); // a later run resolves it again in its own process
     EXPECT_EQ(target->name, "http://builtin/");
@@ -199,7 +199,7 @@ TEST_F(Pipeline, AStopBeforeTheLoadCancelsOrEndsAtOnceAsAsked)
     const RecordedRunOutcome b = cli.run();
     ASSERT_TRUE(b.ran()) << b.error;
     EXPECT_TRUE(b.result->stoppedEarly);
-    auto run = reopen(m_dir.file("s.wrkbench"))->runRecord(b.runId);
+    auto run = reopen(m_dir.file("s.wrkbench"))->runs().record(b.runId);
     ASSERT_TRUE(run.ok());
     EXPECT_EQ(run->status, RunStatus::Stopped);
 }
@@ -222,7 +222,7 @@ TEST_F(Pipeline, AStopDuringTheLoadKeepsWhatCompleted)
     EXPECT_TRUE(out.result->stoppedEarly);
     EXPECT_GT(out.result->requests, 0u);
     EXPECT_LT(out.result->durationS, 60.0);
-    auto stored = reopen(m_dir.file("s.wrkbench"))->runRecord(out.runId);
+    auto stored = reopen(m_dir.file("s.wrkbench"))->runs().record(out.runId);
     ASSERT_TRUE(stored.ok());
     EXPECT_EQ(stored->status, RunStatus::Stopped);
     EXPECT_EQ(stored->totals.requests, out.result->requests);

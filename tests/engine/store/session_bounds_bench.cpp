@@ -51,7 +51,7 @@ void build(const std::string& path, int runs, int intervals)
         run.config.durationUs = static_cast<uint64_t>(intervals) * 1'000'000;
         run.tags = { "rep" + std::to_string(r % 5), r % 2 ? "odd" : "even" };
         run.startedAtMs = 1'764'653'400'000 + r * 700'000LL;
-        auto id = store.beginRun(run);
+        auto id = store.runs().begin(run);
         if (!id) throw std::runtime_error(id.error());
         RunFold fold(run.config);
         std::vector<IntervalRecord> records;
@@ -62,11 +62,12 @@ void build(const std::string& path, int runs, int intervals)
             records.push_back(IntervalRecord::of(s, run.startedAtMs + i * 1000));
             fold.add(s, records.back());
         }
-        if (auto st = store.appendIntervals(*id, records); !st) throw std::runtime_error(st.error());
+        if (auto st = store.runs().appendIntervals(*id, records); !st) throw std::runtime_error(st.error());
         RunEnd end;
         end.engineVersion = "bench";
         end.measuredS = intervals;
-        if (auto st = store.finishRun(*id, FinishedRun::of(fold.finish(end), run.startedAtMs + intervals * 1000)); !st)
+        if (auto st = store.runs().finish(*id, FinishedRun::of(fold.finish(end), run.startedAtMs + intervals * 1000));
+            !st)
             throw std::runtime_error(st.error());
         if (r < 100) links.push_back({ *id, "", r % 2 ? "odd" : "even" });
         if (r % 100 == 99) std::fprintf(stderr, "built %d runs\n", r + 1);
@@ -149,22 +150,22 @@ int main(int argc, char** argv)
         measureSql("open: PRAGMA quick_check (not budgeted)", "file:" + path + "?mode=ro&immutable=1",
             SQLITE_OPEN_READONLY, "PRAGMA quick_check(1)", false);
         measure("open read-only (schema check)", path, true, [](SessionStore&) {});
-        measure("runs: listRuns()", path, true, [](SessionStore& s) { check(s.listRuns()); });
+        measure("runs: runs().list()", path, true, [](SessionStore& s) { check(s.runs().list()); });
         measure("runs --tag odd --target T0", path, true,
-            [](SessionStore& s) { check(s.listRuns(filterOf("T0", { "odd" }))); });
-        measure("export: loadRun() of every run", path, true, [&](SessionStore& s) {
+            [](SessionStore& s) { check(s.runs().list(filterOf("T0", { "odd" }))); });
+        measure("export: runs().load() of every run", path, true, [&](SessionStore& s) {
             for (int64_t id = 1; id <= runs; ++id)
-                check(s.loadRun(id));
+                check(s.runs().load(id));
         });
         measure("experiments: loadExperimentResults()", path, true, [](SessionStore& s) {
-            const auto experiments = s.experiments();
+            const auto experiments = s.experiments().all();
             check(experiments);
             for (const ExperimentRecord& e : *experiments)
                 check(loadExperimentResults(s, e.id));
         });
-        measure("window: targets(), profiles()", path, true, [](SessionStore& s) {
-            check(s.targets());
-            check(s.profiles());
+        measure("window: targets().all(), profiles().all()", path, true, [](SessionStore& s) {
+            check(s.targets().all());
+            check(s.profiles().all());
         });
         measureSql("save as: VACUUM INTO", "file:" + path + "?mode=ro&immutable=1", SQLITE_OPEN_READONLY,
             "VACUUM INTO '" + path + ".vacuum'");
@@ -180,17 +181,17 @@ int main(int argc, char** argv)
                 nullptr, nullptr, nullptr);
             check(s.recoverDeadRuns());
         });
-        measure("delete a run", copy, false, [](SessionStore& s) { check(s.deleteRun(8)); });
+        measure("delete a run", copy, false, [](SessionStore& s) { check(s.runs().remove(8)); });
         measure("delete the study", copy, false, [](SessionStore& s) {
-            const auto experiments = s.experiments();
+            const auto experiments = s.experiments().all();
             check(experiments);
             for (const ExperimentRecord& e : *experiments)
-                check(s.deleteExperiment(e.id, true));
+                check(s.experiments().remove(e.id, true));
         });
         measure("delete the target of 900 runs, with them", copy, false, [](SessionStore& s) {
-            auto target = s.targetByName("T0");
+            auto target = s.targets().byName("T0");
             check(target);
-            check(s.deleteTarget((*target)->id, true));
+            check(s.targets().remove((*target)->id, true));
         });
         std::filesystem::remove(copy);
         std::filesystem::remove(copy + "-wal");

@@ -38,7 +38,7 @@ protected:
         run.config = sampleConfig();
         run.startedAtMs = 1'700'000'000'000;
         run.tags = tags;
-        auto id = store().beginRun(run);
+        auto id = store().runs().begin(run);
         EXPECT_TRUE(id.ok()) << id.error();
         RunResult result;
         result.config = run.config;
@@ -55,8 +55,8 @@ protected:
         }
         result.durationS = n * 0.5;
         result.threadRates.perThreadRequestsPerS = { 100, 120, 140 };
-        EXPECT_TRUE(store().appendIntervals(*id, intervals).ok());
-        auto st = store().finishRun(*id, FinishedRun::of(result, 1'700'000'010'000));
+        EXPECT_TRUE(store().runs().appendIntervals(*id, intervals).ok());
+        auto st = store().runs().finish(*id, FinishedRun::of(result, 1'700'000'010'000));
         EXPECT_TRUE(st.ok()) << st.error();
         return *id;
     }
@@ -158,11 +158,11 @@ TEST_F(Store, TargetsCrud)
     t.tls.verifyPeer = false;
     t.tls.caFile = "ca.pem";
     t.tags = { "NEG", "GKE" };
-    auto id = store().addTarget(t);
+    auto id = store().targets().add(t);
     ASSERT_TRUE(id.ok()) << id.error();
-    EXPECT_FALSE(store().addTarget(t).ok()) << "duplicate name";
+    EXPECT_FALSE(store().targets().add(t).ok()) << "duplicate name";
 
-    auto got = store().target(*id);
+    auto got = store().targets().get(*id);
     ASSERT_TRUE(got.ok());
     EXPECT_EQ(got->name, "GKE NEG");
     EXPECT_EQ(got->url, "https://10.0.0.1/");
@@ -176,32 +176,32 @@ TEST_F(Store, TargetsCrud)
 
     got->name = "NEG";
     got->tags = { "NEG" };
-    ASSERT_TRUE(store().updateTarget(*got).ok());
-    auto byName = store().targetByName("NEG");
+    ASSERT_TRUE(store().targets().update(*got).ok());
+    auto byName = store().targets().byName("NEG");
     ASSERT_TRUE(byName.ok() && byName->has_value());
     EXPECT_EQ((*byName)->id, *id);
     EXPECT_EQ((*byName)->tags, std::vector<std::string> { "NEG" });
-    EXPECT_FALSE(store().targetByName("GKE NEG")->has_value());
+    EXPECT_FALSE(store().targets().byName("GKE NEG")->has_value());
 
     Target proto;
     proto.name = "NEG";
     proto.url = "http://other/";
-    auto ensured = store().ensureTarget(proto);
+    auto ensured = store().targets().ensure(proto);
     ASSERT_TRUE(ensured.ok());
     EXPECT_EQ(*ensured, *id) << "an existing target is reused";
     proto.name = "NodePort";
-    auto created = store().ensureTarget(proto);
+    auto created = store().targets().ensure(proto);
     ASSERT_TRUE(created.ok());
     EXPECT_NE(*created, *id);
-    EXPECT_EQ(store().targets()->size(), 2u);
+    EXPECT_EQ(store().targets().all()->size(), 2u);
 
     Target badTag = t;
     badTag.name = "x";
     badTag.tags = { "a,b" };
-    EXPECT_FALSE(store().addTarget(badTag).ok());
+    EXPECT_FALSE(store().targets().add(badTag).ok());
 
     const int64_t run = addFinishedRun(*id, {});
-    auto refused = store().deleteTarget(*id);
+    auto refused = store().targets().remove(*id);
     ASSERT_FALSE(refused.ok());
     EXPECT_NE(refused.error().find("1 run(s)"), std::string::npos);
     // A run being recorded is never deleted under its recorder, alone or with its target.
@@ -209,23 +209,23 @@ TEST_F(Store, TargetsCrud)
     live.targetId = *id;
     live.config = sampleConfig();
     live.startedAtMs = 1'700'000'000'000;
-    auto liveId = store().beginRun(live);
+    auto liveId = store().runs().begin(live);
     ASSERT_TRUE(liveId.ok());
-    auto busy = store().deleteTarget(*id, true);
+    auto busy = store().targets().remove(*id, true);
     ASSERT_FALSE(busy.ok());
     EXPECT_NE(
         busy.error().find("run #" + std::to_string(*liveId) + " of the target is being recorded"), std::string::npos)
         << busy.error();
-    auto busyRun = store().deleteRun(*liveId);
+    auto busyRun = store().runs().remove(*liveId);
     ASSERT_FALSE(busyRun.ok());
     EXPECT_NE(busyRun.error().find("being recorded"), std::string::npos) << busyRun.error();
-    EXPECT_TRUE(store().runRecord(run).ok()); // nothing went half-way
-    ASSERT_TRUE(store().finishRun(*liveId, FinishedRun::of(RunResult {}, 1'700'000'001'000)).ok());
+    EXPECT_TRUE(store().runs().record(run).ok()); // nothing went half-way
+    ASSERT_TRUE(store().runs().finish(*liveId, FinishedRun::of(RunResult {}, 1'700'000'001'000)).ok());
 
-    ASSERT_TRUE(store().deleteTarget(*id, true).ok());
-    EXPECT_FALSE(store().runRecord(run).ok());
+    ASSERT_TRUE(store().targets().remove(*id, true).ok());
+    EXPECT_FALSE(store().runs().record(run).ok());
     EXPECT_EQ(sqlText(store(), "SELECT count(*) FROM intervals"), "0");
-    EXPECT_EQ(store().targets()->size(), 1u);
+    EXPECT_EQ(store().targets().all()->size(), 1u);
 }
 
 TEST_F(Store, ProfilesCrud)
@@ -234,10 +234,10 @@ TEST_F(Store, ProfilesCrud)
     p.name = "soak";
     p.load = sampleConfig();
     p.notes = "1h at 1500 rps";
-    auto id = store().addProfile(p);
+    auto id = store().profiles().add(p);
     ASSERT_TRUE(id.ok()) << id.error();
-    EXPECT_FALSE(store().addProfile(p).ok());
-    auto all = store().profiles();
+    EXPECT_FALSE(store().profiles().add(p).ok());
+    auto all = store().profiles().all();
     ASSERT_TRUE(all.ok());
     ASSERT_EQ(all->size(), 1u);
     EXPECT_EQ(all->front().load.connections, 30u);
@@ -250,17 +250,17 @@ TEST_F(Store, ProfilesCrud)
     run.config = p.load;
     run.profileId = *id;
     run.profileName = "soak";
-    auto runId = store().beginRun(run);
+    auto runId = store().runs().begin(run);
     ASSERT_TRUE(runId.ok());
 
     p.id = *id;
     p.name = "soak-2";
     p.load.threads = 8;
-    ASSERT_TRUE(store().updateProfile(p).ok());
-    EXPECT_EQ(store().profiles()->front().load.threads, 8u);
-    ASSERT_TRUE(store().deleteProfile(*id).ok());
-    EXPECT_TRUE(store().profiles()->empty());
-    auto record = store().runRecord(*runId);
+    ASSERT_TRUE(store().profiles().update(p).ok());
+    EXPECT_EQ(store().profiles().all()->front().load.threads, 8u);
+    ASSERT_TRUE(store().profiles().remove(*id).ok());
+    EXPECT_TRUE(store().profiles().all()->empty());
+    auto record = store().runs().record(*runId);
     ASSERT_TRUE(record.ok());
     EXPECT_EQ(record->profileId, 0);
     EXPECT_EQ(record->profileName, "soak");
@@ -271,7 +271,7 @@ TEST_F(Store, RunRoundTripsSummarySeriesHistogramsAndCodes)
     const int64_t target = addSampleTarget(store());
     const int64_t id = addFinishedRun(target, { "baseline", "NEG" });
     reopen();
-    auto data = store().loadRun(id);
+    auto data = store().runs().load(id);
     ASSERT_TRUE(data.ok()) << data.error();
     const RunRecord& r = data->run;
     EXPECT_EQ(r.status, RunStatus::Completed);
@@ -331,21 +331,21 @@ TEST_F(Store, ListFiltersByTargetTagAndStatus)
 {
     const int64_t neg = addSampleTarget(store(), "NEG");
     const int64_t nodePort = addSampleTarget(store(), "NodePort");
-    Target np = *store().target(nodePort);
+    Target np = *store().targets().get(nodePort);
     np.tags = { "GKE" };
-    ASSERT_TRUE(store().updateTarget(np).ok());
+    ASSERT_TRUE(store().targets().update(np).ok());
     const int64_t a = addFinishedRun(neg, { "baseline" });
     const int64_t b = addFinishedRun(nodePort, { "baseline", "tuned" });
     const int64_t c = addFinishedRun(nodePort, {});
     NewRun failed;
     failed.targetId = neg;
     failed.config = sampleConfig();
-    auto f = store().addFailedRun(failed, "connection refused by 127.0.0.1:9");
+    auto f = store().runs().addFailed(failed, "connection refused by 127.0.0.1:9");
     ASSERT_TRUE(f.ok());
 
     auto ids = [&](const RunFilter& filter) {
         std::vector<int64_t> out;
-        auto runs = store().listRuns(filter);
+        auto runs = store().runs().list(filter);
         EXPECT_TRUE(runs.ok()) << runs.error();
         for (const auto& r : *runs)
             out.push_back(r.id);
@@ -360,7 +360,7 @@ TEST_F(Store, ListFiltersByTargetTagAndStatus)
     EXPECT_EQ(ids(filterOf("", {}, RunStatus::Failed)), (std::vector<int64_t> { *f }));
     EXPECT_TRUE(ids(filterOf("nope")).empty());
 
-    auto failedRun = store().runRecord(*f);
+    auto failedRun = store().runs().record(*f);
     ASSERT_TRUE(failedRun.ok());
     EXPECT_EQ(failedRun->status, RunStatus::Failed);
     EXPECT_EQ(failedRun->error, "connection refused by 127.0.0.1:9");
@@ -372,18 +372,18 @@ TEST_F(Store, NotesTagsAndDeleteCascade)
     const int64_t target = addSampleTarget(store());
     const int64_t id = addFinishedRun(target, { "a" });
     const int64_t other = addFinishedRun(target, { "a" });
-    ASSERT_TRUE(store().setRunNotes(id, "after the Envoy upgrade").ok());
-    ASSERT_TRUE(store().setRunTags(id, { "b", "c" }).ok());
-    EXPECT_FALSE(store().setRunTags(id, { "" }).ok());
-    EXPECT_FALSE(store().setRunNotes(9999, "x").ok());
-    auto r = store().runRecord(id);
+    ASSERT_TRUE(store().runs().setNotes(id, "after the Envoy upgrade").ok());
+    ASSERT_TRUE(store().runs().setTags(id, { "b", "c" }).ok());
+    EXPECT_FALSE(store().runs().setTags(id, { "" }).ok());
+    EXPECT_FALSE(store().runs().setNotes(9999, "x").ok());
+    auto r = store().runs().record(id);
     ASSERT_TRUE(r.ok());
     EXPECT_EQ(r->notes, "after the Envoy upgrade");
     EXPECT_EQ((std::vector<std::string> { "b", "c" }), r->tags);
 
-    ASSERT_TRUE(store().deleteRun(id).ok());
-    EXPECT_FALSE(store().deleteRun(id).ok());
-    EXPECT_FALSE(store().loadRun(id).ok());
+    ASSERT_TRUE(store().runs().remove(id).ok());
+    EXPECT_FALSE(store().runs().remove(id).ok());
+    EXPECT_FALSE(store().runs().load(id).ok());
     const std::string runId = std::to_string(id);
     for (const char* table : { "intervals", "histograms", "status_counts", "run_tags", "percentiles" })
         EXPECT_EQ(sqlText(store(), std::string("SELECT count(*) FROM ") + table + " WHERE run_id = " + runId), "0")
@@ -398,14 +398,14 @@ TEST_F(Store, RunOfDeadProcessBecomesInterruptedWithRebuiltSummary)
     run.targetId = target;
     run.config = sampleConfig(); // 5 s warm-up
     run.startedAtMs = 1'700'000'000'000;
-    auto dead = store().beginRun(run);
-    auto otherHost = store().beginRun(run);
-    auto alive = store().beginRun(run);
+    auto dead = store().runs().begin(run);
+    auto otherHost = store().runs().begin(run);
+    auto alive = store().runs().begin(run);
     ASSERT_TRUE(dead.ok() && otherHost.ok() && alive.ok());
     std::vector<IntervalRecord> intervals;
     for (uint32_t i = 0; i < 3; ++i)
         intervals.push_back(IntervalRecord::of(sampleSnapshot(i, 2000 + 100 * i, 100)));
-    ASSERT_TRUE(store().appendIntervals(*dead, intervals).ok());
+    ASSERT_TRUE(store().runs().appendIntervals(*dead, intervals).ok());
     sqlText(
         store(), "UPDATE runs SET owner_pid = " + std::to_string(deadPid()) + " WHERE id = " + std::to_string(*dead));
     sqlText(
@@ -413,7 +413,7 @@ TEST_F(Store, RunOfDeadProcessBecomesInterruptedWithRebuiltSummary)
 
     reopen();
     EXPECT_EQ(store().recoveredRuns(), std::vector<int64_t> { *dead });
-    auto data = store().loadRun(*dead);
+    auto data = store().runs().load(*dead);
     ASSERT_TRUE(data.ok()) << data.error();
     EXPECT_EQ(data->run.status, RunStatus::Interrupted);
     EXPECT_EQ(data->intervals.size(), 3u);
@@ -427,8 +427,8 @@ TEST_F(Store, RunOfDeadProcessBecomesInterruptedWithRebuiltSummary)
     EXPECT_EQ(data->latency->count(), 300u);
     EXPECT_EQ(data->statusCodes.size(), 2u);
 
-    EXPECT_EQ(store().runRecord(*otherHost)->status, RunStatus::Running) << "another host's run is left alone";
-    EXPECT_EQ(store().runRecord(*alive)->status, RunStatus::Running) << "our own live run is left alone";
+    EXPECT_EQ(store().runs().record(*otherHost)->status, RunStatus::Running) << "another host's run is left alone";
+    EXPECT_EQ(store().runs().record(*alive)->status, RunStatus::Running) << "our own live run is left alone";
     EXPECT_EQ(sqlText(store(), "PRAGMA integrity_check"), "ok");
 }
 
@@ -444,8 +444,8 @@ TEST_F(Store, RecoveredRunKeepsEveryFieldAFinishedRunHas)
     run.config = sampleConfig("https://127.0.0.1:8443/api"); // open model, over TLS
     run.config.httpVersion = HttpVersion::Http2;
     run.startedAtMs = 1'700'000'000'000;
-    auto finished = store().beginRun(run);
-    auto dead = store().beginRun(run);
+    auto finished = store().runs().begin(run);
+    auto dead = store().runs().begin(run);
     ASSERT_TRUE(finished.ok() && dead.ok());
     RunFold fold(run.config);
     std::vector<IntervalRecord> intervals;
@@ -463,18 +463,18 @@ TEST_F(Store, RecoveredRunKeepsEveryFieldAFinishedRunHas)
         intervals.push_back(IntervalRecord::of(s, 1'700'000'005'000 + 500 * i));
         fold.add(s, intervals.back());
     }
-    ASSERT_TRUE(store().appendIntervals(*finished, intervals).ok());
-    ASSERT_TRUE(store().appendIntervals(*dead, intervals).ok());
+    ASSERT_TRUE(store().runs().appendIntervals(*finished, intervals).ok());
+    ASSERT_TRUE(store().runs().appendIntervals(*dead, intervals).ok());
     RunEnd end;
     end.stoppedEarly = true; // as a dead run is
-    ASSERT_TRUE(store().finishRun(*finished, FinishedRun::of(fold.finish(end), 1'700'000'007'000)).ok());
+    ASSERT_TRUE(store().runs().finish(*finished, FinishedRun::of(fold.finish(end), 1'700'000'007'000)).ok());
     sqlText(
         store(), "UPDATE runs SET owner_pid = " + std::to_string(deadPid()) + " WHERE id = " + std::to_string(*dead));
 
     reopen();
     ASSERT_EQ(store().recoveredRuns(), std::vector<int64_t> { *dead });
-    auto a = store().loadRun(*finished);
-    auto b = store().loadRun(*dead);
+    auto a = store().runs().load(*finished);
+    auto b = store().runs().load(*dead);
     ASSERT_TRUE(a.ok() && b.ok());
     EXPECT_EQ(b->run.status, RunStatus::Interrupted);
     const RunTotals& x = a->run.totals;
@@ -517,14 +517,14 @@ TEST_F(Store, SendLagIsKeptWithTheTotals)
     Target t;
     t.name = "open model";
     t.url = "http://127.0.0.1:1/";
-    auto targetId = store().addTarget(t);
+    auto targetId = store().targets().add(t);
     ASSERT_TRUE(targetId.ok()) << targetId.error();
     NewRun run;
     run.targetId = *targetId;
     run.config = sampleConfig();
     run.config.ratePerS = 1000;
     run.startedAtMs = 1'700'000'000'000;
-    auto id = store().beginRun(run);
+    auto id = store().runs().begin(run);
     ASSERT_TRUE(id.ok()) << id.error();
     RunResult result;
     result.config = run.config;
@@ -533,21 +533,21 @@ TEST_F(Store, SendLagIsKeptWithTheTotals)
     result.latency.recordN(2000, 100);
     result.sendLag.recordN(30, 90);
     result.sendLag.recordN(400, 10);
-    ASSERT_TRUE(store().finishRun(*id, FinishedRun::of(result, 1'700'000'001'000)).ok());
-    auto record = store().runRecord(*id);
+    ASSERT_TRUE(store().runs().finish(*id, FinishedRun::of(result, 1'700'000'001'000)).ok());
+    auto record = store().runs().record(*id);
     ASSERT_TRUE(record.ok()) << record.error();
     ASSERT_TRUE(record->totals.sendLag.known());
     EXPECT_NEAR(record->totals.sendLag.p50Us, 30, 1);
     EXPECT_NEAR(record->totals.sendLag.p99Us, 400, 8);
     EXPECT_NEAR(record->totals.sendLag.maxUs, 400, 8);
     // The runs list reads the same columns.
-    auto runs = store().listRuns();
+    auto runs = store().runs().list();
     ASSERT_TRUE(runs.ok()) << runs.error();
     ASSERT_EQ(runs->size(), 1u);
     EXPECT_NEAR(runs->front().totals.sendLag.p99Us, 400, 8);
     // A closed-loop run has none.
     const int64_t closed = addFinishedRun(*targetId, {});
-    auto closedRecord = store().runRecord(closed);
+    auto closedRecord = store().runs().record(closed);
     ASSERT_TRUE(closedRecord.ok());
     EXPECT_FALSE(closedRecord->totals.sendLag.known());
 }
@@ -562,7 +562,7 @@ TEST_F(Store, ConnectionPhasesAreKeptWithTheRunAndItsIntervals)
     run.targetId = target;
     run.config = sampleConfig();
     run.startedAtMs = 1'700'000'000'000;
-    auto id = store().beginRun(run);
+    auto id = store().runs().begin(run);
     ASSERT_TRUE(id.ok()) << id.error();
     RunResult result;
     result.config = run.config;
@@ -576,10 +576,10 @@ TEST_F(Store, ConnectionPhasesAreKeptWithTheRunAndItsIntervals)
         intervals.push_back(IntervalRecord::of(s));
         result.add(s);
     }
-    ASSERT_TRUE(store().appendIntervals(*id, intervals).ok());
-    ASSERT_TRUE(store().finishRun(*id, FinishedRun::of(result, 1'700'000'001'000)).ok());
+    ASSERT_TRUE(store().runs().appendIntervals(*id, intervals).ok());
+    ASSERT_TRUE(store().runs().finish(*id, FinishedRun::of(result, 1'700'000'001'000)).ok());
 
-    auto data = store().loadRun(*id);
+    auto data = store().runs().load(*id);
     ASSERT_TRUE(data.ok()) << data.error();
     const RunTotals& t = data->run.totals;
     EXPECT_EQ(t.connect.count, 8u);
@@ -598,12 +598,12 @@ TEST_F(Store, ConnectionPhasesAreKeptWithTheRunAndItsIntervals)
     EXPECT_EQ(data->intervals[0].firstByteHistogramDecoded().count(), 100u);
 
     // The SLO verdicts are kept with the totals.
-    auto judged = store().beginRun(run);
+    auto judged = store().runs().begin(run);
     ASSERT_TRUE(judged.ok());
     result.slo = { { "p99<250ms", 1000, "us", true }, { "errors<1", 3, "", false } };
     result.sloAbortedBy = "errors<1";
-    ASSERT_TRUE(store().finishRun(*judged, FinishedRun::of(result, 1'700'000'001'000)).ok());
-    auto judgedRecord = store().runRecord(*judged);
+    ASSERT_TRUE(store().runs().finish(*judged, FinishedRun::of(result, 1'700'000'001'000)).ok());
+    auto judgedRecord = store().runs().record(*judged);
     ASSERT_TRUE(judgedRecord.ok());
     ASSERT_EQ(judgedRecord->totals.slo.size(), 2u);
     EXPECT_EQ(judgedRecord->totals.slo[1].expr, "errors<1");
@@ -613,20 +613,20 @@ TEST_F(Store, ConnectionPhasesAreKeptWithTheRunAndItsIntervals)
 
     // A run stored without them (imported, or before version 6) has count 0 and unknown values.
     const int64_t plain = addFinishedRun(target, {});
-    auto record = store().runRecord(plain);
+    auto record = store().runs().record(plain);
     ASSERT_TRUE(record.ok());
     EXPECT_EQ(record->totals.connect.count, 0u);
     EXPECT_TRUE(std::isnan(record->totals.connect.p50Us));
     EXPECT_TRUE(record->totals.slo.empty());
 
     // A dead process's run gets them back from its intervals.
-    auto dead = store().beginRun(run);
+    auto dead = store().runs().begin(run);
     ASSERT_TRUE(dead.ok());
-    ASSERT_TRUE(store().appendIntervals(*dead, intervals).ok());
+    ASSERT_TRUE(store().runs().appendIntervals(*dead, intervals).ok());
     sqlText(
         store(), "UPDATE runs SET owner_pid = " + std::to_string(deadPid()) + " WHERE id = " + std::to_string(*dead));
     reopen();
-    auto recovered = store().loadRun(*dead);
+    auto recovered = store().runs().load(*dead);
     ASSERT_TRUE(recovered.ok()) << recovered.error();
     EXPECT_EQ(recovered->run.status, RunStatus::Interrupted);
     EXPECT_EQ(recovered->run.totals.connect.count, 8u);

@@ -104,7 +104,7 @@ TEST_F(HostileSession, AnOlderSessionIsCheckedAgainstItsOwnSchema)
     {
         auto store = SessionStore::open(plain, readOnly());
         ASSERT_TRUE(store.ok()) << store.error();
-        auto runs = (*store)->listRuns();
+        auto runs = (*store)->runs().list();
         ASSERT_TRUE(runs.ok()) << runs.error();
         EXPECT_FALSE(runs->empty());
         EXPECT_TRUE((*store)->isReadOnly());
@@ -129,13 +129,13 @@ TEST_F(HostileSession, ReadingWritesNothingAndLeavesNoFilesBehind)
     {
         auto store = SessionStore::open(path, readOnly());
         ASSERT_TRUE(store.ok()) << store.error();
-        auto runs = (*store)->listRuns();
+        auto runs = (*store)->runs().list();
         ASSERT_TRUE(runs.ok()) << runs.error();
         ASSERT_EQ(runs->size(), 3u);
-        auto run = (*store)->loadRun(runs->front().id);
+        auto run = (*store)->runs().load(runs->front().id);
         ASSERT_TRUE(run.ok()) << run.error();
         EXPECT_EQ(run->intervals.size(), 40u);
-        EXPECT_FALSE((*store)->setRunNotes(runs->front().id, "n").ok());
+        EXPECT_FALSE((*store)->runs().setNotes(runs->front().id, "n").ok());
     }
     EXPECT_EQ(test::readFile(path), before);
     EXPECT_TRUE(test::sideFiles(path).empty()) << "no -wal/-shm of a reader next to someone's file";
@@ -183,13 +183,13 @@ TEST_F(HostileSession, AReaderSeesARunOfADeadProcessInterruptedWithoutWritingIt)
         auto store = SessionStore::open(path, readOnly());
         ASSERT_TRUE(store.ok()) << store.error();
         EXPECT_EQ((*store)->recoveredRuns(), std::vector<int64_t> { 2 });
-        auto run = (*store)->runRecord(2);
+        auto run = (*store)->runs().record(2);
         ASSERT_TRUE(run.ok()) << run.error();
         seen = *run;
         EXPECT_EQ(seen.status, RunStatus::Interrupted);
         EXPECT_TRUE(seen.hasTotals);
         EXPECT_EQ(seen.totals.requests, 40u * 500);
-        EXPECT_FALSE((*store)->setRunNotes(2, "n").ok()) << "still read-only";
+        EXPECT_FALSE((*store)->runs().setNotes(2, "n").ok()) << "still read-only";
     }
     EXPECT_EQ(test::readFile(path), before);
     EXPECT_TRUE(test::sideFiles(path).empty());
@@ -197,7 +197,7 @@ TEST_F(HostileSession, AReaderSeesARunOfADeadProcessInterruptedWithoutWritingIt)
     auto writer = SessionStore::open(path);
     ASSERT_TRUE(writer.ok()) << writer.error();
     EXPECT_EQ((*writer)->recoveredRuns(), std::vector<int64_t> { 2 });
-    auto stored = (*writer)->runRecord(2);
+    auto stored = (*writer)->runs().record(2);
     ASSERT_TRUE(stored.ok());
     EXPECT_EQ(stored->status, RunStatus::Interrupted);
     EXPECT_EQ(stored->totals.requests, seen.totals.requests);
@@ -216,8 +216,8 @@ TEST_F(HostileSession, ATriggerAddedWhileTheSessionIsOpenNeverRuns)
             ASSERT_EQ(test::tamperSession(path, c.sql), "") << c.name;
         }
     }
-    ASSERT_TRUE((*store)->setRunNotes(1, "checked").ok());
-    auto runs = (*store)->listRuns();
+    ASSERT_TRUE((*store)->runs().setNotes(1, "checked").ok());
+    auto runs = (*store)->runs().list();
     ASSERT_TRUE(runs.ok()) << runs.error();
     ASSERT_EQ(runs->size(), 3u) << "the trigger that deletes the other runs did not run";
     const double rps = runs->front().totals.requestsPerS;
@@ -229,13 +229,13 @@ TEST_F(HostileSession, ATriggerAddedWhileTheSessionIsOpenNeverRuns)
     NewRun again;
     again.targetId = runs->front().targetId;
     again.config = runs->front().config;
-    auto id = (*store)->beginRun(again);
+    auto id = (*store)->runs().begin(again);
     ASSERT_TRUE(id.ok()) << id.error();
-    ASSERT_TRUE((*store)->finishRun(*id, finished).ok());
-    auto back = (*store)->runRecord(*id);
+    ASSERT_TRUE((*store)->runs().finish(*id, finished).ok());
+    auto back = (*store)->runs().record(*id);
     ASSERT_TRUE(back.ok()) << back.error();
     EXPECT_DOUBLE_EQ(back->totals.requestsPerS, finished.totals.requestsPerS) << "stored as it was measured";
-    EXPECT_DOUBLE_EQ((*store)->runRecord(1)->totals.requestsPerS, rps);
+    EXPECT_DOUBLE_EQ((*store)->runs().record(1)->totals.requestsPerS, rps);
 }
 
 TEST_F(HostileSession, AViewPutInPlaceWhileTheSessionIsOpenIsNotRead)
@@ -248,7 +248,7 @@ TEST_F(HostileSession, AViewPutInPlaceWhileTheSessionIsOpenIsNotRead)
             ASSERT_EQ(test::tamperSession(path, c.sql), "") << c.name;
         }
     }
-    auto runs = (*store)->listRuns(); // a view that never ends: not run, an error instead
+    auto runs = (*store)->runs().list(); // a view that never ends: not run, an error instead
     ASSERT_FALSE(runs.ok());
     EXPECT_TRUE(runs.error().starts_with("'" + path + "': ")) << runs.error();
 }
@@ -264,10 +264,10 @@ TEST_F(HostileSession, AValueLargerThanTheBoundIsNotRead)
     for (const SessionOpenOptions& options : { readOnly(), SessionOpenOptions {} }) {
         auto store = SessionStore::open(path, options);
         ASSERT_TRUE(store.ok()) << store.error();
-        auto runs = (*store)->listRuns();
+        auto runs = (*store)->runs().list();
         ASSERT_FALSE(runs.ok());
         EXPECT_EQ(runs.error(), "'" + path + "' holds more than wrkbench reads or writes: a value larger than 256 MiB");
-        EXPECT_TRUE((*store)->runRecord(1).ok()) << "the other runs still read";
+        EXPECT_TRUE((*store)->runs().record(1).ok()) << "the other runs still read";
     }
 }
 

@@ -53,12 +53,12 @@ void makeSession(const std::string& path)
     NewRun run;
     run.targetId = addSampleTarget(**store);
     run.config = sampleConfig();
-    auto id = (*store)->beginRun(run);
+    auto id = (*store)->runs().begin(run);
     ASSERT_TRUE(id.ok()) << id.error();
     std::vector<IntervalRecord> intervals;
     for (uint32_t i = 0; i < 40; ++i)
         intervals.push_back(IntervalRecord::of(sampleSnapshot(i, 1000 + i * 10, 500)));
-    ASSERT_TRUE((*store)->appendIntervals(*id, intervals).ok());
+    ASSERT_TRUE((*store)->runs().appendIntervals(*id, intervals).ok());
 }
 
 } // namespace
@@ -90,7 +90,7 @@ TEST(SessionOpen, ReopenKeepsData)
     makeSession(path);
     auto store = SessionStore::open(path);
     ASSERT_TRUE(store.ok()) << store.error();
-    auto runs = (*store)->listRuns();
+    auto runs = (*store)->runs().list();
     ASSERT_TRUE(runs.ok());
     ASSERT_EQ(runs->size(), 1u);
     EXPECT_EQ(sqlText(**store, "SELECT count(*) FROM intervals"), "40");
@@ -197,16 +197,16 @@ TEST(SessionOpen, ReadOnlyFileCanBeReadButNotWritten)
         auto store = SessionStore::open(path);
         ASSERT_TRUE(store.ok()) << store.error();
         EXPECT_TRUE((*store)->isReadOnly());
-        auto runs = (*store)->listRuns();
+        auto runs = (*store)->runs().list();
         ASSERT_TRUE(runs.ok()) << runs.error();
         EXPECT_EQ(runs->size(), 1u);
         Target t;
         t.name = "x";
         t.url = "http://x/";
-        auto added = (*store)->addTarget(t);
+        auto added = (*store)->targets().add(t);
         ASSERT_FALSE(added.ok());
         EXPECT_EQ(added.error(), "'" + path + "' is read-only: cannot write to it");
-        EXPECT_FALSE((*store)->setRunNotes(runs->front().id, "n").ok());
+        EXPECT_FALSE((*store)->runs().setNotes(runs->front().id, "n").ok());
     }
     EXPECT_EQ(test::readFile(path), before);
     EXPECT_TRUE(sideFiles(path).empty()) << "no read-only -wal/-shm left for a later writer to trip over";
@@ -221,7 +221,7 @@ TEST(SessionOpen, ReadOnlyOptionDoesNotRecoverOrWrite)
     auto store = SessionStore::open(path, openOptions(true, true));
     ASSERT_TRUE(store.ok()) << store.error();
     EXPECT_TRUE((*store)->isReadOnly());
-    EXPECT_FALSE((*store)->deleteRun(1).ok());
+    EXPECT_FALSE((*store)->runs().remove(1).ok());
     EXPECT_EQ(test::readFile(path), before);
 }
 
@@ -254,7 +254,7 @@ TEST(SessionSchema, MigratesEveryEarlierVersion)
         auto store = SessionStore::open(copy);
         ASSERT_TRUE(store.ok()) << entry.path() << ": " << store.error();
         EXPECT_EQ(sqlText(**store, "PRAGMA user_version"), std::to_string(SCHEMA_VERSION));
-        auto runs = (*store)->listRuns();
+        auto runs = (*store)->runs().list();
         ASSERT_TRUE(runs.ok()) << runs.error();
         EXPECT_FALSE(runs->empty()) << entry.path();
     }
@@ -272,35 +272,35 @@ TEST(SessionSchema, Version7FileTakesStudies)
     std::filesystem::copy_file(source, path);
     auto store = SessionStore::open(path);
     ASSERT_TRUE(store.ok()) << store.error();
-    auto experiments = (*store)->experiments();
+    auto experiments = (*store)->experiments().all();
     ASSERT_TRUE(experiments.ok()) << experiments.error();
     ASSERT_FALSE(experiments->empty()) << "the fixture holds an experiment";
     for (const ExperimentRecord& e : *experiments)
         EXPECT_EQ(e.kind, ExperimentKind::Plan);
-    auto runs = (*store)->listRuns();
+    auto runs = (*store)->runs().list();
     ASSERT_TRUE(runs.ok() && runs->size() >= 2);
 
     const std::vector<StudyRunLink> links { { runs->at(0).id, "g", "a" }, { runs->at(1).id, "g", "b" } };
-    auto id = (*store)->addStudy("a vs b", R"({"kind": "study"})", links);
+    auto id = (*store)->experiments().addStudy("a vs b", R"({"kind": "study"})", links);
     ASSERT_TRUE(id.ok()) << id.error();
-    auto study = (*store)->experiment(*id);
+    auto study = (*store)->experiments().get(*id);
     ASSERT_TRUE(study.ok());
     EXPECT_EQ(study->kind, ExperimentKind::Study);
     EXPECT_EQ(study->status, ExperimentStatus::Completed);
-    auto stored = (*store)->studyLinks(*id);
+    auto stored = (*store)->experiments().studyLinks(*id);
     ASSERT_TRUE(stored.ok());
     ASSERT_EQ(stored->size(), 2u);
     EXPECT_EQ(stored->at(1).variant, "b");
     EXPECT_EQ(stored->at(1).group, "g");
-    EXPECT_EQ((*store)->experimentRuns(*id)->size(), 2u);
+    EXPECT_EQ((*store)->experiments().runs(*id)->size(), 2u);
 
-    ASSERT_TRUE((*store)->deleteRun(runs->at(0).id).ok());
-    EXPECT_EQ((*store)->studyLinks(*id)->size(), 1u);
-    ASSERT_TRUE((*store)->deleteExperiment(*id, true).ok());
-    EXPECT_TRUE((*store)->runRecord(runs->at(1).id).ok()) << "a study's runs are not its own";
-    auto bad = (*store)->addStudy("x", R"({"kind": "study"})", { { 999999, "", "a" } });
+    ASSERT_TRUE((*store)->runs().remove(runs->at(0).id).ok());
+    EXPECT_EQ((*store)->experiments().studyLinks(*id)->size(), 1u);
+    ASSERT_TRUE((*store)->experiments().remove(*id, true).ok());
+    EXPECT_TRUE((*store)->runs().record(runs->at(1).id).ok()) << "a study's runs are not its own";
+    auto bad = (*store)->experiments().addStudy("x", R"({"kind": "study"})", { { 999999, "", "a" } });
     EXPECT_FALSE(bad.ok()) << "a link to a missing run";
-    EXPECT_EQ((*store)->experiments()->size(), experiments->size()) << "nothing of it stored";
+    EXPECT_EQ((*store)->experiments().all()->size(), experiments->size()) << "nothing of it stored";
 }
 
 // Version 17: experiments is rebuilt to take capacity searches. A version 16 file keeps every
@@ -337,16 +337,16 @@ TEST(SessionSchema, Version16FileKeepsItsExperimentsLinksAndTakesCapacitySearche
     EXPECT_EQ(sqlText(**store, "SELECT count(*) FROM runs WHERE experiment_id IS NOT NULL"), std::to_string(planRuns));
     EXPECT_EQ(sqlText(**store, "SELECT count(*) FROM study_runs"), "1");
     EXPECT_EQ(sqlText(**store, "PRAGMA foreign_key_check"), "");
-    auto experiments = (*store)->experiments();
+    auto experiments = (*store)->experiments().all();
     ASSERT_TRUE(experiments.ok()) << experiments.error();
     ASSERT_EQ(experiments->size(), 2u);
     EXPECT_EQ(experiments->at(0).kind, ExperimentKind::Plan);
     EXPECT_EQ(experiments->at(1).kind, ExperimentKind::Study);
 
-    auto search = (*store)->addExperiment("c", R"({"kind": "capacity"})", {}, ExperimentKind::Capacity);
+    auto search = (*store)->experiments().add("c", R"({"kind": "capacity"})", {}, ExperimentKind::Capacity);
     ASSERT_TRUE(search.ok()) << search.error();
-    EXPECT_EQ((*store)->experiment(*search)->kind, ExperimentKind::Capacity);
-    EXPECT_FALSE((*store)->addExperiment("x", "{}", {}, ExperimentKind::Study).ok()) << "a study needs its runs";
+    EXPECT_EQ((*store)->experiments().get(*search)->kind, ExperimentKind::Capacity);
+    EXPECT_FALSE((*store)->experiments().add("x", "{}", {}, ExperimentKind::Study).ok()) << "a study needs its runs";
 }
 
 // Version 9: a version 8 file (made by the build before distributed runs) takes a run made by
@@ -360,21 +360,21 @@ TEST(SessionSchema, Version8FileTakesLoaders)
     std::filesystem::copy_file(source, path);
     auto store = SessionStore::open(path);
     ASSERT_TRUE(store.ok()) << store.error();
-    auto runs = (*store)->listRuns();
+    auto runs = (*store)->runs().list();
     ASSERT_TRUE(runs.ok() && !runs->empty());
-    EXPECT_TRUE((*store)->loadRun(runs->front().id)->loaders.empty());
+    EXPECT_TRUE((*store)->runs().load(runs->front().id)->loaders.empty());
 
     NewRun run;
     run.targetId = runs->front().targetId;
     run.config = runs->front().config;
     run.startedAtMs = 1'764'653'400'000;
-    auto id = (*store)->beginRun(run);
+    auto id = (*store)->runs().begin(run);
     ASSERT_TRUE(id.ok()) << id.error();
     FinishedRun finished;
     finished.loaders = { { 0, "pod-a", 3, 1200, 0, 600.0, 0.0, "synchronized", "completed", {} },
         { 1, "pod-b", 2, 700, 4, 350.0, 12.5, "not synchronized", "died: killed by signal 9", {} } };
-    ASSERT_TRUE((*store)->finishRun(*id, finished).ok());
-    auto data = (*store)->loadRun(*id);
+    ASSERT_TRUE((*store)->runs().finish(*id, finished).ok());
+    auto data = (*store)->runs().load(*id);
     ASSERT_TRUE(data.ok()) << data.error();
     ASSERT_EQ(data->loaders.size(), 2u);
     EXPECT_EQ(data->loaders[1].host, "pod-b");
@@ -383,7 +383,7 @@ TEST(SessionSchema, Version8FileTakesLoaders)
     EXPECT_EQ(data->loaders[1].errors, 4u);
     EXPECT_DOUBLE_EQ(data->loaders[1].startOffsetMs, 12.5);
     EXPECT_EQ(data->loaders[1].state, "died: killed by signal 9");
-    ASSERT_TRUE((*store)->deleteRun(*id).ok());
+    ASSERT_TRUE((*store)->runs().remove(*id).ok());
     EXPECT_EQ(sqlText(**store, "SELECT count(*) FROM loaders"), "0") << "a run's loaders go with it";
 }
 
@@ -421,9 +421,9 @@ TEST(SessionSchema, Version9FileTakesBackends)
     std::filesystem::copy_file(source, path);
     auto store = SessionStore::open(path);
     ASSERT_TRUE(store.ok()) << store.error();
-    auto runs = (*store)->listRuns();
+    auto runs = (*store)->runs().list();
     ASSERT_TRUE(runs.ok() && runs->size() >= 2);
-    auto old = (*store)->loadRun(runs->front().id);
+    auto old = (*store)->runs().load(runs->front().id);
     ASSERT_TRUE(old.ok()) << old.error();
     ASSERT_FALSE(old->intervals.empty());
     for (const IntervalRecord& r : old->intervals) {
@@ -438,7 +438,7 @@ TEST(SessionSchema, Version9FileTakesBackends)
     run.config.backendFrom = *parseBackendFrom("body");
     run.config.upstreamTime = *parseUpstreamTime("header:x-envoy-upstream-service-time");
     run.startedAtMs = 1'764'653'400'000;
-    auto id = (*store)->beginRun(run);
+    auto id = (*store)->runs().begin(run);
     ASSERT_TRUE(id.ok()) << id.error();
     IntervalSnapshot s;
     s.endS = 1;
@@ -451,9 +451,9 @@ TEST(SessionSchema, Version9FileTakesBackends)
     s.frontDoor.record(300);
     s.upstreamMissing = 11;
     const IntervalRecord written = IntervalRecord::of(s, 1'764'653'400'000);
-    ASSERT_TRUE((*store)->appendIntervals(*id, { written }).ok());
-    ASSERT_TRUE((*store)->finishRun(*id, FinishedRun {}).ok());
-    auto data = (*store)->loadRun(*id);
+    ASSERT_TRUE((*store)->runs().appendIntervals(*id, { written }).ok());
+    ASSERT_TRUE((*store)->runs().finish(*id, FinishedRun {}).ok());
+    auto data = (*store)->runs().load(*id);
     ASSERT_TRUE(data.ok()) << data.error();
     EXPECT_EQ(data->run.config.backendFrom, run.config.backendFrom);
     EXPECT_EQ(data->run.config.upstreamTime, run.config.upstreamTime);
@@ -483,9 +483,9 @@ TEST(SessionSchema, Version10FileTakesTheLoadersCost)
     std::filesystem::copy_file(source, path);
     auto store = SessionStore::open(path);
     ASSERT_TRUE(store.ok()) << store.error();
-    auto runs = (*store)->listRuns();
+    auto runs = (*store)->runs().list();
     ASSERT_TRUE(runs.ok() && !runs->empty());
-    auto old = (*store)->loadRun(runs->front().id);
+    auto old = (*store)->runs().load(runs->front().id);
     ASSERT_TRUE(old.ok()) << old.error();
     ASSERT_FALSE(old->intervals.empty());
     EXPECT_FALSE(old->run.totals.loaderCost.measured());
@@ -498,7 +498,7 @@ TEST(SessionSchema, Version10FileTakesTheLoadersCost)
     run.targetId = runs->front().targetId;
     run.config = runs->front().config;
     run.startedAtMs = 1'764'653'400'000;
-    auto id = (*store)->beginRun(run);
+    auto id = (*store)->runs().begin(run);
     ASSERT_TRUE(id.ok()) << id.error();
     IntervalSnapshot s;
     s.endS = 1;
@@ -514,15 +514,15 @@ TEST(SessionSchema, Version10FileTakesTheLoadersCost)
     s.loaderCost.machineCpuUs = 2'000'000;
     s.loaderCost.machineBusyUs = 1'990'000;
     const IntervalRecord written = IntervalRecord::of(s, 1'764'653'400'000);
-    ASSERT_TRUE((*store)->appendIntervals(*id, { written }).ok());
+    ASSERT_TRUE((*store)->runs().appendIntervals(*id, { written }).ok());
     RunResult result;
     result.config = run.config;
     result.durationS = 1;
     result.Measurements::add(s);
     LoaderSummary loader { 1, "pod-b", 3, 12, 0, 12.0, 0.0, "synchronized", "completed", s.loaderCost };
     result.loaders = { loader };
-    ASSERT_TRUE((*store)->finishRun(*id, FinishedRun::of(result, 1'764'653'401'000)).ok());
-    auto data = (*store)->loadRun(*id);
+    ASSERT_TRUE((*store)->runs().finish(*id, FinishedRun::of(result, 1'764'653'401'000)).ok());
+    auto data = (*store)->runs().load(*id);
     ASSERT_TRUE(data.ok()) << data.error();
     ASSERT_EQ(data->intervals.size(), 1u);
     EXPECT_EQ(data->intervals[0].loaderCost, s.loaderCost);
@@ -531,7 +531,7 @@ TEST(SessionSchema, Version10FileTakesTheLoadersCost)
     EXPECT_TRUE(data->run.totals.loaderCost.saturated());
     ASSERT_EQ(data->loaders.size(), 1u);
     EXPECT_EQ(data->loaders[0].cost, s.loaderCost);
-    auto listed = (*store)->listRuns();
+    auto listed = (*store)->runs().list();
     ASSERT_TRUE(listed.ok());
     const auto mine = std::find_if(listed->begin(), listed->end(), [&](const RunRecord& r) { return r.id == *id; });
     ASSERT_NE(mine, listed->end());
@@ -550,10 +550,10 @@ TEST(SessionSchema, Version10FileTakesScripts)
     std::filesystem::copy_file(source, path);
     auto store = SessionStore::open(path);
     ASSERT_TRUE(store.ok()) << store.error();
-    auto runs = (*store)->listRuns();
+    auto runs = (*store)->runs().list();
     ASSERT_TRUE(runs.ok() && runs->size() >= 2);
     EXPECT_EQ(runs->front().scriptOutput, "");
-    auto target = (*store)->target(runs->front().targetId);
+    auto target = (*store)->targets().get(runs->front().targetId);
     ASSERT_TRUE(target.ok()) << target.error();
     EXPECT_EQ(target->script, "");
     EXPECT_TRUE(target->scriptArgs.empty());
@@ -561,17 +561,17 @@ TEST(SessionSchema, Version10FileTakesScripts)
     Target t = *target;
     t.script = "/scripts/auth.lua";
     t.scriptArgs = { "a b", "", "\"quoted\"" };
-    ASSERT_TRUE((*store)->updateTarget(t).ok());
-    auto back = (*store)->target(t.id);
+    ASSERT_TRUE((*store)->targets().update(t).ok());
+    auto back = (*store)->targets().get(t.id);
     ASSERT_TRUE(back.ok()) << back.error();
     EXPECT_EQ(back->script, t.script);
     EXPECT_EQ(back->scriptArgs, t.scriptArgs);
     const std::string printed = std::string("p99 1234\n\0binary\xff", 17);
-    ASSERT_TRUE((*store)->setRunScriptOutput(runs->front().id, printed).ok());
-    auto run = (*store)->runRecord(runs->front().id);
+    ASSERT_TRUE((*store)->runs().setScriptOutput(runs->front().id, printed).ok());
+    auto run = (*store)->runs().record(runs->front().id);
     ASSERT_TRUE(run.ok()) << run.error();
     EXPECT_EQ(run->scriptOutput, printed);
-    EXPECT_FALSE((*store)->setRunScriptOutput(999'999, "x").ok());
+    EXPECT_FALSE((*store)->runs().setScriptOutput(999'999, "x").ok());
 }
 
 // Version 13 (HTTP/3): a version 10 file, taken through every step since, (made by the build before --http3,
@@ -586,9 +586,9 @@ TEST(SessionSchema, Version10FileTakesQuicFacts)
     auto store = SessionStore::open(path);
     ASSERT_TRUE(store.ok()) << store.error();
     EXPECT_EQ(sqlText(**store, "PRAGMA user_version"), std::to_string(SCHEMA_VERSION));
-    auto runs = (*store)->listRuns();
+    auto runs = (*store)->runs().list();
     ASSERT_TRUE(runs.ok() && !runs->empty());
-    auto old = (*store)->loadRun(runs->front().id);
+    auto old = (*store)->runs().load(runs->front().id);
     ASSERT_TRUE(old.ok()) << old.error();
     EXPECT_TRUE(old->run.totals.quic.empty());
     EXPECT_GT(old->run.totals.requests, 0u);
@@ -599,7 +599,7 @@ TEST(SessionSchema, Version10FileTakesQuicFacts)
     run.config.httpVersion = HttpVersion::Http3;
     run.config.request.url = *parseUrl("https://localhost:8443/");
     run.startedAtMs = 1'764'653'400'000;
-    auto id = (*store)->beginRun(run);
+    auto id = (*store)->runs().begin(run);
     ASSERT_TRUE(id.ok()) << id.error();
     FinishedRun finished;
     finished.totals.protocol = "h3";
@@ -612,8 +612,8 @@ TEST(SessionSchema, Version10FileTakesQuicFacts)
     q.ends[4] = 2; // idle_timeout
     q.ends[5] = 1; // peer_closed
     q.firstEnd = "the server closed the connection with HTTP/3 error 0x102";
-    ASSERT_TRUE((*store)->finishRun(*id, finished).ok());
-    auto data = (*store)->loadRun(*id);
+    ASSERT_TRUE((*store)->runs().finish(*id, finished).ok());
+    auto data = (*store)->runs().load(*id);
     ASSERT_TRUE(data.ok()) << data.error();
     EXPECT_EQ(data->run.totals.quic, q);
     EXPECT_EQ(data->run.totals.protocol, "h3");
@@ -635,12 +635,12 @@ TEST(SessionSchema, Version10FileTakesScrapes)
     std::filesystem::copy_file(source, path);
     auto store = SessionStore::open(path);
     ASSERT_TRUE(store.ok()) << store.error();
-    auto runs = (*store)->listRuns();
+    auto runs = (*store)->runs().list();
     ASSERT_TRUE(runs.ok() && runs->size() >= 2);
-    auto old = (*store)->scrapeOf(runs->front().id);
+    auto old = (*store)->runs().scrapeOf(runs->front().id);
     ASSERT_TRUE(old.ok()) << old.error();
     EXPECT_TRUE(old->empty());
-    ASSERT_FALSE((*store)->loadRun(runs->front().id)->intervals.empty());
+    ASSERT_FALSE((*store)->runs().load(runs->front().id)->intervals.empty());
 
     ScrapeRecord scrape;
     scrape.metricRegex = "node_load1";
@@ -648,21 +648,21 @@ TEST(SessionSchema, Version10FileTakesScrapes)
     ASSERT_TRUE(scrape.addPoint(0, "node_load1", SeriesKind::Value, { 1'764'653'400'000, 0.5 }, 100));
     ASSERT_TRUE(scrape.addPoint(0, "node_cpu_busy_percent", SeriesKind::Percent, { 1'764'653'401'000, 42.25 }, 100));
     ASSERT_TRUE(scrape.addPoint(0, "node_load1", SeriesKind::Value, { 1'764'653'401'000, 0.75 }, 100));
-    ASSERT_TRUE((*store)->saveScrape(runs->front().id, scrape).ok());
-    auto back = (*store)->scrapeOf(runs->front().id);
+    ASSERT_TRUE((*store)->runs().saveScrape(runs->front().id, scrape).ok());
+    auto back = (*store)->runs().scrapeOf(runs->front().id);
     ASSERT_TRUE(back.ok()) << back.error();
     EXPECT_EQ(*back, scrape);
-    EXPECT_TRUE((*store)->scrapeOf(runs->at(1).id)->empty()) << "another run's";
-    EXPECT_FALSE((*store)->saveScrape(999999, scrape).ok()) << "no such run";
+    EXPECT_TRUE((*store)->runs().scrapeOf(runs->at(1).id)->empty()) << "another run's";
+    EXPECT_FALSE((*store)->runs().saveScrape(999999, scrape).ok()) << "no such run";
     // Its targets take the endpoints their runs scrape.
-    auto target = (*store)->target(runs->front().targetId);
+    auto target = (*store)->targets().get(runs->front().targetId);
     ASSERT_TRUE(target.ok()) << target.error();
     EXPECT_FALSE(target->scrape.enabled());
     target->scrape = { { { "server", "http://builtin/metrics" } }, "wrkbench_.*" };
-    ASSERT_TRUE((*store)->updateTarget(*target).ok());
-    EXPECT_EQ((*store)->target(target->id)->scrape, target->scrape);
+    ASSERT_TRUE((*store)->targets().update(*target).ok());
+    EXPECT_EQ((*store)->targets().get(target->id)->scrape, target->scrape);
 
-    ASSERT_TRUE((*store)->deleteRun(runs->front().id).ok());
+    ASSERT_TRUE((*store)->runs().remove(runs->front().id).ok());
     EXPECT_EQ(sqlText(**store, "SELECT count(*) FROM scrape_samples"), "0");
     EXPECT_EQ(sqlText(**store, "SELECT count(*) FROM scrape_endpoints"), "0");
 }

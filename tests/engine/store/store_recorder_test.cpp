@@ -92,7 +92,7 @@ TEST(Recorder, StoresTheRunWhileItHappens)
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
     EXPECT_EQ(count, "3") << "nothing committed while the run went on";
     ASSERT_GT(recorder.runId(), 0);
-    auto live = reader->runRecord(recorder.runId());
+    auto live = reader->runs().record(recorder.runId());
     ASSERT_TRUE(live.ok());
     EXPECT_EQ(live->status, RunStatus::Running);
     EXPECT_FALSE(live->hasTotals);
@@ -104,7 +104,7 @@ TEST(Recorder, StoresTheRunWhileItHappens)
     EXPECT_EQ(recorder.lastError(), "");
     EXPECT_EQ(recorder.droppedWrites(), 0u);
     EXPECT_EQ(recorder.intervalsWritten(), 4u);
-    auto data = reader->loadRun(recorder.runId());
+    auto data = reader->runs().load(recorder.runId());
     ASSERT_TRUE(data.ok()) << data.error();
     EXPECT_EQ(data->run.status, RunStatus::Completed);
     EXPECT_EQ(data->run.notes, "n");
@@ -127,7 +127,7 @@ TEST(Recorder, ObserverCallsDoNotWaitForALockedFile)
     expectCallsReturnWhileTheWriteIsPending(*blocker, recorder, run, 5);
     recorder.finish();
     EXPECT_EQ(recorder.lastError(), "");
-    auto r = blocker->runRecord(recorder.runId());
+    auto r = blocker->runs().record(recorder.runId());
     ASSERT_TRUE(r.ok()) << r.error();
     EXPECT_EQ(r->status, RunStatus::Completed);
     EXPECT_EQ(recorder.intervalsWritten(), 5u);
@@ -149,7 +149,7 @@ TEST(Recorder, DiskFullIsReportedAndDamagesNothing)
         first.finish();
         earlier = first.runId();
     }
-    const auto before = reader->loadRun(earlier);
+    const auto before = reader->runs().load(earlier);
     ASSERT_TRUE(before.ok());
 
     auto store = openStore(path);
@@ -170,7 +170,7 @@ TEST(Recorder, DiskFullIsReportedAndDamagesNothing)
     EXPECT_GT(recorder.droppedWrites(), 0u);
 
     EXPECT_EQ(sqlText(*reader, "PRAGMA integrity_check"), "ok");
-    const auto after = reader->loadRun(earlier);
+    const auto after = reader->runs().load(earlier);
     ASSERT_TRUE(after.ok());
     EXPECT_EQ(after->run.totals.requests, before->run.totals.requests);
     EXPECT_EQ(after->intervals.size(), before->intervals.size());
@@ -225,7 +225,7 @@ TEST(Recorder, TwoWritersAtOnceBothLand)
     ta.join();
     tb.join();
     for (int64_t id : { a, b }) {
-        auto data = reader->loadRun(id);
+        auto data = reader->runs().load(id);
         ASSERT_TRUE(data.ok()) << data.error();
         EXPECT_EQ(data->run.status, RunStatus::Completed);
         EXPECT_EQ(data->intervals.size(), 20u);
@@ -253,7 +253,7 @@ TEST(Recorder, RealRunAgainstTheBuiltInServer)
     const RunResult result = controller.run();
     recorder.finish();
     ASSERT_EQ(recorder.lastError(), "");
-    auto data = reader->loadRun(recorder.runId());
+    auto data = reader->runs().load(recorder.runId());
     ASSERT_TRUE(data.ok()) << data.error();
     EXPECT_EQ(data->run.status, RunStatus::Completed);
     EXPECT_EQ(data->run.totals.requests, result.requests);

@@ -92,11 +92,11 @@ TEST(Scraper, BuiltinMetricsAgreeWithTheRun)
     // Stored with the run and read back as it was.
     auto store = SessionStore::open(options.sessionPath);
     ASSERT_TRUE(store.ok()) << store.error();
-    auto stored = (*store)->scrapeOf(out.runId);
+    auto stored = (*store)->runs().scrapeOf(out.runId);
     ASSERT_TRUE(stored.ok()) << stored.error();
     EXPECT_EQ(*stored, scrape);
-    ASSERT_TRUE((*store)->deleteRun(out.runId).ok());
-    EXPECT_TRUE((*store)->scrapeOf(out.runId)->endpoints.empty()) << "a run's metrics go with it";
+    ASSERT_TRUE((*store)->runs().remove(out.runId).ok());
+    EXPECT_TRUE((*store)->runs().scrapeOf(out.runId)->endpoints.empty()) << "a run's metrics go with it";
 }
 
 TEST(Scraper, NodeExporterDuringARealRun)
