@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Builds a libFuzzer target with clang and fuzzes it for a bounded time.
-#   run-fuzz.sh <source_dir> <work_dir> <seconds> [name]
+#   run-fuzz.sh [--fuzzer <binary>] <source_dir> <work_dir> <seconds> [name]
+# With --fuzzer it builds nothing and fuzzes that binary (the ASan tree's bounded runs, label
+# libfuzzer, use the fuzzers that tree built); without, it builds its own optimised clang tree.
 # name (default responseparser) selects target fuzz_<name>, seeds corpus/<name>/ and,
 # when present, the dictionary <name>.dict. Seconds 0 with name "all" builds every fuzz
-# target and fuzzes nothing: `./dev test` does that once, beside the ASan build, so that the bounded
-# runs after it can go two at a time without building.
+# target of its own tree and fuzzes nothing.
 # Exit status: 0 when the fuzzer found nothing, non-zero on a crash, timeout, OOM or
 # build failure. The corpus in <work_dir>/corpus/<name> grows across runs (seeded from
 # the repository every time); crash inputs land in <work_dir>/artifacts/<name>.
@@ -12,8 +13,13 @@
 # set WB_BUILD_LOCK=none when the caller already holds it, or it would wait forever.
 set -euo pipefail
 
+fuzzer=""
+if [[ ${1:-} == --fuzzer ]]; then
+    fuzzer=$2
+    shift 2
+fi
 if [[ $# -lt 3 || $# -gt 4 ]]; then
-    echo "usage: $0 <source_dir> <work_dir> <seconds> [name]" >&2
+    echo "usage: $0 [--fuzzer <binary>] <source_dir> <work_dir> <seconds> [name]" >&2
     exit 2
 fi
 source_dir=$(cd "$1" && pwd)
@@ -42,7 +48,9 @@ sanitizers="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=un
 # and the tree builds in about half the time full debug information takes (docs/DEVELOPMENT.md).
 optimise="-O2 -gline-tables-only -DNDEBUG"
 configuration="$sanitizers | $optimise"
-if [[ ! -f $build_dir/CMakeCache.txt || "$(cat "$build_dir/wb-fuzz-flags" 2>/dev/null)" != "$configuration" ]]; then
+if [[ -n $fuzzer ]]; then
+    : # built by the caller's tree
+elif [[ ! -f $build_dir/CMakeCache.txt || "$(cat "$build_dir/wb-fuzz-flags" 2>/dev/null)" != "$configuration" ]]; then
     locked cmake -S "$source_dir" -B "$build_dir" -G Ninja \
         -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$optimise" \
         -DCMAKE_C_FLAGS_RELWITHDEBINFO="$optimise" \
@@ -51,16 +59,17 @@ if [[ ! -f $build_dir/CMakeCache.txt || "$(cat "$build_dir/wb-fuzz-flags" 2>/dev
         -DWB_FUZZ=ON -DWB_BUILD_TESTS=OFF -DWB_BUILD_GUI=OFF
     printf '%s' "$configuration" >"$build_dir/wb-fuzz-flags"
 fi
-if [[ $name == all && $seconds == 0 ]]; then
+if [[ -z $fuzzer && $name == all && $seconds == 0 ]]; then
     locked cmake --build "$build_dir" --target fuzz_all -j2
     echo "built every fuzz target in $build_dir"
     exit 0
 fi
-locked cmake --build "$build_dir" --target "$target" -j2
-
-fuzzer=$(find "$build_dir" -type f -name "$target" -perm -u+x | head -n 1)
 if [[ -z $fuzzer ]]; then
-    echo "$target was not built in $build_dir" >&2
+    locked cmake --build "$build_dir" --target "$target" -j2
+    fuzzer=$(find "$build_dir" -type f -name "$target" -perm -u+x | head -n 1)
+fi
+if [[ -z $fuzzer || ! -x $fuzzer ]]; then
+    echo "$target was not built (${fuzzer:-$build_dir})" >&2
     exit 2
 fi
 
