@@ -5,9 +5,11 @@
 
 #include "experiment/experimentresults.h"
 #include "nginx.h"
+#include "pythoncsv.h"
 #include "requirenginx.h"
 #include "serve/targetserver.h"
 #include "store/sessionstore.h"
+#include "storetestutil.h"
 #include "testsupport.h"
 
 #include <chrono>
@@ -42,32 +44,9 @@ protected:
         return path;
     }
 
-    // Parses CSV text with Python's csv module (tests/engine/store/csv2json.py).
-    nlohmann::json csv(const std::string& text)
-    {
-        const std::string file = m_dir.file("parse.csv");
-        test::writeFile(file, text);
-        const auto r = runProcess({ "python3", sourceDir() + "/tests/engine/store/csv2json.py", file });
-        EXPECT_EQ(r.exitCode, 0) << r.err << "\n" << text;
-        // The pooled rows (level "pooled", one per variant) apart from the cells' rows.
-        nlohmann::json table = nlohmann::json::parse(r.out, nullptr, false);
-        if (!table.is_object() || !table.contains("rows")) return table;
-        nlohmann::json cells = nlohmann::json::array(), pooled = nlohmann::json::array();
-        for (const auto& row : table["rows"])
-            (row.value("level", "") == "pooled" ? pooled : cells).push_back(row);
-        table["rows"] = cells;
-        table["pooled"] = pooled;
-        return table;
-    }
+    static nlohmann::json csv(const std::string& text) { return test::parseResultsCsvWithPython(text); }
 
-    std::unique_ptr<SessionStore> openReadOnly()
-    {
-        SessionOpenOptions options;
-        options.readOnly = true;
-        auto store = SessionStore::open(m_db, options);
-        EXPECT_TRUE(store.ok()) << store.error();
-        return store ? std::move(*store) : nullptr;
-    }
+    std::unique_ptr<SessionStore> openReadOnly() { return storetest::openStore(m_db, true); }
 
     // Waits until experiment 1 has at least `runs` runs stored (the last one may still be running).
     bool waitForRuns(size_t runs, int timeoutMs)

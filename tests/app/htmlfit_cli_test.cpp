@@ -8,13 +8,13 @@
 //
 // The reports forbid scripts (Content-Security-Policy); the measuring script runs in a harness
 // page of its own that frames the report (file:// access between them allowed for the test).
+#include "containerstudy.h"
 #include "testsupport.h"
 
 #include <gtest/gtest.h>
 #include <regex>
 
 using namespace wb;
-using test::sourceDir;
 
 namespace {
 
@@ -44,15 +44,7 @@ protected:
 
     void makeRuns()
     {
-        const auto imported = cli(
-            { "import", "--db", m_db, sourceDir() + "/../shared/reference/container-performance-comparison.txt" });
-        ASSERT_EQ(imported.exitCode, 0) << imported.err;
-        for (const auto& [runs, tag] : std::vector<std::pair<std::string, std::string>> { { "1-2,7-8", "native" },
-                 { "3-4", "docker" }, { "5-6", "kubernetes" }, { "1,3,5", "http-pkg" }, { "2,4,6", "go-gin" },
-                 { "7", "actix" }, { "8", "rocket" } }) {
-            const auto r = cli({ "tag", "--db", m_db, "--run", runs, "--add", tag });
-            ASSERT_EQ(r.exitCode, 0) << r.err;
-        }
+        ASSERT_NO_FATAL_FAILURE(test::importContainerStudy(m_db));
         const auto run = cli({ "run", "--db", m_db, "--target", "rocket on this machine, measured", "--tag", "native",
             "--tag", "rocket", "-t1", "-c2", "-n", "200", "--latency", "http://builtin/" });
         ASSERT_EQ(run.exitCode, 0) << run.err;

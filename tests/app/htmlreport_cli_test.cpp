@@ -3,6 +3,7 @@
 // <script>alert(1)</script>, read as a file, then rendered by a real headless browser
 // (Debian's chromium): its DOM has the results table, the warning row and the SVG charts,
 // the script stays text, and the screenshot is a page, not a blank.
+#include "containerstudy.h"
 #include "testsupport.h"
 
 #include <cstdio>
@@ -10,7 +11,6 @@
 #include <gtest/gtest.h>
 
 using namespace wb;
-using test::sourceDir;
 
 namespace {
 
@@ -45,15 +45,7 @@ protected:
     // built-in server, tagged as rocket's native run beside the imported one.
     void makeStudy()
     {
-        const auto imported = cli(
-            { "import", "--db", m_db, sourceDir() + "/../shared/reference/container-performance-comparison.txt" });
-        ASSERT_EQ(imported.exitCode, 0) << imported.err;
-        for (const auto& [runs, tag] : std::vector<std::pair<std::string, std::string>> { { "1-2,7-8", "native" },
-                 { "3-4", "docker" }, { "5-6", "kubernetes" }, { "1,3,5", "http-pkg" }, { "2,4,6", "go-gin" },
-                 { "7", "actix" }, { "8", "rocket" } }) {
-            const auto r = cli({ "tag", "--db", m_db, "--run", runs, "--add", tag });
-            ASSERT_EQ(r.exitCode, 0) << r.err;
-        }
+        ASSERT_NO_FATAL_FAILURE(test::importContainerStudy(m_db));
         const auto run = cli({ "run", "--db", m_db, "--target", EVIL, "--tag", "native", "--tag", "rocket", "-t1",
             "-c2", "-n", "200", "--latency", "http://builtin/" });
         ASSERT_EQ(run.exitCode, 0) << run.err;

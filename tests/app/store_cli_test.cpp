@@ -1,10 +1,12 @@
 // wrkbench-cli with session files: run --db, runs, export, import; a run killed
 // with SIGKILL, two runs writing one file, files that are not sessions.
 
+#include "pythoncsv.h"
 #include "serve/targetserver.h"
 #include "stats/ratesamples.h"
 #include "store/schema.h"
 #include "store/sessionstore.h"
+#include "storetestutil.h"
 #include "testsupport.h"
 #include "wrk/wrklog.h"
 
@@ -43,15 +45,7 @@ protected:
         return test::runCli(std::move(args), timeoutMs);
     }
 
-    // Parses CSV text with Python's csv module (tests/engine/store/csv2json.py).
-    nlohmann::json csv(const std::string& text)
-    {
-        const std::string file = m_dir.file("parse.csv");
-        test::writeFile(file, text);
-        const auto r = runProcess({ "python3", sourceDir() + "/tests/engine/store/csv2json.py", file });
-        EXPECT_EQ(r.exitCode, 0) << r.err << "\n" << text;
-        return nlohmann::json::parse(r.out, nullptr, false);
-    }
+    static nlohmann::json csv(const std::string& text) { return test::parseCsvWithPython(text); }
 
     // Waits (a minute at most) until run 1 of m_db has `count` intervals stored; returns how many it has.
     size_t intervalsWritten(size_t count) const
@@ -78,14 +72,7 @@ protected:
         return csv(r.out)["rows"];
     }
 
-    std::unique_ptr<SessionStore> openReadOnly()
-    {
-        SessionOpenOptions options;
-        options.readOnly = true;
-        auto store = SessionStore::open(m_db, options);
-        EXPECT_TRUE(store.ok()) << store.error();
-        return store ? std::move(*store) : nullptr;
-    }
+    std::unique_ptr<SessionStore> openReadOnly() { return storetest::openStore(m_db, true); }
 
     static double number(const nlohmann::json& field) { return std::stod(field.get<std::string>()); }
 

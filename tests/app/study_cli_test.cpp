@@ -2,6 +2,7 @@
 // to end (import, tag, study), the per-thread losses against numbers recomputed
 // here from the log, the intervals against the independent Python reference
 // (stats_reference.py), storage as an experiment of kind 'study', and bad input.
+#include "pythoncsv.h"
 #include "serve/targetserver.h"
 #include "store/sessionstore.h"
 #include "testsupport.h"
@@ -32,23 +33,7 @@ protected:
 
     test::ProcessResult cli(std::vector<std::string> args) { return test::runCli(std::move(args), 60'000); }
 
-    // Parses CSV text with Python's csv module (tests/engine/store/csv2json.py).
-    nlohmann::json csv(const std::string& text)
-    {
-        const std::string file = m_dir.file("parse.csv");
-        test::writeFile(file, text);
-        const auto r = runProcess({ "python3", sourceDir() + "/tests/engine/store/csv2json.py", file });
-        EXPECT_EQ(r.exitCode, 0) << r.err << "\n" << text;
-        // The pooled rows (level "pooled", one per variant) apart from the cells' rows.
-        nlohmann::json table = nlohmann::json::parse(r.out, nullptr, false);
-        if (!table.is_object() || !table.contains("rows")) return table;
-        nlohmann::json cells = nlohmann::json::array(), pooled = nlohmann::json::array();
-        for (const auto& row : table["rows"])
-            (row.value("level", "") == "pooled" ? pooled : cells).push_back(row);
-        table["rows"] = cells;
-        table["pooled"] = pooled;
-        return table;
-    }
+    static nlohmann::json csv(const std::string& text) { return test::parseResultsCsvWithPython(text); }
 
     // The container study's eight reports, imported and tagged as the write-up's headings say.
     void importContainers()

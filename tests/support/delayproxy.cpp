@@ -1,5 +1,7 @@
 #include "delayproxy.h"
 
+#include "testsupport.h"
+
 #include <arpa/inet.h>
 #include <chrono>
 #include <netinet/in.h>
@@ -45,17 +47,7 @@ DelayProxy::DelayProxy(uint16_t upstreamPort, unsigned firstBytesDelayMs)
     : m_upstreamPort(upstreamPort)
     , m_delayMs(firstBytesDelayMs)
 {
-    m_listenFd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    const int one = 1;
-    ::setsockopt(m_listenFd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    sockaddr_in addr {};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(m_listenFd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-    ::listen(m_listenFd, 256);
-    socklen_t length = sizeof addr;
-    ::getsockname(m_listenFd, reinterpret_cast<sockaddr*>(&addr), &length);
-    m_port = ntohs(addr.sin_port);
+    m_listenFd = listenOnLoopback(m_port, 0, 256);
     m_acceptThread = std::thread([this] { acceptLoop(); });
 }
 

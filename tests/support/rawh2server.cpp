@@ -1,5 +1,7 @@
 #include "rawh2server.h"
 
+#include "testsupport.h"
+
 #include <arpa/inet.h>
 #include <cstring>
 #include <netinet/in.h>
@@ -74,17 +76,7 @@ const std::string SERVER_FIELD_BY_INDEX = "\xbe";
 RawH2Server::RawH2Server(Behaviour behaviour)
     : m_behaviour(behaviour)
 {
-    m_listenFd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    const int one = 1;
-    ::setsockopt(m_listenFd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    sockaddr_in addr {};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(m_listenFd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-    ::listen(m_listenFd, 128);
-    socklen_t length = sizeof addr;
-    ::getsockname(m_listenFd, reinterpret_cast<sockaddr*>(&addr), &length);
-    m_port = ntohs(addr.sin_port);
+    m_listenFd = listenOnLoopback(m_port, 0, 128);
     m_acceptThread = std::thread([this] { acceptLoop(); });
 }
 

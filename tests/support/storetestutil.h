@@ -83,6 +83,16 @@ inline SessionOpenOptions openOptions(bool create, bool readOnly)
     return o;
 }
 
+/// The session file opened (read-only when asked), or null with the failure recorded in the test.
+inline std::unique_ptr<SessionStore> openStore(const std::string& path, bool readOnly = false)
+{
+    SessionOpenOptions options;
+    options.readOnly = readOnly;
+    auto store = SessionStore::open(path, options);
+    EXPECT_TRUE(store.ok()) << store.error();
+    return store ? std::move(*store) : nullptr;
+}
+
 /// Runs sql on the store's connection; returns the first column of the first row as text.
 inline std::string sqlText(SessionStore& store, const std::string& sql)
 {

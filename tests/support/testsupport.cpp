@@ -35,7 +35,7 @@ uint16_t freeTcpPort()
     return ntohs(addr.sin_port);
 }
 
-int listenOnLoopback(uint16_t& port, int receiveBufferBytes)
+int listenOnLoopback(uint16_t& port, int receiveBufferBytes, int backlog)
 {
     const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0) return -1;
@@ -44,7 +44,7 @@ int listenOnLoopback(uint16_t& port, int receiveBufferBytes)
     a.sin_family = AF_INET;
     a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     socklen_t len = sizeof a;
-    if (::bind(fd, reinterpret_cast<sockaddr*>(&a), len) != 0 || ::listen(fd, 16) != 0) {
+    if (::bind(fd, reinterpret_cast<sockaddr*>(&a), len) != 0 || ::listen(fd, backlog) != 0) {
         ::close(fd);
         return -1;
     }

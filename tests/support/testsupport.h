@@ -12,8 +12,9 @@ namespace wb::test {
 /// A TCP port on 127.0.0.1 that was free a moment ago.
 uint16_t freeTcpPort();
 /// A listening TCP socket on 127.0.0.1, its port chosen by the kernel (into `port`); -1 when
-/// none could be made. receiveBufferBytes > 0 sets SO_RCVBUF first, which accepted sockets inherit.
-int listenOnLoopback(uint16_t& port, int receiveBufferBytes = 0);
+/// none could be made. receiveBufferBytes > 0 sets SO_RCVBUF first, which accepted sockets inherit;
+/// backlog is how many connections may wait to be accepted.
+int listenOnLoopback(uint16_t& port, int receiveBufferBytes = 0, int backlog = 16);
 /// True once something accepts connections on host:port (polls until timeoutMs).
 bool waitForPort(const std::string& host, uint16_t port, int timeoutMs);
 

@@ -58,14 +58,7 @@ class EditorsTest : public QObject
     QString m_path;
     std::unique_ptr<SessionDocument> m_doc;
 
-    /// The target as the session file holds it, read through a connection of its own.
-    Target stored(int64_t id)
-    {
-        auto store = SessionStore::open(m_path.toStdString());
-        if (!store) return {};
-        auto t = (*store)->targets().get(id);
-        return t ? *t : Target {};
-    }
+    Target stored(int64_t id) { return storedTarget(m_path, id); }
     int64_t addTarget(const std::string& name, const std::string& body = {})
     {
         Target t = makeTarget(name, "http://10.0.0.1:8080/api");

@@ -58,13 +58,7 @@ class RoundTripTest : public QObject
     QString m_path;
     std::unique_ptr<SessionDocument> m_doc;
 
-    Target stored(int64_t id)
-    {
-        auto store = SessionStore::open(m_path.toStdString());
-        if (!store) return {};
-        auto t = (*store)->targets().get(id);
-        return t ? *t : Target {};
-    }
+    Target stored(int64_t id) { return storedTarget(m_path, id); }
     LoadProfile storedProfile(int64_t id)
     {
         auto store = SessionStore::open(m_path.toStdString());

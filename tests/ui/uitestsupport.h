@@ -170,6 +170,16 @@ inline Target makeTarget(const std::string& name, const std::string& url, std::v
     return t;
 }
 
+/// The target as the session file at path holds it, read through a connection of its own (not the
+/// window's); an empty target when there is none.
+inline Target storedTarget(const QString& path, int64_t id)
+{
+    auto store = SessionStore::open(path.toStdString());
+    if (!store) return {};
+    auto t = (*store)->targets().get(id);
+    return t ? *t : Target {};
+}
+
 /// Replaces the text of edit as a user does: the field focused, its text selected and deleted, then
 /// text typed key by key.
 inline void typeInto(QLineEdit* edit, const QString& text)

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 using namespace wb;
+using wb::storetest::openStore;
 using wb::storetest::sqlText;
 
 namespace {
@@ -49,13 +50,6 @@ ExperimentPlan parsePlan(const std::string& json)
     auto plan = parseExperimentPlan(json);
     EXPECT_TRUE(plan.ok()) << plan.error();
     return plan ? *plan : ExperimentPlan {};
-}
-
-std::unique_ptr<SessionStore> openStore(const std::string& path)
-{
-    auto store = SessionStore::open(path);
-    EXPECT_TRUE(store.ok()) << store.error();
-    return store ? std::move(*store) : nullptr;
 }
 
 int64_t createExperiment(const std::string& path, const ExperimentPlan& plan)

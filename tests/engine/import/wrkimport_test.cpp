@@ -14,13 +14,6 @@ using namespace wb::storetest;
 
 namespace {
 
-std::unique_ptr<SessionStore> openStore(const std::string& path)
-{
-    auto store = SessionStore::open(path);
-    EXPECT_TRUE(store.ok()) << store.error();
-    return store ? std::move(*store) : nullptr;
-}
-
 WrkLogReport wrk2Report()
 {
     WrkLogReport r;

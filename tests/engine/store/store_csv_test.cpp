@@ -1,5 +1,6 @@
 // CSV export: RFC 4180 quoting, units, and a round trip through Python's csv module.
 
+#include "pythoncsv.h"
 #include "store/csvexport.h"
 #include "store/sessionstore.h"
 #include "storetestutil.h"
@@ -13,17 +14,6 @@ using namespace wb;
 using namespace wb::storetest;
 
 namespace {
-
-// Parses csvText with Python's csv module; the JSON it prints.
-nlohmann::json parseWithPython(const std::string& csvText)
-{
-    test::TempDir dir;
-    test::writeFile(dir.file("x.csv"), csvText);
-    const std::string script = test::sourceDir() + "/tests/engine/store/csv2json.py";
-    const auto r = test::runProcess({ "python3", script, dir.file("x.csv") });
-    EXPECT_EQ(r.exitCode, 0) << r.err;
-    return nlohmann::json::parse(r.out, nullptr, false);
-}
 
 RunData sampleRun()
 {
@@ -80,7 +70,7 @@ TEST(Csv, ExportsRoundTripThroughPythonsCsvModule)
 {
     const RunData d = sampleRun();
 
-    const auto summary = parseWithPython(summaryCsv({ d }));
+    const auto summary = test::parseCsvWithPython(summaryCsv({ d }));
     ASSERT_TRUE(summary.is_object());
     ASSERT_EQ(summary["rows"].size(), 1u);
     const auto& s = summary["rows"][0];
@@ -99,7 +89,7 @@ TEST(Csv, ExportsRoundTripThroughPythonsCsvModule)
     EXPECT_EQ(s["planned_duration_s"], "90");
     EXPECT_EQ(s["rate_per_s"], "1500");
 
-    const auto series = parseWithPython(seriesCsv({ d }));
+    const auto series = test::parseCsvWithPython(seriesCsv({ d }));
     ASSERT_EQ(series["rows"].size(), 3u);
     const auto& i1 = series["rows"][1];
     EXPECT_EQ(i1["index"], "1");
@@ -110,7 +100,7 @@ TEST(Csv, ExportsRoundTripThroughPythonsCsvModule)
     EXPECT_EQ(std::stod(i1["latency_p99_ms"].get<std::string>()), d.intervals[1].latency.p99Us / 1000);
     EXPECT_EQ(i1["max_lag_ms"], "1.001");
 
-    const auto spectrum = parseWithPython(percentilesCsv({ d }));
+    const auto spectrum = test::parseCsvWithPython(percentilesCsv({ d }));
     const auto& rows = spectrum["rows"];
     ASSERT_GT(rows.size(), 100u);
     double previous = 0;
@@ -124,7 +114,7 @@ TEST(Csv, ExportsRoundTripThroughPythonsCsvModule)
     EXPECT_EQ(rows.back()["count"], "1000");
     EXPECT_EQ(rows.back()["latency_ms"], "1.099");
 
-    const auto status = parseWithPython(statusCsv({ d }));
+    const auto status = test::parseCsvWithPython(statusCsv({ d }));
     ASSERT_EQ(status["rows"].size(), 2u);
     EXPECT_EQ(status["rows"][1]["status_code"], "503");
     EXPECT_EQ(status["rows"][1]["count"], "10");
@@ -133,7 +123,7 @@ TEST(Csv, ExportsRoundTripThroughPythonsCsvModule)
     running.hasTotals = false;
     RunRecord answeredBadly = d.run;
     answeredBadly.totals.non2xx = 10; // non-2xx answers are counted apart from errors
-    const auto runs = parseWithPython(runsCsv({ answeredBadly, running }));
+    const auto runs = test::parseCsvWithPython(runsCsv({ answeredBadly, running }));
     ASSERT_EQ(runs["rows"].size(), 2u);
     EXPECT_EQ(runs["header"].size(), 13u);
     EXPECT_EQ(runs["rows"][0]["errors"], "4");

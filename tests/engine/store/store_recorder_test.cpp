@@ -17,13 +17,6 @@ using namespace wb::storetest;
 
 namespace {
 
-std::unique_ptr<SessionStore> openStore(const std::string& path)
-{
-    auto store = SessionStore::open(path);
-    EXPECT_TRUE(store.ok()) << store.error();
-    return store ? std::move(*store) : nullptr;
-}
-
 // Plays the run controller: the same calls, in the same order, from this thread.
 struct FakeRun
 {
