@@ -2,7 +2,6 @@
 
 #include "testsupport.h"
 
-#include <arpa/inet.h>
 #include <cstring>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
