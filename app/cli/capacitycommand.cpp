@@ -40,14 +40,14 @@ namespace {
 /// The run settings the search sets itself, or that a search does not take.
 constexpr std::string_view SEARCH_SETS[] = { "rate", "duration", "responses", "stages", "slo_abort", "loaders" };
 
-std::atomic<CapacityRunner*> g_runner { nullptr };
+std::atomic<CapacityRunner*> g_capacityRunner { nullptr };
 std::atomic<bool> g_interrupted { false };
 
 extern "C" void onCapacityInterrupt(int)
 {
     // First Ctrl-C: stop the trial running and the search, and report what was measured.
     g_interrupted = true;
-    if (CapacityRunner* runner = g_runner.load()) runner->stop();
+    if (CapacityRunner* runner = g_capacityRunner.load()) runner->stop();
     std::signal(SIGINT, SIG_DFL);
 }
 
@@ -276,11 +276,11 @@ int searchAndReport(CapacityRunner& runner, SessionStore* store, const SearchOut
             settled ? "" : " (the target had not settled back to its rest latency before it)")
              << std::flush;
     };
-    g_runner = &runner;
+    g_capacityRunner = &runner;
     std::signal(SIGINT, onCapacityInterrupt);
     const Status ran = runner.run(events);
     std::signal(SIGINT, SIG_DFL);
-    g_runner = nullptr;
+    g_capacityRunner = nullptr;
     ProgressLine::erase();
     if (g_interrupted) printWarning("stopped: the brackets below are what was measured");
 

@@ -30,7 +30,7 @@ namespace wb::cli {
 
 namespace {
 
-ExperimentRunner* g_runner = nullptr;
+ExperimentRunner* g_experimentRunner = nullptr;
 
 // Progress and messages: stdout, or stderr when a report goes to stdout (so it stays clean, as with run --json -).
 std::ostream* g_text = &std::cout;
@@ -44,7 +44,7 @@ extern "C" void onExperimentInterrupt(int)
     // First Ctrl-C: stop the run in progress (kept as 'stopped') and start no other. Second: default action.
     static const char message[]
         = "\nStopping: the run in progress is kept as 'stopped'; resume the experiment later.\n";
-    if (g_runner) g_runner->cancel();
+    if (g_experimentRunner) g_experimentRunner->cancel();
     (void)!::write(STDERR_FILENO, message, sizeof message - 1);
     std::signal(SIGINT, SIG_DFL);
 }
@@ -300,11 +300,11 @@ int experimentCommand(const ExperimentArgs& a)
     ProgressLine progress(!a.quiet);
     runner.setRunObserver(&progress);
     g_progress = &progress;
-    g_runner = &runner;
+    g_experimentRunner = &runner;
     std::signal(SIGINT, onExperimentInterrupt);
     auto outcome = runner.run(id);
     std::signal(SIGINT, SIG_DFL);
-    g_runner = nullptr;
+    g_experimentRunner = nullptr;
     g_progress = nullptr;
     ProgressLine::erase();
     if (!outcome) {

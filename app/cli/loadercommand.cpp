@@ -26,11 +26,11 @@ namespace wb::cli {
 
 namespace {
 
-std::atomic<StopSwitch*> g_stop { nullptr };
+std::atomic<StopSwitch*> g_loaderStop { nullptr };
 
 extern "C" void onLoaderSignal(int)
 {
-    if (StopSwitch* stop = g_stop.load()) stop->pull();
+    if (StopSwitch* stop = g_loaderStop.load()) stop->pull();
 }
 
 } // namespace
@@ -134,14 +134,14 @@ int loaderCommand(const LoaderArgs& a)
     RecordedRun run(*share, options);
     run.addObserver(&writer);
     if (metrics) run.addObserver(&metrics->metrics());
-    g_stop = &run.stopSwitch();
+    g_loaderStop = &run.stopSwitch();
     std::signal(SIGINT, onLoaderSignal);
     std::signal(SIGTERM, onLoaderSignal);
     // A coordinator or agent that dies takes its loaders with it (each still reports what it
     // measured on its way out): no load keeps running that nobody reads.
     ::prctl(PR_SET_PDEATHSIG, SIGTERM);
     const RecordedRunOutcome out = run.run();
-    g_stop = nullptr;
+    g_loaderStop = nullptr;
     if (metrics && out.ran() && *linger > 0) metrics->lingerUntilScraped(*linger);
     if (!out.ran()) {
         writer.failed(out.error);

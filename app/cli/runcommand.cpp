@@ -44,14 +44,14 @@ namespace wb::cli {
 
 namespace {
 
-std::atomic<StopSwitch*> g_stop { nullptr };
+std::atomic<StopSwitch*> g_runStop { nullptr };
 
 extern "C" void onInterrupt(int)
 {
     // First Ctrl-C: stop and report what completed (as wrk does). Second: default action.
     // Before the load starts (name resolution, the pre-run check) the switch remembers it,
     // and the run stops as soon as it begins.
-    if (StopSwitch* stop = g_stop.load()) stop->pull();
+    if (StopSwitch* stop = g_runStop.load()) stop->pull();
     std::signal(SIGINT, SIG_DFL);
 }
 
@@ -607,11 +607,11 @@ int runCommand(const RunArgs& a)
     if (p.metrics) run.addObserver(&p.metrics->metrics());
 
     // From here on the first Ctrl-C ends the run with a report, as in wrk (a second one kills).
-    g_stop = &run.stopSwitch();
+    g_runStop = &run.stopSwitch();
     std::signal(SIGINT, onInterrupt);
     const RecordedRunOutcome out = run.run();
     std::signal(SIGINT, SIG_DFL);
-    g_stop = nullptr;
+    g_runStop = nullptr;
     return reportRun(a, p, out, text);
 }
 

@@ -15,11 +15,6 @@ namespace wb {
 
 namespace {
 
-std::string h(const std::string& text)
-{
-    return xmlEscape(text);
-}
-
 std::string pct(double v, int decimals = 2)
 {
     char buf[32];
@@ -67,16 +62,16 @@ std::string resultsTable(const RunComparison& c)
     for (size_t i = 0; i < c.runs.size(); ++i) {
         const RunRecord& r = c.runs[i];
         const bool has = r.hasTotals;
-        const auto num = [](const std::string& v) { return "<td class=\"num\">" + h(v) + "</td>"; };
+        const auto num = [](const std::string& v) { return "<td class=\"num\">" + xmlEscape(v) + "</td>"; };
         out += std::string(i == 0 ? "<tr class=\"baseline\"" : "<tr") + " id=\"run-" + std::to_string(r.id) + "\">"
-            + num(std::to_string(r.id)) + "<td>" + swatch(r) + h(r.targetName) + "</td>"
+            + num(std::to_string(r.id)) + "<td>" + swatch(r) + xmlEscape(r.targetName) + "</td>"
             + num(has ? groupedNumber(r.totals.requestsPerS) : "-");
         for (const char* key : LATENCY)
             out += num(has ? msText(runFigure(key)->value(r), decimals) : "-");
         const double noise = c.noisePct("rps", i);
         out += num(has ? std::to_string(r.totals.errors.transportErrors()) : "-")
             + num(has ? std::to_string(r.totals.non2xx) : "-") + num(std::isnan(noise) ? "-" : fixed1(noise))
-            + "<td class=\"verdict\">" + h(comparisonVerdict(c, i)) + "</td></tr>\n";
+            + "<td class=\"verdict\">" + xmlEscape(comparisonVerdict(c, i)) + "</td></tr>\n";
     }
     return out + "</tbody></table></div>\n";
 }
@@ -113,20 +108,20 @@ std::string configurationTable(const RunComparison& c)
 {
     std::string out = "<div class=\"scroll\"><table id=\"config-table\" class=\"fit\">\n<thead><tr><th>setting</th>";
     for (const RunRecord& r : c.runs)
-        out += "<th>" + swatch(r) + h(runLabel(r)) + "</th>";
+        out += "<th>" + swatch(r) + xmlEscape(runLabel(r)) + "</th>";
     out += "</tr></thead>\n<tbody>\n";
     const auto row = [&](const std::string& name, auto value) {
-        out += "<tr><th>" + h(name) + "</th>";
+        out += "<tr><th>" + xmlEscape(name) + "</th>";
         for (const RunRecord& r : c.runs)
             out += "<td>" + value(r) + "</td>";
         out += "</tr>\n";
     };
-    row("URL", [](const RunRecord& r) { return h(r.config.request.method + " " + r.url); });
+    row("URL", [](const RunRecord& r) { return xmlEscape(r.config.request.method + " " + r.url); });
     // Every header as it was sent, one a line: runs that differ only there are told apart.
     row("headers", [](const RunRecord& r) {
         std::string cell;
         for (const Header& hd : r.config.request.headers)
-            cell += (cell.empty() ? "" : "<br>") + h(hd.name + ": " + hd.value);
+            cell += (cell.empty() ? "" : "<br>") + xmlEscape(hd.name + ": " + hd.value);
         return cell.empty() ? std::string("-") : cell;
     });
     row("body", [](const RunRecord& r) {
@@ -134,7 +129,8 @@ std::string configurationTable(const RunComparison& c)
                                              : std::to_string(r.config.request.body.size()) + " bytes";
     });
     row("protocol", [](const RunRecord& r) {
-        return h(r.hasTotals && !r.totals.protocol.empty() ? r.totals.protocol : httpVersionId(r.config.httpVersion));
+        return xmlEscape(
+            r.hasTotals && !r.totals.protocol.empty() ? r.totals.protocol : httpVersionId(r.config.httpVersion));
     });
     row("threads", [](const RunRecord& r) { return std::to_string(r.config.normalized().threads); });
     row("connections", [](const RunRecord& r) { return std::to_string(r.config.normalized().connections); });
@@ -144,8 +140,8 @@ std::string configurationTable(const RunComparison& c)
         char ran[32];
         std::snprintf(ran, sizeof ran, "%.2f s", r.totals.durationS);
         // A stopped run measured less than planned: both are said.
-        return r.totals.stoppedEarly || r.status == RunStatus::Stopped ? h(planned + " planned, ran " + ran)
-                                                                       : h(planned);
+        return r.totals.stoppedEarly || r.status == RunStatus::Stopped ? xmlEscape(planned + " planned, ran " + ran)
+                                                                       : xmlEscape(planned);
     });
     row("rate", [](const RunRecord& r) {
         return r.config.ratePerS > 0 ? groupedNumber(r.config.ratePerS) + " req/s" : std::string("closed loop");
@@ -156,14 +152,14 @@ std::string configurationTable(const RunComparison& c)
     });
     row("status", [](const RunRecord& r) { return std::string(runStatusName(r.status)); });
     row("started",
-        [](const RunRecord& r) { return r.startedAtMs ? h(isoTimestamp(r.startedAtMs)) : std::string("-"); });
-    row("engine", [](const RunRecord& r) { return h(r.engineVersion); });
-    row("loader host", [](const RunRecord& r) { return h(r.hostName.empty() ? "-" : r.hostName); });
+        [](const RunRecord& r) { return r.startedAtMs ? xmlEscape(isoTimestamp(r.startedAtMs)) : std::string("-"); });
+    row("engine", [](const RunRecord& r) { return xmlEscape(r.engineVersion); });
+    row("loader host", [](const RunRecord& r) { return xmlEscape(r.hostName.empty() ? "-" : r.hostName); });
     row("tags", [](const RunRecord& r) {
         std::string tags;
         for (const std::string& t : r.tags)
             tags += (tags.empty() ? "" : ", ") + t;
-        return h(tags.empty() ? "-" : tags);
+        return xmlEscape(tags.empty() ? "-" : tags);
     });
     return out + "</tbody></table></div>\n";
 }
@@ -205,9 +201,10 @@ std::string formatComparisonHtml(const std::vector<RunData>& runs, const Compari
     for (const RunRecord& r : c.runs)
         names += (names.empty() ? "" : " vs ") + runLabel(r);
     const std::string title = "Comparison of " + std::to_string(c.runs.size()) + " runs";
-    std::string out = htmlReportHead(title) + "<header><h1>" + h(title) + "</h1>\n<p class=\"meta\">" + h(names);
-    if (!options.sessionName.empty()) out += " in session <code>" + h(options.sessionName) + "</code>";
-    if (!c.runs.empty()) out += ". Baseline: " + h(runLabel(c.runs.front()));
+    std::string out
+        = htmlReportHead(title) + "<header><h1>" + xmlEscape(title) + "</h1>\n<p class=\"meta\">" + xmlEscape(names);
+    if (!options.sessionName.empty()) out += " in session <code>" + xmlEscape(options.sessionName) + "</code>";
+    if (!c.runs.empty()) out += ". Baseline: " + xmlEscape(runLabel(c.runs.front()));
     out += ".</p></header>\n";
     out += "<section id=\"results\">\n<h2>Results</h2>\n" + resultsTable(c)
         + "<p>A difference from the baseline is held to the runs' own variation: the coefficient of variation "

@@ -1,5 +1,6 @@
 #include "experiment/experimentreport.h"
 
+#include "common/format.h"
 #include "experiment/comparability.h"
 #include "experiment/frontdoormetrics.h"
 #include "experiment/pooledeffect.h"
@@ -18,13 +19,6 @@ namespace {
 constexpr char EN_DASH[] = "\xE2\x80\x93";
 constexpr char PLUS_MINUS[] = "\xC2\xB1";
 
-std::string printf1(const char* format, double v)
-{
-    char buf[64];
-    std::snprintf(buf, sizeof buf, format, v);
-    return buf;
-}
-
 std::string latencyText(double us)
 {
     return std::isnan(us) ? "-" : formatTimeUs(us);
@@ -33,7 +27,7 @@ std::string latencyText(double us)
 std::string errorsText(double v)
 {
     if (std::isnan(v)) return "-";
-    return v == std::floor(v) ? printf1("%.0f", v) : printf1("%.1f", v);
+    return v == std::floor(v) ? printedNumber("%.0f", v) : printedNumber("%.1f", v);
 }
 
 // "12,345 ± 123", "1.02ms ± 30.00us"; just the mean with one repetition.
@@ -52,16 +46,16 @@ std::string rateText(double v)
 std::string ratioText(const RatioEstimate& r)
 {
     if (std::isnan(r.ratio)) return "-";
-    std::string out = printf1("%.3f", r.ratio);
+    std::string out = printedNumber("%.3f", r.ratio);
     if (!r.hasInterval()) return out;
     if (!r.bounded()) return out + " (CI unbounded)";
-    return out + " (" + printf1("%.3f", r.low) + EN_DASH + printf1("%.3f", r.high) + ")";
+    return out + " (" + printedNumber("%.3f", r.low) + EN_DASH + printedNumber("%.3f", r.high) + ")";
 }
 
 std::string lossText(const ExperimentRow& row)
 {
     if (row.baseline || std::isnan(row.requestsPerSRatio.ratio)) return "-";
-    return printf1("%.2f%%", row.lossPct());
+    return printedNumber("%.2f%%", row.lossPct());
 }
 
 // Columns padded to their widest cell (counting UTF-8 characters, not bytes).
@@ -219,7 +213,7 @@ std::string ciCell(double v)
 std::string groupedNumber(double value)
 {
     if (std::isnan(value)) return "-";
-    const std::string digits = printf1("%.0f", std::fabs(value));
+    const std::string digits = printedNumber("%.0f", std::fabs(value));
     std::string out;
     for (size_t i = 0; i < digits.size(); ++i) {
         if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';

@@ -1,5 +1,6 @@
 #include "experiment/experimentstats.h"
 
+#include "common/nan.h"
 #include "experiment/studentt.h"
 
 #include <algorithm>
@@ -11,7 +12,6 @@ namespace wb {
 
 namespace {
 
-constexpr double NaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double INF = std::numeric_limits<double>::infinity();
 
 } // namespace

@@ -1,5 +1,6 @@
 #include "experiment/frontdoorhtml.h"
 
+#include "common/format.h"
 #include "experiment/experimentreport.h"
 #include "experiment/frontdoormetrics.h"
 #include "report/svgchart.h"
@@ -13,21 +14,9 @@ namespace wb {
 
 namespace {
 
-std::string h(const std::string& text)
-{
-    return xmlEscape(text);
-}
-
-std::string printed(const char* format, double v)
-{
-    char buf[64];
-    std::snprintf(buf, sizeof buf, format, v);
-    return buf;
-}
-
 std::string num(const std::string& v)
 {
-    return "<td class=\"num\">" + h(v) + "</td>";
+    return "<td class=\"num\">" + xmlEscape(v) + "</td>";
 }
 
 std::string timeText(uint64_t us)
@@ -38,26 +27,27 @@ std::string timeText(uint64_t us)
 std::string backendsTable(const RunRecord& run, const FrontDoorView& v)
 {
     const BackendBalance& b = v.balance;
-    std::string out = "<p>Backends (" + h(backendFromText(run.config.backendFrom)) + "): " + std::to_string(b.backends);
+    std::string out
+        = "<p>Backends (" + xmlEscape(backendFromText(run.config.backendFrom)) + "): " + std::to_string(b.backends);
     if (b.backends > 1)
-        out += ", max/min share " + printed("%.2f", b.maxMinRatio) + ", CV " + printed("%.3f", b.cv) + ", chi-square "
-            + printed("%.1f", b.chiSquare) + " (" + std::to_string(b.degreesOfFreedom)
-            + " df) against an even split: p = " + printed("%.3g", b.pValue);
+        out += ", max/min share " + printedNumber("%.2f", b.maxMinRatio) + ", CV " + printedNumber("%.3f", b.cv)
+            + ", chi-square " + printedNumber("%.1f", b.chiSquare) + " (" + std::to_string(b.degreesOfFreedom)
+            + " df) against an even split: p = " + printedNumber("%.3g", b.pValue);
     out += ".</p>\n<div class=\"scroll\"><table class=\"backends\" id=\"backends-" + std::to_string(run.id)
         + "\"><thead><tr><th>backend</th><th>requests</th><th>share</th><th></th><th>p50</th><th>p90</th>"
           "<th>p99</th><th>max</th><th>non-2xx</th><th>first seen</th><th>last seen</th></tr></thead><tbody>\n";
     for (size_t i : backendsByRequests(v.backends)) {
         const BackendStats& s = v.backends.stats[i];
         const double share = v.shareOf(s);
-        out += "<tr>" + std::string("<td>") + h(v.backends.names[i]) + "</td>"
+        out += "<tr>" + std::string("<td>") + xmlEscape(v.backends.names[i]) + "</td>"
             + num(groupedNumber(static_cast<double>(s.requests)))
-            + num(printed("%.2f%%", 100.0 * share))
+            + num(printedNumber("%.2f%%", 100.0 * share))
             // The bar: the share of the run's responses, drawn to scale (100% = 10em).
-            + "<td><div style=\"background:#0072B2;height:10px;width:" + printed("%.2f", 10.0 * share)
+            + "<td><div style=\"background:#0072B2;height:10px;width:" + printedNumber("%.2f", 10.0 * share)
             + "em\"></div></td>" + num(timeText(s.latency.valueAtPercentileUs(50)))
             + num(timeText(s.latency.valueAtPercentileUs(90))) + num(timeText(s.latency.valueAtPercentileUs(99)))
-            + num(timeText(s.latency.maxUs())) + num(std::to_string(s.non2xx)) + num(printed("%.2fs", s.firstSeenS))
-            + num(printed("%.2fs", s.lastSeenS)) + "</tr>\n";
+            + num(timeText(s.latency.maxUs())) + num(std::to_string(s.non2xx))
+            + num(printedNumber("%.2fs", s.firstSeenS)) + num(printedNumber("%.2fs", s.lastSeenS)) + "</tr>\n";
     }
     out += "</tbody></table></div>\n";
     if (v.backends.unnamed > 0)
@@ -65,7 +55,8 @@ std::string backendsTable(const RunRecord& run, const FrontDoorView& v)
     if (!v.events.empty()) {
         out += "<ul class=\"events\">\n";
         for (const BackendEvent& e : v.events)
-            out += "<li>" + h(e.name) + " " + backendEventId(e.kind) + " at " + printed("%.2fs", e.atS) + "</li>\n";
+            out += "<li>" + xmlEscape(e.name) + " " + backendEventId(e.kind) + " at " + printedNumber("%.2fs", e.atS)
+                + "</li>\n";
         out += "</ul>\n";
     }
     return out;
@@ -73,7 +64,7 @@ std::string backendsTable(const RunRecord& run, const FrontDoorView& v)
 
 std::string splitTable(const RunRecord& run, const FrontDoorView& v)
 {
-    std::string out = "<p>Upstream time (" + h(upstreamTimeText(run.config.upstreamTime))
+    std::string out = "<p>Upstream time (" + xmlEscape(upstreamTimeText(run.config.upstreamTime))
         + "): the three distributions side by side (percentiles do not add).</p>\n<table class=\"split\" id=\"split-"
         + std::to_string(run.id)
         + "\"><thead><tr><th></th><th>responses</th><th>p50</th><th>p90</th><th>p99</th><th>max</th><th>mean</th>"
@@ -91,7 +82,7 @@ std::string splitTable(const RunRecord& run, const FrontDoorView& v)
     if (const MeanSplit& s = v.meanSplit; s.responses > 0)
         out += "<p>Mean split: " + formatTimeUs(s.totalUs()) + " = upstream " + formatTimeUs(s.upstreamUs)
             + " + front door " + formatTimeUs(s.frontDoorUs) + " ("
-            + printed("%.1f", 100.0 * (std::isnan(s.frontDoorShare()) ? 0.0 : s.frontDoorShare()))
+            + printedNumber("%.1f", 100.0 * (std::isnan(s.frontDoorShare()) ? 0.0 : s.frontDoorShare()))
             + "% front door).</p>\n";
     if (v.upstreamMissing > 0)
         out += "<p>" + std::to_string(v.upstreamMissing)
@@ -108,7 +99,7 @@ std::string frontDoorHtmlSection(const ExperimentResults& results)
         const auto it = results.frontDoor.find(run.id);
         if (it == results.frontDoor.end() || !it->second.any()) continue;
         body += "<h3 id=\"front-door-" + std::to_string(run.id) + "\">Run " + std::to_string(run.id) + " ("
-            + h(run.targetName) + ")</h3>\n";
+            + xmlEscape(run.targetName) + ")</h3>\n";
         if (it->second.backendsAsked) body += backendsTable(run, it->second);
         if (it->second.upstreamAsked) body += splitTable(run, it->second);
     }
@@ -118,7 +109,7 @@ std::string frontDoorHtmlSection(const ExperimentResults& results)
         out += "<p>Mean \xC2\xB1 standard deviation across repetitions; the difference to the baseline with its 95% "
                "confidence interval (Welch's t).</p>\n<ul class=\"run-metrics\">\n";
         for (const std::string& line : lines)
-            out += "<li>" + h(line) + "</li>\n";
+            out += "<li>" + xmlEscape(line) + "</li>\n";
         out += "</ul>\n";
     }
     return out + body + "</section>\n";

@@ -1,5 +1,7 @@
 #include "experiment/frontdoormetrics.h"
 
+#include "common/format.h"
+#include "common/nan.h"
 #include "store/csvexport.h"
 #include "store/sessionstore.h"
 
@@ -11,20 +13,11 @@ namespace wb {
 
 namespace {
 
-constexpr double NaN = std::numeric_limits<double>::quiet_NaN();
-
-std::string printed(const char* format, double v)
-{
-    char buf[64];
-    std::snprintf(buf, sizeof buf, format, v);
-    return buf;
-}
-
 // A difference's magnitude in the metric's unit, without sign: "0.447", "5.7 points".
 std::string amountText(RunMetric metric, double difference)
 {
     const double a = std::fabs(difference);
-    return runMetricInfo(metric).percent ? printed("%.1f points", 100.0 * a) : printed("%.3f", a);
+    return runMetricInfo(metric).percent ? printedNumber("%.1f points", 100.0 * a) : printedNumber("%.3f", a);
 }
 
 std::string verdictOf(const MetricComparison& c, const std::string& name, const std::string& baselineName)
@@ -72,7 +65,7 @@ double runMetricValue(RunMetric metric, const FrontDoorView& view)
 std::string runMetricValueText(RunMetric metric, double value)
 {
     if (std::isnan(value)) return "-";
-    return runMetricInfo(metric).percent ? printed("%.1f%%", 100.0 * value) : printed("%.3f", value);
+    return runMetricInfo(metric).percent ? printedNumber("%.1f%%", 100.0 * value) : printedNumber("%.3f", value);
 }
 
 std::string runMetricDifferenceText(RunMetric metric, double difference)

@@ -50,11 +50,6 @@ pre { background: #f7f7f7; padding: 8px; overflow-x: auto; font-size: 12px; }
 footer { margin-top: 32px; color: #888; font-size: 12px; }
 )";
 
-std::string h(const std::string& text)
-{
-    return xmlEscape(text);
-}
-
 bool numeric(const std::string& cell)
 {
     return !cell.empty() && (std::isdigit(static_cast<unsigned char>(cell[0])) || cell == "-");
@@ -153,9 +148,9 @@ std::string warningsSection(const std::vector<ComparabilityWarning>& warnings)
                "source agree).</p>\n";
     std::string out;
     for (const ComparabilityWarning& w : warnings)
-        out += "<div class=\"warning\"><strong>Not comparable: " + h(w.scope.empty() ? "the runs" : w.scope)
+        out += "<div class=\"warning\"><strong>Not comparable: " + xmlEscape(w.scope.empty() ? "the runs" : w.scope)
             + "</strong> \xE2\x80\x94 the runs differ in more than the variant: "
-            + h(describeDifferences(w.differences)) + "</div>\n";
+            + xmlEscape(describeDifferences(w.differences)) + "</div>\n";
     return out;
 }
 
@@ -190,7 +185,7 @@ std::string resultsTable(const ExperimentResults& results, const std::vector<Com
     // Every column inside the page (the verdict above all): cells wrap rather than scroll sideways.
     std::string out = "<div class=\"scroll\"><table id=\"results-table\" class=\"fit\">\n<thead><tr>";
     for (size_t c = 0; c < rows.front().size(); ++c)
-        out += (c == verdict ? "<th class=\"verdict\">" : "<th>") + h(rows.front()[c]) + "</th>";
+        out += (c == verdict ? "<th class=\"verdict\">" : "<th>") + xmlEscape(rows.front()[c]) + "</th>";
     out += "</tr></thead>\n<tbody>\n";
     std::string lastScope;
     for (size_t i = 1; i < rows.size(); ++i) {
@@ -200,8 +195,8 @@ std::string resultsTable(const ExperimentResults& results, const std::vector<Com
             for (const ComparabilityWarning& w : warnings)
                 if (w.scope == scope)
                     out += "<tr class=\"warning\"><td colspan=\"" + std::to_string(rows.front().size())
-                        + "\">\xE2\x9A\xA0 " + h(scope) + ": not comparable, the runs differ in " + h(w.fieldList())
-                        + "</td></tr>\n";
+                        + "\">\xE2\x9A\xA0 " + xmlEscape(scope) + ": not comparable, the runs differ in "
+                        + xmlEscape(w.fieldList()) + "</td></tr>\n";
         lastScope = scope;
         out += r.baseline ? "<tr class=\"baseline\">" : "<tr>";
         const size_t targetColumn = results.grouped() ? 2 : 1;
@@ -212,7 +207,7 @@ std::string resultsTable(const ExperimentResults& results, const std::vector<Com
             out += (c == verdict                           ? "<td class=\"verdict\">"
                            : c >= 2 && numeric(rows[i][c]) ? "<td class=\"num\">"
                                                            : "<td>")
-                + swatch + h(rows[i][c]) + "</td>";
+                + swatch + xmlEscape(rows[i][c]) + "</td>";
         }
         out += "</tr>\n";
     }
@@ -222,20 +217,23 @@ std::string resultsTable(const ExperimentResults& results, const std::vector<Com
 std::string setup(const ExperimentResults& results)
 {
     const ExperimentPlan& plan = results.plan;
-    if (results.kind == ExperimentKind::Study) return "<p>" + h(studySetupText(results)) + "</p>\n";
+    if (results.kind == ExperimentKind::Study) return "<p>" + xmlEscape(studySetupText(results)) + "</p>\n";
     std::string out = "<div class=\"scroll\"><table id=\"targets-table\"><thead><tr>"
         + std::string(results.grouped() ? "<th>group</th>" : "")
         + "<th>target</th><th>request</th><th>protocol</th><th>role</th></tr></thead><tbody>\n";
     for (const ExperimentTarget& t : plan.targets)
-        out += "<tr>" + (results.grouped() ? "<td>" + h(t.group) + "</td>" : std::string()) + "<td>" + h(t.name)
-            + "</td><td>" + h(t.request.method + " " + t.request.url.displayText()) + "</td><td>"
-            + h(httpVersionId(t.httpVersion)) + "</td><td>" + (t.baseline ? "baseline" : "") + "</td></tr>\n";
-    out += "</tbody></table></div>\n<p>Load levels" + h(plan.axis.empty() ? "" : " (" + plan.axis + " swept)") + ": ";
+        out += "<tr>" + (results.grouped() ? "<td>" + xmlEscape(t.group) + "</td>" : std::string()) + "<td>"
+            + xmlEscape(t.name) + "</td><td>" + xmlEscape(t.request.method + " " + t.request.url.displayText())
+            + "</td><td>" + xmlEscape(httpVersionId(t.httpVersion)) + "</td><td>" + (t.baseline ? "baseline" : "")
+            + "</td></tr>\n";
+    out += "</tbody></table></div>\n<p>Load levels" + xmlEscape(plan.axis.empty() ? "" : " (" + plan.axis + " swept)")
+        + ": ";
     for (size_t i = 0; i < plan.levels.size(); ++i)
-        out += (i ? ", " : "") + h(levelDescriptionText(plan.levels[i]));
+        out += (i ? ", " : "") + xmlEscape(levelDescriptionText(plan.levels[i]));
     return out + ". Each level and target: " + std::to_string(plan.repetitions) + " repetitions of "
-        + h(planDurationText(plan.durationUs)) + " (warm-up " + h(planDurationText(plan.warmupUs)) + ", cool-down "
-        + h(planDurationText(plan.cooldownUs)) + "), " + experimentOrderName(plan.order) + " order.</p>\n";
+        + xmlEscape(planDurationText(plan.durationUs)) + " (warm-up " + xmlEscape(planDurationText(plan.warmupUs))
+        + ", cool-down " + xmlEscape(planDurationText(plan.cooldownUs)) + "), " + experimentOrderName(plan.order)
+        + " order.</p>\n";
 }
 
 std::string rateText(const RunConfig& c)
@@ -289,8 +287,8 @@ std::string runsSection(const ExperimentResults& results)
         for (const std::string& t : r.tags)
             tags += (tags.empty() ? "" : ", ") + t;
         const bool has = r.hasTotals;
-        const auto cell = [](const std::string& v) { return "<td>" + h(v) + "</td>"; };
-        const auto num = [](const std::string& v) { return "<td class=\"num\">" + h(v) + "</td>"; };
+        const auto cell = [](const std::string& v) { return "<td>" + xmlEscape(v) + "</td>"; };
+        const auto num = [](const std::string& v) { return "<td class=\"num\">" + xmlEscape(v) + "</td>"; };
         out += "<tr id=\"run-" + std::to_string(r.id) + "\">" + num(std::to_string(r.id))
             + (grouped ? cell(row ? row->group : "-") : "") + cell(row ? row->cellLabel : "-")
             + (study ? cell(row ? row->targetName : "-") : std::string()) + cell(r.targetName) + cell(r.url)
@@ -307,12 +305,12 @@ std::string runsSection(const ExperimentResults& results)
                                                                              : "off")
             + cell(r.engineVersion) + cell(r.hostName.empty() ? "-" : r.hostName)
             + cell(r.status == RunStatus::Imported ? "imported " + r.source : "measured") + "</tr>\n";
-        details
-            += "<details><summary>Run " + std::to_string(r.id) + " (" + h(r.targetName) + ") configuration</summary>";
-        if (!r.commandLine.empty()) details += "<p>Command line: <code>" + h(r.commandLine) + "</code></p>";
-        if (!r.notes.empty()) details += "<p>Notes: " + h(r.notes) + "</p>";
-        if (!r.error.empty()) details += "<p>Error: " + h(r.error) + "</p>";
-        details += "<pre>" + h(prettyJson(r.configJson)) + "</pre></details>\n";
+        details += "<details><summary>Run " + std::to_string(r.id) + " (" + xmlEscape(r.targetName)
+            + ") configuration</summary>";
+        if (!r.commandLine.empty()) details += "<p>Command line: <code>" + xmlEscape(r.commandLine) + "</code></p>";
+        if (!r.notes.empty()) details += "<p>Notes: " + xmlEscape(r.notes) + "</p>";
+        if (!r.error.empty()) details += "<p>Error: " + xmlEscape(r.error) + "</p>";
+        details += "<pre>" + xmlEscape(prettyJson(r.configJson)) + "</pre></details>\n";
     }
     return out + "</tbody></table></div>\n" + details;
 }
@@ -350,13 +348,13 @@ std::string htmlReportHead(const std::string& title)
            "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
            "style-src 'unsafe-inline'\">\n"
            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>"
-        + h(title) + " \xE2\x80\x94 wrkbench report</title>\n<style>" + STYLE + "</style>\n</head>\n<body>\n";
+        + xmlEscape(title) + " \xE2\x80\x94 wrkbench report</title>\n<style>" + STYLE + "</style>\n</head>\n<body>\n";
 }
 
 std::string htmlReportFoot(const HtmlReportOptions& options)
 {
-    std::string out = "<footer>Written by wrkbench " + h(engineVersion());
-    if (options.generatedAtMs) out += " on " + h(isoTimestamp(options.generatedAtMs));
+    std::string out = "<footer>Written by wrkbench " + xmlEscape(engineVersion());
+    if (options.generatedAtMs) out += " on " + xmlEscape(isoTimestamp(options.generatedAtMs));
     return out + ". One self-contained file: nothing is loaded from the network.</footer>\n</body>\n</html>\n";
 }
 
@@ -368,17 +366,17 @@ std::string formatHtmlReport(const ExperimentResults& results, const HtmlReportO
     const std::vector<ComparabilityWarning> warnings = experimentComparability(results);
 
     std::string out = htmlReportHead(title);
-    out += "<header><h1>" + h(title) + "</h1>\n<p class=\"meta\">" + (study ? "Study " : "Experiment ")
+    out += "<header><h1>" + xmlEscape(title) + "</h1>\n<p class=\"meta\">" + (study ? "Study " : "Experiment ")
         + std::to_string(e.id);
-    if (!options.sessionName.empty()) out += " in session <code>" + h(options.sessionName) + "</code>";
+    if (!options.sessionName.empty()) out += " in session <code>" + xmlEscape(options.sessionName) + "</code>";
     if (study)
         out += ": " + std::to_string(results.runsDone) + " stored runs";
     else
         out += ", " + std::string(experimentStatusName(e.status)) + ": " + std::to_string(results.runsDone) + " of "
             + std::to_string(results.runsTotal) + " runs completed";
-    if (e.createdAtMs) out += ". Made " + h(isoTimestamp(e.createdAtMs));
+    if (e.createdAtMs) out += ". Made " + xmlEscape(isoTimestamp(e.createdAtMs));
     out += ".</p></header>\n";
-    if (!e.notes.empty()) out += "<p>" + h(e.notes) + "</p>\n";
+    if (!e.notes.empty()) out += "<p>" + xmlEscape(e.notes) + "</p>\n";
 
     out += "<section id=\"results\">\n<h2>Results</h2>\n" + warningsSection(warnings) + resultsTable(results, warnings)
         + "<p>Mean \xC2\xB1 standard deviation across repetitions; the ratio to the baseline"
@@ -391,13 +389,14 @@ std::string formatHtmlReport(const ExperimentResults& results, const HtmlReportO
                "intercept per cell, one common effect per variant, the within-cell variance pooled; beside it the "
                "F-test of whether the effect differs between cells (where it does, no pooled verdict).</p>\n<ul>\n";
         for (const std::string& line : pooled)
-            out += "<li>" + h(line) + "</li>\n";
+            out += "<li>" + xmlEscape(line) + "</li>\n";
         out += "</ul>\n</section>\n";
     }
     out += "<section id=\"charts-section\">\n<h2>Charts</h2>\n" + charts(results) + "</section>\n";
     out += htmlTargetMetricsSection(results);
     out += "<section id=\"setup\">\n<h2>Setup</h2>\n" + setup(results) + "</section>\n";
-    out += "<section id=\"method\">\n<h2>Method</h2>\n<p>" + h(reportMethodText(results)) + "</p>\n</section>\n";
+    out += "<section id=\"method\">\n<h2>Method</h2>\n<p>" + xmlEscape(reportMethodText(results))
+        + "</p>\n</section>\n";
     out += "<section id=\"runs\">\n<h2>Runs</h2>\n" + runsSection(results) + "</section>\n";
     out += frontDoorHtmlSection(results); // "" without --backend-from / --upstream-time runs
     return out + htmlReportFoot(options);

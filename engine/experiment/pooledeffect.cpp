@@ -1,5 +1,7 @@
 #include "experiment/pooledeffect.h"
 
+#include "common/format.h"
+#include "common/nan.h"
 #include "experiment/experimentresults.h"
 #include "experiment/studentt.h"
 
@@ -14,8 +16,6 @@
 namespace wb {
 
 namespace {
-
-constexpr double NaN = std::numeric_limits<double>::quiet_NaN();
 
 using Matrix = std::vector<std::vector<double>>;
 
@@ -85,13 +85,6 @@ Fit fitModel(const std::vector<PooledObservation>& obs, const std::vector<int>& 
     }
     f.ok = true;
     return f;
-}
-
-std::string number(const char* format, double v)
-{
-    char buf[32];
-    std::snprintf(buf, sizeof buf, format, v);
-    return buf;
 }
 
 } // namespace
@@ -226,8 +219,9 @@ std::vector<PooledEffect> pooledEffects(const ExperimentResults& results)
         e.name = names[e.variant];
         std::string interaction;
         if (!std::isnan(e.interactionF))
-            interaction = "interaction F(" + number("%.0f", e.interactionDf) + ", " + number("%.0f", e.ratio.df)
-                + ") = " + number("%.2f", e.interactionF) + ", p = " + number("%.2g", e.interactionP);
+            interaction = "interaction F(" + printedNumber("%.0f", e.interactionDf) + ", "
+                + printedNumber("%.0f", e.ratio.df) + ") = " + printedNumber("%.2f", e.interactionF)
+                + ", p = " + printedNumber("%.2g", e.interactionP);
         const std::string over = " over " + std::to_string(e.cells) + (e.cells == 1 ? " cell" : " cells");
         if (e.notCommon()) {
             e.verdict

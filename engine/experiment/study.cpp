@@ -1,5 +1,6 @@
 #include "experiment/study.h"
 
+#include "common/format.h"
 #include "common/jsonint.h"
 #include "common/jsontext.h"
 #include "store/sessionstore.h"
@@ -17,14 +18,6 @@ namespace wb {
 namespace {
 
 using json = nlohmann::json;
-
-std::string joined(const std::vector<std::string>& items, const char* separator = ", ")
-{
-    std::string out;
-    for (const auto& item : items)
-        out += (out.empty() ? "" : separator) + item;
-    return out;
-}
 
 // "1-3,5": the ids as ranges, for messages that name many runs.
 std::string idRanges(std::vector<int64_t> ids)

@@ -13,6 +13,13 @@
 
 namespace wb {
 
+/// RFC 9110 tchar: a character of a token (a method, a field name). NUL is none.
+inline bool isTokenChar(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+        || std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
+}
+
 inline bool equalsIgnoreCase(std::string_view a, std::string_view b)
 {
     const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + ('a' - 'A')) : c; };

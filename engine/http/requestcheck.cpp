@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
-#include <cstring>
 #include <string>
 
 namespace wb {
@@ -16,13 +15,6 @@ constexpr size_t MAX_HEADER_NAME_BYTES = 256;
 constexpr size_t MAX_HEADER_VALUE_BYTES = 64 * 1024;
 constexpr size_t MAX_METHOD_BYTES = 32;
 constexpr size_t MAX_TARGET_BYTES = 64 * 1024;
-
-bool isTokenChar(char c)
-{
-    // RFC 9110 tchar
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-        || (c != '\0' && std::strchr("!#$%&'*+-.^_`|~", c) != nullptr);
-}
 
 /// Short and printable, for error messages: a hostile 64 KiB value must not become the log line.
 std::string shown(std::string_view text)
@@ -96,7 +88,8 @@ Status checkRequestSpec(const RequestSpec& request)
     if (auto st = checkRequestTarget(request.url.target); !st) return st;
     const std::string& host = request.url.host;
     if (host.empty() || host.size() > 253 || !std::all_of(host.begin(), host.end(), [](char c) {
-            return std::isalnum(static_cast<unsigned char>(c)) || std::strchr("-._:%", c) != nullptr;
+            return std::isalnum(static_cast<unsigned char>(c))
+                || std::string_view("-._:%").find(c) != std::string_view::npos;
         }))
         return Error { "invalid host '" + shown(host) + "'" };
     for (const Header& h : request.headers) {

@@ -9,16 +9,6 @@
 
 namespace wb {
 
-namespace {
-
-bool isTokenChar(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-        || std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
-}
-
-} // namespace
-
 std::string ServerRequest::header(const std::string& lowerName) const
 {
     auto it = headers.find(lowerName);

@@ -1,5 +1,7 @@
 #include "probe/probeerror.h"
 
+#include "common/format.h"
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -9,14 +11,6 @@
 namespace wb {
 
 namespace {
-
-std::string join(const std::vector<std::string>& items)
-{
-    std::string out;
-    for (const auto& s : items)
-        out += (out.empty() ? "" : ", ") + s;
-    return out;
-}
 
 std::string datePart(const std::string& iso)
 {
@@ -78,7 +72,7 @@ std::string describeVerifyFailure(const ProbeFailure& f)
     // OpenSSL accepted the chain; curl's own host name check refused it.
     if (c && !c->chain.empty() && f.curlText.find("name") != std::string::npos) {
         const ProbeCertificate& leaf = c->chain.front();
-        const std::string names = leaf.sans.empty() ? leaf.subject : join(leaf.sans);
+        const std::string names = leaf.sans.empty() ? leaf.subject : joined(leaf.sans);
         return "certificate name mismatch: " + f.host + " is not among the certificate's names (" + names + ")";
     }
     return "certificate verify failed: " + f.curlText;

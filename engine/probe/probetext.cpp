@@ -1,5 +1,6 @@
 #include "probe/probetext.h"
 
+#include "common/format.h"
 #include "probe/altsvc.h"
 
 #include <algorithm>
@@ -52,14 +53,6 @@ std::string endpoint(const std::string& ip, uint16_t port)
     return (ip.find(':') != std::string::npos ? "[" + ip + "]" : ip) + ":" + std::to_string(port);
 }
 
-std::string join(const std::vector<std::string>& items)
-{
-    std::string out;
-    for (const auto& s : items)
-        out += (out.empty() ? "" : ", ") + s;
-    return out;
-}
-
 std::string expiryText(int64_t days)
 {
     if (days < 0) return "EXPIRED " + std::to_string(-days) + (days == -1 ? " day ago" : " days ago");
@@ -77,7 +70,7 @@ void certificateDetails(std::string& out, const std::vector<ProbeCertificate>& c
         const ProbeCertificate& c = chain[i];
         detail(out, i == 0 ? "Certificate" : "Chain " + std::to_string(i), c.subject);
         out += std::string(INDENT) + "issued by " + c.issuer + "\n";
-        if (!c.sans.empty()) out += std::string(INDENT) + "names " + join(c.sans) + "\n";
+        if (!c.sans.empty()) out += std::string(INDENT) + "names " + joined(c.sans) + "\n";
         out += std::string(INDENT) + "valid " + c.notBefore + " to " + c.notAfter + " (" + expiryText(c.daysToExpiry)
             + ")\n";
     }
@@ -105,7 +98,7 @@ std::string formatProbeDetails(const ProbeResult& p)
 {
     std::string out;
     std::string remote = endpoint(p.remoteIp, p.remotePort);
-    if (!p.addresses.empty()) remote += " (resolves to " + join(p.addresses) + ")";
+    if (!p.addresses.empty()) remote += " (resolves to " + joined(p.addresses) + ")";
     if (p.connectionReused) remote += ", connection reused";
     detail(out, "Remote", remote);
     if (!p.localIp.empty()) detail(out, "Local", endpoint(p.localIp, p.localPort));
@@ -117,7 +110,7 @@ std::string formatProbeDetails(const ProbeResult& p)
         out += std::string(INDENT) + h.name + ": " + h.value + "\n";
     // Where the server says it answers HTTP/3 (its Alt-Svc): what --http3 would connect to.
     if (const std::vector<std::string> h3 = http3AltSvc(p.headers); !h3.empty())
-        detail(out, "HTTP/3", "advertised on " + join(h3) + " (Alt-Svc)");
+        detail(out, "HTTP/3", "advertised on " + joined(h3) + " (Alt-Svc)");
     detail(out, "Body", std::to_string(p.bodyBytes) + (p.bodyBytes == 1 ? " byte" : " bytes"));
     for (const ProbeRedirect& r : p.redirects)
         detail(out, "Redirect",

@@ -81,12 +81,6 @@ inline bool parseNumber(std::string_view s, uint64_t max, uint64_t& out)
     return ec == std::errc() && end == s.data() + s.size() && out <= max;
 }
 
-inline bool isTokenChar(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-        || std::strchr("!#$%&'*+-.^_`|~", c) != nullptr;
-}
-
 inline std::string_view nextLine(std::string_view& rest)
 {
     size_t eol = rest.find('\n');

@@ -18,7 +18,7 @@ namespace wb::ui {
 
 namespace {
 
-constexpr double HEADROOM = 1.1;
+constexpr double KNEE_HEADROOM = 1.1;
 
 } // namespace
 
@@ -44,9 +44,9 @@ struct KneeChart::Impl
                     maxMs = std::max(maxMs, p.y());
                     if (p.y() > 0) minPositive = std::min(minPositive, p.y());
                 }
-        applyScale(x, niceScale(0, std::max(maxRps * HEADROOM, 10.0), 5));
+        applyScale(x, niceScale(0, std::max(maxRps * KNEE_HEADROOM, 10.0), 5));
         const bool log = y->wantsLog(minPositive, maxMs);
-        y->update(minPositive, maxMs > 0 ? (log ? maxMs : maxMs * HEADROOM) : 1.0);
+        y->update(minPositive, maxMs > 0 ? (log ? maxMs : maxMs * KNEE_HEADROOM) : 1.0);
         for (const KneeChartData::Series& s : std::as_const(data.series))
             for (const bool p99 : { false, true }) {
                 QVector<QPointF> points = p99 ? s.p99 : s.p50;

@@ -23,11 +23,6 @@ namespace wb::ui {
 
 namespace {
 
-QString q(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
-
 /// The content of a body file. The editors check on every keystroke: the last
 /// file read is kept while its size and modification time stay the same.
 QByteArray readBodyFile(const QString& path, QString* error)
@@ -125,7 +120,7 @@ FieldErrors checkTargetForm(const TargetForm& form, const QStringList& takenName
     if (urlText.isEmpty()) {
         errors[QStringLiteral("url")] = QStringLiteral("enter the URL to load, e.g. https://10.0.0.1/api");
     } else if (auto url = parseUrl(urlText.toStdString()); !url) {
-        errors[QStringLiteral("url")] = q(url.error());
+        errors[QStringLiteral("url")] = toQString(url.error());
     } else if (isBuiltinUrl(*url) && url->isTls()) {
         errors[QStringLiteral("url")] = QStringLiteral("the built-in server speaks plain http: use http://builtin/...");
     } else if (const qsizetype hash = urlText.indexOf(QLatin1Char('#')); hash >= 0) {
@@ -162,7 +157,7 @@ FieldErrors checkTargetForm(const TargetForm& form, const QStringList& takenName
         if (cells.name.isEmpty() && cells.value.isEmpty()) continue;
         auto header = parseHeader((cells.name + QStringLiteral(": ") + cells.value).toStdString());
         if (!header) {
-            errors[QStringLiteral("header:%1").arg(i)] = q(header.error());
+            errors[QStringLiteral("header:%1").arg(i)] = toQString(header.error());
             continue;
         }
         t.headers.push_back(*header);
@@ -206,13 +201,13 @@ FieldErrors checkTargetForm(const TargetForm& form, const QStringList& takenName
         auto mix = loadRequestMixCached(QFileInfo(mixPath).absoluteFilePath());
         auto url = parseUrl(urlText.toStdString());
         if (!mix) {
-            errors[QStringLiteral("requestMix")] = q(mix.error());
+            errors[QStringLiteral("requestMix")] = toQString(mix.error());
         } else if (url) {
             const Url origin = mix->origin();
             if (!origin.sameOrigin(*url))
                 errors[QStringLiteral("requestMix")]
                     = QStringLiteral("the mix goes to %1, the URL to %2://%3/")
-                          .arg(q(origin.toString()), q(url->scheme), q(url->hostHeader()));
+                          .arg(toQString(origin.toString()), toQString(url->scheme), toQString(url->hostHeader()));
         }
     }
     t.requestMix = mixPath.isEmpty() ? std::string() : QFileInfo(mixPath).absoluteFilePath().toStdString();
@@ -233,7 +228,7 @@ FieldErrors checkTargetForm(const TargetForm& form, const QStringList& takenName
 
     for (const QString& tag : form.tags) {
         if (Status st = validateTag(tag.toStdString()); !st) {
-            errors[QStringLiteral("tags")] = QStringLiteral("tag '%1': %2").arg(tag, q(st.error()));
+            errors[QStringLiteral("tags")] = QStringLiteral("tag '%1': %2").arg(tag, toQString(st.error()));
             break;
         }
         if (std::find(t.tags.begin(), t.tags.end(), tag.toStdString()) == t.tags.end())
@@ -252,23 +247,23 @@ FieldErrors checkTargetForm(const TargetForm& form, const QStringList& takenName
 TargetForm targetFormOf(const Target& t)
 {
     TargetForm form;
-    form.name = q(t.name);
-    form.url = q(t.url);
-    form.method = q(t.method);
+    form.name = toQString(t.name);
+    form.url = toQString(t.url);
+    form.method = toQString(t.method);
     for (const Header& h : t.headers)
-        form.headers.push_back({ q(h.name), q(h.value) });
-    form.bodyText = q(t.body);
+        form.headers.push_back({ toQString(h.name), toQString(h.value) });
+    form.bodyText = toQString(t.body);
     form.verifyTls = t.tls.verifyPeer;
-    form.caFile = q(t.tls.caFile);
+    form.caFile = toQString(t.tls.caFile);
     form.http2 = t.httpVersion == HttpVersion::Http2;
     form.http3 = t.httpVersion == HttpVersion::Http3;
-    form.requestMix = q(t.requestMix);
+    form.requestMix = toQString(t.requestMix);
     form.mixOrder = static_cast<int>(t.mixOrder);
-    form.script = q(t.script);
+    form.script = toQString(t.script);
     form.scriptArgs = joinScriptArgs(t.scriptArgs);
     for (const auto& tag : t.tags)
-        form.tags << q(tag);
-    form.notes = q(t.notes);
+        form.tags << toQString(tag);
+    form.notes = toQString(t.notes);
     return form;
 }
 
@@ -303,8 +298,8 @@ FieldErrors checkProfileForm(const ProfileForm& form, RunConfig* load)
     // stages' total when they are.
     for (const RunSetting& setting : runSettings()) {
         if (setting.label.empty()) continue;
-        const QString key = q(std::string(setting.key));
-        QString text = form.values.contains(key) ? form.values.value(key) : q(setting.defaultText());
+        const QString key = toQString(std::string(setting.key));
+        QString text = form.values.contains(key) ? form.values.value(key) : toQString(setting.defaultText());
         if (key == QLatin1String("rate") && form.mode != ProfileForm::Mode::ConstantRate) text.clear();
         if (key == QLatin1String("stages") && form.mode != ProfileForm::Mode::Stages) text.clear();
         if (key == QLatin1String("duration") && form.mode == ProfileForm::Mode::Stages) continue;
@@ -312,7 +307,7 @@ FieldErrors checkProfileForm(const ProfileForm& form, RunConfig* load)
             errors[key] = QStringLiteral("a constant rate needs a rate: requests per second, e.g. 2000");
             continue;
         }
-        if (Status st = setting.read(c, text.toStdString()); !st) errors[key] = q(st.error());
+        if (Status st = setting.read(c, text.toStdString()); !st) errors[key] = toQString(st.error());
     }
     if (!errors.contains(QStringLiteral("threads")) && !errors.contains(QStringLiteral("connections"))
         && c.connections < c.threads)
@@ -341,7 +336,7 @@ FieldErrors checkProfileForm(const ProfileForm& form, RunConfig* load)
                     errors[QStringLiteral("slo")]
                         = QStringLiteral("aborting watches an errors or non-2xx budget: add one, e.g. errors<1%");
                 else
-                    errors[slosAtFault ? QStringLiteral("slo") : QStringLiteral("form")] = q(st.error());
+                    errors[slosAtFault ? QStringLiteral("slo") : QStringLiteral("form")] = toQString(st.error());
             }
         }
     }
@@ -353,7 +348,7 @@ ProfileForm profileFormOf(const RunConfig& c)
 {
     ProfileForm f;
     for (const RunSetting& setting : runSettings())
-        if (!setting.label.empty()) f.values[q(std::string(setting.key))] = q(setting.text(c));
+        if (!setting.label.empty()) f.values[toQString(std::string(setting.key))] = toQString(setting.text(c));
     f.mode = !c.stages.empty() ? ProfileForm::Mode::Stages
         : c.ratePerS > 0       ? ProfileForm::Mode::ConstantRate
                                : ProfileForm::Mode::ClosedLoop;
@@ -364,13 +359,13 @@ QString slosText(const std::vector<Slo>& slos)
 {
     QStringList parts;
     for (const Slo& slo : slos)
-        parts << q(slo.expr);
+        parts << toQString(slo.expr);
     return parts.join(QStringLiteral(", "));
 }
 
 QString durationText(uint64_t us)
 {
-    return q(wb::durationText(us));
+    return toQString(wb::durationText(us));
 }
 
 } // namespace wb::ui

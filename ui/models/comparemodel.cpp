@@ -1,6 +1,7 @@
 #include "models/comparemodel.h"
 
 #include "charts/comparecharts.h"
+#include "common/nan.h"
 #include "experiment/runfigures.h"
 #include "models/runseries.h"
 #include "store/csvexport.h"
@@ -16,11 +17,9 @@ namespace wb::ui {
 
 namespace {
 
-constexpr double NOT_KNOWN = std::numeric_limits<double>::quiet_NaN();
-
 double orUnknown(const RunRecord& r, double v)
 {
-    return r.hasTotals ? v : NOT_KNOWN;
+    return r.hasTotals ? v : NaN;
 }
 
 QString formatSeconds(double s)
@@ -93,13 +92,13 @@ std::map<std::string, double> CompareModel::intervalNoiseOf(const RunData& data)
 
 double CompareModel::noisePct(const QString& key, int run) const
 {
-    if (run < 0) return NOT_KNOWN;
+    if (run < 0) return NaN;
     return m_comparison.noisePct(key.toStdString(), static_cast<size_t>(run));
 }
 
 double CompareModel::noiseAgainstBaselinePct(const QString& key, int run) const
 {
-    if (run <= 0) return NOT_KNOWN;
+    if (run <= 0) return NaN;
     return m_comparison.noiseAgainstBaselinePct(key.toStdString(), static_cast<size_t>(run));
 }
 
@@ -190,12 +189,12 @@ QColor CompareModel::runColor(int run) const
 
 double CompareModel::lossPct(int run) const
 {
-    if (run < 0 || run >= static_cast<int>(m_runs.size())) return NOT_KNOWN;
+    if (run < 0 || run >= static_cast<int>(m_runs.size())) return NaN;
     const RunRecord& base = m_runs.front();
     const RunRecord& r = m_runs[static_cast<size_t>(run)];
     const double baseRps = orUnknown(base, base.totals.requestsPerS);
     const double rps = orUnknown(r, r.totals.requestsPerS);
-    if (std::isnan(baseRps) || std::isnan(rps) || baseRps == 0) return NOT_KNOWN;
+    if (std::isnan(baseRps) || std::isnan(rps) || baseRps == 0) return NaN;
     return (1.0 - rps / baseRps) * 100.0;
 }
 
@@ -436,17 +435,17 @@ int CompareModel::rowOfMetric(const QString& key) const
 double CompareModel::value(const QString& key, int run) const
 {
     const int row = rowOfMetric(key);
-    if (row < 0 || run < 0 || run >= static_cast<int>(m_runs.size()) || !m_rows[row].number) return NOT_KNOWN;
+    if (row < 0 || run < 0 || run >= static_cast<int>(m_runs.size()) || !m_rows[row].number) return NaN;
     return m_rows[row].number(run);
 }
 
 double CompareModel::deltaPct(const QString& key, int run) const
 {
     const int row = rowOfMetric(key);
-    if (row < 0 || m_rows[row].noDelta) return NOT_KNOWN;
+    if (row < 0 || m_rows[row].noDelta) return NaN;
     const double base = value(key, 0);
     const double v = value(key, run);
-    if (std::isnan(base) || std::isnan(v) || base == 0) return NOT_KNOWN;
+    if (std::isnan(base) || std::isnan(v) || base == 0) return NaN;
     return (v - base) / base * 100.0;
 }
 

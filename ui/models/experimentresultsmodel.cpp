@@ -1,5 +1,6 @@
 #include "models/experimentresultsmodel.h"
 
+#include "common/nan.h"
 #include "text/format.h"
 #include "text/slotext.h"
 
@@ -10,8 +11,6 @@
 namespace wb::ui {
 
 namespace {
-
-constexpr double NOT_KNOWN = std::numeric_limits<double>::quiet_NaN();
 
 /// "95,234 ± 3,973"; the sd is left out with a single repetition.
 QString meanSd(const SampleStats& s, QString (*format)(double))
@@ -175,7 +174,7 @@ double ExperimentResultsModel::value(const ExperimentRow& row, int column) const
 {
     // An SLO column's number: the share of repetitions that met it (1 = all).
     if (const SloTally* t = sloTally(row, column))
-        return t->judged ? static_cast<double>(t->met) / static_cast<double>(t->judged) : NOT_KNOWN;
+        return t->judged ? static_cast<double>(t->met) / static_cast<double>(t->judged) : NaN;
     switch (column) {
     case RunsColumn:
         return static_cast<double>(row.requestsPerS.n);
@@ -194,7 +193,7 @@ double ExperimentResultsModel::value(const ExperimentRow& row, int column) const
     case LossColumn:
         return row.lossPct();
     default:
-        return NOT_KNOWN;
+        return NaN;
     }
 }
 

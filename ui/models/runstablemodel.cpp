@@ -1,6 +1,7 @@
 #include "models/runstablemodel.h"
 
 #include "charts/comparecharts.h"
+#include "common/nan.h"
 #include "session/recordequality.h"
 #include "session/sessiondocument.h"
 #include "text/format.h"
@@ -14,8 +15,6 @@
 namespace wb::ui {
 
 namespace {
-
-constexpr double NOT_KNOWN = std::numeric_limits<double>::quiet_NaN();
 
 bool isNumeric(int column)
 {
@@ -158,18 +157,18 @@ QVariant RunsTableModel::sortValueOf(const RunRecord& r, int column) const
     case StartedColumn:
         return QVariant::fromValue<qint64>(startedMs(r));
     case RequestsPerSColumn:
-        return has ? t.requestsPerS : NOT_KNOWN;
+        return has ? t.requestsPerS : NaN;
     case P50Column:
-        return has ? t.latency.p50Us : NOT_KNOWN;
+        return has ? t.latency.p50Us : NaN;
     case P99Column:
-        return has ? t.latency.p99Us : NOT_KNOWN;
+        return has ? t.latency.p99Us : NaN;
     case ErrorsColumn:
-        return has ? static_cast<double>(errorsOf(t)) : NOT_KNOWN;
+        return has ? static_cast<double>(errorsOf(t)) : NaN;
     case Non2xxColumn:
-        return has ? static_cast<double>(non2xxOf(t)) : NOT_KNOWN;
+        return has ? static_cast<double>(non2xxOf(t)) : NaN;
     case SloColumn: {
         // Failed first when sorted ascending: the count of failed SLOs, negated; no SLOs last.
-        if (t.slo.empty()) return NOT_KNOWN;
+        if (t.slo.empty()) return NaN;
         const auto failed = std::count_if(t.slo.begin(), t.slo.end(), [](const SloVerdict& v) { return !v.ok; });
         return -static_cast<double>(failed);
     }

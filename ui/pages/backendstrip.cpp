@@ -10,10 +10,10 @@
 namespace wb::ui {
 
 namespace {
-constexpr int BAR_HEIGHT = 14;
-constexpr int GAP = 3;
-constexpr int LABEL_WIDTH = 140;
-constexpr int VALUE_WIDTH = 110;
+constexpr int BACKEND_BAR_HEIGHT = 14;
+constexpr int BACKEND_GAP = 3;
+constexpr int BACKEND_LABEL_WIDTH = 140;
+constexpr int BACKEND_VALUE_WIDTH = 110;
 const QColor NORMAL { 0x1e, 0x88, 0xe5 };
 const QColor FAR_BELOW_COLOR { 0xc6, 0x28, 0x28 };
 
@@ -108,7 +108,7 @@ QSize BackendStrip::sizeHint() const
 {
     const int rows
         = static_cast<int>(std::min<qsizetype>(m_names.size(), MAX_BARS)) + (m_names.size() > MAX_BARS ? 1 : 0);
-    return { 300, rows * (BAR_HEIGHT + GAP) + GAP };
+    return { 300, rows * (BACKEND_BAR_HEIGHT + BACKEND_GAP) + BACKEND_GAP };
 }
 
 void BackendStrip::paintEvent(QPaintEvent*)
@@ -120,29 +120,32 @@ void BackendStrip::paintEvent(QPaintEvent*)
     const double even = evenShare();
     // The bars' scale: the larger of the busiest share and twice an even one, so the tick stays inside.
     const double most = std::max({ 2.0 * even, *std::max_element(shares.begin(), shares.end()), 0.01 });
-    const int barSpace = std::max(10, width() - LABEL_WIDTH - VALUE_WIDTH - 2 * GAP);
+    const int barSpace = std::max(10, width() - BACKEND_LABEL_WIDTH - BACKEND_VALUE_WIDTH - 2 * BACKEND_GAP);
     const QVector<int> rows = shown();
-    int y = GAP;
+    int y = BACKEND_GAP;
     for (int i : rows) {
         p.setPen(palette().color(QPalette::WindowText));
-        p.drawText(QRect(GAP, y, LABEL_WIDTH - GAP, BAR_HEIGHT), Qt::AlignVCenter | Qt::AlignLeft,
-            fontMetrics().elidedText(m_names[i], Qt::ElideMiddle, LABEL_WIDTH - 2 * GAP));
+        p.drawText(QRect(BACKEND_GAP, y, BACKEND_LABEL_WIDTH - BACKEND_GAP, BACKEND_BAR_HEIGHT),
+            Qt::AlignVCenter | Qt::AlignLeft,
+            fontMetrics().elidedText(m_names[i], Qt::ElideMiddle, BACKEND_LABEL_WIDTH - 2 * BACKEND_GAP));
         const int w = static_cast<int>(barSpace * (shares[i] / most));
-        p.fillRect(
-            QRect(LABEL_WIDTH, y + 2, std::max(w, 1), BAR_HEIGHT - 4), red.contains(i) ? FAR_BELOW_COLOR : NORMAL);
+        p.fillRect(QRect(BACKEND_LABEL_WIDTH, y + 2, std::max(w, 1), BACKEND_BAR_HEIGHT - 4),
+            red.contains(i) ? FAR_BELOW_COLOR : NORMAL);
         if (even > 0 && even < 1) {
-            const int x = LABEL_WIDTH + static_cast<int>(barSpace * (even / most));
+            const int x = BACKEND_LABEL_WIDTH + static_cast<int>(barSpace * (even / most));
             p.setPen(QPen(palette().color(QPalette::WindowText), 1, Qt::DotLine));
-            p.drawLine(x, y, x, y + BAR_HEIGHT);
+            p.drawLine(x, y, x, y + BACKEND_BAR_HEIGHT);
             p.setPen(palette().color(QPalette::WindowText));
         }
-        p.drawText(QRect(LABEL_WIDTH + barSpace + GAP, y, VALUE_WIDTH, BAR_HEIGHT), Qt::AlignVCenter | Qt::AlignRight,
+        p.drawText(QRect(BACKEND_LABEL_WIDTH + barSpace + BACKEND_GAP, y, BACKEND_VALUE_WIDTH, BACKEND_BAR_HEIGHT),
+            Qt::AlignVCenter | Qt::AlignRight,
             tr("%1 % (%2)")
                 .arg(numberLocale().toString(100.0 * shares[i], 'f', 1), formatCount(static_cast<double>(m_last[i]))));
-        y += BAR_HEIGHT + GAP;
+        y += BACKEND_BAR_HEIGHT + BACKEND_GAP;
     }
     if (m_names.size() > MAX_BARS)
-        p.drawText(QRect(GAP, y, width() - 2 * GAP, BAR_HEIGHT), Qt::AlignVCenter | Qt::AlignLeft,
+        p.drawText(QRect(BACKEND_GAP, y, width() - 2 * BACKEND_GAP, BACKEND_BAR_HEIGHT),
+            Qt::AlignVCenter | Qt::AlignLeft,
             tr("… %1 more backends (the %2 lowest shares are shown)").arg(m_names.size() - MAX_BARS).arg(MAX_BARS));
 }
 

@@ -12,11 +12,6 @@ namespace wb::ui {
 
 namespace {
 
-QString q(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
-
 QLabel* wrapped(QWidget* parent, const QString& text, const QString& style = {})
 {
     auto* label = new QLabel(text, parent);
@@ -35,7 +30,7 @@ CapacityCard capacityCard(
     card.name = name;
     card.color = color;
     card.headline = capacityHeadline(result);
-    card.slos = QObject::tr("under %1").arg(q(capacitySlosText(slos)));
+    card.slos = QObject::tr("under %1").arg(toQString(capacitySlosText(slos)));
     return card;
 }
 
@@ -43,7 +38,7 @@ QString capacityRatioText(
     const CapacityResult& base, const CapacityResult& other, const QString& baseName, const QString& name)
 {
     const auto ratio = capacityRatio(base, other);
-    return ratio ? q(describeRatio(*ratio, baseName.toStdString(), name.toStdString())) : QString();
+    return ratio ? toQString(describeRatio(*ratio, baseName.toStdString(), name.toStdString())) : QString();
 }
 
 std::vector<CapacityCard> capacityCards(
@@ -53,10 +48,10 @@ std::vector<CapacityCard> capacityCards(
     for (size_t i = 0; i < report.targets.size(); ++i) {
         const CapacityReportTarget& t = report.targets[i];
         const int at = static_cast<int>(i);
-        CapacityCard card = capacityCard(at < names.size() ? names[at] : q(t.label + " " + t.url),
+        CapacityCard card = capacityCard(at < names.size() ? names[at] : toQString(t.label + " " + t.url),
             at < colors.size() ? colors[at] : QColor(Qt::darkGray), t.result, report.slos);
         if (i > 0) {
-            const QString base = names.isEmpty() ? q(report.targets.front().label) : names.front();
+            const QString base = names.isEmpty() ? toQString(report.targets.front().label) : names.front();
             card.comparison = capacityRatioText(report.targets.front().result, t.result, base, card.name);
             if (card.comparison.isEmpty())
                 card.comparison = QObject::tr("not compared: one of them has no rate that passed");
@@ -93,7 +88,7 @@ void CapacityCards::setCards(std::vector<CapacityCard> cards)
         auto* box = new QVBoxLayout(card);
         auto* name = wrapped(card, c.name, QStringLiteral("font-weight: bold; color: %1;").arg(c.color.name()));
         name->setObjectName(QStringLiteral("name"));
-        auto* value = wrapped(card, q(c.headline.value));
+        auto* value = wrapped(card, toQString(c.headline.value));
         value->setObjectName(QStringLiteral("value"));
         QFont big = value->font();
         big.setPointSizeF(big.pointSizeF() * 1.6);
@@ -101,7 +96,7 @@ void CapacityCards::setCards(std::vector<CapacityCard> cards)
         value->setFont(big);
         box->addWidget(name);
         box->addWidget(value);
-        auto* detail = wrapped(card, q(c.headline.detail));
+        auto* detail = wrapped(card, toQString(c.headline.detail));
         detail->setObjectName(QStringLiteral("detail"));
         box->addWidget(detail);
         if (!c.comparison.isEmpty()) {

@@ -38,11 +38,6 @@ const CapacityOption* optionNamed(std::string_view key)
     return nullptr;
 }
 
-QString q(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
-
 /// What the intro and the SLO field show for a plan: its name and its first target's load.
 LoadProfile profileOfPlan(const PlanSearchSetup& plan)
 {
@@ -76,7 +71,7 @@ CapacityDialog::CapacityDialog(
     const Target* first = nullptr;
     for (const Target& t : m_all)
         if (t.id == m_selected) first = &t;
-    setWindowTitle(tr("Find capacity — %1").arg(first ? q(first->name) : QString()));
+    setWindowTitle(tr("Find capacity — %1").arg(first ? toQString(first->name) : QString()));
 
     auto* intro = new QLabel(this);
     intro->setObjectName(QStringLiteral("capacityIntro"));
@@ -85,10 +80,10 @@ CapacityDialog::CapacityDialog(
                       "rates, then bisection, with the profile “%1” (%2) for each trial; several targets take their "
                       "trials in turn and are compared with the first. A trial the loader could not make judges "
                       "nothing of the target.")
-                       .arg(q(m_profile.name), describeLoad(m_profile.load)));
+                       .arg(toQString(m_profile.name), describeLoad(m_profile.load)));
     m_list->setObjectName(QStringLiteral("capacityTargets"));
     for (const Target& t : m_all) {
-        auto* item = new QListWidgetItem(q(t.name) + QStringLiteral("  ") + q(t.url), m_list);
+        auto* item = new QListWidgetItem(toQString(t.name) + QStringLiteral("  ") + toQString(t.url), m_list);
         item->setData(Qt::UserRole, QVariant::fromValue<qint64>(t.id));
         item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
         item->setCheckState(t.id == m_selected ? Qt::Checked : Qt::Unchecked);
@@ -98,9 +93,9 @@ CapacityDialog::CapacityDialog(
 
     m_slo->setObjectName(QStringLiteral("sloEdit"));
     const RunSetting* slo = findRunSetting("slo");
-    m_slo->setText(q(slo->text(m_profile.load)));
-    m_slo->setPlaceholderText(tr("required, e.g. %1").arg(q(std::string(slo->example))));
-    m_slo->setToolTip(q(std::string(slo->help)));
+    m_slo->setText(toQString(slo->text(m_profile.load)));
+    m_slo->setPlaceholderText(tr("required, e.g. %1").arg(toQString(std::string(slo->example))));
+    m_slo->setToolTip(toQString(std::string(slo->help)));
     auto* form = new QFormLayout;
     form->addRow(tr("Targets"), m_list);
     form->addRow(tr("SLOs"), m_slo);
@@ -110,14 +105,14 @@ CapacityDialog::CapacityDialog(
         const CapacityOption* o = optionNamed(key);
         if (!o) continue;
         auto* edit = new QLineEdit(this);
-        edit->setObjectName(QStringLiteral("option_%1").arg(q(std::string(key))));
-        edit->setPlaceholderText(q(o->defaultText()));
-        edit->setToolTip(q(std::string(o->flag)) + QStringLiteral(": ") + q(std::string(o->help)));
-        auto* label = new QLabel(q(std::string(o->flag)).mid(2), this);
+        edit->setObjectName(QStringLiteral("option_%1").arg(toQString(std::string(key))));
+        edit->setPlaceholderText(toQString(o->defaultText()));
+        edit->setToolTip(toQString(std::string(o->flag)) + QStringLiteral(": ") + toQString(std::string(o->help)));
+        auto* label = new QLabel(toQString(std::string(o->flag)).mid(2), this);
         label->setBuddy(edit);
         grid->addWidget(label, column / 4 * 2, column % 4);
         grid->addWidget(edit, column / 4 * 2 + 1, column % 4);
-        m_options.insert(q(std::string(key)), edit);
+        m_options.insert(toQString(std::string(key)), edit);
         ++column;
     }
     form->addRow(tr("Search"), grid);
@@ -165,19 +160,20 @@ CapacityDialog::CapacityDialog(
     : CapacityDialog(std::move(planTargets), 0, profileOfPlan(plan), std::move(sessionPath), parent)
 {
     m_selected = m_all.empty() ? 0 : m_all.front().id;
-    setWindowTitle(tr("Find capacity — plan %1").arg(q(plan.name)));
+    setWindowTitle(tr("Find capacity — plan %1").arg(toQString(plan.name)));
     findChild<QLabel*>(QStringLiteral("capacityIntro"))
         ->setText(tr("The plan “%1” is a capacity search: the most load each of its targets carries while every SLO "
                      "holds, each trial the plan's load (%2) at the search's rate; the targets take their trials in "
                      "turn and are compared with the first. A trial the loader could not make judges nothing of the "
                      "target.")
-                      .arg(q(plan.name), describeLoad(m_profile.load)));
+                      .arg(toQString(plan.name), describeLoad(m_profile.load)));
     for (int i = 0; i < m_list->count(); ++i)
         m_list->item(i)->setCheckState(Qt::Checked);
     m_list->setToolTip(tr("The plan's targets: all of them are searched"));
     for (auto it = m_options.cbegin(); it != m_options.cend(); ++it) {
         const CapacityOption* o = optionNamed(it.key().toStdString());
-        if (const std::string text = o->text(plan.options); text != o->defaultText()) it.value()->setText(q(text));
+        if (const std::string text = o->text(plan.options); text != o->defaultText())
+            it.value()->setText(toQString(text));
     }
     m_plan = std::move(plan);
     updateButtons();
@@ -197,7 +193,7 @@ bool CapacityDialog::startSearch()
     if (m_targets.empty()) return problem(tr("Check a target to search."));
     RunConfig load = m_profile.load;
     if (Status st = findRunSetting("slo")->read(load, m_slo->text().trimmed().toStdString()); !st)
-        return problem(tr("SLOs: %1").arg(q(st.error())));
+        return problem(tr("SLOs: %1").arg(toQString(st.error())));
     if (load.slos.empty())
         return problem(tr("Give at least one SLO (e.g. p99<50ms, errors<0.1%): the capacity is the most load that "
                           "keeps them."));
@@ -207,9 +203,9 @@ bool CapacityDialog::startSearch()
         if (text.isEmpty()) continue;
         const CapacityOption* o = optionNamed(it.key().toStdString());
         if (Status st = o->read(options, text.toStdString()); !st)
-            return problem(tr("%1: %2").arg(q(std::string(o->flag)), q(st.error())));
+            return problem(tr("%1: %2").arg(toQString(std::string(o->flag)), toQString(st.error())));
     }
-    if (Status st = options.validate(); !st) return problem(q(st.error()));
+    if (Status st = options.validate(); !st) return problem(toQString(st.error()));
     // Each trial's settings: the profile's, but the rate and the length are the search's.
     load.ratePerS = 0;
     load.stages.clear();
@@ -227,7 +223,7 @@ bool CapacityDialog::startSearch()
     }
     for (const Target& t : m_plan ? std::vector<Target> {} : m_targets) {
         auto config = runConfigFor(t, load);
-        if (!config) return problem(tr("%1: %2").arg(q(t.name), q(config.error())));
+        if (!config) return problem(tr("%1: %2").arg(toQString(t.name), toQString(config.error())));
         targets.emplace_back(t.url, std::move(*config));
         ids.push_back(t.id); // each trial a run of this target, as its runs from the window are
     }
@@ -260,7 +256,7 @@ std::pair<QStringList, QList<QColor>> CapacityDialog::legend() const
 {
     std::pair<QStringList, QList<QColor>> out;
     for (const Target& t : m_targets) {
-        out.first << q(t.name);
+        out.first << toQString(t.name);
         out.second << colorForTarget(t.id);
     }
     return out;
@@ -315,20 +311,20 @@ void CapacityDialog::reject()
 void CapacityDialog::trialEvent(const CapacityTrialEvent& e)
 {
     const QString who = m_targets.size() > 1 && e.target < static_cast<int>(m_targets.size())
-        ? q(m_targets[static_cast<size_t>(e.target)].name) + QStringLiteral(" ")
+        ? toQString(m_targets[static_cast<size_t>(e.target)].name) + QStringLiteral(" ")
         : QString();
     const auto bracket = [&] {
         if (e.lowerPerS <= 0 && e.upperPerS <= 0) return QString();
         return tr(" · bracket %1–%2 req/s")
-            .arg(e.lowerPerS > 0 ? q(rateText(e.lowerPerS)) : QStringLiteral("?"),
-                e.upperPerS > 0 ? q(rateText(e.upperPerS)) : QStringLiteral("?"));
+            .arg(e.lowerPerS > 0 ? toQString(rateText(e.lowerPerS)) : QStringLiteral("?"),
+                e.upperPerS > 0 ? toQString(rateText(e.upperPerS)) : QStringLiteral("?"));
     };
     if (!e.judged) {
-        m_status->setText(
-            tr("Trial %1: %2%3 req/s for %4%5 · %6 of the budget left")
-                .arg(e.number)
-                .arg(who, q(rateText(e.ratePerS)), q(wb::durationText(static_cast<uint64_t>(e.durationS * 1e6))),
-                    bracket(), q(wallTimeText(e.budgetLeftS))));
+        m_status->setText(tr("Trial %1: %2%3 req/s for %4%5 · %6 of the budget left")
+                              .arg(e.number)
+                              .arg(who, toQString(rateText(e.ratePerS)),
+                                  toQString(wb::durationText(static_cast<uint64_t>(e.durationS * 1e6))), bracket(),
+                                  toQString(wallTimeText(e.budgetLeftS))));
         return;
     }
     CapacityChartPoint point;
@@ -342,21 +338,22 @@ void CapacityDialog::trialEvent(const CapacityTrialEvent& e)
     m_chart->setBracket(e.target, e.lowerPerS, e.upperPerS);
     m_result->appendPlainText(tr("%1 %2%3 req/s: %4 %5%6")
                                   .arg(e.number, 3)
-                                  .arg(who, q(rateText(e.ratePerS)),
+                                  .arg(who, toQString(rateText(e.ratePerS)),
                                       e.loaderLimited ? tr("LOADER")
                                           : e.passed  ? tr("passed")
                                                       : tr("FAILED"),
                                       e.verdicts, e.loaderLimited ? QStringLiteral("; ") + e.loaderReason : QString()));
-    m_status->setText(
-        tr("Trial %1 done%2 · %3 of the budget left").arg(e.number).arg(bracket(), q(wallTimeText(e.budgetLeftS))));
+    m_status->setText(tr("Trial %1 done%2 · %3 of the budget left")
+                          .arg(e.number)
+                          .arg(bracket(), toQString(wallTimeText(e.budgetLeftS))));
 }
 
 void CapacityDialog::searchFinished(const CapacityTaskResult& r)
 {
     QString text;
     for (const CapacityReportTarget& t : r.report.targets)
-        text += q(capacitySummaryText(t, r.report.options));
-    text += q(capacityComparisonText(r.report));
+        text += toQString(capacitySummaryText(t, r.report.options));
+    text += toQString(capacityComparisonText(r.report));
     m_result->setPlainText(text);
     const auto [names, colors] = legend();
     m_cards->setCards(capacityCards(r.report, names, colors));

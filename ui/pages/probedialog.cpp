@@ -3,6 +3,7 @@
 #include "charts/probewaterfall.h"
 #include "pages/probedetails.h"
 #include "remote/agentprobe.h"
+#include "text/format.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -16,10 +17,6 @@
 #include <QVBoxLayout>
 
 namespace wb::ui {
-
-namespace {
-const QString ERROR_STYLE = QStringLiteral("color: #c62828; font-weight: bold;");
-} // namespace
 
 ProbeDialog::ProbeDialog(QWidget* parent)
     : QDialog(parent)
@@ -194,7 +191,7 @@ void ProbeDialog::showOutcome(const ProbeOutcome& outcome)
         m_status->setText(tr("Cancelled"));
         m_waterfall->clear(tr("Cancelled"));
     } else if (!outcome.ok) {
-        m_status->setStyleSheet(ERROR_STYLE);
+        m_status->setStyleSheet(errorLabelStyle());
         m_status->setText(outcome.error);
         if (!outcome.probedFrom.isEmpty()) {
             m_served->setText(tr("probed from %1").arg(outcome.probedFrom));

@@ -3,6 +3,7 @@
 #include "agent/channel/agentanswer.h"
 #include "pages/dialogs.h"
 #include "pages/fieldstate.h"
+#include "text/format.h"
 
 #include <QDialogButtonBox>
 #include <QFormLayout>
@@ -17,7 +18,6 @@
 namespace wb::ui {
 
 namespace {
-const QString ERROR_STYLE = QStringLiteral("color: #c62828; font-weight: bold;");
 const QString OK_MARK = QStringLiteral("✔");
 
 QString durationText(qint64 seconds)
@@ -85,7 +85,7 @@ void RemoteLoadersDialog::build()
     connect(m_test, &QPushButton::clicked, this, &RemoteLoadersDialog::testConnection);
     m_problem = new QLabel(this);
     m_problem->setObjectName(QStringLiteral("loaderProblem"));
-    m_problem->setStyleSheet(ERROR_STYLE);
+    m_problem->setStyleSheet(errorLabelStyle());
     m_problem->setWordWrap(true);
     m_result = new QLabel(this);
     m_result->setObjectName(QStringLiteral("testResult"));
@@ -320,7 +320,7 @@ void RemoteLoadersDialog::showAnswer(const AgentAnswer& answer)
 
 void RemoteLoadersDialog::setResult(const QString& html, bool error)
 {
-    m_result->setStyleSheet(error ? ERROR_STYLE : QString());
+    m_result->setStyleSheet(error ? errorLabelStyle() : QString());
     m_result->setText(html);
 }
 

@@ -7,6 +7,7 @@
 #include <QIcon>
 #include <QLocale>
 #include <QString>
+#include <string>
 
 namespace wb {
 struct RunConfig;
@@ -14,6 +15,18 @@ struct RunRecord;
 } // namespace wb
 
 namespace wb::ui {
+
+/// A std::string (UTF-8) as a QString.
+inline QString toQString(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+/// The style of a label that says what went wrong (the Live header's error red).
+inline QString errorLabelStyle()
+{
+    return QStringLiteral("color: #c62828; font-weight: bold;");
+}
 
 /// The locale used for numbers: the user's, but with group separators even in
 /// the C locale (which omits them), so "34,893" reads at a glance.

@@ -12,7 +12,7 @@ namespace {
 constexpr size_t OUTPUT_CHUNK_BYTES = 64 * 1024; // more waits for the next write
 // Streams open before the server's SETTINGS arrive: nghttp2's own assumption (it holds more
 // back), so a server that allows fewer refuses none of them.
-constexpr uint32_t INITIAL_SERVER_LIMIT = 100;
+constexpr uint32_t NGHTTP2_INITIAL_SERVER_LIMIT = 100;
 
 Http2Session& sessionOf(void* userData)
 {
@@ -154,7 +154,7 @@ void Http2Session::reset()
     if (m_session) nghttp2_session_del(m_session); // its callbacks do not run from here
     m_session = nullptr;
     m_streams.clear();
-    m_serverLimit = INITIAL_SERVER_LIMIT;
+    m_serverLimit = NGHTTP2_INITIAL_SERVER_LIMIT;
     m_output.clear();
     m_outputOffset = 0;
     m_done.clear();

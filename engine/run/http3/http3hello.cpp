@@ -25,8 +25,8 @@ public:
     std::string_view bodyOf(void*) override { return {}; }
 };
 
-constexpr size_t SLOT_BYTES = 2048;
-constexpr size_t SLOTS = 16;
+constexpr size_t HELLO_SLOT_BYTES = 2048;
+constexpr size_t HELLO_SLOTS = 16;
 
 } // namespace
 
@@ -48,8 +48,8 @@ Result<Http3Hello> quicHandshake(const RunConfig& config, const SocketAddress& a
         !st)
         return Error { st.error() };
 
-    std::vector<char> buffer(std::max(SLOTS * SLOT_BYTES, size_t { 64 * 1024 }));
-    uint32_t lengths[SLOTS];
+    std::vector<char> buffer(std::max(HELLO_SLOTS * HELLO_SLOT_BYTES, size_t { 64 * 1024 }));
+    uint32_t lengths[HELLO_SLOTS];
     for (;;) {
         uint64_t now = monotonicNowUs();
         // What QUIC has to send (the Initial first, then acknowledgements and retransmissions).
@@ -79,14 +79,14 @@ Result<Http3Hello> quicHandshake(const RunConfig& config, const SocketAddress& a
         const int waitMs = wakeUs > now ? static_cast<int>((wakeUs - now + 999) / 1000) : 0;
         if (::poll(&p, 1, waitMs) > 0) {
             size_t received = 0;
-            const IoStatus st = udp.receive(buffer.data(), SLOT_BYTES, SLOTS, lengths, received);
+            const IoStatus st = udp.receive(buffer.data(), HELLO_SLOT_BYTES, HELLO_SLOTS, lengths, received);
             if (st == IoStatus::Error) {
                 quic.onUnreachable(describeUdpError(udp.lastErrno(), address));
                 break;
             }
             for (size_t i = 0; i < received && !quic.ended(); ++i)
-                quic.receive(
-                    reinterpret_cast<const uint8_t*>(buffer.data() + i * SLOT_BYTES), lengths[i], monotonicNowUs());
+                quic.receive(reinterpret_cast<const uint8_t*>(buffer.data() + i * HELLO_SLOT_BYTES), lengths[i],
+                    monotonicNowUs());
         } else if (monotonicNowUs() >= quic.expiryUs()) {
             quic.onExpiry(monotonicNowUs());
         }

@@ -3,6 +3,7 @@
 // differently from its size is refused; what the CLI has always sent still passes.
 
 #include "common/jsondepth.h"
+#include "http/fieldtext.h"
 #include "http/requestcheck.h"
 
 #include <gtest/gtest.h>
@@ -57,8 +58,8 @@ TEST(RequestCheck, MethodsAndTargetsCannotCarryARequestLine)
         EXPECT_FALSE(checkRequestSpec(r)) << method;
     }
     RequestSpec r = spec();
-    for (const std::string& target : { std::string(""), std::string("a"), std::string("/a b"), std::string("/a\r\n"),
-             std::string("/\x80") }) {
+    for (const std::string& target :
+        { std::string(""), std::string("a"), std::string("/a b"), std::string("/a\r\n"), std::string("/\x80") }) {
         r.url.target = target;
         EXPECT_FALSE(checkRequestSpec(r)) << target;
     }
@@ -67,6 +68,16 @@ TEST(RequestCheck, MethodsAndTargetsCannotCarryARequestLine)
     EXPECT_FALSE(checkRequestSpec(r));
     r.url.host = "a\r\nb";
     EXPECT_FALSE(checkRequestSpec(r));
+    r.url.host = std::string("a\0b", 3); // NUL is no host character (strchr once found it in any set)
+    EXPECT_FALSE(checkRequestSpec(r));
+}
+
+TEST(RequestCheck, TokenCharactersAreRfc9110s)
+{
+    for (char c : std::string("azAZ09!#$%&'*+-.^_`|~"))
+        EXPECT_TRUE(isTokenChar(c)) << c;
+    for (char c : std::string(" \t\r\n\0\"(),/:;<=>?@[\\]{}\x7f\x80", 24))
+        EXPECT_FALSE(isTokenChar(c)) << static_cast<int>(static_cast<unsigned char>(c));
 }
 
 TEST(RequestCheck, FramingHeadersMustAgreeWithTheBody)

@@ -10,14 +10,14 @@
 #include <vector>
 
 using wb::ResponseParser;
-using Result = ResponseParser::Result;
+using ParseResult = ResponseParser::Result;
 
 namespace {
 
 // What the parser said about one response of a stream.
 struct Outcome
 {
-    Result result = Result::NeedMore;
+    ParseResult result = ParseResult::NeedMore;
     size_t end = 0; ///< stream offset just past the response (Complete) or where parsing stopped
     int status = 0;
     int minor = -1;
@@ -54,16 +54,16 @@ std::vector<Outcome> parseStream(
         size_t offset = 0;
         while (offset < scratch.size()) {
             size_t consumed = 12345;
-            const Result result = parser.feed(scratch.data() + offset, scratch.size() - offset, consumed);
+            const ParseResult result = parser.feed(scratch.data() + offset, scratch.size() - offset, consumed);
             EXPECT_LE(consumed, scratch.size() - offset);
             offset += consumed;
-            if (result == Result::NeedMore) {
+            if (result == ParseResult::NeedMore) {
                 EXPECT_EQ(offset, scratch.size()) << "NeedMore must consume everything";
                 break;
             }
             outcomes.push_back({ result, pieceStart + offset, parser.statusCode(), parser.httpMinorVersion(),
                 parser.keepAlive(), parser.errorReason() });
-            if (result == Result::Error) return outcomes;
+            if (result == ParseResult::Error) return outcomes;
             EXPECT_GT(consumed, 0u) << "a fresh response cannot complete without consuming a byte";
             parser.reset(headFor(outcomes.size()));
         }
@@ -72,8 +72,8 @@ std::vector<Outcome> parseStream(
     }
     if (eof) {
         const bool started = parser.started();
-        const Result result = parser.finishOnEof();
-        if (result == Result::Complete || started)
+        const ParseResult result = parser.finishOnEof();
+        if (result == ParseResult::Complete || started)
             outcomes.push_back({ result, stream.size(), parser.statusCode(), parser.httpMinorVersion(),
                 parser.keepAlive(), parser.errorReason() });
     }
@@ -106,10 +106,10 @@ void expectError(std::string_view text, std::string_view reason, bool eof = fals
 {
     for (const auto& outcomes : { parseWhole(text, eof), parseBytewise(text, eof) }) {
         ASSERT_FALSE(outcomes.empty()) << text;
-        EXPECT_EQ(outcomes.back().result, Result::Error) << text;
+        EXPECT_EQ(outcomes.back().result, ParseResult::Error) << text;
         EXPECT_EQ(outcomes.back().error, reason) << text;
         for (size_t i = 0; i + 1 < outcomes.size(); ++i)
-            EXPECT_EQ(outcomes[i].result, Result::Complete);
+            EXPECT_EQ(outcomes[i].result, ParseResult::Complete);
     }
 }
 
@@ -139,7 +139,7 @@ TEST(ResponseParser, ContentLength)
     const std::string text
         = "HTTP/1.1 200 OK\r\nServer: t\r\nContent-Length: 5\r\nContent-Type: text/plain\r\n\r\nhello";
     const Outcome o = parseOne(text);
-    EXPECT_EQ(o.result, Result::Complete);
+    EXPECT_EQ(o.result, ParseResult::Complete);
     EXPECT_EQ(o.end, text.size());
     EXPECT_EQ(o.status, 200);
     EXPECT_EQ(o.minor, 1);
@@ -151,13 +151,13 @@ TEST(ResponseParser, ContentLengthCompletesWithoutTouchingTheNextResponse)
     ResponseParser parser;
     const std::string text = "HTTP/1.1 404 Not Found\r\ncontent-LENGTH:  \t3 \r\n\r\nabcHTTP/1.1";
     size_t consumed = 0;
-    EXPECT_EQ(parser.feed(text.data(), text.size(), consumed), Result::Complete);
+    EXPECT_EQ(parser.feed(text.data(), text.size(), consumed), ParseResult::Complete);
     EXPECT_EQ(consumed, text.size() - 8);
     EXPECT_EQ(parser.statusCode(), 404);
     // Until reset() the parser stays complete and takes nothing more.
-    EXPECT_EQ(parser.feed(text.data() + consumed, 8, consumed), Result::Complete);
+    EXPECT_EQ(parser.feed(text.data() + consumed, 8, consumed), ParseResult::Complete);
     EXPECT_EQ(consumed, 0u);
-    EXPECT_EQ(parser.finishOnEof(), Result::Complete);
+    EXPECT_EQ(parser.finishOnEof(), ParseResult::Complete);
 }
 
 TEST(ResponseParser, ZeroContentLength)
@@ -167,21 +167,21 @@ TEST(ResponseParser, ZeroContentLength)
     ASSERT_EQ(outcomes.size(), 2u);
     EXPECT_EQ(outcomes[0].end, text.size());
     EXPECT_EQ(outcomes[1].end, 2 * text.size());
-    EXPECT_EQ(outcomes[1].result, Result::Complete);
+    EXPECT_EQ(outcomes[1].result, ParseResult::Complete);
 }
 
 TEST(ResponseParser, IdenticalDuplicateContentLengthIsAccepted)
 {
     const std::string text = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\nab";
     const Outcome o = parseOne(text + "HTTP");
-    EXPECT_EQ(o.result, Result::Complete);
+    EXPECT_EQ(o.result, ParseResult::Complete);
     EXPECT_EQ(o.end, text.size());
 }
 
 TEST(ResponseParser, ChunkedWithExtensionsAndTrailers)
 {
     const Outcome o = parseOne(CHUNKED_RESPONSE + "HTTP/1.1 200 OK\r\n");
-    EXPECT_EQ(o.result, Result::Complete);
+    EXPECT_EQ(o.result, ParseResult::Complete);
     EXPECT_EQ(o.end, CHUNKED_RESPONSE.size());
     EXPECT_EQ(o.status, 200);
     EXPECT_TRUE(o.keepAlive);
@@ -191,7 +191,7 @@ TEST(ResponseParser, ChunkedSplitAtEveryBoundary)
 {
     const auto whole = parseWhole(CHUNKED_RESPONSE);
     ASSERT_EQ(whole.size(), 1u);
-    ASSERT_EQ(whole[0].result, Result::Complete);
+    ASSERT_EQ(whole[0].result, ParseResult::Complete);
     for (size_t split = 1; split < CHUNKED_RESPONSE.size(); ++split)
         EXPECT_EQ(parseStream(CHUNKED_RESPONSE, { split }), whole) << "split at " << split;
     EXPECT_EQ(parseBytewise(CHUNKED_RESPONSE), whole);
@@ -235,7 +235,7 @@ TEST(ResponseParser, InterimResponsesAreSkipped)
                              "HTTP/1.1 201 Created\r\nContent-Length: 2\r\n\r\nok";
     const auto outcomes = parseWhole(text + "HTTP");
     ASSERT_EQ(outcomes.size(), 1u);
-    EXPECT_EQ(outcomes[0].result, Result::Complete);
+    EXPECT_EQ(outcomes[0].result, ParseResult::Complete);
     EXPECT_EQ(outcomes[0].status, 201);
     EXPECT_EQ(outcomes[0].end, text.size());
     EXPECT_EQ(parseBytewise(text), outcomes);
@@ -246,9 +246,9 @@ TEST(ResponseParser, InterimResponseThenEofIsAnError)
     ResponseParser parser;
     const std::string text = "HTTP/1.1 100 Continue\r\n\r\n";
     size_t consumed = 0;
-    EXPECT_EQ(parser.feed(text.data(), text.size(), consumed), Result::NeedMore);
+    EXPECT_EQ(parser.feed(text.data(), text.size(), consumed), ParseResult::NeedMore);
     EXPECT_TRUE(parser.started());
-    EXPECT_EQ(parser.finishOnEof(), Result::Error);
+    EXPECT_EQ(parser.finishOnEof(), ParseResult::Error);
 }
 
 TEST(ResponseParser, SwitchingProtocolsCompletesWithoutBody)
@@ -256,7 +256,7 @@ TEST(ResponseParser, SwitchingProtocolsCompletesWithoutBody)
     const std::string text = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n";
     const auto outcomes = parseWhole(text + "\x81\x05hello");
     ASSERT_GE(outcomes.size(), 1u);
-    EXPECT_EQ(outcomes[0].result, Result::Complete);
+    EXPECT_EQ(outcomes[0].result, ParseResult::Complete);
     EXPECT_EQ(outcomes[0].status, 101);
     EXPECT_EQ(outcomes[0].end, text.size());
     EXPECT_FALSE(outcomes[0].keepAlive);
@@ -296,18 +296,18 @@ TEST(ResponseParser, NoBodyStatuses)
 TEST(ResponseParser, Http10KeepAlive)
 {
     const Outcome plain = parseOne("HTTP/1.0 200 OK\r\nContent-Length: 1\r\n\r\nx");
-    EXPECT_EQ(plain.result, Result::Complete);
+    EXPECT_EQ(plain.result, ParseResult::Complete);
     EXPECT_EQ(plain.minor, 0);
     EXPECT_FALSE(plain.keepAlive);
 
     const Outcome ka = parseOne("HTTP/1.0 200 OK\r\nConnection: KEEP-ALIVE\r\nContent-Length: 1\r\n\r\nx");
-    EXPECT_EQ(ka.result, Result::Complete);
+    EXPECT_EQ(ka.result, ParseResult::Complete);
     EXPECT_TRUE(ka.keepAlive);
 
     // Transfer-Encoding in HTTP/1.0 is faulty framing: parse it, but close afterwards.
     const Outcome te
         = parseOne("HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n");
-    EXPECT_EQ(te.result, Result::Complete);
+    EXPECT_EQ(te.result, ParseResult::Complete);
     EXPECT_FALSE(te.keepAlive);
 }
 
@@ -324,11 +324,11 @@ TEST(ResponseParser, ConnectionTokens)
              Case { "TE, close;x", false } }) {
         const Outcome o
             = parseOne(std::string("HTTP/1.1 200 OK\r\nConnection: ") + c.value + "\r\nContent-Length: 0\r\n\r\n");
-        EXPECT_EQ(o.result, Result::Complete) << c.value;
+        EXPECT_EQ(o.result, ParseResult::Complete) << c.value;
         EXPECT_EQ(o.keepAlive, c.keepAlive) << c.value;
     }
     const Outcome folded = parseOne("HTTP/1.1 200 OK\r\nConnection: upgrade,\r\n close\r\nContent-Length: 0\r\n\r\n");
-    EXPECT_EQ(folded.result, Result::Complete);
+    EXPECT_EQ(folded.result, ParseResult::Complete);
     EXPECT_FALSE(folded.keepAlive);
 }
 
@@ -339,18 +339,18 @@ TEST(ResponseParser, TransferEncodingFraming)
     const std::string gzipChunkedText
         = "HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, CHUNKED\r\nContent-Length: 3\r\n\r\n" + chunkedBody;
     const Outcome gzipChunked = parseOne(gzipChunkedText + "HTTP");
-    EXPECT_EQ(gzipChunked.result, Result::Complete);
+    EXPECT_EQ(gzipChunked.result, ParseResult::Complete);
     EXPECT_EQ(gzipChunked.end, gzipChunkedText.size());
     EXPECT_TRUE(gzipChunked.keepAlive);
 
     const Outcome twoHeaders
         = parseOne("HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n" + chunkedBody);
-    EXPECT_EQ(twoHeaders.result, Result::Complete);
+    EXPECT_EQ(twoHeaders.result, ParseResult::Complete);
 
     const std::string untilClose = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked, gzip\r\nContent-Length: 3\r\n\r\n";
     EXPECT_TRUE(parseWhole(untilClose + "abcdef").empty());
     const Outcome closed = parseOne(untilClose + "abcdef", true);
-    EXPECT_EQ(closed.result, Result::Complete);
+    EXPECT_EQ(closed.result, ParseResult::Complete);
     EXPECT_FALSE(closed.keepAlive);
 }
 
@@ -359,15 +359,15 @@ TEST(ResponseParser, BodyUntilEof)
     const std::string text = "HTTP/1.1 200 OK\r\nServer: old\r\n\r\nbody bytes HTTP/1.1 200 OK\r\n";
     ResponseParser parser;
     size_t consumed = 0;
-    EXPECT_EQ(parser.feed(text.data(), text.size(), consumed), Result::NeedMore);
+    EXPECT_EQ(parser.feed(text.data(), text.size(), consumed), ParseResult::NeedMore);
     EXPECT_EQ(consumed, text.size());
     EXPECT_FALSE(parser.keepAlive());
-    EXPECT_EQ(parser.finishOnEof(), Result::Complete);
+    EXPECT_EQ(parser.finishOnEof(), ParseResult::Complete);
     EXPECT_EQ(parser.statusCode(), 200);
     EXPECT_FALSE(parser.keepAlive());
 
     // Headers ending exactly at EOF: an empty body.
-    EXPECT_EQ(parseOne("HTTP/1.0 200 OK\r\n\r\n", true).result, Result::Complete);
+    EXPECT_EQ(parseOne("HTTP/1.0 200 OK\r\n\r\n", true).result, ParseResult::Complete);
 }
 
 TEST(ResponseParser, LfOnlyLineEndings)
@@ -385,7 +385,7 @@ TEST(ResponseParser, ReasonPhraseIsOptional)
 {
     for (const char* line : { "HTTP/1.1 200\r\n", "HTTP/1.1 200 \r\n", "HTTP/1.1 999 Whatever\tit is \xC3\xA9\r\n" }) {
         const Outcome o = parseOne(std::string(line) + "Content-Length: 0\r\n\r\n");
-        EXPECT_EQ(o.result, Result::Complete) << line;
+        EXPECT_EQ(o.result, ParseResult::Complete) << line;
     }
     EXPECT_EQ(parseOne("HTTP/1.1 999 X\r\nContent-Length: 0\r\n\r\n").status, 999);
     EXPECT_EQ(parseOne("HTTP/1.1 100 X\r\n\r\nHTTP/1.1 100 X\r\n\r\nHTTP/1.1 299\n\n", true).status, 299);
@@ -395,20 +395,20 @@ TEST(ResponseParser, StrayLineBreaksBeforeTheStatusLine)
 {
     const auto outcomes = parseWhole("\r\n\nHTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n\r\n", true);
     ASSERT_EQ(outcomes.size(), 1u) << "a close after stray CRLF is an idle close, not an error";
-    EXPECT_EQ(outcomes[0].result, Result::Complete);
+    EXPECT_EQ(outcomes[0].result, ParseResult::Complete);
 
     ResponseParser parser;
     size_t consumed = 0;
-    EXPECT_EQ(parser.feed("\r\n", 2, consumed), Result::NeedMore);
+    EXPECT_EQ(parser.feed("\r\n", 2, consumed), ParseResult::NeedMore);
     EXPECT_FALSE(parser.started());
-    EXPECT_EQ(parser.feed("H", 1, consumed), Result::NeedMore);
+    EXPECT_EQ(parser.feed("H", 1, consumed), ParseResult::NeedMore);
     EXPECT_TRUE(parser.started());
 }
 
 TEST(ResponseParser, ObsFoldedHeaders)
 {
     const Outcome o = parseOne("HTTP/1.1 200 OK\r\nX-Long: a\r\n\tb\r\n c\r\nContent-Length: 1\r\n \r\n\r\nx");
-    EXPECT_EQ(o.result, Result::Complete);
+    EXPECT_EQ(o.result, ParseResult::Complete);
     expectError("HTTP/1.1 200 OK\r\n folded: first\r\n\r\n", "invalid header line");
     expectError("HTTP/1.1 200 OK\r\nContent-Length: 1\r\n 2\r\n\r\n", "invalid Content-Length");
 }
@@ -425,18 +425,18 @@ TEST(ResponseParser, LargeBodySkippedInPieces)
 
     ResponseParser parser;
     size_t fed = 0;
-    Result result = Result::NeedMore;
-    while (fed < total && result == Result::NeedMore) {
+    ParseResult result = ParseResult::NeedMore;
+    while (fed < total && result == ParseResult::NeedMore) {
         const size_t piece = std::min(PIECE_BYTES, total + 5 - fed); // 5 extra bytes: the next response
         size_t consumed = 0;
         result = parser.feed(buffer.data(), piece, consumed);
         fed += consumed;
-        if (result == Result::NeedMore) {
+        if (result == ParseResult::NeedMore) {
             EXPECT_EQ(consumed, piece);
         }
         buffer.assign(PIECE_BYTES, 'b');
     }
-    EXPECT_EQ(result, Result::Complete);
+    EXPECT_EQ(result, ParseResult::Complete);
     EXPECT_EQ(fed, total);
 }
 
@@ -445,16 +445,16 @@ TEST(ResponseParser, LargeChunk)
     ResponseParser parser;
     const std::string head = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n989680\r\n"; // 10,000,000
     size_t consumed = 0;
-    ASSERT_EQ(parser.feed(head.data(), head.size(), consumed), Result::NeedMore);
+    ASSERT_EQ(parser.feed(head.data(), head.size(), consumed), ParseResult::NeedMore);
     std::vector<char> buffer(64 * 1024, 'z');
     size_t body = 0;
     while (body < 10'000'000) {
         const size_t piece = std::min(buffer.size(), 10'000'000 - body);
-        ASSERT_EQ(parser.feed(buffer.data(), piece, consumed), Result::NeedMore);
+        ASSERT_EQ(parser.feed(buffer.data(), piece, consumed), ParseResult::NeedMore);
         ASSERT_EQ(consumed, piece);
         body += piece;
     }
-    EXPECT_EQ(parser.feed("\r\n0\r\n\r\nHTTP", 11, consumed), Result::Complete);
+    EXPECT_EQ(parser.feed("\r\n0\r\n\r\nHTTP", 11, consumed), ParseResult::Complete);
     EXPECT_EQ(consumed, 7u);
 }
 
@@ -462,20 +462,20 @@ TEST(ResponseParser, EmptyFeedAndErrorIsSticky)
 {
     ResponseParser parser;
     size_t consumed = 99;
-    EXPECT_EQ(parser.feed("", 0, consumed), Result::NeedMore);
+    EXPECT_EQ(parser.feed("", 0, consumed), ParseResult::NeedMore);
     EXPECT_EQ(consumed, 0u);
     EXPECT_FALSE(parser.started());
 
-    EXPECT_EQ(parser.feed("SPDY/3 200 OK\r\n", 15, consumed), Result::Error);
+    EXPECT_EQ(parser.feed("SPDY/3 200 OK\r\n", 15, consumed), ParseResult::Error);
     EXPECT_STREQ(parser.errorReason(), "invalid status line");
     EXPECT_FALSE(parser.keepAlive());
     const std::string valid = "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n";
-    EXPECT_EQ(parser.feed(valid.data(), valid.size(), consumed), Result::Error);
-    EXPECT_EQ(parser.feed("", 0, consumed), Result::Error);
-    EXPECT_EQ(parser.finishOnEof(), Result::Error);
+    EXPECT_EQ(parser.feed(valid.data(), valid.size(), consumed), ParseResult::Error);
+    EXPECT_EQ(parser.feed("", 0, consumed), ParseResult::Error);
+    EXPECT_EQ(parser.finishOnEof(), ParseResult::Error);
 
     parser.reset();
-    EXPECT_EQ(parser.feed(valid.data(), valid.size(), consumed), Result::Complete);
+    EXPECT_EQ(parser.feed(valid.data(), valid.size(), consumed), ParseResult::Complete);
     EXPECT_EQ(consumed, valid.size());
 }
 
@@ -483,7 +483,7 @@ TEST(ResponseParser, EofBeforeAnyByte)
 {
     ResponseParser parser;
     EXPECT_FALSE(parser.started());
-    EXPECT_EQ(parser.finishOnEof(), Result::Error);
+    EXPECT_EQ(parser.finishOnEof(), ParseResult::Error);
     EXPECT_STREQ(parser.errorReason(), "connection closed");
 }
 
@@ -553,7 +553,7 @@ TEST(ResponseParser, InvalidChunks)
     expectError(head + "1;" + std::string(70 * 1024, 'e') + "\r\n", "chunk size line too long");
     expectError(head + "0\r\nBad Trailer: x\r\n\r\n", "invalid header name");
     // Leading zeros are fine as long as the line stays short.
-    EXPECT_EQ(parseOne(head + "000000000000000000000001\r\nx\r\n0\r\n\r\n").result, Result::Complete);
+    EXPECT_EQ(parseOne(head + "000000000000000000000001\r\nx\r\n0\r\n\r\n").result, ParseResult::Complete);
 }
 
 TEST(ResponseParser, HeaderLimits)
@@ -573,7 +573,7 @@ TEST(ResponseParser, HeaderLimits)
     expectError(interim, "headers too large");
     // Just under the line limit is fine.
     EXPECT_EQ(parseOne(status + "X-Big: " + std::string(60 * 1024, 'v') + "\r\nContent-Length: 0\r\n\r\n").result,
-        Result::Complete);
+        ParseResult::Complete);
 }
 
 TEST(ResponseParser, GarbageIsRejected)
@@ -586,7 +586,7 @@ TEST(ResponseParser, GarbageIsRejected)
         if (garbage[0] == 'H' || garbage[0] == '\r' || garbage[0] == '\n') garbage[0] = 'G';
         const auto outcomes = parseWhole(garbage, true);
         ASSERT_EQ(outcomes.size(), 1u);
-        EXPECT_EQ(outcomes[0].result, Result::Error);
+        EXPECT_EQ(outcomes[0].result, ParseResult::Error);
     }
 }
 
@@ -731,7 +731,7 @@ TEST(ResponseParser, RandomResponsesParseTheSameWhateverTheSplit)
             const Generated g = gen.response(i + 1 == count);
             stream += g.bytes;
             heads.push_back(g.head);
-            expected.push_back({ Result::Complete, stream.size(), g.status, g.minor, g.keepAlive, "" });
+            expected.push_back({ ParseResult::Complete, stream.size(), g.status, g.minor, g.keepAlive, "" });
             eof = g.untilEof || gen.chance(4);
         }
         const auto whole = parseWhole(stream, eof, heads);

@@ -714,8 +714,10 @@ TEST(TargetServer, HeadHasHeadersButNoBody)
 TEST(TargetServer, MalformedRequestGets400AndClose)
 {
     Server s;
-    for (std::string bad : { "GARBAGE\r\n\r\n", "GET / HTTP/1.1\r\nNo colon here\r\n\r\n", "GET / FTP/1.0\r\n\r\n",
-             "GET / HTTP/1.1\r\nContent-Length: 12x\r\n\r\n", "GET\t/ HTTP/1.1\r\n\r\n" }) {
+    for (std::string bad :
+        std::initializer_list<std::string> { "GARBAGE\r\n\r\n", "GET / HTTP/1.1\r\nNo colon here\r\n\r\n",
+            "GET / FTP/1.0\r\n\r\n", "GET / HTTP/1.1\r\nContent-Length: 12x\r\n\r\n", "GET\t/ HTTP/1.1\r\n\r\n",
+            std::string("GE\0T / HTTP/1.1\r\n\r\n", 19), std::string("GET / HTTP/1.1\r\nX-\0A: 1\r\n\r\n", 27) }) {
         Client c(s.port());
         ASSERT_TRUE(c.send(bad + "GET / HTTP/1.1\r\n\r\n"));
         auto r = c.read();

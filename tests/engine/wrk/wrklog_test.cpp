@@ -34,11 +34,6 @@ constexpr double GIB = 1024.0 * MIB;
     return ::testing::AssertionSuccess();
 }
 
-std::vector<std::string> linesOf(const std::string& text)
-{
-    return test::splitLines(text);
-}
-
 std::string joinLines(const std::vector<std::string>& lines)
 {
     std::string text;
@@ -192,7 +187,7 @@ TEST(WrkLog, ReferenceContainerComparisonEveryReport)
 {
     std::string text;
     ASSERT_TRUE(loadReference("container-performance-comparison.txt", text));
-    const std::vector<std::string> lines = linesOf(text);
+    const std::vector<std::string> lines = test::splitLines(text);
     const WrkLogParseResult result = parseWrkLog(text);
 
     EXPECT_TRUE(result.skipped.empty()) << result.skipped.front().reason;
@@ -255,28 +250,29 @@ TEST(WrkLog, ReferenceAmbassadorWrappedCommandsAttach)
 {
     std::string text;
     ASSERT_TRUE(loadReference("ambassador-vs-service-wrk.txt", text));
-    std::vector<std::string> lines = linesOf(text);
+    std::vector<std::string> lines = test::splitLines(text);
     ASSERT_GE(lines.size(), 110u);
     ASSERT_EQ(lines[104], "wrk -t100 -c10000 -d60s --timeout 60s"); // line 105
     ASSERT_EQ(lines[108], "http://ambassador.default.svc... :80/http-echo/"); // line 109
-    const std::vector<std::string> service = linesOf("Running 1m test @ http://http-echo.default.svc.cluster.local:80\n"
-                                                     "  100 threads and 10000 connections\n"
-                                                     "  Thread Stats   Avg      Stdev     Max   +/- Stdev\n"
-                                                     "    Latency   225.50ms  406.12ms   6.90s    91.98%\n"
-                                                     "    Req/Sec   611.35    312.80     3.21k    70.02%\n"
-                                                     "  3570843 requests in 1.00m, 599.35MB read\n"
-                                                     "  Socket errors: connect 0, read 0, write 0, timeout 412\n"
-                                                     "Requests/sec:  59413.33\n"
-                                                     "Transfer/sec:      9.97MB\n");
+    const std::vector<std::string> service
+        = test::splitLines("Running 1m test @ http://http-echo.default.svc.cluster.local:80\n"
+                           "  100 threads and 10000 connections\n"
+                           "  Thread Stats   Avg      Stdev     Max   +/- Stdev\n"
+                           "    Latency   225.50ms  406.12ms   6.90s    91.98%\n"
+                           "    Req/Sec   611.35    312.80     3.21k    70.02%\n"
+                           "  3570843 requests in 1.00m, 599.35MB read\n"
+                           "  Socket errors: connect 0, read 0, write 0, timeout 412\n"
+                           "Requests/sec:  59413.33\n"
+                           "Transfer/sec:      9.97MB\n");
     const std::vector<std::string> ambassador
-        = linesOf("Running 1m test @ http://ambassador.default.svc.cluster.local:80/http-echo/\n"
-                  "  100 threads and 1000 connections\n"
-                  "  Thread Stats   Avg      Stdev     Max   +/- Stdev\n"
-                  "    Latency    38.44ms   21.07ms 367.21ms   68.18%\n"
-                  "    Req/Sec   306.71     88.42     1.01k    71.33%\n"
-                  "  1832100 requests in 1.00m, 393.57MB read\n"
-                  "Requests/sec:  30484.25\n"
-                  "Transfer/sec:      6.55MB\n");
+        = test::splitLines("Running 1m test @ http://ambassador.default.svc.cluster.local:80/http-echo/\n"
+                           "  100 threads and 1000 connections\n"
+                           "  Thread Stats   Avg      Stdev     Max   +/- Stdev\n"
+                           "    Latency    38.44ms   21.07ms 367.21ms   68.18%\n"
+                           "    Req/Sec   306.71     88.42     1.01k    71.33%\n"
+                           "  1832100 requests in 1.00m, 393.57MB read\n"
+                           "Requests/sec:  30484.25\n"
+                           "Transfer/sec:      6.55MB\n");
     lines.insert(lines.begin() + 109, ambassador.begin(), ambassador.end()); // after line 109
     lines.insert(lines.begin() + 106, service.begin(), service.end()); // after line 106
     const WrkLogParseResult result = parseWrkLog(joinLines(lines));

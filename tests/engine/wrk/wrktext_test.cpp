@@ -13,11 +13,6 @@ using namespace wb;
 
 namespace {
 
-std::vector<std::string> linesOf(const std::string& text)
-{
-    return test::splitLines(text);
-}
-
 // Column where each whitespace-separated token ends: two lines with the same
 // ends are aligned the same way, whatever the values.
 std::vector<size_t> tokenEnds(const std::string& line)
@@ -109,10 +104,11 @@ TEST(WrkText, OpenModelHeaderAndReport)
         "  Constant rate: 2000 requests/s (open model)\n");
     config.ratePerS = 0;
     config.stages = { { 10'000'000, 1000 }, { 20'000'000, 5000 } };
-    EXPECT_EQ(linesOf(formatRunHeader(config))[2], "  Rate stages: 10s:1.00k, 20s:5.00k requests/s (open model)");
+    EXPECT_EQ(
+        test::splitLines(formatRunHeader(config))[2], "  Rate stages: 10s:1.00k, 20s:5.00k requests/s (open model)");
     config.stagesAreConnections = true;
     config.stages = { { 10'000'000, 50 }, { 20'000'000, 200 } };
-    EXPECT_EQ(linesOf(formatRunHeader(config))[2], "  Connection stages: 10s:50.00c, 20s:200.00c");
+    EXPECT_EQ(test::splitLines(formatRunHeader(config))[2], "  Connection stages: 10s:50.00c, 20s:200.00c");
 
     RunResult r;
     r.config.ratePerS = 1000;
@@ -126,7 +122,7 @@ TEST(WrkText, OpenModelHeaderAndReport)
     r.serviceLatency.recordN(100, 1990);
     TextReportOptions options;
     options.latencyDistribution = true;
-    const auto lines = linesOf(formatRunReport(r, options));
+    const auto lines = test::splitLines(formatRunReport(r, options));
     EXPECT_EQ(lines[1].rfind("    Latency ", 0), 0u); // corrected first
     EXPECT_EQ(lines[2].rfind("    Service ", 0), 0u);
     EXPECT_EQ(lines[3].rfind("    Req/Sec ", 0), 0u);
@@ -152,12 +148,12 @@ TEST(WrkText, SendLagLineAndGeneratorWarning)
     r.serviceLatency.recordN(1900, 1000);
     r.sendLag.recordN(20, 995);
     r.sendLag.recordN(150, 5); // p99 20 us: 1% of the p50, quiet
-    auto lines = linesOf(formatRunReport(r, {}));
+    auto lines = test::splitLines(formatRunReport(r, {}));
     EXPECT_TRUE(contains(lines, "  Send lag (generator): p50 20.00us, p99 20.00us, p99.9 150.00us"));
     EXPECT_FALSE(contains(lines, "  Warning: generator lag", true));
 
     r.sendLag.recordN(300, 50); // p99 300 us: 15% of the p50
-    lines = linesOf(formatRunReport(r, {}));
+    lines = test::splitLines(formatRunReport(r, {}));
     EXPECT_TRUE(contains(lines,
         "  Warning: generator lag is a noticeable part of the measured latency (send lag p99 300.00us, over 10% of "
         "the corrected p50 2.00ms); use more threads or a quieter loader"));
@@ -166,7 +162,7 @@ TEST(WrkText, SendLagLineAndGeneratorWarning)
     closed.durationS = 1;
     closed.requests = 10;
     closed.latency.recordN(2000, 10);
-    EXPECT_FALSE(contains(linesOf(formatRunReport(closed, {})), "  Send lag (generator):", true));
+    EXPECT_FALSE(contains(test::splitLines(formatRunReport(closed, {})), "  Send lag (generator):", true));
 }
 
 TEST(GeneratorLag, NoticeableAboveATenthOfTheCorrectedMedian)
@@ -181,7 +177,7 @@ TEST(GeneratorLag, NoticeableAboveATenthOfTheCorrectedMedian)
 
 TEST(WrkText, ThreadStatsRows)
 {
-    const auto lines = linesOf(formatRunReport(resultWithExactStats(), {}));
+    const auto lines = test::splitLines(formatRunReport(resultWithExactStats(), {}));
     ASSERT_GE(lines.size(), 3u);
     EXPECT_EQ(lines[0], "  Thread Stats   Avg      Stdev     Max   +/- Stdev");
     EXPECT_EQ(lines[1], "    Latency   150.00us   70.71us 200.00us  100.00%");
@@ -191,7 +187,7 @@ TEST(WrkText, ThreadStatsRows)
 TEST(WrkText, ColumnsAlignWithRealWrkLines)
 {
     RunResult r = resultWithExactStats();
-    auto lines = linesOf(formatRunReport(r, {}));
+    auto lines = test::splitLines(formatRunReport(r, {}));
     ASSERT_GE(lines.size(), 3u);
     // Real lines from container-performance-comparison.txt: two-letter unit,
     // one-letter unit, and a value without unit (pushed two columns left).
@@ -199,7 +195,7 @@ TEST(WrkText, ColumnsAlignWithRealWrkLines)
     EXPECT_EQ(tokenEnds(lines[2]), tokenEnds("    Req/Sec     8.78k     4.38k   63.92k    82.47%"));
 
     r.threadRates.perThreadRequestsPerS = { 2900, 3000, 3100 }; // stdev 100: printed without unit
-    lines = linesOf(formatRunReport(r, {}));
+    lines = test::splitLines(formatRunReport(r, {}));
     EXPECT_EQ(lines[2], "    Req/Sec     3.00k   100.00     3.10k   100.00%");
     EXPECT_EQ(tokenEnds(lines[2]), tokenEnds("    Req/Sec     3.00k   397.64     4.15k    71.00%"));
 
@@ -208,7 +204,7 @@ TEST(WrkText, ColumnsAlignWithRealWrkLines)
     for (int i = 0; i < 3; ++i)
         r.latency.record(1000);
     r.latency.record(2000); // mean 1.25ms, stdev ~501us, max 2.00ms
-    lines = linesOf(formatRunReport(r, {}));
+    lines = test::splitLines(formatRunReport(r, {}));
     EXPECT_EQ(tokenEnds(lines[1]), tokenEnds("    Latency     1.90ms  660.82us  13.05ms   82.95%"));
 }
 
@@ -216,7 +212,7 @@ TEST(WrkText, OverlongValueIsCutToItsColumn)
 {
     RunResult r = resultWithExactStats();
     r.threadRates.perThreadRequestsPerS = { 5e15, 5e15 }; // "5000.00T": wider than the mean column
-    const auto lines = linesOf(formatRunReport(r, {}));
+    const auto lines = test::splitLines(formatRunReport(r, {}));
     // wrk prints at most width-minus-unit characters, so the mean loses its "T"
     // and the row keeps its length.
     EXPECT_EQ(lines[2], "    Req/Sec   5000.00     0.00  5000.00T   100.00%");
@@ -232,7 +228,7 @@ TEST(WrkText, TotalsMatchRealWrkReports)
     r.durationS = 3142392 / 104418.14;
     r.bytes = 411'652'000;
     r.errors.read = 376;
-    auto lines = linesOf(formatRunReport(r, {}));
+    auto lines = test::splitLines(formatRunReport(r, {}));
     ASSERT_EQ(lines.size(), 7u);
     EXPECT_EQ(lines[3], "  3142392 requests in 30.09s, 392.58MB read");
     EXPECT_EQ(lines[4], "  Socket errors: connect 0, read 376, write 0, timeout 0");
@@ -244,7 +240,7 @@ TEST(WrkText, TotalsMatchRealWrkReports)
     r.durationS = 1076704 / 35839.72;
     r.bytes = 141'044'105;
     r.errors.read = 261;
-    lines = linesOf(formatRunReport(r, {}));
+    lines = test::splitLines(formatRunReport(r, {}));
     ASSERT_EQ(lines.size(), 7u);
     EXPECT_EQ(lines[3], "  1076704 requests in 30.04s, 134.51MB read");
     EXPECT_EQ(lines[5], "Requests/sec:  35839.72");
@@ -254,7 +250,7 @@ TEST(WrkText, TotalsMatchRealWrkReports)
     r.requests = 5422;
     r.durationS = 5422 / 2582.42;
     r.bytes = static_cast<uint64_t>(479.25 * 1024 * r.durationS);
-    lines = linesOf(formatRunReport(r, {}));
+    lines = test::splitLines(formatRunReport(r, {}));
     ASSERT_EQ(lines.size(), 6u); // no socket errors line
     EXPECT_EQ(lines[3], "  5422 requests in 2.10s, 0.98MB read");
     EXPECT_EQ(lines[4], "Requests/sec:   2582.42");
@@ -270,7 +266,7 @@ TEST(WrkText, Non2xxLineAndStatusCodes)
     r.status = StatusCounts {};
     for (int i = 0; i < 5733; ++i)
         r.status.add(404);
-    const auto lines = linesOf(formatRunReport(r, {}));
+    const auto lines = test::splitLines(formatRunReport(r, {}));
     ASSERT_EQ(lines.size(), 8u);
     EXPECT_EQ(lines[3], "  5733 requests in 2.00s, 2.84MB read");
     EXPECT_EQ(lines[4], "  Non-2xx or 3xx responses: 5733");
@@ -282,21 +278,21 @@ TEST(WrkText, Non2xxLineAndStatusCodes)
 TEST(WrkText, StatusCodesOnlyWhenRelevant)
 {
     RunResult r = resultWithExactStats(); // two 200s
-    EXPECT_EQ(indexOf(linesOf(formatRunReport(r, {})), "  Status codes:"), SIZE_MAX);
+    EXPECT_EQ(indexOf(test::splitLines(formatRunReport(r, {})), "  Status codes:"), SIZE_MAX);
 
     TextReportOptions latency;
     latency.latencyDistribution = true;
-    EXPECT_TRUE(contains(linesOf(formatRunReport(r, latency)), "  Status codes: 200 2"));
+    EXPECT_TRUE(contains(test::splitLines(formatRunReport(r, latency)), "  Status codes: 200 2"));
 
     r.status.add(301);
     r.status.add(503);
     r.status.add(1000); // outside 100..599
     r.status.add(101);
-    const auto lines = linesOf(formatRunReport(r, {}));
+    const auto lines = test::splitLines(formatRunReport(r, {}));
     EXPECT_TRUE(contains(lines, "  Status codes: 101 1, 200 2, 301 1, 503 1, other 1")) << formatRunReport(r, {});
 
     RunResult none;
-    EXPECT_EQ(indexOf(linesOf(formatRunReport(none, latency)), "  Status codes:"), SIZE_MAX);
+    EXPECT_EQ(indexOf(test::splitLines(formatRunReport(none, latency)), "  Status codes:"), SIZE_MAX);
 }
 
 TEST(WrkText, ErrorLinesInOrder)
@@ -310,7 +306,7 @@ TEST(WrkText, ErrorLinesInOrder)
     r.firstTlsError = "certificate verify failed";
     for (int i = 0; i < 5; ++i)
         r.status.add(500);
-    const auto lines = linesOf(formatRunReport(r, {}));
+    const auto lines = test::splitLines(formatRunReport(r, {}));
     const std::vector<std::string> expected = {
         "  Socket errors: connect 1, read 0, write 3, timeout 4",
         "  Non-2xx or 3xx responses: 5",
@@ -326,12 +322,12 @@ TEST(WrkText, ErrorLinesInOrder)
     EXPECT_EQ(lines[first + expected.size()].rfind("Requests/sec: ", 0), 0u);
 
     r.firstTlsError.clear();
-    EXPECT_TRUE(contains(linesOf(formatRunReport(r, {})), "  TLS errors: 6"));
+    EXPECT_TRUE(contains(test::splitLines(formatRunReport(r, {})), "  TLS errors: 6"));
 }
 
 TEST(WrkText, NoErrorLinesWhenClean)
 {
-    const auto lines = linesOf(formatRunReport(resultWithExactStats(), {}));
+    const auto lines = test::splitLines(formatRunReport(resultWithExactStats(), {}));
     ASSERT_EQ(lines.size(), 6u);
     for (const char* prefix : { "  Socket errors", "  Non-2xx", "  TLS errors", "  Parse errors", "  Status codes" })
         EXPECT_EQ(indexOf(lines, prefix), SIZE_MAX) << prefix;
@@ -350,7 +346,7 @@ TEST(WrkText, LatencyDistribution)
     r.latency.recordN(60, 5); // p99.99
     TextReportOptions options;
     options.latencyDistribution = true;
-    const auto lines = linesOf(formatRunReport(r, options));
+    const auto lines = test::splitLines(formatRunReport(r, options));
     const size_t block = indexOf(lines, "  Latency Distribution");
     ASSERT_EQ(block, 3u); // right after the thread stats, as in wrk
     const std::vector<std::string> expected = {
@@ -377,7 +373,7 @@ TEST(WrkText, LatencyDistribution)
     EXPECT_EQ(lines[total + 2].rfind("  Connection Phases", 0), 0u) << lines[total + 2];
     EXPECT_NE(lines[total + 5].find(" requests in "), std::string::npos) << lines[total + 5];
 
-    EXPECT_EQ(indexOf(linesOf(formatRunReport(r, {})), "  Latency Distribution"), SIZE_MAX);
+    EXPECT_EQ(indexOf(test::splitLines(formatRunReport(r, {})), "  Latency Distribution"), SIZE_MAX);
 }
 
 TEST(WrkText, ConnectionPhaseRowsUnderLatency)
@@ -388,7 +384,7 @@ TEST(WrkText, ConnectionPhaseRowsUnderLatency)
     r.firstByte.recordN(40, 1000);
     TextReportOptions options;
     options.latencyDistribution = true;
-    auto lines = linesOf(formatRunReport(r, options));
+    auto lines = test::splitLines(formatRunReport(r, options));
     const size_t block = indexOf(lines, "  Connection Phases");
     ASSERT_NE(block, SIZE_MAX);
     EXPECT_EQ(lines[block], "  Connection Phases       p50       p90       p99       Max   Count");
@@ -400,18 +396,19 @@ TEST(WrkText, ConnectionPhaseRowsUnderLatency)
 
     r.config.request.url = *parseUrl("https://example.test/");
     r.tlsHandshake.recordN(2500, 10);
-    lines = linesOf(formatRunReport(r, options));
+    lines = test::splitLines(formatRunReport(r, options));
     const size_t tls = indexOf(lines, "    TLS handshake");
     ASSERT_NE(tls, SIZE_MAX);
     EXPECT_EQ(lines[tls], "    TLS handshake      2.50ms    2.50ms    2.50ms    2.50ms      10");
     EXPECT_EQ(tls, indexOf(lines, "    Connect") + 1);
 
-    EXPECT_EQ(indexOf(linesOf(formatRunReport(r, {})), "  Connection Phases"), SIZE_MAX); // only with --latency
+    EXPECT_EQ(
+        indexOf(test::splitLines(formatRunReport(r, {})), "  Connection Phases"), SIZE_MAX); // only with --latency
 }
 
 TEST(WrkText, EmptyResultDoesNotCrash)
 {
-    const auto lines = linesOf(formatRunReport(RunResult {}, TextReportOptions { true }));
+    const auto lines = test::splitLines(formatRunReport(RunResult {}, TextReportOptions { true }));
     EXPECT_TRUE(contains(lines, "    Latency     0.00us    0.00us   0.00us    0.00%"));
     EXPECT_TRUE(contains(lines, "  0 requests in 0.00us, 0.00B read"));
     EXPECT_TRUE(contains(lines, "Requests/sec:      0.00"));
@@ -435,7 +432,7 @@ TEST(WrkText, RequestMixTableAndHeader)
     r.entries[0].addResponse(503, 300, true);
     r.entries[1].errors.timeout = 2; // no response at all: no latency
     EXPECT_EQ(formatRunHeader(r.config).substr(0, 50), "Running 10s test @ mix.txt (http://127.0.0.1:8080/");
-    const auto lines = linesOf(formatRunReport(r, {}));
+    const auto lines = test::splitLines(formatRunReport(r, {}));
     const size_t block = indexOf(lines, "  Request mix mix.txt: 2 entries, weighted");
     ASSERT_NE(block, SIZE_MAX);
     EXPECT_EQ(lines[block + 1],
@@ -469,15 +466,15 @@ TEST(WrkText, SaturatedLoaderIsOneWarningLine)
     const std::string warning = "  Warning: the loader was saturated (workers 98% busy (24% on a CPU, 74% waiting for "
                                 "one), process 1.95 CPUs, machine 99% busy of 2 CPUs, steal 0%): the figures may "
                                 "measure the loader rather than the target";
-    auto lines = linesOf(formatRunReport(r, {}));
+    auto lines = test::splitLines(formatRunReport(r, {}));
     EXPECT_TRUE(contains(lines, warning)) << formatRunReport(r, {});
     EXPECT_LT(indexOf(lines, "  Warning: the loader was saturated"), indexOf(lines, "Requests/sec:"));
     EXPECT_FALSE(contains(lines, "  Loader: ", true)) << "the figures alone only with --latency";
-    EXPECT_TRUE(contains(linesOf(formatRunReport(r, { true })), "  Loader: workers 98% busy", true));
+    EXPECT_TRUE(contains(test::splitLines(formatRunReport(r, { true })), "  Loader: workers 98% busy", true));
 
     c.workerWaitUs = 600'000; // 28% busy, and the machine 75% busy: quiet
     c.machineBusyUs = 3'000'000;
-    lines = linesOf(formatRunReport(r, {}));
+    lines = test::splitLines(formatRunReport(r, {}));
     EXPECT_FALSE(contains(lines, "  Warning: the loader", true)) << formatRunReport(r, {});
     c.machineStealUs = 800'000; // but 20% of the machine stolen by the hypervisor
     EXPECT_NE(formatRunReport(r, {}).find("steal 20%): the figures may measure the loader"), std::string::npos);
@@ -494,7 +491,8 @@ TEST(WrkText, SaturatedLoaderIsOneWarningLine)
     EXPECT_FALSE(c.saturated());
 
     r.loaderCost = {};
-    EXPECT_FALSE(contains(linesOf(formatRunReport(r, { true })), "  Loader: ", true)) << "not measured: no line";
+    EXPECT_FALSE(contains(test::splitLines(formatRunReport(r, { true })), "  Loader: ", true))
+        << "not measured: no line";
 }
 
 // A loader beside its server on a 2-core machine: the workers waited for a CPU 40% of their
@@ -626,7 +624,7 @@ TEST(WrkText, Http3HeaderAndQuicLines)
     config.httpVersion = HttpVersion::Http3;
     config.connections = 20;
     config.streams = 10;
-    EXPECT_EQ(linesOf(formatRunHeader(config))[2], "  HTTP/3 (h3 over QUIC), 10 streams per connection");
+    EXPECT_EQ(test::splitLines(formatRunHeader(config))[2], "  HTTP/3 (h3 over QUIC), 10 streams per connection");
 
     RunResult r;
     r.config = config;
@@ -640,7 +638,7 @@ TEST(WrkText, Http3HeaderAndQuicLines)
     r.quic.handshakes = 20;
     TextReportOptions options;
     options.latencyDistribution = true;
-    auto lines = linesOf(formatRunReport(r, options));
+    auto lines = test::splitLines(formatRunReport(r, options));
     EXPECT_TRUE(contains(lines, "  QUIC: QUIC v1, ALPN h3, 20 handshakes (1-RTT; 0-RTT not offered)"));
     EXPECT_FALSE(contains(lines, "  QUIC loss:", true));
     EXPECT_FALSE(contains(lines, "  QUIC connections ended:", true));
@@ -653,7 +651,7 @@ TEST(WrkText, Http3HeaderAndQuicLines)
     r.quic.ends[4] = 2; // idle_timeout
     r.quic.ends[5] = 1; // peer_closed
     r.quic.firstEnd = "the server closed the connection with HTTP/3 error 0x102";
-    lines = linesOf(formatRunReport(r, options));
+    lines = test::splitLines(formatRunReport(r, options));
     EXPECT_TRUE(contains(lines, "  QUIC loss: 3 packets of requests declared lost, 5 probe timeouts"));
     EXPECT_TRUE(contains(lines, "  QUIC connections ended: idle_timeout 2, peer_closed 1"));
     EXPECT_TRUE(contains(lines, "  First QUIC error: the server closed the connection with HTTP/3 error 0x102"));
