@@ -4,6 +4,7 @@
 #include "cliparse.h"
 #include "clisession.h"
 #include "common/clock.h"
+#include "common/format.h"
 #include "exitcode.h"
 #include "experiment/experimentreport.h"
 #include "experiment/experimentresults.h"

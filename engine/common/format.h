@@ -1,7 +1,8 @@
 #pragma once
-// Small text builders several libraries' reports share: a list joined with a separator, and one
-// number printed with a printf format.
+// Small text builders several libraries' reports share: a list joined with a separator, one number
+// printed with a printf format, and a number with its thousands grouped.
 
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <string_view>
@@ -26,6 +27,19 @@ inline std::string printedNumber(const char* format, double v)
     char buf[64];
     std::snprintf(buf, sizeof buf, format, v);
     return buf;
+}
+
+/// "12,345" (thousands grouped, no decimals); "-" for NaN.
+inline std::string groupedNumber(double value)
+{
+    if (std::isnan(value)) return "-";
+    const std::string digits = printedNumber("%.0f", std::fabs(value));
+    std::string out;
+    for (size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
+    }
+    return (value < 0 && digits != "0" ? "-" : "") + out;
 }
 
 } // namespace wb

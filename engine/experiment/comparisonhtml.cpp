@@ -1,5 +1,6 @@
 #include "experiment/comparisonhtml.h"
 
+#include "common/format.h"
 #include "experiment/experimentplan.h"
 #include "experiment/experimentreport.h"
 #include "experiment/runcomparison.h"

@@ -210,18 +210,6 @@ std::string ciCell(double v)
 
 } // namespace
 
-std::string groupedNumber(double value)
-{
-    if (std::isnan(value)) return "-";
-    const std::string digits = printedNumber("%.0f", std::fabs(value));
-    std::string out;
-    for (size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-        out += digits[i];
-    }
-    return (value < 0 && digits != "0" ? "-" : "") + out;
-}
-
 std::vector<std::vector<std::string>> resultsTableRows(const ExperimentResults& results)
 {
     const std::string rate = rateHeader(results);

@@ -62,7 +62,4 @@ std::string levelDescriptionText(const LoadLevel& level);
 /// ("2/3": repetitions that met it / repetitions judged).
 std::string resultsCsv(const ExperimentResults& results);
 
-/// "12,345" (thousands grouped, no decimals).
-std::string groupedNumber(double value);
-
 } // namespace wb

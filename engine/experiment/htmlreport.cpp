@@ -1,5 +1,6 @@
 #include "experiment/htmlreport.h"
 
+#include "common/format.h"
 #include "common/jsontext.h"
 #include "experiment/comparability.h"
 #include "experiment/experimentreport.h"

@@ -1,5 +1,7 @@
 #include "store/sqldatabase.h"
 
+#include "common/format.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -14,20 +16,13 @@ namespace {
 // Once per thousand steps costs nothing measurable.
 constexpr int PROGRESS_PERIOD_STEPS = 1000;
 
-std::string withThousands(uint64_t n)
-{
-    std::string digits = std::to_string(n);
-    for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3)
-        digits.insert(static_cast<size_t>(i), ",");
-    return digits;
-}
-
 [[noreturn]] void throwFor(sqlite3* db, int rc, const SqlMeter* meter)
 {
     if ((rc & 0xFF) == SQLITE_INTERRUPT && meter && meter->exceeded)
-        throw SqlError(rc, "stopped after " + withThousands(meter->stepBudget) + " SQLite steps");
+        throw SqlError(rc, "stopped after " + groupedNumber(static_cast<double>(meter->stepBudget)) + " SQLite steps");
     if ((rc & 0xFF) == SQLITE_TOOBIG)
-        throw SqlError(rc, "a value larger than " + withThousands(SQL_MAX_VALUE_BYTES / (1024 * 1024)) + " MiB");
+        throw SqlError(rc,
+            "a value larger than " + groupedNumber(static_cast<double>(SQL_MAX_VALUE_BYTES / (1024 * 1024))) + " MiB");
     std::string message = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
     // sqlite3_errmsg() says "not an error" once a later call succeeded; the code still knows.
     if (message.empty() || message == "not an error") message = sqlite3_errstr(rc);
@@ -165,7 +160,8 @@ void SqlStatement::chargeRead(int bytes) const
     m_meter->readBytes += static_cast<uint64_t>(bytes);
     if (m_meter->readBytes > m_meter->readBudget)
         throw SqlError(SQLITE_TOOBIG,
-            "more than " + withThousands(m_meter->readBudget / (1024 * 1024)) + " MiB for one operation");
+            "more than " + groupedNumber(static_cast<double>(m_meter->readBudget / (1024 * 1024)))
+                + " MiB for one operation");
 }
 
 std::string SqlStatement::text(int column) const
