@@ -30,11 +30,10 @@ endif()
 # batch instead of once per file. The cold default build's compile and link time fell by a third (2,560
 # s to 1,629 s, bench/results/build-times.md); what it costs is a larger recompile when one file of a
 # batch changes. File-local names (anonymous namespaces, statics) must therefore be unique within a
-# target.
+# target. -DWB_UNITY_BUILD=OFF compiles file by file.
 option(WB_UNITY_BUILD "Compile each target's files in batches (unity build)" ON)
+set(WB_UNITY_BATCH_SIZE 8)
 if(WB_UNITY_BUILD)
-    set(CMAKE_UNITY_BUILD ON)
-    set(CMAKE_UNITY_BUILD_BATCH_SIZE 8)
     # GCC warns when a class uses a type of an anonymous namespace in an included file, taking it for a
     # header that every includer would give another type; in a unity build every source is included so.
     if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
@@ -42,25 +41,123 @@ if(WB_UNITY_BUILD)
     endif()
 endif()
 
-# wb_unity_for_batches_only(DIR): no unity build for the targets under DIR that compile one file (most
-# test executables, the programs' mains): they gain nothing, and compiled as themselves their ccache
-# entries are the same in every clone, where a unity file names its sources by absolute path.
-function(wb_unity_for_batches_only dir)
-    get_property(targets DIRECTORY ${dir} PROPERTY BUILDSYSTEM_TARGETS)
+# wb_unity_batches(DIR): the batches of every target under DIR that compiles more than one file, called
+# once all targets exist. The batch files are ours, not CMake's UNITY_BUILD: CMake's include each source
+# by its absolute path, so a clone in another directory (a CI's) compiled every batch again although
+# the ccache held it; ours name each source relative to the batch file, the same text in every clone of
+# the same commit (the ccache rewrites the paths on the command line itself, CCACHE_BASEDIR).
+#   - A target of one file is compiled as itself: it gains nothing, and its ccache entry is shared.
+#   - A file that two targets compile, and a generated one, are compiled as themselves too (a source
+#     file's HEADER_FILE_ONLY, which keeps a batched file from being compiled twice, holds for every
+#     target of its directory).
+#   - Targets that run moc (AUTOMOC) keep CMake's UNITY_BUILD: moc finds a class's header through the
+#     source files the target compiles.
+function(wb_unity_batches dir)
+    wb_targets_under(${dir} targets)
+    # The files more than one target compiles.
+    set(seen "")
+    set(shared "")
     foreach(target IN LISTS targets)
-        get_target_property(sources ${target} SOURCES)
-        if(sources)
-            list(FILTER sources INCLUDE REGEX "\\.(c|cc|cpp|cxx)$")
-            list(LENGTH sources count)
-            if(count LESS_EQUAL 1)
-                set_target_properties(${target} PROPERTIES UNITY_BUILD OFF)
+        wb_compiled_sources(${target} sources)
+        foreach(source IN LISTS sources)
+            list(FIND seen ${source} at)
+            if(at EQUAL -1)
+                list(APPEND seen ${source})
+            else()
+                list(APPEND shared ${source})
             endif()
-        endif()
+        endforeach()
     endforeach()
+    foreach(target IN LISTS targets)
+        wb_compiled_sources(${target} sources)
+        get_target_property(automoc ${target} AUTOMOC)
+        list(LENGTH sources count)
+        if(count LESS_EQUAL 1)
+            continue()
+        elseif(automoc)
+            set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE ${WB_UNITY_BATCH_SIZE})
+            continue()
+        endif()
+        set(batchable "")
+        foreach(source IN LISTS sources)
+            list(FIND shared ${source} at)
+            string(FIND ${source} "${CMAKE_SOURCE_DIR}/" in_sources)
+            string(FIND ${source} "${CMAKE_BINARY_DIR}/" in_build)
+            if(at EQUAL -1 AND in_sources EQUAL 0 AND in_build EQUAL -1)
+                list(APPEND batchable ${source})
+            endif()
+        endforeach()
+        list(LENGTH batchable count)
+        if(count LESS_EQUAL 1)
+            continue()
+        endif()
+        get_target_property(binary_dir ${target} BINARY_DIR)
+        get_target_property(source_dir ${target} SOURCE_DIR)
+        set(batch_dir ${binary_dir}/CMakeFiles/${target}.dir/batches)
+        set(batch 0)
+        set(text "")
+        set(in_batch 0)
+        set(batch_files "")
+        foreach(source IN LISTS batchable)
+            file(RELATIVE_PATH relative ${batch_dir} ${source})
+            string(APPEND text "#include \"${relative}\"\n")
+            math(EXPR in_batch "${in_batch} + 1")
+            if(in_batch EQUAL WB_UNITY_BATCH_SIZE)
+                wb_write_batch(${batch_dir}/batch_${batch}.cpp "${text}")
+                list(APPEND batch_files ${batch_dir}/batch_${batch}.cpp)
+                math(EXPR batch "${batch} + 1")
+                set(text "")
+                set(in_batch 0)
+            endif()
+        endforeach()
+        if(in_batch GREATER 0)
+            wb_write_batch(${batch_dir}/batch_${batch}.cpp "${text}")
+            list(APPEND batch_files ${batch_dir}/batch_${batch}.cpp)
+        endif()
+        set_source_files_properties(${batchable} DIRECTORY ${source_dir} PROPERTIES HEADER_FILE_ONLY ON)
+        target_sources(${target} PRIVATE ${batch_files})
+    endforeach()
+endfunction()
+
+# The targets defined under dir, its subdirectories' included.
+function(wb_targets_under dir out)
+    get_property(targets DIRECTORY ${dir} PROPERTY BUILDSYSTEM_TARGETS)
     get_property(subdirectories DIRECTORY ${dir} PROPERTY SUBDIRECTORIES)
     foreach(subdirectory IN LISTS subdirectories)
-        wb_unity_for_batches_only(${subdirectory})
+        wb_targets_under(${subdirectory} more)
+        list(APPEND targets ${more})
     endforeach()
+    set(${out} ${targets} PARENT_SCOPE)
+endfunction()
+
+# The C++ files a target compiles, as absolute paths (none for a target that compiles nothing).
+function(wb_compiled_sources target out)
+    set(compiled "")
+    get_target_property(type ${target} TYPE)
+    if(type MATCHES "^(STATIC_LIBRARY|SHARED_LIBRARY|MODULE_LIBRARY|OBJECT_LIBRARY|EXECUTABLE)$")
+        get_target_property(sources ${target} SOURCES)
+        get_target_property(source_dir ${target} SOURCE_DIR)
+        foreach(source IN LISTS sources)
+            if(source MATCHES "\\$<" OR NOT source MATCHES "\\.(cc|cpp|cxx)$")
+                continue()
+            endif()
+            get_filename_component(source ${source} ABSOLUTE BASE_DIR ${source_dir})
+            list(APPEND compiled ${source})
+        endforeach()
+    endif()
+    set(${out} ${compiled} PARENT_SCOPE)
+endfunction()
+
+# Writes a batch file only when its text changed, so a new configuration recompiles no batch.
+function(wb_write_batch path text)
+    set(text "// A unity batch (cmake/BuildSpeed.cmake): these files compiled as one.\n${text}")
+    if(EXISTS ${path})
+        file(READ ${path} old)
+        if(old STREQUAL text)
+            return()
+        endif()
+    endif()
+    file(WRITE ${path} "${text}")
 endfunction()
 
 option(WB_FAST_LINK "Link with mold when it is installed" ON)
