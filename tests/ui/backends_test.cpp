@@ -564,5 +564,5 @@ private slots:
     }
 };
 
-WB_UI_TEST_MAIN(BackendsTest)
+WB_UI_TEST(BackendsTest)
 #include "backends_test.moc"

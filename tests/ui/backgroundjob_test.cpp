@@ -210,5 +210,5 @@ private slots:
     }
 };
 
-WB_UI_TEST_MAIN(BackgroundJobTest)
+WB_UI_TEST(BackgroundJobTest)
 #include "backgroundjob_test.moc"

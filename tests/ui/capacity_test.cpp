@@ -279,5 +279,5 @@ private slots:
     }
 };
 
-WB_UI_TEST_MAIN(CapacityTest)
+WB_UI_TEST(CapacityTest)
 #include "capacity_test.moc"

@@ -644,5 +644,5 @@ private slots:
     }
 };
 
-WB_UI_TEST_MAIN(CompareTest)
+WB_UI_TEST(CompareTest)
 #include "compare_test.moc"

@@ -898,5 +898,5 @@ private slots:
     }
 };
 
-WB_UI_TEST_MAIN(EditorsTest)
+WB_UI_TEST(EditorsTest)
 #include "editors_test.moc"

@@ -429,5 +429,5 @@ private slots:
     }
 };
 
-WB_UI_TEST_MAIN(ExperimentTest)
+WB_UI_TEST(ExperimentTest)
 #include "experiment_test.moc"

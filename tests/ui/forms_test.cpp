@@ -328,5 +328,5 @@ private slots:
     }
 };
 
-WB_UI_TEST_MAIN(FormsTest)
+WB_UI_TEST(FormsTest)
 #include "forms_test.moc"

@@ -817,5 +817,5 @@ private slots:
     }
 };
 
-WB_UI_TEST_MAIN(HistoryTest)
+WB_UI_TEST(HistoryTest)
 #include "history_test.moc"

@@ -139,5 +139,5 @@ private slots:
     }
 };
 
-WB_UI_TEST_MAIN(HostileSessionTest)
+WB_UI_TEST(HostileSessionTest)
 #include "hostilesession_test.moc"

@@ -883,5 +883,5 @@ private slots:
     }
 };
 
-WB_UI_TEST_MAIN(MainWindowTest)
+WB_UI_TEST(MainWindowTest)
 #include "mainwindow_test.moc"

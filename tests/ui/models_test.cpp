@@ -337,5 +337,5 @@ private slots:
     }
 };
 
-WB_UI_TEST_MAIN(ModelsTest)
+WB_UI_TEST(ModelsTest)
 #include "models_test.moc"

@@ -79,5 +79,5 @@ private slots:
     }
 };
 
-WB_UI_TEST_MAIN(NarrowTest)
+WB_UI_TEST(NarrowTest)
 #include "narrow_test.moc"

@@ -245,5 +245,5 @@ private slots:
     }
 };
 
-WB_UI_TEST_MAIN(PlanEditorTest)
+WB_UI_TEST(PlanEditorTest)
 #include "planeditor_test.moc"

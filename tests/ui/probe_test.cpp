@@ -454,5 +454,5 @@ private slots:
     }
 };
 
-WB_UI_TEST_MAIN(ProbeTest)
+WB_UI_TEST(ProbeTest)
 #include "probe_test.moc"

@@ -520,5 +520,5 @@ private slots:
     }
 };
 
-WB_UI_TEST_MAIN(RemoteTest)
+WB_UI_TEST(RemoteTest)
 #include "remote_test.moc"

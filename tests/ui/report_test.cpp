@@ -183,5 +183,5 @@ private slots:
     }
 };
 
-WB_UI_TEST_MAIN(ReportTest)
+WB_UI_TEST(ReportTest)
 #include "report_test.moc"

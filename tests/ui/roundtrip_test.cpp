@@ -395,5 +395,5 @@ private slots:
     }
 };
 
-WB_UI_TEST_MAIN(RoundTripTest)
+WB_UI_TEST(RoundTripTest)
 #include "roundtrip_test.moc"

@@ -331,5 +331,5 @@ private slots:
     }
 };
 
-WB_UI_TEST_MAIN(RunCoordinatorTest)
+WB_UI_TEST(RunCoordinatorTest)
 #include "runcoordinator_test.moc"

@@ -367,5 +367,5 @@ private slots:
     }
 };
 
-WB_UI_TEST_MAIN(RunTaskTest)
+WB_UI_TEST(RunTaskTest)
 #include "runtask_test.moc"

@@ -307,5 +307,5 @@ private slots:
     }
 };
 
-WB_UI_TEST_MAIN(ScriptTest)
+WB_UI_TEST(ScriptTest)
 #include "script_test.moc"

@@ -292,5 +292,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(SettingsTest)
+WB_UI_TEST(SettingsTest)
 #include "settings_test.moc"

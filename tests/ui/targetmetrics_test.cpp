@@ -186,5 +186,5 @@ private slots:
     }
 };
 
-WB_UI_TEST_MAIN(TargetMetricsTest)
+WB_UI_TEST(TargetMetricsTest)
 #include "targetmetrics_test.moc"

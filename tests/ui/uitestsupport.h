@@ -16,6 +16,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <cstdlib>
+#include <functional>
 #include <memory>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -200,9 +201,25 @@ inline QString writeFile(const QTemporaryDir& dir, const QString& name, const QB
     return path;
 }
 
+/// Makes one test class's object (constructed once QApplication exists).
+using TestFactory = std::function<std::unique_ptr<QObject>()>;
+
+/// Registers a test class of ui_test (uitestmain.cpp) under its file's name: `ui_test history` runs
+/// the class of history_test.cpp. Called by WB_UI_TEST.
+bool registerTest(const char* sourceFile, TestFactory factory);
+
 } // namespace wb::uitest
 
-/// QTEST_MAIN with the environment above set before QApplication exists.
+/// A window test's class, run by `ui_test NAME` (uitestmain.cpp) in the environment above: what
+/// QTEST_MAIN is to a test of its own executable.
+#define WB_UI_TEST(TestClass)                                                                                          \
+    namespace {                                                                                                        \
+    const bool registered##TestClass                                                                                   \
+        = wb::uitest::registerTest(__FILE__, [] { return std::unique_ptr<QObject>(new TestClass); });                  \
+    }
+
+/// QTEST_MAIN with the environment above set before QApplication exists, for a program of its own
+/// (the responsiveness bench).
 #define WB_UI_TEST_MAIN(TestClass)                                                                                     \
     int main(int argc, char** argv)                                                                                    \
     {                                                                                                                  \

@@ -302,5 +302,5 @@ private slots:
     }
 };
 
-WB_UI_TEST_MAIN(WindowTruthTest)
+WB_UI_TEST(WindowTruthTest)
 #include "windowtruth_test.moc"
