@@ -199,10 +199,11 @@ TEST(UntrustedCli, ScraperMemoryIsBoundedWhenEveryScrapePrintsNewNames)
     ::setenv("ASAN_OPTIONS", (std::string(asan ? asan : "") + ":quarantine_size_mb=16").c_str(), 1);
     test::TempDir dir;
     // Scrapes 2 s apart: a scrape may take 80% of that (20,000 new names parsed, under ASan on a busy
-    // machine a second and more), so nearly every one answers.
+    // machine a second and more), so nearly every one answers. The load is what the scrapes need
+    // (a run), at a rate that leaves the CPU to them and to other tests.
     const auto run = [&](const char* duration, const std::string& out) {
-        return test::runCli({ "run", "-t1", "-c1", duration, "--interval", "2s", "http://builtin/", "--scrape",
-                                "h=" + endpoint.url("/metrics"), "--scrape-metric", ".*", "--json", out },
+        return test::runCli({ "run", "-t1", "-c1", "-R", "200", duration, "--interval", "2s", "http://builtin/",
+                                "--scrape", "h=" + endpoint.url("/metrics"), "--scrape-metric", ".*", "--json", out },
             test::scaledMs(180'000));
     };
     const auto answered = [](const std::string& path) {
