@@ -23,8 +23,7 @@ bool isNumeric(int column)
         || column == RunsTableModel::ErrorsColumn || column == RunsTableModel::Non2xxColumn;
 }
 
-// The Live header's colours: red for errors, amber for non-2xx responses.
-constexpr QRgb ERROR_RGB = 0xc62828;
+// The Live header's amber for non-2xx responses (errors are in the error red, errorColor()).
 constexpr QRgb NON2XX_RGB = 0xb26a00;
 
 QString startedText(int64_t ms)
@@ -195,7 +194,7 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const
         return {};
     case Qt::ForegroundRole:
         if (column == StatusColumn) return statusColor(displayOf(r, StatusColumn).toString());
-        if (column == ErrorsColumn && r.hasTotals && errorsOf(r.totals) > 0) return QColor(ERROR_RGB);
+        if (column == ErrorsColumn && r.hasTotals && errorsOf(r.totals) > 0) return errorColor();
         if (column == Non2xxColumn && r.hasTotals && non2xxOf(r.totals) > 0) return QColor(NON2XX_RGB);
         if (column == SloColumn && !r.totals.slo.empty()) return sloColor(allSlosMet(r.totals.slo));
         return {};

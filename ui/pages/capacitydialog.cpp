@@ -118,7 +118,7 @@ CapacityDialog::CapacityDialog(
     form->addRow(tr("Search"), grid);
     m_problem->setObjectName(QStringLiteral("capacityProblem"));
     m_problem->setWordWrap(true);
-    m_problem->setStyleSheet(QStringLiteral("color: #c62828;"));
+    m_problem->setStyleSheet(errorTextStyle());
     m_problem->hide();
     m_status->setObjectName(QStringLiteral("capacityStatus"));
     m_status->setWordWrap(true);
@@ -373,7 +373,7 @@ void CapacityDialog::searchFinished(const CapacityTaskResult& r)
                                                 .arg(r.searchId)
                                           : QString());
     m_status->setText(status);
-    m_status->setStyleSheet(r.error.isEmpty() ? QString() : QStringLiteral("color: #c62828;"));
+    m_status->setStyleSheet(r.error.isEmpty() ? QString() : errorTextStyle());
     updateButtons();
     if (r.searchId > 0) emit searchStored(r.searchId);
 }

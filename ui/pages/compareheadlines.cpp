@@ -135,7 +135,7 @@ QWidget* CompareHeadlines::card(int run)
     grid->addWidget(bigNumber(frame, formatCount(rps)), 1, 0);
     grid->addWidget(bigNumber(frame, formatUsAsMs(p99)), 1, 1);
     auto* errorsLabel = bigNumber(frame, formatCount(errors));
-    if (!std::isnan(errors) && errors > 0) errorsLabel->setStyleSheet(QStringLiteral("color: #c62828;"));
+    if (!std::isnan(errors) && errors > 0) errorsLabel->setStyleSheet(errorTextStyle());
     grid->addWidget(errorsLabel, 1, 2);
     grid->addWidget(caption(frame, tr("req/s")), 2, 0);
     grid->addWidget(caption(frame, tr("p99 (ms)")), 2, 1);

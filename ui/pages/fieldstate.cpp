@@ -1,5 +1,7 @@
 #include "pages/fieldstate.h"
 
+#include "text/format.h"
+
 #include <QVariant>
 #include <QWidget>
 
@@ -21,9 +23,10 @@ void setFieldProblem(QWidget* field, const QString& problem)
         field->setToolTip(field->property(NORMAL_TIP).toString());
     } else {
         // Scoped to the widget's own class so that children (a table's cells) keep their style.
-        field->setStyleSheet(QStringLiteral("%1 { border: 1px solid #c62828; border-radius: 2px; }")
+        field->setStyleSheet(QStringLiteral("%1 { border: 1px solid %2; border-radius: 2px; }")
                                  .arg(QString::fromLatin1(field->metaObject()->className())
-                                          .replace(QStringLiteral("::"), QStringLiteral("--"))));
+                                          .replace(QStringLiteral("::"), QStringLiteral("--")),
+                                     errorColor().name()));
         field->setToolTip(problem);
     }
 }

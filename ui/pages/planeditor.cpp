@@ -6,6 +6,7 @@
 #include "run/slo.h"
 #include "session/sessiondocument.h"
 #include "settings/runsettings.h"
+#include "text/format.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -517,7 +518,7 @@ void PlanEditor::updateSummary()
     if (m_filling) return;
     const Result<ExperimentPlan> p = plan();
     if (!p) {
-        m_summary->setStyleSheet(QStringLiteral("color: #c62828;"));
+        m_summary->setStyleSheet(errorTextStyle());
         m_summary->setText(tr("Not ready: %1").arg(QString::fromStdString(p.error())));
     } else {
         m_summary->setStyleSheet(QString());
@@ -533,13 +534,13 @@ bool PlanEditor::openPlanFile(const QString& path)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
-        m_summary->setStyleSheet(QStringLiteral("color: #c62828;"));
+        m_summary->setStyleSheet(errorTextStyle());
         m_summary->setText(tr("%1: %2").arg(QFileInfo(path).fileName(), file.errorString()));
         return false;
     }
     auto parsed = parseExperimentPlan(file.readAll().toStdString());
     if (!parsed) {
-        m_summary->setStyleSheet(QStringLiteral("color: #c62828;"));
+        m_summary->setStyleSheet(errorTextStyle());
         m_summary->setText(tr("%1: %2").arg(QFileInfo(path).fileName(), QString::fromStdString(parsed.error())));
         return false;
     }
@@ -579,7 +580,7 @@ void PlanEditor::askSave()
     if (path.isEmpty()) return;
     QString error;
     if (!savePlanFile(path, &error)) {
-        m_summary->setStyleSheet(QStringLiteral("color: #c62828;"));
+        m_summary->setStyleSheet(errorTextStyle());
         m_summary->setText(tr("Not saved: %1").arg(error));
     }
 }

@@ -6,6 +6,7 @@
 
 #include "charts/probewaterfall.h"
 #include "probe/proberesult.h"
+#include "text/format.h"
 
 #include <QColor>
 #include <QString>
@@ -16,7 +17,7 @@ namespace wb::ui {
 /// A certificate expiring within this many days is shown in orange; an expired one in red.
 inline constexpr int64_t EXPIRY_WARNING_DAYS = 30;
 inline const QColor EXPIRY_WARNING_COLOR { 0xd9, 0x6b, 0x00 };
-inline const QColor EXPIRED_COLOR { 0xc6, 0x28, 0x28 };
+inline const QColor EXPIRED_COLOR = errorColor();
 
 /// EXPIRED_COLOR once expired, EXPIRY_WARNING_COLOR under EXPIRY_WARNING_DAYS, else invalid (no highlight).
 QColor expiryColor(int64_t daysToExpiry);

@@ -290,7 +290,7 @@ void ProfileEditor::check()
             lines << (it.key() == QLatin1String("form") ? it.value()
                                                         : QStringLiteral("%1: %2").arg(it.key(), it.value()));
     if (!lines.isEmpty()) {
-        m_status->setStyleSheet(QStringLiteral("color: #c62828;"));
+        m_status->setStyleSheet(errorTextStyle());
         m_status->setText(lines.join(QLatin1Char('\n')) + tr("\nRun is disabled until this is fixed."));
     } else {
         m_status->setStyleSheet(QString());

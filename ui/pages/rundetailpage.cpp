@@ -214,7 +214,7 @@ RunDetailPage::RunDetailPage(RunData data, QWidget* parent)
     layout->addWidget(m_slo);
     if (!r.error.empty()) {
         auto* error = new QLabel(tr("This run did not start: %1").arg(QString::fromStdString(r.error)), this);
-        error->setStyleSheet(QStringLiteral("color: #c62828; font-weight: bold;"));
+        error->setStyleSheet(errorLabelStyle());
         error->setWordWrap(true);
         layout->addWidget(error);
     }

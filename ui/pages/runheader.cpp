@@ -183,7 +183,7 @@ void RunHeader::addInterval(const LiveInterval& interval)
     m_errorsLabel->setText(formatCount(static_cast<double>(m_errors)));
     m_non2xxLabel->setText(formatCount(static_cast<double>(m_non2xx)));
     // Setting a style sheet re-polishes the label even when it is the same text.
-    const QString errorsStyle = m_errors ? QStringLiteral("color: #c62828;") : QString();
+    const QString errorsStyle = m_errors ? errorTextStyle() : QString();
     const QString non2xxStyle = m_non2xx ? QStringLiteral("color: #b26a00;") : QString();
     if (m_errorsLabel->styleSheet() != errorsStyle) m_errorsLabel->setStyleSheet(errorsStyle);
     if (m_non2xxLabel->styleSheet() != non2xxStyle) m_non2xxLabel->setStyleSheet(non2xxStyle);
@@ -201,7 +201,7 @@ void RunHeader::finish(const RunOutcome& outcome)
         m_phase->setText(outcome.probeFailed ? tr("probe failed") : tr("did not start"));
         m_progress->setFraction(0);
         m_progress->setText(QString());
-        m_message->setStyleSheet(QStringLiteral("color: #c62828; font-weight: bold;"));
+        m_message->setStyleSheet(errorLabelStyle());
         m_message->setText(outcome.probeFailed
                 ? tr("The probe failed, no load was sent: %1").arg(outcome.error)
                 : tr("The target did not pass the pre-run check: %1").arg(outcome.error));

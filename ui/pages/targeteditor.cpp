@@ -7,6 +7,7 @@
 #include "session/recordequality.h"
 #include "session/sessiondocument.h"
 #include "session/sessionpaths.h"
+#include "text/format.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -612,10 +613,10 @@ void TargetEditor::showProblems()
     m_bodyInfo->setToolTip(body);
 
     if (!lines.isEmpty()) {
-        m_status->setStyleSheet(QStringLiteral("color: #c62828;"));
+        m_status->setStyleSheet(errorTextStyle());
         m_status->setText(lines.join(QLatin1Char('\n')) + tr("\nNot saved; Run is disabled until this is fixed."));
     } else if (!m_saveError.isEmpty()) {
-        m_status->setStyleSheet(QStringLiteral("color: #c62828;"));
+        m_status->setStyleSheet(errorTextStyle());
         m_status->setText(tr("Not saved: %1").arg(m_saveError));
     } else {
         m_status->setStyleSheet(QStringLiteral("color: palette(mid);"));

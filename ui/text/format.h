@@ -22,10 +22,22 @@ inline QString toQString(const std::string& s)
     return QString::fromStdString(s);
 }
 
-/// The style of a label that says what went wrong (the Live header's error red).
+/// The error red: errors counted, a failed check, a field that needs attention.
+inline QColor errorColor()
+{
+    return QColor(0xc6, 0x28, 0x28);
+}
+
+/// Text in the error red: a status or a count that is wrong.
+inline QString errorTextStyle()
+{
+    return QStringLiteral("color: %1;").arg(errorColor().name());
+}
+
+/// A message that says what went wrong: the error red, bold (the Live header's).
 inline QString errorLabelStyle()
 {
-    return QStringLiteral("color: #c62828; font-weight: bold;");
+    return errorTextStyle() + QStringLiteral(" font-weight: bold;");
 }
 
 /// The locale used for numbers: the user's, but with group separators even in

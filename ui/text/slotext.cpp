@@ -9,7 +9,7 @@ namespace wb::ui {
 
 QColor sloColor(bool ok)
 {
-    return ok ? QColor(0x2e, 0x7d, 0x32) : QColor(0xc6, 0x28, 0x28);
+    return ok ? QColor(0x2e, 0x7d, 0x32) : errorColor();
 }
 
 QString sloSummary(const std::vector<SloVerdict>& verdicts)
