@@ -4,8 +4,8 @@
 BENCH_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CLI=${WB_CLI:-$BENCH_ROOT/build/bin/wrkbench-cli}
 
-free_port() {
-    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
+free_port() { # [--udp]: a port for a server started next, below the ephemeral range (tests/support/free-port)
+    "$BENCH_ROOT/tests/support/free-port" "$@"
 }
 
 # start_nginx DIR CPU: nginx with one worker pinned to CPU; HTTP/1.1 plain (NGINX_PORT) and TLS

@@ -21,7 +21,7 @@ command -v caddy >/dev/null || { echo "caddy missing (apt install caddy)" >&2; e
 
 # A test CA and a certificate for localhost (caddy answers HTTP/3 only with SNI).
 "$BENCH_ROOT/tests/support/testcerts.sh" "$work"
-PORT=$(python3 -c 'import socket; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+PORT=$(free_port --udp)
 cat > "$work/Caddyfile" <<CONF
 {
 	admin off

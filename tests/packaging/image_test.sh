@@ -134,7 +134,7 @@ expected=$(printf '%s\n' "${user%%:*}" "CapEff: 0000000000000000" "NoNewPrivs: 1
 [ "$seen" = "$expected" ] || fail "inside the restricted container: '$(tr '\n' ';' <<<"$seen")', expected '$(tr '\n' ';' <<<"$expected")'"
 
 # --- nginx on the host's loopback -----------------------------------------------------------------------------------
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+port=$("$src/tests/support/free-port")
 mkdir -p "$work/nginx/logs"
 cat >"$work/nginx/nginx.conf" <<EOF
 worker_processes 1;
@@ -330,8 +330,8 @@ left=$("${engine[@]}" ps -a -q --filter label=podman-kubectl.job)
 step "run --on kubernetes --http3 --cacert against caddy"
 h3=$work/h3
 "$src/tests/support/testcerts.sh" "$h3"
-h3port=$(python3 -c 'import socket; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-h3http=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+h3port=$("$src/tests/support/free-port" --udp)
+h3http=$("$src/tests/support/free-port")
 cat >"$h3/Caddyfile" <<EOF
 {
 	admin off

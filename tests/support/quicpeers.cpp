@@ -13,7 +13,7 @@ namespace wb::test {
 
 namespace {
 
-bool bindUdp(uint16_t port, uint16_t* chosen = nullptr)
+bool bindUdp(uint16_t port)
 {
     const int fd = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
     sockaddr_in addr {};
@@ -21,11 +21,6 @@ bool bindUdp(uint16_t port, uint16_t* chosen = nullptr)
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     addr.sin_port = htons(port);
     const bool ok = ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
-    if (ok && chosen) {
-        socklen_t len = sizeof addr;
-        ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-        *chosen = ntohs(addr.sin_port);
-    }
     ::close(fd);
     return ok;
 }
@@ -48,20 +43,8 @@ uint64_t countLines(const std::string& text, const std::string& needle, const st
 
 uint16_t freeUdpPort()
 {
-    for (int attempt = 0; attempt < 50; ++attempt) {
-        uint16_t port = 0;
-        if (!bindUdp(0, &port)) continue;
-        // caddy takes the same number on TCP for h1/h2.
-        const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        sockaddr_in addr {};
-        addr.sin_family = AF_INET;
-        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        addr.sin_port = htons(port);
-        const bool tcpFree = ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
-        ::close(fd);
-        if (tcpFree) return port;
-    }
-    return 0;
+    // caddy takes the same number on TCP for h1/h2.
+    return freePortBelowEphemeral(true);
 }
 
 bool waitForUdpPort(uint16_t port, int timeoutMs)

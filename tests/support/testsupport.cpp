@@ -12,6 +12,7 @@
 #include <fstream>
 #include <netinet/in.h>
 #include <poll.h>
+#include <random>
 #include <sstream>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -21,18 +22,60 @@
 
 namespace wb::test {
 
-uint16_t freeTcpPort()
+namespace {
+
+bool bindsOnLoopback(int type, uint16_t port)
 {
-    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    const int fd = ::socket(AF_INET, type | SOCK_CLOEXEC, 0);
+    if (fd < 0) return false;
     sockaddr_in addr {};
     addr.sin_family = AF_INET;
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    addr.sin_port = 0;
-    ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-    socklen_t len = sizeof addr;
-    ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+    addr.sin_port = htons(port);
+    const bool ok = ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
     ::close(fd);
-    return ntohs(addr.sin_port);
+    return ok;
+}
+
+} // namespace
+
+uint16_t freePortBelowEphemeral(bool udpToo)
+{
+    // The port goes to a server started later (nginx, caddy, an agent...). A port the kernel picks for
+    // bind(port 0) comes from its ephemeral range, where every outgoing connection of every test takes
+    // its local port too: a load run opens thousands, and one took caddy's port before caddy bound it
+    // (image_test, four tests at a time). Below that range the kernel gives out no port by itself.
+    // Random, so two tests choosing at once rarely choose alike; checked free, then given up.
+    unsigned ephemeralLow = 32768;
+    if (std::ifstream range("/proc/sys/net/ipv4/ip_local_port_range"); range) range >> ephemeralLow;
+    const unsigned low = 10'000;
+    if (ephemeralLow > low + 1'000 && ephemeralLow <= 65'536) {
+        thread_local std::mt19937 random(std::random_device {}());
+        std::uniform_int_distribution<unsigned> pick(low, ephemeralLow - 1);
+        for (int attempt = 0; attempt < 200; ++attempt) {
+            const auto port = static_cast<uint16_t>(pick(random));
+            if (bindsOnLoopback(SOCK_STREAM, port) && (!udpToo || bindsOnLoopback(SOCK_DGRAM, port))) return port;
+        }
+    }
+    // No room below the range (a machine that lowered it): the kernel's choice, as before.
+    for (int attempt = 0; attempt < 50; ++attempt) {
+        const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        sockaddr_in addr {};
+        addr.sin_family = AF_INET;
+        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        socklen_t len = sizeof addr;
+        const bool bound = ::bind(fd, reinterpret_cast<sockaddr*>(&addr), len) == 0
+            && ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0;
+        ::close(fd);
+        const uint16_t port = ntohs(addr.sin_port);
+        if (bound && (!udpToo || bindsOnLoopback(SOCK_DGRAM, port))) return port;
+    }
+    return 0;
+}
+
+uint16_t freeTcpPort()
+{
+    return freePortBelowEphemeral(false);
 }
 
 int listenOnLoopback(uint16_t& port, int receiveBufferBytes, int backlog)

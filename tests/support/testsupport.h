@@ -9,7 +9,11 @@
 
 namespace wb::test {
 
-/// A TCP port on 127.0.0.1 that was free a moment ago.
+/// A TCP port on 127.0.0.1 that was free a moment ago, for a server started next: below the kernel's
+/// ephemeral range, so no test's outgoing connection takes it meanwhile. udpToo: its UDP port was
+/// free too (caddy serves HTTP/3 and HTTPS on one number). 0 when none was found.
+uint16_t freePortBelowEphemeral(bool udpToo);
+/// freePortBelowEphemeral(false).
 uint16_t freeTcpPort();
 /// A listening TCP socket on 127.0.0.1, its port chosen by the kernel (into `port`); -1 when
 /// none could be made. receiveBufferBytes > 0 sets SO_RCVBUF first, which accepted sockets inherit;

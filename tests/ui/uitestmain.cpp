@@ -5,8 +5,6 @@
 
 #include "uitestsupport.h"
 
-#include <QApplication>
-#include <QTest>
 #include <cstdio>
 #include <map>
 #include <string>
@@ -49,12 +47,7 @@ int main(int argc, char** argv)
     // QtTest sees the program and the arguments after NAME.
     std::vector<char*> args { argv[0] };
     args.insert(args.end(), argv + 2, argv + argc);
-    int count = static_cast<int>(args.size());
+    const int count = static_cast<int>(args.size());
     args.push_back(nullptr);
-    wb::uitest::prepareEnvironment();
-    QApplication app(count, args.data());
-    app.setAttribute(Qt::AA_Use96Dpi, true);
-    const std::unique_ptr<QObject> object = test->second();
-    QTEST_SET_MAIN_SOURCE_PATH
-    return QTest::qExec(object.get(), count, args.data());
+    return wb::uitest::runTestClass(count, args.data(), test->second);
 }

@@ -208,6 +208,18 @@ using TestFactory = std::function<std::unique_ptr<QObject>()>;
 /// the class of history_test.cpp. Called by WB_UI_TEST.
 bool registerTest(const char* sourceFile, TestFactory factory);
 
+/// Runs one test class as QTEST_MAIN would, with the environment above set before QApplication
+/// exists: ui_test's main() and the responsiveness bench's.
+inline int runTestClass(int argc, char** argv, const TestFactory& make)
+{
+    prepareEnvironment();
+    QApplication app(argc, argv);
+    app.setAttribute(Qt::AA_Use96Dpi, true);
+    const std::unique_ptr<QObject> test = make();
+    QTEST_SET_MAIN_SOURCE_PATH
+    return QTest::qExec(test.get(), argc, argv);
+}
+
 } // namespace wb::uitest
 
 /// A window test's class, run by `ui_test NAME` (uitestmain.cpp) in the environment above: what
@@ -218,15 +230,9 @@ bool registerTest(const char* sourceFile, TestFactory factory);
         = wb::uitest::registerTest(__FILE__, [] { return std::unique_ptr<QObject>(new TestClass); });                  \
     }
 
-/// QTEST_MAIN with the environment above set before QApplication exists, for a program of its own
-/// (the responsiveness bench).
+/// QTEST_MAIN with the environment above, for a program of its own (the responsiveness bench).
 #define WB_UI_TEST_MAIN(TestClass)                                                                                     \
     int main(int argc, char** argv)                                                                                    \
     {                                                                                                                  \
-        wb::uitest::prepareEnvironment();                                                                              \
-        QApplication app(argc, argv);                                                                                  \
-        app.setAttribute(Qt::AA_Use96Dpi, true);                                                                       \
-        TestClass test;                                                                                                \
-        QTEST_SET_MAIN_SOURCE_PATH                                                                                     \
-        return QTest::qExec(&test, argc, argv);                                                                        \
+        return wb::uitest::runTestClass(argc, argv, [] { return std::unique_ptr<QObject>(new TestClass); });           \
     }
