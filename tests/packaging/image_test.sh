@@ -330,9 +330,12 @@ left=$("${engine[@]}" ps -a -q --filter label=podman-kubectl.job)
 step "run --on kubernetes --http3 --cacert against caddy"
 h3=$work/h3
 "$src/tests/support/testcerts.sh" "$h3"
-h3port=$("$src/tests/support/free-port" --udp)
-h3http=$("$src/tests/support/free-port")
-cat >"$h3/Caddyfile" <<EOF
+# The port was free when chosen; caddy may still find it taken (it did in two of four CI runs with
+# four tests at a time beside a busy core). Then it exits at once, and starts again on another port.
+for attempt in 1 2 3; do
+    h3port=$("$src/tests/support/free-port" --udp)
+    h3http=$("$src/tests/support/free-port")
+    cat >"$h3/Caddyfile" <<EOF
 {
 	admin off
 	auto_https off
@@ -352,13 +355,21 @@ https://localhost:$h3port {
 	respond "hello over h3" 200
 }
 EOF
-(
-    for fd in $(ls /proc/$BASHPID/fd); do [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done
-    exec env XDG_CONFIG_HOME="$h3" XDG_DATA_HOME="$h3" timeout --kill-after=5 900 caddy run --config "$h3/Caddyfile" \
-        --adapter caddyfile
-) >"$h3/caddy.log" 2>&1 </dev/null &
-caddyPid=$!
-for _ in $(seq 200); do (exec 3<>"/dev/tcp/127.0.0.1/$h3port") 2>/dev/null && break; sleep 0.05; done
+    (
+        for fd in $(ls /proc/$BASHPID/fd); do [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done
+        exec env XDG_CONFIG_HOME="$h3" XDG_DATA_HOME="$h3" timeout --kill-after=5 900 caddy run --config "$h3/Caddyfile" \
+            --adapter caddyfile
+    ) >"$h3/caddy.log" 2>&1 </dev/null &
+    caddyPid=$!
+    for _ in $(seq 200); do
+        (exec 3<>"/dev/tcp/127.0.0.1/$h3port") 2>/dev/null && break
+        kill -0 "$caddyPid" 2>/dev/null || break
+        sleep 0.05
+    done
+    kill -0 "$caddyPid" 2>/dev/null && break
+    echo "image_test: caddy did not start (attempt $attempt): $(tail -n 1 "$h3/caddy.log")"
+    caddyPid=""
+done
 rm -rf "$work/kube"
 # The CA file is only on this machine: a pod that trusts caddy found it in the ConfigMap.
 if ! "$cli" run --loaders 2 --on kubernetes --kubectl "$here/podman-kubectl" --exec-wave "$exec_wave" --image "$image" --http3 \
