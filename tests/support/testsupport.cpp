@@ -43,9 +43,10 @@ uint16_t freePortBelowEphemeral(bool udpToo)
 {
     // The port goes to a server started later (nginx, caddy, an agent...). A port the kernel picks for
     // bind(port 0) comes from its ephemeral range, where every outgoing connection of every test takes
-    // its local port too: a load run opens thousands, and one took caddy's port before caddy bound it
-    // (image_test, four tests at a time). Below that range the kernel gives out no port by itself.
-    // Random, so two tests choosing at once rarely choose alike; checked free, then given up.
+    // its local port too: a load run opens thousands, any of which may take the port before the
+    // server binds it. Below that range the kernel gives out no port by itself. Random, so two tests
+    // choosing at once rarely choose alike; checked free, then given up. A server that still finds
+    // its port taken is started again on another (image_test's caddy).
     unsigned ephemeralLow = 32768;
     if (std::ifstream range("/proc/sys/net/ipv4/ip_local_port_range"); range) range >> ephemeralLow;
     const unsigned low = 10'000;
