@@ -143,11 +143,12 @@ TEST_F(ProbeCli, RepeatGivesMinMedianMax)
     EXPECT_EQ(localPorts.size(), 3u) << "each probe has its own connection";
     // The server pauses 10 ms after reading the request. The whole probe cannot take less; the wait
     // (from curl's pre-transfer mark, taken just after it wrote the request) carries nearly all of it,
-    // but may begin a few microseconds after the server read the request, so it is not bound below by
-    // the full 10 ms (seen: 9,978 us under ASan).
+    // but begins after the server read the request: a few microseconds later (seen: 9,978 us under
+    // ASan), or a millisecond and more when the client was preempted in between (seen: 8,512 us at
+    // four tests at a time beside a busy core). So the longest of the three waits is bound below.
     EXPECT_GE(j["summary"]["total_us"]["min"].get<uint64_t>(), 10'000u);
     const auto& wait = j["summary"]["phases_us"]["wait"];
-    EXPECT_GE(wait["min"].get<uint64_t>(), 9'000u);
+    EXPECT_GE(wait["max"].get<uint64_t>(), 9'000u);
     EXPECT_LE(wait["min"].get<uint64_t>(), j["summary"]["total_us"]["min"].get<uint64_t>());
     EXPECT_LE(wait["min"].get<uint64_t>(), wait["median"].get<uint64_t>());
     EXPECT_LE(wait["median"].get<uint64_t>(), wait["max"].get<uint64_t>());
